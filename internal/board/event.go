@@ -1,0 +1,35 @@
+package board
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// EventType names what changed.
+type EventType string
+
+// The event types.
+const (
+	EventProjectCreated  EventType = "project.created"
+	EventProjectUpdated  EventType = "project.updated"
+	EventProjectArchived EventType = "project.archived"
+	EventTicketCreated   EventType = "ticket.created"
+	EventTicketUpdated   EventType = "ticket.updated"
+	EventTicketMoved     EventType = "ticket.moved"
+	EventCommentAdded    EventType = "comment.added"
+	EventCommentResolved EventType = "comment.resolved"
+	EventRunStarted      EventType = "run.started"
+	EventRunFinished     EventType = "run.finished"
+)
+
+// Event is one entry of the append-only log of changes. IDs increase
+// monotonically, so a reader follows the log with a cursor.
+type Event struct {
+	ID        int64           `json:"id"`
+	Type      EventType       `json:"type"`
+	ProjectID string          `json:"projectId,omitempty"`
+	TicketID  string          `json:"ticketId,omitempty"`
+	Actor     Actor           `json:"actor"`
+	Data      json.RawMessage `json:"data,omitempty"` // type-specific details
+	CreatedAt time.Time       `json:"createdAt"`
+}

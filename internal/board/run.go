@@ -1,0 +1,73 @@
+package board
+
+import (
+	"fmt"
+	"time"
+)
+
+// RunStatus is the outcome of an agent run.
+type RunStatus string
+
+// The run statuses. Running is the only one that is not final.
+const (
+	RunRunning        RunStatus = "running"
+	RunCompleted      RunStatus = "completed"
+	RunBlocked        RunStatus = "blocked"
+	RunTimeout        RunStatus = "timeout"
+	RunError          RunStatus = "error"
+	RunInterrupted    RunStatus = "interrupted"
+	RunBudgetExceeded RunStatus = "budget_exceeded"
+)
+
+// Valid reports whether s is a known status.
+func (s RunStatus) Valid() bool {
+	switch s {
+	case RunRunning, RunCompleted, RunBlocked, RunTimeout, RunError, RunInterrupted, RunBudgetExceeded:
+		return true
+	}
+	return false
+}
+
+// TaskKind says what a run is for.
+type TaskKind string
+
+// The task kinds.
+const (
+	TaskResearch  TaskKind = "research"  // study the ticket, write a plan
+	TaskImplement TaskKind = "implement" // do the work
+	TaskFeedback  TaskKind = "feedback"  // address a person's requested changes
+	TaskReply     TaskKind = "reply"     // continue after a person answered
+)
+
+// Run is one agent run on one ticket in one heartbeat.
+type Run struct {
+	ID               string     `json:"id"`
+	TicketID         string     `json:"ticketId"`
+	ProjectID        string     `json:"projectId"`
+	Task             TaskKind   `json:"task"`
+	Status           RunStatus  `json:"status"`
+	SessionKey       string     `json:"sessionKey"`
+	StartedAt        time.Time  `json:"startedAt"`
+	FinishedAt       *time.Time `json:"finishedAt"`
+	InputTokens      int64      `json:"inputTokens"`
+	OutputTokens     int64      `json:"outputTokens"`
+	CacheReadTokens  int64      `json:"cacheReadTokens"`
+	CacheWriteTokens int64      `json:"cacheWriteTokens"`
+	CostUSD          float64    `json:"costUsd"`
+	Error            string     `json:"error"`
+	WorkerID         string     `json:"workerId"`
+}
+
+// SessionKey returns the session key of a ticket's runs:
+// "bonsai:{projectID}:ticket:{ticketID}".
+func SessionKey(projectID, ticketID string) string {
+	return fmt.Sprintf("bonsai:%s:ticket:%s", projectID, ticketID)
+}
+
+// Duration returns how long the run took, or 0 while it runs.
+func (r Run) Duration() time.Duration {
+	if r.FinishedAt == nil {
+		return 0
+	}
+	return r.FinishedAt.Sub(r.StartedAt)
+}

@@ -1,0 +1,109 @@
+package board
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Ticket is a unit of work on a project's board.
+type Ticket struct {
+	ID          string    `json:"id"`
+	ProjectID   string    `json:"projectId"`
+	ProjectSlug string    `json:"project"`
+	Number      int       `json:"number"` // per project: 1, 2, 3…
+	Title       string    `json:"title"`
+	Description string    `json:"description"` // Markdown
+	Criteria    []string  `json:"criteria"`    // acceptance criteria, in order
+	Plan        string    `json:"plan"`        // Markdown, written by the agent in RESEARCH
+	State       State     `json:"state"`
+	SubState    SubState  `json:"subState"`
+	Priority    int       `json:"priority"` // 0 urgent … 4 none
+	Branch      string    `json:"branch"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
+// Ref returns the ticket's reference, e.g. "demo#12".
+func (t Ticket) Ref() Ref { return Ref{Project: t.ProjectSlug, Number: t.Number} }
+
+// Priorities, from most to least urgent.
+const (
+	PriorityUrgent = 0
+	PriorityHigh   = 1
+	PriorityMedium = 2
+	PriorityLow    = 3
+	PriorityNone   = 4
+)
+
+// DefaultPriority is the priority of a ticket created without one.
+const DefaultPriority = PriorityMedium
+
+// PriorityName returns the name of priority p ("urgent", "high", …).
+func PriorityName(p int) string {
+	switch p {
+	case PriorityUrgent:
+		return "urgent"
+	case PriorityHigh:
+		return "high"
+	case PriorityMedium:
+		return "medium"
+	case PriorityLow:
+		return "low"
+	case PriorityNone:
+		return "none"
+	}
+	return strconv.Itoa(p)
+}
+
+// Validate reports what is wrong with a ticket's fields.
+func (t Ticket) Validate() error {
+	if err := ValidateTitle(t.Title); err != nil {
+		return err
+	}
+	if err := ValidatePriority(t.Priority); err != nil {
+		return err
+	}
+	if len(t.Description) > MaxDescription {
+		return Errorf(EINVALID, "description is %d bytes; the limit is %d", len(t.Description), MaxDescription)
+	}
+	if len(t.Plan) > MaxDescription {
+		return Errorf(EINVALID, "plan is %d bytes; the limit is %d", len(t.Plan), MaxDescription)
+	}
+	if err := ValidateCriteria(t.Criteria); err != nil {
+		return err
+	}
+	if !t.State.Valid() {
+		return Errorf(EINVALID, "unknown state %q", t.State)
+	}
+	if !t.SubState.Valid() {
+		return Errorf(EINVALID, "unknown sub-state %q", t.SubState)
+	}
+	return nil
+}
+
+// Ref names a ticket as "<project slug>#<number>".
+type Ref struct {
+	Project string
+	Number  int
+}
+
+// String returns "slug#n".
+func (r Ref) String() string { return fmt.Sprintf("%s#%d", r.Project, r.Number) }
+
+// ParseRef parses "slug#n".
+func ParseRef(s string) (Ref, error) {
+	slug, num, ok := strings.Cut(s, "#")
+	if !ok {
+		return Ref{}, Errorf(EINVALID, "ticket reference %q must look like <project>#<number>, e.g. demo#12", s)
+	}
+	if err := ValidateSlug(slug); err != nil {
+		return Ref{}, err
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 {
+		return Ref{}, Errorf(EINVALID, "ticket number in %q must be a positive whole number", s)
+	}
+	return Ref{Project: slug, Number: n}, nil
+}

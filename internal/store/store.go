@@ -1,0 +1,110 @@
+// Package store defines the persistence contract of the board and the test
+// suite every implementation must pass.
+//
+// The Store interface is the whole contract, used by the contract tests and
+// by the CLI that wires a concrete store. Consumers such as the heartbeat and
+// the web UI declare the few methods they need as their own small interfaces.
+package store
+
+import (
+	"context"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// Store persists the board. Every method that writes does so in one
+// transaction that also appends the events recording the change. Errors are
+// classified with board error codes: ENOTFOUND for a missing project or
+// ticket, ECONFLICT for a duplicate slug, EINVALID for bad input, and a
+// *board.RuleError (EREFUSED) for a move the board rules forbid.
+type Store interface {
+	// CreateProject validates p, assigns its ID and timestamps and stores it.
+	CreateProject(ctx context.Context, p board.Project) (board.Project, error)
+	// Project returns the project with the given slug, archived or not.
+	Project(ctx context.Context, slug string) (board.Project, error)
+	// Projects lists projects by slug; archived ones only when asked.
+	Projects(ctx context.Context, f ProjectFilter) ([]board.Project, error)
+	// UpdateProject changes the fields set in u.
+	UpdateProject(ctx context.Context, slug string, u ProjectUpdate) (board.Project, error)
+	// ArchiveProject marks the project inactive: it keeps its tickets but
+	// agents no longer pick from it.
+	ArchiveProject(ctx context.Context, slug string) (board.Project, error)
+
+	// CreateTicket validates t and stores it in t.ProjectSlug's project with
+	// the next ticket number of that project, allocated in the transaction.
+	CreateTicket(ctx context.Context, t board.Ticket, actor board.Actor) (board.Ticket, error)
+	// Ticket returns one ticket.
+	Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error)
+	// Tickets lists tickets matching f, by project slug then number.
+	Tickets(ctx context.Context, f TicketFilter) ([]board.Ticket, error)
+	// UpdateTicket changes the fields set in u.
+	UpdateTicket(ctx context.Context, ref board.Ref, u TicketUpdate, actor board.Actor) (board.Ticket, error)
+	// MoveTicket applies board.CheckMove and board.ApplyMove. Feedback, when
+	// the move sends work back, is added as a "feedback" comment by the actor
+	// in the same transaction.
+	MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error)
+
+	// AddComment validates c and adds it to the ticket, applying
+	// board.ApplyComment to the ticket's sub-state in the same transaction.
+	AddComment(ctx context.Context, ref board.Ref, c board.Comment) (board.Comment, error)
+	// Comments returns a ticket's thread, oldest first.
+	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
+	// ResolveComments marks the given human comments of the ticket resolved.
+	ResolveComments(ctx context.Context, ref board.Ref, commentIDs []string) error
+
+	// StartRun records a run in status "running" and returns it with its ID.
+	StartRun(ctx context.Context, r board.Run) (board.Run, error)
+	// FinishRun records the outcome of a run (status, tokens, cost, error).
+	FinishRun(ctx context.Context, r board.Run) (board.Run, error)
+	// Runs lists a ticket's runs, newest first.
+	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
+	// RecentRuns lists the newest runs across all projects.
+	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
+	// InterruptRuns marks every run still "running" as "interrupted", with
+	// an event each, and returns how many it marked. A heartbeat calls it
+	// while it holds the heartbeat lock, so no live run is affected.
+	InterruptRuns(ctx context.Context) (int, error)
+
+	// Pick returns, for each active project (or only the named one), the
+	// ticket the pick policy chooses, by project slug. It is plain SQL and
+	// must agree with board.PickTicket.
+	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
+
+	// Events returns up to limit events with an ID greater than afterID,
+	// oldest first.
+	Events(ctx context.Context, afterID int64, limit int) ([]board.Event, error)
+
+	// Close releases the store's resources.
+	Close() error
+}
+
+// ProjectFilter selects projects.
+type ProjectFilter struct {
+	IncludeArchived bool
+}
+
+// ProjectUpdate holds the project fields to change; nil fields are kept.
+type ProjectUpdate struct {
+	Name          *string
+	Repo          *string
+	DefaultBranch *string
+	Model         *string
+	BudgetUSD     *float64
+	Verify        *string
+}
+
+// TicketFilter selects tickets; zero fields match everything.
+type TicketFilter struct {
+	ProjectSlug string
+	State       board.State
+}
+
+// TicketUpdate holds the ticket fields to change; nil fields are kept.
+type TicketUpdate struct {
+	Title       *string
+	Description *string
+	Criteria    *[]string
+	Plan        *string
+	Priority    *int
+	Branch      *string
+}
