@@ -1,0 +1,180 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+)
+
+// Config is the content of config.json.
+type Config struct {
+	// Model is the default "provider/model" for agents.
+	Model     string    `json:"model"`
+	Heartbeat Heartbeat `json:"heartbeat"`
+	Agent     Agent     `json:"agent"`
+}
+
+// Heartbeat configures the heartbeat.
+type Heartbeat struct {
+	IntervalSec    int `json:"intervalSec"`
+	MaxDurationSec int `json:"maxDurationSec"`
+	// MaxConcurrentAgents caps agents running at once; 0 means "auto":
+	// derived from free memory and cores.
+	MaxConcurrentAgents AutoInt `json:"maxConcurrentAgents"`
+}
+
+// Agent configures every agent.
+type Agent struct {
+	// Env names extra environment variables passed to the agent's commands,
+	// beside the built-in allowlist. Secrets are never passed, whatever the
+	// name.
+	Env []string `json:"env"`
+}
+
+// AutoInt is a positive number, or 0 written as "auto".
+type AutoInt int
+
+// MarshalJSON writes 0 as "auto".
+func (a AutoInt) MarshalJSON() ([]byte, error) {
+	if a == 0 {
+		return []byte(`"auto"`), nil
+	}
+	return []byte(strconv.Itoa(int(a))), nil
+}
+
+// String returns "auto" or the number.
+func (a AutoInt) String() string {
+	if a == 0 {
+		return "auto"
+	}
+	return strconv.Itoa(int(a))
+}
+
+// DefaultModel is the model used when neither the project nor config.json
+// names one.
+const DefaultModel = "anthropic/claude-sonnet-4-5"
+
+// Default returns the configuration of a fresh data directory.
+func Default() Config {
+	return Config{
+		Model: DefaultModel,
+		Heartbeat: Heartbeat{
+			IntervalSec:    60,
+			MaxDurationSec: 1800,
+		},
+		Agent: Agent{Env: []string{}},
+	}
+}
+
+// MarshalFile returns c as config.json writes it: indented, keys in a fixed
+// order, with a trailing newline.
+func (c Config) MarshalFile() ([]byte, error) {
+	if c.Agent.Env == nil {
+		c.Agent.Env = []string{}
+	}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// FileError is a problem in config.json: the file, the key (dotted, empty
+// when the whole file is wrong) and what is wrong.
+type FileError struct {
+	File string
+	Key  string
+	Err  error
+}
+
+// Error implements the error interface.
+func (e *FileError) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("%s: %v", e.File, e.Err)
+	}
+	return fmt.Sprintf("%s: %s: %v", e.File, e.Key, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Load reads and validates config.json. A missing file gives the defaults.
+func Load(path string) (Config, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return Config{}, err
+	}
+	return Parse(path, b)
+}
+
+// Parse validates the contents of a config file named path (used in
+// errors). Keys not present keep their defaults.
+func Parse(path string, b []byte) (Config, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var raw map[string]any
+	if err := dec.Decode(&raw); err != nil {
+		return Config{}, &FileError{File: path, Err: fmt.Errorf("not valid JSON: %v", err)}
+	}
+	if dec.More() {
+		return Config{}, &FileError{File: path, Err: errors.New("not valid JSON: extra data after the top-level object")}
+	}
+	c := Default()
+	if err := apply(&c, "", raw); err != nil {
+		var fe *FileError
+		if errors.As(err, &fe) {
+			fe.File = path
+		}
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// apply walks a decoded JSON object, setting every known key of c.
+func apply(c *Config, prefix string, obj map[string]any) error {
+	for name, v := range obj {
+		full := name
+		if prefix != "" {
+			full = prefix + "." + name
+		}
+		if k, ok := lookup(full); ok {
+			if err := k.setJSON(c, v); err != nil {
+				return &FileError{Key: full, Err: err}
+			}
+			continue
+		}
+		if isSection(full) {
+			sub, ok := v.(map[string]any)
+			if !ok {
+				return &FileError{Key: full, Err: fmt.Errorf("must be an object")}
+			}
+			if err := apply(c, full, sub); err != nil {
+				return err
+			}
+			continue
+		}
+		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s", knownKeys())}
+	}
+	return nil
+}
+
+// Save validates c and writes it to path atomically.
+func Save(path string, c Config) error {
+	for _, k := range keys {
+		if err := k.validate(c); err != nil {
+			return &FileError{File: path, Key: k.name, Err: err}
+		}
+	}
+	b, err := c.MarshalFile()
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, b, 0o644)
+}

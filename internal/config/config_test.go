@@ -1,0 +1,180 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestParse_Errors(t *testing.T) {
+	tests := []struct {
+		name, json, want string
+	}{
+		{"not json", `{`, "cfg.json: not valid JSON"},
+		{"trailing data", `{} {}`, "cfg.json: not valid JSON: extra data"},
+		{"unknown key", `{"modle": "x/y"}`, `cfg.json: modle: unknown key; known keys are model, heartbeat.intervalSec`},
+		{"unknown nested key", `{"heartbeat": {"interval": 5}}`, "cfg.json: heartbeat.interval: unknown key"},
+		{"section not object", `{"heartbeat": 5}`, "cfg.json: heartbeat: must be an object"},
+		{"wrong type", `{"heartbeat": {"intervalSec": "60"}}`, `cfg.json: heartbeat.intervalSec: must be a whole number from 10 to 86400, got "60"`},
+		{"fraction", `{"heartbeat": {"intervalSec": 1.5}}`, "must be a whole number from 10 to 86400, got 1.5"},
+		{"out of range", `{"heartbeat": {"maxDurationSec": 5}}`, "cfg.json: heartbeat.maxDurationSec: must be a whole number from 60 to 86400, got 5"},
+		{"auto wrong word", `{"heartbeat": {"maxConcurrentAgents": "many"}}`, `must be "auto" or a whole number from 1 to 64, got "many"`},
+		{"auto zero", `{"heartbeat": {"maxConcurrentAgents": 0}}`, `must be "auto" or a whole number from 1 to 64, got 0`},
+		{"bad model", `{"model": "claude"}`, `cfg.json: model: must look like provider/model`},
+		{"model null", `{"model": null}`, "cfg.json: model: must be a string, got null"},
+		{"bad env name", `{"agent": {"env": ["OK", "NOT OK"]}}`, `cfg.json: agent.env: "NOT OK" is not an environment variable name`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("cfg.json", []byte(tt.json))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Parse(%s) error = %v, want containing %q", tt.json, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParse_Values(t *testing.T) {
+	c, err := Parse("cfg.json", []byte(`{"model":"openai/gpt-5","heartbeat":{"intervalSec":30,"maxConcurrentAgents":4},"agent":{"env":["GOPATH"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Model != "openai/gpt-5" || c.Heartbeat.IntervalSec != 30 || c.Heartbeat.MaxConcurrentAgents != 4 ||
+		c.Heartbeat.MaxDurationSec != 1800 || len(c.Agent.Env) != 1 {
+		t.Fatalf("got %+v", c)
+	}
+}
+
+func TestConfig_RoundTrip(t *testing.T) {
+	c := Default()
+	b, err := c.MarshalFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"maxConcurrentAgents": "auto"`) {
+		t.Fatalf("default file lacks auto:\n%s", b)
+	}
+	back, err := Parse("x", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := back.List(), c.List(); len(got) != len(want) {
+		t.Fatalf("list differs")
+	}
+	for i, s := range back.List() {
+		if s != c.List()[i] {
+			t.Errorf("key %s: %q after round trip, want %q", s.Key, s.Value, c.List()[i].Value)
+		}
+	}
+}
+
+func TestConfig_Set(t *testing.T) {
+	c := Default()
+	tests := []struct{ key, value, want, err string }{
+		{"heartbeat.intervalSec", "120", "120", ""},
+		{"heartbeat.intervalSec", "abc", "", `heartbeat.intervalSec: must be a whole number from 10 to 86400, got "abc"`},
+		{"heartbeat.intervalSec", "5", "", "got 5"},
+		{"heartbeat.maxConcurrentAgents", "3", "3", ""},
+		{"heartbeat.maxConcurrentAgents", "auto", "auto", ""},
+		{"agent.env", "GOPATH, GOFLAGS", "GOPATH,GOFLAGS", ""},
+		{"agent.env", "", "", ""},
+		{"model", "ollama/qwen3:8b", "ollama/qwen3:8b", ""},
+		{"nope", "1", "", `unknown key "nope"`},
+	}
+	for _, tt := range tests {
+		got, err := c.Set(tt.key, tt.value)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("Set(%s, %s) error = %v, want %q", tt.key, tt.value, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Set(%s, %s): %v", tt.key, tt.value, err)
+			continue
+		}
+		if v, _ := got.Get(tt.key); v != tt.want {
+			t.Errorf("after Set(%s, %s), Get = %q, want %q", tt.key, tt.value, v, tt.want)
+		}
+	}
+}
+
+func TestInit_CreatesLayoutOnce(t *testing.T) {
+	d := Dir(filepath.Join(t.TempDir(), "data"))
+	res, err := Init(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Created) != 6 {
+		t.Fatalf("created %v, want 4 dirs and 2 files", res.Created)
+	}
+	tok, err := os.ReadFile(d.WebTokenFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(strings.TrimSpace(string(tok))) != 64 {
+		t.Fatalf("token %q is not 32 bytes of hex", tok)
+	}
+	fi, _ := os.Stat(d.WebTokenFile())
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("web-token mode %v, want 0600", fi.Mode().Perm())
+	}
+	if _, err := Load(d.ConfigFile()); err != nil {
+		t.Fatalf("default config does not load: %v", err)
+	}
+	res, err = Init(d)
+	if err != nil || len(res.Created) != 0 {
+		t.Fatalf("second Init created %v, %v", res.Created, err)
+	}
+	tok2, _ := os.ReadFile(d.WebTokenFile())
+	if string(tok) != string(tok2) {
+		t.Fatal("second Init replaced the web token")
+	}
+}
+
+func TestInit_Concurrent(t *testing.T) {
+	d := Dir(t.TempDir())
+	var wg sync.WaitGroup
+	created := make([][]string, 8)
+	for i := range created {
+		wg.Go(func() {
+			res, err := Init(d)
+			if err != nil {
+				t.Error(err)
+			}
+			created[i] = res.Created
+		})
+	}
+	wg.Wait()
+	n := 0
+	for _, c := range created {
+		for _, f := range c {
+			if f == "web-token" {
+				n++
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("web-token created %d times, want once", n)
+	}
+	entries, _ := os.ReadDir(string(d))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+func TestSave_RefusesInvalid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	c := Default()
+	c.Heartbeat.IntervalSec = 1
+	if err := Save(path, c); err == nil || !strings.Contains(err.Error(), "heartbeat.intervalSec") {
+		t.Fatalf("Save = %v, want an error naming the key", err)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("invalid config was written")
+	}
+}

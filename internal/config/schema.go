@@ -1,0 +1,228 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// key describes one settable key of config.json. Exactly one of the
+// accessors is set, according to the key's type.
+type key struct {
+	name     string
+	help     string
+	str      func(*Config) *string
+	num      func(*Config) *int
+	auto     func(*Config) *AutoInt
+	list     func(*Config) *[]string
+	min, max int                // for num and auto
+	check    func(string) error // extra check for str and list items
+}
+
+// keys is the schema of config.json, in the order `config list` prints it.
+var keys = []key{
+	{name: "model", help: "default model, provider/model", str: func(c *Config) *string { return &c.Model }, check: checkModel},
+	{name: "heartbeat.intervalSec", help: "seconds between heartbeats", num: func(c *Config) *int { return &c.Heartbeat.IntervalSec }, min: 10, max: 86400},
+	{name: "heartbeat.maxDurationSec", help: "longest a heartbeat may run, in seconds", num: func(c *Config) *int { return &c.Heartbeat.MaxDurationSec }, min: 60, max: 86400},
+	{name: "heartbeat.maxConcurrentAgents", help: "agents running at once", auto: func(c *Config) *AutoInt { return &c.Heartbeat.MaxConcurrentAgents }, min: 1, max: 64},
+	{name: "agent.env", help: "extra environment variable names passed to agent commands", list: func(c *Config) *[]string { return &c.Agent.Env }, check: checkEnvName},
+}
+
+func lookup(name string) (key, bool) {
+	for _, k := range keys {
+		if k.name == name {
+			return k, true
+		}
+	}
+	return key{}, false
+}
+
+// isSection reports whether name is the prefix of a dotted key.
+func isSection(name string) bool {
+	for _, k := range keys {
+		if strings.HasPrefix(k.name, name+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func knownKeys() string {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// allowed describes the values k accepts.
+func (k key) allowed() string {
+	switch {
+	case k.num != nil:
+		return fmt.Sprintf("a whole number from %d to %d", k.min, k.max)
+	case k.auto != nil:
+		return fmt.Sprintf(`"auto" or a whole number from %d to %d`, k.min, k.max)
+	case k.list != nil:
+		return "a list of environment variable names"
+	}
+	return "a string"
+}
+
+// setJSON sets k from a value decoded with json.Decoder.UseNumber.
+func (k key) setJSON(c *Config, v any) error {
+	bad := func() error { return fmt.Errorf("must be %s, got %s", k.allowed(), describe(v)) }
+	switch {
+	case k.str != nil:
+		s, ok := v.(string)
+		if !ok {
+			return bad()
+		}
+		*k.str(c) = s
+	case k.num != nil:
+		n, ok := wholeNumber(v)
+		if !ok {
+			return bad()
+		}
+		*k.num(c) = n
+	case k.auto != nil:
+		if s, ok := v.(string); ok && s == "auto" {
+			*k.auto(c) = 0
+			break
+		}
+		n, ok := wholeNumber(v)
+		if !ok {
+			return bad()
+		}
+		if n == 0 { // 0 would silently mean auto; say so instead
+			return bad()
+		}
+		*k.auto(c) = AutoInt(n)
+	case k.list != nil:
+		arr, ok := v.([]any)
+		if !ok {
+			return bad()
+		}
+		out := make([]string, 0, len(arr))
+		for _, x := range arr {
+			s, ok := x.(string)
+			if !ok {
+				return bad()
+			}
+			out = append(out, s)
+		}
+		*k.list(c) = out
+	}
+	return k.validate(*c)
+}
+
+// setString sets k from a command-line value.
+func (k key) setString(c *Config, s string) error {
+	switch {
+	case k.str != nil:
+		return k.setJSON(c, s)
+	case k.list != nil:
+		var items []any
+		for _, f := range strings.Split(s, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				items = append(items, f)
+			}
+		}
+		if items == nil {
+			items = []any{}
+		}
+		return k.setJSON(c, items)
+	case k.auto != nil && s == "auto":
+		return k.setJSON(c, s)
+	}
+	if _, err := strconv.Atoi(s); err != nil {
+		return fmt.Errorf("must be %s, got %q", k.allowed(), s)
+	}
+	return k.setJSON(c, json.Number(s))
+}
+
+// validate checks k's current value in c.
+func (k key) validate(c Config) error {
+	switch {
+	case k.str != nil:
+		if k.check != nil {
+			return k.check(*k.str(&c))
+		}
+	case k.num != nil:
+		if n := *k.num(&c); n < k.min || n > k.max {
+			return fmt.Errorf("must be %s, got %d", k.allowed(), n)
+		}
+	case k.auto != nil:
+		if n := int(*k.auto(&c)); n != 0 && (n < k.min || n > k.max) {
+			return fmt.Errorf("must be %s, got %d", k.allowed(), n)
+		}
+	case k.list != nil:
+		for _, s := range *k.list(&c) {
+			if err := k.check(s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// format returns k's value as `config get` prints it.
+func (k key) format(c Config) string {
+	switch {
+	case k.str != nil:
+		return *k.str(&c)
+	case k.num != nil:
+		return strconv.Itoa(*k.num(&c))
+	case k.auto != nil:
+		return k.auto(&c).String()
+	case k.list != nil:
+		return strings.Join(*k.list(&c), ",")
+	}
+	return ""
+}
+
+func wholeNumber(v any) (int, bool) {
+	num, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(num.String())
+	return n, err == nil
+}
+
+// describe names a decoded JSON value for an error message.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(x)
+	case json.Number:
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	case nil:
+		return "null"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func checkEnvName(s string) error {
+	if !envName.MatchString(s) {
+		return fmt.Errorf("%q is not an environment variable name", s)
+	}
+	return nil
+}
+
+func checkModel(s string) error {
+	provider, model, ok := strings.Cut(s, "/")
+	if !ok || provider == "" || model == "" || strings.ContainsAny(s, " \t\r\n") {
+		return fmt.Errorf("must look like provider/model (e.g. %s), got %q", DefaultModel, s)
+	}
+	return nil
+}
