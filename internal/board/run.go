@@ -44,6 +44,8 @@ type Run struct {
 	ID               string     `json:"id"`
 	TicketID         string     `json:"ticketId"`
 	ProjectID        string     `json:"projectId"`
+	ProjectSlug      string     `json:"project"`      // filled on read, for display
+	TicketNumber     int        `json:"ticketNumber"` // filled on read, for display
 	Task             TaskKind   `json:"task"`
 	Status           RunStatus  `json:"status"`
 	SessionKey       string     `json:"sessionKey"`
@@ -57,6 +59,9 @@ type Run struct {
 	Error            string     `json:"error"`
 	WorkerID         string     `json:"workerId"`
 }
+
+// Ref returns the reference of the run's ticket.
+func (r Run) Ref() Ref { return Ref{Project: r.ProjectSlug, Number: r.TicketNumber} }
 
 // SessionKey returns the session key of a ticket's runs:
 // "bonsai:{projectID}:ticket:{ticketID}".

@@ -107,3 +107,21 @@ func ParseRef(s string) (Ref, error) {
 	}
 	return Ref{Project: slug, Number: n}, nil
 }
+
+// CheckNew reports what is wrong with a ticket a person is creating: its
+// fields must be valid, and it starts in BACKLOG, or directly in RESEARCH or
+// IN_PROGRESS when it is handed to the agent at once.
+func CheckNew(t Ticket) error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	switch t.State {
+	case Backlog, Research, InProgress:
+	default:
+		return Errorf(EINVALID, "a new ticket starts in BACKLOG, RESEARCH or IN_PROGRESS, not %s", t.State)
+	}
+	if t.SubState != SubNone {
+		return Errorf(EINVALID, "a new ticket cannot start %s", t.SubState)
+	}
+	return nil
+}
