@@ -1,0 +1,190 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// drainGrace bounds how long output is read after the process group is
+// gone, for descendants that left the group but kept the output open.
+const drainGrace = 500 * time.Millisecond
+
+// Exec implements Executor.
+func (l *Local) Exec(ctx context.Context, argv []string, opts RunOptions) (Exit, error) {
+	if len(argv) == 0 {
+		return Exit{}, errors.New("exec: empty command")
+	}
+	return l.run(ctx, argv, opts)
+}
+
+// Shell implements Executor.
+func (l *Local) Shell(ctx context.Context, script string, opts RunOptions) (Exit, error) {
+	return l.run(ctx, append(append([]string(nil), l.shell...), script), opts)
+}
+
+// run starts argv in its own process group with the clean environment,
+// copies its output as it arrives, and kills the whole group when the
+// command ends, times out or its context is canceled, so no background
+// child outlives the call.
+func (l *Local) run(ctx context.Context, argv []string, opts RunOptions) (Exit, error) {
+	rel, err := l.rel(opts.Dir)
+	if opts.Dir == "" {
+		rel, err = ".", nil
+	}
+	if err != nil {
+		return Exit{}, l.pathErr("run", l.display(opts.Dir), err)
+	}
+	dir, err := l.hostPath(rel)
+	if err != nil {
+		return Exit{}, l.pathErr("run", rel, err)
+	}
+	env := append(CleanEnv(os.Environ(), l.env), opts.Env...)
+	name, err := lookPath(argv[0])
+	if err != nil {
+		return Exit{}, err
+	}
+	cmd := exec.Command(name, argv[1:]...)
+	cmd.Args[0] = argv[0]
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdin = opts.Stdin
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+
+	out := opts.Output
+	if out == nil {
+		out = io.Discard
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return Exit{}, fmt.Errorf("run %s: %w", argv[0], err)
+	}
+	cmd.Stdout, cmd.Stderr = pw, pw
+	var er, ew *os.File
+	if opts.Stderr != nil {
+		if er, ew, err = os.Pipe(); err != nil {
+			pr.Close()
+			pw.Close()
+			return Exit{}, fmt.Errorf("run %s: %w", argv[0], err)
+		}
+		cmd.Stderr = ew
+	}
+
+	start := time.Now()
+	err = cmd.Start()
+	pw.Close()
+	if ew != nil {
+		ew.Close()
+	}
+	if err != nil {
+		pr.Close()
+		if er != nil {
+			er.Close()
+		}
+		return Exit{}, fmt.Errorf("run %s: %w", argv[0], cleanErr(err))
+	}
+	pid := cmd.Process.Pid
+
+	copied := make(chan struct{}, 2)
+	pending := 1
+	go copyOut(out, pr, copied)
+	if er != nil {
+		pending++
+		go copyOut(opts.Stderr, er, copied)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	var timeout <-chan time.Time
+	if opts.Timeout > 0 {
+		t := time.NewTimer(opts.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	exit := Exit{PID: pid}
+	select {
+	case <-waited:
+	case <-timeout:
+		exit.TimedOut = true
+		killGroup(pid)
+		<-waited
+	case <-ctx.Done():
+		exit.Canceled = true
+		killGroup(pid)
+		<-waited
+	}
+	exit.Duration = time.Since(start)
+	// Whatever the shell left running in the background goes too.
+	killGroup(pid)
+	drain(copied, pending, pr, er)
+	exit.Code = exitCode(cmd.ProcessState)
+	return exit, nil
+}
+
+func copyOut(w io.Writer, r *os.File, done chan<- struct{}) {
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			// A failing writer must not block the command.
+			_, _ = w.Write(buf[:n])
+		}
+		if err != nil {
+			break
+		}
+	}
+	done <- struct{}{}
+}
+
+// drain waits for the copy goroutines, closing the read ends after a grace
+// period if a process outside the group still holds the write ends.
+func drain(copied <-chan struct{}, pending int, files ...*os.File) {
+	t := time.NewTimer(drainGrace)
+	defer t.Stop()
+	for pending > 0 {
+		select {
+		case <-copied:
+			pending--
+		case <-t.C:
+			for _, f := range files {
+				if f != nil {
+					f.SetReadDeadline(time.Now())
+				}
+			}
+		}
+	}
+	for _, f := range files {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+func killGroup(pid int) {
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+}
+
+func exitCode(ps *os.ProcessState) int {
+	if ps == nil {
+		return -1
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+// lookPath finds a program on PATH. PATH passes to commands unchanged, so
+// the parent's PATH is the command's.
+func lookPath(name string) (string, error) {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("run %s: %w", name, ErrCommandNotFound)
+	}
+	return p, nil
+}
