@@ -1,4 +1,7 @@
-// Command bonsai is the Bonsai runtime: board CLI, heartbeat, web UI and agent.
+// Command bonsai is the Bonsai runtime: the board CLI, the heartbeat, the web
+// UI and the standalone coding agent, in one binary.
 package main
 
-func main() {}
+import "github.com/bonsai-run/bonsai/internal/cli"
+
+func main() { cli.Main() }

@@ -37,6 +37,9 @@ type Store interface {
 	Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error)
 	// Tickets lists tickets matching f, by project slug then number.
 	Tickets(ctx context.Context, f TicketFilter) ([]board.Ticket, error)
+	// TicketCounts counts tickets per project slug and state, archived
+	// projects included. States without tickets are absent.
+	TicketCounts(ctx context.Context) (map[string]map[board.State]int, error)
 	// UpdateTicket changes the fields set in u.
 	UpdateTicket(ctx context.Context, ref board.Ref, u TicketUpdate, actor board.Actor) (board.Ticket, error)
 	// MoveTicket applies board.CheckMove and board.ApplyMove. Feedback, when

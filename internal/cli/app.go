@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+)
+
+// app is what every command shares: the streams, the environment, and the
+// data directory and store, opened on first use.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	now            func() time.Time
+
+	// started is set once a command's own code runs; an error before that
+	// is a usage error.
+	started bool
+
+	dir   config.Dir
+	store store.Store
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, now: time.Now}
+}
+
+// dataDir returns the data directory, creating its layout on first use:
+// every command that needs the data directory runs `init` implicitly.
+func (a *app) dataDir() (config.Dir, error) {
+	if a.dir != "" {
+		return a.dir, nil
+	}
+	d, err := config.DefaultDir(a.getenv)
+	if err != nil {
+		return "", err
+	}
+	if _, err := config.Init(d); err != nil {
+		return "", err
+	}
+	a.dir = d
+	return d, nil
+}
+
+// config loads and validates config.json.
+func (a *app) config() (config.Config, error) {
+	d, err := a.dataDir()
+	if err != nil {
+		return config.Config{}, err
+	}
+	return config.Load(d.ConfigFile())
+}
+
+// openStore opens the board database.
+func (a *app) openStore(ctx context.Context) (store.Store, error) {
+	if a.store != nil {
+		return a.store, nil
+	}
+	d, err := a.dataDir()
+	if err != nil {
+		return nil, err
+	}
+	db, err := sqlite.Open(ctx, d.DB())
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	a.store = db
+	return db, nil
+}
+
+// close releases what the commands opened.
+func (a *app) close() error {
+	if a.store == nil {
+		return nil
+	}
+	err := a.store.Close()
+	a.store = nil
+	return err
+}
+
+// author is the name recorded on a person's comments and moves.
+func (a *app) author() string {
+	for _, k := range []string{"BONSAI_USER", "USER", "USERNAME"} {
+		if v := a.getenv(k); v != "" {
+			return v
+		}
+	}
+	return "human"
+}

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// Exit codes of the bonsai command. Scripts rely on them.
+const (
+	exitOK       = 0
+	exitError    = 1 // the runtime failed
+	exitUsage    = 2 // bad arguments or input
+	exitNotFound = 3 // no such project or ticket
+	exitRefused  = 4 // a board rule refused the change
+)
+
+// Main runs the bonsai command with the process's arguments and streams and
+// exits with its exit code.
+func Main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Run runs the bonsai command with args (without the program name) and
+// returns its exit code. Errors are printed to stderr as "bonsai: …".
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := newApp(stdin, stdout, stderr, os.Getenv)
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if cerr := a.close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		return exitOK
+	}
+	code := exitCode(err, a.started)
+	fmt.Fprintf(stderr, "bonsai: %v\n", err)
+	if code == exitUsage && !a.started {
+		fmt.Fprintln(stderr, "Run 'bonsai --help' for usage.")
+	}
+	return code
+}
+
+// exitCode maps an error to the exit code. Errors raised before a command
+// started running (unknown command or flag, wrong number of arguments) are
+// usage errors.
+func exitCode(err error, started bool) int {
+	if !started {
+		return exitUsage
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	switch board.ErrorCode(err) {
+	case board.EINVALID:
+		return exitUsage
+	case board.ENOTFOUND:
+		return exitNotFound
+	case board.EREFUSED:
+		return exitRefused
+	}
+	return exitError
+}
+
+// usageError marks an error as the caller's mistake (exit code 2).
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usagef returns a usage error with a formatted message.
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}

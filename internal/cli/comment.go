@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/spf13/cobra"
+)
+
+func newCommentCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "comment",
+		Short: "Comment on tickets",
+	}
+	cmd.AddCommand(newCommentAddCmd(a))
+	return cmd
+}
+
+func newCommentAddCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "add <slug>#<n> <text>",
+		Short: "Comment on a ticket as a person; answers the agent's question",
+		Long: `Comment on a ticket as a person. When the agent is blocked waiting on an
+answer, your comment unblocks the ticket and the next heartbeat picks it up
+first. Give - as the text to read it from standard input.`,
+		Example: `  bonsai comment add demo#3 "Use the v2 API, not v1."`,
+		Args:    cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ref, err := parseRef(args[0])
+			if err != nil {
+				return err
+			}
+			text := args[1]
+			if text == "-" {
+				b, err := io.ReadAll(io.LimitReader(a.stdin, board.MaxComment+1))
+				if err != nil {
+					return usagef("read comment: %v", err)
+				}
+				text = string(b)
+			}
+			c := board.Comment{AuthorType: board.Human, AuthorName: a.author(), Kind: board.KindNote, Content: text}
+			if err := c.Validate(); err != nil {
+				return err
+			}
+			s, err := a.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if _, err := s.AddComment(cmd.Context(), ref, c); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "Commented on %s\n", ref)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/spf13/cobra"
+)
+
+func newConfigCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Read and change config.json",
+		Long: `Read and change config.json in the data directory. Values are validated
+exactly as when the file is loaded; an invalid value is refused and the file
+is left as it was.`,
+	}
+	cmd.AddCommand(newConfigGetCmd(a), newConfigSetCmd(a), newConfigListCmd(a))
+	return cmd
+}
+
+func newConfigGetCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "get <key>",
+		Short: "Print one setting",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.config()
+			if err != nil {
+				return err
+			}
+			v, err := c.Get(args[0])
+			if err != nil {
+				return &usageError{err}
+			}
+			fmt.Fprintln(a.stdout, v)
+			return nil
+		},
+	}
+}
+
+func newConfigSetCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:     "set <key> <value>",
+		Short:   "Change one setting",
+		Example: "  bonsai config set heartbeat.intervalSec 120\n  bonsai config set agent.env GOPATH,GOFLAGS",
+		Args:    cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.config()
+			if err != nil {
+				return err
+			}
+			c, err = c.Set(args[0], args[1])
+			if err != nil {
+				return &usageError{err}
+			}
+			if err := config.Save(a.dir.ConfigFile(), c); err != nil {
+				return err
+			}
+			v, _ := c.Get(args[0])
+			fmt.Fprintf(a.stdout, "%s = %s\n", args[0], v)
+			return nil
+		},
+	}
+}
+
+func newConfigListCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "Print every setting",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.config()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.stdout, c.List())
+			}
+			t := newTable(a.stdout, "KEY", "VALUE", "DESCRIPTION")
+			for _, s := range c.List() {
+				t.row(s.Key, s.Value, s.Help)
+			}
+			return t.flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}

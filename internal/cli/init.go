@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/spf13/cobra"
+)
+
+func newInitCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "init",
+		Short: "Create the data directory, config.json and the web token",
+		Long: `Create the data directory ($BONSAI_DATA_DIR, default ~/.bonsai) with its
+layout, a config.json holding the defaults, the web UI token and the database.
+Existing files are kept. Every command runs this implicitly when it needs to.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := config.DefaultDir(a.getenv)
+			if err != nil {
+				return err
+			}
+			res, err := config.Init(d)
+			if err != nil {
+				return err
+			}
+			a.dir = d
+			if _, err := a.config(); err != nil {
+				return err
+			}
+			if _, err := a.openStore(cmd.Context()); err != nil {
+				return err
+			}
+			if len(res.Created) == 0 {
+				fmt.Fprintf(a.stdout, "Bonsai data directory %s is ready (nothing to create)\n", d)
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "Initialised Bonsai data directory %s\n", d)
+			for _, c := range res.Created {
+				fmt.Fprintf(a.stdout, "  created %s\n", c)
+			}
+			return nil
+		},
+	}
+}

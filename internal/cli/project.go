@@ -1,0 +1,291 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/spf13/cobra"
+)
+
+func newProjectCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "project",
+		Short: "Add, list, show and archive projects",
+	}
+	cmd.AddCommand(newProjectAddCmd(a), newProjectListCmd(a), newProjectShowCmd(a), newProjectEditCmd(a), newProjectArchiveCmd(a))
+	return cmd
+}
+
+type projectAddOptions struct {
+	slug, repo, name, branch, model, verify string
+	budget                                  float64
+}
+
+func newProjectAddCmd(a *app) *cobra.Command {
+	var o projectAddOptions
+	cmd := &cobra.Command{
+		Use:   "add <slug> --repo <path-or-url>",
+		Short: "Add a project for agents to work on",
+		Long: `Add a project: a git repository (a local path or a URL) with its own board.
+The slug names the project in ticket references (demo#12): 1-40 characters of
+a-z, 0-9 and -.`,
+		Example: `  bonsai project add demo --repo ~/src/demo
+  bonsai project add api --repo git@github.com:acme/api.git --branch develop --verify "go test ./..."`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.slug = args[0]
+			return runProjectAdd(cmd, a, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.repo, "repo", "", "git repository: a local path or a URL (required)")
+	f.StringVar(&o.name, "name", "", "display name (default: the slug)")
+	f.StringVar(&o.branch, "branch", "main", "default branch the agents branch from")
+	f.StringVar(&o.model, "model", "", "model for this project's agents, provider/model (default: config.json's model)")
+	f.StringVar(&o.verify, "verify", "", "command that must pass before a ticket enters VERIFICATION, e.g. \"go test ./...\"")
+	f.Float64Var(&o.budget, "budget", 0, "spend cap per ticket in USD (0: no cap)")
+	cmd.MarkFlagRequired("repo")
+	return cmd
+}
+
+func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
+	repo, err := normalizeRepo(o.repo)
+	if err != nil {
+		return err
+	}
+	if o.name == "" {
+		o.name = o.slug
+	}
+	s, err := a.openStore(cmd.Context())
+	if err != nil {
+		return err
+	}
+	p, err := s.CreateProject(cmd.Context(), board.Project{
+		Slug: o.slug, Name: o.name, Repo: repo, DefaultBranch: o.branch, Active: true,
+		Agent: board.AgentSettings{Model: o.model, Verify: o.verify, BudgetUSD: o.budget},
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "Added project %s (%s, branch %s)\n", p.Slug, p.Repo, p.DefaultBranch)
+	return nil
+}
+
+// remoteRepo matches git URLs: scheme://… and scp-like user@host:path.
+var remoteRepo = regexp.MustCompile(`^([a-z][a-z0-9+.-]*://|[^/@:]+@[^/:]+:)`)
+
+// normalizeRepo keeps URLs as they are and turns a local path into an
+// absolute one, checking that it exists.
+func normalizeRepo(repo string) (string, error) {
+	repo = strings.TrimSpace(repo)
+	if repo == "" {
+		return "", board.Errorf(board.EINVALID, "--repo is empty; give a local path or a git URL")
+	}
+	if remoteRepo.MatchString(repo) {
+		return repo, nil
+	}
+	if strings.HasPrefix(repo, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			repo = filepath.Join(home, repo[2:])
+		}
+	}
+	abs, err := filepath.Abs(repo)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.IsDir() {
+		return "", board.Errorf(board.EINVALID, "repository %s is not a directory; give a local git repository or a URL", abs)
+	}
+	return abs, nil
+}
+
+func newProjectListCmd(a *app) *cobra.Command {
+	var asJSON, all bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List projects",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			ps, err := s.Projects(cmd.Context(), store.ProjectFilter{IncludeArchived: all})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if ps == nil {
+					ps = []board.Project{}
+				}
+				return writeJSON(a.stdout, ps)
+			}
+			if len(ps) == 0 {
+				fmt.Fprintln(a.stdout, "No projects yet. Add one with: bonsai project add <slug> --repo <path-or-url>")
+				return nil
+			}
+			t := newTable(a.stdout, "SLUG", "NAME", "BRANCH", "REPO", "CREATED")
+			for _, p := range ps {
+				slug := p.Slug
+				if !p.Active {
+					slug += " (archived)"
+				}
+				t.row(slug, p.Name, p.DefaultBranch, p.Repo, relTime(a.now(), p.CreatedAt))
+			}
+			return t.flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&all, "all", false, "include archived projects")
+	return cmd
+}
+
+func newProjectShowCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show <slug>",
+		Short: "Show a project and its ticket counts",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			p, err := s.Project(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			ts, err := s.Tickets(cmd.Context(), store.TicketFilter{ProjectSlug: p.Slug})
+			if err != nil {
+				return err
+			}
+			d := projectDetail{Project: p, Counts: newStateCounts()}
+			for _, t := range ts {
+				d.Counts[t.State]++
+			}
+			if asJSON {
+				return writeJSON(a.stdout, d)
+			}
+			return printProject(a, d)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func printProject(a *app, d projectDetail) error {
+	p := d.Project
+	status := "active"
+	if !p.Active {
+		status = "archived"
+	}
+	t := newTable(a.stdout)
+	t.row("Project:", fmt.Sprintf("%s (%s)", p.Name, p.Slug))
+	t.row("Status:", status)
+	t.row("Repository:", p.Repo)
+	t.row("Branch:", p.DefaultBranch)
+	t.row("Model:", orDefault(p.Agent.Model, "default (config.json)"))
+	t.row("Verify:", orDefault(p.Agent.Verify, "-"))
+	if p.Agent.BudgetUSD > 0 {
+		t.row("Budget:", fmt.Sprintf("$%.2f per ticket", p.Agent.BudgetUSD))
+	}
+	t.row("Created:", relTime(a.now(), p.CreatedAt))
+	var counts []string
+	for _, s := range board.States {
+		counts = append(counts, fmt.Sprintf("%s %d", s, d.Counts[s]))
+	}
+	t.row("Tickets:", strings.Join(counts, "  "))
+	return t.flush()
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func newProjectEditCmd(a *app) *cobra.Command {
+	var (
+		name, repo, branch, model, verify string
+		budget                            float64
+	)
+	cmd := &cobra.Command{
+		Use:   "edit <slug> [flags]",
+		Short: "Change a project's settings",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var u store.ProjectUpdate
+			f := cmd.Flags()
+			if f.Changed("name") {
+				u.Name = &name
+			}
+			if f.Changed("repo") {
+				r, err := normalizeRepo(repo)
+				if err != nil {
+					return err
+				}
+				u.Repo = &r
+			}
+			if f.Changed("branch") {
+				u.DefaultBranch = &branch
+			}
+			if f.Changed("model") {
+				u.Model = &model
+			}
+			if f.Changed("verify") {
+				u.Verify = &verify
+			}
+			if f.Changed("budget") {
+				u.BudgetUSD = &budget
+			}
+			if u == (store.ProjectUpdate{}) {
+				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget")
+			}
+			s, err := a.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			p, err := s.UpdateProject(cmd.Context(), args[0], u)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "Updated project %s\n", p.Slug)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&name, "name", "", "display name")
+	f.StringVar(&repo, "repo", "", "git repository: a local path or a URL")
+	f.StringVar(&branch, "branch", "", "default branch")
+	f.StringVar(&model, "model", "", "model, provider/model (empty: config.json's model)")
+	f.StringVar(&verify, "verify", "", "verification command (empty: none)")
+	f.Float64Var(&budget, "budget", 0, "spend cap per ticket in USD (0: no cap)")
+	return cmd
+}
+
+func newProjectArchiveCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "archive <slug>",
+		Short: "Archive a project: agents stop picking its tickets",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			p, err := s.ArchiveProject(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "Archived project %s; its tickets are kept\n", p.Slug)
+			return nil
+		},
+	}
+}

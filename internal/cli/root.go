@@ -1,0 +1,38 @@
+package cli
+
+import "github.com/spf13/cobra"
+
+// newRootCmd builds the bonsai command tree. Each subcommand registers here,
+// one line each.
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "bonsai",
+		Short: "Self-hosted runtime for autonomous coding agents",
+		Long: `Bonsai runs LLM coding agents on the tickets of your board.
+
+People write tickets; a heartbeat picks the most urgent ticket of each project
+and runs an agent on it in a git worktree. The agent talks to people through
+comments on the ticket and moves it to VERIFICATION when every acceptance
+criterion is met; people approve the work or send it back.
+
+Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRun: func(*cobra.Command, []string) {
+			a.started = true
+		},
+	}
+	root.AddGroup(
+		&cobra.Group{ID: "board", Title: "Board:"},
+		&cobra.Group{ID: "setup", Title: "Setup:"},
+	)
+	for _, c := range []*cobra.Command{newProjectCmd(a), newTicketCmd(a), newCommentCmd(a), newStatusCmd(a)} {
+		c.GroupID = "board"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{newInitCmd(a), newConfigCmd(a), newVersionCmd(a)} {
+		c.GroupID = "setup"
+		root.AddCommand(c)
+	}
+	return root
+}

@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/spf13/cobra"
+)
+
+func newTicketCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "ticket",
+		Short: "Create, list, show, edit and move tickets",
+		Long: `Create, list, show, edit and move tickets.
+
+Tickets are named <project>#<number>, e.g. demo#12. They move
+BACKLOG → RESEARCH → IN_PROGRESS → VERIFICATION → DONE; people hand tickets to
+the agent (BACKLOG → RESEARCH or IN_PROGRESS) and review its work
+(approve: VERIFICATION → DONE; return: back to IN_PROGRESS with feedback).`,
+	}
+	cmd.AddCommand(newTicketAddCmd(a), newTicketListCmd(a), newTicketShowCmd(a), newTicketEditCmd(a),
+		newTicketMoveCmd(a), newTicketApproveCmd(a), newTicketReturnCmd(a))
+	return cmd
+}
+
+type ticketAddOptions struct {
+	description, descriptionFile, state string
+	criteria                            []string
+	priority                            int
+}
+
+func newTicketAddCmd(a *app) *cobra.Command {
+	var o ticketAddOptions
+	cmd := &cobra.Command{
+		Use:   "add <slug> <title>",
+		Short: "Create a ticket and print its reference",
+		Example: `  bonsai ticket add demo "Add a --verbose flag" --criterion "--verbose prints each step" --priority 1
+  git log -1 --format=%B | bonsai ticket add demo "Fix the regression" --description-file -`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			desc, err := readDescription(a, o.description, o.descriptionFile, cmd.Flags().Changed("description"))
+			if err != nil {
+				return err
+			}
+			state, err := board.ParseState(o.state)
+			if err != nil {
+				return err
+			}
+			t := board.Ticket{
+				ProjectSlug: args[0], Title: args[1], Description: desc,
+				Criteria: o.criteria, Priority: o.priority, State: state,
+			}
+			if err := board.CheckNew(t); err != nil {
+				return err
+			}
+			s, err := a.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			t, err = s.CreateTicket(cmd.Context(), t, board.Human)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(a.stdout, t.Ref())
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.description, "description", "", "description (Markdown)")
+	f.StringVar(&o.descriptionFile, "description-file", "", "read the description from a file, or - for standard input")
+	f.StringArrayVar(&o.criteria, "criterion", nil, "an acceptance criterion (repeat for several)")
+	f.IntVar(&o.priority, "priority", board.DefaultPriority, "priority: 0 urgent, 1 high, 2 medium, 3 low, 4 none")
+	f.StringVar(&o.state, "state", "BACKLOG", "starting state: BACKLOG, RESEARCH or IN_PROGRESS")
+	cmd.MarkFlagsMutuallyExclusive("description", "description-file")
+	return cmd
+}
+
+// readDescription returns the description from --description or
+// --description-file (- for stdin).
+func readDescription(a *app, text, file string, textSet bool) (string, error) {
+	if textSet || file == "" {
+		return text, nil
+	}
+	var (
+		b   []byte
+		err error
+	)
+	if file == "-" {
+		b, err = io.ReadAll(io.LimitReader(a.stdin, board.MaxDescription+1))
+	} else {
+		b, err = os.ReadFile(file)
+	}
+	if err != nil {
+		return "", usagef("read description: %v", err)
+	}
+	return string(b), nil
+}
+
+func newTicketListCmd(a *app) *cobra.Command {
+	var (
+		asJSON bool
+		state  string
+	)
+	cmd := &cobra.Command{
+		Use:   "list [<slug>]",
+		Short: "List tickets, of one project or all",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var f store.TicketFilter
+			if len(args) == 1 {
+				f.ProjectSlug = args[0]
+			}
+			if state != "" {
+				st, err := board.ParseState(state)
+				if err != nil {
+					return err
+				}
+				f.State = st
+			}
+			s, err := a.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if f.ProjectSlug != "" { // an unknown project is an error, not an empty list
+				if _, err := s.Project(cmd.Context(), f.ProjectSlug); err != nil {
+					return err
+				}
+			}
+			ts, err := s.Tickets(cmd.Context(), f)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				views := make([]ticketView, len(ts))
+				for i, t := range ts {
+					views[i] = newTicketView(t)
+				}
+				return writeJSON(a.stdout, views)
+			}
+			if len(ts) == 0 {
+				fmt.Fprintln(a.stdout, "No tickets.")
+				return nil
+			}
+			t := newTable(a.stdout, "TICKET", "STATE", "PRIORITY", "TITLE", "UPDATED")
+			for _, tk := range ts {
+				t.row(tk.Ref().String(), stateLabel(tk), board.PriorityName(tk.Priority), truncate(tk.Title, 60), relTime(a.now(), tk.UpdatedAt))
+			}
+			return t.flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&state, "state", "", "only tickets in this state")
+	return cmd
+}
+
+// stateLabel is the state with its sub-state, e.g. "IN_PROGRESS (blocked)".
+func stateLabel(t board.Ticket) string {
+	if t.SubState == board.SubNone {
+		return string(t.State)
+	}
+	return fmt.Sprintf("%s (%s)", t.State, t.SubState)
+}
+
+// parseRef parses a ticket reference argument.
+func parseRef(s string) (board.Ref, error) {
+	return board.ParseRef(s)
+}
+
+func newTicketShowCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show <slug>#<n>",
+		Short: "Show a ticket with its comments and runs",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ref, err := parseRef(args[0])
+			if err != nil {
+				return err
+			}
+			s, err := a.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			t, err := s.Ticket(cmd.Context(), ref)
+			if err != nil {
+				return err
+			}
+			comments, err := s.Comments(cmd.Context(), ref)
+			if err != nil {
+				return err
+			}
+			runs, err := s.Runs(cmd.Context(), ref)
+			if err != nil {
+				return err
+			}
+			d := ticketDetail{ticketView: newTicketView(t), Comments: comments, Runs: make([]runView, len(runs))}
+			if d.Comments == nil {
+				d.Comments = []board.Comment{}
+			}
+			for i, r := range runs {
+				d.Runs[i] = newRunView(r)
+			}
+			if asJSON {
+				return writeJSON(a.stdout, d)
+			}
+			return printTicket(a, d)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func printTicket(a *app, d ticketDetail) error {
+	w := a.stdout
+	t := d.Ticket
+	fmt.Fprintf(w, "%s  %s\n", d.Ref, t.Title)
+	fmt.Fprintf(w, "%s · priority %s · updated %s", stateLabel(t), board.PriorityName(t.Priority), relTime(a.now(), t.UpdatedAt))
+	if t.Branch != "" {
+		fmt.Fprintf(w, " · branch %s", t.Branch)
+	}
+	fmt.Fprintln(w)
+	if strings.TrimSpace(t.Description) != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(t.Description, "\n"))
+	}
+	if len(t.Criteria) > 0 {
+		fmt.Fprintln(w, "\nAcceptance criteria:")
+		for i, c := range t.Criteria {
+			fmt.Fprintf(w, "  %d. %s\n", i+1, c)
+		}
+	}
+	if strings.TrimSpace(t.Plan) != "" {
+		fmt.Fprintf(w, "\nPlan:\n%s\n", indent(strings.TrimRight(t.Plan, "\n"), "  "))
+	}
+	if len(d.Comments) > 0 {
+		fmt.Fprintf(w, "\nComments (%d):\n", len(d.Comments))
+		for _, c := range d.Comments {
+			fmt.Fprintf(w, "\n  %s (%s) · %s · %s\n", c.AuthorName, c.AuthorType, c.Kind, relTime(a.now(), c.CreatedAt))
+			fmt.Fprintln(w, indent(strings.TrimRight(c.Content, "\n"), "  "))
+		}
+	}
+	if len(d.Runs) > 0 {
+		fmt.Fprintf(w, "\nRuns (%d):\n", len(d.Runs))
+		tw := newTable(w, "  STARTED", "TASK", "STATUS", "DURATION", "TOKENS IN/OUT", "COST")
+		for _, r := range d.Runs {
+			tw.row("  "+relTime(a.now(), r.StartedAt), string(r.Task), string(r.Status), formatDuration(r.Duration()),
+				fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens), fmt.Sprintf("$%.4f", r.CostUSD))
+		}
+		return tw.flush()
+	}
+	return nil
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}

@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/spf13/cobra"
+)
+
+func newTicketEditCmd(a *app) *cobra.Command {
+	var (
+		title, description, descriptionFile string
+		criteria                            []string
+		priority                            int
+	)
+	cmd := &cobra.Command{
+		Use:   "edit <slug>#<n> [flags]",
+		Short: "Change a ticket's title, description, criteria or priority",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ref, err := parseRef(args[0])
+			if err != nil {
+				return err
+			}
+			var u store.TicketUpdate
+			f := cmd.Flags()
+			if f.Changed("title") {
+				if err := board.ValidateTitle(title); err != nil {
+					return err
+				}
+				u.Title = &title
+			}
+			if f.Changed("description") || f.Changed("description-file") {
+				d, err := readDescription(a, description, descriptionFile, f.Changed("description"))
+				if err != nil {
+					return err
+				}
+				u.Description = &d
+			}
+			if f.Changed("criterion") {
+				if err := board.ValidateCriteria(criteria); err != nil {
+					return err
+				}
+				u.Criteria = &criteria
+			}
+			if f.Changed("priority") {
+				if err := board.ValidatePriority(priority); err != nil {
+					return err
+				}
+				u.Priority = &priority
+			}
+			if u == (store.TicketUpdate{}) {
+				return usagef("nothing to change; give at least one of --title, --description, --description-file, --criterion, --priority")
+			}
+			s, err := a.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			t, err := s.UpdateTicket(cmd.Context(), ref, u, board.Human)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "Updated %s\n", t.Ref())
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&title, "title", "", "new title")
+	f.StringVar(&description, "description", "", "new description (Markdown)")
+	f.StringVar(&descriptionFile, "description-file", "", "read the new description from a file, or - for standard input")
+	f.StringArrayVar(&criteria, "criterion", nil, "replace the acceptance criteria (repeat for several)")
+	f.IntVar(&priority, "priority", 0, "priority: 0 urgent, 1 high, 2 medium, 3 low, 4 none")
+	cmd.MarkFlagsMutuallyExclusive("description", "description-file")
+	return cmd
+}
+
+// moveTicket moves a ticket as a person and reports the new state.
+func moveTicket(cmd *cobra.Command, a *app, refArg string, req board.MoveRequest) (board.Ticket, error) {
+	ref, err := parseRef(refArg)
+	if err != nil {
+		return board.Ticket{}, err
+	}
+	s, err := a.openStore(cmd.Context())
+	if err != nil {
+		return board.Ticket{}, err
+	}
+	return s.MoveTicket(cmd.Context(), ref, req, a.author())
+}
+
+func newTicketMoveCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "move <slug>#<n> <STATE>",
+		Short: "Move a ticket to another state, as a person",
+		Long: `Move a ticket to another state, as a person. The board rules apply: people
+hand tickets to the agent (BACKLOG → RESEARCH or IN_PROGRESS), take them back
+(→ BACKLOG), approve (VERIFICATION → DONE, see 'ticket approve') and return
+work (see 'ticket return'). Only the agent moves a ticket to VERIFICATION.
+A refused move exits with code 4 and names the rule.`,
+		Example: "  bonsai ticket move demo#3 RESEARCH",
+		Args:    cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			to, err := board.ParseState(args[1])
+			if err != nil {
+				return err
+			}
+			t, err := moveTicket(cmd, a, args[0], board.MoveRequest{To: to, Actor: board.Human})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "Moved %s to %s\n", t.Ref(), stateLabel(t))
+			return nil
+		},
+	}
+}
+
+func newTicketApproveCmd(a *app) *cobra.Command {
+	var comment string
+	cmd := &cobra.Command{
+		Use:   "approve <slug>#<n>",
+		Short: "Accept the agent's work: VERIFICATION → DONE",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := moveTicket(cmd, a, args[0], board.MoveRequest{To: board.Done, Actor: board.Human})
+			if err != nil {
+				return err
+			}
+			if comment != "" {
+				_, err = a.store.AddComment(cmd.Context(), t.Ref(), board.Comment{
+					AuthorType: board.Human, AuthorName: a.author(), Kind: board.KindApproval, Content: comment,
+				})
+				if err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(a.stdout, "Approved %s; it is DONE\n", t.Ref())
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&comment, "comment", "", "a note to add with the approval")
+	return cmd
+}
+
+func newTicketReturnCmd(a *app) *cobra.Command {
+	var feedback string
+	cmd := &cobra.Command{
+		Use:   "return <slug>#<n> --feedback TEXT",
+		Short: "Send the agent's work back: VERIFICATION → IN_PROGRESS with feedback",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := moveTicket(cmd, a, args[0], board.MoveRequest{To: board.InProgress, Actor: board.Human, Feedback: feedback})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "Returned %s to the agent with your feedback\n", t.Ref())
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&feedback, "feedback", "", "what to change (required)")
+	cmd.MarkFlagRequired("feedback")
+	return cmd
+}
