@@ -18,8 +18,17 @@ criterion is met; people approve the work or send it back.
 Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(*cobra.Command, []string) {
+		// Cobra checks required flags and flag groups after this hook; check
+		// them first so that their errors count as usage errors.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := cmd.ValidateRequiredFlags(); err != nil {
+				return err
+			}
+			if err := cmd.ValidateFlagGroups(); err != nil {
+				return err
+			}
 			a.started = true
+			return nil
 		},
 	}
 	root.AddGroup(

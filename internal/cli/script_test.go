@@ -1,0 +1,96 @@
+package cli_test
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/cli"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the testscript files' expected output")
+
+// TestMain lets testscript run `bonsai` as a real process: the test binary
+// re-executes itself as the bonsai command. This is the only TestMain of the
+// package; register further commands here.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"bonsai": func() {
+			os.Exit(cli.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar: each script drives the bonsai
+// command against its own temporary data directory.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("BONSAI_DATA_DIR", filepath.Join(env.WorkDir, "data"))
+			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+			env.Setenv("BONSAI_USER", "tester")
+			env.Setenv("TZ", "UTC")
+			for _, k := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"} {
+				env.Setenv(k, "")
+			}
+			return os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o755)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"mkrepo": cmdMkrepo,
+			"exits":  cmdExits,
+		},
+	})
+}
+
+// cmdMkrepo creates a git repository with one commit on branch main:
+// mkrepo <dir>.
+func cmdMkrepo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkrepo <dir>")
+	}
+	dir := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(dir, 0o755))
+	ts.Check(os.WriteFile(filepath.Join(dir, "README.md"), []byte("# test repo\n"), 0o644))
+	for _, argv := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"add", "."},
+		{"-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "initial"},
+	} {
+		cmd := exec.Command("git", argv...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			ts.Fatalf("git %v: %v\n%s", argv, err, out)
+		}
+	}
+}
+
+// cmdExits runs a command and checks its exit code, keeping its output for
+// the stdout and stderr assertions that follow: exits <code> <cmd> [args...].
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits <code> <command> [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad code %q", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			ts.Fatalf("exits: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with code %d, want %d", args[1], got, want)
+	}
+}
