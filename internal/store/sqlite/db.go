@@ -1,0 +1,131 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// DB is the SQLite implementation of store.Store. It is safe for concurrent
+// use by many goroutines and, through SQLite's file locks, many processes.
+type DB struct {
+	sql   *sql.DB
+	path  string
+	now   func() time.Time
+	newID func() string
+}
+
+var _ store.Store = (*DB)(nil)
+
+// Option configures Open.
+type Option func(*DB)
+
+// WithClock makes the store read the time from now instead of time.Now, so
+// tests get deterministic timestamps.
+func WithClock(now func() time.Time) Option { return func(db *DB) { db.now = now } }
+
+// WithIDs makes the store take new IDs from newID instead of random UUIDv7s.
+func WithIDs(newID func() string) Option { return func(db *DB) { db.newID = newID } }
+
+// ErrNotDatabase reports a file that is not a SQLite database, or one too
+// damaged to read.
+var ErrNotDatabase = errors.New("not a SQLite database (or it is corrupt)")
+
+// SchemaError reports a database whose schema is newer than this binary
+// knows: a newer Bonsai wrote it, and this one must not touch it.
+type SchemaError struct {
+	Path      string
+	Version   int // the database's schema version
+	Supported int // the newest version this binary knows
+}
+
+// Error implements the error interface.
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("%s: database schema version %d is newer than this bonsai supports (%d); upgrade bonsai",
+		e.Path, e.Version, e.Supported)
+}
+
+// Open opens the database at path, creating it if it does not exist, and
+// migrates its schema to the newest version. When the schema is already
+// current, opening costs one query.
+func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	db := &DB{
+		path:  abs,
+		now:   time.Now,
+		newID: func() string { return uuid.Must(uuid.NewV7()).String() },
+	}
+	for _, o := range opts {
+		o(db)
+	}
+	db.sql, err = sql.Open("sqlite", dsn(abs))
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", abs, err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.sql.Close()
+		return nil, db.openError(err)
+	}
+	return db, nil
+}
+
+// dsn returns the driver's data source name for the file at abs. The pragmas
+// are DSN parameters so that every connection of the pool gets them, and
+// _txlock=immediate makes every transaction BEGIN IMMEDIATE: a writer takes
+// the write lock up front instead of failing with SQLITE_BUSY when it tries
+// to upgrade a read lock another writer also holds.
+func dsn(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive letter
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	return "file:" + (&url.URL{Path: p}).EscapedPath() + "?" + q.Encode()
+}
+
+// openError turns the driver's error for an unreadable file into one that
+// names the file and says what is wrong with it.
+func (db *DB) openError(err error) error {
+	var se *SchemaError
+	if errors.As(err, &se) {
+		return err
+	}
+	var e *sqlite.Error
+	if errors.As(err, &e) && (e.Code()&0xff == sqlite3.SQLITE_NOTADB || e.Code()&0xff == sqlite3.SQLITE_CORRUPT) {
+		return fmt.Errorf("open database %s: %w; move it aside or restore a backup", db.path, ErrNotDatabase)
+	}
+	return fmt.Errorf("open database %s: %w", db.path, err)
+}
+
+// Path returns the absolute path of the database file.
+func (db *DB) Path() string { return db.path }
+
+// Close closes the database.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// timestamp returns the current time truncated to milliseconds, the
+// resolution the database keeps, so what a method returns equals what a
+// later read returns.
+func (db *DB) timestamp() time.Time { return fromMillis(db.now().UnixMilli()) }
+
+// fromMillis converts a stored unix-millisecond time.
+func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }

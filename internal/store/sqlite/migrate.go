@@ -1,0 +1,110 @@
+package sqlite
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// The migrations, named NNNN_what.sql and numbered from 1 without gaps. A
+// migration is never edited once released; a change is a new file.
+//
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// migration is one schema step.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the embedded migrations in version order.
+func migrations() ([]migration, error) {
+	entries, err := migrationFiles.ReadDir("migrations")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, e := range entries { // ReadDir sorts by name
+		prefix, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(prefix)
+		if !ok || err != nil || v != len(ms)+1 {
+			return nil, fmt.Errorf("migration %s: want a name starting %04d_", e.Name(), len(ms)+1)
+		}
+		b, err := migrationFiles.ReadFile(path.Join("migrations", e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
+	}
+	return ms, nil
+}
+
+// SchemaVersion returns the newest schema version this binary knows.
+func SchemaVersion() int {
+	ms, err := migrations()
+	if err != nil {
+		panic(err) // the embedded files are broken: a build mistake
+	}
+	return len(ms)
+}
+
+// migrate brings the schema to the newest version. The version lives in
+// SQLite's user_version header field, so checking a current database is one
+// query. Upgrades run in one IMMEDIATE transaction that re-reads the version
+// after taking the write lock, so two processes opening a new database at
+// once migrate it exactly once.
+func (db *DB) migrate(ctx context.Context) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	latest := len(ms)
+	var v int
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v == latest {
+		return nil
+	}
+	if v > latest {
+		return &SchemaError{Path: db.path, Version: v, Supported: latest}
+	}
+
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v > latest {
+		return &SchemaError{Path: db.path, Version: v, Supported: latest}
+	}
+	if v == 0 {
+		// A database without a version must be empty: never build the
+		// board inside someone else's SQLite file.
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return fmt.Errorf("%s holds tables but no bonsai schema version; it is not a bonsai database", db.path)
+		}
+	}
+	for _, m := range ms[v:] {
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+		// PRAGMA takes no bound parameters; m.version is an int.
+		if _, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(m.version)); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	return tx.Commit()
+}

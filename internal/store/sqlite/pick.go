@@ -1,0 +1,51 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// pickQuery reads, for each active project, the first entry of the
+// tickets_pick index: the partial index holds only pickable tickets, keyed
+// by the generated columns pick_class and pick_key, so each project costs
+// one index seek whatever the size of its board. See docs/store.md.
+const pickQuery = `SELECT ` + ticketColumns + `, t.pick_class
+	FROM projects p
+	JOIN tickets t ON t.id = (
+		SELECT c.id FROM tickets c
+		WHERE c.project_id = p.id AND c.pick_class > 0
+		ORDER BY c.pick_class, c.priority, c.pick_key, c.number
+		LIMIT 1)
+	WHERE p.active = 1 AND (?1 = '' OR p.slug = ?1)
+	ORDER BY p.slug`
+
+// Pick returns, for each active project (or only the named one), the ticket
+// the pick policy chooses, by project slug. Projects with nothing to pick
+// are left out; so is a named project that is archived. It agrees with
+// board.PickTicket.
+func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error) {
+	if projectSlug != "" {
+		if _, err := getProject(ctx, db.sql, projectSlug); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := db.sql.QueryContext(ctx, pickQuery, projectSlug)
+	if err != nil {
+		return nil, fmt.Errorf("pick: %w", err)
+	}
+	defer rows.Close()
+	picks := []board.Pick{}
+	for rows.Next() {
+		var p board.Pick
+		if p.Ticket, err = scanTicket(rows, &p.Class); err != nil {
+			return nil, fmt.Errorf("pick: %w", err)
+		}
+		picks = append(picks, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("pick: %w", err)
+	}
+	return picks, nil
+}

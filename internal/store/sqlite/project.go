@@ -1,0 +1,173 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// queryer is what *sql.DB and *sql.Tx share for reading one row.
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// scanner is what *sql.Row and *sql.Rows share.
+type scanner interface{ Scan(dest ...any) error }
+
+const projectColumns = `id, slug, name, repo, default_branch, active, model, budget_usd, verify, created_at, updated_at`
+
+func scanProject(s scanner) (board.Project, error) {
+	var p board.Project
+	var created, updated int64
+	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active,
+		&p.Agent.Model, &p.Agent.BudgetUSD, &p.Agent.Verify, &created, &updated)
+	p.CreatedAt, p.UpdatedAt = fromMillis(created), fromMillis(updated)
+	return p, err
+}
+
+// projectNotFound is the error for an unknown slug.
+func projectNotFound(slug string) error {
+	return board.Errorf(board.ENOTFOUND, "project %q not found", slug)
+}
+
+// getProject reads one project by slug.
+func getProject(ctx context.Context, q queryer, slug string) (board.Project, error) {
+	p, err := scanProject(q.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects WHERE slug = ?`, slug))
+	if errors.Is(err, sql.ErrNoRows) {
+		return board.Project{}, projectNotFound(slug)
+	}
+	if err != nil {
+		return board.Project{}, fmt.Errorf("read project %s: %w", slug, err)
+	}
+	return p, nil
+}
+
+// CreateProject validates p, assigns its ID and timestamps and stores it as
+// an active project.
+func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project, error) {
+	if err := p.Validate(); err != nil {
+		return board.Project{}, err
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		var exists bool
+		err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM projects WHERE slug = ?)`, p.Slug).Scan(&exists)
+		if err != nil {
+			return err
+		}
+		if exists {
+			return board.Errorf(board.ECONFLICT, "project %q already exists", p.Slug)
+		}
+		p.ID, p.Active = db.newID(), true
+		p.CreatedAt, p.UpdatedAt = tx.now, tx.now
+		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
+			p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, p.Agent.Model, p.Agent.BudgetUSD, p.Agent.Verify,
+			tx.nowMs(), tx.nowMs())
+		if err != nil {
+			return err
+		}
+		return tx.event(board.EventProjectCreated, p.ID, "", board.Human, map[string]string{"slug": p.Slug, "name": p.Name})
+	})
+	if err != nil {
+		return board.Project{}, wrap(err, "create project %s", p.Slug)
+	}
+	return p, nil
+}
+
+// Project returns the project with the given slug, archived or not.
+func (db *DB) Project(ctx context.Context, slug string) (board.Project, error) {
+	return getProject(ctx, db.sql, slug)
+}
+
+// Projects lists projects by slug; archived ones only when asked.
+func (db *DB) Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error) {
+	q := `SELECT ` + projectColumns + ` FROM projects WHERE active = 1 OR ? ORDER BY slug`
+	rows, err := db.sql.QueryContext(ctx, q, f.IncludeArchived)
+	if err != nil {
+		return nil, fmt.Errorf("list projects: %w", err)
+	}
+	defer rows.Close()
+	ps := []board.Project{}
+	for rows.Next() {
+		p, err := scanProject(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list projects: %w", err)
+		}
+		ps = append(ps, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list projects: %w", err)
+	}
+	return ps, nil
+}
+
+// UpdateProject changes the fields set in u. A change that changes nothing
+// writes nothing and records no event.
+func (db *DB) UpdateProject(ctx context.Context, slug string, u store.ProjectUpdate) (board.Project, error) {
+	var p board.Project
+	err := db.write(ctx, func(tx *tx) error {
+		old, err := getProject(ctx, tx, slug)
+		if err != nil {
+			return err
+		}
+		p = old
+		var changed []string
+		set := func(field string, dst *string, v *string) {
+			if v != nil && *v != *dst {
+				*dst = *v
+				changed = append(changed, field)
+			}
+		}
+		set("name", &p.Name, u.Name)
+		set("repo", &p.Repo, u.Repo)
+		set("defaultBranch", &p.DefaultBranch, u.DefaultBranch)
+		set("model", &p.Agent.Model, u.Model)
+		set("verify", &p.Agent.Verify, u.Verify)
+		if u.BudgetUSD != nil && *u.BudgetUSD != p.Agent.BudgetUSD {
+			p.Agent.BudgetUSD = *u.BudgetUSD
+			changed = append(changed, "budgetUsd")
+		}
+		if len(changed) == 0 {
+			return nil
+		}
+		if err := p.Validate(); err != nil {
+			return err
+		}
+		p.UpdatedAt = tx.now
+		_, err = tx.exec(`UPDATE projects SET name = ?, repo = ?, default_branch = ?, model = ?, budget_usd = ?,
+			verify = ?, updated_at = ? WHERE id = ?`,
+			p.Name, p.Repo, p.DefaultBranch, p.Agent.Model, p.Agent.BudgetUSD, p.Agent.Verify, tx.nowMs(), p.ID)
+		if err != nil {
+			return err
+		}
+		return tx.event(board.EventProjectUpdated, p.ID, "", board.Human, map[string]any{"slug": p.Slug, "fields": changed})
+	})
+	if err != nil {
+		return board.Project{}, wrap(err, "update project %s", slug)
+	}
+	return p, nil
+}
+
+// ArchiveProject marks the project inactive. Archiving an archived project
+// changes nothing.
+func (db *DB) ArchiveProject(ctx context.Context, slug string) (board.Project, error) {
+	var p board.Project
+	err := db.write(ctx, func(tx *tx) error {
+		var err error
+		if p, err = getProject(ctx, tx, slug); err != nil || !p.Active {
+			return err
+		}
+		p.Active, p.UpdatedAt = false, tx.now
+		if _, err := tx.exec(`UPDATE projects SET active = 0, updated_at = ? WHERE id = ?`, tx.nowMs(), p.ID); err != nil {
+			return err
+		}
+		return tx.event(board.EventProjectArchived, p.ID, "", board.Human, map[string]string{"slug": p.Slug})
+	})
+	if err != nil {
+		return board.Project{}, wrap(err, "archive project %s", slug)
+	}
+	return p, nil
+}

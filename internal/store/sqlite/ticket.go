@@ -1,0 +1,276 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+const ticketColumns = `t.id, t.project_id, p.slug, t.number, t.title, t.description, t.criteria, t.plan,
+	t.state, t.sub_state, t.priority, t.branch, t.created_at, t.updated_at`
+
+const ticketFrom = ` FROM tickets t JOIN projects p ON p.id = t.project_id`
+
+func scanTicket(s scanner, extra ...any) (board.Ticket, error) {
+	var t board.Ticket
+	var criteria string
+	var created, updated int64
+	dest := append([]any{&t.ID, &t.ProjectID, &t.ProjectSlug, &t.Number, &t.Title, &t.Description, &criteria,
+		&t.Plan, &t.State, &t.SubState, &t.Priority, &t.Branch, &created, &updated}, extra...)
+	if err := s.Scan(dest...); err != nil {
+		return t, err
+	}
+	t.CreatedAt, t.UpdatedAt = fromMillis(created), fromMillis(updated)
+	if err := json.Unmarshal([]byte(criteria), &t.Criteria); err != nil {
+		return t, fmt.Errorf("ticket %s: criteria: %w", t.Ref(), err)
+	}
+	if t.Criteria == nil {
+		t.Criteria = []string{}
+	}
+	return t, nil
+}
+
+// ticketNotFound is the error for an unknown ticket: the project's when the
+// project does not exist either, so the message points at the real mistake.
+func ticketNotFound(ctx context.Context, q queryer, ref board.Ref) error {
+	if _, err := getProject(ctx, q, ref.Project); err != nil {
+		return err
+	}
+	return board.Errorf(board.ENOTFOUND, "ticket %s not found", ref)
+}
+
+// getTicket reads one ticket by reference.
+func getTicket(ctx context.Context, q queryer, ref board.Ref) (board.Ticket, error) {
+	t, err := scanTicket(q.QueryRowContext(ctx,
+		`SELECT `+ticketColumns+ticketFrom+` WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number))
+	if errors.Is(err, sql.ErrNoRows) {
+		return board.Ticket{}, ticketNotFound(ctx, q, ref)
+	}
+	if err != nil {
+		return board.Ticket{}, fmt.Errorf("read ticket %s: %w", ref, err)
+	}
+	return t, nil
+}
+
+// getTicketByID reads one ticket by ID.
+func getTicketByID(ctx context.Context, q queryer, id string) (board.Ticket, error) {
+	t, err := scanTicket(q.QueryRowContext(ctx, `SELECT `+ticketColumns+ticketFrom+` WHERE t.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return board.Ticket{}, board.Errorf(board.ENOTFOUND, "ticket with id %q not found", id)
+	}
+	if err != nil {
+		return board.Ticket{}, fmt.Errorf("read ticket %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// startStates are the states a new ticket may start in.
+var startStates = map[board.State]bool{board.Backlog: true, board.Research: true, board.InProgress: true}
+
+// CreateTicket validates t and stores it in t.ProjectSlug's project with the
+// next ticket number of that project. An empty state means BACKLOG; a new
+// ticket may also start in RESEARCH or IN_PROGRESS, and has no sub-state.
+func (db *DB) CreateTicket(ctx context.Context, t board.Ticket, actor board.Actor) (board.Ticket, error) {
+	if !actor.Valid() {
+		return board.Ticket{}, board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	}
+	if t.State == "" {
+		t.State = board.Backlog
+	}
+	if t.Criteria == nil {
+		t.Criteria = []string{}
+	}
+	if err := t.Validate(); err != nil {
+		return board.Ticket{}, err
+	}
+	if !startStates[t.State] {
+		return board.Ticket{}, board.Errorf(board.EINVALID, "a new ticket starts in BACKLOG, RESEARCH or IN_PROGRESS, not %s", t.State)
+	}
+	if t.SubState != board.SubNone {
+		return board.Ticket{}, board.Errorf(board.EINVALID, "a new ticket has no sub-state, got %q", t.SubState)
+	}
+	criteria, err := json.Marshal(t.Criteria)
+	if err != nil {
+		return board.Ticket{}, err
+	}
+	err = db.write(ctx, func(tx *tx) error {
+		// Allocating the number and inserting the ticket in one IMMEDIATE
+		// transaction is what keeps numbers gap-free under concurrent writers.
+		err := tx.queryRow(`UPDATE projects SET last_ticket_number = last_ticket_number + 1
+			WHERE slug = ? RETURNING id, last_ticket_number`, t.ProjectSlug).Scan(&t.ProjectID, &t.Number)
+		if errors.Is(err, sql.ErrNoRows) {
+			return projectNotFound(t.ProjectSlug)
+		}
+		if err != nil {
+			return err
+		}
+		t.ID = db.newID()
+		t.CreatedAt, t.UpdatedAt = tx.now, tx.now
+		_, err = tx.exec(`INSERT INTO tickets (id, project_id, number, title, description, criteria, plan, state,
+			sub_state, priority, branch, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
+			t.ID, t.ProjectID, t.Number, t.Title, t.Description, string(criteria), t.Plan, string(t.State),
+			t.Priority, t.Branch, tx.nowMs(), tx.nowMs())
+		if err != nil {
+			return err
+		}
+		return tx.event(board.EventTicketCreated, t.ProjectID, t.ID, actor,
+			map[string]any{"ref": t.Ref().String(), "title": t.Title, "state": t.State})
+	})
+	if err != nil {
+		return board.Ticket{}, wrap(err, "create ticket in %s", t.ProjectSlug)
+	}
+	return t, nil
+}
+
+// Ticket returns one ticket.
+func (db *DB) Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error) {
+	return getTicket(ctx, db.sql, ref)
+}
+
+// Tickets lists tickets matching f, by project slug then number. A filter
+// naming an unknown project is an ENOTFOUND error, not an empty list.
+func (db *DB) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error) {
+	if f.State != "" && !f.State.Valid() {
+		return nil, board.Errorf(board.EINVALID, "unknown state %q; use one of BACKLOG, RESEARCH, IN_PROGRESS, VERIFICATION, DONE", f.State)
+	}
+	if f.ProjectSlug != "" {
+		if _, err := getProject(ctx, db.sql, f.ProjectSlug); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+ticketColumns+ticketFrom+`
+		WHERE (?1 = '' OR p.slug = ?1) AND (?2 = '' OR t.state = ?2)
+		ORDER BY p.slug, t.number`, f.ProjectSlug, string(f.State))
+	if err != nil {
+		return nil, fmt.Errorf("list tickets: %w", err)
+	}
+	defer rows.Close()
+	ts := []board.Ticket{}
+	for rows.Next() {
+		t, err := scanTicket(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list tickets: %w", err)
+		}
+		ts = append(ts, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list tickets: %w", err)
+	}
+	return ts, nil
+}
+
+// saveTicket writes t's mutable fields, stamped with the transaction's time.
+func (tx *tx) saveTicket(t *board.Ticket) error {
+	criteria, err := json.Marshal(t.Criteria)
+	if err != nil {
+		return err
+	}
+	t.UpdatedAt = tx.now
+	_, err = tx.exec(`UPDATE tickets SET title = ?, description = ?, criteria = ?, plan = ?, state = ?,
+		sub_state = ?, priority = ?, branch = ?, updated_at = ? WHERE id = ?`,
+		t.Title, t.Description, string(criteria), t.Plan, string(t.State), string(t.SubState), t.Priority,
+		t.Branch, tx.nowMs(), t.ID)
+	return err
+}
+
+// UpdateTicket changes the fields set in u. A change that changes nothing
+// writes nothing and records no event.
+func (db *DB) UpdateTicket(ctx context.Context, ref board.Ref, u store.TicketUpdate, actor board.Actor) (board.Ticket, error) {
+	if !actor.Valid() {
+		return board.Ticket{}, board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	}
+	var t board.Ticket
+	err := db.write(ctx, func(tx *tx) error {
+		var err error
+		if t, err = getTicket(ctx, tx, ref); err != nil {
+			return err
+		}
+		changed := applyTicketUpdate(&t, u)
+		if len(changed) == 0 {
+			return nil
+		}
+		if err := t.Validate(); err != nil {
+			return err
+		}
+		if err := tx.saveTicket(&t); err != nil {
+			return err
+		}
+		return tx.event(board.EventTicketUpdated, t.ProjectID, t.ID, actor,
+			map[string]any{"ref": ref.String(), "fields": changed})
+	})
+	if err != nil {
+		return board.Ticket{}, wrap(err, "update ticket %s", ref)
+	}
+	return t, nil
+}
+
+// applyTicketUpdate sets the fields of u on t and returns the names of those
+// that changed.
+func applyTicketUpdate(t *board.Ticket, u store.TicketUpdate) []string {
+	var changed []string
+	str := func(field string, dst *string, v *string) {
+		if v != nil && *v != *dst {
+			*dst = *v
+			changed = append(changed, field)
+		}
+	}
+	str("title", &t.Title, u.Title)
+	str("description", &t.Description, u.Description)
+	str("plan", &t.Plan, u.Plan)
+	str("branch", &t.Branch, u.Branch)
+	if u.Priority != nil && *u.Priority != t.Priority {
+		t.Priority = *u.Priority
+		changed = append(changed, "priority")
+	}
+	if u.Criteria != nil && !slices.Equal(*u.Criteria, t.Criteria) {
+		t.Criteria = append([]string{}, *u.Criteria...)
+		changed = append(changed, "criteria")
+	}
+	return changed
+}
+
+
+// MoveTicket applies board.CheckMove and board.ApplyMove. When the move sends
+// work back from VERIFICATION, the feedback becomes a "feedback" comment by
+// the actor in the same transaction.
+func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error) {
+	var t board.Ticket
+	err := db.write(ctx, func(tx *tx) error {
+		var err error
+		if t, err = getTicket(ctx, tx, ref); err != nil {
+			return err
+		}
+		if err := board.CheckMove(t, req); err != nil {
+			return err
+		}
+		from := t.State
+		t = board.ApplyMove(t, req)
+		var feedback *board.Comment
+		if from == board.Verification && req.To == board.InProgress {
+			feedback = &board.Comment{AuthorType: req.Actor, AuthorName: authorName, Kind: board.KindFeedback, Content: req.Feedback}
+			if err := feedback.Validate(); err != nil {
+				return err
+			}
+		}
+		if err := tx.saveTicket(&t); err != nil {
+			return err
+		}
+		err = tx.event(board.EventTicketMoved, t.ProjectID, t.ID, req.Actor,
+			map[string]any{"ref": ref.String(), "from": from, "to": t.State, "subState": t.SubState})
+		if err != nil || feedback == nil {
+			return err
+		}
+		_, err = tx.addComment(&t, *feedback)
+		return err
+	})
+	if err != nil {
+		return board.Ticket{}, wrap(err, "move ticket %s", ref)
+	}
+	return t, nil
+}
