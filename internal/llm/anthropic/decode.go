@@ -1,0 +1,190 @@
+package anthropic
+
+import (
+	"context"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+)
+
+// decoder turns SDK stream events into llm events and the final message.
+type decoder struct {
+	cfg     Config
+	msg     llm.Message
+	usage   llm.Usage
+	blocks  map[int64]int // API block index → part index
+	args    map[int][]byte
+	stopped bool // message_stop seen
+}
+
+func newDecoder(cfg Config) *decoder {
+	return &decoder{
+		cfg:    cfg,
+		msg:    llm.Message{Role: llm.RoleAssistant, Provider: cfg.Provider, Model: cfg.Model},
+		blocks: map[int64]int{},
+		args:   map[int][]byte{},
+	}
+}
+
+// handle processes one event and reports whether the consumer wants more.
+func (d *decoder) handle(ev sdk.MessageStreamEventUnion, yield func(llm.Event, error) bool) bool {
+	switch ev.Type {
+	case "message_start":
+		u := ev.Message.Usage
+		d.usage = llm.Usage{Input: u.InputTokens, Output: u.OutputTokens,
+			CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}
+		if ev.Message.Model != "" {
+			d.msg.Model = string(ev.Message.Model)
+		}
+	case "content_block_start":
+		return d.start(ev, yield)
+	case "content_block_delta":
+		return d.delta(ev, yield)
+	case "content_block_stop":
+		return d.stop(ev, yield)
+	case "message_delta":
+		d.msg.StopReason = stopReason(ev.Delta.StopReason)
+		u := ev.Usage
+		// message_delta counts are cumulative; input counts appear there
+		// only on newer API versions, so keep message_start's when absent.
+		d.usage.Output = u.OutputTokens
+		if u.InputTokens > 0 {
+			d.usage.Input = u.InputTokens
+		}
+		if u.CacheReadInputTokens > 0 {
+			d.usage.CacheRead = u.CacheReadInputTokens
+		}
+		if u.CacheCreationInputTokens > 0 {
+			d.usage.CacheWrite = u.CacheCreationInputTokens
+		}
+	case "message_stop":
+		d.stopped = true
+	}
+	return true
+}
+
+func (d *decoder) start(ev sdk.MessageStreamEventUnion, yield func(llm.Event, error) bool) bool {
+	cb := ev.ContentBlock
+	var p llm.Part
+	var typ llm.EventType
+	switch cb.Type {
+	case "text":
+		p, typ = llm.Part{Type: llm.PartText, Text: cb.Text}, llm.EventTextStart
+	case "thinking":
+		p, typ = llm.Part{Type: llm.PartThinking, Thinking: cb.Thinking, Signature: cb.Signature}, llm.EventThinkingStart
+	case "redacted_thinking":
+		p, typ = llm.Part{Type: llm.PartThinking, Signature: cb.Data, Redacted: true}, llm.EventThinkingStart
+	case "tool_use":
+		p, typ = llm.Part{Type: llm.PartToolCall, ID: cb.ID, Name: cb.Name}, llm.EventToolCallStart
+	default:
+		return true // server tools and future block types are not ours to show
+	}
+	i := len(d.msg.Content)
+	d.blocks[ev.Index] = i
+	d.msg.Content = append(d.msg.Content, p)
+	return yield(llm.Event{Type: typ, Index: i, Part: &p}, nil)
+}
+
+func (d *decoder) delta(ev sdk.MessageStreamEventUnion, yield func(llm.Event, error) bool) bool {
+	i, ok := d.blocks[ev.Index]
+	if !ok {
+		return true
+	}
+	p := &d.msg.Content[i]
+	switch ev.Delta.Type {
+	case "text_delta":
+		p.Text += ev.Delta.Text
+		return yield(llm.Event{Type: llm.EventTextDelta, Index: i, Delta: ev.Delta.Text}, nil)
+	case "thinking_delta":
+		p.Thinking += ev.Delta.Thinking
+		return yield(llm.Event{Type: llm.EventThinkingDelta, Index: i, Delta: ev.Delta.Thinking}, nil)
+	case "signature_delta":
+		p.Signature += ev.Delta.Signature
+	case "input_json_delta":
+		if ev.Delta.PartialJSON == "" {
+			return true
+		}
+		d.args[i] = append(d.args[i], ev.Delta.PartialJSON...)
+		return yield(llm.Event{Type: llm.EventToolCallDelta, Index: i, Delta: ev.Delta.PartialJSON}, nil)
+	}
+	return true
+}
+
+func (d *decoder) stop(ev sdk.MessageStreamEventUnion, yield func(llm.Event, error) bool) bool {
+	i, ok := d.blocks[ev.Index]
+	if !ok {
+		return true
+	}
+	p := &d.msg.Content[i]
+	var typ llm.EventType
+	switch p.Type {
+	case llm.PartText:
+		typ = llm.EventTextEnd
+	case llm.PartThinking:
+		typ = llm.EventThinkingEnd
+	default:
+		p.Arguments = llm.ToolArguments(d.args[i])
+		delete(d.args, i)
+		typ = llm.EventToolCallEnd
+	}
+	end := *p
+	return yield(llm.Event{Type: typ, Index: i, Part: &end}, nil)
+}
+
+// finish ends a stream whose body ended without an error.
+func (d *decoder) finish(ctx context.Context, yield func(llm.Event, error) bool) {
+	if !d.stopped {
+		d.fail(yield, classify(ctx, d.cfg.Provider, errTruncated))
+		return
+	}
+	if d.msg.StopReason == "" {
+		d.msg.StopReason = llm.StopEnd
+	}
+	d.setUsage()
+	msg := d.msg
+	yield(llm.Event{Type: llm.EventDone, Message: &msg}, nil)
+}
+
+// fail ends the stream with the partial message and err.
+func (d *decoder) fail(yield func(llm.Event, error) bool, err error) {
+	d.closeArgs()
+	d.msg.StopReason = llm.StopError
+	if isAbort(err) {
+		d.msg.StopReason = llm.StopAborted
+	}
+	d.msg.ErrorMessage = err.Error()
+	d.setUsage()
+	msg := d.msg
+	yield(llm.Event{Type: llm.EventError, Message: &msg}, err)
+}
+
+// closeArgs normalises the arguments of tool calls cut off mid-stream.
+func (d *decoder) closeArgs() {
+	for i, raw := range d.args {
+		d.msg.Content[i].Arguments = llm.ToolArguments(raw)
+	}
+	for i := range d.msg.Content {
+		if p := &d.msg.Content[i]; p.Type == llm.PartToolCall && p.Arguments == nil {
+			p.Arguments = llm.ToolArguments(nil)
+		}
+	}
+}
+
+func (d *decoder) setUsage() {
+	u := d.usage
+	u.Cost = d.cfg.Info.Price.Cost(u)
+	if u != (llm.Usage{}) {
+		d.msg.Usage = &u
+	}
+}
+
+func stopReason(r sdk.StopReason) llm.StopReason {
+	switch r {
+	case sdk.StopReasonToolUse:
+		return llm.StopToolUse
+	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
+		return llm.StopLength
+	}
+	return llm.StopEnd
+}
