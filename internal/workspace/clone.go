@@ -1,0 +1,59 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// Fallback identity for commits in a clone whose user has none configured.
+const (
+	botName  = "Bonsai"
+	botEmail = "bonsai@localhost"
+)
+
+// ensureClone clones the project's repo into projects/<slug> unless a clone
+// is there, points origin at the project's current repo, and fetches.
+func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Project) error {
+	slug := proj.Slug
+	clone := p.ClonePath(slug)
+	if _, err := os.Stat(filepath.Join(clone, ".git")); err != nil {
+		// A directory without .git is what a failed clone leaves behind.
+		if err := os.RemoveAll(clone); err != nil {
+			return fmt.Errorf("clone %s: %w", proj.Repo, err)
+		}
+		if _, err := g.remote(ctx, ".", "clone", "--quiet", "--origin", Remote, "--", proj.Repo, slug); err != nil {
+			os.RemoveAll(clone)
+			return fmt.Errorf("clone %s: %w", proj.Repo, err)
+		}
+		if err := ensureIdentity(ctx, g, slug); err != nil {
+			return err
+		}
+	} else if url, _ := g.run(ctx, slug, "config", "--get", "remote."+Remote+".url"); url != proj.Repo {
+		// The project's repo was edited since the clone was made.
+		if _, err := g.run(ctx, slug, "remote", "set-url", Remote, proj.Repo); err != nil {
+			return fmt.Errorf("point %s at %s: %w", Remote, proj.Repo, err)
+		}
+	}
+	if _, err := g.remote(ctx, slug, "fetch", "--quiet", "--prune", Remote); err != nil {
+		return fmt.Errorf("fetch %s: %w", proj.Repo, err)
+	}
+	return nil
+}
+
+// ensureIdentity gives the clone a committer identity when git has none, so
+// the agent's commits do not fail on a fresh machine.
+func ensureIdentity(ctx context.Context, g *gitRunner, dir string) error {
+	if email, _ := g.run(ctx, dir, "config", "user.email"); email != "" {
+		return nil
+	}
+	for _, kv := range [][2]string{{"user.name", botName}, {"user.email", botEmail}} {
+		if _, err := g.run(ctx, dir, "config", "--local", kv[0], kv[1]); err != nil {
+			return fmt.Errorf("set git identity: %w", err)
+		}
+	}
+	return nil
+}

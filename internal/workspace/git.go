@@ -1,0 +1,79 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
+)
+
+// localTimeout bounds git commands that do not touch the network.
+const localTimeout = 2 * time.Minute
+
+// gitRunner runs git through an executor.
+type gitRunner struct {
+	ex         executor.Executor
+	remoteEnv  []string
+	netTimeout time.Duration
+}
+
+// GitError is a git command that exited non-zero.
+type GitError struct {
+	Args   []string
+	Code   int
+	Stderr string
+}
+
+func (e *GitError) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if i := strings.LastIndexByte(msg, '\n'); i >= 0 && len(msg) > 600 {
+		msg = msg[len(msg)-600:]
+	}
+	if msg == "" {
+		return fmt.Sprintf("git %s: exit status %d", e.Args[0], e.Code)
+	}
+	return fmt.Sprintf("git %s: %s", e.Args[0], msg)
+}
+
+// run runs git args in dir (relative to the executor's root) and returns
+// its standard output.
+func (g *gitRunner) run(ctx context.Context, dir string, args ...string) (string, error) {
+	return g.do(ctx, dir, false, args...)
+}
+
+// remote runs a git command that talks to the remote, with the runtime's
+// credentials and the network timeout.
+func (g *gitRunner) remote(ctx context.Context, dir string, args ...string) (string, error) {
+	return g.do(ctx, dir, true, args...)
+}
+
+func (g *gitRunner) do(ctx context.Context, dir string, net bool, args ...string) (string, error) {
+	var stdout, stderr bytes.Buffer
+	opts := executor.RunOptions{Dir: dir, Output: &stdout, Stderr: &stderr, Timeout: localTimeout}
+	if net {
+		opts.Env, opts.Timeout = g.remoteEnv, g.netTimeout
+	}
+	exit, err := g.ex.Exec(ctx, append([]string{"git"}, args...), opts)
+	if err != nil {
+		return "", fmt.Errorf("git %s: %w", args[0], err)
+	}
+	if exit.TimedOut {
+		return "", fmt.Errorf("git %s: timed out after %s", args[0], opts.Timeout)
+	}
+	if exit.Canceled {
+		return "", fmt.Errorf("git %s: %w", args[0], ctx.Err())
+	}
+	if exit.Code != 0 {
+		return "", &GitError{Args: args, Code: exit.Code, Stderr: stderr.String()}
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
+
+// refExists reports whether ref names a commit.
+func (g *gitRunner) refExists(ctx context.Context, dir, ref string) bool {
+	_, err := g.run(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	return err == nil
+}

@@ -1,0 +1,89 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// Push pushes the workspace's branch to its remote when the branch has
+// commits its base does not, and reports whether it pushed. It runs in the
+// clone with the runtime's credentials (Options.RemoteEnv); the agent never
+// sees them. The branch belongs to Bonsai, so a rewritten history replaces
+// the remote one (--force-with-lease).
+func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) (bool, error) {
+	if ws.Remote == "" {
+		return false, nil
+	}
+	g, done, err := p.runtime(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer done()
+	n, err := g.run(ctx, proj.Slug, "rev-list", "--count", ws.Base+".."+"refs/heads/"+ws.Branch)
+	if err != nil {
+		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
+	}
+	if n == "0" {
+		return false, nil
+	}
+	ref := "refs/heads/" + ws.Branch
+	if _, err := g.remote(ctx, proj.Slug, "push", "--quiet", "--force-with-lease", ws.Remote, ref+":"+ref); err != nil {
+		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
+	}
+	return true, nil
+}
+
+// Remove deletes the worktree of ticket number n, uncommitted changes
+// included, and keeps its branch. Removing a worktree that is not there is
+// not an error.
+func (p *Provider) Remove(ctx context.Context, slug string, n int) error {
+	dir := p.WorktreePath(slug, n)
+	if _, err := os.Stat(dir); os.IsNotExist(err) {
+		return nil
+	}
+	g, done, err := p.runtime(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if _, err := os.Stat(p.ClonePath(slug)); err == nil {
+		if _, err := g.run(ctx, slug, "worktree", "remove", "--force", dir); err == nil {
+			return nil
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("remove worktree %s#%d: %w", slug, n, err)
+	}
+	if _, err := os.Stat(p.ClonePath(slug)); err == nil {
+		if _, err := g.run(ctx, slug, "worktree", "prune"); err != nil {
+			return fmt.Errorf("remove worktree %s#%d: %w", slug, n, err)
+		}
+	}
+	return nil
+}
+
+// Worktrees lists the ticket numbers that have a worktree directory in
+// project slug, in increasing order. It reads one directory and runs no git.
+func (p *Provider) Worktrees(slug string) ([]int, error) {
+	des, err := os.ReadDir(filepath.Join(p.opts.Worktrees, slug))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list worktrees of %s: %w", slug, err)
+	}
+	var ns []int
+	for _, de := range des {
+		if n, err := strconv.Atoi(de.Name()); err == nil && de.IsDir() && n > 0 {
+			ns = append(ns, n)
+		}
+	}
+	sort.Ints(ns)
+	return ns, nil
+}

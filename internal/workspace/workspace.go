@@ -1,0 +1,102 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
+)
+
+// Remote is the name of the remote every clone has: the project's repo.
+const Remote = "origin"
+
+// Workspace is one ticket's worktree.
+type Workspace struct {
+	// Root is the host path of the worktree. Wiring code only: never show it
+	// to the model.
+	Root string
+	// Exec runs commands and file operations inside Root, for the agent.
+	Exec executor.Executor
+	// Branch is the ticket's branch, e.g. "bonsai/12-fix-login".
+	Branch string
+	// Base is the ref the branch started from, e.g. "origin/main".
+	Base string
+	// Remote is the remote the branch is pushed to, empty for none.
+	Remote string
+	// Created reports whether this call created the worktree (false when a
+	// previous beat's worktree was reused).
+	Created bool
+	// Recreated reports whether the ticket named a branch that no longer
+	// existed, so a new one was started from the default branch.
+	Recreated bool
+}
+
+// Close releases the workspace's executor.
+func (w *Workspace) Close() error {
+	if c, ok := w.Exec.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// Opener opens an executor rooted at a host directory.
+type Opener func(root string) (executor.Executor, error)
+
+// Options configures a Provider.
+type Options struct {
+	// Projects is the host directory holding one clone per project.
+	Projects string
+	// Worktrees is the host directory holding one worktree per ticket.
+	Worktrees string
+	// Open opens executors: one rooted at Projects for the runtime's git
+	// commands, and one per worktree for the agent.
+	Open Opener
+	// RemoteEnv holds KEY=VALUE pairs (credentials, SSH agent socket) given
+	// to clone, fetch and push only, never to the agent.
+	RemoteEnv []string
+	// NetTimeout bounds clone, fetch and push; zero means 10 minutes.
+	NetTimeout time.Duration
+}
+
+// Provider resolves projects and tickets to workspaces.
+type Provider struct {
+	opts Options
+}
+
+// New returns a Provider.
+func New(opts Options) (*Provider, error) {
+	if opts.Projects == "" || opts.Worktrees == "" || opts.Open == nil {
+		return nil, errors.New("workspace: Projects, Worktrees and Open are required")
+	}
+	if opts.NetTimeout == 0 {
+		opts.NetTimeout = 10 * time.Minute
+	}
+	return &Provider{opts: opts}, nil
+}
+
+// ClonePath returns the host path of a project's clone.
+func (p *Provider) ClonePath(slug string) string { return filepath.Join(p.opts.Projects, slug) }
+
+// WorktreePath returns the host path of a ticket's worktree.
+func (p *Provider) WorktreePath(slug string, number int) string {
+	return filepath.Join(p.opts.Worktrees, slug, strconv.Itoa(number))
+}
+
+// runtime opens the executor the runtime's own git commands run in.
+func (p *Provider) runtime(ctx context.Context) (*gitRunner, func(), error) {
+	ex, err := p.opts.Open(p.opts.Projects)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open projects directory: %w", err)
+	}
+	closeFn := func() {
+		if c, ok := ex.(io.Closer); ok {
+			c.Close()
+		}
+	}
+	return &gitRunner{ex: ex, remoteEnv: p.opts.RemoteEnv, netTimeout: p.opts.NetTimeout}, closeFn, nil
+}

@@ -1,0 +1,313 @@
+package workspace_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/workspace"
+)
+
+// git runs git in dir for test setup and returns its trimmed output.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// newRepo creates a repository with one commit on main and returns its path.
+func newRepo(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "repo")
+	os.MkdirAll(dir, 0o755)
+	git(t, dir, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# demo\n"), 0o644)
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	return dir
+}
+
+// call is one command an executor ran.
+type call struct {
+	root string
+	argv []string
+	env  []string
+}
+
+// recorder wraps executor.Local and records every command run through it.
+type recorder struct {
+	mu    sync.Mutex
+	calls []call
+}
+
+func (r *recorder) open(root string) (executor.Executor, error) {
+	l, err := executor.NewLocal(root, executor.LocalOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return &recordingExec{Local: l, r: r, root: root}, nil
+}
+
+func (r *recorder) find(sub string) []call {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []call
+	for _, c := range r.calls {
+		if slices.Contains(c.argv, sub) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+type recordingExec struct {
+	*executor.Local
+	r    *recorder
+	root string
+}
+
+func (e *recordingExec) Exec(ctx context.Context, argv []string, opts executor.RunOptions) (executor.Exit, error) {
+	e.r.mu.Lock()
+	e.r.calls = append(e.r.calls, call{root: e.root, argv: argv, env: opts.Env})
+	e.r.mu.Unlock()
+	return e.Local.Exec(ctx, argv, opts)
+}
+
+func newProvider(t *testing.T) (*workspace.Provider, *recorder, string) {
+	t.Helper()
+	data := t.TempDir()
+	rec := &recorder{}
+	p, err := workspace.New(workspace.Options{
+		Projects:  filepath.Join(data, "projects"),
+		Worktrees: filepath.Join(data, "worktrees"),
+		Open:      rec.open,
+		RemoteEnv: []string{"BONSAI_TEST_CREDENTIAL=secret"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, rec, data
+}
+
+func project(repo string) board.Project {
+	return board.Project{ID: "p1", Slug: "demo", Name: "Demo", Repo: repo, DefaultBranch: "main", Active: true}
+}
+
+func ticket(n int, title string) board.Ticket {
+	return board.Ticket{ID: "t" + title, ProjectSlug: "demo", Number: n, Title: title, State: board.Research}
+}
+
+func prepare(t *testing.T, p *workspace.Provider, proj board.Project, tk board.Ticket) *workspace.Workspace {
+	t.Helper()
+	ws, err := p.Prepare(context.Background(), proj, tk)
+	if err != nil {
+		t.Fatalf("Prepare: %v", err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return ws
+}
+
+func TestProvider_PrepareClonesAndCreatesWorktree(t *testing.T) {
+	repo := newRepo(t)
+	p, rec, data := newProvider(t)
+	ws := prepare(t, p, project(repo), ticket(3, "Fix the login page!"))
+
+	if want := filepath.Join(data, "worktrees", "demo", "3"); ws.Root != want {
+		t.Errorf("Root = %s, want %s", ws.Root, want)
+	}
+	if ws.Branch != "bonsai/3-fix-the-login-page" || ws.Base != "origin/main" || ws.Remote != "origin" || !ws.Created {
+		t.Errorf("workspace = %+v", ws)
+	}
+	if got := git(t, ws.Root, "rev-parse", "--abbrev-ref", "HEAD"); got != ws.Branch {
+		t.Errorf("HEAD on %q, want %q", got, ws.Branch)
+	}
+	if got, want := git(t, ws.Root, "rev-parse", "HEAD"), git(t, repo, "rev-parse", "main"); got != want {
+		t.Errorf("branch starts at %s, want main's %s", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(data, "projects", "demo", ".git")); err != nil {
+		t.Errorf("no clone in projects/demo: %v", err)
+	}
+	// The agent's executor is rooted at the worktree.
+	b, err := ws.Exec.ReadFile(context.Background(), "README.md")
+	if err != nil || string(b) != "# demo\n" {
+		t.Errorf("ReadFile through the workspace executor = %q, %v", b, err)
+	}
+	// Every git command ran through the executor; only the clone and the
+	// fetch got the runtime's credentials.
+	for _, c := range rec.calls {
+		if c.argv[0] != "git" {
+			t.Errorf("ran %v, want git only", c.argv)
+		}
+		net := slices.Contains(c.argv, "clone") || slices.Contains(c.argv, "fetch")
+		if has := slices.Contains(c.env, "BONSAI_TEST_CREDENTIAL=secret"); has != net {
+			t.Errorf("%v: credentials passed = %v", c.argv, has)
+		}
+	}
+	if len(rec.find("clone")) != 1 || len(rec.find("fetch")) != 1 {
+		t.Errorf("want one clone and one fetch, got %d and %d", len(rec.find("clone")), len(rec.find("fetch")))
+	}
+}
+
+func TestProvider_PrepareReusesWorktreeAndFetches(t *testing.T) {
+	repo := newRepo(t)
+	p, rec, _ := newProvider(t)
+	proj := project(repo)
+	ws := prepare(t, p, proj, ticket(1, "First"))
+	os.WriteFile(filepath.Join(ws.Root, "wip.txt"), []byte("unsaved work\n"), 0o644)
+
+	// A new commit upstream reaches the next ticket's branch.
+	os.WriteFile(filepath.Join(repo, "NEW.md"), []byte("new\n"), 0o644)
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "upstream change")
+
+	again := prepare(t, p, proj, ticket(1, "First"))
+	if again.Created {
+		t.Error("second Prepare created the worktree again")
+	}
+	if b, err := os.ReadFile(filepath.Join(again.Root, "wip.txt")); err != nil || string(b) != "unsaved work\n" {
+		t.Errorf("uncommitted work lost: %q, %v", b, err)
+	}
+	second := prepare(t, p, proj, ticket(2, "Second"))
+	if _, err := os.Stat(filepath.Join(second.Root, "NEW.md")); err != nil {
+		t.Errorf("ticket 2 does not start from the fetched default branch: %v", err)
+	}
+	if n := len(rec.find("clone")); n != 1 {
+		t.Errorf("cloned %d times, want once", n)
+	}
+	if n := len(rec.find("fetch")); n != 3 {
+		t.Errorf("fetched %d times, want once per Prepare (3)", n)
+	}
+}
+
+func TestProvider_PushAndRemove(t *testing.T) {
+	src := newRepo(t)
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	git(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
+	p, rec, _ := newProvider(t)
+	proj := project("file://" + bare)
+	ctx := context.Background()
+	ws := prepare(t, p, proj, ticket(5, "Add feature"))
+
+	if pushed, err := p.Push(ctx, proj, ws); err != nil || pushed {
+		t.Fatalf("Push without commits = %v, %v; want false, nil", pushed, err)
+	}
+	os.WriteFile(filepath.Join(ws.Root, "feature.txt"), []byte("done\n"), 0o644)
+	git(t, ws.Root, "add", ".")
+	git(t, ws.Root, "commit", "-q", "-m", "add feature")
+	pushed, err := p.Push(ctx, proj, ws)
+	if err != nil || !pushed {
+		t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
+	}
+	if got, want := git(t, bare, "rev-parse", ws.Branch), git(t, ws.Root, "rev-parse", "HEAD"); got != want {
+		t.Errorf("remote %s at %s, want %s", ws.Branch, got, want)
+	}
+	for _, c := range rec.find("push") {
+		if !slices.Contains(c.env, "BONSAI_TEST_CREDENTIAL=secret") {
+			t.Errorf("push ran without the runtime's credentials: %v", c.env)
+		}
+	}
+
+	if ns, err := p.Worktrees("demo"); err != nil || !slices.Equal(ns, []int{5}) {
+		t.Errorf("Worktrees = %v, %v; want [5]", ns, err)
+	}
+	if err := p.Remove(ctx, "demo", 5); err != nil {
+		t.Fatalf("Remove: %v", err)
+	}
+	if _, err := os.Stat(ws.Root); !os.IsNotExist(err) {
+		t.Errorf("worktree still there: %v", err)
+	}
+	clone := p.ClonePath("demo")
+	if got := git(t, clone, "worktree", "list"); strings.Contains(got, ws.Root) {
+		t.Errorf("git still lists the worktree:\n%s", got)
+	}
+	git(t, clone, "rev-parse", "--verify", ws.Branch) // the branch is kept
+	if err := p.Remove(ctx, "demo", 5); err != nil {
+		t.Errorf("second Remove: %v", err)
+	}
+}
+
+func TestProvider_BadInput(t *testing.T) {
+	ctx := context.Background()
+	t.Run("RepoCannotBeCloned", func(t *testing.T) {
+		p, _, _ := newProvider(t)
+		_, err := p.Prepare(ctx, project(filepath.Join(t.TempDir(), "missing")), ticket(1, "x"))
+		if err == nil || !strings.Contains(err.Error(), "clone") {
+			t.Fatalf("Prepare = %v, want a clone error", err)
+		}
+		if _, err := os.Stat(p.ClonePath("demo")); !os.IsNotExist(err) {
+			t.Errorf("failed clone left %s behind", p.ClonePath("demo"))
+		}
+	})
+	t.Run("DefaultBranchMissing", func(t *testing.T) {
+		p, _, _ := newProvider(t)
+		proj := project(newRepo(t))
+		proj.DefaultBranch = "develop"
+		_, err := p.Prepare(ctx, proj, ticket(1, "x"))
+		if err == nil || !strings.Contains(err.Error(), `default branch "develop" not found`) {
+			t.Fatalf("Prepare = %v", err)
+		}
+	})
+	t.Run("BranchDeleted", func(t *testing.T) {
+		p, _, _ := newProvider(t)
+		tk := ticket(4, "Gone")
+		tk.Branch = "bonsai/4-gone"
+		ws := prepare(t, p, project(newRepo(t)), tk)
+		if !ws.Recreated || ws.Branch != "bonsai/4-gone" {
+			t.Errorf("workspace = %+v, want the branch recreated", ws)
+		}
+	})
+	t.Run("StaleDirectory", func(t *testing.T) {
+		p, _, _ := newProvider(t)
+		dir := p.WorktreePath("demo", 1)
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "junk"), []byte("x"), 0o644)
+		ws := prepare(t, p, project(newRepo(t)), ticket(1, "x"))
+		if _, err := os.Stat(filepath.Join(ws.Root, "README.md")); err != nil {
+			t.Errorf("stale directory not replaced by a worktree: %v", err)
+		}
+	})
+}
+
+func TestProvider_SetsIdentityWhenMissing(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	p, _, _ := newProvider(t)
+	ws := prepare(t, p, project(newRepo(t)), ticket(1, "x"))
+	var out bytes.Buffer
+	exit, err := ws.Exec.Exec(context.Background(), []string{"git", "config", "user.email"}, executor.RunOptions{Output: &out})
+	if err != nil || exit.Code != 0 || strings.TrimSpace(out.String()) != "bonsai@localhost" {
+		t.Errorf("git config user.email in the worktree = %q (exit %d, %v)", out.String(), exit.Code, err)
+	}
+}
+
+func TestBranchName(t *testing.T) {
+	for _, tc := range []struct {
+		n     int
+		title string
+		want  string
+	}{
+		{12, "Fix login", "bonsai/12-fix-login"},
+		{1, "  Ünïcode & symbols: v2.0 ", "bonsai/1-n-code-symbols-v2-0"},
+		{7, "!!!", "bonsai/7"},
+		{9, "A very long title that goes on and on well past the limit", "bonsai/9-a-very-long-title-that-goes-on-and-on"},
+	} {
+		if got := workspace.BranchName(tc.n, tc.title); got != tc.want {
+			t.Errorf("BranchName(%d, %q) = %q, want %q", tc.n, tc.title, got, tc.want)
+		}
+	}
+}
