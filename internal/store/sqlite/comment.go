@@ -131,4 +131,3 @@ func (db *DB) ResolveComments(ctx context.Context, ref board.Ref, commentIDs []s
 	})
 	return wrap(err, "resolve comments on %s", ref)
 }
-

@@ -235,7 +235,6 @@ func applyTicketUpdate(t *board.Ticket, u store.TicketUpdate) []string {
 	return changed
 }
 
-
 // MoveTicket applies board.CheckMove and board.ApplyMove. When the move sends
 // work back from VERIFICATION, the feedback becomes a "feedback" comment by
 // the actor in the same transaction.

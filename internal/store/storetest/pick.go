@@ -1,0 +1,205 @@
+package storetest
+
+import (
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+var pickCases = []testCase{
+	{"Empty", testPickEmpty},
+	{"ClassOrder", testPickClassOrder},
+	{"Priority", testPickPriority},
+	{"Projects", testPickProjects},
+}
+
+// pickRefs returns the references Pick returns, with their classes.
+func pickRefs(t *testing.T, s store.Store, slug string) map[string]board.PickClass {
+	t.Helper()
+	picks, err := s.Pick(t.Context(), slug)
+	if err != nil {
+		t.Fatalf("Pick(%q): %v", slug, err)
+	}
+	m := map[string]board.PickClass{}
+	for _, p := range picks {
+		m[p.Ticket.Ref().String()] = p.Class
+	}
+	return m
+}
+
+// wantPick checks the single pick of project slug, and that it agrees with
+// board.PickTicket over what the store reports.
+func wantPick(t *testing.T, s store.Store, slug string, want board.Ticket, class board.PickClass) {
+	t.Helper()
+	picks, err := s.Pick(t.Context(), slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(picks) != 1 || picks[0].Ticket.ID != want.ID || picks[0].Class != class {
+		t.Errorf("Pick(%s) = %+v, want %s (%s)", slug, picks, want.Ref(), class)
+	}
+	if len(picks) == 1 {
+		same(t, "picked ticket", picks[0].Ticket, mustGet(t, s, picks[0].Ticket.Ref()))
+	}
+	checkPolicy(t, s)
+}
+
+// checkPolicy compares Pick("") with board.PickTicket applied to every
+// active project's tickets and comments as the store reports them.
+func checkPolicy(t *testing.T, s store.Store) {
+	t.Helper()
+	ctx := t.Context()
+	ps, err := s.Projects(ctx, store.ProjectFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]board.PickClass{}
+	for _, p := range ps {
+		ts, err := s.Tickets(ctx, store.TicketFilter{ProjectSlug: p.Slug})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cands []board.Candidate
+		for _, tk := range ts {
+			c := board.Candidate{Ticket: tk}
+			cs, err := s.Comments(ctx, tk.Ref())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, cm := range cs {
+				if cm.AuthorType == board.Human && !cm.Resolved && cm.CreatedAt.After(c.LastHumanComment) {
+					c.LastHumanComment = cm.CreatedAt
+				}
+			}
+			cands = append(cands, c)
+		}
+		if pick, ok := board.PickTicket(cands); ok {
+			want[pick.Ticket.Ref().String()] = pick.Class
+		}
+	}
+	same(t, "Pick compared with board.PickTicket", pickRefs(t, s, ""), want)
+}
+
+func testPickEmpty(t *testing.T, s store.Store) {
+	picks, err := s.Pick(t.Context(), "")
+	if err != nil || len(picks) != 0 {
+		t.Errorf("Pick on an empty store = %+v, %v; want nothing", picks, err)
+	}
+	mustProject(t, s, "demo")
+	for _, st := range []board.State{board.Backlog, board.Verification, board.Done} {
+		ticketIn(t, s, "demo", st)
+	}
+	blocked := ticketIn(t, s, "demo", board.InProgress)
+	mustComment(t, s, blocked.Ref(), board.Agent, board.KindQuestion, "?")
+	picks, err = s.Pick(t.Context(), "")
+	if err != nil || len(picks) != 0 {
+		t.Errorf("Pick with nothing pickable = %+v, %v; want nothing", picks, err)
+	}
+	checkPolicy(t, s)
+}
+
+// testPickClassOrder walks one board through the four classes of the
+// policy, removing the winner each time.
+func testPickClassOrder(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustProject(t, s, "demo")
+	rOld := ticketIn(t, s, "demo", board.Research)
+	tick()
+	rNew := ticketIn(t, s, "demo", board.Research)
+	ipA := ticketIn(t, s, "demo", board.InProgress)
+	tick()
+	ipB := ticketIn(t, s, "demo", board.InProgress)
+	ret := ticketIn(t, s, "demo", board.Verification)
+	ret = mustMove(t, s, ret.Ref(), board.InProgress, board.Human)
+	blocked := ticketIn(t, s, "demo", board.InProgress)
+	mustComment(t, s, blocked.Ref(), board.Agent, board.KindQuestion, "?")
+	for _, st := range []board.State{board.Backlog, board.Verification, board.Done} {
+		tk := ticketIn(t, s, "demo", st)
+		mustComment(t, s, tk.Ref(), board.Human, board.KindNote, "a human comment outside the agent's states")
+	}
+	tick()
+	c := mustComment(t, s, rNew.Ref(), board.Human, board.KindNote, "please look at this first")
+
+	// The returned ticket's feedback is an unresolved human comment too,
+	// but rNew's is newer.
+	wantPick(t, s, "demo", rNew, board.ClassHumanReply)
+	if err := s.ResolveComments(ctx, rNew.Ref(), []string{c.ID}); err != nil {
+		t.Fatal(err)
+	}
+	wantPick(t, s, "demo", ret, board.ClassHumanReply)
+	cs, err := s.Comments(ctx, ret.Ref())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ResolveComments(ctx, ret.Ref(), []string{cs[0].ID}); err != nil {
+		t.Fatal(err)
+	}
+	wantPick(t, s, "demo", ret, board.ClassReturned)
+	mustMove(t, s, ret.Ref(), board.Verification, board.Agent)
+
+	// Least recently updated in-progress ticket first; working it sends it
+	// to the back of the queue.
+	wantPick(t, s, "demo", ipA, board.ClassInProgress)
+	tick()
+	mustStart(t, s, ipA, board.TaskImplement)
+	wantPick(t, s, "demo", ipB, board.ClassInProgress)
+	mustMove(t, s, ipA.Ref(), board.Verification, board.Agent)
+	mustMove(t, s, ipB.Ref(), board.Verification, board.Agent)
+
+	// Oldest research first.
+	wantPick(t, s, "demo", rOld, board.ClassResearch)
+	mustMove(t, s, rOld.Ref(), board.Backlog, board.Human)
+	wantPick(t, s, "demo", rNew, board.ClassResearch)
+}
+
+func testPickPriority(t *testing.T, s store.Store) {
+	mustProject(t, s, "demo")
+	old := ticketIn(t, s, "demo", board.InProgress)
+	tick()
+	urgent := ticketIn(t, s, "demo", board.InProgress)
+	wantPick(t, s, "demo", old, board.ClassInProgress)
+	prio := board.PriorityUrgent
+	mustUpdate(t, s, urgent.Ref(), store.TicketUpdate{Priority: &prio})
+	wantPick(t, s, "demo", urgent, board.ClassInProgress)
+
+	// Class comes before priority: low-priority feedback beats urgent work.
+	low := ticketIn(t, s, "demo", board.Research)
+	lp := board.PriorityNone
+	mustUpdate(t, s, low.Ref(), store.TicketUpdate{Priority: &lp})
+	mustComment(t, s, low.Ref(), board.Human, board.KindNote, "reply")
+	wantPick(t, s, "demo", low, board.ClassHumanReply)
+}
+
+func testPickProjects(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	for _, slug := range []string{"zeta", "alpha", "idle", "gone"} {
+		mustProject(t, s, slug)
+	}
+	z := ticketIn(t, s, "zeta", board.Research)
+	a := ticketIn(t, s, "alpha", board.InProgress)
+	ticketIn(t, s, "idle", board.Backlog)
+	ticketIn(t, s, "gone", board.InProgress)
+	if _, err := s.ArchiveProject(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+
+	picks, err := s.Pick(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range picks {
+		got = append(got, p.Ticket.Ref().String())
+	}
+	same(t, "picks by project slug", got, []string{a.Ref().String(), z.Ref().String()})
+	checkPolicy(t, s)
+
+	wantPick(t, s, "zeta", z, board.ClassResearch)
+	for _, slug := range []string{"idle", "gone"} {
+		picks, err := s.Pick(ctx, slug)
+		if err != nil || len(picks) != 0 {
+			t.Errorf("Pick(%s) = %+v, %v; want nothing", slug, picks, err)
+		}
+	}
+}

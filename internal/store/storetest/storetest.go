@@ -1,0 +1,45 @@
+package storetest
+
+import (
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// Run runs the contract suite. open must return a new, empty store for each
+// subtest; Run closes it when the subtest ends.
+func Run(t *testing.T, open func(t *testing.T) store.Store) {
+	groups := []struct {
+		name  string
+		cases []testCase
+	}{
+		{"Project", projectCases},
+		{"Ticket", ticketCases},
+		{"Move", moveCases},
+		{"Comment", commentCases},
+		{"Run", runCases},
+		{"Event", eventCases},
+		{"Pick", pickCases},
+	}
+	for _, g := range groups {
+		t.Run(g.name, func(t *testing.T) {
+			for _, tc := range g.cases {
+				t.Run(tc.name, func(t *testing.T) {
+					s := open(t)
+					t.Cleanup(func() {
+						if err := s.Close(); err != nil {
+							t.Errorf("Close: %v", err)
+						}
+					})
+					tc.fn(t, s)
+				})
+			}
+		})
+	}
+}
+
+// testCase is one contract test.
+type testCase struct {
+	name string
+	fn   func(t *testing.T, s store.Store)
+}

@@ -1,0 +1,251 @@
+package storetest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+var ticketCases = []testCase{
+	{"CreateAndRead", testTicketCreateAndRead},
+	{"NumbersPerProject", testTicketNumbersPerProject},
+	{"Validation", testTicketValidation},
+	{"NotFound", testTicketNotFound},
+	{"List", testTicketList},
+	{"Update", testTicketUpdate},
+}
+
+func testTicketCreateAndRead(t *testing.T, s store.Store) {
+	p := mustProject(t, s, "demo")
+	before := lastEventID(t, s)
+	in := board.Ticket{
+		ProjectSlug: "demo",
+		Title:       "Add a login page",
+		Description: "# Why\nUsers need to log in.",
+		Criteria:    []string{"a form with user and password", "wrong password shows an error", "tests pass"},
+		Priority:    1,
+		Branch:      "bonsai/login",
+		Plan:        "draft",
+	}
+	tk, err := s.CreateTicket(t.Context(), in, board.Human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tk.ID == "" || tk.ProjectID != p.ID || tk.Number != 1 {
+		t.Errorf("created ticket: ID %q, project %q, number %d; want an ID, project %s, number 1", tk.ID, tk.ProjectID, tk.Number, p.ID)
+	}
+	wantRecent(t, "CreatedAt", tk.CreatedAt)
+	want := in
+	want.ID, want.ProjectID, want.Number, want.State = tk.ID, p.ID, 1, board.Backlog
+	want.CreatedAt, want.UpdatedAt = tk.CreatedAt, tk.CreatedAt
+	same(t, "created ticket", tk, want)
+	same(t, "ticket read back", mustGet(t, s, board.Ref{Project: "demo", Number: 1}), tk)
+	if tk.Ref().String() != "demo#1" {
+		t.Errorf("Ref = %s, want demo#1", tk.Ref())
+	}
+	es := wantEvents(t, s, before, board.EventTicketCreated)
+	if len(es) == 1 && (es[0].TicketID != tk.ID || es[0].ProjectID != p.ID || es[0].Actor != board.Human) {
+		t.Errorf("event = %+v, want ticket %s of project %s by human", es[0], tk.ID, p.ID)
+	}
+
+	// No criteria reads back as an empty list, never null.
+	bare := mustTicket(t, s, board.Ticket{ProjectSlug: "demo", Title: "bare"})
+	if bare.Criteria == nil || len(bare.Criteria) != 0 {
+		t.Errorf("criteria of a ticket without any = %#v, want an empty list", bare.Criteria)
+	}
+	if got := mustGet(t, s, bare.Ref()); got.Criteria == nil || len(got.Criteria) != 0 {
+		t.Errorf("criteria read back = %#v, want an empty list", got.Criteria)
+	}
+
+	// A ticket may start in RESEARCH or IN_PROGRESS, and an agent may create one.
+	for _, st := range []board.State{board.Research, board.InProgress} {
+		got, err := s.CreateTicket(t.Context(), board.Ticket{ProjectSlug: "demo", Title: "starts in " + string(st), State: st}, board.Agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.State != st || got.SubState != board.SubNone {
+			t.Errorf("ticket created in %s is in %s/%q", st, got.State, got.SubState)
+		}
+	}
+}
+
+func testTicketNumbersPerProject(t *testing.T, s store.Store) {
+	mustProject(t, s, "demo")
+	mustProject(t, s, "other")
+	var got []string
+	for _, slug := range []string{"demo", "demo", "other", "demo", "other"} {
+		got = append(got, mustTicket(t, s, board.Ticket{ProjectSlug: slug}).Ref().String())
+	}
+	same(t, "references", got, []string{"demo#1", "demo#2", "other#1", "demo#3", "other#2"})
+
+	// A refused ticket does not use up a number.
+	_, err := s.CreateTicket(t.Context(), board.Ticket{ProjectSlug: "demo", Title: ""}, board.Human)
+	wantCode(t, err, board.EINVALID, "title is empty")
+	if tk := mustTicket(t, s, board.Ticket{ProjectSlug: "demo"}); tk.Number != 4 {
+		t.Errorf("number after a refused ticket = %d, want 4", tk.Number)
+	}
+}
+
+func testTicketValidation(t *testing.T, s store.Store) {
+	mustProject(t, s, "demo")
+	before := lastEventID(t, s)
+	for _, tc := range []struct {
+		name  string
+		tk    board.Ticket
+		actor board.Actor
+		msg   string
+	}{
+		{"empty title", board.Ticket{Title: "  "}, board.Human, "title is empty"},
+		{"long title", board.Ticket{Title: strings.Repeat("x", board.MaxTitle+1)}, board.Human, "the limit is 200"},
+		{"two-line title", board.Ticket{Title: "a\nb"}, board.Human, "one line"},
+		{"priority too high", board.Ticket{Title: "t", Priority: 5}, board.Human, "priority 5 is out of range"},
+		{"negative priority", board.Ticket{Title: "t", Priority: -1}, board.Human, "out of range"},
+		{"blank criterion", board.Ticket{Title: "t", Criteria: []string{"ok", " "}}, board.Human, "acceptance criterion 2 is empty"},
+		{"unknown state", board.Ticket{Title: "t", State: "LATER"}, board.Human, "unknown state"},
+		{"starts in VERIFICATION", board.Ticket{Title: "t", State: board.Verification}, board.Human, "VERIFICATION"},
+		{"starts in DONE", board.Ticket{Title: "t", State: board.Done}, board.Human, "DONE"},
+		{"starts blocked", board.Ticket{Title: "t", SubState: board.SubBlocked}, board.Human, "sub-state"},
+		{"unknown actor", board.Ticket{Title: "t"}, "robot", "unknown actor"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.tk.ProjectSlug = "demo"
+			_, err := s.CreateTicket(t.Context(), tc.tk, tc.actor)
+			wantCode(t, err, board.EINVALID, tc.msg)
+		})
+	}
+	ts, err := s.Tickets(t.Context(), store.TicketFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 0 {
+		t.Errorf("invalid tickets were stored: %+v", ts)
+	}
+	wantEvents(t, s, before)
+}
+
+func testTicketNotFound(t *testing.T, s store.Store) {
+	mustProject(t, s, "demo")
+	tk := mustTicket(t, s, board.Ticket{ProjectSlug: "demo"})
+	ctx := t.Context()
+	missing := board.Ref{Project: "demo", Number: 9}
+	const msg = "ticket demo#9 not found"
+	_, err := s.Ticket(ctx, missing)
+	wantCode(t, err, board.ENOTFOUND, msg)
+	if err != nil && err.Error() != msg {
+		t.Errorf("error = %q, want exactly %q", err, msg)
+	}
+	title := "x"
+	_, err = s.UpdateTicket(ctx, missing, store.TicketUpdate{Title: &title}, board.Human)
+	wantCode(t, err, board.ENOTFOUND, msg)
+	_, err = s.MoveTicket(ctx, missing, board.MoveRequest{To: board.Research, Actor: board.Human}, "")
+	wantCode(t, err, board.ENOTFOUND, msg)
+	_, err = s.AddComment(ctx, missing, board.Comment{AuthorType: board.Human, Kind: board.KindNote, Content: "hi"})
+	wantCode(t, err, board.ENOTFOUND, msg)
+	_, err = s.Comments(ctx, missing)
+	wantCode(t, err, board.ENOTFOUND, msg)
+	err = s.ResolveComments(ctx, missing, nil)
+	wantCode(t, err, board.ENOTFOUND, msg)
+	_, err = s.Runs(ctx, missing)
+	wantCode(t, err, board.ENOTFOUND, msg)
+
+	// A reference into an unknown project names the project.
+	_, err = s.Ticket(ctx, board.Ref{Project: "nope", Number: 1})
+	wantCode(t, err, board.ENOTFOUND, `project "nope" not found`)
+
+	// The same number in another project is another ticket.
+	mustProject(t, s, "other")
+	_, err = s.Ticket(ctx, board.Ref{Project: "other", Number: tk.Number})
+	wantCode(t, err, board.ENOTFOUND, "ticket other#1 not found")
+}
+
+func testTicketList(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustProject(t, s, "beta")
+	mustProject(t, s, "alpha")
+	b1 := ticketIn(t, s, "beta", board.InProgress)
+	a1 := ticketIn(t, s, "alpha", board.Backlog)
+	a2 := ticketIn(t, s, "alpha", board.InProgress)
+	b2 := ticketIn(t, s, "beta", board.Done)
+	a3 := ticketIn(t, s, "alpha", board.Research)
+	b1, a2 = mustGet(t, s, b1.Ref()), mustGet(t, s, a2.Ref())
+
+	for _, tc := range []struct {
+		name string
+		f    store.TicketFilter
+		want []board.Ticket
+	}{
+		{"all", store.TicketFilter{}, []board.Ticket{a1, a2, a3, b1, b2}},
+		{"one project", store.TicketFilter{ProjectSlug: "beta"}, []board.Ticket{b1, b2}},
+		{"one state", store.TicketFilter{State: board.InProgress}, []board.Ticket{a2, b1}},
+		{"project and state", store.TicketFilter{ProjectSlug: "alpha", State: board.Research}, []board.Ticket{a3}},
+		{"nothing matches", store.TicketFilter{ProjectSlug: "alpha", State: board.Verification}, []board.Ticket{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := s.Tickets(ctx, tc.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			same(t, "tickets", got, tc.want)
+		})
+	}
+	_, err := s.Tickets(ctx, store.TicketFilter{State: "SOMEDAY"})
+	wantCode(t, err, board.EINVALID, "unknown state")
+}
+
+func testTicketUpdate(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	mustProject(t, s, "demo")
+	tk := mustTicket(t, s, board.Ticket{ProjectSlug: "demo", Title: "old", Criteria: []string{"one"}})
+	tick()
+
+	before := lastEventID(t, s)
+	title, desc, plan, branch, prio := "new title", "new description", "1. do it", "bonsai/x", 0
+	criteria := []string{"first", "second"}
+	got, err := s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{
+		Title: &title, Description: &desc, Plan: &plan, Branch: &branch, Priority: &prio, Criteria: &criteria,
+	}, board.Human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := tk
+	want.Title, want.Description, want.Plan, want.Branch, want.Priority, want.Criteria = title, desc, plan, branch, prio, criteria
+	want.UpdatedAt = got.UpdatedAt
+	same(t, "updated ticket", got, want)
+	if !got.UpdatedAt.After(tk.UpdatedAt) {
+		t.Errorf("UpdatedAt %v not after %v", got.UpdatedAt, tk.UpdatedAt)
+	}
+	same(t, "updated ticket read back", mustGet(t, s, tk.Ref()), got)
+	es := wantEvents(t, s, before, board.EventTicketUpdated)
+	if len(es) == 1 && es[0].TicketID != tk.ID {
+		t.Errorf("event ticket = %s, want %s", es[0].TicketID, tk.ID)
+	}
+
+	// An agent saves a plan.
+	plan2 := "## Plan\n1. read\n2. write"
+	got, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Plan: &plan2}, board.Agent)
+	if err != nil || got.Plan != plan2 {
+		t.Fatalf("UpdateTicket(plan) = %q, %v", got.Plan, err)
+	}
+
+	// Nothing to change: no write, no event.
+	before = lastEventID(t, s)
+	again, err := s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &title}, board.Human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "no-op update", again, got)
+	wantEvents(t, s, before)
+
+	// Invalid values change nothing.
+	empty, bad := "", 9
+	_, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &empty}, board.Human)
+	wantCode(t, err, board.EINVALID, "title is empty")
+	_, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Plan: &plan, Priority: &bad}, board.Human)
+	wantCode(t, err, board.EINVALID, "priority 9")
+	_, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &title}, "robot")
+	wantCode(t, err, board.EINVALID, "unknown actor")
+	same(t, "ticket after refused updates", mustGet(t, s, tk.Ref()), got)
+	wantEvents(t, s, before)
+}
