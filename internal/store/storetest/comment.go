@@ -143,11 +143,11 @@ func testCommentResolve(t *testing.T, s store.Store) {
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.InProgress)
 	other := ticketIn(t, s, "demo", board.InProgress)
+	elsewhere := mustComment(t, s, other.Ref(), board.Human, board.KindNote, "other ticket")
 	h1 := mustComment(t, s, tk.Ref(), board.Human, board.KindNote, "first")
 	a1 := mustComment(t, s, tk.Ref(), board.Agent, board.KindStatus, "working")
 	h2 := mustComment(t, s, tk.Ref(), board.Human, board.KindNote, "second")
 	h3 := mustComment(t, s, tk.Ref(), board.Human, board.KindNote, "third")
-	elsewhere := mustComment(t, s, other.Ref(), board.Human, board.KindNote, "other ticket")
 
 	resolved := func() map[string]bool {
 		cs, err := s.Comments(ctx, tk.Ref())
@@ -179,7 +179,8 @@ func testCommentResolve(t *testing.T, s store.Store) {
 		t.Errorf("event ticket = %s, want %s", es[0].TicketID, tk.ID)
 	}
 
-	// The ticket still has an unresolved human comment (h3).
+	// The ticket still has an unresolved human comment (h3), newer than
+	// the other ticket's.
 	picks, err := s.Pick(ctx, "demo")
 	if err != nil || len(picks) != 1 || picks[0].Ticket.ID != tk.ID || picks[0].Class != board.ClassHumanReply {
 		t.Errorf("Pick = %+v, %v; want %s for its human comment", picks, err, tk.Ref())
