@@ -16,6 +16,10 @@ import (
 // "~") fails with an error wrapping ErrOutsideRoot. Errors name paths
 // relative to the root, never host paths.
 type Executor interface {
+	// Rel returns the clean root-relative form of path (with forward
+	// slashes, "." for the root), or an error if it leaves the root
+	// lexically. Symlinks are checked when the path is used.
+	Rel(path string) (string, error)
 	// Exec runs argv without a shell.
 	Exec(ctx context.Context, argv []string, opts RunOptions) (Exit, error)
 	// Shell runs script with the platform shell (bash -c, else sh -c).

@@ -87,6 +87,15 @@ func (l *Local) Resolve(p string) (string, error) {
 	}
 }
 
+// Rel implements Executor.
+func (l *Local) Rel(p string) (string, error) {
+	rel, err := l.rel(p)
+	if err != nil {
+		return "", l.pathErr("resolve", l.display(p), err)
+	}
+	return rel, nil
+}
+
 // ReadFile implements Executor.
 func (l *Local) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	rel, err := l.rel(p)

@@ -158,6 +158,10 @@ func testEscapes(t *testing.T, open Open) {
 		} else {
 			checkNoHostPath(t, w, err)
 		}
+		lexicallyInside := strings.HasPrefix(p, "link-out") || strings.HasPrefix(p, "dir-out") || strings.HasPrefix(p, "sub/up")
+		if _, err := ex.Rel(p); err == nil && !lexicallyInside {
+			t.Errorf("Rel(%q) accepted", p)
+		}
 		if _, err := ex.Stat(ctx, p); !refused(err) {
 			t.Errorf("Stat(%q) err = %v", p, err)
 		}
@@ -202,6 +206,14 @@ func checkNoHostPath(t *testing.T, w Workspace, err error) {
 func testAbsoluteInside(t *testing.T, open Open) {
 	w := NewWorkspace(t)
 	ex := open(t, w.Root)
+	rel, err := ex.Rel(filepath.Join(w.Root, "sub", "..", "sub", "b.txt"))
+	must(t, err)
+	if rel != "sub/b.txt" {
+		t.Fatalf("Rel = %q", rel)
+	}
+	if rel, _ := ex.Rel(""); rel != "." {
+		t.Fatalf("Rel(\"\") = %q", rel)
+	}
 	b, err := ex.ReadFile(context.Background(), filepath.Join(w.Root, "sub", "b.txt"))
 	must(t, err)
 	if string(b) != "beta\n" {

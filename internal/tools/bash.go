@@ -1,0 +1,172 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
+)
+
+//go:embed bash.md
+var bashDesc string
+
+const bashSchema = `{"type":"object","properties":{
+"command":{"type":"string"},
+"timeout":{"type":"number","exclusiveMinimum":0,"description":"Seconds"}},
+"required":["command"]}`
+
+// bashTimeout applies when the call gives none.
+const bashTimeout = 300 * time.Second
+
+// tmpDir holds full outputs of truncated commands, ignored by git.
+const tmpDir = ".bonsai-tmp"
+
+// BashDetails describes a bash result for the UI.
+type BashDetails struct {
+	ExitCode       int    `json:"exitCode"`
+	DurationMs     int64  `json:"durationMs"`
+	TimedOut       bool   `json:"timedOut,omitempty"`
+	Aborted        bool   `json:"aborted,omitempty"`
+	Truncated      bool   `json:"truncated,omitempty"`
+	TotalLines     int    `json:"totalLines"`
+	TotalBytes     int64  `json:"totalBytes"`
+	FullOutputPath string `json:"fullOutputPath,omitempty"`
+}
+
+type bashTool struct {
+	spec
+	e *env
+}
+
+func newBash(e *env) *bashTool {
+	return &bashTool{spec: newSpec("bash", strings.TrimSpace(bashDesc), bashSchema), e: e}
+}
+
+type bashArgs struct {
+	Command string  `json:"command"`
+	Timeout float64 `json:"timeout"`
+}
+
+// Run implements Tool.
+func (t *bashTool) Run(ctx context.Context, raw json.RawMessage, update UpdateFunc) (Result, error) {
+	var a bashArgs
+	if r := t.decode(raw, &a); r != nil {
+		return *r, nil
+	}
+	return safeRun(t.name, func() (Result, error) { return t.run(ctx, a, update) })
+}
+
+func (t *bashTool) run(ctx context.Context, a bashArgs, update UpdateFunc) (Result, error) {
+	timeout := bashTimeout
+	if a.Timeout > 0 {
+		timeout = time.Duration(math.Min(a.Timeout, 86400) * float64(time.Second))
+	}
+	out := &output{}
+	if update != nil {
+		out.update = func(text string) { update(textResult(text, nil)) }
+	}
+	start := t.e.opts.Now()
+	x, err := t.e.ex.Shell(ctx, a.Command, executor.RunOptions{Output: out, Timeout: timeout})
+	if err != nil {
+		return Result{}, fmt.Errorf("bash: %w", err)
+	}
+	d := BashDetails{
+		ExitCode: x.Code, DurationMs: t.e.opts.Now().Sub(start).Milliseconds(),
+		TimedOut: x.TimedOut, Aborted: x.Canceled, TotalBytes: out.total,
+	}
+	v := out.visible()
+	d.TotalLines, d.Truncated = v.total, v.truncated
+	text := v.text
+	if v.truncated {
+		p, err := t.spill(context.WithoutCancel(ctx), out.full())
+		if err != nil {
+			return Result{}, fmt.Errorf("bash: save output: %w", err)
+		}
+		d.FullOutputPath = p
+		if v.partial {
+			text += fmt.Sprintf("\n\n[Showing the last 50 KB of line %d. Full output: %s]", v.last, p)
+		} else {
+			text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Full output: %s]", v.first, v.last, v.total, p)
+		}
+	}
+	if text == "" {
+		text = "(no output)"
+	}
+	switch {
+	case x.TimedOut:
+		return Result{Content: []Content{{Type: "text", Text: text + "\n\n" + fmt.Sprintf("Command timed out after %s seconds", secs(timeout))}}, IsError: true, Details: d}, nil
+	case x.Canceled:
+		return Result{Content: []Content{{Type: "text", Text: text + "\n\nCommand aborted"}}, IsError: true, Details: d}, nil
+	case x.Code != 0:
+		return Result{Content: []Content{{Type: "text", Text: text + fmt.Sprintf("\n\nCommand exited with code %d", x.Code)}}, IsError: true, Details: d}, nil
+	}
+	return textResult(text, d), nil
+}
+
+func secs(d time.Duration) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", d.Seconds()), "0"), ".")
+}
+
+// spill saves the full output under .bonsai-tmp/ and returns its
+// workspace-relative path.
+func (t *bashTool) spill(ctx context.Context, full string) (string, error) {
+	if err := t.e.prepareTmp(ctx); err != nil {
+		return "", err
+	}
+	p := tmpDir + "/bash-" + t.e.opts.NewID() + ".log"
+	if err := t.e.ex.WriteFile(ctx, p, []byte(full)); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// prepareTmp makes sure git ignores .bonsai-tmp/: a .gitignore inside it
+// covers every repository layout (worktrees included), and the entry in
+// .git/info/exclude keeps the directory itself out of git status.
+func (e *env) prepareTmp(ctx context.Context) error {
+	e.tmpOnce.Lock()
+	defer e.tmpOnce.Unlock()
+	if e.tmpDone {
+		return nil
+	}
+	ex := e.ex
+	if _, err := ex.Stat(ctx, tmpDir+"/.gitignore"); errors.Is(err, fs.ErrNotExist) {
+		if err := ex.WriteFile(ctx, tmpDir+"/.gitignore", []byte("*\n")); err != nil {
+			return err
+		}
+	}
+	if st, err := ex.Stat(ctx, ".git"); err == nil && st.Dir {
+		const exclude = ".git/info/exclude"
+		old, err := ex.ReadFile(ctx, exclude)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if !hasLine(string(old), "/"+tmpDir+"/") {
+			s := string(old)
+			if s != "" && !strings.HasSuffix(s, "\n") {
+				s += "\n"
+			}
+			if err := ex.WriteFile(ctx, exclude, []byte(s+"/"+tmpDir+"/\n")); err != nil {
+				return err
+			}
+		}
+	}
+	e.tmpDone = true
+	return nil
+}
+
+func hasLine(s, line string) bool {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) == line {
+			return true
+		}
+	}
+	return false
+}

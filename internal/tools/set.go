@@ -1,0 +1,76 @@
+package tools
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"sync"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
+)
+
+// Search selects how grep and find search.
+type Search int
+
+const (
+	// SearchAuto uses ripgrep when it is on PATH and the Go search otherwise.
+	SearchAuto Search = iota
+	// SearchGo always uses the built-in Go search.
+	SearchGo
+	// SearchRipgrep always uses ripgrep and fails if it is missing.
+	SearchRipgrep
+)
+
+// Options configures the tool set.
+type Options struct {
+	// Search selects the grep/find backend.
+	Search Search
+	// Now is the clock for durations; nil means time.Now.
+	Now func() time.Time
+	// NewID names bash output files; nil means random hex.
+	NewID func() string
+}
+
+// env is what the tools of one set share.
+type env struct {
+	ex    executor.Executor
+	opts  Options
+	locks *fileLocks
+
+	rgOnce sync.Once
+	rgOK   bool
+
+	tmpOnce sync.Mutex
+	tmpDone bool
+}
+
+// New returns the seven coding tools working through ex, in the order
+// read, write, edit, bash, grep, find, ls.
+func New(ex executor.Executor, opts Options) []Tool {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.NewID == nil {
+		opts.NewID = randomID
+	}
+	e := &env{ex: ex, opts: opts, locks: &fileLocks{}}
+	return []Tool{
+		newRead(e), newWrite(e), newEdit(e), newBash(e), newGrep(e), newFind(e), newLs(e),
+	}
+}
+
+// Lookup returns the tool called name, or nil.
+func Lookup(ts []Tool, name string) Tool {
+	for _, t := range ts {
+		if t.Name() == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func randomID() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
