@@ -57,6 +57,7 @@ func fixture(t testing.TB) string {
 		"README.md":           "# Demo\n\nTODO: write docs\n",
 		"main.go":             "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello\")\n}\n",
 		"notes.log":           "TODO ignored log\n",
+		"src/debug.log":       "TODO ignored by the root .gitignore\n",
 		"excluded.txt":        "TODO excluded by info/exclude\n",
 		"build/out.txt":       "TODO ignored build\n",
 		"src/.gitignore":      "gen.go\n",

@@ -70,7 +70,7 @@ func (e *env) listFiles(ctx context.Context, base string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.Code == 2 && out.Len() == 0 {
+	if x.Code == 2 && out.Len() == 0 && !noFiles(errb.String()) {
 		return nil, fmt.Errorf("rg: %s", firstLine(errb.String()))
 	}
 	var files []string
@@ -173,7 +173,7 @@ func (e *env) grepRg(ctx context.Context, q grepQuery) ([]fileHits, error) {
 		text := strings.TrimSuffix(strings.TrimSuffix(m.Data.Lines.String(), "\n"), "\r")
 		fh.lines = append(fh.lines, hit{line: m.Data.LineNumber, text: strings.ToValidUTF8(text, "\uFFFD"), match: m.Type == "match"})
 	}
-	if x.Code == 2 && len(order) == 0 && errb.Len() > 0 {
+	if x.Code == 2 && len(order) == 0 && errb.Len() > 0 && !noFiles(errb.String()) {
 		return nil, fmt.Errorf("rg: %s", firstLine(errb.String()))
 	}
 	res := make([]fileHits, len(order))
@@ -342,6 +342,12 @@ func searchData(re *regexp.Regexp, data []byte, n int) []hit {
 
 func lineText(b []byte) string {
 	return strings.ToValidUTF8(strings.TrimSuffix(string(b), "\r"), "\uFFFD")
+}
+
+// noFiles reports whether rg's error only says that every file was
+// ignored, which is an empty result here.
+func noFiles(stderr string) bool {
+	return strings.HasPrefix(strings.TrimSpace(stderr), "No files were searched")
 }
 
 func firstLine(s string) string {
