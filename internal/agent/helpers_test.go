@@ -120,7 +120,9 @@ func asst(text string, calls ...llm.Part) llm.Message {
 
 func call(id, name, args string) llm.Part { return llm.ToolCall(id, name, []byte(args)) }
 
-func turn(text string, calls ...llm.Part) llmtest.Turn { return llmtest.Turn{Message: asst(text, calls...)} }
+func turn(text string, calls ...llm.Part) llmtest.Turn {
+	return llmtest.Turn{Message: asst(text, calls...)}
+}
 
 // newAgent builds an agent on model with tools, recording events.
 func newAgent(t *testing.T, model llm.Model, cfg agent.Config, tools ...agent.Tool) (*agent.Agent, *recorder) {
