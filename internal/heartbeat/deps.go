@@ -1,0 +1,126 @@
+package heartbeat
+
+import (
+	"context"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
+	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/workspace"
+)
+
+// Picker finds the work of a beat with plain SQL.
+type Picker interface {
+	// InterruptRuns marks runs a dead beat left running as interrupted.
+	InterruptRuns(ctx context.Context) (int, error)
+	// Pick returns the ticket the pick policy chooses per active project
+	// (or only the named one).
+	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
+}
+
+// Board reads and writes what one run needs.
+type Board interface {
+	tickettool.Board
+	Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
+	Project(ctx context.Context, slug string) (board.Project, error)
+	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
+	ResolveComments(ctx context.Context, ref board.Ref, commentIDs []string) error
+	StartRun(ctx context.Context, r board.Run) (board.Run, error)
+	FinishRun(ctx context.Context, r board.Run) (board.Run, error)
+}
+
+// Store is everything the heartbeat asks of the board's store.
+type Store interface {
+	Picker
+	Board
+}
+
+// Workspaces is the WorkspaceProvider (DESIGN.md §4).
+type Workspaces interface {
+	// Prepare clones, fetches and returns the ticket's worktree.
+	Prepare(ctx context.Context, p board.Project, t board.Ticket) (*workspace.Workspace, error)
+	// Push publishes the ticket's branch, reporting whether it pushed.
+	Push(ctx context.Context, p board.Project, ws *workspace.Workspace) (bool, error)
+	// Worktrees lists the ticket numbers with a worktree in a project.
+	Worktrees(slug string) ([]int, error)
+	// Remove deletes a ticket's worktree, keeping its branch.
+	Remove(ctx context.Context, slug string, n int) error
+}
+
+// AgentRunner does the work on one ticket (DESIGN.md §4). The first
+// implementation runs Bonsai's agent loop in process.
+type AgentRunner interface {
+	RunAgent(ctx context.Context, job Job) (Outcome, error)
+}
+
+// Readiness is implemented by runners that can tell, without a model
+// request, whether a model is usable (a key or a server is configured). A
+// beat runs no agent, and touches no ticket, for a model that is not ready.
+type Readiness interface {
+	// Ready returns nil when model can be used, else an error naming the
+	// missing variable or setting.
+	Ready(model string) error
+}
+
+// Job is one run of an agent on one ticket.
+type Job struct {
+	Project   board.Project
+	Ticket    board.Ticket
+	Task      board.TaskKind
+	Workspace *workspace.Workspace
+	// Model is the "provider/model" to run.
+	Model string
+	// SystemPrompt is the whole system prompt: base prompt, project
+	// instructions, persona and the ticket quoted as data.
+	SystemPrompt string
+	// Prompt is the user message that says what this run is for.
+	Prompt string
+	// SessionFile is the ticket's transcript, resumed across beats.
+	SessionFile string
+	// Deadline is when the run must stop; the runner ends with status
+	// timeout, keeping the transcript so that the next beat resumes.
+	Deadline time.Time
+	// Budget caps what the run may spend.
+	Budget Budget
+	// Tools are the ticket tools, in addition to the coding tools. A result
+	// with Terminate set ends the run after the current turn.
+	Tools []tickettool.Tool
+	// OnUsage, when not nil, receives the run's cumulative usage after
+	// each model response, so the ticket tools can report it.
+	OnUsage func(Usage)
+}
+
+// Budget caps a run; zero fields mean no cap.
+type Budget struct {
+	// USD is the most the run may cost.
+	USD float64
+	// Tokens is the most input plus output tokens the run may use.
+	Tokens int64
+}
+
+// Usage is what a run consumed.
+type Usage struct {
+	InputTokens      int64
+	OutputTokens     int64
+	CacheReadTokens  int64
+	CacheWriteTokens int64
+	CostUSD          float64
+}
+
+// Outcome is how a run ended.
+type Outcome struct {
+	// Status is completed, timeout, error or budget_exceeded; the heartbeat
+	// turns it into blocked when the agent asked a question.
+	Status board.RunStatus
+	Usage  Usage
+	// Summary is the agent's last words (its final text), used for the
+	// status comment the runtime writes when the agent wrote none.
+	Summary string
+	// Error describes a failed run.
+	Error string
+	// RetryAt, when set, is when the provider accepts requests again after
+	// a rate-limit or quota error; the heartbeat pauses the provider's work
+	// until then.
+	RetryAt time.Time
+}

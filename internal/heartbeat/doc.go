@@ -1,0 +1,10 @@
+// Package heartbeat is one beat of Bonsai's heartbeat (DESIGN.md §8): take
+// the heartbeat lock, mark runs a dead beat left running as interrupted,
+// pick one ticket per active project with plain SQL, run an agent on each
+// picked ticket in its git worktree (projects in parallel, up to a limit),
+// write the results back to the board, and release the lock.
+//
+// The package depends only on small interfaces it declares: the board store
+// methods it calls, a WorkspaceProvider and an AgentRunner. The CLI wires
+// the concrete SQLite store, git workspaces and the in-process agent.
+package heartbeat

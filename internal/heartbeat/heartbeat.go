@@ -1,0 +1,205 @@
+package heartbeat
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// MaxRun is the longest one agent run may take, whatever the beat's
+// remaining time (DESIGN.md §8).
+const MaxRun = 15 * time.Minute
+
+// Options configures a Heartbeat. Store, Workspaces, Runner, LockFile and
+// Sessions are required.
+type Options struct {
+	Store      Store
+	Workspaces Workspaces
+	Runner     AgentRunner
+	Logger     *slog.Logger
+	// LockFile is heartbeat.lock.
+	LockFile string
+	// StateFile keeps the last beat and the paused providers between beats;
+	// empty disables it.
+	StateFile string
+	// Sessions is the root of the agent transcripts:
+	// Sessions/{projectID}/{ticketID}/transcript.jsonl.
+	Sessions string
+	// DefaultModel is used for projects that name no model.
+	DefaultModel string
+	// MaxConcurrent caps agents running at once; 0 means one.
+	MaxConcurrent int
+	// MaxDuration caps the whole beat; 0 means 30 minutes.
+	MaxDuration time.Duration
+	// MaxRun caps one run; 0 or more than MaxRun means MaxRun.
+	MaxRun time.Duration
+	// Project limits the beat to one project slug; empty means all.
+	Project string
+	// WorkerID is recorded on runs, e.g. "host:pid".
+	WorkerID string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Heartbeat runs beats.
+type Heartbeat struct {
+	opts Options
+	log  *slog.Logger
+
+	stateMu sync.Mutex // guards the State of the current beat
+}
+
+// New returns a Heartbeat after checking the required options.
+func New(opts Options) (*Heartbeat, error) {
+	if opts.Store == nil || opts.Workspaces == nil || opts.Runner == nil || opts.LockFile == "" || opts.Sessions == "" {
+		return nil, errors.New("heartbeat: Store, Workspaces, Runner, LockFile and Sessions are required")
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.MaxConcurrent < 1 {
+		opts.MaxConcurrent = 1
+	}
+	if opts.MaxDuration <= 0 {
+		opts.MaxDuration = 30 * time.Minute
+	}
+	if opts.MaxRun <= 0 || opts.MaxRun > MaxRun {
+		opts.MaxRun = MaxRun
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Heartbeat{opts: opts, log: log}, nil
+}
+
+// Report says what a beat did.
+type Report struct {
+	// Skipped reports that another beat held the lock; HolderPID is its pid.
+	Skipped   bool `json:"skipped"`
+	HolderPID int  `json:"holderPid,omitempty"`
+	// Interrupted counts runs of a dead beat marked interrupted.
+	Interrupted int `json:"interrupted"`
+	// Removed counts worktrees of DONE tickets removed.
+	Removed int `json:"removed"`
+	// Runs has one entry per picked ticket, by project slug.
+	Runs       []RunReport `json:"runs"`
+	StartedAt  time.Time   `json:"startedAt"`
+	FinishedAt time.Time   `json:"finishedAt"`
+}
+
+// Duration is how long the beat took.
+func (r Report) Duration() time.Duration { return r.FinishedAt.Sub(r.StartedAt) }
+
+// RunReport is what happened to one picked ticket.
+type RunReport struct {
+	Ticket string          `json:"ticket"` // e.g. "demo#3"
+	Class  string          `json:"class"`
+	Task   board.TaskKind  `json:"task"`
+	RunID  string          `json:"runId,omitempty"`
+	Status board.RunStatus `json:"status,omitempty"`
+	// Skipped says why no agent ran (model not configured, provider
+	// paused, no time left in the beat).
+	Skipped string `json:"skipped,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// MovedTo is the state the agent moved the ticket to, if any.
+	MovedTo  board.State   `json:"movedTo,omitempty"`
+	Pushed   bool          `json:"pushed,omitempty"`
+	Duration time.Duration `json:"durationNs"`
+}
+
+// Beat runs one heartbeat: lock, reconcile, pick, run, record, unlock. A
+// beat that finds the lock held returns a Report with Skipped set and no
+// error. Failures of one run are recorded on its ticket and do not fail
+// the beat; the error is for the runtime's own failures.
+func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
+	rep := Report{StartedAt: h.opts.Now(), Runs: []RunReport{}}
+	lock, err := TryLock(h.opts.LockFile)
+	if err != nil {
+		var held *HeldError
+		if errors.As(err, &held) {
+			h.log.Info(held.Error())
+			rep.Skipped, rep.HolderPID, rep.FinishedAt = true, held.PID, h.opts.Now()
+			return rep, nil
+		}
+		return rep, err
+	}
+	defer lock.Unlock()
+	deadline := rep.StartedAt.Add(h.opts.MaxDuration)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+
+	if rep.Interrupted, err = h.opts.Store.InterruptRuns(ctx); err != nil {
+		return rep, err
+	}
+	if rep.Interrupted > 0 {
+		h.log.Warn("marked runs of a dead beat interrupted", "count", rep.Interrupted)
+	}
+	if rep.Removed, err = h.removeDone(ctx); err != nil {
+		h.log.Error("remove worktrees of done tickets", "err", err)
+	}
+	st := h.loadState()
+	plans, err := h.plan(ctx, st)
+	if err != nil {
+		return rep, err
+	}
+	rep.Runs = h.runAll(ctx, plans, deadline, st)
+	rep.FinishedAt = h.opts.Now()
+	st.LastBeat = &rep
+	if err := h.saveState(st); err != nil {
+		h.log.Error("save heartbeat state", "err", err)
+	}
+	h.log.Info("beat finished", "picked", len(plans), "duration", rep.Duration().String())
+	return rep, nil
+}
+
+// runAll runs the planned tickets, at most MaxConcurrent at once, and
+// returns their reports in plan order.
+func (h *Heartbeat) runAll(ctx context.Context, plans []Plan, deadline time.Time, st *State) []RunReport {
+	reps := make([]RunReport, len(plans))
+	sem := make(chan struct{}, h.opts.MaxConcurrent)
+	var wg sync.WaitGroup
+	for i, p := range plans {
+		reps[i] = p.report()
+		if p.Blocker != "" {
+			reps[i].Skipped = p.Blocker
+			h.log.Warn("skip ticket", "ticket", reps[i].Ticket, "reason", p.Blocker)
+			continue
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			reps[i].Skipped = "no time left in this beat"
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			reps[i] = h.work(ctx, p, deadline, st)
+		}()
+	}
+	wg.Wait()
+	return reps
+}
+
+// providerOf returns the provider part of a "provider/model" id.
+func providerOf(model string) string {
+	p, _, _ := strings.Cut(model, "/")
+	return p
+}
+
+// errText keeps an error short enough for a run record.
+func errText(err error) string {
+	s := err.Error()
+	if len(s) > 2000 {
+		s = s[:2000] + "…"
+	}
+	return s
+}

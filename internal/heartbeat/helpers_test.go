@@ -1,0 +1,218 @@
+package heartbeat_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/workspace"
+)
+
+// fakeRunner is a hand-written AgentRunner: run decides what each job does.
+type fakeRunner struct {
+	run   func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error)
+	ready func(model string) error
+
+	mu   sync.Mutex
+	jobs []heartbeat.Job
+}
+
+func (f *fakeRunner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+	f.mu.Lock()
+	f.jobs = append(f.jobs, job)
+	f.mu.Unlock()
+	if f.run == nil {
+		return heartbeat.Outcome{Status: board.RunCompleted}, nil
+	}
+	return f.run(ctx, job)
+}
+
+func (f *fakeRunner) Ready(model string) error {
+	if f.ready == nil {
+		return nil
+	}
+	return f.ready(model)
+}
+
+func (f *fakeRunner) calls() []heartbeat.Job {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]heartbeat.Job(nil), f.jobs...)
+}
+
+// env is a data directory with a real SQLite store and git workspaces.
+type env struct {
+	t      *testing.T
+	data   string
+	db     *sqlite.DB
+	ws     *workspace.Provider
+	runner *fakeRunner
+	opts   heartbeat.Options
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	data := t.TempDir()
+	db, err := sqlite.Open(context.Background(), filepath.Join(data, "bonsai.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ws, err := workspace.New(workspace.Options{
+		Projects:  filepath.Join(data, "projects"),
+		Worktrees: filepath.Join(data, "worktrees"),
+		Open: func(root string) (executor.Executor, error) {
+			return executor.NewLocal(root, executor.LocalOptions{})
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, data: data, db: db, ws: ws, runner: &fakeRunner{}}
+	e.opts = heartbeat.Options{
+		Store: db, Workspaces: ws, Runner: e.runner,
+		LockFile:     filepath.Join(data, "heartbeat.lock"),
+		StateFile:    filepath.Join(data, "heartbeat.json"),
+		Sessions:     filepath.Join(data, "sessions"),
+		DefaultModel: "anthropic/claude-sonnet-4-5",
+		MaxConcurrent: 2, MaxDuration: time.Minute, WorkerID: "test",
+	}
+	return e
+}
+
+// beat runs one beat with the env's options.
+func (e *env) beat() heartbeat.Report {
+	e.t.Helper()
+	h, err := heartbeat.New(e.opts)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	rep, err := h.Beat(context.Background())
+	if err != nil {
+		e.t.Fatalf("Beat: %v", err)
+	}
+	return rep
+}
+
+// git runs git in dir for test setup.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// project creates a project on a new repository with one commit on main.
+func (e *env) project(slug string, edit func(p *board.Project)) board.Project {
+	e.t.Helper()
+	repo := filepath.Join(e.t.TempDir(), slug)
+	os.MkdirAll(repo, 0o755)
+	git(e.t, repo, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(repo, "README.md"), []byte("# "+slug+"\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "AGENTS.md"), []byte("Run `make test` before committing.\n"), 0o644)
+	git(e.t, repo, "add", ".")
+	git(e.t, repo, "commit", "-q", "-m", "initial")
+	p := board.Project{Slug: slug, Name: slug, Repo: repo, DefaultBranch: "main", Active: true}
+	if edit != nil {
+		edit(&p)
+	}
+	p, err := e.db.CreateProject(context.Background(), p)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return p
+}
+
+// ticket creates a ticket in state.
+func (e *env) ticket(slug, title string, state board.State, criteria ...string) board.Ticket {
+	e.t.Helper()
+	t, err := e.db.CreateTicket(context.Background(), board.Ticket{
+		ProjectSlug: slug, Title: title, Description: "Please do " + title, Criteria: criteria,
+		State: state, Priority: board.DefaultPriority,
+	}, board.Human)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return t
+}
+
+func (e *env) get(ref board.Ref) board.Ticket {
+	e.t.Helper()
+	t, err := e.db.Ticket(context.Background(), ref)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return t
+}
+
+func (e *env) comments(ref board.Ref) []board.Comment {
+	e.t.Helper()
+	cs, err := e.db.Comments(context.Background(), ref)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return cs
+}
+
+func (e *env) runs(ref board.Ref) []board.Run {
+	e.t.Helper()
+	rs, err := e.db.Runs(context.Background(), ref)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return rs
+}
+
+func (e *env) humanComment(ref board.Ref, text string) {
+	e.t.Helper()
+	_, err := e.db.AddComment(context.Background(), ref, board.Comment{
+		AuthorType: board.Human, AuthorName: "alice", Kind: board.KindNote, Content: text,
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// call runs the named ticket tool of job with args.
+func call(t *testing.T, ctx context.Context, job heartbeat.Job, name string, args any) tickettool.Result {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	for _, tl := range job.Tools {
+		if tl.Name() == name {
+			r, err := tl.Run(ctx, raw)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			return r
+		}
+	}
+	t.Fatalf("job has no tool %s", name)
+	return tickettool.Result{}
+}
+
+// shell runs a command in the job's worktree through its executor.
+func shell(t *testing.T, ctx context.Context, job heartbeat.Job, script string) {
+	t.Helper()
+	var out strings.Builder
+	exit, err := job.Workspace.Exec.Shell(ctx, script, executor.RunOptions{Output: &out})
+	if err != nil || exit.Code != 0 {
+		t.Fatalf("%s: exit %d, %v\n%s", script, exit.Code, err, out.String())
+	}
+}

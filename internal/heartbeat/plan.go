@@ -1,0 +1,82 @@
+package heartbeat
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// Plan is what a beat intends to do for one project.
+type Plan struct {
+	Project board.Project
+	Ticket  board.Ticket
+	// Class is why the ticket was picked.
+	Class board.PickClass
+	Task  board.TaskKind
+	// Model is the "provider/model" the agent would run.
+	Model string
+	// Blocker, when set, says why no agent will run: the model is not
+	// configured or its provider is paused.
+	Blocker string
+}
+
+func (p Plan) report() RunReport {
+	return RunReport{Ticket: p.Ticket.Ref().String(), Class: p.Class.String(), Task: p.Task}
+}
+
+// TaskFor returns the task of a ticket picked for class c.
+func TaskFor(c board.PickClass) board.TaskKind {
+	switch c {
+	case board.ClassHumanReply:
+		return board.TaskReply
+	case board.ClassReturned:
+		return board.TaskFeedback
+	case board.ClassInProgress:
+		return board.TaskImplement
+	}
+	return board.TaskResearch
+}
+
+// Plan returns what a beat would do now, one entry per project with work,
+// by project slug. It takes no lock and changes nothing: it is
+// `bonsai heartbeat --dry-run`.
+func (h *Heartbeat) Plan(ctx context.Context) ([]Plan, error) {
+	return h.plan(ctx, h.loadState())
+}
+
+func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
+	picks, err := h.opts.Store.Pick(ctx, h.opts.Project)
+	if err != nil {
+		return nil, err
+	}
+	plans := make([]Plan, 0, len(picks))
+	for _, pk := range picks {
+		proj, err := h.opts.Store.Project(ctx, pk.Ticket.ProjectSlug)
+		if err != nil {
+			return nil, err
+		}
+		p := Plan{Project: proj, Ticket: pk.Ticket, Class: pk.Class, Task: TaskFor(pk.Class), Model: proj.Agent.Model}
+		if p.Model == "" {
+			p.Model = h.opts.DefaultModel
+		}
+		p.Blocker = h.blocker(p.Model, st)
+		plans = append(plans, p)
+	}
+	return plans, nil
+}
+
+// blocker says why model cannot run now, or "".
+func (h *Heartbeat) blocker(model string, st *State) string {
+	if until, ok := st.Paused[providerOf(model)]; ok && h.opts.Now().Before(until) {
+		return fmt.Sprintf("provider %s is paused by its rate limit or quota until %s",
+			providerOf(model), until.UTC().Format(time.RFC3339))
+	}
+	if r, ok := h.opts.Runner.(Readiness); ok {
+		if err := r.Ready(model); err != nil {
+			return err.Error()
+		}
+	}
+	return ""
+}

@@ -1,0 +1,125 @@
+package heartbeat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// recordTimeout bounds writing a run's results, which happens even when
+// the beat's context is over.
+const recordTimeout = 30 * time.Second
+
+// maxSummary bounds the agent's last words quoted in a status comment.
+const maxSummary = 2000
+
+// finish writes the results of a run (DESIGN.md §8 step 5): the run
+// record, the human comments the agent saw marked resolved, a status
+// comment when the agent neither moved the ticket nor asked nor reported,
+// the pushed branch, and a provider pause after a quota error.
+func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunReport) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	h, ref := r.h, r.plan.Ticket.Ref()
+	if r.ws != nil {
+		defer r.ws.Close()
+	}
+	var eff struct {
+		asked, reported bool
+		moved           board.State
+	}
+	if r.tools != nil {
+		e := r.tools.Effects()
+		eff.asked, eff.moved = e.Asked, e.MovedTo
+		for _, c := range e.Comments {
+			if c.Kind == board.KindStatus || c.Kind == board.KindCompletion {
+				eff.reported = true
+			}
+		}
+	}
+	if eff.asked && (out.Status == board.RunCompleted || out.Status == "") {
+		out.Status = board.RunBlocked
+	}
+	run := r.run
+	run.Status, run.Error = out.Status, out.Error
+	run.InputTokens, run.OutputTokens = out.Usage.InputTokens, out.Usage.OutputTokens
+	run.CacheReadTokens, run.CacheWriteTokens, run.CostUSD = out.Usage.CacheReadTokens, out.Usage.CacheWriteTokens, out.Usage.CostUSD
+	if _, err := h.opts.Store.FinishRun(ctx, run); err != nil {
+		r.log.Error("finish run", "err", err)
+	}
+	rep.Status, rep.Error, rep.MovedTo = out.Status, out.Error, eff.moved
+
+	// The agent saw the human comments once it got to work.
+	if len(r.seen) > 0 && r.tools != nil && (out.Usage.OutputTokens > 0 || eff.asked || eff.moved != "" || eff.reported) {
+		if err := h.opts.Store.ResolveComments(ctx, ref, r.seen); err != nil {
+			r.log.Error("resolve comments", "err", err)
+		}
+	}
+	switch {
+	case out.Status == board.RunBudgetExceeded:
+		r.budgetStop(ctx, out)
+	case eff.moved == "" && !eff.asked && !eff.reported && r.tools != nil:
+		r.note(ctx, board.KindStatus, statusText(out, r.plan.Task, h.opts.Now().Sub(r.run.StartedAt)))
+	}
+	if r.ws != nil {
+		pushed, err := h.opts.Workspaces.Push(ctx, r.plan.Project, r.ws)
+		if err != nil {
+			r.log.Warn("push branch", "branch", r.ws.Branch, "err", err)
+		}
+		rep.Pushed = pushed
+	}
+	if !out.RetryAt.IsZero() && out.RetryAt.After(h.opts.Now()) {
+		p := providerOf(r.plan.Model)
+		h.pause(st, p, out.RetryAt)
+		r.log.Warn("provider paused", "provider", p, "until", out.RetryAt.UTC().Format(time.RFC3339))
+	}
+}
+
+// budgetStop blocks the ticket with a question that says what was spent
+// and how to raise the limit; a person's reply unblocks it.
+func (r *runState) budgetStop(ctx context.Context, out Outcome) {
+	_, spent, _ := r.budget(ctx)
+	p := r.plan.Project
+	msg := fmt.Sprintf("I stopped: this ticket's budget is used up ($%.4f spent of $%.2f). "+
+		"Raise it with `bonsai project edit %s --budget <USD>` (0 means no cap) and reply here to let me continue.",
+		spent, p.Agent.BudgetUSD, p.Slug)
+	_, err := r.h.opts.Store.AddComment(ctx, r.plan.Ticket.Ref(), board.Comment{
+		AuthorType: board.Agent, AuthorName: runtimeAuthor, Kind: board.KindQuestion, Content: msg,
+	})
+	if err != nil {
+		r.log.Error("post budget comment", "err", err)
+	}
+}
+
+// statusText is the runtime's status comment for a run that ended without
+// the agent moving the ticket, asking or reporting.
+func statusText(out Outcome, task board.TaskKind, d time.Duration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Run (%s) ended **%s** after %s", task, out.Status, d.Round(time.Second))
+	fmt.Fprintf(&b, ", %d tokens in, %d out, $%.4f.", out.Usage.InputTokens, out.Usage.OutputTokens, out.Usage.CostUSD)
+	if out.Error != "" {
+		fmt.Fprintf(&b, "\n\nError: %s", out.Error)
+	}
+	if s := strings.TrimSpace(out.Summary); s != "" {
+		if len(s) > maxSummary {
+			s = s[:maxSummary] + " […]"
+		}
+		fmt.Fprintf(&b, "\n\nThe agent's last words:\n\n> %s", strings.ReplaceAll(s, "\n", "\n> "))
+	}
+	if out.Status == board.RunTimeout {
+		b.WriteString("\n\nThe next beat resumes from the transcript.")
+	}
+	return b.String()
+}
+
+// pause records that provider accepts requests again only at until.
+func (h *Heartbeat) pause(st *State, provider string, until time.Time) {
+	h.stateMu.Lock()
+	defer h.stateMu.Unlock()
+	if cur, ok := st.Paused[provider]; !ok || until.After(cur) {
+		st.Paused[provider] = until
+	}
+}

@@ -1,0 +1,67 @@
+package heartbeat
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// State is what one beat leaves for the next and for `bonsai status`:
+// the last beat's report and the providers paused by a rate limit or a
+// quota. It lives in a small JSON file next to the lock.
+type State struct {
+	LastBeat *Report `json:"lastBeat,omitempty"`
+	// Paused maps a provider ("anthropic") to when it accepts requests
+	// again.
+	Paused map[string]time.Time `json:"paused,omitempty"`
+}
+
+// ReadState reads the state file; a missing or unreadable file is an empty
+// state, never an error: the state only saves work.
+func ReadState(path string) *State {
+	st := &State{Paused: map[string]time.Time{}}
+	if path == "" {
+		return st
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return st
+	}
+	if json.Unmarshal(b, st) != nil || st.Paused == nil {
+		st.Paused = map[string]time.Time{}
+	}
+	return st
+}
+
+func (h *Heartbeat) loadState() *State { return ReadState(h.opts.StateFile) }
+
+// saveState writes the state atomically, dropping pauses that are over.
+// The beat holds the lock, so no other beat writes it at the same time.
+func (h *Heartbeat) saveState(st *State) error {
+	if h.opts.StateFile == "" {
+		return nil
+	}
+	now := h.opts.Now()
+	for p, until := range st.Paused {
+		if !now.Before(until) {
+			delete(st.Paused, p)
+		}
+	}
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := h.opts.StateFile + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if err := os.MkdirAll(filepath.Dir(tmp), 0o755); err == nil {
+				return h.saveState(st)
+			}
+		}
+		return err
+	}
+	return os.Rename(tmp, h.opts.StateFile)
+}

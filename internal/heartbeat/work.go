@@ -1,0 +1,183 @@
+package heartbeat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
+	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/workspace"
+)
+
+// runtimeAuthor is the author name of the comments the runtime writes.
+const runtimeAuthor = "bonsai"
+
+// SessionFile returns the transcript of a ticket under the sessions root.
+func SessionFile(sessions, projectID, ticketID string) string {
+	return filepath.Join(sessions, projectID, ticketID, "transcript.jsonl")
+}
+
+// work runs the agent on one planned ticket and records the result. Every
+// failure ends up on the run record (and so on the ticket); none escapes.
+func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, st *State) RunReport {
+	rep := p.report()
+	start := h.opts.Now()
+	log := h.log.With("ticket", rep.Ticket, "task", p.Task)
+	run, err := h.opts.Store.StartRun(ctx, board.Run{TicketID: p.Ticket.ID, Task: p.Task, WorkerID: h.opts.WorkerID})
+	if err != nil {
+		log.Error("start run", "err", err)
+		rep.Error = errText(err)
+		return rep
+	}
+	rep.RunID = run.ID
+	log = log.With("run", run.ID)
+	log.Info("run started", "class", rep.Class, "model", p.Model)
+
+	r := &runState{h: h, plan: p, run: run, log: log}
+	out := r.execute(ctx, beatDeadline)
+	r.finish(ctx, out, st, &rep)
+	rep.Duration = h.opts.Now().Sub(start)
+	log.Info("run finished", "status", rep.Status, "duration", rep.Duration.String(), "error", rep.Error)
+	return rep
+}
+
+// runState is one run in progress.
+type runState struct {
+	h    *Heartbeat
+	plan Plan
+	run  board.Run
+	log  interface {
+		Info(string, ...any)
+		Warn(string, ...any)
+		Error(string, ...any)
+	}
+
+	ws    *workspace.Workspace
+	tools *tickettool.Session
+	seen  []string // unresolved human comments shown to the agent
+
+	mu    sync.Mutex
+	usage Usage
+}
+
+// execute prepares the workspace and runs the agent. It returns the
+// outcome; failures before the agent ran are an outcome with status error.
+func (r *runState) execute(ctx context.Context, beatDeadline time.Time) Outcome {
+	h, t := r.h, r.plan.Ticket
+	ref := t.Ref()
+	ws, err := h.opts.Workspaces.Prepare(ctx, r.plan.Project, t)
+	if err != nil {
+		return Outcome{Status: board.RunError, Error: "prepare workspace: " + errText(err)}
+	}
+	r.ws = ws
+	if t.Branch != ws.Branch {
+		branch := ws.Branch
+		if _, err := h.opts.Store.UpdateTicket(ctx, ref, store.TicketUpdate{Branch: &branch}, board.System); err != nil {
+			return Outcome{Status: board.RunError, Error: "record branch: " + errText(err)}
+		}
+	}
+	if ws.Recreated {
+		r.note(ctx, board.KindNote, fmt.Sprintf("The branch `%s` no longer existed; it was started again from `%s`.", ws.Branch, ws.Base))
+	}
+	comments, err := h.opts.Store.Comments(ctx, ref)
+	if err != nil {
+		return Outcome{Status: board.RunError, Error: "read comments: " + errText(err)}
+	}
+	fresh := map[string]bool{}
+	for _, c := range comments {
+		if c.AuthorType == board.Human && !c.Resolved {
+			fresh[c.ID] = true
+			r.seen = append(r.seen, c.ID)
+		}
+	}
+	budget, spent, err := r.budget(ctx)
+	if err != nil {
+		return Outcome{Status: board.RunError, Error: "read budget: " + errText(err)}
+	}
+	if budget.USD < 0 {
+		return Outcome{Status: board.RunBudgetExceeded, Error: fmt.Sprintf("the ticket's budget is spent ($%.4f)", spent)}
+	}
+	session := SessionFile(h.opts.Sessions, t.ProjectID, t.ID)
+	if err := os.MkdirAll(filepath.Dir(session), 0o755); err != nil {
+		return Outcome{Status: board.RunError, Error: "create session directory: " + errText(err)}
+	}
+	r.tools = tickettool.New(tickettool.Config{
+		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
+		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage,
+	})
+	deadline := h.opts.Now().Add(h.opts.MaxRun)
+	if beatDeadline.Before(deadline) {
+		deadline = beatDeadline
+	}
+	job := Job{
+		Project: r.plan.Project, Ticket: t, Task: r.plan.Task, Workspace: ws, Model: r.plan.Model,
+		SystemPrompt: SystemPrompt(ctx, ws.Exec, t, comments, fresh),
+		Prompt:       TaskPrompt(r.plan.Task, t, ws),
+		SessionFile:  session, Deadline: deadline, Budget: budget,
+		Tools: r.tools.Tools(), OnUsage: r.setUsage,
+	}
+	runCtx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	out, err := h.opts.Runner.RunAgent(runCtx, job)
+	switch {
+	case err != nil && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded):
+		out.Status, out.Error = board.RunInterrupted, "the heartbeat was stopped during the run"
+	case err != nil && errors.Is(runCtx.Err(), context.DeadlineExceeded):
+		out.Status, out.Error = board.RunTimeout, fmt.Sprintf("the run reached its deadline (%s)", deadline.Sub(r.run.StartedAt).Round(time.Second))
+	case err != nil:
+		out.Status, out.Error = board.RunError, errText(err)
+	case out.Status == "" || out.Status == board.RunRunning:
+		out.Status = board.RunCompleted
+	}
+	return out
+}
+
+// budget returns the cap of this run: what is left of the project's
+// per-ticket budget after the ticket's earlier runs. USD is negative when
+// nothing is left.
+func (r *runState) budget(ctx context.Context) (Budget, float64, error) {
+	limit := r.plan.Project.Agent.BudgetUSD
+	if limit <= 0 {
+		return Budget{}, 0, nil
+	}
+	runs, err := r.h.opts.Store.Runs(ctx, r.plan.Ticket.Ref())
+	if err != nil {
+		return Budget{}, 0, err
+	}
+	var spent float64
+	for _, run := range runs {
+		spent += run.CostUSD
+	}
+	if spent >= limit {
+		return Budget{USD: -1}, spent, nil
+	}
+	return Budget{USD: limit - spent}, spent, nil
+}
+
+func (r *runState) setUsage(u Usage) {
+	r.mu.Lock()
+	r.usage = u
+	r.mu.Unlock()
+}
+
+func (r *runState) runUsage() (int64, float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.usage.InputTokens + r.usage.OutputTokens, r.usage.CostUSD
+}
+
+// note posts a comment as the runtime; a failure is logged, not fatal.
+func (r *runState) note(ctx context.Context, kind board.CommentKind, content string) {
+	_, err := r.h.opts.Store.AddComment(ctx, r.plan.Ticket.Ref(), board.Comment{
+		AuthorType: board.System, AuthorName: runtimeAuthor, Kind: kind, Content: content,
+	})
+	if err != nil {
+		r.log.Error("post runtime comment", "err", err)
+	}
+}
