@@ -82,10 +82,10 @@ func newEnv(t *testing.T) *env {
 	e := &env{t: t, data: data, db: db, ws: ws, runner: &fakeRunner{}}
 	e.opts = heartbeat.Options{
 		Store: db, Workspaces: ws, Runner: e.runner,
-		LockFile:     filepath.Join(data, "heartbeat.lock"),
-		StateFile:    filepath.Join(data, "heartbeat.json"),
-		Sessions:     filepath.Join(data, "sessions"),
-		DefaultModel: "anthropic/claude-sonnet-4-5",
+		LockFile:      filepath.Join(data, "heartbeat.lock"),
+		StateFile:     filepath.Join(data, "heartbeat.json"),
+		Sessions:      filepath.Join(data, "sessions"),
+		DefaultModel:  "anthropic/claude-sonnet-4-5",
 		MaxConcurrent: 2, MaxDuration: time.Minute, WorkerID: "test",
 	}
 	return e
