@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/autostart"
+	"github.com/spf13/cobra"
+)
+
+func newServiceCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "service",
+		Short: "Install the heartbeat as a systemd timer, launchd agent or scheduled task",
+		Long: `Install, remove and inspect the heartbeat service: a systemd user timer on
+Linux, a launchd LaunchAgent on macOS, a Task Scheduler task on Windows. It
+fires 'bonsai heartbeat' every heartbeat.intervalSec seconds; each beat is a
+short-lived process. With the service installed, 'bonsai up' only serves the
+web UI and leaves the beats to the service.`,
+	}
+	cmd.AddCommand(newServiceInstallCmd(a), newServiceUninstallCmd(a), newServiceStatusCmd(a), newServiceLogsCmd(a))
+	return cmd
+}
+
+// service returns the heartbeat service of this machine.
+func (a *app) service() (autostart.Service, error) {
+	d, err := a.dataDir()
+	if err != nil {
+		return autostart.Service{}, err
+	}
+	home := a.getenv("HOME")
+	if home == "" {
+		if home, err = os.UserHomeDir(); err != nil {
+			return autostart.Service{}, err
+		}
+	}
+	p, err := autostart.Current(home, string(d))
+	if err != nil {
+		return autostart.Service{}, err
+	}
+	return autostart.Service{Platform: p, DataDir: string(d), Run: autostart.Exec}, nil
+}
+
+func newServiceInstallCmd(a *app) *cobra.Command {
+	var binary string
+	cmd := &cobra.Command{
+		Use:   "install",
+		Short: "Install and start the heartbeat service",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.config()
+			if err != nil {
+				return err
+			}
+			if binary == "" {
+				if binary, err = installedBinary(); err != nil {
+					return err
+				}
+			} else if !filepath.IsAbs(binary) {
+				return usagef("--binary %q must be an absolute path", binary)
+			}
+			svc, err := a.service()
+			if err != nil {
+				return err
+			}
+			files, err := svc.Install(cmd.Context(), autostart.Spec{
+				Binary: binary, DataDir: string(a.dir), IntervalSec: c.Heartbeat.IntervalSec,
+				MaxDurationSec: c.Heartbeat.MaxDurationSec, LogFile: filepath.Join(a.dir.Logs(), "heartbeat.out"),
+			})
+			if err != nil {
+				return fmt.Errorf("install the heartbeat service: %w", err)
+			}
+			fmt.Fprintf(a.stdout, "Installed the heartbeat service (%s): bonsai heartbeat every %d seconds\n", svc.Platform.Name, c.Heartbeat.IntervalSec)
+			for _, f := range files {
+				fmt.Fprintf(a.stdout, "  wrote %s\n", f.Path)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&binary, "binary", "", "absolute path of the bonsai binary the service runs (default: this one)")
+	return cmd
+}
+
+// installedBinary returns the absolute path of the running binary, refusing
+// the temporary binaries of `go run`, which vanish when it exits.
+func installedBinary() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "", usagef("this bonsai is a temporary 'go run' build; install it first (go install ./cmd/bonsai) or pass --binary")
+	}
+	return exe, nil
+}
+
+func newServiceUninstallCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "uninstall",
+		Short: "Stop and remove the heartbeat service",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := a.service()
+			if err != nil {
+				return err
+			}
+			if err := svc.Uninstall(cmd.Context()); err != nil {
+				return err
+			}
+			fmt.Fprintln(a.stdout, "Removed the heartbeat service")
+			return nil
+		},
+	}
+}
+
+func newServiceStatusCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Say whether the heartbeat service is installed and what the service manager says of it",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := a.service()
+			if err != nil {
+				return err
+			}
+			st := svc.Status(cmd.Context())
+			if asJSON {
+				return writeJSON(a.stdout, st)
+			}
+			if !st.Installed {
+				fmt.Fprintf(a.stdout, "The heartbeat service is not installed (%s). Install it with: bonsai service install\n", st.Manager)
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "The heartbeat service is installed (%s)\n", st.Manager)
+			for _, f := range st.Files {
+				fmt.Fprintf(a.stdout, "  %s\n", f)
+			}
+			if st.Detail != "" {
+				fmt.Fprintf(a.stdout, "\n%s\n", st.Detail)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newServiceLogsCmd(a *app) *cobra.Command {
+	var lines int
+	cmd := &cobra.Command{
+		Use:   "logs",
+		Short: "Print the end of the heartbeat log",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if lines < 1 {
+				return usagef("-n must be at least 1")
+			}
+			d, err := a.dataDir()
+			if err != nil {
+				return err
+			}
+			path := filepath.Join(d.Logs(), "heartbeat.log")
+			b, err := os.ReadFile(path)
+			if errors.Is(err, fs.ErrNotExist) {
+				fmt.Fprintf(a.stdout, "No heartbeat has logged yet (%s)\n", path)
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			_, err = a.stdout.Write(lastLines(b, lines))
+			return err
+		},
+	}
+	cmd.Flags().IntVarP(&lines, "lines", "n", 50, "how many lines to print")
+	return cmd
+}
+
+// lastLines returns the last n lines of b.
+func lastLines(b []byte, n int) []byte {
+	b = bytes.TrimRight(b, "\n")
+	i := len(b)
+	for ; n > 0 && i > 0; n-- {
+		i = bytes.LastIndexByte(b[:i], '\n')
+		if i < 0 {
+			i = 0
+			break
+		}
+	}
+	if i > 0 {
+		i++ // skip the newline itself
+	}
+	return append(b[i:len(b):len(b)], '\n')
+}
