@@ -40,6 +40,9 @@ type Config struct {
 	MaxTurns int
 	// Budget ends a run once its cost in USD reaches it (0: no limit).
 	Budget float64
+	// TokenBudget ends a run once its input plus output tokens (cached
+	// ones included) reach it (0: no limit).
+	TokenBudget int64
 	// Deadline ends a run with EndTimeout when it passes (zero: none).
 	Deadline time.Time
 	// CompactReserve and KeepRecent tune compaction (0: the defaults).

@@ -302,6 +302,12 @@ func TestAgent_MaxTurnsAndBudget(t *testing.T) {
 			t.Fatalf("result = %+v", res)
 		}
 	})
+	t.Run("tokens", func(t *testing.T) {
+		a, _ := newAgent(t, loop(), agent.Config{TokenBudget: 200}, echo("ls", true))
+		if res := a.Prompt(context.Background(), llm.UserText("go")); res.Reason != agent.EndBudget || res.Turns != 2 {
+			t.Fatalf("result = %+v", res)
+		}
+	})
 }
 
 func TestAgent_Deadline(t *testing.T) {

@@ -62,7 +62,8 @@ func (a *Agent) overTurns(turns int) bool {
 	return a.cfg.MaxTurns > 0 && turns >= a.cfg.MaxTurns
 }
 
-// overBudget reports whether the run's cost reached the budget.
+// overBudget reports whether the run's cost or tokens reached the budget.
 func (a *Agent) overBudget(u llm.Usage) bool {
-	return a.cfg.Budget > 0 && u.Cost >= a.cfg.Budget
+	return a.cfg.Budget > 0 && u.Cost >= a.cfg.Budget ||
+		a.cfg.TokenBudget > 0 && u.Input+u.Output+u.CacheRead+u.CacheWrite >= a.cfg.TokenBudget
 }
