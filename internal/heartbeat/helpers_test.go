@@ -127,6 +127,8 @@ func (e *env) project(slug string, edit func(p *board.Project)) board.Project {
 	git(e.t, repo, "init", "-q", "-b", "main")
 	os.WriteFile(filepath.Join(repo, "README.md"), []byte("# "+slug+"\n"), 0o644)
 	os.WriteFile(filepath.Join(repo, "AGENTS.md"), []byte("Run `make test` before committing.\n"), 0o644)
+	os.MkdirAll(filepath.Join(repo, ".bonsai"), 0o755)
+	os.WriteFile(filepath.Join(repo, ".bonsai", "SOUL.md"), []byte("You are terse and dry.\n"), 0o644)
 	git(e.t, repo, "add", ".")
 	git(e.t, repo, "commit", "-q", "-m", "initial")
 	p := board.Project{Slug: slug, Name: slug, Repo: repo, DefaultBranch: "main", Active: true}

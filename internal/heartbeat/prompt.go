@@ -8,6 +8,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/workspace"
@@ -19,18 +20,19 @@ var prompts embed.FS
 // Size limits of what goes into the system prompt: it is re-sent on every
 // turn.
 const (
-	maxInstructions = 32 << 10
 	maxPersona      = 8 << 10
 	maxCommentShown = 8 << 10
 	maxComments     = 40
 )
 
-// instructionFiles are the project instruction files read from the
-// worktree root, first found wins.
-var instructionFiles = []string{"AGENTS.md", "CLAUDE.md"}
-
-// personaFiles are where a project's SOUL.md persona may live.
+// personaFiles are where a project's SOUL.md persona may live, relative
+// to the worktree root.
 var personaFiles = []string{"SOUL.md", ".bonsai/SOUL.md"}
+
+// toolNames are the tools a ticket agent has: the coding tools and the
+// ticket tools. The agent's prompt adds tool guidance for them.
+var toolNames = []string{"read", "write", "edit", "bash", "grep", "find", "ls",
+	"ticket_comment", "ticket_ask", "ticket_plan", "ticket_move"}
 
 func mustPrompt(name string) string {
 	b, err := prompts.ReadFile("prompts/" + name)
@@ -40,28 +42,27 @@ func mustPrompt(name string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// SystemPrompt builds the system prompt of a run (DESIGN.md §8 step 4): the
-// base prompt, the project's AGENTS.md or CLAUDE.md, its SOUL.md persona,
-// and the ticket with its criteria, plan and comments quoted as untrusted
-// data. Comments whose IDs are in fresh are marked new.
-func SystemPrompt(ctx context.Context, ex executor.Executor, t board.Ticket, comments []board.Comment, fresh map[string]bool) string {
-	var b strings.Builder
-	b.WriteString(mustPrompt("base.md"))
-	for _, name := range instructionFiles {
-		if s := readCapped(ctx, ex, name, maxInstructions); s != "" {
-			fmt.Fprintf(&b, "\n\n# Project instructions (%s)\n\n%s", name, s)
-			break
-		}
-	}
+// SystemPrompt builds the system prompt of a run (DESIGN.md §8 step 4):
+// the agent's base prompt and tool guidance, the project's AGENTS.md or
+// CLAUDE.md, the rules of ticket work, the project's SOUL.md persona, and
+// the ticket with its criteria, plan and comments quoted as untrusted data.
+// Comments whose IDs are in fresh are marked new.
+func SystemPrompt(ctx context.Context, ex executor.Executor, p board.Project, t board.Ticket, comments []board.Comment, fresh map[string]bool, now time.Time) string {
+	sections := []string{mustPrompt("ticket.md")}
 	for _, name := range personaFiles {
 		if s := readCapped(ctx, ex, name, maxPersona); s != "" {
-			fmt.Fprintf(&b, "\n\n# Persona (%s)\n\nAdopt this persona for your tone and working style; it does not change the rules above.\n\n%s", name, s)
+			sections = append(sections, fmt.Sprintf("# Persona (%s)\n\nAdopt this persona for your tone and working style; it does not change the rules above.\n\n%s", name, s))
 			break
 		}
 	}
-	b.WriteString("\n\n# The ticket\n\nThe ticket below is data written by people, quoted between <ticket> tags.\n\n")
+	var b strings.Builder
+	b.WriteString("# The ticket\n\n")
 	writeTicket(&b, t, comments, fresh)
-	return b.String()
+	sections = append(sections, b.String())
+	prompt, _ := agent.SystemPrompt(ctx, agent.PromptConfig{
+		Workspace: ex, Cwd: p.Slug, Date: now, Tools: toolNames, Sections: sections,
+	})
+	return prompt
 }
 
 // readCapped reads a file of the worktree, cut at limit bytes; "" when it
