@@ -1,0 +1,229 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// genBoard is a randomly generated set of projects with their tickets and
+// comments, written straight into the tables so that every shape the schema
+// allows can occur: equal timestamps, any sub-state in any state, human
+// comments on tickets in any state, resolved and unresolved.
+type genBoard struct {
+	projects []board.Project
+	tickets  map[string][]board.Ticket // by project ID
+	comments map[string][]board.Comment
+}
+
+// base is the generated boards' epoch; every time is a few milliseconds
+// after it, so ties are frequent.
+var base = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+
+func genTime(r *rand.Rand) time.Time {
+	return base.Add(time.Duration(r.IntN(6)) * time.Millisecond)
+}
+
+func generateBoard(r *rand.Rand, n int) genBoard {
+	g := genBoard{tickets: map[string][]board.Ticket{}, comments: map[string][]board.Comment{}}
+	states := []board.State{board.Backlog, board.Research, board.Research, board.InProgress, board.InProgress,
+		board.InProgress, board.Verification, board.Done}
+	subs := []board.SubState{board.SubNone, board.SubNone, board.SubBlocked, board.SubReturned}
+	authors := []board.Actor{board.Human, board.Human, board.Agent, board.System}
+	for pi := range 1 + r.IntN(4) {
+		p := board.Project{
+			ID: fmt.Sprintf("p%d-%d", n, pi), Slug: fmt.Sprintf("b%d-p%d", n, pi), Name: "p", Repo: "/r",
+			DefaultBranch: "main", Active: r.IntN(5) > 0, CreatedAt: base, UpdatedAt: base,
+		}
+		g.projects = append(g.projects, p)
+		for ti := range r.IntN(13) {
+			created := genTime(r)
+			t := board.Ticket{
+				ID: fmt.Sprintf("%s-t%d", p.ID, ti), ProjectID: p.ID, ProjectSlug: p.Slug, Number: ti + 1,
+				Title: "t", Criteria: []string{}, State: states[r.IntN(len(states))], SubState: subs[r.IntN(len(subs))],
+				Priority: r.IntN(3) * 2, CreatedAt: created, UpdatedAt: created.Add(time.Duration(r.IntN(3)) * time.Millisecond),
+			}
+			g.tickets[p.ID] = append(g.tickets[p.ID], t)
+			for ci := range r.IntN(4) {
+				g.comments[t.ID] = append(g.comments[t.ID], board.Comment{
+					ID: fmt.Sprintf("%s-c%d", t.ID, ci), TicketID: t.ID, AuthorType: authors[r.IntN(len(authors))],
+					Kind: board.KindNote, Content: "c", Resolved: r.IntN(2) == 0, CreatedAt: genTime(r),
+				})
+			}
+		}
+	}
+	return g
+}
+
+// insert writes the board into the tables.
+func (g genBoard) insert(ctx context.Context, t *testing.T, db *DB) {
+	t.Helper()
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	exec := func(q string, args ...any) {
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for _, p := range g.projects {
+		exec(`INSERT INTO projects (id, slug, name, repo, default_branch, active, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, p.Active,
+			p.CreatedAt.UnixMilli(), p.UpdatedAt.UnixMilli())
+		for _, tk := range g.tickets[p.ID] {
+			exec(`INSERT INTO tickets (id, project_id, number, title, state, sub_state, priority, created_at, updated_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, tk.ID, tk.ProjectID, tk.Number, tk.Title, string(tk.State),
+				string(tk.SubState), tk.Priority, tk.CreatedAt.UnixMilli(), tk.UpdatedAt.UnixMilli())
+			for _, c := range g.comments[tk.ID] {
+				exec(`INSERT INTO comments (id, ticket_id, author_type, kind, content, resolved, created_at)
+					VALUES (?, ?, ?, ?, ?, ?, ?)`, c.ID, c.TicketID, string(c.AuthorType), string(c.Kind), c.Content,
+					c.Resolved, c.CreatedAt.UnixMilli())
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// want applies board.PickTicket to each active project of the board, as
+// generated, and returns the picks by project slug.
+func (g genBoard) want() []board.Pick {
+	picks := []board.Pick{}
+	for _, p := range g.projects { // generated in slug order
+		if !p.Active {
+			continue
+		}
+		var cands []board.Candidate
+		for _, tk := range g.tickets[p.ID] {
+			c := board.Candidate{Ticket: tk}
+			for _, cm := range g.comments[tk.ID] {
+				if cm.AuthorType == board.Human && !cm.Resolved && cm.CreatedAt.After(c.LastHumanComment) {
+					c.LastHumanComment = cm.CreatedAt
+				}
+			}
+			cands = append(cands, c)
+		}
+		if pick, ok := board.PickTicket(cands); ok {
+			picks = append(picks, pick)
+		}
+	}
+	return picks
+}
+
+// TestPick_AgreesWithPolicy checks the pick SQL against board.PickTicket on
+// generated boards, before and after changing their comments (which the
+// triggers must follow).
+func TestPick_AgreesWithPolicy(t *testing.T) {
+	const boards = 1200
+	ctx := context.Background()
+	db := openTest(t)
+	r := rand.New(rand.NewPCG(20261125, 7))
+	stats := map[board.PickClass]int{}
+	for n := range boards {
+		g := generateBoard(r, n)
+		g.insert(ctx, t, db)
+		check := func(when string) {
+			got, err := db.Pick(ctx, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := g.want(); !reflect.DeepEqual(got, want) {
+				t.Fatalf("board %d, %s:\n SQL    %s\n policy %s", n, when, describe(got), describe(want))
+			}
+			for _, p := range got {
+				stats[p.Class]++
+			}
+			// One project by name gives that project's pick alone.
+			p := g.projects[r.IntN(len(g.projects))]
+			one, err := db.Pick(ctx, p.Slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []board.Pick
+			for _, pk := range got {
+				if pk.Ticket.ProjectID == p.ID {
+					want = append(want, pk)
+				}
+			}
+			if len(one) != len(want) || len(one) == 1 && !reflect.DeepEqual(one[0], want[0]) {
+				t.Fatalf("board %d, %s: Pick(%s) = %s, want %s", n, when, p.Slug, describe(one), describe(want))
+			}
+		}
+		check("as generated")
+
+		// Resolve, unresolve and delete some comments straight in the
+		// table, and check again.
+		for tid, cs := range g.comments {
+			for i := range cs {
+				switch r.IntN(4) {
+				case 0:
+					cs[i].Resolved = !cs[i].Resolved
+					if _, err := db.sql.ExecContext(ctx, `UPDATE comments SET resolved = ? WHERE id = ?`, cs[i].Resolved, cs[i].ID); err != nil {
+						t.Fatal(err)
+					}
+				case 1:
+					if _, err := db.sql.ExecContext(ctx, `DELETE FROM comments WHERE id = ?`, cs[i].ID); err != nil {
+						t.Fatal(err)
+					}
+					cs[i].AuthorType = board.System // as good as gone for the policy
+				}
+			}
+			g.comments[tid] = cs
+		}
+		check("after changing comments")
+
+		for _, q := range []string{`DELETE FROM comments`, `DELETE FROM tickets`, `DELETE FROM projects`} {
+			if _, err := db.sql.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The generator must exercise every class, or the test proves little.
+	for _, cl := range []board.PickClass{board.ClassHumanReply, board.ClassReturned, board.ClassInProgress, board.ClassResearch} {
+		if stats[cl] < boards/20 {
+			t.Errorf("only %d picks of class %q in %d boards", stats[cl], cl, boards)
+		}
+	}
+	t.Logf("picks by class over %d boards: %v", boards, stats)
+}
+
+func describe(ps []board.Pick) string {
+	s := "["
+	for _, p := range ps {
+		s += fmt.Sprintf(" %s(%s p%d c%s u%s)", p.Ticket.Ref(), p.Class, p.Ticket.Priority,
+			p.Ticket.CreatedAt.Format(".000"), p.Ticket.UpdatedAt.Format(".000"))
+	}
+	return s + " ]"
+}
+
+// TestPick_UsesIndex guards the query plan the benchmark depends on: one
+// seek into the partial tickets_pick index per project, no sorting.
+func TestPick_UsesIndex(t *testing.T) {
+	db := openTest(t)
+	rows, err := db.sql.Query("EXPLAIN QUERY PLAN "+pickQuery, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan += detail + "\n"
+	}
+	if !strings.Contains(plan, "USING INDEX tickets_pick (project_id=? AND pick_class>?)") || strings.Contains(plan, "TEMP B-TREE") {
+		t.Errorf("pick query plan:\n%s\nwant a search of tickets_pick by project and no temporary sort", plan)
+	}
+}
