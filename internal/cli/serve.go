@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/web"
+	"github.com/spf13/cobra"
+)
+
+// defaultAddr is where the web UI listens unless told otherwise.
+const defaultAddr = "127.0.0.1:7373"
+
+// maxWebLog is the size at which logs/web.log is rotated to web.log.1 when
+// the server starts.
+const maxWebLog = 10 << 20
+
+type serveOptions struct {
+	addr   string
+	public bool
+}
+
+func newServeCmd(a *app) *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the web UI and its JSON API",
+		Long: `Serve the web UI and its JSON API until interrupted.
+
+It listens on 127.0.0.1:7373 and prints a link with the web token once; the
+link logs the browser in. Scripts call the API with
+"Authorization: Bearer <token>" (the token is in the web-token file of the
+data directory). Requests are logged to logs/web.log.
+
+The server listens only on a loopback address unless --public is given: the
+UI starts agents that run code on this machine. With --public, every request
+still needs the token; put a TLS proxy in front of it.`,
+		Example: "  bonsai serve\n  bonsai serve --addr 127.0.0.1:8080\n  bonsai serve --addr 0.0.0.0:7373 --public",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runServe(cmd.Context(), a, o)
+		},
+	}
+	addServeFlags(cmd, &o)
+	return cmd
+}
+
+func addServeFlags(cmd *cobra.Command, o *serveOptions) {
+	cmd.Flags().StringVar(&o.addr, "addr", defaultAddr, "address to listen on, host:port")
+	cmd.Flags().BoolVar(&o.public, "public", false, "allow a non-loopback address (the token is still required)")
+}
+
+// checkAddr refuses an address that is not host:port, or not loopback
+// without --public.
+func checkAddr(o serveOptions) error {
+	host, _, err := net.SplitHostPort(o.addr)
+	if err != nil {
+		return usagef("--addr %q must be host:port, e.g. %s", o.addr, defaultAddr)
+	}
+	if o.public || host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return usagef("refusing to listen on %s: it is not a loopback address, and the web UI controls agents that run code on this machine; use --addr 127.0.0.1:PORT, or add --public to accept other machines (the token is still required)", o.addr)
+}
+
+// runServe serves until ctx is done.
+func runServe(ctx context.Context, a *app, o serveOptions) error {
+	srv, l, url, closeLog, err := startServer(ctx, a, o)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	fmt.Fprintf(a.stdout, "Bonsai is running at %s\n", url)
+	return srv.Serve(ctx, l)
+}
+
+// startServer builds the server and opens its listener, and returns the
+// login link to print.
+func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.Listener, string, func(), error) {
+	fail := func(err error) (*web.Server, net.Listener, string, func(), error) { return nil, nil, "", nil, err }
+	if err := checkAddr(o); err != nil {
+		return fail(err)
+	}
+	d, err := a.dataDir()
+	if err != nil {
+		return fail(err)
+	}
+	tok, err := os.ReadFile(d.WebTokenFile())
+	if err != nil {
+		return fail(fmt.Errorf("read web token: %w", err))
+	}
+	token := strings.TrimSpace(string(tok))
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	logFile, err := openWebLog(d)
+	if err != nil {
+		return fail(err)
+	}
+	srv, err := web.New(web.Options{
+		Store: s, Token: token, Dir: d, Author: a.author(), Public: o.public, Getenv: a.getenv,
+		Logger:  slog.New(slog.NewTextHandler(logFile, nil)),
+		Service: func() (bool, string) { return serviceState(a) },
+	})
+	if err != nil {
+		logFile.Close()
+		return fail(err)
+	}
+	l, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		logFile.Close()
+		return fail(fmt.Errorf("listen on %s: %w", o.addr, err))
+	}
+	return srv, l, loginURL(l.Addr(), token), func() { logFile.Close() }, nil
+}
+
+// loginURL is the link that logs a browser in. A wildcard address is shown
+// as 127.0.0.1, which reaches it from this machine.
+func loginURL(addr net.Addr, token string) string {
+	host, port, _ := net.SplitHostPort(addr.String())
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return fmt.Sprintf("http://%s/?token=%s", net.JoinHostPort(host, port), token)
+}
+
+// openWebLog opens logs/web.log for appending, first moving a log past
+// maxWebLog to web.log.1.
+func openWebLog(d config.Dir) (*os.File, error) {
+	path := d.Path("logs", "web.log")
+	if fi, err := os.Stat(path); err == nil && fi.Size() > maxWebLog {
+		os.Rename(path, path+".1")
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open web log: %w", err)
+	}
+	return f, nil
+}
+
+// serviceState reports whether the heartbeat service is installed, for the
+// settings page.
+func serviceState(a *app) (bool, string) {
+	svc, err := a.service()
+	if err != nil {
+		return false, ""
+	}
+	return svc.Installed(), svc.Platform.Name
+}

@@ -1,0 +1,251 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// This file holds the board operations the pages and the API share.
+
+// pathRef returns the ticket named by the {slug} and {n} path segments.
+func pathRef(r *http.Request) (board.Ref, error) {
+	slug, num := r.PathValue("slug"), r.PathValue("n")
+	if err := board.ValidateSlug(slug); err != nil {
+		return board.Ref{}, &httpError{status: http.StatusNotFound, code: board.ENOTFOUND, msg: err.Error()}
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 {
+		return board.Ref{}, &httpError{status: http.StatusNotFound, code: board.ENOTFOUND,
+			msg: fmt.Sprintf("ticket number %q must be a positive whole number, as in /p/%s/12", num, slug)}
+	}
+	return board.Ref{Project: slug, Number: n}, nil
+}
+
+// newTicketInput is what a person gives to create a ticket.
+type newTicketInput struct {
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Criteria    []string `json:"criteria"`
+	Priority    *int     `json:"priority"`
+	State       string   `json:"state"`
+}
+
+// createTicket validates in and creates the ticket in project slug.
+func (s *Server) createTicket(ctx context.Context, slug string, in newTicketInput) (board.Ticket, error) {
+	t := board.Ticket{ProjectSlug: slug, Title: strings.TrimSpace(in.Title), Description: in.Description,
+		Criteria: cleanCriteria(in.Criteria), Priority: board.DefaultPriority, State: board.Backlog}
+	if in.Priority != nil {
+		t.Priority = *in.Priority
+	}
+	if in.State != "" {
+		st, err := board.ParseState(in.State)
+		if err != nil {
+			return board.Ticket{}, err
+		}
+		t.State = st
+	}
+	if err := board.CheckNew(t); err != nil {
+		return board.Ticket{}, err
+	}
+	return s.store.CreateTicket(ctx, t, board.Human)
+}
+
+// cleanCriteria drops blank criteria and trims the others.
+func cleanCriteria(cs []string) []string {
+	out := []string{}
+	for _, c := range cs {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ticketEdit is a person's edit of a ticket. UpdatedAt, when set, is the
+// ticket's updatedAt as the person saw it: the edit is refused when the
+// ticket changed since, so nobody overwrites a change they did not see.
+type ticketEdit struct {
+	Title       *string    `json:"title"`
+	Description *string    `json:"description"`
+	Criteria    *[]string  `json:"criteria"`
+	Priority    *int       `json:"priority"`
+	UpdatedAt   *time.Time `json:"updatedAt"`
+}
+
+// editTicket validates and applies an edit.
+func (s *Server) editTicket(ctx context.Context, ref board.Ref, e ticketEdit) (board.Ticket, error) {
+	var u store.TicketUpdate
+	if e.Title != nil {
+		t := strings.TrimSpace(*e.Title)
+		if err := board.ValidateTitle(t); err != nil {
+			return board.Ticket{}, err
+		}
+		u.Title = &t
+	}
+	if e.Description != nil {
+		if len(*e.Description) > board.MaxDescription {
+			return board.Ticket{}, board.Errorf(board.EINVALID, "description is %d bytes; the limit is %d", len(*e.Description), board.MaxDescription)
+		}
+		u.Description = e.Description
+	}
+	if e.Criteria != nil {
+		cs := cleanCriteria(*e.Criteria)
+		if err := board.ValidateCriteria(cs); err != nil {
+			return board.Ticket{}, err
+		}
+		u.Criteria = &cs
+	}
+	if e.Priority != nil {
+		if err := board.ValidatePriority(*e.Priority); err != nil {
+			return board.Ticket{}, err
+		}
+		u.Priority = e.Priority
+	}
+	if u == (store.TicketUpdate{}) {
+		return board.Ticket{}, board.Errorf(board.EINVALID, "nothing to change; give at least one of title, description, criteria, priority")
+	}
+	if e.UpdatedAt != nil {
+		cur, err := s.store.Ticket(ctx, ref)
+		if err != nil {
+			return board.Ticket{}, err
+		}
+		if !cur.UpdatedAt.Equal(*e.UpdatedAt) {
+			return board.Ticket{}, board.Errorf(board.ECONFLICT,
+				"%s changed since you opened it (updated %s); your edit was not saved — review the new version and apply your edit again",
+				ref, relTime(s.opts.Now(), cur.UpdatedAt))
+		}
+	}
+	return s.store.UpdateTicket(ctx, ref, u, board.Human)
+}
+
+// move moves a ticket as a person.
+func (s *Server) move(ctx context.Context, ref board.Ref, state string) (board.Ticket, error) {
+	st, err := board.ParseState(state)
+	if err != nil {
+		return board.Ticket{}, err
+	}
+	return s.store.MoveTicket(ctx, ref, board.MoveRequest{To: st, Actor: board.Human}, s.opts.Author)
+}
+
+// comment adds a person's comment; on a blocked ticket it is the answer
+// that unblocks it.
+func (s *Server) comment(ctx context.Context, ref board.Ref, content string) (board.Comment, error) {
+	c := board.Comment{AuthorType: board.Human, AuthorName: s.opts.Author, Kind: board.KindNote, Content: content}
+	if err := c.Validate(); err != nil {
+		return board.Comment{}, err
+	}
+	return s.store.AddComment(ctx, ref, c)
+}
+
+// approve accepts the agent's work, with an optional note.
+func (s *Server) approve(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
+	if note = strings.TrimSpace(note); note != "" {
+		c := board.Comment{AuthorType: board.Human, AuthorName: s.opts.Author, Kind: board.KindApproval, Content: note}
+		if err := c.Validate(); err != nil {
+			return board.Ticket{}, err
+		}
+	}
+	t, err := s.store.MoveTicket(ctx, ref, board.MoveRequest{To: board.Done, Actor: board.Human}, s.opts.Author)
+	if err != nil || note == "" {
+		return t, err
+	}
+	_, err = s.store.AddComment(ctx, ref, board.Comment{AuthorType: board.Human, AuthorName: s.opts.Author,
+		Kind: board.KindApproval, Content: note})
+	return t, err
+}
+
+// requestChanges sends the work back with feedback, which is required.
+func (s *Server) requestChanges(ctx context.Context, ref board.Ref, feedback string) (board.Ticket, error) {
+	if strings.TrimSpace(feedback) == "" {
+		return board.Ticket{}, board.Errorf(board.EINVALID, "feedback is required: say what to change")
+	}
+	return s.store.MoveTicket(ctx, ref, board.MoveRequest{To: board.InProgress, Actor: board.Human, Feedback: feedback}, s.opts.Author)
+}
+
+// ticketDetail loads a ticket with its thread and runs.
+func (s *Server) ticketDetail(ctx context.Context, ref board.Ref) (ticketDetail, error) {
+	t, err := s.store.Ticket(ctx, ref)
+	if err != nil {
+		return ticketDetail{}, err
+	}
+	comments, err := s.store.Comments(ctx, ref)
+	if err != nil {
+		return ticketDetail{}, err
+	}
+	runs, err := s.store.Runs(ctx, ref)
+	if err != nil {
+		return ticketDetail{}, err
+	}
+	d := ticketDetail{ticketView: newTicketView(t), Comments: comments, Runs: make([]runView, len(runs))}
+	if d.Comments == nil {
+		d.Comments = []board.Comment{}
+	}
+	for i, r := range runs {
+		d.Runs[i] = newRunView(r)
+	}
+	return d, nil
+}
+
+// recentRunsShown is how many runs the status lists, as `bonsai status`.
+const recentRunsShown = 10
+
+// status loads what `bonsai status` shows.
+func (s *Server) status(ctx context.Context) (statusView, error) {
+	v := statusView{Projects: []projectSummary{}, Queue: []queueEntry{}, RecentRuns: []runView{}}
+	ps, err := s.store.Projects(ctx, store.ProjectFilter{})
+	if err != nil {
+		return v, err
+	}
+	counts, err := s.store.TicketCounts(ctx)
+	if err != nil {
+		return v, err
+	}
+	for _, p := range ps {
+		v.Projects = append(v.Projects, projectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active, Counts: newStateCounts(counts[p.Slug])})
+	}
+	picks, err := s.store.Pick(ctx, "")
+	if err != nil {
+		return v, err
+	}
+	board.SortQueue(picks)
+	for _, p := range picks {
+		v.Queue = append(v.Queue, queueEntry{
+			Ref: p.Ticket.Ref().String(), Title: p.Ticket.Title, State: p.Ticket.State, SubState: p.Ticket.SubState,
+			Priority: p.Ticket.Priority, Class: int(p.Class), Reason: p.Class.String(),
+		})
+	}
+	runs, err := s.store.RecentRuns(ctx, recentRunsShown)
+	if err != nil {
+		return v, err
+	}
+	for _, r := range runs {
+		v.RecentRuns = append(v.RecentRuns, newRunView(r))
+	}
+	return v, nil
+}
+
+// findRun returns the run with the given ID and its ticket.
+func (s *Server) findRun(ctx context.Context, id string) (runView, error) {
+	notFound := board.Errorf(board.ENOTFOUND, "run %q not found", id)
+	ref, ok := s.runs.runRef(id)
+	if !ok {
+		return runView{}, notFound
+	}
+	runs, err := s.store.Runs(ctx, ref)
+	if err != nil {
+		return runView{}, err
+	}
+	for _, r := range runs {
+		if r.ID == id {
+			return newRunView(r), nil
+		}
+	}
+	return runView{}, notFound
+}

@@ -1,0 +1,14 @@
+// Package web serves Bonsai's web UI and its JSON API (DESIGN.md §9).
+//
+// Pages are rendered on the server with html/template; htmx, its SSE
+// extension and SortableJS are vendored under static/vendor and embedded, so
+// building the binary needs only Go. Every route is declared in routes.go;
+// handlers return an error that one function (errors.go) maps to an HTTP
+// status, a status page or a JSON error.
+//
+// The server never talks to an agent: the heartbeat is another process. It
+// learns about changes by following the store's append-only event log with a
+// cursor (feed.go) and fans them out to the browsers over Server-Sent Events.
+// It depends on the small Store interface declared in store.go, not on a
+// concrete store.
+package web

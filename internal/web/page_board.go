@@ -1,0 +1,168 @@
+package web
+
+import (
+	"bytes"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// columnLimit is how many cards a column shows; past it the column says how
+// many more there are and the filter finds them. It keeps a board with
+// thousands of done tickets fast to render and to scroll.
+const columnLimit = 200
+
+// card is a ticket on the board with what its badges need.
+type card struct {
+	board.Ticket
+	Running bool    // an agent works on it now
+	CostUSD float64 // what its finished runs cost
+}
+
+type column struct {
+	State board.State
+	Cards []card
+	Total int // cards in the column, shown or not
+}
+
+// More returns how many cards the column does not show.
+func (c column) More() int { return c.Total - len(c.Cards) }
+
+type boardView struct {
+	Project board.Project
+	Columns []column
+	Query   string
+	Cursor  int64 // the event the board is current with; the stream resumes there
+}
+
+func (s *Server) card(t board.Ticket) card {
+	running, cost := s.runs.ticket(t.ID)
+	return card{Ticket: t, Running: running, CostUSD: cost}
+}
+
+// cardOrder sorts a column: higher priority first, then most recently
+// updated. board.js keeps the same order when it places live updates.
+func cardOrder(a, b card) int {
+	if a.Priority != b.Priority {
+		return a.Priority - b.Priority
+	}
+	if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
+		return c
+	}
+	return b.Number - a.Number
+}
+
+// matches reports whether t matches the filter text q (lower case): a
+// number ("12" or "#12") or words of the title.
+func matches(t board.Ticket, q string) bool {
+	if q == "" {
+		return true
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(q, "#")); err == nil && n == t.Number {
+		return true
+	}
+	return strings.Contains(strings.ToLower(t.Title), q)
+}
+
+func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	cursor := s.feed.cursor() // before the read: nothing newer can be missed
+	p, err := s.store.Project(ctx, r.PathValue("slug"))
+	if err != nil {
+		return err
+	}
+	ts, err := s.store.Tickets(ctx, store.TicketFilter{ProjectSlug: p.Slug})
+	if err != nil {
+		return err
+	}
+	v := boardView{Project: p, Query: strings.TrimSpace(r.URL.Query().Get("q")), Cursor: cursor}
+	q := strings.ToLower(v.Query)
+	byState := map[board.State][]card{}
+	for _, t := range ts {
+		if matches(t, q) {
+			byState[t.State] = append(byState[t.State], s.card(t))
+		}
+	}
+	for _, st := range board.States {
+		cs := byState[st]
+		slices.SortFunc(cs, cardOrder)
+		col := column{State: st, Total: len(cs), Cards: cs}
+		if len(cs) > columnLimit {
+			col.Cards = cs[:columnLimit]
+		}
+		v.Columns = append(v.Columns, col)
+	}
+	s.render(w, r, http.StatusOK, "board", pageData{Title: p.Name, Project: p.Slug, Data: v})
+	return nil
+}
+
+// quickAdd creates a ticket from the board's quick-add form. htmx gets the
+// new card; a plain form post goes back to the board.
+func (s *Server) quickAdd(w http.ResponseWriter, r *http.Request) error {
+	in := newTicketInput{Title: r.PostFormValue("title"), State: r.PostFormValue("state")}
+	if v := r.PostFormValue("priority"); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil {
+			return badRequest("priority must be 0 (urgent) to 4 (none)")
+		}
+		in.Priority = &p
+	}
+	t, err := s.createTicket(r.Context(), r.PathValue("slug"), in)
+	if err != nil {
+		return err
+	}
+	if r.Header.Get("HX-Request") == "" {
+		http.Redirect(w, r, "/p/"+t.ProjectSlug, http.StatusSeeOther)
+		return nil
+	}
+	s.fragment(w, r, http.StatusCreated, "card", s.card(t))
+	return nil
+}
+
+// boardEvents streams the board's changes: each changed ticket of the
+// project as its rendered card ("card" events), which board.js puts in the
+// right column.
+func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	p, err := s.store.Project(ctx, r.PathValue("slug"))
+	if err != nil {
+		return err
+	}
+	cursor, err := s.startCursor(r)
+	if err != nil {
+		return err
+	}
+	st, err := newStream(w)
+	if err != nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	s.follow(ctx, st, cursor, func(it item) error {
+		e := it.Event
+		if e.ProjectID != p.ID || e.TicketID == "" {
+			return nil
+		}
+		t := it.Ticket
+		if t == nil { // an event older than the feed's memory
+			ref, ok := s.runs.ref(e.TicketID)
+			if !ok {
+				return nil
+			}
+			tk, err := s.store.Ticket(ctx, ref)
+			if err != nil {
+				return nil
+			}
+			t = &tk
+		}
+		buf.Reset()
+		if err := s.pages[""].ExecuteTemplate(&buf, "card", s.card(*t)); err != nil {
+			return err
+		}
+		return st.send(e.ID, "card", buf.String())
+	})
+	return nil
+}

@@ -1,0 +1,74 @@
+package web
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// newProjectInput is what a person gives to add a project, as
+// `bonsai project add` takes it.
+type newProjectInput struct {
+	Slug      string  `json:"slug"`
+	Name      string  `json:"name"`
+	Repo      string  `json:"repo"`
+	Branch    string  `json:"defaultBranch"`
+	Model     string  `json:"model"`
+	Verify    string  `json:"verify"`
+	BudgetUSD float64 `json:"budgetUsd"`
+}
+
+// remoteRepo matches git URLs: scheme://… and scp-like user@host:path.
+var remoteRepo = regexp.MustCompile(`^([a-z][a-z0-9+.-]*://|[^/@:]+@[^/:]+:)`)
+
+// createProject validates in and adds the project.
+func (s *Server) createProject(ctx context.Context, in newProjectInput) (board.Project, error) {
+	repo, err := checkRepo(in.Repo)
+	if err != nil {
+		return board.Project{}, err
+	}
+	p := board.Project{
+		Slug: strings.TrimSpace(in.Slug), Name: strings.TrimSpace(in.Name), Repo: repo,
+		DefaultBranch: strings.TrimSpace(in.Branch), Active: true,
+		Agent: board.AgentSettings{Model: strings.TrimSpace(in.Model), Verify: strings.TrimSpace(in.Verify), BudgetUSD: in.BudgetUSD},
+	}
+	if p.Name == "" {
+		p.Name = p.Slug
+	}
+	if p.DefaultBranch == "" {
+		p.DefaultBranch = "main"
+	}
+	if err := p.Validate(); err != nil {
+		return board.Project{}, err
+	}
+	return s.store.CreateProject(ctx, p)
+}
+
+// checkRepo keeps a git URL as it is and requires a local repository to be
+// an absolute path to a directory on the server's machine.
+func checkRepo(repo string) (string, error) {
+	repo = strings.TrimSpace(repo)
+	if repo == "" {
+		return "", board.Errorf(board.EINVALID, "repo is required: a local path or a git URL")
+	}
+	if remoteRepo.MatchString(repo) {
+		return repo, nil
+	}
+	if strings.HasPrefix(repo, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			repo = filepath.Join(home, repo[2:])
+		}
+	}
+	if !filepath.IsAbs(repo) {
+		return "", board.Errorf(board.EINVALID, "repository %q must be an absolute path on the server or a git URL", repo)
+	}
+	repo = filepath.Clean(repo)
+	if fi, err := os.Stat(repo); err != nil || !fi.IsDir() {
+		return "", board.Errorf(board.EINVALID, "repository %s is not a directory; give a local git repository or a URL", repo)
+	}
+	return repo, nil
+}

@@ -1,0 +1,85 @@
+package web
+
+import (
+	"io/fs"
+	"net/http"
+)
+
+// routes declares every route of the server. Authentication, CSRF and the
+// body limit are applied around all of them in middleware.go.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	h := s.handle
+
+	// Login and assets (no authentication).
+	mux.Handle("GET /login", h(s.loginPage))
+	mux.Handle("POST /login", h(s.login))
+	mux.Handle("GET /healthz", h(s.healthz))
+	static, _ := fs.Sub(staticFS, "static")
+	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheForever(http.FileServerFS(static))))
+
+	// Pages.
+	mux.Handle("POST /logout", h(s.logout))
+	mux.Handle("GET /{$}", h(s.projectsPage))
+	mux.Handle("POST /projects", h(s.addProject))
+	mux.Handle("GET /p/{slug}", h(s.boardPage))
+	mux.Handle("GET /p/{slug}/events", h(s.boardEvents))
+	mux.Handle("POST /p/{slug}/tickets", h(s.quickAdd))
+	mux.Handle("GET /p/{slug}/{n}", h(s.ticketPage))
+	mux.Handle("GET /p/{slug}/{n}/live", h(s.ticketLive))
+	mux.Handle("GET /p/{slug}/{n}/events", h(s.ticketEvents))
+	mux.Handle("POST /p/{slug}/{n}/edit", h(s.editForm))
+	mux.Handle("POST /p/{slug}/{n}/move", h(s.moveForm))
+	mux.Handle("POST /p/{slug}/{n}/comments", h(s.commentForm))
+	mux.Handle("POST /p/{slug}/{n}/approve", h(s.approveForm))
+	mux.Handle("POST /p/{slug}/{n}/return", h(s.returnForm))
+	mux.Handle("GET /runs/{id}", h(s.runPage))
+	mux.Handle("GET /settings", h(s.settingsPage))
+	mux.Handle("POST /settings", h(s.saveSettings))
+
+	// JSON API (docs/api.md). These routes are a contract.
+	mux.Handle("GET /api/projects", h(s.apiProjects))
+	mux.Handle("POST /api/projects", h(s.apiCreateProject))
+	mux.Handle("GET /api/projects/{slug}", h(s.apiProject))
+	mux.Handle("GET /api/projects/{slug}/tickets", h(s.apiTickets))
+	mux.Handle("POST /api/projects/{slug}/tickets", h(s.apiCreateTicket))
+	mux.Handle("GET /api/projects/{slug}/tickets/{n}", h(s.apiTicket))
+	mux.Handle("PATCH /api/projects/{slug}/tickets/{n}", h(s.apiEditTicket))
+	mux.Handle("POST /api/projects/{slug}/tickets/{n}/move", h(s.apiMove))
+	mux.Handle("POST /api/projects/{slug}/tickets/{n}/comments", h(s.apiComment))
+	mux.Handle("POST /api/projects/{slug}/tickets/{n}/approve", h(s.apiApprove))
+	mux.Handle("POST /api/projects/{slug}/tickets/{n}/return", h(s.apiReturn))
+	mux.Handle("GET /api/status", h(s.apiStatus))
+	mux.Handle("GET /api/runs/{id}", h(s.apiRun))
+	mux.Handle("GET /api/events", h(s.apiEvents))
+	mux.Handle("GET /api/events/stream", h(s.apiEventStream))
+	mux.Handle("/api/", h(s.apiNotFound))
+
+	mux.Handle("/", h(s.notFound))
+	return mux
+}
+
+// cacheForever marks assets immutable: their URLs carry assetVersion.
+func cacheForever(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("v") != "" {
+			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, err := w.Write([]byte("ok\n"))
+	return err
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) error {
+	return &httpError{status: http.StatusNotFound, code: "not_found", msg: "there is no page at " + r.URL.Path}
+}
+
+func (s *Server) apiNotFound(w http.ResponseWriter, r *http.Request) error {
+	return &httpError{status: http.StatusNotFound, code: "not_found",
+		msg: r.Method + " " + r.URL.Path + " is not an API route; see docs/api.md"}
+}

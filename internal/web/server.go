@@ -1,0 +1,149 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/config"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Store is the board.
+	Store Store
+	// Token is the secret of the web-token file. Required.
+	Token string
+	// Dir is the data directory, for config.json on the settings page.
+	Dir config.Dir
+	// Author is the name recorded on the comments and moves people make
+	// through the UI.
+	Author string
+	// Public allows Host headers other than loopback names. Without it the
+	// server answers only requests addressed to localhost, which defeats DNS
+	// rebinding.
+	Public bool
+	// Logger receives one line per request; nil discards them.
+	Logger *slog.Logger
+	// Getenv reads the environment, for the settings page's key presence
+	// check; nil means no keys are reported present.
+	Getenv func(string) string
+	// Service reports whether the heartbeat runs as an OS service and
+	// under which manager; nil means it does not.
+	Service func() (installed bool, manager string)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// PollInterval is how often the event log is polled; 0 means 250ms.
+	PollInterval time.Duration
+}
+
+// Server is the web UI and the JSON API.
+type Server struct {
+	opts    Options
+	store   Store
+	auth    auth
+	log     *slog.Logger
+	pages   map[string]*template.Template
+	md      *markdown
+	feed    *feed
+	runs    *runIndex
+	handler http.Handler
+}
+
+// New returns a Server for opts. Call Follow (or Run, which calls it) to
+// keep its view of the event log current.
+func New(opts Options) (*Server, error) {
+	if opts.Store == nil {
+		return nil, errors.New("web: no store")
+	}
+	if len(opts.Token) < 16 {
+		return nil, errors.New("web: the web token is missing or too short")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
+	if opts.Service == nil {
+		opts.Service = func() (bool, string) { return false, "" }
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Author == "" {
+		opts.Author = "human"
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = 250 * time.Millisecond
+	}
+	s := &Server{
+		opts:  opts,
+		store: opts.Store,
+		auth:  newAuth(opts.Token),
+		log:   opts.Logger,
+		md:    newMarkdown(),
+		runs:  newRunIndex(),
+	}
+	s.feed = newFeed(opts.Store, s.runs, opts.PollInterval, opts.Logger)
+	var err error
+	if s.pages, err = parsePages(s.funcs()); err != nil {
+		return nil, err
+	}
+	s.handler = s.middleware(s.routes())
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Follow reads the event log up to its end once, then polls it for new
+// events until ctx is done. Pages show live changes only while it runs.
+func (s *Server) Follow(ctx context.Context) error { return s.feed.run(ctx) }
+
+// Catchup reads the event log up to its end once, without polling.
+func (s *Server) Catchup(ctx context.Context) error { return s.feed.poll(ctx) }
+
+// Serve serves on l until ctx is done, following the event log meanwhile,
+// then shuts down gracefully: it stops accepting connections, ends the
+// event streams and waits up to 5 seconds for requests in flight.
+func (s *Server) Serve(ctx context.Context, l net.Listener) error {
+	if err := s.feed.poll(ctx); err != nil {
+		return fmt.Errorf("read event log: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	followErr := make(chan error, 1)
+	go func() { followErr <- s.feed.run(ctx) }()
+
+	hs := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(l) }()
+	select {
+	case err := <-serveErr:
+		cancel()
+		<-followErr
+		return err
+	case <-ctx.Done():
+	}
+	// Event streams watch ctx (the base context) and end on their own.
+	shutCtx, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	err := hs.Shutdown(shutCtx)
+	<-serveErr
+	if ferr := <-followErr; ferr != nil && !errors.Is(ferr, context.Canceled) && err == nil {
+		err = ferr
+	}
+	return err
+}

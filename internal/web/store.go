@@ -1,0 +1,31 @@
+package web
+
+import (
+	"context"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// Store is what the web UI reads and writes. It is a subset of store.Store:
+// the UI is a full client of the board, but never archives projects, starts
+// runs or resolves comments.
+type Store interface {
+	CreateProject(ctx context.Context, p board.Project) (board.Project, error)
+	Project(ctx context.Context, slug string) (board.Project, error)
+	Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
+	CreateTicket(ctx context.Context, t board.Ticket, actor board.Actor) (board.Ticket, error)
+	Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error)
+	Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error)
+	TicketCounts(ctx context.Context) (map[string]map[board.State]int, error)
+	UpdateTicket(ctx context.Context, ref board.Ref, u store.TicketUpdate, actor board.Actor) (board.Ticket, error)
+	MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error)
+	AddComment(ctx context.Context, ref board.Ref, c board.Comment) (board.Comment, error)
+	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
+	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
+	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
+	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
+	Events(ctx context.Context, afterID int64, limit int) ([]board.Event, error)
+}
+
+var _ Store = store.Store(nil)
