@@ -1,0 +1,142 @@
+package agentrunner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/session"
+)
+
+// Options configures a Runner.
+type Options struct {
+	// Model opens a "provider/model" id, with retries; an error names what
+	// is missing (a key, a base URL).
+	Model func(id string) (llm.Model, llm.Info, error)
+	// Ready reports, without a request, whether a model id can be opened;
+	// nil means every model is ready.
+	Ready func(id string) error
+	// CodingTools returns the coding tools working through ex; nil means
+	// CodingTools of this package.
+	CodingTools func(ex executor.Executor) []agent.Tool
+	// MaxTurns ends a run after this many model requests (0: no limit).
+	MaxTurns int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Runner runs the agent loop in this process.
+type Runner struct {
+	opts Options
+}
+
+var (
+	_ heartbeat.AgentRunner = (*Runner)(nil)
+	_ heartbeat.Readiness   = (*Runner)(nil)
+)
+
+// New returns a Runner.
+func New(opts Options) (*Runner, error) {
+	if opts.Model == nil {
+		return nil, errors.New("agent runner: Model is required")
+	}
+	if opts.CodingTools == nil {
+		opts.CodingTools = CodingTools
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Runner{opts: opts}, nil
+}
+
+// Ready implements heartbeat.Readiness.
+func (r *Runner) Ready(model string) error {
+	if r.opts.Ready == nil {
+		return nil
+	}
+	return r.opts.Ready(model)
+}
+
+// RunAgent implements heartbeat.AgentRunner: it resumes (or starts) the
+// ticket's transcript, prompts the agent with the job's task and maps how
+// the loop ended to a run status.
+func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+	model, info, err := r.opts.Model(job.Model)
+	if err != nil {
+		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+	}
+	sess, err := openSession(job.SessionFile, job.Project.Slug)
+	if err != nil {
+		return heartbeat.Outcome{}, err
+	}
+	defer sess.Close()
+	tools := r.opts.CodingTools(job.Workspace.Exec)
+	for _, t := range job.Tools {
+		tools = append(tools, ticketTool{t})
+	}
+	var usage llm.Usage
+	a, err := agent.New(agent.Config{
+		Model: model, Info: info, System: job.SystemPrompt, Tools: tools, Session: sess,
+		MaxTurns: r.opts.MaxTurns, Budget: job.Budget.USD, Deadline: job.Deadline,
+		OnEvent: func(e agent.Event) {
+			if e.Type == agent.EventTurnEnd && e.Message != nil && e.Message.Usage != nil {
+				usage = usage.Add(*e.Message.Usage)
+				if job.OnUsage != nil {
+					job.OnUsage(usageOf(usage))
+				}
+			}
+		},
+	})
+	if err != nil {
+		return heartbeat.Outcome{}, err
+	}
+	res := a.Prompt(ctx, llm.UserText(job.Prompt))
+	return r.outcome(res), nil
+}
+
+// openSession resumes the ticket's transcript, or creates it. Opening
+// repairs tool calls a killed beat left without a result.
+func openSession(path, cwd string) (*session.File, error) {
+	s, err := session.Open(path, session.Options{})
+	if errors.Is(err, fs.ErrNotExist) {
+		s, err = session.Create(path, cwd, session.Options{})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open transcript: %w", err)
+	}
+	return s, nil
+}
+
+// outcome maps how the loop ended to the run's outcome.
+func (r *Runner) outcome(res agent.Result) heartbeat.Outcome {
+	out := heartbeat.Outcome{Usage: usageOf(res.Usage), Summary: res.Text()}
+	switch res.Reason {
+	case agent.EndStop, agent.EndStopped, agent.EndMaxTurns:
+		out.Status = board.RunCompleted
+	case agent.EndTimeout:
+		out.Status = board.RunTimeout
+	case agent.EndAborted:
+		out.Status, out.Error = board.RunInterrupted, res.Detail
+	case agent.EndBudget:
+		out.Status = board.RunBudgetExceeded
+	default: // error, no progress
+		out.Status, out.Error = board.RunError, res.Detail
+	}
+	var le *llm.Error
+	if errors.As(res.Err, &le) && le.Kind == llm.KindRateLimit && le.RetryAfter > 0 {
+		out.RetryAt = r.opts.Now().Add(le.RetryAfter)
+	}
+	return out
+}
+
+func usageOf(u llm.Usage) heartbeat.Usage {
+	return heartbeat.Usage{InputTokens: u.Input, OutputTokens: u.Output,
+		CacheReadTokens: u.CacheRead, CacheWriteTokens: u.CacheWrite, CostUSD: u.Cost}
+}

@@ -1,0 +1,238 @@
+package agentrunner_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
+	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/workspace"
+)
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// call is a scripted assistant turn asking for one tool.
+func call(id, name string, args any) llmtest.Turn {
+	raw, _ := json.Marshal(args)
+	return llmtest.Turn{Message: llm.Message{Role: llm.RoleAssistant,
+		Content: []llm.Part{llm.ToolCall(id, name, raw)},
+		Usage:   &llm.Usage{Input: 1000, Output: 50, Cost: 0.001}}}
+}
+
+func say(text string) llmtest.Turn {
+	return llmtest.Turn{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.Text(text)},
+		Usage: &llm.Usage{Input: 1000, Output: 20, Cost: 0.001}}}
+}
+
+type fixture struct {
+	data  string
+	db    *sqlite.DB
+	model *llmtest.Model
+	opts  heartbeat.Options
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	data := t.TempDir()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(data, "bonsai.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	repo := filepath.Join(t.TempDir(), "repo")
+	os.MkdirAll(repo, 0o755)
+	git(t, repo, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(repo, "README.md"), []byte("# demo\n"), 0o644)
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "initial")
+	if _, err := db.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo", Repo: repo, DefaultBranch: "main", Active: true}); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New(workspace.Options{
+		Projects: filepath.Join(data, "projects"), Worktrees: filepath.Join(data, "worktrees"),
+		Open: func(root string) (executor.Executor, error) { return executor.NewLocal(root, executor.LocalOptions{}) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{data: data, db: db, model: llmtest.NewModel()}
+	runner, err := agentrunner.New(agentrunner.Options{
+		Model: func(id string) (llm.Model, llm.Info, error) {
+			return f.model, llm.Info{ID: id, ContextWindow: 200000}, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.opts = heartbeat.Options{
+		Store: db, Workspaces: ws, Runner: runner,
+		LockFile: filepath.Join(data, "heartbeat.lock"), Sessions: filepath.Join(data, "sessions"),
+		StateFile:    filepath.Join(data, "heartbeat.json"),
+		DefaultModel: "llmtest/scripted", MaxDuration: time.Minute,
+	}
+	return f
+}
+
+func (f *fixture) beat(t *testing.T) heartbeat.Report {
+	t.Helper()
+	h, err := heartbeat.New(f.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := h.Beat(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestRunner_ResearchThenImplement runs the real agent loop, coding tools
+// and ticket tools over two beats against a scripted model: the second beat
+// resumes the transcript of the first.
+func TestRunner_ResearchThenImplement(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	tk, err := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Add feature",
+		Criteria: []string{"feature.txt says done"}, State: board.Research, Priority: 2}, board.Human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.model.Push(
+		call("c1", "read", map[string]any{"path": "README.md"}),
+		call("c2", "ticket_plan", map[string]any{"plan": "Write feature.txt and commit it."}),
+		call("c3", "ticket_move", map[string]any{"to": "IN_PROGRESS"}),
+		say("Planned; moving on next beat."),
+	)
+	rep := f.beat(t)
+	if len(rep.Runs) != 1 || rep.Runs[0].Status != board.RunCompleted || rep.Runs[0].MovedTo != board.InProgress {
+		t.Fatalf("beat 1 = %+v", rep.Runs)
+	}
+	reqs := f.model.Requests()
+	if !strings.Contains(reqs[0].System, "# The ticket") || !strings.Contains(reqs[0].System, "Add feature") {
+		t.Errorf("system prompt lacks the ticket:\n%s", reqs[0].System)
+	}
+	names := map[string]bool{}
+	for _, s := range reqs[0].Tools {
+		names[s.Name] = true
+	}
+	for _, n := range []string{"read", "bash", "edit", "ticket_plan", "ticket_move", "ticket_ask", "ticket_comment"} {
+		if !names[n] {
+			t.Errorf("tool %s not offered", n)
+		}
+	}
+
+	f.model.Push(
+		call("c4", "bash", map[string]any{"command": "echo done > feature.txt && git add feature.txt && git commit -q -m 'add feature'"}),
+		call("c5", "ticket_move", map[string]any{"to": "VERIFICATION",
+			"criteria": []map[string]string{{"criterion": "feature.txt says done", "evidence": "cat feature.txt prints done"}}}),
+	)
+	rep = f.beat(t)
+	if rep.Runs[0].MovedTo != board.Verification || rep.Runs[0].Status != board.RunCompleted {
+		t.Fatalf("beat 2 = %+v", rep.Runs)
+	}
+	if f.model.Remaining() != 0 {
+		t.Errorf("%d scripted turns left: the run did not end after ticket_move", f.model.Remaining())
+	}
+	// The second beat resumed the first beat's conversation.
+	reqs = f.model.Requests()
+	second := reqs[4]
+	if len(second.Messages) < 8 || !strings.Contains(second.Messages[0].Text(), "Research ticket demo#1") {
+		t.Errorf("beat 2 did not resume the transcript: %d messages", len(second.Messages))
+	}
+	runs, _ := f.db.Runs(ctx, tk.Ref())
+	if runs[0].InputTokens != 2000 || runs[0].OutputTokens != 100 {
+		t.Errorf("run usage = %d in / %d out, want 2000 / 100", runs[0].InputTokens, runs[0].OutputTokens)
+	}
+	sess := heartbeat.SessionFile(f.opts.Sessions, tk.ProjectID, tk.ID)
+	if _, err := os.Stat(sess); err != nil {
+		t.Errorf("no transcript at %s", sess)
+	}
+}
+
+// TestRunner_ResumesAfterKill resumes a transcript whose process died in
+// the middle of a tool call: the dangling call gets a synthetic result.
+func TestRunner_ResumesAfterKill(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	tk, err := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Crashy", State: board.InProgress, Priority: 2}, board.Human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := heartbeat.SessionFile(f.opts.Sessions, tk.ProjectID, tk.ID)
+	s, err := session.Create(path, "demo", session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AppendMessage(llm.UserText("Implement ticket demo#1"), nil)
+	s.AppendMessage(llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopToolUse,
+		Content: []llm.Part{llm.ToolCall("k1", "bash", []byte(`{"command":"sleep 100"}`))}}, nil)
+	s.Close()
+	if _, err := f.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement}); err != nil {
+		t.Fatal(err)
+	}
+
+	f.model.Push(call("c1", "ticket_comment", map[string]any{"kind": "status", "content": "Re-checked after the crash."}), say("ok"))
+	rep := f.beat(t)
+	if rep.Interrupted != 1 {
+		t.Errorf("Interrupted = %d, want 1", rep.Interrupted)
+	}
+	msgs := f.model.Requests()[0].Messages
+	var repaired bool
+	for _, m := range msgs {
+		if m.Role == llm.RoleToolResult && m.ToolCallID == "k1" && m.IsError {
+			repaired = true
+		}
+	}
+	if !repaired {
+		t.Errorf("the dangling tool call has no synthetic result in %+v", msgs)
+	}
+	cs, _ := f.db.Comments(ctx, tk.Ref())
+	if len(cs) != 1 || cs[0].Content != "Re-checked after the crash." {
+		t.Errorf("comments = %+v; want exactly the agent's one", cs)
+	}
+}
+
+func TestRunner_ModelErrorIsRunError(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Limited", State: board.InProgress, Priority: 2}, board.Human)
+	f.model.Push(llmtest.Turn{Err: &llm.Error{Kind: llm.KindRateLimit, Provider: "llmtest", Status: 429,
+		Message: "rate limited", RetryAfter: time.Hour}})
+	rep := f.beat(t)
+	if rep.Runs[0].Status != board.RunError {
+		t.Fatalf("run = %+v", rep.Runs[0])
+	}
+	// The provider is paused: the next beat makes no request.
+	rep = f.beat(t)
+	if n := len(f.model.Requests()); n != 1 || !strings.Contains(rep.Runs[0].Skipped, "paused") {
+		t.Errorf("after a rate limit: %d requests, report %+v", n, rep.Runs[0])
+	}
+	runs, _ := f.db.Runs(ctx, tk.Ref())
+	if !strings.Contains(runs[0].Error, "rate limited") {
+		t.Errorf("run error = %q", runs[0].Error)
+	}
+}
