@@ -70,7 +70,7 @@ func (a *Agent) stream(ctx context.Context) response {
 
 func (a *Agent) startMessage(r *response) {
 	r.started = true
-	a.emit(Event{Type: EventMessageStart, Message: &llm.Message{Role: llm.RoleAssistant}})
+	a.emit(Event{Type: EventMessageStart, Message: &llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{}}})
 }
 
 // finish emits message_start (if the stream failed before any content)

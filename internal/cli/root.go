@@ -43,5 +43,6 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		c.GroupID = "setup"
 		root.AddCommand(c)
 	}
+	root.AddCommand(newRunCmd(a))
 	return root
 }

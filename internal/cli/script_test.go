@@ -46,6 +46,8 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mkrepo": cmdMkrepo,
 			"exits":  cmdExits,
+			// fakellm (run_fakellm_test.go) serves scripted model turns.
+			"fakellm": cmdFakeLLM(t),
 		},
 	})
 }

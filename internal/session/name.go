@@ -37,3 +37,17 @@ func Latest(dir string) (string, error) {
 	sort.Strings(names)
 	return filepath.Join(dir, names[len(names)-1]), nil
 }
+
+// CreateIn creates a new session file in dir named by FileName from its
+// creation time and id.
+func CreateIn(dir, cwd string, opts Options) (*File, error) {
+	s := New(cwd, opts)
+	t, err := time.Parse(TimeFormat, s.header.Timestamp)
+	if err != nil {
+		return nil, fmt.Errorf("create session: %w", err)
+	}
+	if err := s.create(filepath.Join(dir, FileName(t, s.header.ID))); err != nil {
+		return nil, err
+	}
+	return s, nil
+}

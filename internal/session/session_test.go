@@ -313,3 +313,15 @@ func TestLatest(t *testing.T) {
 		t.Errorf("Latest = %q", p)
 	}
 }
+
+func TestCreateIn(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sub")
+	s := must(session.CreateIn(dir, "p", fixed()))
+	defer s.Close()
+	if got := filepath.Base(s.Path()); got != "2026-01-02T03-04-06-000Z_00000001.jsonl" {
+		t.Errorf("name = %q", got)
+	}
+	if p := must(session.Latest(dir)); p != s.Path() {
+		t.Errorf("Latest = %q", p)
+	}
+}

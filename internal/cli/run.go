@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+)
+
+// runOptions are the flags of `bonsai run` (a contract: see issue 4).
+type runOptions struct {
+	prompt    []string
+	print     bool
+	mode      string
+	model     string
+	cwd       string
+	cont      bool
+	session   string
+	noSession bool
+	tools     string
+	maxTurns  int
+	thinking  string
+}
+
+// The modes of `bonsai run`.
+const (
+	modeInteractive = "interactive"
+	modePrint       = "print"
+	modeJSON        = "json"
+	modeRPC         = "rpc"
+)
+
+func newRunCmd(a *app) *cobra.Command {
+	var o runOptions
+	cmd := &cobra.Command{
+		Use:   "run [prompt...]",
+		Short: "Run the coding agent in this directory",
+		Long: `Run Bonsai's coding agent on the current directory (or --cwd).
+
+Interactive when stdin is a terminal: streaming output, Ctrl-C aborts the
+turn, a second Ctrl-C exits. -p prints only the final answer; --mode json
+prints the session header and every event as one JSON line; --mode rpc
+reads JSON-line commands on stdin (see docs/rpc.md). Piped stdin is put
+before the prompt: git diff | bonsai run -p "review this".
+
+Sessions are saved under $BONSAI_DATA_DIR/sessions/cli/; --continue resumes
+the latest one for the directory, --session FILE a given one.`,
+		Example: `  bonsai run
+  bonsai run -p "what does this project do?"
+  git diff | bonsai run -p "review"
+  bonsai run --mode json --model openai/gpt-5 "fix the failing test"`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.prompt = args
+			return runRun(cmd.Context(), a, o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVarP(&o.print, "print", "p", false, "print only the final assistant text and exit")
+	f.StringVar(&o.mode, "mode", "", "output mode: json or rpc")
+	f.StringVar(&o.model, "model", "", "model as provider/model (default from config.json)")
+	f.StringVar(&o.cwd, "cwd", "", "workspace directory (default the current directory)")
+	f.BoolVarP(&o.cont, "continue", "c", false, "continue the latest session of this directory")
+	f.StringVar(&o.session, "session", "", "resume or create this session file")
+	f.BoolVar(&o.noSession, "no-session", false, "keep the session in memory only")
+	f.StringVar(&o.tools, "tools", strings.Join(defaultTools, ","), "comma-separated tools to enable")
+	f.IntVar(&o.maxTurns, "max-turns", 0, "stop after this many model requests (0: no limit)")
+	f.StringVar(&o.thinking, "thinking", "", "thinking level: off, low, medium or high")
+	cmd.MarkFlagsMutuallyExclusive("continue", "session", "no-session")
+	return cmd
+}
+
+// runMode decides the mode from the flags and whether stdin is a terminal.
+func runMode(o runOptions, stdinTTY bool) (string, error) {
+	switch o.mode {
+	case "":
+	case modeJSON, modeRPC:
+		if o.print {
+			return "", usagef("-p and --mode %s cannot be used together", o.mode)
+		}
+		return o.mode, nil
+	default:
+		return "", usagef("--mode %q is not one of json, rpc", o.mode)
+	}
+	if o.print || !stdinTTY {
+		return modePrint, nil
+	}
+	return modeInteractive, nil
+}
+
+func runRun(ctx context.Context, a *app, o runOptions) error {
+	mode, err := runMode(o, isTerminal(a.stdin))
+	if err != nil {
+		return err
+	}
+	if o.maxTurns < 0 {
+		return usagef("--max-turns must not be negative")
+	}
+	prompt := strings.TrimSpace(strings.Join(o.prompt, " "))
+	if mode == modePrint || mode == modeJSON {
+		if !isTerminal(a.stdin) {
+			piped, err := io.ReadAll(a.stdin)
+			if err != nil {
+				return fmt.Errorf("read stdin: %w", err)
+			}
+			if s := strings.TrimSpace(string(piped)); s != "" {
+				prompt = strings.TrimSpace(s + "\n\n" + prompt)
+			}
+		}
+		if prompt == "" {
+			return usagef("no prompt: give one as arguments or on stdin")
+		}
+	}
+	rt, err := newRuntime(ctx, a, o, mode)
+	if err != nil {
+		return err
+	}
+	defer rt.close()
+	switch mode {
+	case modePrint:
+		return rt.runPrint(ctx, prompt)
+	case modeJSON:
+		return rt.runJSON(ctx, prompt)
+	case modeRPC:
+		return rt.runRPC(ctx)
+	}
+	return rt.runInteractive(ctx, prompt)
+}
+
+// isTerminal reports whether r is a terminal.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}

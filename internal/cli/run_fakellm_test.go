@@ -1,0 +1,94 @@
+package cli_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// scriptTB lets llmtest.NewServer tie the server's life to one script.
+type scriptTB struct {
+	testing.TB
+	ts *testscript.TestScript
+}
+
+func (s scriptTB) Cleanup(f func()) { s.ts.Defer(f) }
+func (s scriptTB) Helper()          {}
+
+// fakeServers remembers the server each script started, by work dir.
+var (
+	fakeMu      sync.Mutex
+	fakeServers = map[string]*llmtest.Server{}
+)
+
+func fakeServer(key string) *llmtest.Server {
+	fakeMu.Lock()
+	defer fakeMu.Unlock()
+	return fakeServers[key]
+}
+
+func setFakeServer(key string, s *llmtest.Server) {
+	fakeMu.Lock()
+	defer fakeMu.Unlock()
+	if s == nil {
+		delete(fakeServers, key)
+	} else {
+		fakeServers[key] = s
+	}
+}
+
+// cmdFakeLLM starts llmtest's HTTP server in the test process, playing the
+// turns of a file (one JSON llmtest.ServerTurn per line), and points the
+// Anthropic and OpenAI base URLs and keys of later commands at it:
+// fakellm <turns-file>. fakellm requests prints, one per line, the JSON
+// bodies the server received so far.
+func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []string) {
+	return func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: fakellm <turns-file> | fakellm requests")
+		}
+		key := ts.Getenv("WORK")
+		if args[0] == "requests" {
+			srv := fakeServer(key)
+			if srv == nil {
+				ts.Fatalf("fakellm requests: no server started")
+			}
+			for _, r := range srv.Requests() {
+				fmt.Fprintf(ts.Stdout(), "%s %s\n", r.Path, r.Raw)
+			}
+			return
+		}
+		f, err := os.Open(ts.MkAbs(args[0]))
+		ts.Check(err)
+		defer f.Close()
+		var turns []llmtest.ServerTurn
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			var turn llmtest.ServerTurn
+			if err := json.Unmarshal([]byte(line), &turn); err != nil {
+				ts.Fatalf("fakellm: %s: %v", line, err)
+			}
+			turns = append(turns, turn)
+		}
+		ts.Check(sc.Err())
+		srv := llmtest.NewServer(scriptTB{TB: t, ts: ts}, turns...)
+		setFakeServer(key, srv)
+		ts.Defer(func() { setFakeServer(key, nil) })
+		ts.Setenv("ANTHROPIC_BASE_URL", srv.URL)
+		ts.Setenv("ANTHROPIC_API_KEY", "test-key")
+		ts.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
+		ts.Setenv("OPENAI_API_KEY", "test-key")
+	}
+}

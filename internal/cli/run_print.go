@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/llm"
+)
+
+// runPrint runs one prompt and prints only the final assistant text.
+func (rt *agentRun) runPrint(ctx context.Context, prompt string) error {
+	res := rt.agent.Prompt(ctx, llm.UserText(prompt))
+	if err := runError(res); err != nil {
+		return err
+	}
+	text := res.Text()
+	if text != "" && text[len(text)-1] != '\n' {
+		text += "\n"
+	}
+	_, err := io.WriteString(rt.a.stdout, text)
+	return err
+}
+
+// runJSON runs one prompt, printing the session header and then every
+// event as one JSON line.
+func (rt *agentRun) runJSON(ctx context.Context, prompt string) error {
+	w := newJSONLines(rt.a.stdout)
+	if err := w.write(rt.agent.Session().Header()); err != nil {
+		return err
+	}
+	rt.setHandler(func(e agent.Event) { _ = w.write(e) })
+	res := rt.agent.Prompt(ctx, llm.UserText(prompt))
+	return runError(res)
+}
+
+// runError turns a run that did not end normally into an error (exit 1).
+func runError(res agent.Result) error {
+	if res.Reason == agent.EndStop {
+		return nil
+	}
+	if res.Detail != "" {
+		return fmt.Errorf("run ended (%s): %s", res.Reason, res.Detail)
+	}
+	return fmt.Errorf("run ended (%s)", res.Reason)
+}
+
+// jsonLines writes values as JSON lines, one writer at a time.
+type jsonLines struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error
+}
+
+func newJSONLines(w io.Writer) *jsonLines { return &jsonLines{w: w} }
+
+func (j *jsonLines) write(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode json: %w", err)
+	}
+	b = append(b, '\n')
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.err != nil {
+		return j.err
+	}
+	if _, err := j.w.Write(b); err != nil {
+		j.err = fmt.Errorf("write output: %w", err)
+	}
+	return j.err
+}
