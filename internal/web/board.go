@@ -188,7 +188,7 @@ func (s *Server) ticketDetail(ctx context.Context, ref board.Ref) (ticketDetail,
 		d.Comments = []board.Comment{}
 	}
 	for i, r := range runs {
-		d.Runs[i] = newRunView(r)
+		d.Runs[i] = newRunView(s.withRef(r, ref))
 	}
 	return d, nil
 }
@@ -226,7 +226,8 @@ func (s *Server) status(ctx context.Context) (statusView, error) {
 		return v, err
 	}
 	for _, r := range runs {
-		v.RecentRuns = append(v.RecentRuns, newRunView(r))
+		ref, _ := s.runs.ref(r.TicketID)
+		v.RecentRuns = append(v.RecentRuns, newRunView(s.withRef(r, ref)))
 	}
 	return v, nil
 }
@@ -244,8 +245,16 @@ func (s *Server) findRun(ctx context.Context, id string) (runView, error) {
 	}
 	for _, r := range runs {
 		if r.ID == id {
-			return newRunView(r), nil
+			return newRunView(s.withRef(r, ref)), nil
 		}
 	}
 	return runView{}, notFound
+}
+
+// withRef fills the run's ticket reference when the store left it empty.
+func (s *Server) withRef(r board.Run, ref board.Ref) board.Run {
+	if r.ProjectSlug == "" && ref.Project != "" {
+		r.ProjectSlug, r.TicketNumber = ref.Project, ref.Number
+	}
+	return r
 }

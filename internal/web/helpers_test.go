@@ -9,12 +9,14 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 )
 
@@ -196,3 +198,9 @@ func wantBody(t testing.TB, r response, subs ...string) {
 		}
 	}
 }
+
+func storeTitle(s *string) store.TicketUpdate { return store.TicketUpdate{Title: s} }
+
+func planUpdate(s *string) store.TicketUpdate { return store.TicketUpdate{Plan: s} }
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
