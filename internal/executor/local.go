@@ -20,17 +20,23 @@ type LocalOptions struct {
 	// Env lists extra variable names (or patterns with "*") that commands
 	// inherit besides the built-in allowlist. The denylist still wins.
 	Env []string
+	// Durable makes WriteFile fsync the new file before renaming it over
+	// the old one, so that the new content survives a power loss. It costs
+	// a few milliseconds a write; without it writes are still atomic for
+	// readers and for process crashes.
+	Durable bool
 }
 
 // Local is an Executor working directly on the host filesystem under one
 // root. File operations go through an os.Root, so no path, symlink or race
 // can reach outside it.
 type Local struct {
-	given  string // absolute root as given
-	root   string // absolute root with symlinks evaluated
-	fsroot *os.Root
-	env    []string
-	shell  []string
+	given   string // absolute root as given
+	root    string // absolute root with symlinks evaluated
+	fsroot  *os.Root
+	env     []string
+	shell   []string
+	durable bool
 }
 
 var _ Executor = (*Local)(nil)
@@ -49,7 +55,7 @@ func NewLocal(root string, opts LocalOptions) (*Local, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}
-	return &Local{given: given, root: real, fsroot: r, env: opts.Env, shell: findShell()}, nil
+	return &Local{given: given, root: real, fsroot: r, env: opts.Env, shell: findShell(), durable: opts.Durable}, nil
 }
 
 // Close releases the root directory handle.
@@ -214,7 +220,7 @@ func (l *Local) writeTemp(tmp string, data []byte, mode fs.FileMode) error {
 	if werr == nil {
 		werr = f.Chmod(mode) // the umask may have narrowed it
 	}
-	if werr == nil {
+	if werr == nil && l.durable {
 		werr = f.Sync()
 	}
 	if cerr := f.Close(); werr == nil {

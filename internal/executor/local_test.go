@@ -27,6 +27,17 @@ func TestLocal_Contract(t *testing.T) {
 	executortest.Run(t, openLocal)
 }
 
+func TestLocal_ContractDurable(t *testing.T) {
+	executortest.Run(t, func(t *testing.T, root string) executor.Executor {
+		l, err := executor.NewLocal(root, executor.LocalOptions{Durable: true, Env: []string{"BONSAI_TEST_*", "GITHUB_TOKEN"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() })
+		return l
+	})
+}
+
 func TestLocal_KillLeavesNoProcess(t *testing.T) {
 	w := executortest.NewWorkspace(t)
 	ex := openLocal(t, w.Root)

@@ -58,11 +58,8 @@ func (t *editTool) Run(ctx context.Context, raw json.RawMessage, _ UpdateFunc) (
 func (t *editTool) edit(ctx context.Context, a editArgs) (Result, error) {
 	ex := t.e.ex
 	name := shown(ex, a.Path)
-	if a.OldString == "" {
-		return errorResult("old_string is empty. Use write to create or replace a whole file."), nil
-	}
-	if a.OldString == a.NewString {
-		return errorResult("old_string and new_string are identical; there is nothing to change."), nil
+	if r := checkEditArgs(a); r != nil {
+		return *r, nil
 	}
 	rel, err := ex.Rel(a.Path)
 	if err != nil {
@@ -100,6 +97,9 @@ func (t *editTool) edit(ctx context.Context, a editArgs) (Result, error) {
 // applyEdit performs the replacement on the file content and returns the
 // new content with the result to report. It does no I/O.
 func applyEdit(name, content string, a editArgs) (string, Result) {
+	if r := checkEditArgs(a); r != nil {
+		return "", *r
+	}
 	bom := strings.HasPrefix(content, "\ufeff")
 	content = strings.TrimPrefix(content, "\ufeff")
 	crlf := strings.Contains(content, "\r\n") && strings.Count(content, "\r\n") == strings.Count(content, "\n")
@@ -145,6 +145,20 @@ func applyEdit(name, content string, a editArgs) (string, Result) {
 	}
 	text := fmt.Sprintf("Edited %s: %d %s.\n\n%s", name, len(regions), noun, diff)
 	return out, textResult(text, EditDetails{Path: name, Replacements: len(regions), FirstChangedLine: first, Forgiving: forgiving, Diff: diff})
+}
+
+// checkEditArgs refuses edits that cannot change anything.
+func checkEditArgs(a editArgs) *Result {
+	var r Result
+	switch {
+	case a.OldString == "":
+		r = errorResult("old_string is empty. Use write to create or replace a whole file.")
+	case a.OldString == a.NewString:
+		r = errorResult("old_string and new_string are identical; there is nothing to change.")
+	default:
+		return nil
+	}
+	return &r
 }
 
 func notFound(name, content, old string) Result {

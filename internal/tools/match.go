@@ -11,6 +11,9 @@ type region struct{ start, end int }
 // findExact returns the non-overlapping occurrences of old in s.
 func findExact(s, old string) []region {
 	var out []region
+	if old == "" {
+		return nil
+	}
 	for i := 0; ; {
 		j := strings.Index(s[i:], old)
 		if j < 0 {

@@ -23,6 +23,7 @@ type output struct {
 	lines   int // newlines seen
 	last    time.Time
 	update  func(text string)
+	lim     limits // zero means outputLimits
 }
 
 func (o *output) Write(p []byte) (int, error) {
@@ -37,7 +38,7 @@ func (o *output) Write(p []byte) (int, error) {
 	}
 	if len(p) > 0 {
 		o.tailBuf = append(o.tailBuf, p...)
-		if over := len(o.tailBuf) - 2*maxBytes; over > 0 {
+		if over := len(o.tailBuf) - 2*o.limits().bytes; over > 0 {
 			o.tailBuf = append(o.tailBuf[:0], o.tailBuf[over:]...)
 		}
 	}
@@ -46,6 +47,13 @@ func (o *output) Write(p []byte) (int, error) {
 		o.update(o.visible().text)
 	}
 	return n, nil
+}
+
+func (o *output) limits() limits {
+	if o.lim == (limits{}) {
+		return outputLimits
+	}
+	return o.lim
 }
 
 // overflowed reports whether output past spillCap was dropped from head.
@@ -71,7 +79,7 @@ type view struct {
 	partial   bool
 }
 
-// visible returns the last 2000 lines / 50 KB of the output.
+// visible returns the last 2000 lines / 50 KB of the output (or its limits).
 func (o *output) visible() view {
 	var s string
 	if o.overflowed() {
@@ -84,7 +92,7 @@ func (o *output) visible() view {
 		total++
 	}
 	lines := splitLines(s)
-	tl := tailOf(lines)
+	tl := tailOf(lines, o.limits())
 	if o.overflowed() && tl.first == 0 && !tl.partial && len(lines) > 0 {
 		// The first kept line may be cut; drop it.
 		tl.first = 1

@@ -113,15 +113,15 @@ func (t *readTool) read(ctx context.Context, a readArgs) (Result, error) {
 	if a.Limit > 0 {
 		end = min(total, start+a.Limit-1)
 	}
-	return t.format(name, lines, start, end), nil
+	return t.format(name, lines, start, end, outputLimits), nil
 }
 
-// format numbers lines start..end (1-based), cut to the output limits.
-func (t *readTool) format(name string, lines []string, start, end int) Result {
+// format numbers lines start..end (1-based), cut to the limits.
+func (t *readTool) format(name string, lines []string, start, end int, lim limits) Result {
 	total := len(lines)
 	width := len(strconv.Itoa(end))
 	first := strings.TrimSuffix(lines[start-1], "\r")
-	if len(first)+width+2 > maxBytes {
+	if len(first)+width+2 > lim.bytes {
 		msg := fmt.Sprintf("[Line %d is %d KB, over the 50 KB limit. Use bash: sed -n '%dp' %s | head -c %d]",
 			start, (len(first)+1023)/1024, start, shellQuote(name), maxBytes)
 		return textResult(msg, ReadDetails{Path: name, TotalLines: total, StartLine: start, Truncated: true, TruncatedBy: "bytes"})
@@ -129,13 +129,13 @@ func (t *readTool) format(name string, lines []string, start, end int) Result {
 	var b strings.Builder
 	size, last, by := 0, start-1, ""
 	for i := start; i <= end; i++ {
-		if i-start >= maxLines {
+		if i-start >= lim.lines {
 			by = "lines"
 			break
 		}
 		line := strings.TrimSuffix(lines[i-1], "\r")
 		cost := width + 1 + len(line) + 1
-		if size+cost > maxBytes {
+		if size+cost > lim.bytes {
 			by = "bytes"
 			break
 		}

@@ -13,6 +13,12 @@ const (
 	maxLineChars = 500
 )
 
+// limits bounds what one result shows; tests use small ones.
+type limits struct{ lines, bytes int }
+
+// outputLimits are the limits of DESIGN.md §6.
+var outputLimits = limits{maxLines, maxBytes}
+
 // splitLines splits text into lines without their "\n"; a final newline
 // does not start another line.
 func splitLines(s string) []string {
@@ -23,20 +29,20 @@ func splitLines(s string) []string {
 	return strings.Split(s, "\n")
 }
 
-// tail keeps the end of lines within maxLines and maxBytes (counting a
-// newline after each line). It returns the index of the first kept line;
-// partial is set when even the last line is over maxBytes, in which case
-// last holds its final maxBytes bytes (cut at a rune boundary).
+// tail keeps the end of lines within the limits (counting a newline after
+// each line). It returns the index of the first kept line; partial is set
+// when even the last line is over the byte limit, in which case last holds
+// its final bytes (cut at a rune boundary).
 type tail struct {
 	first   int
 	partial bool
 	last    string
 }
 
-func tailOf(lines []string) tail {
+func tailOf(lines []string, lim limits) tail {
 	n, size := 0, 0
-	for i := len(lines) - 1; i >= 0 && n < maxLines; i-- {
-		if size+len(lines[i])+1 > maxBytes {
+	for i := len(lines) - 1; i >= 0 && n < lim.lines; i-- {
+		if size+len(lines[i])+1 > lim.bytes {
 			break
 		}
 		size += len(lines[i]) + 1
@@ -44,7 +50,7 @@ func tailOf(lines []string) tail {
 	}
 	if n == 0 && len(lines) > 0 {
 		l := lines[len(lines)-1]
-		cut := len(l) - maxBytes
+		cut := max(len(l)-lim.bytes, 0)
 		for cut < len(l) && !utf8.RuneStart(l[cut]) {
 			cut++
 		}
