@@ -46,7 +46,7 @@ func setFakeServer(key string, s *llmtest.Server) {
 
 // cmdFakeLLM starts llmtest's HTTP server in the test process, playing the
 // turns of a file (one JSON llmtest.ServerTurn per line), and points the
-// Anthropic and OpenAI base URLs and keys of later commands at it:
+// Anthropic, OpenAI and Ollama base URLs and keys of later commands at it:
 // fakellm <turns-file>. fakellm requests prints, one per line, the JSON
 // bodies the server received so far.
 func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []string) {
@@ -90,5 +90,6 @@ func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []s
 		ts.Setenv("ANTHROPIC_API_KEY", "test-key")
 		ts.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
 		ts.Setenv("OPENAI_API_KEY", "test-key")
+		ts.Setenv("OLLAMA_BASE_URL", srv.URL+"/v1")
 	}
 }

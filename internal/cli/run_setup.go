@@ -13,6 +13,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/catalog"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
 
@@ -27,6 +28,7 @@ type agentRun struct {
 	skillsEx *executor.Local
 	agent    *agent.Agent
 	config   config.Config
+	models   modelResolver
 
 	mu      sync.Mutex
 	handler func(agent.Event) // the mode's event handler
@@ -79,10 +81,14 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	if o.thinking == "" && resumed.Thinking != "" {
 		thinking = resumed.Thinking
 	}
-	model, info, err := resolveModel(a.getenv, modelID)
+	rt.models = envModels(a.getenv, catalog.Default())
+	model, info, warning, err := rt.models(modelID)
 	if err != nil {
 		sess.Close()
 		return nil, err
+	}
+	if warning != "" {
+		rt.warn("%s", warning)
 	}
 	if d := filepath.Join(d.Path(), "skills"); dirExists(d) {
 		if rt.skillsEx, err = executor.NewLocal(d, executor.LocalOptions{}); err != nil {
