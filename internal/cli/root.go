@@ -39,7 +39,7 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		c.GroupID = "board"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{newInitCmd(a), newConfigCmd(a), newServeCmd(a), newUpCmd(a), newServiceCmd(a), newVersionCmd(a)} {
+	for _, c := range []*cobra.Command{newInitCmd(a), newConfigCmd(a), newServeCmd(a), newUpCmd(a), newHeartbeatCmd(a), newServiceCmd(a), newVersionCmd(a)} {
 		c.GroupID = "setup"
 		root.AddCommand(c)
 	}

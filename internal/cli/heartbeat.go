@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/spf13/cobra"
+)
+
+type heartbeatOptions struct {
+	once, dryRun, asJSON bool
+	project              string
+}
+
+func newHeartbeatCmd(a *app) *cobra.Command {
+	var o heartbeatOptions
+	cmd := &cobra.Command{
+		Use:   "heartbeat",
+		Short: "Run one heartbeat: pick one ticket per project and run agents on them",
+		Long: `Run one heartbeat and exit: take the heartbeat lock, mark runs a dead beat
+left running as interrupted, pick one ticket per active project (plain SQL,
+no model request when there is nothing to do), run an agent on each picked
+ticket in its git worktree (projects in parallel, up to
+heartbeat.maxConcurrentAgents), write the results to the board and push the
+branches.
+
+A beat that finds another beat running says so and exits 0. Cron, the
+heartbeat service and 'bonsai up' fire it every heartbeat.intervalSec. It
+logs to logs/heartbeat.log in the data directory.
+
+--dry-run prints, per project, the ticket a beat would pick and why, and
+changes nothing.`,
+		Example: `  bonsai heartbeat
+  bonsai heartbeat --dry-run
+  bonsai heartbeat --project demo --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runHeartbeat(cmd, a, o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.once, "once", false, "run exactly one beat and exit (what every invocation does; for explicit service units)")
+	f.BoolVar(&o.dryRun, "dry-run", false, "print what a beat would pick, and change nothing")
+	f.StringVar(&o.project, "project", "", "only this project (slug)")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func runHeartbeat(cmd *cobra.Command, a *app, o heartbeatOptions) error {
+	ctx := cmd.Context()
+	w, err := wireHeartbeat(ctx, a, o.project)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	if o.dryRun {
+		plans, err := w.hb.Plan(ctx)
+		if err != nil {
+			return err
+		}
+		if o.asJSON {
+			return writeJSON(a.stdout, planViews(plans))
+		}
+		return printPlans(a, plans)
+	}
+	rep, err := w.hb.Beat(ctx)
+	if err != nil {
+		w.log.Error("beat failed", "err", err)
+		return err
+	}
+	if o.asJSON {
+		return writeJSON(a.stdout, rep)
+	}
+	return printReport(a, rep)
+}
+
+// planView is one line of --dry-run --json.
+type planView struct {
+	Project string `json:"project"`
+	Ticket  string `json:"ticket"`
+	Title   string `json:"title"`
+	State   string `json:"state"`
+	Reason  string `json:"reason"`
+	Task    string `json:"task"`
+	Model   string `json:"model"`
+	Blocked string `json:"blocked,omitempty"`
+}
+
+func planViews(plans []heartbeat.Plan) []planView {
+	out := []planView{}
+	for _, p := range plans {
+		out = append(out, planView{Project: p.Project.Slug, Ticket: p.Ticket.Ref().String(), Title: p.Ticket.Title,
+			State: string(p.Ticket.State), Reason: p.Class.String(), Task: string(p.Task), Model: p.Model, Blocked: p.Blocker})
+	}
+	return out
+}
+
+func printPlans(a *app, plans []heartbeat.Plan) error {
+	if len(plans) == 0 {
+		fmt.Fprintln(a.stdout, "Nothing to pick: no RESEARCH or IN_PROGRESS ticket is waiting for an agent.")
+		return nil
+	}
+	t := newTable(a.stdout, "PROJECT", "TICKET", "TITLE", "WHY", "TASK", "MODEL")
+	for _, p := range plans {
+		model := p.Model
+		if p.Blocker != "" {
+			model += " (not run: " + p.Blocker + ")"
+		}
+		t.row(p.Project.Slug, "#"+fmt.Sprint(p.Ticket.Number), truncate(p.Ticket.Title, 40), p.Class.String(), string(p.Task), model)
+	}
+	return t.flush()
+}
+
+func printReport(a *app, rep heartbeat.Report) error {
+	if rep.Skipped {
+		fmt.Fprintln(a.stdout, (&heartbeat.HeldError{PID: rep.HolderPID}).Error())
+		return nil
+	}
+	var notes []string
+	if rep.Interrupted > 0 {
+		notes = append(notes, fmt.Sprintf("marked %d run(s) of a dead beat interrupted", rep.Interrupted))
+	}
+	if rep.Removed > 0 {
+		notes = append(notes, fmt.Sprintf("removed %d worktree(s) of done tickets", rep.Removed))
+	}
+	for _, n := range notes {
+		fmt.Fprintln(a.stdout, strings.ToUpper(n[:1])+n[1:]+".")
+	}
+	if len(rep.Runs) == 0 {
+		fmt.Fprintf(a.stdout, "Nothing to do (%s).\n", max(rep.Duration(), time.Millisecond).Round(time.Millisecond))
+		return nil
+	}
+	t := newTable(a.stdout, "TICKET", "TASK", "RESULT", "DURATION")
+	for _, r := range rep.Runs {
+		result := string(r.Status)
+		switch {
+		case r.Skipped != "":
+			result = "skipped: " + r.Skipped
+		case r.MovedTo != "":
+			result += ", moved to " + string(r.MovedTo)
+		case r.Error != "":
+			result += ": " + truncate(r.Error, 80)
+		}
+		t.row(r.Ticket, string(r.Task), result, formatDuration(r.Duration))
+	}
+	return t.flush()
+}

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
+	"github.com/bonsai-run/bonsai/internal/workspace"
+)
+
+// remoteEnv names the runtime's variables that git needs to reach a
+// remote (SSH agent, askpass helpers, tokens read by credential helpers).
+// They go to clone, fetch and push only, never to the agent's commands.
+var remoteEnv = []string{"SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN"}
+
+// wiredHeartbeat is a heartbeat with its concrete parts.
+type wiredHeartbeat struct {
+	hb      *heartbeat.Heartbeat
+	log     *slog.Logger
+	logFile *os.File
+}
+
+func (w *wiredHeartbeat) close() {
+	if w.logFile != nil {
+		w.logFile.Close()
+	}
+}
+
+// wireHeartbeat builds the heartbeat on the SQLite store, git worktrees
+// and the in-process agent, configured from config.json.
+func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat, error) {
+	d, err := a.dataDir()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	st, err := a.openStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if project != "" {
+		if _, err := st.Project(ctx, project); err != nil {
+			return nil, err
+		}
+	}
+	lf, err := heartbeat.OpenLog(d.Logs(), "heartbeat.log")
+	if err != nil {
+		return nil, err
+	}
+	log := slog.New(slog.NewTextHandler(lf, nil)).With("pid", os.Getpid())
+	agentEnv := cfg.Agent.Env
+	ws, err := workspace.New(workspace.Options{
+		Projects: d.Projects(), Worktrees: d.Worktrees(),
+		Open: func(root string) (executor.Executor, error) {
+			return executor.NewLocal(root, executor.LocalOptions{Env: agentEnv})
+		},
+		RemoteEnv: pickEnv(os.Environ(), remoteEnv),
+	})
+	if err != nil {
+		lf.Close()
+		return nil, err
+	}
+	open := func(id string) (llm.Model, llm.Info, error) {
+		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv})
+		return r.Model, r.Info, err
+	}
+	runner, err := agentrunner.New(agentrunner.Options{
+		Model: open,
+		Ready: func(id string) error { _, _, err := open(id); return err },
+	})
+	if err != nil {
+		lf.Close()
+		return nil, err
+	}
+	limit := int(cfg.Heartbeat.MaxConcurrentAgents)
+	if limit == 0 {
+		limit = heartbeat.MachineConcurrency()
+	}
+	host, _ := os.Hostname()
+	hb, err := heartbeat.New(heartbeat.Options{
+		Store: st, Workspaces: ws, Runner: runner, Logger: log,
+		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(),
+		DefaultModel: cfg.Model, MaxConcurrent: limit,
+		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
+		Project:     project, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
+	})
+	if err != nil {
+		lf.Close()
+		return nil, err
+	}
+	return &wiredHeartbeat{hb: hb, log: log, logFile: lf}, nil
+}
+
+// pickEnv returns the KEY=VALUE pairs of env whose names match one of
+// names ("*" allowed).
+func pickEnv(env, names []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		for _, n := range names {
+			if ok, _ := path.Match(n, name); ok {
+				out = append(out, kv)
+				break
+			}
+		}
+	}
+	return out
+}
