@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -113,20 +112,7 @@ func (e *env) grep(ctx context.Context, q grepQuery) ([]fileHits, error) {
 	if e.useRipgrep(ctx) {
 		return e.grepRg(ctx, q)
 	}
-	files := []string{q.base}
-	if !q.isFile {
-		var err error
-		if files, err = walkFiles(ctx, e.ex, q.base); err != nil {
-			return nil, err
-		}
-	}
-	var kept []string
-	for _, f := range files {
-		if q.keep(f) {
-			kept = append(kept, f)
-		}
-	}
-	return e.grepGo(ctx, q, kept)
+	return e.grepGo(ctx, q)
 }
 
 func (e *env) grepRg(ctx context.Context, q grepQuery) ([]fileHits, error) {
@@ -212,43 +198,44 @@ func (d rgData) String() string {
 	return ""
 }
 
-// grepGo searches files in parallel, keeping results in file order and
-// stopping once more than q.limit matches are known.
-func (e *env) grepGo(ctx context.Context, q grepQuery, files []string) ([]fileHits, error) {
+// grepGo walks the tree and searches the files it finds in parallel while
+// the walk goes on, keeping results in walk order and stopping once more
+// than q.limit matches are known.
+func (e *env) grepGo(ctx context.Context, q grepQuery) ([]fileHits, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	results := make([][]hit, len(files))
-	done := make([]bool, len(files))
-	var mu sync.Mutex
-	next, scanned, matches := 0, 0, 0
-	var firstErr error
-	workers := runtime.GOMAXPROCS(0)
+	type job struct {
+		i    int
+		path string
+	}
+	jobs := make(chan job, 256)
+	var (
+		mu       sync.Mutex
+		files    []string
+		results  [][]hit
+		done     []bool
+		scanned  int
+		matches  int
+		firstErr error
+	)
 	var wg sync.WaitGroup
-	for range workers {
+	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(files) || ctx.Err() != nil {
-					return
+			for j := range jobs {
+				if ctx.Err() != nil {
+					continue
 				}
-				data, err := e.ex.ReadFile(ctx, files[i])
+				data, err := e.ex.ReadFile(ctx, j.path)
 				var hits []hit
 				if err == nil {
 					hits = searchData(q.re, data, q.context)
-				} else if !errors.Is(err, context.Canceled) {
-					err = nil // vanished or unreadable files are skipped, as rg does
 				}
+				// Vanished or unreadable files are skipped, as rg does.
 				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				results[i], done[i] = hits, true
-				for scanned < len(files) && done[scanned] {
+				results[j.i], done[j.i] = hits, true
+				for scanned < len(done) && done[scanned] {
 					for _, h := range results[scanned] {
 						if h.match {
 							matches++
@@ -263,18 +250,41 @@ func (e *env) grepGo(ctx context.Context, q grepQuery, files []string) ([]fileHi
 			}
 		}()
 	}
+	emit := func(p string) {
+		if !q.keep(p) || ctx.Err() != nil {
+			return
+		}
+		mu.Lock()
+		i := len(files)
+		files = append(files, p)
+		results = append(results, nil)
+		done = append(done, false)
+		mu.Unlock()
+		jobs <- job{i, p}
+	}
+	var werr error
+	if q.isFile {
+		emit(q.base)
+	} else {
+		werr = walk(ctx, e.ex, q.base, emit)
+	}
+	close(jobs)
 	wg.Wait()
+	limited := matches > q.limit
+	if werr != nil && !limited {
+		firstErr = werr
+	}
+	if !limited && scanned < len(files) && firstErr == nil {
+		firstErr = ctx.Err()
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
 	var out []fileHits
 	for i := 0; i < scanned; i++ {
 		if len(results[i]) > 0 {
 			out = append(out, fileHits{path: files[i], lines: results[i]})
 		}
-	}
-	if scanned < len(files) && matches <= q.limit {
-		if firstErr == nil {
-			firstErr = ctx.Err()
-		}
-		return nil, firstErr
 	}
 	return out, nil
 }

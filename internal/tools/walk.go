@@ -16,6 +16,13 @@ import (
 // down (nested ones too) along with .git/info/exclude. Paths come back
 // root-relative in pathLess order.
 func walkFiles(ctx context.Context, ex executor.Executor, base string) ([]string, error) {
+	var files []string
+	err := walk(ctx, ex, base, func(p string) { files = append(files, p) })
+	return files, err
+}
+
+// walk calls fn for each file walkFiles would list, in order.
+func walk(ctx context.Context, ex executor.Executor, base string, fn func(path string)) error {
 	var ps []gitignore.Pattern
 	if st, err := ex.Stat(ctx, ".git"); err == nil && st.Dir {
 		ps = readIgnore(ctx, ex, ".git/info/exclude", nil, ps)
@@ -28,12 +35,10 @@ func walkFiles(ctx context.Context, ex executor.Executor, base string) ([]string
 		dir := strings.Join(domain[:i], "/")
 		ps = readIgnore(ctx, ex, path.Join(dir, ".gitignore"), domain[:i], ps)
 	}
-	var files []string
-	err := walkDir(ctx, ex, base, domain, ps, &files)
-	return files, err
+	return walkDir(ctx, ex, base, domain, ps, fn)
 }
 
-func walkDir(ctx context.Context, ex executor.Executor, dir string, domain []string, ps []gitignore.Pattern, files *[]string) error {
+func walkDir(ctx context.Context, ex executor.Executor, dir string, domain []string, ps []gitignore.Pattern, fn func(string)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -58,11 +63,11 @@ func walkDir(ctx context.Context, ex executor.Executor, dir string, domain []str
 		}
 		rel := path.Join(dir, e.Name)
 		if e.Dir {
-			if err := walkDir(ctx, ex, rel, p, ps, files); err != nil {
+			if err := walkDir(ctx, ex, rel, p, ps, fn); err != nil {
 				return err
 			}
 		} else if e.Mode.IsRegular() {
-			*files = append(*files, rel)
+			fn(rel)
 		}
 	}
 	return nil
