@@ -1,15 +1,297 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"sync"
+
 	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/session"
 )
 
-func (rt *agentRun) runRPC(ctx context.Context) error { return errors.New("rpc mode: not yet") }
+// rpcCommand is one JSON line of `bonsai run --mode rpc` (docs/rpc.md).
+type rpcCommand struct {
+	// ID is echoed in the response as given (string or number).
+	ID       json.RawMessage `json:"id,omitempty"`
+	Type     string          `json:"type"`
+	Message  string          `json:"message,omitempty"`  // prompt, steer, follow_up
+	Model    string          `json:"model,omitempty"`    // set_model
+	Thinking string          `json:"thinking,omitempty"` // set_model
+	EntryID  string          `json:"entryId,omitempty"`  // fork
+}
 
-func (rt *agentRun) runInteractive(ctx context.Context, prompt string) error {
-	_ = agent.EndStop
-	return fmt.Errorf("interactive mode: not yet")
+// rpcResponse answers one command.
+type rpcResponse struct {
+	Type    string          `json:"type"` // always "response"
+	ID      json.RawMessage `json:"id,omitempty"`
+	Command string          `json:"command"`
+	Success bool            `json:"success"`
+	Error   string          `json:"error,omitempty"`
+	Data    any             `json:"data,omitempty"`
+}
+
+// rpcState is the data of get_state.
+type rpcState struct {
+	Model        string    `json:"model"`
+	Thinking     string    `json:"thinking"`
+	Running      bool      `json:"running"`
+	SessionID    string    `json:"sessionId"`
+	SessionFile  string    `json:"sessionFile,omitempty"`
+	MessageCount int       `json:"messageCount"`
+	Usage        llm.Usage `json:"usage"`
+}
+
+// rpcServer serves commands from stdin while runs go on in the background.
+type rpcServer struct {
+	rt  *agentRun
+	out *jsonLines
+
+	mu     sync.Mutex
+	cancel context.CancelFunc // of the current run
+	done   chan struct{}      // closed when the current run ends
+}
+
+// runRPC reads commands until stdin ends, then waits for the current run.
+func (rt *agentRun) runRPC(ctx context.Context) error {
+	s := &rpcServer{rt: rt, out: newJSONLines(rt.a.stdout)}
+	rt.setHandler(func(e agent.Event) { _ = s.out.write(e) })
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(lines)
+		br := bufio.NewReaderSize(rt.a.stdin, 64<<10)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				select {
+				case lines <- line:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					readErr <- err
+				}
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			s.abort()
+			return ctx.Err()
+		case line, ok := <-lines:
+			if !ok {
+				s.wait()
+				select {
+				case err := <-readErr:
+					return fmt.Errorf("read commands: %w", err)
+				default:
+				}
+				return s.out.err
+			}
+			s.handle(ctx, line)
+		}
+	}
+}
+
+func (s *rpcServer) handle(ctx context.Context, line []byte) {
+	var c rpcCommand
+	if err := json.Unmarshal(line, &c); err != nil {
+		if len(trimSpace(line)) == 0 {
+			return
+		}
+		s.reply(c, nil, fmt.Errorf("malformed command: %v", err))
+		return
+	}
+	a := s.rt.agent
+	switch c.Type {
+	case "prompt":
+		s.reply(c, nil, s.start(ctx, c.Message))
+	case "steer", "follow_up":
+		if c.Message == "" {
+			s.reply(c, nil, errors.New("message is empty"))
+			return
+		}
+		if c.Type == "steer" {
+			a.Steer(llm.UserText(c.Message))
+		} else {
+			a.FollowUp(llm.UserText(c.Message))
+		}
+		s.reply(c, nil, nil)
+	case "abort":
+		// Answer once the run has ended, so a prompt sent next is accepted.
+		go func() { s.abort(); s.reply(c, nil, nil) }()
+	case "get_state":
+		s.reply(c, s.state(), nil)
+	case "get_messages":
+		s.reply(c, map[string]any{"messages": a.Messages()}, nil)
+	case "set_model":
+		s.reply(c, nil, s.setModel(c))
+	case "compact":
+		if a.Running() {
+			s.reply(c, nil, agent.ErrBusy)
+			return
+		}
+		go func() {
+			err := a.Compact(ctx)
+			var data any
+			if err == nil {
+				data = map[string]any{"compaction": a.Session().Context().Compaction}
+			}
+			s.reply(c, data, err)
+		}()
+	case "new_session":
+		data, err := s.switchSession(func() error {
+			sess, err := s.rt.newSession()
+			if err != nil {
+				return err
+			}
+			return s.swap(sess)
+		})
+		s.reply(c, data, err)
+	case "fork":
+		data, err := s.switchSession(func() error {
+			old := a.Session()
+			at := c.EntryID
+			if at == "" {
+				at = old.Leaf()
+			}
+			sess, err := old.Fork(at, s.rt.forkPath())
+			if err != nil {
+				return err
+			}
+			return s.swap(sess)
+		})
+		s.reply(c, data, err)
+	default:
+		s.reply(c, nil, fmt.Errorf("unknown command %q", c.Type))
+	}
+}
+
+// start begins a run in the background.
+func (s *rpcServer) start(ctx context.Context, msg string) error {
+	if msg == "" {
+		return errors.New("message is empty")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done != nil {
+		select {
+		case <-s.done:
+		default:
+			return fmt.Errorf("%w: send steer or follow_up instead", agent.ErrBusy)
+		}
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	s.cancel, s.done = cancel, done
+	go func() {
+		defer close(done)
+		defer cancel()
+		s.rt.agent.Prompt(runCtx, llm.UserText(msg))
+	}()
+	return nil
+}
+
+// abort cancels the current run, if any, and waits for it to end.
+func (s *rpcServer) abort() {
+	s.mu.Lock()
+	cancel := s.cancel
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	s.wait()
+}
+
+func (s *rpcServer) wait() {
+	s.mu.Lock()
+	done := s.done
+	s.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+func (s *rpcServer) state() rpcState {
+	a := s.rt.agent
+	sess := a.Session()
+	return rpcState{Model: a.Model().ID, Thinking: string(a.Thinking()), Running: a.Running(),
+		SessionID: sess.Header().ID, SessionFile: sess.Path(), MessageCount: len(a.Messages()), Usage: a.Usage()}
+}
+
+func (s *rpcServer) setModel(c rpcCommand) error {
+	if c.Model == "" {
+		return errors.New("model is empty")
+	}
+	thinking := s.rt.agent.Thinking()
+	if c.Thinking != "" {
+		t, err := llm.ParseThinkingLevel(c.Thinking)
+		if err != nil {
+			return err
+		}
+		thinking = t
+	}
+	m, info, warning, err := s.rt.models(c.Model)
+	if err != nil {
+		return err
+	}
+	if warning != "" {
+		s.rt.warn("%s", warning)
+	}
+	return s.rt.agent.SetModel(m, info, thinking)
+}
+
+// switchSession runs fn when idle and returns the new session's identity.
+func (s *rpcServer) switchSession(fn func() error) (any, error) {
+	if s.rt.agent.Running() {
+		return nil, agent.ErrBusy
+	}
+	if err := fn(); err != nil {
+		return nil, err
+	}
+	sess := s.rt.agent.Session()
+	return map[string]any{"sessionId": sess.Header().ID, "sessionFile": sess.Path()}, nil
+}
+
+// swap makes sess the agent's session, recording the model in it, and
+// closes the old one.
+func (s *rpcServer) swap(sess *session.File) error {
+	a := s.rt.agent
+	old := a.Session()
+	if err := a.SetSession(sess); err != nil {
+		sess.Close()
+		return err
+	}
+	old.Close()
+	c := sess.Context()
+	if c.Model != a.Model().ID || c.Thinking != a.Thinking() {
+		if _, err := sess.AppendModelChange(a.Model().ID, a.Thinking()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *rpcServer) reply(c rpcCommand, data any, err error) {
+	r := rpcResponse{Type: "response", ID: c.ID, Command: c.Type, Success: err == nil, Data: data}
+	if err != nil {
+		r.Error = err.Error()
+	}
+	_ = s.out.write(r)
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\n' || b[0] == '\r' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
 }
