@@ -1,6 +1,9 @@
 package llm
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // EventType names a stream event.
 type EventType string
@@ -53,7 +56,10 @@ type RetryInfo struct {
 type Accumulator struct {
 	msg   Message
 	final bool
-	args  map[int][]byte
+	// Deltas of open parts are kept in builders, so a long response costs
+	// linear time, not a string copy per delta.
+	text map[int]*strings.Builder
+	args map[int][]byte
 }
 
 // Apply folds one event into the message.
@@ -74,9 +80,11 @@ func (a *Accumulator) Apply(ev Event) {
 		}
 		a.set(ev.Index, p)
 	case EventTextDelta:
-		a.at(ev.Index, PartText).Text += ev.Delta
+		a.at(ev.Index, PartText)
+		a.builder(ev.Index).WriteString(ev.Delta)
 	case EventThinkingDelta:
-		a.at(ev.Index, PartThinking).Thinking += ev.Delta
+		a.at(ev.Index, PartThinking)
+		a.builder(ev.Index).WriteString(ev.Delta)
 	case EventToolCallDelta:
 		a.at(ev.Index, PartToolCall)
 		if a.args == nil {
@@ -86,7 +94,10 @@ func (a *Accumulator) Apply(ev Event) {
 	case EventTextEnd, EventThinkingEnd, EventToolCallEnd:
 		if ev.Part != nil {
 			a.set(ev.Index, *ev.Part)
+		} else {
+			a.flush(ev.Index)
 		}
+		delete(a.text, ev.Index)
 		delete(a.args, ev.Index)
 	case EventDone, EventError:
 		if ev.Message != nil {
@@ -103,14 +114,45 @@ func (a *Accumulator) Message() Message {
 	if m.Role == "" {
 		m.Role = RoleAssistant
 	}
-	if a.final || len(a.args) == 0 {
+	if a.final || len(a.args) == 0 && len(a.text) == 0 {
 		return m
 	}
 	m.Content = append([]Part(nil), m.Content...)
 	for i, raw := range a.args {
 		m.Content[i].Arguments = ToolArguments(raw)
 	}
+	for i, b := range a.text {
+		setText(&m.Content[i], b.String())
+	}
 	return m
+}
+
+func (a *Accumulator) builder(i int) *strings.Builder {
+	if a.text == nil {
+		a.text = make(map[int]*strings.Builder)
+	}
+	b := a.text[i]
+	if b == nil {
+		b = new(strings.Builder)
+		b.WriteString(a.msg.Content[i].Text + a.msg.Content[i].Thinking)
+		a.text[i] = b
+	}
+	return b
+}
+
+// flush moves an open part's builder into the part.
+func (a *Accumulator) flush(i int) {
+	if b, ok := a.text[i]; ok && i < len(a.msg.Content) {
+		setText(&a.msg.Content[i], b.String())
+	}
+}
+
+func setText(p *Part, s string) {
+	if p.Type == PartThinking {
+		p.Thinking = s
+	} else {
+		p.Text = s
+	}
 }
 
 func (a *Accumulator) set(i int, p Part) {

@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"context"
+	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
@@ -15,7 +16,8 @@ type decoder struct {
 	usage   llm.Usage
 	blocks  map[int64]int // API block index → part index
 	args    map[int][]byte
-	stopped bool // message_stop seen
+	text    map[int]*strings.Builder // text and thinking of open parts
+	stopped bool                     // message_stop seen
 }
 
 func newDecoder(cfg Config) *decoder {
@@ -24,6 +26,7 @@ func newDecoder(cfg Config) *decoder {
 		msg:    llm.Message{Role: llm.RoleAssistant, Provider: cfg.Provider, Model: cfg.Model},
 		blocks: map[int64]int{},
 		args:   map[int][]byte{},
+		text:   map[int]*strings.Builder{},
 	}
 }
 
@@ -94,10 +97,10 @@ func (d *decoder) delta(ev sdk.MessageStreamEventUnion, yield func(llm.Event, er
 	p := &d.msg.Content[i]
 	switch ev.Delta.Type {
 	case "text_delta":
-		p.Text += ev.Delta.Text
+		d.builder(i).WriteString(ev.Delta.Text)
 		return yield(llm.Event{Type: llm.EventTextDelta, Index: i, Delta: ev.Delta.Text}, nil)
 	case "thinking_delta":
-		p.Thinking += ev.Delta.Thinking
+		d.builder(i).WriteString(ev.Delta.Thinking)
 		return yield(llm.Event{Type: llm.EventThinkingDelta, Index: i, Delta: ev.Delta.Thinking}, nil)
 	case "signature_delta":
 		p.Signature += ev.Delta.Signature
@@ -116,6 +119,7 @@ func (d *decoder) stop(ev sdk.MessageStreamEventUnion, yield func(llm.Event, err
 	if !ok {
 		return true
 	}
+	d.flushText(i)
 	p := &d.msg.Content[i]
 	var typ llm.EventType
 	switch p.Type {
@@ -159,8 +163,37 @@ func (d *decoder) fail(yield func(llm.Event, error) bool, err error) {
 	yield(llm.Event{Type: llm.EventError, Message: &msg}, err)
 }
 
-// closeArgs normalises the arguments of tool calls cut off mid-stream.
+func (d *decoder) builder(i int) *strings.Builder {
+	b := d.text[i]
+	if b == nil {
+		p := d.msg.Content[i]
+		b = new(strings.Builder)
+		b.WriteString(p.Text + p.Thinking)
+		d.text[i] = b
+	}
+	return b
+}
+
+// flushText moves an open part's text or thinking into the part.
+func (d *decoder) flushText(i int) {
+	b, ok := d.text[i]
+	if !ok {
+		return
+	}
+	if p := &d.msg.Content[i]; p.Type == llm.PartThinking {
+		p.Thinking = b.String()
+	} else {
+		p.Text = b.String()
+	}
+	delete(d.text, i)
+}
+
+// closeArgs finishes the parts of a stream cut off mid-part: text so far,
+// and tool arguments normalised.
 func (d *decoder) closeArgs() {
+	for i := range d.text {
+		d.flushText(i)
+	}
 	for i, raw := range d.args {
 		d.msg.Content[i].Arguments = llm.ToolArguments(raw)
 	}

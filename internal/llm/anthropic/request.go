@@ -101,7 +101,7 @@ func toolParam(t llm.ToolSpec) (sdk.ToolParam, error) {
 }
 
 // messages converts the conversation: tool results join the user turn that
-// follows the assistant's tool calls, consecutive user-side messages merge,
+// follows the assistant's tool calls, consecutive messages of one side merge,
 // and assistant messages without content (failed or aborted before any
 // output) are left out because the API refuses them.
 func messages(msgs []llm.Message, provider string) []sdk.MessageParam {
@@ -111,6 +111,12 @@ func messages(msgs []llm.Message, provider string) []sdk.MessageParam {
 		case llm.RoleAssistant:
 			blocks := assistantBlocks(msg, provider)
 			if len(blocks) == 0 {
+				continue
+			}
+			// Roles must alternate: a retried or continued answer joins the
+			// assistant turn before it.
+			if n := len(out); n > 0 && out[n-1].OfAssistant != nil {
+				out[n-1].OfAssistant.Content = append(out[n-1].OfAssistant.Content, blocks...)
 				continue
 			}
 			out = append(out, sdk.NewAssistantMessage(blocks...))

@@ -142,3 +142,26 @@ func mustJSON(v any) string {
 	b, _ = json.Marshal(x)
 	return string(b)
 }
+
+func TestModel_RequestMergesSameRoleTurns(t *testing.T) {
+	m, srv := newModel(t, llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("ok")}}})
+	msgs := []llm.Message{
+		llm.UserText("a"), llm.UserText("b"),
+		{Role: llm.RoleAssistant, StopReason: llm.StopLength, Content: []llm.Part{llm.Text("part one")}},
+		{Role: llm.RoleAssistant, Content: []llm.Part{llm.Text("part two")}},
+		llm.UserText("c"),
+	}
+	if _, _, err := collect(t, m, llm.Request{Messages: msgs}); err != nil {
+		t.Fatal(err)
+	}
+	got := mustJSON(srv.Requests()[0].Body["messages"])
+	want := mustJSON([]any{
+		map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "a"},
+			map[string]any{"type": "text", "text": "b", "cache_control": map[string]any{"type": "ephemeral"}}}},
+		map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "part one"}, map[string]any{"type": "text", "text": "part two"}}},
+		map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "c", "cache_control": map[string]any{"type": "ephemeral"}}}},
+	})
+	if got != want {
+		t.Errorf("messages =\n%s\nwant\n%s", got, want)
+	}
+}

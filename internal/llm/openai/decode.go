@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	sdk "github.com/openai/openai-go/v3"
 
@@ -21,8 +22,9 @@ type decoder struct {
 	cfg      Config
 	msg      llm.Message
 	usage    llm.Usage
-	open     int           // index of the open text or thinking part, or -1
-	calls    map[int64]int // tool call index → part index
+	open     int             // index of the open text or thinking part, or -1
+	text     strings.Builder // the open part's text so far
+	calls    map[int64]int   // tool call index → part index
 	args     map[int][]byte
 	finished bool
 }
@@ -106,12 +108,7 @@ func (d *decoder) appendText(t llm.PartType, s string, yield func(llm.Event, err
 			return false
 		}
 	}
-	p := &d.msg.Content[d.open]
-	if t == llm.PartThinking {
-		p.Thinking += s
-	} else {
-		p.Text += s
-	}
+	d.text.WriteString(s)
 	return yield(llm.Event{Type: deltaType, Index: d.open, Delta: s}, nil)
 }
 
@@ -150,6 +147,7 @@ func (d *decoder) endOpen(yield func(llm.Event, error) bool) bool {
 	}
 	i := d.open
 	d.open = -1
+	d.flushText(i)
 	p := d.msg.Content[i]
 	typ := llm.EventTextEnd
 	if p.Type == llm.PartThinking {
@@ -193,8 +191,22 @@ func (d *decoder) finish(ctx context.Context, yield func(llm.Event, error) bool)
 	yield(llm.Event{Type: llm.EventDone, Message: &msg}, nil)
 }
 
+// flushText moves the open part's text into part i.
+func (d *decoder) flushText(i int) {
+	if p := &d.msg.Content[i]; p.Type == llm.PartThinking {
+		p.Thinking = d.text.String()
+	} else {
+		p.Text = d.text.String()
+	}
+	d.text.Reset()
+}
+
 // fail ends the stream with the partial message and err.
 func (d *decoder) fail(yield func(llm.Event, error) bool, err error) {
+	if d.open >= 0 {
+		d.flushText(d.open)
+		d.open = -1
+	}
 	for i := range d.msg.Content {
 		if p := &d.msg.Content[i]; p.Type == llm.PartToolCall && p.Arguments == nil {
 			p.Arguments = llm.ToolArguments(d.args[i])
