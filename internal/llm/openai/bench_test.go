@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
-	"github.com/bonsai-run/bonsai/internal/llm/openai"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
+	"github.com/bonsai-run/bonsai/internal/llm/openai"
 )
 
 // replay is a transport answering every request with one recorded body.
