@@ -19,3 +19,5 @@ func TestContract(t *testing.T) {
 		return db
 	})
 }
+
+func storeFilter(slug string) store.TicketFilter { return store.TicketFilter{ProjectSlug: slug} }
