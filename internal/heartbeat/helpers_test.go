@@ -53,7 +53,7 @@ func (f *fakeRunner) calls() []heartbeat.Job {
 
 // env is a data directory with a real SQLite store and git workspaces.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	data   string
 	db     *sqlite.DB
 	ws     *workspace.Provider
@@ -61,7 +61,7 @@ type env struct {
 	opts   heartbeat.Options
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	data := t.TempDir()
 	db, err := sqlite.Open(context.Background(), filepath.Join(data, "bonsai.db"))
@@ -106,7 +106,7 @@ func (e *env) beat() heartbeat.Report {
 }
 
 // git runs git in dir for test setup.
-func git(t *testing.T, dir string, args ...string) string {
+func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir

@@ -43,11 +43,30 @@ func TryLock(path string) (*Lock, error) {
 	if !ok {
 		return nil, &HeldError{PID: readPID(path)}
 	}
-	if err := os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
+	if err := overwrite(path, []byte(strconv.Itoa(os.Getpid())+"\n")); err != nil {
 		fl.Unlock()
 		return nil, fmt.Errorf("write heartbeat lock: %w", err)
 	}
 	return &Lock{fl: fl}, nil
+}
+
+// overwrite replaces the content of a small file in place. It writes
+// first and then cuts the file to length, never truncating it to zero:
+// on ext4 a truncate to zero (like a rename over a file) forces the data to
+// disk on close, which would cost an idle beat milliseconds.
+func overwrite(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteAt(data, 0)
+	if err == nil {
+		err = f.Truncate(int64(len(data)))
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Unlock releases the lock. The file stays, so the next beat locks the same

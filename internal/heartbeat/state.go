@@ -2,8 +2,6 @@ package heartbeat
 
 import (
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -38,8 +36,10 @@ func ReadState(path string) *State {
 
 func (h *Heartbeat) loadState() *State { return ReadState(h.opts.StateFile) }
 
-// saveState writes the state atomically, dropping pauses that are over.
-// The beat holds the lock, so no other beat writes it at the same time.
+// saveState writes the state, dropping pauses that are over. The beat
+// holds the lock, so no other beat writes it at the same time. It writes in
+// place (see overwrite) rather than through a rename, which would force a
+// flush to disk on every idle beat; a torn file reads as an empty state.
 func (h *Heartbeat) saveState(st *State) error {
 	if h.opts.StateFile == "" {
 		return nil
@@ -54,14 +54,8 @@ func (h *Heartbeat) saveState(st *State) error {
 	if err != nil {
 		return err
 	}
-	tmp := h.opts.StateFile + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			if err := os.MkdirAll(filepath.Dir(tmp), 0o755); err == nil {
-				return h.saveState(st)
-			}
-		}
+	if err := os.MkdirAll(filepath.Dir(h.opts.StateFile), 0o755); err != nil {
 		return err
 	}
-	return os.Rename(tmp, h.opts.StateFile)
+	return overwrite(h.opts.StateFile, append(b, '\n'))
 }

@@ -1,0 +1,165 @@
+// Command heartbeat measures an idle `bonsai heartbeat` as a whole process
+// on a large board against the start-up floor of `bonsai version`, and
+// counts the requests the beat makes to a model server.
+//
+// Target (issue 5): an idle beat over 100 projects × 1,000 tickets takes at
+// most 1.5× the wall time of `bonsai version` and makes 0 model requests.
+//
+//	go run ./bench/heartbeat [-projects 100] [-tickets 1000] [-runs 30] [-data DIR]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+)
+
+func main() {
+	projects := flag.Int("projects", 100, "projects on the board")
+	tickets := flag.Int("tickets", 1000, "tickets per project")
+	runs := flag.Int("runs", 30, "timed runs of each command")
+	data := flag.String("data", "", "data directory to use and keep (seeded only when it has no bonsai.db)")
+	flag.Parse()
+	if err := bench(*projects, *tickets, *runs, *data); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func bench(projects, tickets, runs int, data string) error {
+	tmp, err := os.MkdirTemp("", "bonsai-heartbeat-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "bonsai")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/bonsai")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	if data == "" {
+		data = filepath.Join(tmp, "data")
+	}
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(data, "bonsai.db")); err != nil {
+		start := time.Now()
+		if err := seed(filepath.Join(data, "bonsai.db"), data, projects, tickets); err != nil {
+			return err
+		}
+		fmt.Printf("board: %d projects × %d tickets, none pickable, seeded in %v\n",
+			projects, tickets, time.Since(start).Round(time.Millisecond))
+	}
+
+	// A model server that counts what reaches it: an idle beat must not
+	// call it at all.
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bench"}}`, http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	env := append(os.Environ(), "BONSAI_DATA_DIR="+data,
+		"ANTHROPIC_API_KEY=bench", "ANTHROPIC_BASE_URL="+srv.URL, "OPENAI_API_KEY=bench", "OPENAI_BASE_URL="+srv.URL)
+
+	version, err := median(env, runs, bin, "version")
+	if err != nil {
+		return err
+	}
+	beat, err := median(env, runs, bin, "heartbeat")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("bonsai version:   median %v\n", version)
+	fmt.Printf("bonsai heartbeat: median %v (idle)\n", beat)
+	fmt.Printf("ratio: %.2f× (target ≤ 1.5×)\n", float64(beat)/float64(version))
+	fmt.Printf("model requests: %d (target 0)\n", requests.Load())
+	return nil
+}
+
+// seed writes a board with nothing to pick: tickets in BACKLOG, DONE,
+// VERIFICATION, and IN_PROGRESS but blocked on a question.
+func seed(path, repo string, projects, tickets int) error {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for p := range projects {
+		slug := fmt.Sprintf("p%03d", p)
+		if _, err := db.CreateProject(ctx, board.Project{Slug: slug, Name: slug, Repo: repo, DefaultBranch: "main", Active: true}); err != nil {
+			return err
+		}
+		for n := range tickets {
+			state := board.Backlog
+			if n%10 < 3 {
+				state = board.InProgress
+			}
+			t, err := db.CreateTicket(ctx, board.Ticket{ProjectSlug: slug, Title: fmt.Sprintf("Ticket %d", n),
+				Description: "Something to do.", State: state, Priority: n % 5}, board.Human)
+			if err != nil {
+				return err
+			}
+			if err := park(ctx, db, t, n); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// park makes an IN_PROGRESS ticket unpickable: mostly done or in review,
+// some blocked on a question.
+func park(ctx context.Context, db *sqlite.DB, t board.Ticket, n int) error {
+	if t.State != board.InProgress {
+		return nil
+	}
+	if n%10 == 2 {
+		_, err := db.AddComment(ctx, t.Ref(), board.Comment{AuthorType: board.Agent, AuthorName: "bonsai",
+			Kind: board.KindQuestion, Content: "Which API should this use?"})
+		return err
+	}
+	moves := []board.MoveRequest{{To: board.Verification, Actor: board.Agent}}
+	if n%10 == 0 {
+		moves = append(moves, board.MoveRequest{To: board.Done, Actor: board.Human})
+	}
+	for _, m := range moves {
+		if _, err := db.MoveTicket(ctx, t.Ref(), m, "bench"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// median runs bin with args runs times after one warm-up and returns the
+// median wall time.
+func median(env []string, runs int, bin string, args ...string) (time.Duration, error) {
+	times := make([]time.Duration, 0, runs)
+	for i := range runs + 1 {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return 0, fmt.Errorf("%s %v: %v\n%s", bin, args, err, out)
+		}
+		if i > 0 {
+			times = append(times, time.Since(start))
+		}
+	}
+	slices.Sort(times)
+	return times[len(times)/2], nil
+}
