@@ -44,5 +44,6 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		root.AddCommand(c)
 	}
 	root.AddCommand(newRunCmd(a))
+	root.AddCommand(newToolCmd(a))
 	return root
 }

@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/tools"
+)
+
+// toolOptions holds the flags of bonsai tool.
+type toolOptions struct {
+	root   string
+	json   bool
+	list   bool
+	search string
+}
+
+func newToolCmd(a *app) *cobra.Command {
+	var o toolOptions
+	cmd := &cobra.Command{
+		Use:   "tool <name> ['<json args>']",
+		Short: "Run one coding tool (read, write, edit, bash, grep, find, ls) on a workspace",
+		Long: `Run one of the agent's coding tools against a workspace, as the model would.
+
+The arguments are one JSON object, checked against the tool's schema. The
+result is printed as text, or with --json as {"content":[…],"isError":…,
+"details":{…}}. The exit code is 0 whenever the tool answered, even with an
+error result; it is 2 for an unknown tool or arguments that fail the schema.`,
+		Example: `  bonsai tool read '{"path":"README.md","limit":20}'
+  bonsai tool --root ~/src/app grep '{"pattern":"TODO","glob":"*.go"}'
+  bonsai tool --list`,
+		Args: cobra.MaximumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTool(cmd, a, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.root, "root", "", "workspace root (default: the current directory)")
+	f.BoolVar(&o.json, "json", false, "print the result as JSON")
+	f.BoolVar(&o.list, "list", false, "list the tools with their descriptions and schemas")
+	f.StringVar(&o.search, "search", "auto", "grep/find backend: auto, go or rg")
+	_ = f.MarkHidden("search")
+	return cmd
+}
+
+func runTool(cmd *cobra.Command, a *app, o toolOptions, args []string) error {
+	search, ok := map[string]tools.Search{"auto": tools.SearchAuto, "go": tools.SearchGo, "rg": tools.SearchRipgrep}[o.search]
+	if !ok {
+		return usagef("--search %q is not one of auto, go, rg", o.search)
+	}
+	if o.list {
+		if len(args) > 0 {
+			return usagef("--list takes no arguments")
+		}
+		return listTools(a.stdout, tools.New(nil, tools.Options{}), o.json)
+	}
+	if len(args) == 0 {
+		return usagef("name a tool (see bonsai tool --list)")
+	}
+	raw := "{}"
+	if len(args) == 2 {
+		raw = args[1]
+	}
+	probe := tools.Lookup(tools.New(nil, tools.Options{}), args[0])
+	if probe == nil {
+		return usagef("unknown tool %q (known: %s)", args[0], strings.Join(defaultTools, ", "))
+	}
+	if err := tools.Validate(probe, json.RawMessage(raw)); err != nil {
+		var ve *tools.ValidationError
+		if errors.As(err, &ve) {
+			return &usageError{err}
+		}
+		return err
+	}
+	root := o.root
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("tool: %w", err)
+		}
+		root = wd
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return usagef("--root: %v", err)
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return usagef("--root %s is not a directory", root)
+	}
+	ex, err := executor.NewLocal(abs, executor.LocalOptions{})
+	if err != nil {
+		return err
+	}
+	defer ex.Close()
+	t := tools.Lookup(tools.New(ex, tools.Options{Search: search}), args[0])
+	res, err := t.Run(cmd.Context(), json.RawMessage(raw), nil)
+	if err != nil {
+		return fmt.Errorf("tool %s: %w", args[0], err)
+	}
+	if o.json {
+		return writeJSON(a.stdout, res)
+	}
+	return printResult(a.stdout, res)
+}
+
+// printResult writes a result's text parts, and a line per image.
+func printResult(w io.Writer, r tools.Result) error {
+	for _, c := range r.Content {
+		var err error
+		if c.Type == "image" {
+			_, err = fmt.Fprintf(w, "[image %s, %d bytes base64]\n", c.MIMEType, len(c.Data))
+		} else {
+			_, err = fmt.Fprintln(w, c.Text)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// listTools prints each tool's name, description and schema.
+func listTools(w io.Writer, ts []tools.Tool, asJSON bool) error {
+	if asJSON {
+		type spec struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		var specs []spec
+		for _, t := range ts {
+			specs = append(specs, spec{t.Name(), t.Description(), t.Schema()})
+		}
+		return writeJSON(w, specs)
+	}
+	for i, t := range ts {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if _, err := fmt.Fprintf(w, "%s\n  %s\n  schema: %s\n", t.Name(), t.Description(), t.Schema()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
