@@ -209,8 +209,9 @@
       var t = e.target;
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
-      if (e.key === "c" && !e.shiftKey) { e.preventDefault(); document.getElementById("quick-title").focus(); return; }
-      if (e.key === "/") { e.preventDefault(); filterEl.focus(); filterEl.select(); return; }
+      // Focus after the key's own events, so the key is not typed into the field.
+      if (e.key === "c" && !e.shiftKey) { e.preventDefault(); setTimeout(function () { document.getElementById("quick-title").focus(); }); return; }
+      if (e.key === "/") { e.preventDefault(); setTimeout(function () { filterEl.focus(); filterEl.select(); }); return; }
       if (["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"].indexOf(e.key) === -1) return;
       var cur = t && t.closest ? t.closest(".card") : null;
       if (!cur) {

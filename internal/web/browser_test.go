@@ -1,0 +1,303 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// chromiumPath is Debian's Chromium; BONSAI_CHROMIUM overrides it.
+func chromiumPath() string {
+	if p := os.Getenv("BONSAI_CHROMIUM"); p != "" {
+		return p
+	}
+	return "/usr/bin/chromium"
+}
+
+// newBrowser starts a headless Chromium with a fresh profile. Without the
+// browser the test fails in CI (CI is set) and is skipped elsewhere.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromiumPath()
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("browser tests need Chromium at %s (apt-get install -y chromium): %v", path, err)
+		}
+		t.Skipf("no Chromium at %s; install it (apt-get install -y chromium) to run the browser tests", path)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("window-size", "1400,900"),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	// The first run starts the browser; it must not have a timeout.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return ctx
+}
+
+// steps runs browser actions with a time limit.
+func steps(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Do(c, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval evaluates a JavaScript expression.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(c, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// waitFor polls a JavaScript condition until it is true. A navigation
+// while it polls (a form post, a redirect) is retried.
+func waitFor(t *testing.T, ctx context.Context, what, cond string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, cancel := context.WithTimeout(ctx, time.Until(deadline))
+		_, err := chromedp.Run(c, chromedp.Poll[bool](cond))
+		cancel()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			t.Fatalf("waiting until %s (%s): %v", what, cond, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitState polls the database until the ticket is in the state.
+func waitState(t *testing.T, e *env, ref board.Ref, st board.State, sub board.SubState) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		tk, err := e.db.Ticket(context.Background(), ref)
+		if err == nil && tk.State == st && tk.SubState == sub {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is %s/%s, want %s/%s", ref, tk.State, tk.SubState, st, sub)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// screenshot saves a full-page screenshot to $BONSAI_TEST_ARTIFACTS (or a
+// directory in the temporary directory) for people to look at.
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("BONSAI_TEST_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "bonsai-web-screenshots")
+	}
+	c, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(c, chromedp.FullScreenshot(100)) // 100 gives a PNG
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot %s", path)
+}
+
+// cardSel selects the card of a ticket number in a column.
+func cardSel(state board.State, n int) string {
+	return fmt.Sprintf(`.cards[data-state="%s"] .card[data-number="%d"]`, state, n)
+}
+
+// drag drags the element matched by from onto the element matched by to
+// with real mouse events.
+func drag(t *testing.T, ctx context.Context, from, to string) {
+	t.Helper()
+	steps(t, ctx, "drag "+from+" to "+to, chromedp.DragAndDrop(chromedp.CSS(from), chromedp.CSS(to)))
+}
+
+func TestBrowser_Board(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	e := newEnv(t)
+	e.project(t, "demo")
+	e.ticket(t, "demo", "Existing ticket", board.Backlog)
+	ctx := newBrowser(t)
+
+	// Log in with the token link: the address bar loses the token.
+	steps(t, ctx, "log in", chromedp.Navigate(e.ts.URL+"/?token="+e.token), chromedp.WaitVisible(chromedp.CSS(".project-card")))
+	loc := eval[string](t, ctx, "location.href")
+	if strings.Contains(loc, "token") {
+		t.Fatalf("the token stayed in the address bar: %s", loc)
+	}
+
+	steps(t, ctx, "open the board", chromedp.Click(chromedp.CSS(`a.project-card[href="/p/demo"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#board")))
+	waitFor(t, ctx, "the live stream is open", `!!document.querySelector("#board") && htmx.find("#board") !== null`)
+	eval[bool](t, ctx, `window.__noReload = true`)
+
+	// Quick add with the keyboard: c focuses the title.
+	// (The DevTools protocol delivers the key's character as a separate
+	// event, so it may land in the field; clear it before typing.)
+	steps(t, ctx, "press c", chromedp.KeyEvent("c"))
+	waitFor(t, ctx, "c focuses the quick-add title", `document.activeElement.id === "quick-title"`)
+	eval[bool](t, ctx, `(document.getElementById("quick-title").value = "") === ""`)
+	steps(t, ctx, "quick add", chromedp.SendKeys(chromedp.CSS("#quick-title"), "Made in the browser\r"))
+	waitFor(t, ctx, "the new card shows", fmt.Sprintf(`!!document.querySelector(%q)`, cardSel(board.Backlog, 2)))
+	if tk, err := e.db.Ticket(context.Background(), board.Ref{Project: "demo", Number: 2}); err != nil || tk.Title != "Made in the browser" {
+		t.Fatalf("created %+v, %v", tk, err)
+	}
+
+	// Drag #2 from BACKLOG to RESEARCH: it stays there and is saved.
+	drag(t, ctx, cardSel(board.Backlog, 2), `.cards[data-state="RESEARCH"]`)
+	waitState(t, e, board.Ref{Project: "demo", Number: 2}, board.Research, board.SubNone)
+	waitFor(t, ctx, "the card sits in RESEARCH", fmt.Sprintf(`!!document.querySelector(%q)`, cardSel(board.Research, 2)))
+
+	// Drag #1 from BACKLOG to DONE: refused; it snaps back and the rule shows.
+	drag(t, ctx, cardSel(board.Backlog, 1), `.cards[data-state="DONE"]`)
+	waitFor(t, ctx, "the rule shows", `!document.getElementById("toast").hidden && document.getElementById("toast").textContent.includes("DONE only from VERIFICATION")`)
+	waitFor(t, ctx, "the card is back in BACKLOG", fmt.Sprintf(`!!document.querySelector(%q)`, cardSel(board.Backlog, 1)))
+	waitState(t, e, board.Ref{Project: "demo", Number: 1}, board.Backlog, board.SubNone)
+
+	// Keyboard: focus #2, Shift+→ moves it to IN_PROGRESS; again is refused
+	// (only the agent moves a ticket to VERIFICATION).
+	steps(t, ctx, "focus", chromedp.Focus(chromedp.CSS(cardSel(board.Research, 2))), chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(chromedp.ModifierShift)))
+	waitState(t, e, board.Ref{Project: "demo", Number: 2}, board.InProgress, board.SubNone)
+	waitFor(t, ctx, "the card moved right", fmt.Sprintf(`!!document.querySelector(%q)`, cardSel(board.InProgress, 2)))
+	eval[bool](t, ctx, `document.getElementById("toast").hidden = true`)
+	steps(t, ctx, "refused keyboard move", chromedp.Focus(chromedp.CSS(cardSel(board.InProgress, 2))), chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(chromedp.ModifierShift)))
+	waitFor(t, ctx, "the rule shows", `!document.getElementById("toast").hidden && document.getElementById("toast").textContent.includes("VERIFICATION only from IN_PROGRESS, by the agent")`)
+	if eval[bool](t, ctx, fmt.Sprintf(`!document.querySelector(%q)`, cardSel(board.InProgress, 2))) {
+		t.Fatal("the refused card left IN_PROGRESS")
+	}
+
+	// Another writer (a heartbeat in another process) changes the board: it
+	// updates without a reload.
+	w := otherWriter(t, e)
+	bg := context.Background()
+	if _, err := w.CreateTicket(bg, board.Ticket{ProjectSlug: "demo", Title: "From the heartbeat", Priority: 0, State: board.Research}, board.Human); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.MoveTicket(bg, board.Ref{Project: "demo", Number: 1}, board.MoveRequest{To: board.InProgress, Actor: board.Human}, "someone"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the new ticket shows", fmt.Sprintf(`!!document.querySelector(%q)`, cardSel(board.Research, 3)))
+	waitFor(t, ctx, "the moved ticket shows", fmt.Sprintf(`!!document.querySelector(%q)`, cardSel(board.InProgress, 1)))
+	if !eval[bool](t, ctx, `window.__noReload === true`) {
+		t.Fatal("the page reloaded")
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('.card[data-number="1"]').length`); n != 1 {
+		t.Fatalf("card #1 is on the board %d times", n)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('.column[data-state="IN_PROGRESS"] .count').textContent`); got != "2" {
+		t.Fatalf("IN_PROGRESS count %q, want 2", got)
+	}
+
+	// Filter with /.
+	steps(t, ctx, "press /", chromedp.KeyEvent("/"))
+	waitFor(t, ctx, "/ focuses the filter", `document.activeElement.id === "filter"`)
+	eval[bool](t, ctx, `(document.getElementById("filter").value = "") === ""`)
+	steps(t, ctx, "filter", chromedp.SendKeys(chromedp.CSS("#filter"), "heartbeat"))
+	waitFor(t, ctx, "the filter hides the others", `document.querySelector('.card[data-number="1"]').hidden && !document.querySelector('.card[data-number="3"]').hidden`)
+	steps(t, ctx, "clear the filter", chromedp.KeyEvent(kb.Escape))
+	waitFor(t, ctx, "the filter is cleared", `!document.querySelector('.card[data-number="1"]').hidden`)
+	screenshot(t, ctx, "board")
+
+	// Arrows move the focus; Enter opens the ticket.
+	steps(t, ctx, "arrow right", chromedp.Focus(chromedp.CSS(cardSel(board.Research, 3))), chromedp.KeyEvent(kb.ArrowRight))
+	waitFor(t, ctx, "the focus moves to IN_PROGRESS", `document.activeElement.dataset.state === "IN_PROGRESS"`)
+	steps(t, ctx, "arrow down", chromedp.KeyEvent(kb.ArrowDown))
+	want := eval[string](t, ctx, `document.activeElement.getAttribute("href")`)
+	steps(t, ctx, "press enter", chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(chromedp.CSS(".ticket-head")))
+	if loc := eval[string](t, ctx, "location.pathname"); loc != want || !strings.HasPrefix(loc, "/p/demo/") {
+		t.Fatalf("enter opened %s, want %s", loc, want)
+	}
+}
+
+func TestBrowser_Ticket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	e := newEnv(t)
+	e.project(t, "demo")
+	bg := context.Background()
+	blocked := e.ticket(t, "demo", "Needs an answer", board.InProgress)
+	e.db.UpdateTicket(bg, blocked.Ref(), planUpdate(ptr("1. Read the code\n2. Change it")), board.Agent)
+	e.db.AddComment(bg, blocked.Ref(), board.Comment{AuthorType: board.Agent, AuthorName: "agent", Kind: board.KindQuestion,
+		Content: "Should `--verbose` print to **stderr**?"})
+	review := e.ticket(t, "demo", "Ready for review", board.InProgress)
+	back := e.ticket(t, "demo", "Not quite", board.InProgress)
+	e.toVerification(t, review.Ref())
+	e.toVerification(t, back.Ref())
+	ctx := newBrowser(t)
+	steps(t, ctx, "log in", chromedp.Navigate(e.ts.URL+"/?token="+e.token), chromedp.WaitVisible(chromedp.CSS(".project-card")))
+
+	// Answer the agent's question: the ticket unblocks.
+	steps(t, ctx, "open the blocked ticket", chromedp.Navigate(e.ts.URL+"/p/demo/1"), chromedp.WaitVisible(chromedp.CSS(".question-banner")))
+	screenshot(t, ctx, "ticket-blocked")
+	steps(t, ctx, "reply", chromedp.SendKeys(chromedp.CSS("#reply-text"), "Yes, stderr."), chromedp.Click(chromedp.CSS("#send-reply")))
+	waitFor(t, ctx, "the banner goes", `document.readyState === "complete" && !document.querySelector(".question-banner") && document.body.textContent.includes("Yes, stderr.")`)
+	waitState(t, e, blocked.Ref(), board.InProgress, board.SubNone)
+
+	// The agent writes while the page is open: it shows without a reload.
+	eval[bool](t, ctx, `window.__noReload = true`)
+	waitFor(t, ctx, "the live stream is open", `!!document.querySelector("[sse-connect]")`)
+	time.Sleep(300 * time.Millisecond) // let EventSource connect
+	w := otherWriter(t, e)
+	w.AddComment(bg, blocked.Ref(), board.Comment{AuthorType: board.Agent, AuthorName: "agent", Kind: board.KindStatus, Content: "Switched the output to stderr."})
+	waitFor(t, ctx, "the agent's comment appears", `document.querySelector(".thread").textContent.includes("Switched the output to stderr.") && window.__noReload === true`)
+
+	// Approve.
+	steps(t, ctx, "open the ticket in review", chromedp.Navigate(e.ts.URL+"/p/demo/2"), chromedp.WaitVisible(chromedp.CSS("#approve")))
+	screenshot(t, ctx, "ticket-review")
+	steps(t, ctx, "approve", chromedp.Click(chromedp.CSS("#approve")))
+	waitState(t, e, review.Ref(), board.Done, board.SubNone)
+	waitFor(t, ctx, "the page shows Done", `document.readyState === "complete" && document.querySelector(".state") && document.querySelector(".state").textContent === "Done"`)
+
+	// Request changes needs feedback: the browser refuses an empty form.
+	steps(t, ctx, "open the other ticket", chromedp.Navigate(e.ts.URL+"/p/demo/3"), chromedp.WaitVisible(chromedp.CSS("#request-changes")))
+	steps(t, ctx, "empty feedback", chromedp.Click(chromedp.CSS("#request-changes")))
+	time.Sleep(200 * time.Millisecond)
+	waitState(t, e, back.Ref(), board.Verification, board.SubNone)
+	steps(t, ctx, "feedback", chromedp.SendKeys(chromedp.CSS("#feedback"), "Add a test for the empty case."), chromedp.Click(chromedp.CSS("#request-changes")))
+	waitState(t, e, back.Ref(), board.InProgress, board.SubReturned)
+	waitFor(t, ctx, "the feedback is in the thread", `document.readyState === "complete" && document.querySelector(".comment.kind-feedback") !== null`)
+}
+
+func ptr[T any](v T) *T { return &v }
