@@ -3,6 +3,7 @@ package executor_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -135,5 +136,41 @@ func BenchmarkLocal_ShellTrue(b *testing.B) {
 		if _, err := l.Shell(context.Background(), "true", executor.RunOptions{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestLocal_ReadFiles(t *testing.T) {
+	w := executortest.NewWorkspace(t)
+	l, err := executor.NewLocal(w.Root, executor.LocalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	got := map[string]string{}
+	err = l.ReadFiles(context.Background(), "sub-link", []string{"b.txt", "missing", "../a.txt", "up"}, func(i int, data []byte, err error) {
+		if err != nil {
+			got[strconv.Itoa(i)] = err.Error()
+		} else {
+			got[strconv.Itoa(i)] = string(data)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"0": "beta\n",
+		"1": "read sub-link/missing: no such file or directory",
+		"2": "read a.txt: path is outside the workspace",
+		"3": "read sub-link/up: path is outside the workspace",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("file %s: got %q, want %q", k, got[k], v)
+		}
+	}
+	if err := l.ReadFiles(context.Background(), "dir-out", []string{"secret.txt"}, func(int, []byte, error) {
+		t.Error("read through a symlink out of the root")
+	}); !errors.Is(err, executor.ErrOutsideRoot) {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"path"
 	"regexp"
 	"runtime"
 	"sort"
@@ -198,26 +199,53 @@ func (d rgData) String() string {
 	return ""
 }
 
+// batchReader is implemented by executors that read many files of one
+// directory at a lower cost than one ReadFile each (executor.Local).
+type batchReader interface {
+	ReadFiles(ctx context.Context, dir string, names []string, fn func(i int, data []byte, err error)) error
+}
+
+// batchSize is how many files of one directory a grep job reads.
+const batchSize = 64
+
 // grepGo walks the tree and searches the files it finds in parallel while
 // the walk goes on, keeping results in walk order and stopping once more
 // than q.limit matches are known.
 func (e *env) grepGo(ctx context.Context, q grepQuery) ([]fileHits, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// A job is a run of files of one directory, at indexes first….
 	type job struct {
-		i    int
-		path string
+		first int
+		dir   string
+		names []string
 	}
-	jobs := make(chan job, 256)
+	jobs := make(chan job, 64)
 	var (
-		mu       sync.Mutex
-		files    []string
-		results  [][]hit
-		done     []bool
-		scanned  int
-		matches  int
-		firstErr error
+		mu      sync.Mutex
+		files   []string
+		results [][]hit
+		done    []bool
+		scanned int
+		matches int
 	)
+	record := func(i int, hits []hit) {
+		mu.Lock()
+		defer mu.Unlock()
+		results[i], done[i] = hits, true
+		for scanned < len(done) && done[scanned] {
+			for _, h := range results[scanned] {
+				if h.match {
+					matches++
+				}
+			}
+			scanned++
+		}
+		if matches > q.limit {
+			cancel()
+		}
+	}
+	br, batched := e.ex.(batchReader)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
@@ -227,40 +255,52 @@ func (e *env) grepGo(ctx context.Context, q grepQuery) ([]fileHits, error) {
 				if ctx.Err() != nil {
 					continue
 				}
-				data, err := e.ex.ReadFile(ctx, j.path)
-				var hits []hit
-				if err == nil {
-					hits = searchData(q.re, data, q.context)
-				}
 				// Vanished or unreadable files are skipped, as rg does.
-				mu.Lock()
-				results[j.i], done[j.i] = hits, true
-				for scanned < len(done) && done[scanned] {
-					for _, h := range results[scanned] {
-						if h.match {
-							matches++
-						}
+				search := func(k int, data []byte, err error) {
+					var hits []hit
+					if err == nil {
+						hits = searchData(q.re, data, q.context)
 					}
-					scanned++
+					record(j.first+k, hits)
 				}
-				if matches > q.limit {
-					cancel()
+				if batched && br.ReadFiles(ctx, j.dir, j.names, search) == nil {
+					continue
 				}
-				mu.Unlock()
+				for k, n := range j.names {
+					data, err := e.ex.ReadFile(ctx, path.Join(j.dir, n))
+					search(k, data, err)
+				}
 			}
 		}()
+	}
+	var cur job
+	flush := func() {
+		if len(cur.names) > 0 {
+			jobs <- cur
+		}
+		cur = job{}
 	}
 	emit := func(p string) {
 		if !q.keep(p) || ctx.Err() != nil {
 			return
 		}
+		dir, name := path.Split(p)
+		dir = strings.TrimSuffix(dir, "/")
+		if dir == "" {
+			dir = "."
+		}
+		if dir != cur.dir || len(cur.names) == batchSize {
+			flush()
+		}
 		mu.Lock()
-		i := len(files)
+		if len(cur.names) == 0 {
+			cur = job{first: len(files), dir: dir}
+		}
 		files = append(files, p)
 		results = append(results, nil)
 		done = append(done, false)
 		mu.Unlock()
-		jobs <- job{i, p}
+		cur.names = append(cur.names, name)
 	}
 	var werr error
 	if q.isFile {
@@ -268,17 +308,16 @@ func (e *env) grepGo(ctx context.Context, q grepQuery) ([]fileHits, error) {
 	} else {
 		werr = walk(ctx, e.ex, q.base, emit)
 	}
+	flush()
 	close(jobs)
 	wg.Wait()
-	limited := matches > q.limit
-	if werr != nil && !limited {
-		firstErr = werr
-	}
-	if !limited && scanned < len(files) && firstErr == nil {
-		firstErr = ctx.Err()
-	}
-	if firstErr != nil {
-		return nil, firstErr
+	if matches <= q.limit {
+		if werr != nil {
+			return nil, werr
+		}
+		if scanned < len(files) {
+			return nil, ctx.Err()
+		}
 	}
 	var out []fileHits
 	for i := 0; i < scanned; i++ {
