@@ -179,10 +179,11 @@ func TestBeat_ReturnedWorkIsPickedFirst(t *testing.T) {
 		}
 	}
 	// The feedback comment is an unresolved human comment: the ticket is
-	// picked first, and its task says a person wrote.
+	// picked first, to address the feedback.
 	e.beat()
 	jobs := e.runner.calls()
-	if len(jobs) != 1 || jobs[0].Ticket.Number != 2 || !strings.Contains(jobs[0].SystemPrompt, "rename the function") {
+	if len(jobs) != 1 || jobs[0].Ticket.Number != 2 || jobs[0].Task != board.TaskFeedback ||
+		!strings.Contains(jobs[0].SystemPrompt, "rename the function") || !strings.Contains(jobs[0].Prompt, "sent it back with feedback") {
 		t.Fatalf("picked %+v", jobs)
 	}
 }

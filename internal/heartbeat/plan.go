@@ -26,11 +26,16 @@ func (p Plan) report() RunReport {
 	return RunReport{Ticket: p.Ticket.Ref().String(), Class: p.Class.String(), Task: p.Task}
 }
 
-// TaskFor returns the task of a ticket picked for class c.
-func TaskFor(c board.PickClass) board.TaskKind {
-	switch c {
-	case board.ClassHumanReply:
+// TaskFor returns the task of ticket t picked for class c. Work a person
+// sent back is a feedback task even when picked for the feedback comment.
+func TaskFor(c board.PickClass, t board.Ticket) board.TaskKind {
+	switch {
+	case c == board.ClassHumanReply && t.SubState == board.SubReturned:
+		return board.TaskFeedback
+	case c == board.ClassHumanReply:
 		return board.TaskReply
+	}
+	switch c {
 	case board.ClassReturned:
 		return board.TaskFeedback
 	case board.ClassInProgress:
@@ -57,7 +62,7 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := Plan{Project: proj, Ticket: pk.Ticket, Class: pk.Class, Task: TaskFor(pk.Class), Model: proj.Agent.Model}
+		p := Plan{Project: proj, Ticket: pk.Ticket, Class: pk.Class, Task: TaskFor(pk.Class, pk.Ticket), Model: proj.Agent.Model}
 		if p.Model == "" {
 			p.Model = h.opts.DefaultModel
 		}
