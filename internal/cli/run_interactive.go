@@ -1,10 +1,129 @@
 package cli
 
 import (
+	"bufio"
 	"context"
-	"errors"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
 )
 
+// interactive is the state of `bonsai run` on a terminal.
+type interactive struct {
+	rt     *agentRun
+	view   *termView
+	cancel context.CancelFunc // of the current run
+	done   chan struct{}      // closed when the current run ends; nil when idle
+	armed  bool               // a Ctrl-C was pressed: the next one exits
+}
+
+// runInteractive reads prompts line by line. Ctrl-C aborts the running
+// turn; a second Ctrl-C (or Ctrl-D, /exit) exits. A line typed while the
+// agent works is queued as a steering message.
 func (rt *agentRun) runInteractive(ctx context.Context, prompt string) error {
-	return errors.New("interactive mode: not yet")
+	// The process-wide interrupt handler cancels ctx on the first Ctrl-C;
+	// here Ctrl-C aborts a turn instead, so runs do not inherit that.
+	base := context.WithoutCancel(ctx)
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+
+	color := isTerminal(rt.a.stdout) && rt.a.getenv("NO_COLOR") == "" && rt.a.getenv("TERM") != "dumb"
+	in := &interactive{rt: rt, view: newTermView(rt.a.stdout, color)}
+	rt.setHandler(in.view.event)
+	in.view.banner(rt.agent.Model().ID, rt.agent.Session().Path(), len(rt.agent.Messages()))
+	lines := readLines(rt.a.stdin)
+	if prompt != "" {
+		in.start(base, prompt)
+	} else {
+		in.view.prompt()
+	}
+	for {
+		select {
+		case <-in.done:
+			in.done = nil
+			in.cancel()
+			in.view.prompt()
+		case line, ok := <-lines:
+			if !ok {
+				in.stop()
+				in.view.line("")
+				return nil
+			}
+			if !in.input(base, strings.TrimSpace(line)) {
+				in.stop()
+				return nil
+			}
+		case s := <-sigs:
+			if s == syscall.SIGTERM || in.armed {
+				in.stop()
+				in.view.line("")
+				return nil
+			}
+			in.armed = true
+			if in.done != nil {
+				in.cancel()
+				in.view.notice("aborting — press Ctrl-C again to exit")
+			} else {
+				in.view.notice("press Ctrl-C again to exit, or type a prompt")
+				in.view.prompt()
+			}
+		}
+	}
+}
+
+// input handles one typed line; false means exit.
+func (in *interactive) input(base context.Context, text string) bool {
+	in.armed = false
+	switch {
+	case text == "/exit" || text == "/quit":
+		return false
+	case text == "":
+		if in.done == nil {
+			in.view.prompt()
+		}
+	case in.done != nil:
+		in.rt.agent.Steer(llm.UserText(text))
+		in.view.notice("queued: delivered after the running tool")
+	default:
+		in.start(base, text)
+	}
+	return true
+}
+
+func (in *interactive) start(base context.Context, text string) {
+	ctx, cancel := context.WithCancel(base)
+	done := make(chan struct{})
+	in.cancel, in.done = cancel, done
+	go func() {
+		defer close(done)
+		res := in.rt.agent.Prompt(ctx, llm.UserText(text))
+		in.view.result(res)
+	}()
+}
+
+// stop aborts the running turn, if any, and waits for it to be recorded.
+func (in *interactive) stop() {
+	if in.done != nil {
+		in.cancel()
+		<-in.done
+		in.done = nil
+	}
+}
+
+// readLines delivers the lines of r until it ends.
+func readLines(r interface{ Read([]byte) (int, error) }) <-chan string {
+	ch := make(chan string)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+	}()
+	return ch
 }

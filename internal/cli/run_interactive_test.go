@@ -1,0 +1,140 @@
+package cli_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
+)
+
+// ptyOutput collects what the program writes to its terminal.
+type ptyOutput struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (o *ptyOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.Write(p)
+}
+
+func (o *ptyOutput) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
+// waitFor waits until the output after position from contains s and
+// returns the position after it.
+func (o *ptyOutput) waitFor(t *testing.T, from int, s string) int {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		out := o.String()
+		if i := strings.Index(out[from:], s); i >= 0 {
+			return from + i + len(s)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %q in the terminal output after byte %d:\n%s", s, from, o.String())
+	return 0
+}
+
+// TestRun_Interactive drives `bonsai run` on a pseudo-terminal: a prompt
+// streams its answer, Ctrl-C aborts a running command, and a second
+// Ctrl-C exits.
+func TestRun_Interactive(t *testing.T) {
+	srv := llmtest.NewServer(t,
+		llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.Text("Hello from the model.")}}},
+		llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{
+			llm.ToolCall("b1", "bash", []byte(`{"command":"sleep 30"}`))}}},
+		llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.Text("Still here.")}}},
+	)
+	dir := t.TempDir()
+	work := filepath.Join(dir, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bonsai", "run", "--cwd", work)
+	cmd.Env = append(os.Environ(),
+		"BONSAI_DATA_DIR="+filepath.Join(dir, "data"), "HOME="+dir,
+		"ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=test-key", "TERM=dumb")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	out := &ptyOutput{}
+	go func() { _, _ = copyAll(out, tty) }()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+		}
+	})
+
+	pos := out.waitFor(t, 0, "> ")
+	tty.WriteString("say hello\r")
+	pos = out.waitFor(t, pos, "Hello from the model.")
+	pos = out.waitFor(t, pos, "> ")
+
+	tty.WriteString("run something slow\r")
+	pos = out.waitFor(t, pos, "● bash sleep 30")
+	started := time.Now()
+	tty.Write([]byte{3}) // Ctrl-C
+	pos = out.waitFor(t, pos, "(aborted)")
+	if d := time.Since(started); d > 10*time.Second {
+		t.Errorf("abort took %v", d)
+	}
+	pos = out.waitFor(t, pos, "> ")
+
+	// The session goes on after an abort.
+	tty.WriteString("are you there?\r")
+	pos = out.waitFor(t, pos, "Still here.")
+	pos = out.waitFor(t, pos, "> ")
+
+	tty.Write([]byte{3})
+	pos = out.waitFor(t, pos, "press Ctrl-C again to exit")
+	tty.Write([]byte{3})
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("exit: %v\n%s", err, out.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("did not exit after the second Ctrl-C:\n%s", out.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if raw := string(reqs[2].Raw); !strings.Contains(raw, "are you there?") || !strings.Contains(raw, "Hello from the model.") {
+		t.Errorf("third request lacks the conversation: %s", raw)
+	}
+}
+
+func copyAll(dst *ptyOutput, src *os.File) (int64, error) {
+	buf := make([]byte, 4096)
+	var n int64
+	for {
+		k, err := src.Read(buf)
+		if k > 0 {
+			dst.Write(buf[:k])
+			n += int64(k)
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/llm"
+)
+
+// termView renders agent events for a person at a terminal.
+type termView struct {
+	mu      sync.Mutex
+	w       io.Writer
+	color   bool
+	midLine bool // the cursor is not at the start of a line
+	inThink bool
+}
+
+func newTermView(w io.Writer, color bool) *termView { return &termView{w: w, color: color} }
+
+// ANSI styles.
+const (
+	styleDim   = "\x1b[2m"
+	styleBold  = "\x1b[1m"
+	styleCyan  = "\x1b[36m"
+	styleRed   = "\x1b[31m"
+	styleReset = "\x1b[0m"
+)
+
+func (v *termView) style(s, text string) string {
+	if !v.color {
+		return text
+	}
+	return s + text + styleReset
+}
+
+func (v *termView) write(s string) {
+	if s == "" {
+		return
+	}
+	io.WriteString(v.w, s)
+	v.midLine = !strings.HasSuffix(s, "\n")
+}
+
+func (v *termView) newline() {
+	if v.midLine {
+		v.write("\n")
+	}
+}
+
+func (v *termView) banner(model, sessionFile string, messages int) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	s := "bonsai · " + model
+	if sessionFile != "" {
+		s += " · " + sessionFile
+	}
+	if messages > 0 {
+		s += fmt.Sprintf(" · resumed %d messages", messages)
+	}
+	v.write(v.style(styleDim, s) + "\n" + v.style(styleDim, "Ctrl-C aborts the turn, twice exits; /exit quits.") + "\n")
+}
+
+func (v *termView) prompt() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.newline()
+	v.write(v.style(styleBold, "> "))
+}
+
+func (v *termView) notice(s string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.newline()
+	v.write(v.style(styleDim, "("+s+")") + "\n")
+}
+
+func (v *termView) line(s string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.newline()
+	v.write(s)
+}
+
+// event renders one agent event.
+func (v *termView) event(e agent.Event) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	switch e.Type {
+	case agent.EventMessageUpdate:
+		switch e.Delta.Type {
+		case llm.EventTextDelta:
+			if v.inThink {
+				v.inThink = false
+				v.newline()
+			}
+			v.write(e.Delta.Delta)
+		case llm.EventThinkingDelta:
+			v.inThink = true
+			v.write(v.style(styleDim, e.Delta.Delta))
+		}
+	case agent.EventMessageEnd:
+		if e.Message.Role == llm.RoleAssistant {
+			v.inThink = false
+			v.newline()
+			if e.Message.StopReason == llm.StopError {
+				v.write(v.style(styleRed, "error: "+e.Message.ErrorMessage) + "\n")
+			}
+		}
+	case agent.EventToolExecutionStart:
+		v.newline()
+		v.write(v.style(styleCyan, "● "+e.ToolName) + " " + v.style(styleDim, argsSummary(e.Args)) + "\n")
+	case agent.EventToolExecutionEnd:
+		v.write(resultSummary(v, e.ToolResult) + "\n")
+	case agent.EventRetry:
+		v.newline()
+		v.write(v.style(styleDim, fmt.Sprintf("(retry %d in %s: %s)", e.Delta.Retry.Attempt, e.Delta.Retry.Delay, e.Delta.Retry.Err)) + "\n")
+	case agent.EventCompactionStart:
+		v.newline()
+		v.write(v.style(styleDim, "(compacting the conversation…)") + "\n")
+	}
+}
+
+// result reports how a run ended when it did not simply stop.
+func (v *termView) result(r agent.Result) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	switch r.Reason {
+	case agent.EndStop:
+	case agent.EndAborted:
+		v.newline()
+		v.write(v.style(styleDim, "(aborted)") + "\n")
+	default:
+		v.newline()
+		v.write(v.style(styleRed, fmt.Sprintf("(run ended: %s: %s)", r.Reason, r.Detail)) + "\n")
+	}
+}
+
+// argsSummary shows a tool call's arguments on one short line.
+func argsSummary(args json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil {
+		return clipLine(string(args), 100)
+	}
+	for _, k := range []string{"command", "path", "pattern"} {
+		if s, ok := m[k].(string); ok {
+			return clipLine(s, 100)
+		}
+	}
+	return clipLine(string(args), 100)
+}
+
+func resultSummary(v *termView, r *agent.ToolResult) string {
+	if r == nil {
+		return ""
+	}
+	text := ""
+	for _, p := range r.Content {
+		if p.Type == llm.PartText {
+			text += p.Text
+		}
+	}
+	text = strings.TrimRight(text, "\n")
+	n := strings.Count(text, "\n") + 1
+	first, _, _ := strings.Cut(text, "\n")
+	s := "  ⎿ " + clipLine(first, 100)
+	if n > 1 {
+		s += fmt.Sprintf(" … (%d lines)", n)
+	}
+	if r.IsError {
+		return v.style(styleRed, s)
+	}
+	return v.style(styleDim, s)
+}
+
+func clipLine(s string, n int) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
