@@ -1,0 +1,78 @@
+package llm_test
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/bonsai-run/bonsai/"
+
+// TestImports keeps the layout's rules for the llm packages: llm itself
+// uses only the standard library, adapters never import each other, and
+// only the provider wiring imports an adapter.
+func TestImports(t *testing.T) {
+	// An entry ending in "/..." allows the subtree; others match exactly.
+	allowed := map[string][]string{
+		".":         {},
+		"catalog":   {"internal/llm"},
+		"llmtest":   {"internal/llm"},
+		"anthropic": {"internal/llm", "github.com/anthropics/anthropic-sdk-go/v2/..."},
+		"openai":    {"internal/llm", "github.com/openai/openai-go/v3/..."},
+		"provider":  {"internal/llm/..."},
+	}
+	for dir, prefixes := range allowed {
+		for _, imp := range imports(t, dir) {
+			first, _, _ := strings.Cut(imp, "/")
+			if !strings.Contains(first, ".") {
+				continue // standard library
+			}
+			ok := false
+			for _, p := range prefixes {
+				if strings.HasPrefix(p, "internal/") {
+					p = module + p
+				}
+				if tree, sub := strings.CutSuffix(p, "/..."); sub {
+					ok = ok || imp == tree || strings.HasPrefix(imp, tree+"/")
+				} else {
+					ok = ok || imp == p
+				}
+			}
+			if !ok {
+				t.Errorf("internal/llm/%s imports %s", dir, imp)
+			}
+		}
+	}
+}
+
+// imports lists the imports of a directory's non-test Go files.
+func imports(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files in %s: %v", dir, err)
+	}
+	var out []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, err := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range file.Imports {
+			p, _ := strconv.Unquote(s.Path.Value)
+			out = append(out, p)
+		}
+	}
+	return out
+}
