@@ -49,7 +49,11 @@ func unifiedDiff(name, s string, regions []region, repl string) (diff string, fi
 		changes = append(changes, trimChange(change{at: ls, old: splitLines(s[bs:be]), new: splitLines(nb.String())}))
 		i = j
 	}
-	all := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	nLines := len(starts)
+	if strings.HasSuffix(s, "\n") || s == "" {
+		nLines--
+	}
+	line := func(i int) string { return strings.TrimSuffix(s[starts[i]:lineEnd(i)], "\n") }
 	var b strings.Builder
 	fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", name, name)
 	delta := 0
@@ -60,7 +64,7 @@ func unifiedDiff(name, s string, regions []region, repl string) (diff string, fi
 		}
 		from := max(changes[i].at-diffContext, 0)
 		last := changes[j-1]
-		to := min(last.at+len(last.old)+diffContext, len(all))
+		to := min(last.at+len(last.old)+diffContext, nLines)
 		oldN, newN := to-from, to-from
 		for _, c := range changes[i:j] {
 			newN += len(c.new) - len(c.old)
@@ -69,7 +73,7 @@ func unifiedDiff(name, s string, regions []region, repl string) (diff string, fi
 		at := from
 		for _, c := range changes[i:j] {
 			for ; at < c.at; at++ {
-				b.WriteString(" " + all[at] + "\n")
+				b.WriteString(" " + line(at) + "\n")
 			}
 			for _, l := range c.old {
 				b.WriteString("-" + l + "\n")
@@ -81,7 +85,7 @@ func unifiedDiff(name, s string, regions []region, repl string) (diff string, fi
 			delta += len(c.new) - len(c.old)
 		}
 		for ; at < to; at++ {
-			b.WriteString(" " + all[at] + "\n")
+			b.WriteString(" " + line(at) + "\n")
 		}
 		i = j
 	}
@@ -115,11 +119,13 @@ func hunkRange(start, n int) string {
 
 // lineStarts returns the byte offset where each line of s starts.
 func lineStarts(s string) []int {
-	starts := []int{0}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, strings.Count(s, "\n")+1)
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return starts
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
-	return starts
 }

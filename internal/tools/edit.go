@@ -121,6 +121,7 @@ func applyEdit(name, content string, a editArgs) (string, Result) {
 		return "", errorResult("Found %d occurrences of old_string in %s. Add more surrounding lines to make it unique, or set replace_all to true.", len(regions), name)
 	}
 	var b strings.Builder
+	b.Grow(len(content) + len(regions)*(len(repl)-len(old)+16))
 	at := 0
 	for _, r := range regions {
 		b.WriteString(content[at:r.start])
