@@ -23,6 +23,10 @@ import (
 var remoteEnv = []string{"SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND",
 	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN"}
 
+// maxRunTurns ends a heartbeat run after this many model requests, so a
+// model that never stops calling tools costs a bounded amount per beat.
+const maxRunTurns = 200
+
 // wiredHeartbeat is a heartbeat with its concrete parts.
 type wiredHeartbeat struct {
 	hb      *heartbeat.Heartbeat
@@ -78,8 +82,9 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		return r.Model, r.Info, err
 	}
 	runner, err := agentrunner.New(agentrunner.Options{
-		Model: open,
-		Ready: func(id string) error { _, _, err := open(id); return err },
+		Model:    open,
+		Ready:    func(id string) error { _, _, err := open(id); return err },
+		MaxTurns: maxRunTurns,
 	})
 	if err != nil {
 		lf.Close()

@@ -118,10 +118,13 @@ func openSession(path, cwd string) (*session.File, error) {
 func (r *Runner) outcome(res agent.Result) heartbeat.Outcome {
 	out := heartbeat.Outcome{Usage: usageOf(res.Usage), Summary: res.Text()}
 	switch res.Reason {
-	case agent.EndStop, agent.EndStopped, agent.EndMaxTurns:
+	case agent.EndStop, agent.EndStopped:
 		out.Status = board.RunCompleted
 	case agent.EndTimeout:
 		out.Status = board.RunTimeout
+	case agent.EndMaxTurns:
+		// Like a timeout: the work goes on next beat from the transcript.
+		out.Status, out.Error = board.RunTimeout, res.Detail
 	case agent.EndAborted:
 		out.Status, out.Error = board.RunInterrupted, res.Detail
 	case agent.EndBudget:

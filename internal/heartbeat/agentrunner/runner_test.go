@@ -3,6 +3,7 @@ package agentrunner_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,7 +55,9 @@ type fixture struct {
 	opts  heartbeat.Options
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T) *fixture { return newFixtureTurns(t, 0) }
+
+func newFixtureTurns(t *testing.T, maxTurns int) *fixture {
 	t.Helper()
 	data := t.TempDir()
 	ctx := context.Background()
@@ -84,6 +87,7 @@ func newFixture(t *testing.T) *fixture {
 		Model: func(id string) (llm.Model, llm.Info, error) {
 			return f.model, llm.Info{ID: id, ContextWindow: 200000}, nil
 		},
+		MaxTurns: maxTurns,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -234,5 +238,28 @@ func TestRunner_ModelErrorIsRunError(t *testing.T) {
 	runs, _ := f.db.Runs(ctx, tk.Ref())
 	if !strings.Contains(runs[0].Error, "rate limited") {
 		t.Errorf("run error = %q", runs[0].Error)
+	}
+}
+
+// TestRunner_LoopingModelIsCut stops a model that never stops calling
+// tools after MaxTurns requests; the run ends as a timeout with a status
+// comment, and the next beat resumes.
+func TestRunner_LoopingModelIsCut(t *testing.T) {
+	f := newFixtureTurns(t, 3)
+	ctx := context.Background()
+	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Loop", State: board.InProgress, Priority: 2}, board.Human)
+	for i := range 5 {
+		f.model.Push(call(fmt.Sprintf("l%d", i), "ls", map[string]any{}))
+	}
+	rep := f.beat(t)
+	if rep.Runs[0].Status != board.RunTimeout || !strings.Contains(rep.Runs[0].Error, "maximum number of turns") {
+		t.Fatalf("run = %+v", rep.Runs[0])
+	}
+	if n := len(f.model.Requests()); n != 3 {
+		t.Errorf("%d requests, want 3", n)
+	}
+	cs, _ := f.db.Comments(ctx, tk.Ref())
+	if len(cs) != 1 || !strings.Contains(cs[0].Content, "maximum number of turns") {
+		t.Errorf("comments = %+v", cs)
 	}
 }
