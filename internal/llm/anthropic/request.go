@@ -60,7 +60,11 @@ func (m *Model) params(req llm.Request) (sdk.MessageNewParams, []option.RequestO
 		}
 		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: &tool})
 	}
-	p.Messages = messages(req.Messages, m.cfg.Provider)
+	msgs := req.Messages
+	if !m.cfg.Info.Images {
+		msgs = llm.WithoutImages(msgs)
+	}
+	p.Messages = messages(msgs, m.cfg.Provider)
 	markCache(p.Messages)
 	return p, opts, nil
 }

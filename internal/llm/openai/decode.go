@@ -57,6 +57,10 @@ func (d *decoder) handle(c sdk.ChatCompletionChunk, yield func(llm.Event, error)
 		if delta.Content != "" && !d.appendText(llm.PartText, delta.Content, yield) {
 			return false
 		}
+		// A refusal is the model's answer; show it as text.
+		if delta.Refusal != "" && !d.appendText(llm.PartText, delta.Refusal, yield) {
+			return false
+		}
 		for _, tc := range delta.ToolCalls {
 			if !d.toolCall(tc, yield) {
 				return false

@@ -179,7 +179,8 @@ func TestModel_RequestCompatibleServer(t *testing.T) {
 	m := openai.New(openai.Config{Model: "qwen3:8b", BaseURL: srv.URL + "/v1", Provider: "ollama", LegacyMaxTokens: true,
 		Info: llm.Info{MaxOutputTokens: 4096}})
 	temp := 0.5
-	_, msg, err := collect(t, m, llm.Request{Messages: []llm.Message{llm.UserText("hi")}, Temperature: &temp, Thinking: llm.ThinkingHigh})
+	withImage := llm.Message{Role: llm.RoleUser, Content: []llm.Part{llm.Text("hi"), llm.Image("image/png", "AAAA")}}
+	_, msg, err := collect(t, m, llm.Request{Messages: []llm.Message{withImage}, Temperature: &temp, Thinking: llm.ThinkingHigh})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,6 +190,10 @@ func TestModel_RequestCompatibleServer(t *testing.T) {
 	}
 	if req.Body["max_tokens"] != float64(4096) || req.Body["temperature"] != 0.5 || req.Body["reasoning_effort"] != nil {
 		t.Errorf("body = %s", req.Raw)
+	}
+	// The catalog says this model takes no images: they become a notice.
+	if got := mustJSON(req.Body["messages"]); got != `[{"content":[{"text":"hi","type":"text"},{"text":"`+llm.ImageOmitted+`","type":"text"}],"role":"user"}]` {
+		t.Errorf("messages = %s", got)
 	}
 	if msg.Provider != "ollama" || msg.Model != "qwen3:8b" {
 		t.Errorf("message = %+v", msg)

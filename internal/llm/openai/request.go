@@ -61,7 +61,11 @@ func (m *Model) params(req llm.Request) (sdk.ChatCompletionNewParams, error) {
 	if req.System != "" {
 		p.Messages = append(p.Messages, sdk.SystemMessage(req.System))
 	}
-	p.Messages = append(p.Messages, messages(req.Messages)...)
+	msgs := req.Messages
+	if !m.cfg.Info.Images {
+		msgs = llm.WithoutImages(msgs)
+	}
+	p.Messages = append(p.Messages, messages(msgs)...)
 	return p, nil
 }
 
