@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"os"
+	"strings"
 	"path/filepath"
 	"testing"
 
@@ -14,6 +15,25 @@ type goldenCase struct {
 	// file, when set, is a workspace file whose content after the call
 	// is added to the golden output.
 	file string
+	// setup, when set, prepares the workspace.
+	setup func(t *testing.T, root string)
+}
+
+// sized creates a file of n bytes starting with head (sparse, so cheap).
+func sized(name, head string, n int64) func(t *testing.T, root string) {
+	return func(t *testing.T, root string) {
+		f, err := os.Create(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(head); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(n); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 var fileCases = []goldenCase{
@@ -36,11 +56,15 @@ var fileCases = []goldenCase{
 	{name: "read/nul", tool: "read", args: `{"path":"a\u0000b"}`},
 	{name: "read/bad_args", tool: "read", args: `{"path":3,"offset":-1}`},
 	{name: "read/missing_arg", tool: "read", args: `{}`},
+	{name: "read/too_large", tool: "read", args: `{"path":"huge.txt"}`, setup: sized("huge.txt", "x", 300<<20)},
+	{name: "read/image_too_large", tool: "read", args: `{"path":"big.png"}`, setup: sized("big.png", "\x89PNG\r\n\x1a\n", 6<<20)},
 
 	{name: "write/create", tool: "write", args: `{"path":"new/dir/file.txt","content":"hello\n"}`, file: "new/dir/file.txt"},
 	{name: "write/overwrite", tool: "write", args: `{"path":"README.md","content":"# New\n"}`, file: "README.md"},
 	{name: "write/directory", tool: "write", args: `{"path":"src","content":"x"}`},
 	{name: "write/outside", tool: "write", args: `{"path":"../x.txt","content":"x"}`},
+	{name: "write/too_large", tool: "write", args: `{"path":"huge.txt","content":"` + strings.Repeat("a", 10<<20+1) + `"}`, file: "huge.txt"},
+	{name: "write/nul_path", tool: "write", args: `{"path":"a\u0000b","content":"x"}`},
 
 	{name: "edit/exact", tool: "edit", args: `{"path":"main.go","old_string":"\"hello\"","new_string":"\"hello, world\""}`, file: "main.go"},
 	{name: "edit/multiline", tool: "edit", args: `{"path":"src/app.go","old_string":"// TODO: handle errors\nfunc App() string {","new_string":"// App names the app.\nfunc App() string {"}`, file: "src/app.go"},
@@ -57,6 +81,13 @@ var fileCases = []goldenCase{
 	{name: "edit/missing", tool: "edit", args: `{"path":"nope.go","old_string":"a","new_string":"b"}`},
 	{name: "edit/binary", tool: "edit", args: `{"path":"bin.dat","old_string":"TODO","new_string":"b"}`},
 	{name: "edit/bad_type", tool: "edit", args: `{"path":"main.go","old_string":"a","new_string":1}`},
+	{name: "edit/directory", tool: "edit", args: `{"path":"src","old_string":"a","new_string":"b"}`},
+	{name: "edit/not_utf8", tool: "edit", args: `{"path":"latin1.txt","old_string":"caf","new_string":"cafe"}`},
+	{name: "edit/symlink_outside", tool: "edit", args: `{"path":"out.txt","old_string":"a","new_string":"b"}`, setup: func(t *testing.T, root string) {
+		if err := os.Symlink("/etc/hostname", filepath.Join(root, "out.txt")); err != nil {
+			t.Fatal(err)
+		}
+	}},
 
 	{name: "ls/root", tool: "ls", args: `{}`},
 	{name: "ls/sub", tool: "ls", args: `{"path":"src"}`},
@@ -93,6 +124,7 @@ var searchCases = []goldenCase{
 	{name: "grep/missing_path", tool: "grep", args: `{"pattern":"x","path":"nope"}`},
 	{name: "grep/outside", tool: "grep", args: `{"pattern":"root","path":".."}`},
 	{name: "grep/bad_limit", tool: "grep", args: `{"pattern":"x","limit":0}`},
+	{name: "grep/output_truncated", tool: "grep", args: `{"pattern":"line","path":"big.txt","limit":5000}`},
 
 	{name: "find/go", tool: "find", args: `{"pattern":"*.go"}`},
 	{name: "find/all", tool: "find", args: `{"pattern":"**"}`},
@@ -111,12 +143,15 @@ func TestTools_Golden(t *testing.T) {
 			if err := os.Mkdir(filepath.Join(root, "empty-dir"), 0o755); err != nil {
 				t.Fatal(err)
 			}
+			if c.setup != nil {
+				c.setup(t, root)
+			}
 			r := run(t, newSet(t, root, tools.SearchGo), c.tool, c.args)
 			got := render(r)
 			if c.file != "" {
 				b, err := os.ReadFile(filepath.Join(root, c.file))
 				if err != nil {
-					t.Fatal(err)
+					b = []byte(err.Error()[strings.LastIndex(err.Error(), ":")+2:] + "\n")
 				}
 				got += "--- file " + c.file + "\n" + string(b)
 			}
