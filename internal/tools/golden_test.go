@@ -2,8 +2,8 @@ package tools_test
 
 import (
 	"os"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/tools"
