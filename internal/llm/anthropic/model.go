@@ -65,15 +65,14 @@ func New(cfg Config) *Model {
 // Stream sends req and streams the response.
 func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event, error] {
 	return func(yield func(llm.Event, error) bool) {
+		d := newDecoder(m.cfg)
 		params, opts, err := m.params(req)
 		if err != nil {
-			d := newDecoder(m.cfg)
 			d.fail(yield, err)
 			return
 		}
 		stream := m.client.Messages.NewStreaming(ctx, params, opts...)
 		defer stream.Close()
-		d := newDecoder(m.cfg)
 		for stream.Next() {
 			// Buffered events must not outrun a cancellation.
 			if err := ctx.Err(); err != nil {

@@ -165,3 +165,12 @@ func TestModel_RequestMergesSameRoleTurns(t *testing.T) {
 		t.Errorf("messages =\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestModel_RequestBadToolSchema(t *testing.T) {
+	m, srv := newModel(t)
+	_, msg, err := collect(t, m, llm.Request{Messages: []llm.Message{llm.UserText("x")},
+		Tools: []llm.ToolSpec{{Name: "broken", Parameters: json.RawMessage(`[1,2]`)}}})
+	if llm.KindOf(err) != llm.KindInvalidRequest || msg.StopReason != llm.StopError || len(srv.Requests()) != 0 {
+		t.Errorf("err %v, stop %s, %d requests", err, msg.StopReason, len(srv.Requests()))
+	}
+}
