@@ -98,11 +98,12 @@ var (
 
 // PathError records a failed file operation on a root-relative path.
 type PathError struct {
-	Op   string
-	Path string
-	Err  error
+	Op   string // the operation: read, write, list, stat, resolve, run
+	Path string // relative to the root; empty for an absolute path outside it
+	Err  error  // the cause, free of host paths
 }
 
+// Error returns "op path: cause".
 func (e *PathError) Error() string {
 	if e.Path == "" {
 		return e.Op + ": " + e.Err.Error()

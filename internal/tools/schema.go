@@ -13,10 +13,11 @@ import (
 
 // ValidationError says why arguments do not match a tool's schema.
 type ValidationError struct {
-	Tool     string
-	Problems []string
+	Tool     string   // the tool's name
+	Problems []string // one per failing argument, sorted
 }
 
+// Error lists every problem on one line.
 func (e *ValidationError) Error() string {
 	return fmt.Sprintf("invalid arguments for %s: %s", e.Tool, strings.Join(e.Problems, "; "))
 }
