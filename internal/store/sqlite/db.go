@@ -24,6 +24,7 @@ type DB struct {
 	path  string
 	now   func() time.Time
 	newID func() string
+	stmts stmtCache
 }
 
 var _ store.Store = (*DB)(nil)
@@ -62,7 +63,7 @@ func (e *SchemaError) Error() string {
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, fmt.Errorf("open database %s: %w", path, err)
+		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
 	db := &DB{
 		path:  abs,
@@ -74,7 +75,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	db.sql, err = sql.Open("sqlite", dsn(abs))
 	if err != nil {
-		return nil, fmt.Errorf("open database %s: %w", abs, err)
+		return nil, fmt.Errorf("database %s: %w", abs, err)
 	}
 	if err := db.migrate(ctx); err != nil {
 		db.sql.Close()
@@ -111,16 +112,19 @@ func (db *DB) openError(err error) error {
 	}
 	var e *sqlite.Error
 	if errors.As(err, &e) && (e.Code()&0xff == sqlite3.SQLITE_NOTADB || e.Code()&0xff == sqlite3.SQLITE_CORRUPT) {
-		return fmt.Errorf("open database %s: %w; move it aside or restore a backup", db.path, ErrNotDatabase)
+		return fmt.Errorf("database %s: %w; move it aside or restore a backup", db.path, ErrNotDatabase)
 	}
-	return fmt.Errorf("open database %s: %w", db.path, err)
+	return fmt.Errorf("database %s: %w", db.path, err)
 }
 
 // Path returns the absolute path of the database file.
 func (db *DB) Path() string { return db.path }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.sql.Close() }
+func (db *DB) Close() error {
+	db.closeStmts()
+	return db.sql.Close()
+}
 
 // timestamp returns the current time truncated to milliseconds, the
 // resolution the database keeps, so what a method returns equals what a

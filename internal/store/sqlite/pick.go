@@ -10,11 +10,12 @@ import (
 // pickQuery reads, for each active project, the first entry of the
 // tickets_pick index: the partial index holds only pickable tickets, keyed
 // by the generated columns pick_class and pick_key, so each project costs
-// one index seek whatever the size of its board. See docs/store.md.
+// one index seek whatever the size of its board, and the join goes straight
+// to the row by rowid (which the index holds). See docs/store.md.
 const pickQuery = `SELECT ` + ticketColumns + `, t.pick_class
 	FROM projects p
-	JOIN tickets t ON t.id = (
-		SELECT c.id FROM tickets c
+	JOIN tickets t ON t.rowid = (
+		SELECT c.rowid FROM tickets c
 		WHERE c.project_id = p.id AND c.pick_class > 0
 		ORDER BY c.pick_class, c.priority, c.pick_key, c.number
 		LIMIT 1)
@@ -31,7 +32,11 @@ func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error
 			return nil, err
 		}
 	}
-	rows, err := db.sql.QueryContext(ctx, pickQuery, projectSlug)
+	st, err := db.prepared(ctx, pickQuery)
+	if err != nil {
+		return nil, fmt.Errorf("pick: %w", err)
+	}
+	rows, err := st.QueryContext(ctx, projectSlug)
 	if err != nil {
 		return nil, fmt.Errorf("pick: %w", err)
 	}
