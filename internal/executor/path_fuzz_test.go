@@ -36,6 +36,14 @@ func FuzzLocal_Paths(f *testing.F) {
 				t.Fatalf("Resolve(%q) = %q escapes %q", p, host, realRoot)
 			}
 		}
+		if rel, err := l.Rel(p); err == nil && (rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel)) {
+			t.Fatalf("Rel(%q) = %q leaves the root", p, rel)
+		}
+		_ = l.ReadFiles(ctx, p, []string{"secret.txt", filepath.Base(p)}, func(_ int, b []byte, _ error) {
+			if string(b) == "outside secret\n" {
+				t.Fatalf("ReadFiles(%q) read the outside file", p)
+			}
+		})
 		if b, err := l.ReadFile(ctx, p); err == nil && string(b) == "outside secret\n" {
 			t.Fatalf("ReadFile(%q) read the outside file", p)
 		} else if err != nil && strings.Contains(err.Error(), hostBase) && !strings.Contains(p, hostBase) {
