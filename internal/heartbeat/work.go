@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -52,11 +53,7 @@ type runState struct {
 	h    *Heartbeat
 	plan Plan
 	run  board.Run
-	log  interface {
-		Info(string, ...any)
-		Warn(string, ...any)
-		Error(string, ...any)
-	}
+	log  *slog.Logger
 
 	ws    *workspace.Workspace
 	tools *tickettool.Session

@@ -10,6 +10,9 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
+// maxGitError is how much of git's stderr (its end) an error keeps.
+const maxGitError = 600
+
 // localTimeout bounds git commands that do not touch the network.
 const localTimeout = 2 * time.Minute
 
@@ -27,10 +30,11 @@ type GitError struct {
 	Stderr string
 }
 
+// Error implements the error interface with the end of git's stderr.
 func (e *GitError) Error() string {
 	msg := strings.TrimSpace(e.Stderr)
-	if i := strings.LastIndexByte(msg, '\n'); i >= 0 && len(msg) > 600 {
-		msg = msg[len(msg)-600:]
+	if len(msg) > maxGitError {
+		msg = "…" + msg[len(msg)-maxGitError:]
 	}
 	if msg == "" {
 		return fmt.Sprintf("git %s: exit status %d", e.Args[0], e.Code)
