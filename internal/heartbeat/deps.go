@@ -91,12 +91,11 @@ type Job struct {
 	OnUsage func(Usage)
 }
 
-// Budget caps a run; zero fields mean no cap.
+// Budget caps a run; zero means no cap.
 type Budget struct {
-	// USD is the most the run may cost.
+	// USD is the most the run may cost: what is left of the project's
+	// per-ticket budget.
 	USD float64
-	// Tokens is the most input plus output tokens the run may use.
-	Tokens int64
 }
 
 // Usage is what a run consumed.
