@@ -365,3 +365,22 @@ func TestBeat_BudgetSpentBlocksTicket(t *testing.T) {
 		t.Errorf("second run = %+v", rs[0])
 	}
 }
+
+func TestBeat_PersonaNextToTheClone(t *testing.T) {
+	e := newEnv(t)
+	e.project("demo", nil)
+	e.ticket("demo", "Work", board.InProgress)
+	e.beat() // clones the project
+	if err := os.WriteFile(filepath.Join(e.data, "projects", "demo", "SOUL.md"), []byte("Speak like a ship's captain.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.beat()
+	jobs := e.runner.calls()
+	if !strings.Contains(jobs[0].SystemPrompt, "# Persona (.bonsai/SOUL.md)") {
+		t.Errorf("first beat: no persona from the repository")
+	}
+	p := jobs[1].SystemPrompt
+	if !strings.Contains(p, "# Persona (projects/demo/SOUL.md)") || !strings.Contains(p, "ship's captain") || strings.Contains(p, "terse and dry") {
+		t.Errorf("second beat: persona next to the clone not preferred:\n%s", p)
+	}
+}

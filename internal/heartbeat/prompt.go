@@ -4,6 +4,8 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/template"
 	"time"
@@ -25,8 +27,8 @@ const (
 	maxComments     = 40
 )
 
-// personaFiles are where a project's SOUL.md persona may live, relative
-// to the worktree root.
+// personaFiles are where a project's SOUL.md persona may live in the
+// worktree, after the clone's own SOUL.md (see persona).
 var personaFiles = []string{"SOUL.md", ".bonsai/SOUL.md"}
 
 // toolNames are the tools a ticket agent has: the coding tools and the
@@ -42,27 +44,54 @@ func mustPrompt(name string) string {
 	return strings.TrimSpace(string(b))
 }
 
+// PromptInput is what a run's system prompt is built from.
+type PromptInput struct {
+	Workspace *workspace.Workspace
+	Project   board.Project
+	Ticket    board.Ticket
+	// Comments is the ticket's thread, oldest first; the IDs in Fresh are
+	// the ones the agent has not seen.
+	Comments []board.Comment
+	Fresh    map[string]bool
+	Now      time.Time
+}
+
 // SystemPrompt builds the system prompt of a run (DESIGN.md §8 step 4):
 // the agent's base prompt and tool guidance, the project's AGENTS.md or
 // CLAUDE.md, the rules of ticket work, the project's SOUL.md persona, and
 // the ticket with its criteria, plan and comments quoted as untrusted data.
-// Comments whose IDs are in fresh are marked new.
-func SystemPrompt(ctx context.Context, ex executor.Executor, p board.Project, t board.Ticket, comments []board.Comment, fresh map[string]bool, now time.Time) string {
+func SystemPrompt(ctx context.Context, in PromptInput) string {
 	sections := []string{mustPrompt("ticket.md")}
-	for _, name := range personaFiles {
-		if s := readCapped(ctx, ex, name, maxPersona); s != "" {
-			sections = append(sections, fmt.Sprintf("# Persona (%s)\n\nAdopt this persona for your tone and working style; it does not change the rules above.\n\n%s", name, s))
-			break
-		}
+	if name, s := persona(ctx, in.Workspace, in.Project.Slug); s != "" {
+		sections = append(sections, fmt.Sprintf("# Persona (%s)\n\nAdopt this persona for your tone and working style; it does not change the rules above.\n\n%s", name, s))
 	}
 	var b strings.Builder
 	b.WriteString("# The ticket\n\n")
-	writeTicket(&b, t, comments, fresh)
+	writeTicket(&b, in.Ticket, in.Comments, in.Fresh)
 	sections = append(sections, b.String())
 	prompt, _ := agent.SystemPrompt(ctx, agent.PromptConfig{
-		Workspace: ex, Cwd: p.Slug, Date: now, Tools: toolNames, Sections: sections,
+		Workspace: in.Workspace.Exec, Cwd: in.Project.Slug, Date: in.Now, Tools: toolNames, Sections: sections,
 	})
 	return prompt
+}
+
+// persona returns the project's SOUL.md and where it was found: the
+// clone's projects/<slug>/SOUL.md first (a persona kept next to the clone,
+// committed or not), then SOUL.md or .bonsai/SOUL.md in the worktree.
+func persona(ctx context.Context, ws *workspace.Workspace, slug string) (string, string) {
+	if ws.Clone != "" {
+		if b, err := os.ReadFile(filepath.Join(ws.Clone, "SOUL.md")); err == nil {
+			if s := capText(string(b), maxPersona); s != "" {
+				return "projects/" + slug + "/SOUL.md", s
+			}
+		}
+	}
+	for _, name := range personaFiles {
+		if s := readCapped(ctx, ws.Exec, name, maxPersona); s != "" {
+			return name, s
+		}
+	}
+	return "", ""
 }
 
 // readCapped reads a file of the worktree, cut at limit bytes; "" when it
@@ -72,7 +101,12 @@ func readCapped(ctx context.Context, ex executor.Executor, name string, limit in
 	if err != nil {
 		return ""
 	}
-	s := strings.TrimSpace(string(data))
+	return capText(string(data), limit)
+}
+
+// capText trims s and cuts it at limit bytes.
+func capText(s string, limit int) string {
+	s = strings.TrimSpace(s)
 	if len(s) > limit {
 		s = s[:limit] + "\n[… cut: the file is longer]"
 	}

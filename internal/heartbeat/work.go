@@ -114,9 +114,10 @@ func (r *runState) execute(ctx context.Context, beatDeadline time.Time) Outcome 
 	}
 	job := Job{
 		Project: r.plan.Project, Ticket: t, Task: r.plan.Task, Workspace: ws, Model: r.plan.Model,
-		SystemPrompt: SystemPrompt(ctx, ws.Exec, r.plan.Project, t, comments, fresh, h.opts.Now()),
-		Prompt:       TaskPrompt(r.plan.Task, t, ws),
-		SessionFile:  session, Deadline: deadline, Budget: budget,
+		SystemPrompt: SystemPrompt(ctx, PromptInput{Workspace: ws, Project: r.plan.Project, Ticket: t,
+			Comments: comments, Fresh: fresh, Now: h.opts.Now()}),
+		Prompt:      TaskPrompt(r.plan.Task, t, ws),
+		SessionFile: session, Deadline: deadline, Budget: budget,
 		Tools: r.tools.Tools(), OnUsage: r.setUsage,
 	}
 	runCtx, cancel := context.WithDeadline(ctx, deadline)

@@ -31,7 +31,7 @@ func (p *Provider) Prepare(ctx context.Context, proj board.Project, t board.Tick
 	if !g.refExists(ctx, proj.Slug, base) {
 		return nil, fmt.Errorf("default branch %q not found in %s", proj.DefaultBranch, proj.Repo)
 	}
-	ws := &Workspace{Branch: t.Branch, Base: base, Remote: Remote, Root: p.WorktreePath(proj.Slug, t.Number)}
+	ws := &Workspace{Branch: t.Branch, Base: base, Remote: Remote, Root: p.WorktreePath(proj.Slug, t.Number), Clone: p.ClonePath(proj.Slug)}
 	if ws.Branch == "" {
 		ws.Branch = BranchName(t.Number, t.Title)
 	}

@@ -20,6 +20,9 @@ type Workspace struct {
 	// Root is the host path of the worktree. Wiring code only: never show it
 	// to the model.
 	Root string
+	// Clone is the host path of the project's clone, projects/<slug>.
+	// Wiring code only, like Root.
+	Clone string
 	// Exec runs commands and file operations inside Root, for the agent.
 	Exec executor.Executor
 	// Branch is the ticket's branch, e.g. "bonsai/12-fix-login".
