@@ -144,9 +144,16 @@ func (db *DB) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket
 			return nil, err
 		}
 	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+ticketColumns+ticketFrom+`
-		WHERE (?1 = '' OR p.slug = ?1) AND (?2 = '' OR t.state = ?2)
-		ORDER BY p.slug, t.number`, f.ProjectSlug, string(f.State))
+	// The conditions are added only when set, so that SQLite can use the
+	// project's or the state's index instead of scanning every ticket.
+	q, args := `SELECT `+ticketColumns+ticketFrom+` WHERE 1`, []any{}
+	if f.ProjectSlug != "" {
+		q, args = q+` AND p.slug = ?`, append(args, f.ProjectSlug)
+	}
+	if f.State != "" {
+		q, args = q+` AND t.state = ?`, append(args, string(f.State))
+	}
+	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY p.slug, t.number`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list tickets: %w", err)
 	}
