@@ -118,8 +118,8 @@ type Outcome struct {
 	Summary string
 	// Error describes a failed run.
 	Error string
-	// RetryAt, when set, is when the provider accepts requests again after
-	// a rate-limit or quota error; the heartbeat pauses the provider's work
-	// until then.
+	// RetryAt, when set, is when the provider may be asked again after a
+	// rate-limit, quota or rejected-key error; the heartbeat pauses the
+	// provider's work until then.
 	RetryAt time.Time
 }

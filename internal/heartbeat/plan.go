@@ -75,7 +75,7 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 // blocker says why model cannot run now, or "".
 func (h *Heartbeat) blocker(model string, st *State) string {
 	if until, ok := st.Paused[providerOf(model)]; ok && h.opts.Now().Before(until) {
-		return fmt.Sprintf("provider %s is paused by its rate limit or quota until %s",
+		return fmt.Sprintf("provider %s is paused after a rate-limit, quota or key error until %s",
 			providerOf(model), until.UTC().Format(time.RFC3339))
 	}
 	if r, ok := h.opts.Runner.(Readiness); ok {

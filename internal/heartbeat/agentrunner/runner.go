@@ -15,6 +15,10 @@ import (
 	"github.com/bonsai-run/bonsai/internal/session"
 )
 
+// AuthPause is how long a provider that rejected the key is left alone,
+// so that every beat does not fail (and comment) again.
+const AuthPause = 10 * time.Minute
+
 // Options configures a Runner.
 type Options struct {
 	// Model opens a "provider/model" id, with retries; an error names what
@@ -133,8 +137,14 @@ func (r *Runner) outcome(res agent.Result) heartbeat.Outcome {
 		out.Status, out.Error = board.RunError, res.Detail
 	}
 	var le *llm.Error
-	if errors.As(res.Err, &le) && le.Kind == llm.KindRateLimit && le.RetryAfter > 0 {
-		out.RetryAt = r.opts.Now().Add(le.RetryAfter)
+	if errors.As(res.Err, &le) {
+		switch {
+		case le.Kind == llm.KindRateLimit && le.RetryAfter > 0:
+			out.RetryAt = r.opts.Now().Add(le.RetryAfter)
+		case le.Kind == llm.KindAuth:
+			// A rejected key fails every run until a person fixes it.
+			out.RetryAt = r.opts.Now().Add(AuthPause)
+		}
 	}
 	return out
 }

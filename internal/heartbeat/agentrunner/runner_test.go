@@ -263,3 +263,20 @@ func TestRunner_LoopingModelIsCut(t *testing.T) {
 		t.Errorf("comments = %+v", cs)
 	}
 }
+
+func TestRunner_RejectedKeyPausesProvider(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Keyless", State: board.InProgress, Priority: 2}, board.Human)
+	f.model.Push(llmtest.Turn{Err: &llm.Error{Kind: llm.KindAuth, Provider: "llmtest", Status: 401, Message: "invalid x-api-key"}})
+	f.beat(t)
+	rep := f.beat(t)
+	if n := len(f.model.Requests()); n != 1 || !strings.Contains(rep.Runs[0].Skipped, "paused") {
+		t.Errorf("after a rejected key: %d requests, report %+v", n, rep.Runs[0])
+	}
+	runs, _ := f.db.Runs(ctx, tk.Ref())
+	cs, _ := f.db.Comments(ctx, tk.Ref())
+	if len(runs) != 1 || runs[0].Status != board.RunError || len(cs) != 1 || !strings.Contains(cs[0].Content, "invalid x-api-key") {
+		t.Errorf("runs %+v, comments %+v", runs, cs)
+	}
+}
