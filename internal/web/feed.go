@@ -34,6 +34,10 @@ type feed struct {
 	runs  *runIndex
 	every time.Duration
 	log   *slog.Logger
+	// onItems, when set, sees every batch of items before the streams do.
+	onItems func([]item)
+
+	pollMu sync.Mutex // one poll at a time: the loop and page loads both poll
 
 	mu     sync.Mutex
 	ring   []item
@@ -66,6 +70,8 @@ func (f *feed) run(ctx context.Context) error {
 
 // poll reads every event after the cursor.
 func (f *feed) poll(ctx context.Context) error {
+	f.pollMu.Lock()
+	defer f.pollMu.Unlock()
 	for {
 		f.mu.Lock()
 		after, primed := f.last, f.primed
@@ -81,6 +87,9 @@ func (f *feed) poll(ctx context.Context) error {
 		}
 		if primed {
 			f.loadTickets(ctx, items)
+		}
+		if f.onItems != nil {
+			f.onItems(items)
 		}
 		f.publish(items)
 		if len(es) < pageSize {

@@ -30,7 +30,11 @@ type env struct {
 	token string
 }
 
-func newEnv(t testing.TB) *env {
+func newEnv(t testing.TB) *env { return newEnvPoll(t, 20*time.Millisecond) }
+
+// newEnvPoll is newEnv with the given poll interval of the event log; 0
+// means the production default.
+func newEnvPoll(t testing.TB, poll time.Duration) *env {
 	t.Helper()
 	dir := config.Dir(t.TempDir())
 	if _, err := config.Init(dir); err != nil {
@@ -46,7 +50,7 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	srv, err := New(Options{Store: db, Token: strings.TrimSpace(string(tok)), Dir: dir, Author: "tester",
-		PollInterval: 20 * time.Millisecond,
+		PollInterval: poll,
 		Getenv: func(k string) string {
 			if k == "ANTHROPIC_API_KEY" {
 				return "sk-secret-value"

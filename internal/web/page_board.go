@@ -2,25 +2,30 @@ package web
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // columnLimit is how many cards a column shows; past it the column says how
 // many more there are and the filter finds them. It keeps a board with
 // thousands of done tickets fast to render and to scroll.
-const columnLimit = 200
+const columnLimit = 100
 
-// card is a ticket on the board with what its badges need.
+// card is a ticket on the board with what its badges need, computed once
+// so that the template only reads fields (a board renders hundreds).
 type card struct {
 	board.Ticket
-	Running bool    // an agent works on it now
-	CostUSD float64 // what its finished runs cost
+	Running  bool    // an agent works on it now
+	CostUSD  float64 // what its finished runs cost
+	Lower    string  // the title in lower case, for the filter
+	Updated  int64   // UpdatedAt in unix ms, for the order
+	PrioName string
+	Cost     string // CostUSD as money, "" when nothing was spent
 }
 
 type column struct {
@@ -41,12 +46,17 @@ type boardView struct {
 
 func (s *Server) card(t board.Ticket) card {
 	running, cost := s.runs.ticket(t.ID)
-	return card{Ticket: t, Running: running, CostUSD: cost}
+	c := card{Ticket: t, Running: running, CostUSD: cost, Lower: strings.ToLower(t.Title),
+		Updated: t.UpdatedAt.UnixMilli(), PrioName: board.PriorityName(t.Priority)}
+	if cost > 0 {
+		c.Cost = fmt.Sprintf("$%.2f", cost)
+	}
+	return c
 }
 
 // cardOrder sorts a column: higher priority first, then most recently
 // updated. board.js keeps the same order when it places live updates.
-func cardOrder(a, b card) int {
+func cardOrder(a, b *board.Ticket) int {
 	if a.Priority != b.Priority {
 		return a.Priority - b.Priority
 	}
@@ -75,24 +85,24 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ts, err := s.store.Tickets(ctx, store.TicketFilter{ProjectSlug: p.Slug})
+	ts, err := s.cards.tickets(ctx, p)
 	if err != nil {
 		return err
 	}
 	v := boardView{Project: p, Query: strings.TrimSpace(r.URL.Query().Get("q")), Cursor: cursor}
 	q := strings.ToLower(v.Query)
-	byState := map[board.State][]card{}
-	for _, t := range ts {
-		if matches(t, q) {
-			byState[t.State] = append(byState[t.State], s.card(t))
+	byState := map[board.State][]*board.Ticket{}
+	for i := range ts {
+		if t := &ts[i]; matches(*t, q) {
+			byState[t.State] = append(byState[t.State], t)
 		}
 	}
 	for _, st := range board.States {
-		cs := byState[st]
-		slices.SortFunc(cs, cardOrder)
-		col := column{State: st, Total: len(cs), Cards: cs}
-		if len(cs) > columnLimit {
-			col.Cards = cs[:columnLimit]
+		ptrs := byState[st]
+		slices.SortFunc(ptrs, cardOrder)
+		col := column{State: st, Total: len(ptrs)}
+		for _, t := range ptrs[:min(len(ptrs), columnLimit)] {
+			col.Cards = append(col.Cards, s.card(*t))
 		}
 		v.Columns = append(v.Columns, col)
 	}

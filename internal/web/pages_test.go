@@ -2,11 +2,13 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
@@ -181,7 +183,7 @@ func TestPages_BoardLimitsColumns(t *testing.T) {
 	if n := strings.Count(r.body, `class="card"`); n != columnLimit {
 		t.Errorf("%d cards shown, want %d", n, columnLimit)
 	}
-	wantBody(t, r, "5 more not shown", `data-total="205"`)
+	wantBody(t, r, "5 more not shown", fmt.Sprintf(`data-total="%d"`, columnLimit+5))
 }
 
 func TestPages_Ticket(t *testing.T) {
@@ -347,5 +349,23 @@ func TestLiveScript_Detects(t *testing.T) {
 	}
 	if got := liveScript(`<script src="/static/app.js"></script><p>&lt;script&gt; onerror=</p>`); got != "" {
 		t.Errorf("liveScript flagged inert markup: %q", got)
+	}
+}
+
+func TestPages_BoardSeesOtherWritersAtOnce(t *testing.T) {
+	e := newEnvPoll(t, time.Hour) // the loop never polls: the page must
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "Moving", board.Backlog)
+	c := e.browser(t)
+	wantBody(t, e.get(t, c, "/p/demo"), `data-state="BACKLOG" data-updated`)
+	w := otherWriter(t, e)
+	if _, err := w.MoveTicket(context.Background(), tk.Ref(), board.MoveRequest{To: board.Research, Actor: board.Human}, "x"); err != nil {
+		t.Fatal(err)
+	}
+	w.CreateTicket(context.Background(), board.Ticket{ProjectSlug: "demo", Title: "Brand new", Priority: 2, State: board.Backlog}, board.Human)
+	r := e.get(t, c, "/p/demo")
+	wantBody(t, r, `data-state="RESEARCH" data-updated`, "Brand new")
+	if strings.Contains(r.body, `data-state="BACKLOG" data-updated="`+itoa64(tk.UpdatedAt.UnixMilli())) {
+		t.Error("the board shows the old card")
 	}
 }

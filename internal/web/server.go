@@ -51,6 +51,7 @@ type Server struct {
 	pages   map[string]*template.Template
 	md      *markdown
 	feed    *feed
+	cards   *cardCache
 	runs    *runIndex
 	handler http.Handler
 }
@@ -91,6 +92,8 @@ func New(opts Options) (*Server, error) {
 		runs:  newRunIndex(),
 	}
 	s.feed = newFeed(opts.Store, s.runs, opts.PollInterval, opts.Logger)
+	s.cards = newCardCache(opts.Store, s.feed)
+	s.feed.onItems = s.cards.update
 	var err error
 	if s.pages, err = parsePages(s.funcs()); err != nil {
 		return nil, err
