@@ -146,8 +146,12 @@ func TestLocal_ReadFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
+	big := strings.Repeat("0123456789", 30000)
+	if err := os.WriteFile(w.Root+"/sub/big.txt", []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	got := map[string]string{}
-	err = l.ReadFiles(context.Background(), "sub-link", []string{"b.txt", "missing", "../a.txt", "up"}, func(i int, data []byte, err error) {
+	err = l.ReadFiles(context.Background(), "sub-link", []string{"b.txt", "missing", "../a.txt", "up", "big.txt", "b.txt"}, func(i int, data []byte, err error) {
 		if err != nil {
 			got[strconv.Itoa(i)] = err.Error()
 		} else {
@@ -162,6 +166,8 @@ func TestLocal_ReadFiles(t *testing.T) {
 		"1": "read sub-link/missing: no such file or directory",
 		"2": "read a.txt: path is outside the workspace",
 		"3": "read sub-link/up: path is outside the workspace",
+		"4": big,
+		"5": "beta\n",
 	}
 	for k, v := range want {
 		if got[k] != v {
