@@ -56,6 +56,7 @@ type File struct {
 	leaf   string
 	warns  []Warning
 	closed bool
+	dirty  bool // written but not fsynced
 }
 
 // New returns a session kept in memory only (bonsai run --no-session).
@@ -86,7 +87,9 @@ func (s *File) create(path string) error {
 		return fmt.Errorf("create session: %w", err)
 	}
 	s.path, s.f = path, f
-	if err := s.writeLine(s.header); err != nil {
+	// The header is flushed by the first entry's fsync: a crash before it
+	// leaves an empty session, which loses nothing.
+	if err := s.write(s.header, false); err != nil {
 		f.Close()
 		return err
 	}
@@ -207,7 +210,9 @@ func (s *File) Branch(id string) error {
 }
 
 // Append adds e as a child of the leaf, fills its id, parent and
-// timestamp, writes it and fsyncs the file, and makes it the leaf.
+// timestamp, writes it and fsyncs the file, and makes it the leaf. A
+// model_change entry is not fsynced by itself: the next entry's fsync
+// flushes it (it means nothing without a message after it).
 func (s *File) Append(e Entry) (Entry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -215,6 +220,7 @@ func (s *File) Append(e Entry) (Entry, error) {
 }
 
 func (s *File) append(e Entry) (Entry, error) {
+	sync := e.Type != TypeModelChange
 	if s.closed {
 		return Entry{}, errors.New("append to a closed session")
 	}
@@ -225,7 +231,7 @@ func (s *File) append(e Entry) (Entry, error) {
 		return Entry{}, fmt.Errorf("append %q entry: missing fields", e.Type)
 	}
 	if s.f != nil {
-		if err := s.writeLine(e); err != nil {
+		if err := s.write(e, sync); err != nil {
 			return Entry{}, err
 		}
 	}
@@ -244,7 +250,6 @@ func (s *File) newID() string {
 	}
 }
 
-func (s *File) writeLine(v any) error { return s.write(v, true) }
 
 func (s *File) write(v any, sync bool) error {
 	b, err := json.Marshal(v)
@@ -256,11 +261,13 @@ func (s *File) write(v any, sync bool) error {
 		return fmt.Errorf("write session: %w", err)
 	}
 	if !sync {
+		s.dirty = true
 		return nil
 	}
 	if err := s.f.Sync(); err != nil {
 		return fmt.Errorf("write session: %w", err)
 	}
+	s.dirty = false
 	return nil
 }
 
@@ -326,7 +333,13 @@ func (s *File) Close() error {
 	if s.f == nil {
 		return nil
 	}
-	err := s.f.Close()
+	var err error
+	if s.dirty {
+		err = s.f.Sync()
+	}
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
 	s.f = nil
 	return err
 }
