@@ -3,12 +3,14 @@
 //
 //   - `bonsai run -p hello`: wall time (≤ 2× the minimal Go program doing
 //     the same HTTP round trip and transcript fsync) and peak RSS (≤ 30 MB);
+//
 //   - the bytes of its first request with the default tools (≤ 6 KB);
+//
 //   - a 50-turn session in which each turn reads a 2,000-line file: time
 //     per turn above the minimal loop doing the same HTTP and fsync work
 //     (≤ 1 ms, not growing with context size) and peak RSS (≤ 50 MB).
 //
-//	go run ./bench/agent [-runs 20] [-sessions 3]
+//     go run ./bench/agent [-runs 20] [-sessions 3]
 package main
 
 import (

@@ -250,7 +250,6 @@ func (s *File) newID() string {
 	}
 }
 
-
 func (s *File) write(v any, sync bool) error {
 	b, err := json.Marshal(v)
 	if err != nil {
