@@ -16,7 +16,9 @@ import (
 // transaction that also appends the events recording the change. Errors are
 // classified with board error codes: ENOTFOUND for a missing project or
 // ticket, ECONFLICT for a duplicate slug, EINVALID for bad input, and a
-// *board.RuleError (EREFUSED) for a move the board rules forbid.
+// *board.RuleError (EREFUSED) for a move the board rules forbid. Times are
+// in UTC with millisecond precision; a change that changes nothing writes
+// no event.
 type Store interface {
 	// CreateProject validates p, assigns its ID and timestamps and stores it.
 	CreateProject(ctx context.Context, p board.Project) (board.Project, error)
@@ -35,7 +37,8 @@ type Store interface {
 	CreateTicket(ctx context.Context, t board.Ticket, actor board.Actor) (board.Ticket, error)
 	// Ticket returns one ticket.
 	Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error)
-	// Tickets lists tickets matching f, by project slug then number.
+	// Tickets lists tickets matching f, by project slug then number. A
+	// filter naming an unknown project is ENOTFOUND.
 	Tickets(ctx context.Context, f TicketFilter) ([]board.Ticket, error)
 	// TicketCounts counts tickets per project slug and state, archived
 	// projects included. States without tickets are absent.
@@ -48,20 +51,27 @@ type Store interface {
 	MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error)
 
 	// AddComment validates c and adds it to the ticket, applying
-	// board.ApplyComment to the ticket's sub-state in the same transaction.
+	// board.ApplyComment to the ticket's sub-state and bumping its updated
+	// time in the same transaction.
 	AddComment(ctx context.Context, ref board.Ref, c board.Comment) (board.Comment, error)
-	// Comments returns a ticket's thread, oldest first.
+	// Comments returns a ticket's thread, oldest first, in the order written.
 	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
-	// ResolveComments marks the given human comments of the ticket resolved.
+	// ResolveComments marks the given human comments of the ticket resolved;
+	// other comments are left as they are. An ID that is not a comment of
+	// the ticket is ENOTFOUND and nothing changes.
 	ResolveComments(ctx context.Context, ref board.Ref, commentIDs []string) error
 
 	// StartRun records a run in status "running" and returns it with its ID.
+	// Starting a run bumps the ticket's updated time, so the pick policy's
+	// "least recently updated first" rotates through in-progress tickets.
 	StartRun(ctx context.Context, r board.Run) (board.Run, error)
 	// FinishRun records the outcome of a run (status, tokens, cost, error).
+	// A run that is no longer running is ECONFLICT.
 	FinishRun(ctx context.Context, r board.Run) (board.Run, error)
 	// Runs lists a ticket's runs, newest first.
 	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
-	// RecentRuns lists the newest runs across all projects.
+	// RecentRuns lists the newest runs across all projects; a limit of 0 or
+	// less means a default.
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
 	// InterruptRuns marks every run still "running" as "interrupted", with
 	// an event each, and returns how many it marked. A heartbeat calls it
@@ -69,12 +79,13 @@ type Store interface {
 	InterruptRuns(ctx context.Context) (int, error)
 
 	// Pick returns, for each active project (or only the named one), the
-	// ticket the pick policy chooses, by project slug. It is plain SQL and
-	// must agree with board.PickTicket.
+	// ticket the pick policy chooses, by project slug; projects with nothing
+	// to pick, and a named project that is archived, give none. It is plain
+	// SQL and must agree with board.PickTicket.
 	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
 
 	// Events returns up to limit events with an ID greater than afterID,
-	// oldest first.
+	// oldest first; a limit of 0 or less means a default page.
 	Events(ctx context.Context, afterID int64, limit int) ([]board.Event, error)
 
 	// Close releases the store's resources.
