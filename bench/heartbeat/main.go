@@ -75,11 +75,7 @@ func bench(projects, tickets, runs int, data string) error {
 	env := append(os.Environ(), "BONSAI_DATA_DIR="+data,
 		"ANTHROPIC_API_KEY=bench", "ANTHROPIC_BASE_URL="+srv.URL, "OPENAI_API_KEY=bench", "OPENAI_BASE_URL="+srv.URL)
 
-	version, err := median(env, runs, bin, "version")
-	if err != nil {
-		return err
-	}
-	beat, err := median(env, runs, bin, "heartbeat")
+	version, beat, err := medians(env, runs, bin, []string{"version"}, []string{"heartbeat"})
 	if err != nil {
 		return err
 	}
@@ -145,21 +141,38 @@ func park(ctx context.Context, db *sqlite.DB, t board.Ticket, n int) error {
 	return nil
 }
 
-// median runs bin with args runs times after one warm-up and returns the
-// median wall time.
-func median(env []string, runs int, bin string, args ...string) (time.Duration, error) {
-	times := make([]time.Duration, 0, runs)
+// medians runs bin with args a and with args b alternately, runs times
+// each after one warm-up, and returns the median wall time of each.
+// Alternating keeps a noisy machine from favouring one of them.
+func medians(env []string, runs int, bin string, a, b []string) (time.Duration, time.Duration, error) {
+	var ta, tb []time.Duration
 	for i := range runs + 1 {
-		cmd := exec.Command(bin, args...)
-		cmd.Env = env
-		start := time.Now()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return 0, fmt.Errorf("%s %v: %v\n%s", bin, args, err, out)
+		da, err := timeOnce(env, bin, a)
+		if err != nil {
+			return 0, 0, err
+		}
+		db, err := timeOnce(env, bin, b)
+		if err != nil {
+			return 0, 0, err
 		}
 		if i > 0 {
-			times = append(times, time.Since(start))
+			ta, tb = append(ta, da), append(tb, db)
 		}
 	}
-	slices.Sort(times)
-	return times[len(times)/2], nil
+	return median(ta), median(tb), nil
+}
+
+func timeOnce(env []string, bin string, args []string) (time.Duration, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	start := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("%s %v: %v\n%s", bin, args, err, out)
+	}
+	return time.Since(start), nil
+}
+
+func median(ts []time.Duration) time.Duration {
+	slices.Sort(ts)
+	return ts[len(ts)/2]
 }
