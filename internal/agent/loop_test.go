@@ -12,6 +12,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
+	"github.com/bonsai-run/bonsai/internal/session"
 )
 
 func TestAgent_EventOrder(t *testing.T) {
@@ -382,5 +383,22 @@ func TestAgent_Busy(t *testing.T) {
 	close(hold)
 	if res := <-done; res.Reason != agent.EndStop {
 		t.Errorf("first prompt = %+v", res)
+	}
+}
+
+func TestAgent_ResumeWithoutMessage(t *testing.T) {
+	model := llmtest.NewModel(turn("Picked up where we left off."))
+	s := session.New("p", fixedOptions())
+	a, _ := newAgent(t, model, agent.Config{Session: s})
+	if res := a.Prompt(context.Background()); !errors.Is(res.Err, agent.ErrNothingToSend) || model.Remaining() != 1 {
+		t.Fatalf("empty prompt on an empty session = %+v", res)
+	}
+	// A session that died before the answer: the user message is unanswered.
+	if _, err := s.AppendMessage(llm.UserText("continue the refactor"), nil); err != nil {
+		t.Fatal(err)
+	}
+	a, _ = newAgent(t, model, agent.Config{Session: s})
+	if res := a.Prompt(context.Background()); res.Reason != agent.EndStop || res.Text() != "Picked up where we left off." {
+		t.Fatalf("resume = %+v", res)
 	}
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -35,6 +36,9 @@ func (a *Agent) loop(ctx context.Context, pending []llm.Message) (res Result) {
 	}
 	if len(pending) == 0 {
 		pending = a.takeFollowUp()
+	}
+	if len(pending) == 0 && !a.resumable() {
+		return fail(ErrNothingToSend)
 	}
 	var br breaker
 	for {
@@ -104,6 +108,25 @@ func (a *Agent) loop(ctx context.Context, pending []llm.Message) (res Result) {
 		res.Reason = EndStop
 		return res
 	}
+}
+
+// ErrNothingToSend means Prompt got no message and the conversation does
+// not end with one the model should answer.
+var ErrNothingToSend = errors.New("nothing to send: give a message or resume a conversation that ends with a user message or tool result")
+
+// resumable reports whether the context ends with a message the model
+// has not answered yet.
+func (a *Agent) resumable() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := len(a.messages) - 1; i >= 0; i-- {
+		m := a.messages[i]
+		if !usable(m) {
+			continue
+		}
+		return m.Role == llm.RoleUser || m.Role == llm.RoleToolResult
+	}
+	return false
 }
 
 // respond compacts when the context is near the window, streams one

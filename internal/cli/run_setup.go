@@ -44,14 +44,14 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 			rt.close()
 		}
 	}()
-	if err := rt.openWorkspace(); err != nil {
-		return nil, err
-	}
 	d, err := a.dataDir()
 	if err != nil {
 		return nil, err
 	}
 	if rt.config, err = a.config(); err != nil {
+		return nil, err
+	}
+	if err := rt.openWorkspace(); err != nil {
 		return nil, err
 	}
 	rt.sessDir = filepath.Join(d.Sessions(), "cli", sessionDirName(rt.cwd))
@@ -131,7 +131,7 @@ func (rt *agentRun) openWorkspace() error {
 	if !dirExists(abs) {
 		return usagef("--cwd %s is not a directory", cwd)
 	}
-	ex, err := executor.NewLocal(abs, executor.LocalOptions{})
+	ex, err := executor.NewLocal(abs, executor.LocalOptions{Env: rt.config.Agent.Env})
 	if err != nil {
 		return err
 	}
