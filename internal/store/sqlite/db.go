@@ -25,6 +25,8 @@ type DB struct {
 	now   func() time.Time
 	newID func() string
 	stmts stmtCache
+	// writeLock, a one-slot semaphore, orders this process's writers.
+	writeLock chan struct{}
 }
 
 var _ store.Store = (*DB)(nil)
@@ -66,9 +68,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
 	db := &DB{
-		path:  abs,
-		now:   time.Now,
-		newID: func() string { return uuid.Must(uuid.NewV7()).String() },
+		path:      abs,
+		now:       time.Now,
+		writeLock: make(chan struct{}, 1),
+		newID:     func() string { return uuid.Must(uuid.NewV7()).String() },
 	}
 	for _, o := range opts {
 		o(db)

@@ -23,7 +23,18 @@ type tx struct {
 // DSN makes the transaction BEGIN IMMEDIATE, so it holds the write lock from
 // the start and waits (busy_timeout) rather than deadlocks on a concurrent
 // writer.
+//
+// Writers of one process queue on db.writeLock first: SQLite's busy handler
+// polls with sleeps of up to 100 ms, so a goroutine that waited there for
+// another goroutine's commit would wake late; the channel hands over at
+// once. Writers in other processes still meet at SQLite's lock.
 func (db *DB) write(ctx context.Context, fn func(tx *tx) error) error {
+	select {
+	case db.writeLock <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-db.writeLock }()
 	sqlTx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
