@@ -1,0 +1,77 @@
+package heartbeat_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+)
+
+func TestAutoConcurrency(t *testing.T) {
+	const gib = 1 << 30
+	for _, tc := range []struct {
+		cores int
+		mem   uint64
+		want  int
+	}{
+		{2, 16 * gib, 2},   // cores bound
+		{16, 3 * gib, 3},   // memory bound
+		{4, 0, 4},          // memory unknown: cores
+		{1, gib / 2, 1},    // never below one
+		{64, 256 * gib, 8}, // never above eight
+	} {
+		if got := heartbeat.AutoConcurrency(tc.cores, tc.mem); got != tc.want {
+			t.Errorf("AutoConcurrency(%d, %d GiB) = %d, want %d", tc.cores, tc.mem/gib, got, tc.want)
+		}
+	}
+	if n := heartbeat.MachineConcurrency(); n < 1 || n > 8 {
+		t.Errorf("MachineConcurrency() = %d", n)
+	}
+}
+
+func TestTryLock_WritesPIDAndReportsHolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "heartbeat.lock")
+	// A longer stale content is cut to the new PID.
+	os.WriteFile(path, []byte("1234567890123\n"), 0o644)
+	l, err := heartbeat.TryLock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if strings.TrimSpace(string(b)) != strconv.Itoa(os.Getpid()) {
+		t.Errorf("lock file holds %q, want the PID %d", b, os.Getpid())
+	}
+	_, err = heartbeat.TryLock(path)
+	if !heartbeat.IsHeld(err) || err.Error() != "another heartbeat is running (pid "+strconv.Itoa(os.Getpid())+")" {
+		t.Errorf("second TryLock = %v", err)
+	}
+	if err := l.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	l2, err := heartbeat.TryLock(path)
+	if err != nil {
+		t.Fatalf("TryLock after Unlock: %v", err)
+	}
+	l2.Unlock()
+}
+
+func TestOpenLog_Rotates(t *testing.T) {
+	dir := t.TempDir()
+	big := make([]byte, 11<<20)
+	os.WriteFile(filepath.Join(dir, "heartbeat.log"), big, 0o644)
+	f, err := heartbeat.OpenLog(dir, "heartbeat.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("fresh\n")
+	f.Close()
+	if fi, err := os.Stat(filepath.Join(dir, "heartbeat.log.1")); err != nil || fi.Size() != int64(len(big)) {
+		t.Errorf("old log not kept as heartbeat.log.1: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "heartbeat.log")); string(b) != "fresh\n" {
+		t.Errorf("new log = %q", b)
+	}
+}
