@@ -25,6 +25,18 @@ func CodingTools(ex executor.Executor) []agent.Tool {
 // codingTool adapts a tools.Tool to agent.Tool.
 type codingTool struct{ tools.Tool }
 
+var _ agent.ReadOnly = codingTool{}
+
+// ReadOnly reports whether the tool never changes the workspace, so the
+// agent may run several such calls of one turn in parallel.
+func (c codingTool) ReadOnly() bool {
+	switch c.Name() {
+	case "read", "grep", "find", "ls":
+		return true
+	}
+	return false
+}
+
 func (c codingTool) Run(ctx context.Context, args json.RawMessage, update func(agent.ToolResult)) (agent.ToolResult, error) {
 	r, err := c.Tool.Run(ctx, args, func(p tools.Result) { update(fromTools(p)) })
 	return fromTools(r), err
