@@ -83,9 +83,9 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 func (r *runState) budgetStop(ctx context.Context, out Outcome) {
 	_, spent, _ := r.budget(ctx)
 	p := r.plan.Project
-	msg := fmt.Sprintf("I stopped: this ticket's budget is used up ($%.4f spent of $%.2f). "+
+	msg := fmt.Sprintf("I stopped: this ticket's budget is used up (%s spent of %s). "+
 		"Raise it with `bonsai project edit %s --budget <USD>` (0 means no cap) and reply here to let me continue.",
-		spent, p.Agent.BudgetUSD, p.Slug)
+		usd(spent), usd(p.Agent.BudgetUSD), p.Slug)
 	_, err := r.h.opts.Store.AddComment(ctx, r.plan.Ticket.Ref(), board.Comment{
 		AuthorType: board.Agent, AuthorName: runtimeAuthor, Kind: board.KindQuestion, Content: msg,
 	})
@@ -122,4 +122,12 @@ func (h *Heartbeat) pause(st *State, provider string, until time.Time) {
 	if cur, ok := st.Paused[provider]; !ok || until.After(cur) {
 		st.Paused[provider] = until
 	}
+}
+
+// usd formats dollars with cents, or with four decimals under a dollar.
+func usd(v float64) string {
+	if v < 1 {
+		return fmt.Sprintf("$%.4f", v)
+	}
+	return fmt.Sprintf("$%.2f", v)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
@@ -278,5 +279,33 @@ func TestRunner_RejectedKeyPausesProvider(t *testing.T) {
 	cs, _ := f.db.Comments(ctx, tk.Ref())
 	if len(runs) != 1 || runs[0].Status != board.RunError || len(cs) != 1 || !strings.Contains(cs[0].Content, "invalid x-api-key") {
 		t.Errorf("runs %+v, comments %+v", runs, cs)
+	}
+}
+
+// TestRunner_BudgetStopsLoopingModel gives a ticket a budget of two turns:
+// the loop stops within one turn of crossing it, and the ticket asks a
+// person to raise the budget.
+func TestRunner_BudgetStopsLoopingModel(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	budget := 0.0025
+	if _, err := f.db.UpdateProject(ctx, "demo", store.ProjectUpdate{BudgetUSD: &budget}); err != nil {
+		t.Fatal(err)
+	}
+	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Loop", State: board.InProgress, Priority: 2}, board.Human)
+	for i := range 10 {
+		f.model.Push(call(fmt.Sprintf("b%d", i), "ls", map[string]any{})) // $0.001 each
+	}
+	rep := f.beat(t)
+	if rep.Runs[0].Status != board.RunBudgetExceeded {
+		t.Fatalf("run = %+v", rep.Runs[0])
+	}
+	if n := len(f.model.Requests()); n != 3 {
+		t.Errorf("%d requests, want 3 (the third crosses $0.0025)", n)
+	}
+	got, _ := f.db.Ticket(ctx, tk.Ref())
+	cs, _ := f.db.Comments(ctx, tk.Ref())
+	if got.SubState != board.SubBlocked || len(cs) != 1 || !strings.Contains(cs[0].Content, "$0.0030 spent of $0.0025") {
+		t.Errorf("sub-state %q, comments %+v", got.SubState, cs)
 	}
 }
