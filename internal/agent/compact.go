@@ -99,8 +99,12 @@ func (a *Agent) compact(ctx context.Context) error {
 	prev := a.session.Context().Compaction
 	a.mu.Unlock()
 
+	cut := cutPoint(msgs, ids, a.keepRecent(info))
+	if cut == 0 {
+		return ErrNothingToCompact
+	}
 	a.emit(Event{Type: EventCompactionStart})
-	c, err := a.summarise(ctx, model, info, msgs, ids, prev)
+	c, err := a.summarise(ctx, model, info, msgs, ids, cut, prev)
 	if err == nil {
 		c.TokensBefore = tokens
 		a.mu.Lock()
@@ -121,15 +125,16 @@ func (a *Agent) compact(ctx context.Context) error {
 	return err
 }
 
-func (a *Agent) summarise(ctx context.Context, model llm.Model, info llm.Info, msgs []llm.Message, ids []string, prev *session.Compaction) (session.Compaction, error) {
+// keepRecent is how many tokens stay verbatim.
+func (a *Agent) keepRecent(info llm.Info) int {
 	keep := a.cfg.KeepRecent
 	if w := info.ContextWindow; w > 0 && keep > w/4 {
 		keep = w / 4 // a small local model cannot keep 20,000 tokens
 	}
-	cut := cutPoint(msgs, ids, keep)
-	if cut == 0 {
-		return session.Compaction{}, ErrNothingToCompact
-	}
+	return keep
+}
+
+func (a *Agent) summarise(ctx context.Context, model llm.Model, info llm.Info, msgs []llm.Message, ids []string, cut int, prev *session.Compaction) (session.Compaction, error) {
 	old := msgs[:cut]
 	if prev != nil && len(old) > 0 && ids[0] == "" {
 		old = old[1:] // the previous summary goes in separately

@@ -127,6 +127,14 @@ func Open(path string, opts Options) (*File, error) {
 		f.Close()
 		return nil, err
 	}
+	if h.Type == "" && len(ents) == 0 {
+		// An empty file (or one with nothing readable) gets a header.
+		s.header = New("", opts).header
+		if err := s.write(s.header, false); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
 	if _, err := s.Repair(); err != nil {
 		f.Close()
 		return nil, err

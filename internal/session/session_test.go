@@ -325,3 +325,16 @@ func TestCreateIn(t *testing.T) {
 		t.Errorf("Latest = %q", p)
 	}
 }
+
+func TestOpen_EmptyFileGetsHeader(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.jsonl")
+	os.WriteFile(path, nil, 0o600)
+	s := must(session.Open(path, fixed()))
+	must(s.AppendMessage(llm.UserText("hi"), nil))
+	s.Close()
+	r := must(session.Open(path, fixed()))
+	defer r.Close()
+	if len(r.Warnings()) != 0 || r.Header().Version != session.Version {
+		t.Errorf("warnings %v, header %+v", r.Warnings(), r.Header())
+	}
+}
