@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+)
+
+// heartbeatView is what `bonsai status` shows of the heartbeat: the last
+// beat and the providers paused by a rate limit, quota or rejected key. It
+// reads heartbeat.json, which every beat rewrites; see docs/heartbeat.md.
+type heartbeatView struct {
+	LastBeat *heartbeat.Report `json:"lastBeat"`
+	Paused   []pausedProvider  `json:"paused"`
+}
+
+// pausedProvider is a provider the heartbeat leaves alone until Until.
+type pausedProvider struct {
+	Provider string    `json:"provider"`
+	Until    time.Time `json:"until"`
+}
+
+// loadHeartbeatView reads the heartbeat's state; pauses already over are
+// left out.
+func loadHeartbeatView(d config.Dir, now time.Time) heartbeatView {
+	st := heartbeat.ReadState(d.Path("heartbeat.json"))
+	v := heartbeatView{LastBeat: st.LastBeat, Paused: []pausedProvider{}}
+	for p, until := range st.Paused {
+		if now.Before(until) {
+			v.Paused = append(v.Paused, pausedProvider{Provider: p, Until: until})
+		}
+	}
+	sort.Slice(v.Paused, func(i, j int) bool { return v.Paused[i].Provider < v.Paused[j].Provider })
+	return v
+}
+
+// printHeartbeatView writes the HEARTBEAT section of `bonsai status`.
+func printHeartbeatView(w io.Writer, v heartbeatView, now time.Time) {
+	fmt.Fprintln(w, "HEARTBEAT")
+	b := v.LastBeat
+	switch {
+	case b == nil:
+		fmt.Fprintln(w, "  no beat yet: run 'bonsai heartbeat', 'bonsai up' or 'bonsai service install'")
+	default:
+		ran, skipped := 0, 0
+		for _, r := range b.Runs {
+			if r.Skipped != "" {
+				skipped++
+			} else {
+				ran++
+			}
+		}
+		fmt.Fprintf(w, "  last beat %s, took %s: %d run(s)", relTime(now, b.StartedAt), b.Duration().Round(time.Millisecond), ran)
+		if skipped > 0 {
+			fmt.Fprintf(w, ", %d skipped", skipped)
+		}
+		if b.Interrupted > 0 {
+			fmt.Fprintf(w, ", %d interrupted run(s) reconciled", b.Interrupted)
+		}
+		fmt.Fprintln(w)
+		for _, r := range b.Runs {
+			if r.Skipped != "" {
+				fmt.Fprintf(w, "  %s skipped: %s\n", r.Ticket, r.Skipped)
+			}
+		}
+	}
+	for _, p := range v.Paused {
+		fmt.Fprintf(w, "  provider %s paused until %s\n", p.Provider, p.Until.Local().Format("15:04 Jan 2"))
+	}
+}

@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/config"
+)
+
+func TestHeartbeatView(t *testing.T) {
+	d := config.Dir(t.TempDir())
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	var out bytes.Buffer
+	printHeartbeatView(&out, loadHeartbeatView(d, now), now)
+	if !strings.Contains(out.String(), "no beat yet") {
+		t.Errorf("without heartbeat.json:\n%s", out.String())
+	}
+	state := `{"lastBeat":{"skipped":false,"interrupted":1,"removed":0,"startedAt":"2026-01-02T03:00:00Z","finishedAt":"2026-01-02T03:00:02Z",
+	  "runs":[{"ticket":"demo#1","class":"in progress","task":"implement","status":"completed"},
+	          {"ticket":"web#2","class":"waiting for research","task":"research","skipped":"no API key for openai: set OPENAI_API_KEY"}]},
+	  "paused":{"anthropic":"2026-01-02T04:00:00Z","openai":"2026-01-01T00:00:00Z"}}`
+	if err := os.WriteFile(d.Path("heartbeat.json"), []byte(state), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v := loadHeartbeatView(d, now)
+	if len(v.Paused) != 1 || v.Paused[0].Provider != "anthropic" {
+		t.Errorf("paused = %+v; an expired pause must be left out", v.Paused)
+	}
+	out.Reset()
+	printHeartbeatView(&out, v, now)
+	for _, want := range []string{"last beat 4 minutes ago, took 2s: 1 run(s), 1 skipped, 1 interrupted",
+		"web#2 skipped: no API key for openai: set OPENAI_API_KEY", "provider anthropic paused until"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
