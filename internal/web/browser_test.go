@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -301,3 +302,46 @@ func TestBrowser_Ticket(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestBrowser_LiveActivity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "Agent at work", board.InProgress)
+	ctx := newBrowser(t)
+	steps(t, ctx, "log in", chromedp.Navigate(e.ts.URL+"/?token="+e.token), chromedp.WaitVisible(chromedp.CSS(".project-card")))
+	steps(t, ctx, "open the ticket", chromedp.Navigate(e.ts.URL+"/p/demo/1"), chromedp.WaitVisible(chromedp.CSS(".ticket-head")))
+	eval[bool](t, ctx, `window.__noReload = true`)
+	time.Sleep(300 * time.Millisecond) // let EventSource connect
+
+	// A heartbeat in another process starts a run: the activity appears,
+	// then each entry the agent writes streams in.
+	w := otherWriter(t, e)
+	bg := context.Background()
+	run, err := w.StartRun(bg, board.Run{TicketID: tk.ID, Task: board.TaskImplement})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the live activity shows", `!!document.getElementById("activity")`)
+	time.Sleep(300 * time.Millisecond)
+	f := agentSession(t, e, tk)
+	scriptedTurn(t, f, "Looking at **main.go** first.")
+	waitFor(t, ctx, "the agent's text streams in", `document.getElementById("activity").textContent.includes("Looking at main.go first.")`)
+	waitFor(t, ctx, "the tool call streams in", `document.querySelectorAll("#activity .entry-tool").length === 1 && document.querySelector("#activity .call code").textContent === "read"`)
+	appendMsg(t, f, llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopEnd, Content: []llm.Part{llm.Text("Done: the flag prints each step.")}})
+	waitFor(t, ctx, "the last message streams in", `document.getElementById("activity").textContent.includes("Done: the flag prints each step.")`)
+	screenshot(t, ctx, "ticket-live-activity")
+
+	run.Status, run.CostUSD = board.RunCompleted, 0.42
+	if _, err := w.FinishRun(bg, run); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the run shows as finished", `!document.getElementById("activity") && document.querySelector(".runs .run-status").textContent === "completed" && window.__noReload === true`)
+
+	// The run's transcript viewer shows the same entries.
+	steps(t, ctx, "open the run", chromedp.Click(chromedp.CSS(".runs a")), chromedp.WaitVisible(chromedp.CSS(".transcript")))
+	waitFor(t, ctx, "the transcript shows", `document.querySelector(".transcript").textContent.includes("Done: the flag prints each step.")`)
+	screenshot(t, ctx, "run-transcript")
+}

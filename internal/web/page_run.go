@@ -1,17 +1,49 @@
 package web
 
-import "net/http"
+import (
+	"net/http"
+	"time"
+)
 
 type runPageView struct {
-	Run runView
+	Run     runView
+	Entries []entryView
+	Usage   turnTotals
 }
 
-// runPage shows one run: task, status, duration, tokens, cost and error.
+// turnTotals sums the usage the transcript recorded per turn.
+type turnTotals struct {
+	Turns                 int
+	Input, Output, Cached int64
+	CostUSD               float64
+}
+
+// runPage shows one run: task, status, duration, tokens, cost and error,
+// and the part of the ticket's transcript written while it ran.
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	rv, err := s.findRun(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	s.render(w, r, http.StatusOK, "run", pageData{Title: "Run on " + rv.Ref, Project: rv.ProjectSlug, Data: runPageView{Run: rv}})
+	// Entries are stamped when written; allow for clocks a second apart.
+	from, to := rv.StartedAt.Add(-time.Second), time.Time{}
+	if rv.FinishedAt != nil {
+		to = rv.FinishedAt.Add(time.Second)
+	}
+	entries, _, err := readTranscript(s.transcriptPath(rv.ProjectID, rv.TicketID), from, to)
+	if err != nil {
+		return err
+	}
+	v := runPageView{Run: rv, Entries: entries}
+	for _, e := range entries {
+		if e.Usage != nil {
+			v.Usage.Turns++
+			v.Usage.Input += e.Usage.Input
+			v.Usage.Output += e.Usage.Output
+			v.Usage.Cached += e.Usage.CacheRead
+			v.Usage.CostUSD += e.Usage.Cost
+		}
+	}
+	s.render(w, r, http.StatusOK, "run", pageData{Title: "Run on " + rv.Ref, Project: rv.ProjectSlug, Data: v})
 	return nil
 }

@@ -37,6 +37,11 @@ type ticketPageView struct {
 	Forms    ticketForms
 	Moves    []board.State // the states a person may move the ticket to
 	Question *board.Comment
+	// Activity is the transcript of the running run so far, and
+	// ActivityOffset the transcript's size when read: the page's stream
+	// continues from there.
+	Activity       []entryView
+	ActivityOffset int64
 }
 
 func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView, error) {
@@ -52,6 +57,12 @@ func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView,
 	}
 	v := ticketPageView{ticketDetail: d, Project: p, Cursor: cursor}
 	v.Running, v.CostUSD = s.runs.ticket(d.ID)
+	if started, ok := s.runs.runningSince(d.ID); ok {
+		v.Activity, v.ActivityOffset, err = readTranscript(s.transcriptPath(d.ProjectID, d.ID), started.Add(-time.Second), time.Time{})
+		if err != nil {
+			return ticketPageView{}, err
+		}
+	}
 	for _, st := range board.States {
 		if board.CheckMove(d.Ticket, board.MoveRequest{To: st, Actor: board.Human, Feedback: "x"}) == nil &&
 			!(d.State == board.Verification && st == board.InProgress) { // request changes has its own form

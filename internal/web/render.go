@@ -123,9 +123,17 @@ func (s *Server) funcs() template.FuncMap {
 		"ms":        func(t time.Time) int64 { return t.UnixMilli() },
 		"dur":       formatDuration,
 		"lower":     strings.ToLower,
-		"add":       func(a, b int) int { return a + b },
-		"csrf":      func() string { return s.auth.csrf },
-		"asset":     func() string { return assetVersion },
+		"clock":     func(t time.Time) string { return t.Local().Format("15:04:05") },
+		"firstLine": func(s string) string {
+			s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+			if r := []rune(s); len(r) > 120 {
+				s = string(r[:120]) + "…"
+			}
+			return s
+		},
+		"add":   func(a, b int) int { return a + b },
+		"csrf":  func() string { return s.auth.csrf },
+		"asset": func() string { return assetVersion },
 	}
 }
 

@@ -119,3 +119,12 @@ func (x *runIndex) last() time.Time {
 	defer x.mu.RUnlock()
 	return x.lastRun
 }
+
+// runningSince returns when the run working on the ticket started, if one
+// is running.
+func (x *runIndex) runningSince(ticketID string) (time.Time, bool) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	r, ok := x.running[ticketID]
+	return r.started, ok
+}

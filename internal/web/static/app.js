@@ -242,3 +242,9 @@
     });
   }
 })();
+
+// Keep the live activity scrolled to its newest entry.
+document.addEventListener("htmx:sseMessage", function (e) {
+  var a = document.getElementById("activity");
+  if (a && e.target === a) a.scrollTop = a.scrollHeight;
+});

@@ -1,0 +1,176 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/session"
+)
+
+// longOutput is the size past which tool arguments and results are shown
+// collapsed.
+const (
+	longLines = 12
+	longBytes = 1500
+)
+
+// entryView is one transcript entry as the pages show it.
+type entryView struct {
+	ID       string
+	Kind     string // user, assistant, tool, compaction, model
+	Time     time.Time
+	Text     string // Markdown of user and assistant text, compaction summaries
+	Thinking []string
+	Calls    []callView
+	Tool     string // tool results: the tool's name
+	Result   string
+	IsError  bool
+	Long     bool // the result is long: show it collapsed
+	Usage    *llm.Usage
+	Model    string
+	Stop     string // why an assistant message ended, when not a normal stop
+}
+
+type callView struct {
+	Name, Args string
+	Long       bool
+}
+
+func isLong(s string) bool {
+	return len(s) > longBytes || strings.Count(s, "\n") >= longLines
+}
+
+// transcriptPath returns a ticket's transcript (DESIGN.md §2), or "" for
+// IDs that could escape the sessions directory.
+func (s *Server) transcriptPath(projectID, ticketID string) string {
+	if projectID == "" || ticketID == "" || filepath.Base(projectID) != projectID || filepath.Base(ticketID) != ticketID ||
+		strings.HasPrefix(projectID, ".") || strings.HasPrefix(ticketID, ".") {
+		return ""
+	}
+	return filepath.Join(s.opts.Dir.Sessions(), projectID, ticketID, "transcript.jsonl")
+}
+
+// readTranscript reads the entries of a transcript written between from
+// and to (to zero: up to now) and the file's size when read. A missing file
+// is an empty transcript.
+func readTranscript(path string, from, to time.Time) ([]entryView, int64, error) {
+	if path == "" {
+		return nil, 0, nil
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	// Only complete lines: the writer may be in the middle of one.
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		b = b[:i+1]
+	} else {
+		b = nil
+	}
+	_, entries, _, err := session.Read(bytes.NewReader(b))
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []entryView
+	for _, e := range entries {
+		v, ok := viewEntry(e)
+		if !ok || v.Time.Before(from) || !to.IsZero() && v.Time.After(to) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out, int64(len(b)), nil
+}
+
+// parseLine reads one line of a transcript; ok is false for the header and
+// for lines that are not entries.
+func parseLine(line []byte) (entryView, bool) {
+	var e session.Entry
+	if err := json.Unmarshal(line, &e); err != nil || e.Type == session.TypeSession {
+		return entryView{}, false
+	}
+	return viewEntry(e)
+}
+
+// viewEntry turns an entry into what the page shows; labels and custom
+// entries are not shown.
+func viewEntry(e session.Entry) (entryView, bool) {
+	v := entryView{ID: e.ID}
+	if t, err := time.Parse(session.TimeFormat, e.Timestamp); err == nil {
+		v.Time = t
+	} else if t, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
+		v.Time = t
+	}
+	switch e.Type {
+	case session.TypeModelChange:
+		v.Kind, v.Model = "model", e.Model
+		return v, true
+	case session.TypeCompaction:
+		if e.Compaction == nil {
+			return v, false
+		}
+		v.Kind, v.Text = "compaction", e.Compaction.Summary
+		return v, true
+	case session.TypeMessage:
+	default:
+		return v, false
+	}
+	m := e.Message
+	if m == nil {
+		return v, false
+	}
+	switch m.Role {
+	case llm.RoleUser:
+		v.Kind, v.Text = "user", m.Text()
+	case llm.RoleToolResult:
+		v.Kind, v.Tool, v.IsError = "tool", m.ToolName, m.IsError
+		v.Result = m.Text()
+		v.Long = isLong(v.Result)
+	case llm.RoleAssistant:
+		v.Kind, v.Usage, v.Model = "assistant", m.Usage, m.Model
+		if m.StopReason != "" && m.StopReason != llm.StopEnd && m.StopReason != llm.StopToolUse {
+			v.Stop = string(m.StopReason)
+		}
+		if m.ErrorMessage != "" {
+			v.Stop = strings.TrimSpace(v.Stop + " " + m.ErrorMessage)
+		}
+		var text []string
+		for _, p := range m.Content {
+			switch p.Type {
+			case llm.PartText:
+				text = append(text, p.Text)
+			case llm.PartThinking:
+				if p.Thinking != "" {
+					v.Thinking = append(v.Thinking, p.Thinking)
+				}
+			case llm.PartToolCall:
+				v.Calls = append(v.Calls, callView{Name: p.Name, Args: prettyJSON(p.Arguments)})
+			}
+		}
+		for i := range v.Calls {
+			v.Calls[i].Long = isLong(v.Calls[i].Args)
+		}
+		v.Text = strings.Join(text, "\n\n")
+	default:
+		return v, false
+	}
+	return v, true
+}
+
+func prettyJSON(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return buf.String()
+}

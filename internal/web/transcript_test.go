@@ -1,0 +1,136 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/session"
+)
+
+// agentSession opens the ticket's transcript the way the agent writes it.
+func agentSession(t testing.TB, e *env, tk board.Ticket) *session.File {
+	t.Helper()
+	path := e.srv.transcriptPath(tk.ProjectID, tk.ID)
+	f, err := session.Create(path, "/work", session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+func appendMsg(t testing.TB, f *session.File, m llm.Message) {
+	t.Helper()
+	if _, err := f.AppendMessage(m, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// scriptedTurn is one turn of an agent: it thinks, reads a file and answers.
+func scriptedTurn(t testing.TB, f *session.File, text string) {
+	t.Helper()
+	appendMsg(t, f, llm.Message{Role: llm.RoleAssistant, Model: "anthropic/claude-sonnet-4-5", StopReason: llm.StopToolUse,
+		Usage: &llm.Usage{Input: 1200, Output: 80, CacheRead: 300, Cost: 0.0123},
+		Content: []llm.Part{{Type: llm.PartThinking, Thinking: "I should read the file"}, llm.Text(text),
+			llm.ToolCall("call_1", "read", []byte(`{"path":"main.go"}`))}})
+	appendMsg(t, f, llm.ToolResultText("call_1", "read", strings.Repeat("1\tpackage main\n", 40), false))
+}
+
+func TestRunPage_Transcript(t *testing.T) {
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "t", board.Research)
+	ctx := context.Background()
+	run, err := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskResearch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := agentSession(t, e, tk)
+	appendMsg(t, f, llm.UserText("Work on ticket demo#1"))
+	scriptedTurn(t, f, "Reading `main.go` <script>alert(1)</script>")
+	appendMsg(t, f, llm.ToolResultText("call_2", "bash", "exit 1", true))
+	run.Status = board.RunCompleted
+	e.db.FinishRun(ctx, run)
+	e.srv.Catchup(ctx)
+
+	r := e.get(t, e.browser(t), "/runs/"+run.ID)
+	wantStatus(t, r, 200)
+	wantBody(t, r, "Work on ticket demo#1", "<code>main.go</code>", "I should read the file", "<code>read</code>",
+		"&#34;path&#34;: &#34;main.go&#34;", "1200 in · 80 out · 300 cached · $0.0123", "1 turns",
+		`<details class="result">`, // 40 lines: collapsed
+		`entry-tool is-error`)
+	if live := liveScript(r.body); live != "" {
+		t.Fatalf("agent output renders live markup: %s", live)
+	}
+}
+
+func TestActivity_StreamsAppendedEntries(t *testing.T) {
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "t", board.InProgress)
+	ctx := context.Background()
+	f := agentSession(t, e, tk)
+	appendMsg(t, f, llm.UserText("Old run's prompt"))
+	time.Sleep(1100 * time.Millisecond) // the old run's entries are older than the new run
+	if _, err := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement}); err != nil {
+		t.Fatal(err)
+	}
+	scriptedTurn(t, f, "First step of this run")
+	c := e.browser(t)
+	r := e.get(t, c, "/p/demo/1")
+	wantBody(t, r, "Live activity", "First step of this run", `sse-connect="/p/demo/1/activity?offset=`)
+	if strings.Contains(r.body, "Old run&#39;s prompt") || strings.Contains(r.body, "Old run's prompt") {
+		t.Error("the live activity shows an earlier run")
+	}
+
+	fi, _ := os.Stat(f.Path())
+	req, _ := http.NewRequest("GET", e.ts.URL+"/p/demo/1/activity?offset="+itoa64(fi.Size()), nil)
+	s := openStream(t, req, c)
+	scriptedTurn(t, f, "Second step, live")
+	ev := s.next(t, 3*time.Second)
+	if ev.event != "entry" || !strings.Contains(ev.data, "Second step, live") || !strings.Contains(ev.data, "entry-assistant") {
+		t.Fatalf("first live entry %+v", ev)
+	}
+	if ev = s.next(t, 3*time.Second); !strings.Contains(ev.data, "entry-tool") {
+		t.Fatalf("second live entry %+v", ev)
+	}
+	req, _ = http.NewRequest("GET", e.ts.URL+"/p/demo/1/activity?offset=-1", nil)
+	wantStatus(t, send(t, c, req), 400)
+}
+
+func TestTailer_PartialLines(t *testing.T) {
+	path := t.TempDir() + "/t.jsonl"
+	os.WriteFile(path, []byte("one\ntw"), 0o644)
+	tl := &tailer{path: path}
+	if got := tl.lines(); len(got) != 1 || string(got[0]) != "one" {
+		t.Fatalf("lines %q", got)
+	}
+	fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	fh.WriteString("o\nthree\n")
+	fh.Close()
+	if got := tl.lines(); len(got) != 2 || string(got[0]) != "two" || string(got[1]) != "three" {
+		t.Fatalf("lines after append %q", got)
+	}
+	os.WriteFile(path, []byte("new\n"), 0o644) // replaced by a shorter file
+	if got := tl.lines(); len(got) != 1 || string(got[0]) != "new" {
+		t.Fatalf("lines after replace %q", got)
+	}
+	if (&tailer{}).lines() != nil {
+		t.Fatal("a tailer without a path read something")
+	}
+}
+
+func TestTranscriptPath_RefusesEscapes(t *testing.T) {
+	e := newEnv(t)
+	for _, ids := range [][2]string{{"..", "x"}, {"a/b", "x"}, {"p", "../x"}, {"", "x"}, {".hidden", "x"}} {
+		if p := e.srv.transcriptPath(ids[0], ids[1]); p != "" {
+			t.Errorf("transcriptPath(%q, %q) = %q", ids[0], ids[1], p)
+		}
+	}
+}
