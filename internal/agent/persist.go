@@ -8,12 +8,17 @@ import (
 
 // record appends a message to the session (fsynced) and to the context.
 func (a *Agent) record(m llm.Message, details []byte) error {
+	// Only the loop records, so the fsync can happen outside a.mu: Steer
+	// and FollowUp never wait for the disk.
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	e, err := a.session.AppendMessage(m, details)
+	sess := a.session
+	a.mu.Unlock()
+	e, err := sess.AppendMessage(m, details)
 	if err != nil {
 		return fmt.Errorf("record %s message: %w", m.Role, err)
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	a.messages = append(a.messages, m)
 	a.entryIDs = append(a.entryIDs, e.ID)
 	if m.Role == llm.RoleAssistant && m.Usage != nil {
