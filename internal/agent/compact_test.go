@@ -50,6 +50,9 @@ func TestAgent_OverflowCompactsAndRetries(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want overflow, summary, retry", len(reqs))
 	}
+	if res.Usage.Input != 200 || res.Usage.Cost != 0.02 {
+		t.Errorf("run usage = %+v, want the retry's and the summary's", res.Usage)
+	}
 	sumReq := reqs[1].Messages[0].Text()
 	if !strings.Contains(sumReq, "Fix the parser.") || !strings.Contains(sumReq, "## Next steps") || len(reqs[1].Tools) != 0 {
 		t.Errorf("summary request = %.300q", sumReq)

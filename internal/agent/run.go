@@ -30,6 +30,10 @@ func (a *Agent) Prompt(ctx context.Context, msgs ...llm.Message) Result {
 }
 
 func (a *Agent) loop(ctx context.Context, pending []llm.Message) (res Result) {
+	// The run's usage includes compaction summaries, so it is read from
+	// the agent's total rather than summed from the turns.
+	start := a.Usage()
+	defer func() { res.Usage = since(a.Usage(), start) }()
 	fail := func(err error) Result {
 		res.Reason, res.Err, res.Detail = EndError, err, err.Error()
 		return res
@@ -50,7 +54,7 @@ func (a *Agent) loop(ctx context.Context, pending []llm.Message) (res Result) {
 			res.Reason, res.Detail = EndMaxTurns, "the maximum number of turns was reached"
 			return res
 		}
-		if a.overBudget(res.Usage) {
+		if a.overBudget(since(a.Usage(), start)) {
 			res.Reason, res.Detail = EndBudget, "the budget was used up"
 			return res
 		}
@@ -69,9 +73,6 @@ func (a *Agent) loop(ctx context.Context, pending []llm.Message) (res Result) {
 		}
 		msg := r.msg
 		res.Final = &msg
-		if msg.Usage != nil {
-			res.Usage = res.Usage.Add(*msg.Usage)
-		}
 		if r.err != nil {
 			a.emit(Event{Type: EventTurnEnd, Turn: res.Turns, Message: &msg})
 			if ctx.Err() != nil {
@@ -127,6 +128,13 @@ func (a *Agent) resumable() bool {
 		return m.Role == llm.RoleUser || m.Role == llm.RoleToolResult
 	}
 	return false
+}
+
+// since returns the usage between two totals.
+func since(now, start llm.Usage) llm.Usage {
+	return llm.Usage{Input: now.Input - start.Input, Output: now.Output - start.Output,
+		CacheRead: now.CacheRead - start.CacheRead, CacheWrite: now.CacheWrite - start.CacheWrite,
+		Cost: now.Cost - start.Cost}
 }
 
 // respond compacts when the context is near the window, streams one
