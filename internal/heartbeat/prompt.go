@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"text/template"
 	"time"
@@ -116,9 +117,11 @@ func capText(s string, limit int) string {
 // quote neutralises the closing tags of the ticket block inside untrusted
 // text, so it cannot end the quotation early.
 func quote(s string) string {
-	r := strings.NewReplacer("</ticket", "<\\/ticket", "</comment", "<\\/comment")
-	return r.Replace(s)
+	return closingTag.ReplaceAllString(s, `<\/$1`)
 }
+
+// closingTag matches the closing tags of the ticket block, in any case.
+var closingTag = regexp.MustCompile(`(?i)</(ticket|comment)`)
 
 func writeTicket(b *strings.Builder, t board.Ticket, comments []board.Comment, fresh map[string]bool) {
 	state := string(t.State)
