@@ -42,7 +42,7 @@ func generateBoard(r *rand.Rand, n int) genBoard {
 			DefaultBranch: "main", Active: r.IntN(5) > 0, CreatedAt: base, UpdatedAt: base,
 		}
 		g.projects = append(g.projects, p)
-		for ti := range r.IntN(13) {
+		for ti := range r.IntN(10) {
 			created := genTime(r)
 			t := board.Ticket{
 				ID: fmt.Sprintf("%s-t%d", p.ID, ti), ProjectID: p.ID, ProjectSlug: p.Slug, Number: ti + 1,
@@ -69,6 +69,11 @@ func insertBoards(ctx context.Context, t *testing.T, db *DB, gs []genBoard) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback()
+	// Room for the whole transaction in the page cache, so that SQLite
+	// does not spill pages to the WAL before the commit.
+	if _, err := tx.ExecContext(ctx, `PRAGMA cache_size = -65536`); err != nil {
+		t.Fatal(err)
+	}
 	prepare := func(q string) func(args ...any) {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
