@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"sync"
@@ -31,7 +32,7 @@ func (o *output) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.total += int64(n)
-	o.lines += strings.Count(string(p), "\n")
+	o.lines += bytes.Count(p, []byte("\n"))
 	if room := spillCap - len(o.head); room > 0 {
 		o.head = append(o.head, p[:min(room, len(p))]...)
 		p = p[min(room, len(p)):]
@@ -81,20 +82,25 @@ type view struct {
 
 // visible returns the last 2000 lines / 50 KB of the output (or its limits).
 func (o *output) visible() view {
-	var s string
+	lim := o.limits()
+	b := o.head
 	if o.overflowed() {
-		s = string(o.tailBuf)
-	} else {
-		s = string(o.head)
+		b = o.tailBuf
 	}
 	total := o.lines
-	if o.total > 0 && !strings.HasSuffix(s, "\n") {
+	if o.total > 0 && !bytes.HasSuffix(b, []byte("\n")) {
 		total++
 	}
-	lines := splitLines(s)
-	tl := tailOf(lines, o.limits())
-	if o.overflowed() && tl.first == 0 && !tl.partial && len(lines) > 0 {
-		// The first kept line may be cut; drop it.
+	// Only the end can be shown: look at no more than twice the byte limit,
+	// so a running command's updates cost the same however long it ran.
+	cut := o.overflowed()
+	if w := 2 * lim.bytes; len(b) > w {
+		b, cut = b[len(b)-w:], true
+	}
+	lines := splitLines(string(b))
+	tl := tailOf(lines, lim)
+	if cut && tl.first == 0 && !tl.partial && len(lines) > 1 {
+		// The first line of the window may be cut; drop it.
 		tl.first = 1
 	}
 	v := view{total: total, last: total}
