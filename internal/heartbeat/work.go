@@ -63,20 +63,35 @@ type runState struct {
 	usage Usage
 }
 
-// execute prepares the workspace and runs the agent. It returns the
-// outcome; failures before the agent ran are an outcome with status error.
+// execute prepares the run and runs the agent. It returns the outcome;
+// failures before the agent ran are an outcome with status error.
 func (r *runState) execute(ctx context.Context, beatDeadline time.Time) Outcome {
+	job, stop := r.prepare(ctx, beatDeadline)
+	if stop != nil {
+		return *stop
+	}
+	return r.runAgent(ctx, job)
+}
+
+// failed is the outcome of a run that could not start.
+func failed(what string, err error) *Outcome {
+	return &Outcome{Status: board.RunError, Error: what + ": " + errText(err)}
+}
+
+// prepare resolves the workspace, records the branch, reads the thread and
+// the budget, and builds the job. A non-nil outcome ends the run there.
+func (r *runState) prepare(ctx context.Context, beatDeadline time.Time) (Job, *Outcome) {
 	h, t := r.h, r.plan.Ticket
 	ref := t.Ref()
 	ws, err := h.opts.Workspaces.Prepare(ctx, r.plan.Project, t)
 	if err != nil {
-		return Outcome{Status: board.RunError, Error: "prepare workspace: " + errText(err)}
+		return Job{}, failed("prepare workspace", err)
 	}
 	r.ws = ws
 	if t.Branch != ws.Branch {
 		branch := ws.Branch
 		if _, err := h.opts.Store.UpdateTicket(ctx, ref, store.TicketUpdate{Branch: &branch}, board.System); err != nil {
-			return Outcome{Status: board.RunError, Error: "record branch: " + errText(err)}
+			return Job{}, failed("record branch", err)
 		}
 	}
 	if ws.Recreated {
@@ -84,7 +99,7 @@ func (r *runState) execute(ctx context.Context, beatDeadline time.Time) Outcome 
 	}
 	comments, err := h.opts.Store.Comments(ctx, ref)
 	if err != nil {
-		return Outcome{Status: board.RunError, Error: "read comments: " + errText(err)}
+		return Job{}, failed("read comments", err)
 	}
 	fresh := map[string]bool{}
 	for _, c := range comments {
@@ -95,14 +110,14 @@ func (r *runState) execute(ctx context.Context, beatDeadline time.Time) Outcome 
 	}
 	budget, spent, err := r.budget(ctx)
 	if err != nil {
-		return Outcome{Status: board.RunError, Error: "read budget: " + errText(err)}
+		return Job{}, failed("read budget", err)
 	}
 	if budget.USD < 0 {
-		return Outcome{Status: board.RunBudgetExceeded, Error: fmt.Sprintf("the ticket's budget is spent ($%.4f)", spent)}
+		return Job{}, &Outcome{Status: board.RunBudgetExceeded, Error: "the ticket's budget is spent (" + usd(spent) + ")"}
 	}
 	session := SessionFile(h.opts.Sessions, t.ProjectID, t.ID)
 	if err := os.MkdirAll(filepath.Dir(session), 0o755); err != nil {
-		return Outcome{Status: board.RunError, Error: "create session directory: " + errText(err)}
+		return Job{}, failed("create session directory", err)
 	}
 	r.tools = tickettool.New(tickettool.Config{
 		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
@@ -112,17 +127,23 @@ func (r *runState) execute(ctx context.Context, beatDeadline time.Time) Outcome 
 	if beatDeadline.Before(deadline) {
 		deadline = beatDeadline
 	}
-	job := Job{
+	return Job{
 		Project: r.plan.Project, Ticket: t, Task: r.plan.Task, Workspace: ws, Model: r.plan.Model,
 		SystemPrompt: SystemPrompt(ctx, PromptInput{Workspace: ws, Project: r.plan.Project, Ticket: t,
 			Comments: comments, Fresh: fresh, Now: h.opts.Now()}),
 		Prompt:      TaskPrompt(r.plan.Task, t, ws),
 		SessionFile: session, Deadline: deadline, Budget: budget,
 		Tools: r.tools.Tools(), OnUsage: r.setUsage,
-	}
+	}, nil
+}
+
+// runAgent runs the job until it ends or its deadline passes, and turns a
+// runner error into the run's status.
+func (r *runState) runAgent(ctx context.Context, job Job) Outcome {
+	deadline := job.Deadline
 	runCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	out, err := h.opts.Runner.RunAgent(runCtx, job)
+	out, err := r.h.opts.Runner.RunAgent(runCtx, job)
 	switch {
 	case err != nil && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded):
 		out.Status, out.Error = board.RunInterrupted, "the heartbeat was stopped during the run"
