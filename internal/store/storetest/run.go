@@ -152,6 +152,10 @@ func testRunLists(t *testing.T, s store.Store) {
 	if len(recent) != len(started) {
 		t.Errorf("RecentRuns(100) = %d runs, want %d", len(recent), len(started))
 	}
+	recent, err = s.RecentRuns(ctx, 0)
+	if err != nil || len(recent) == 0 || recent[0].ID != started[4].ID {
+		t.Errorf("RecentRuns(0) = %d runs, %v; want a default page starting with the newest", len(recent), err)
+	}
 }
 
 func testRunInterrupt(t *testing.T, s store.Store) {
