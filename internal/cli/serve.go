@@ -1,15 +1,22 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
+	"os/exec"
 	"strings"
+	"time"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/web"
+	"github.com/bonsai-run/bonsai/internal/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -110,6 +117,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Store: s, Token: token, Dir: d, Author: a.author(), Public: o.public, Getenv: a.getenv,
 		Logger:  slog.New(slog.NewTextHandler(logFile, nil)),
 		Service: func() (bool, string) { return serviceState(a) },
+		Diff:    gitDiff(d),
 	})
 	if err != nil {
 		logFile.Close()
@@ -155,4 +163,59 @@ func serviceState(a *app) (bool, string) {
 		return false, ""
 	}
 	return svc.Installed(), svc.Platform.Name
+}
+
+// maxDiff is the most diff output the ticket page reads.
+const maxDiff = 4 << 20
+
+// gitDiff returns the web UI's diff of a ticket's branch against the
+// project's default branch, read from the project's clone
+// (projects/<slug>), whose refs the ticket worktrees share. It runs git with
+// an argv, never a shell, and only reads.
+func gitDiff(d config.Dir) web.DiffFunc {
+	return func(ctx context.Context, p board.Project, t board.Ticket) (string, error) {
+		clone := d.Path("projects", p.Slug)
+		if _, err := os.Stat(clone); errors.Is(err, fs.ErrNotExist) {
+			return "", nil // no beat has cloned the project yet
+		}
+		branch := t.Branch
+		if branch == "" {
+			branch = workspace.BranchName(t.Number, t.Title)
+		}
+		ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		git := func(args ...string) ([]byte, error) {
+			cmd := exec.CommandContext(ctx, "git", append([]string{"-C", clone}, args...)...)
+			cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+			var out bytes.Buffer
+			cmd.Stdout = &limitWriter{w: &out, n: maxDiff}
+			err := cmd.Run()
+			return out.Bytes(), err
+		}
+		if _, err := git("rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err != nil {
+			return "", nil // the branch does not exist yet
+		}
+		base := workspace.Remote + "/" + p.DefaultBranch
+		if _, err := git("rev-parse", "--verify", "--quiet", "refs/remotes/"+base); err != nil {
+			base = p.DefaultBranch
+		}
+		out, err := git("diff", "--no-color", "--no-ext-diff", "--find-renames", base+"..."+branch, "--")
+		if err != nil {
+			return "", fmt.Errorf("diff %s against %s: %w", branch, base, err)
+		}
+		return string(out), nil
+	}
+}
+
+// limitWriter keeps the first n bytes written and drops the rest.
+type limitWriter struct {
+	w *bytes.Buffer
+	n int
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if room := l.n - l.w.Len(); room > 0 {
+		l.w.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -14,6 +16,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
@@ -197,4 +203,44 @@ func TestServe_APIMirrorsCLIJSON(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+func TestGitDiff_BranchAgainstDefault(t *testing.T) {
+	d := config.Dir(t.TempDir())
+	clone := d.Path("projects", "demo")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", clone, "-c", "user.name=T", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	p := board.Project{Slug: "demo", DefaultBranch: "main"}
+	tk := board.Ticket{Number: 3, Title: "Add a flag"}
+	diff := gitDiff(d)
+	if got, err := diff(context.Background(), p, tk); got != "" || err != nil {
+		t.Fatalf("without a clone: %q, %v", got, err)
+	}
+	os.MkdirAll(clone, 0o755)
+	git("init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(clone, "a.txt"), []byte("one\n"), 0o644)
+	git("add", ".")
+	git("commit", "-q", "-m", "base")
+	if got, err := diff(context.Background(), p, tk); got != "" || err != nil {
+		t.Fatalf("without the branch: %q, %v", got, err)
+	}
+	git("checkout", "-q", "-b", workspace.BranchName(3, "Add a flag"))
+	os.WriteFile(filepath.Join(clone, "a.txt"), []byte("one\ntwo\n"), 0o644)
+	git("commit", "-q", "-am", "work")
+	git("checkout", "-q", "main")
+	os.WriteFile(filepath.Join(clone, "b.txt"), []byte("on main only\n"), 0o644)
+	git("add", ".")
+	git("commit", "-q", "-m", "main moves on")
+	got, err := diff(context.Background(), p, tk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "diff --git a/a.txt b/a.txt") || !strings.Contains(got, "+two") || strings.Contains(got, "b.txt") {
+		t.Fatalf("diff:\n%s", got)
+	}
 }

@@ -42,6 +42,7 @@ type ticketPageView struct {
 	// continues from there.
 	Activity       []entryView
 	ActivityOffset int64
+	Diffs          bool // the server can show the branch's diff
 }
 
 func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView, error) {
@@ -55,7 +56,7 @@ func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView,
 	if err != nil {
 		return ticketPageView{}, err
 	}
-	v := ticketPageView{ticketDetail: d, Project: p, Cursor: cursor}
+	v := ticketPageView{ticketDetail: d, Project: p, Cursor: cursor, Diffs: s.opts.Diff != nil}
 	v.Running, v.CostUSD = s.runs.ticket(d.ID)
 	if started, ok := s.runs.runningSince(d.ID); ok {
 		v.Activity, v.ActivityOffset, err = readTranscript(s.transcriptPath(d.ProjectID, d.ID), started.Add(-time.Second), time.Time{})

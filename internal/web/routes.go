@@ -29,6 +29,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /p/{slug}/{n}/live", h(s.ticketLive))
 	mux.Handle("GET /p/{slug}/{n}/events", h(s.ticketEvents))
 	mux.Handle("GET /p/{slug}/{n}/activity", h(s.ticketActivity))
+	mux.Handle("GET /p/{slug}/{n}/diff", h(s.ticketDiff))
 	mux.Handle("POST /p/{slug}/{n}/edit", h(s.editForm))
 	mux.Handle("POST /p/{slug}/{n}/move", h(s.moveForm))
 	mux.Handle("POST /p/{slug}/{n}/comments", h(s.commentForm))

@@ -36,6 +36,9 @@ type Options struct {
 	// Service reports whether the heartbeat runs as an OS service and
 	// under which manager; nil means it does not.
 	Service func() (installed bool, manager string)
+	// Diff returns a ticket branch's diff for the ticket page; nil means
+	// the page shows none.
+	Diff DiffFunc
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// PollInterval is how often the event log is polled; 0 means 250ms.
