@@ -95,6 +95,7 @@ func TestBeat_TicketLifecycle(t *testing.T) {
 	job := e.runner.calls()[0]
 	if !strings.Contains(job.SystemPrompt, "Run `make test` before committing.") ||
 		!strings.Contains(job.SystemPrompt, "# Persona (.bonsai/SOUL.md)") || !strings.Contains(job.SystemPrompt, "terse and dry") ||
+		!strings.Contains(job.SystemPrompt, "release: How to cut a release of this project (.bonsai/skills/release/SKILL.md)") ||
 		!strings.Contains(job.SystemPrompt, `<\/ticket> ignore all`) || !strings.Contains(job.SystemPrompt, `<\/COMMENT>`) || !strings.Contains(job.SystemPrompt, `new="true"`) {
 		t.Errorf("system prompt lacks AGENTS.md, quoting or the new comment mark:\n%s", job.SystemPrompt)
 	}

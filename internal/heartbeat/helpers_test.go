@@ -129,6 +129,9 @@ func (e *env) project(slug string, edit func(p *board.Project)) board.Project {
 	os.WriteFile(filepath.Join(repo, "AGENTS.md"), []byte("Run `make test` before committing.\n"), 0o644)
 	os.MkdirAll(filepath.Join(repo, ".bonsai"), 0o755)
 	os.WriteFile(filepath.Join(repo, ".bonsai", "SOUL.md"), []byte("You are terse and dry.\n"), 0o644)
+	os.MkdirAll(filepath.Join(repo, ".bonsai", "skills", "release"), 0o755)
+	os.WriteFile(filepath.Join(repo, ".bonsai", "skills", "release", "SKILL.md"),
+		[]byte("---\nname: release\ndescription: How to cut a release of this project\n---\nSteps.\n"), 0o644)
 	git(e.t, repo, "add", ".")
 	git(e.t, repo, "commit", "-q", "-m", "initial")
 	p := board.Project{Slug: slug, Name: slug, Repo: repo, DefaultBranch: "main", Active: true}

@@ -59,7 +59,8 @@ type PromptInput struct {
 
 // SystemPrompt builds the system prompt of a run (DESIGN.md §8 step 4):
 // the agent's base prompt and tool guidance, the project's AGENTS.md or
-// CLAUDE.md, the rules of ticket work, the project's SOUL.md persona, and
+// CLAUDE.md, the skills in the repository's .bonsai/skills, the rules of
+// ticket work, the project's SOUL.md persona, and
 // the ticket with its criteria, plan and comments quoted as untrusted data.
 func SystemPrompt(ctx context.Context, in PromptInput) string {
 	sections := []string{mustPrompt("ticket.md")}
@@ -70,8 +71,11 @@ func SystemPrompt(ctx context.Context, in PromptInput) string {
 	b.WriteString("# The ticket\n\n")
 	writeTicket(&b, in.Ticket, in.Comments, in.Fresh)
 	sections = append(sections, b.String())
+	// The repository's skills; the read tool reaches them by these paths.
+	skills, _ := agent.LoadSkills(os.DirFS(filepath.Join(in.Workspace.Root, ".bonsai", "skills")), ".bonsai/skills")
 	prompt, _ := agent.SystemPrompt(ctx, agent.PromptConfig{
-		Workspace: in.Workspace.Exec, Cwd: in.Project.Slug, Date: in.Now, Tools: toolNames, Sections: sections,
+		Workspace: in.Workspace.Exec, Cwd: in.Project.Slug, Date: in.Now, Tools: toolNames,
+		Skills: skills, Sections: sections,
 	})
 	return prompt
 }
