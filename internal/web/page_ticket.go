@@ -47,6 +47,12 @@ type ticketPageView struct {
 
 func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView, error) {
 	ctx := r.Context()
+	// Read the event log to its end first (one indexed query), so that the
+	// run badges and the live activity include a run another process just
+	// started.
+	if err := s.feed.poll(ctx); err != nil {
+		return ticketPageView{}, err
+	}
 	cursor := s.feed.cursor()
 	p, err := s.store.Project(ctx, ref.Project)
 	if err != nil {
