@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -63,7 +65,11 @@ func runHeartbeat(cmd *cobra.Command, a *app, o heartbeatOptions) error {
 		if o.asJSON {
 			return writeJSON(a.stdout, planViews(plans))
 		}
-		return printPlans(a, plans)
+		idle, err := idleProjects(ctx, a, o.project, plans)
+		if err != nil {
+			return err
+		}
+		return printPlans(a, plans, idle)
 	}
 	rep, err := w.hb.Beat(ctx)
 	if err != nil {
@@ -97,7 +103,31 @@ func planViews(plans []heartbeat.Plan) []planView {
 	return out
 }
 
-func printPlans(a *app, plans []heartbeat.Plan) error {
+// idleProjects lists the active projects (or the named one) that have
+// nothing to pick, for --dry-run.
+func idleProjects(ctx context.Context, a *app, only string, plans []heartbeat.Plan) ([]string, error) {
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := s.Projects(ctx, store.ProjectFilter{})
+	if err != nil {
+		return nil, err
+	}
+	busy := map[string]bool{}
+	for _, p := range plans {
+		busy[p.Project.Slug] = true
+	}
+	var idle []string
+	for _, p := range ps {
+		if !busy[p.Slug] && (only == "" || p.Slug == only) {
+			idle = append(idle, p.Slug)
+		}
+	}
+	return idle, nil
+}
+
+func printPlans(a *app, plans []heartbeat.Plan, idle []string) error {
 	if len(plans) == 0 {
 		fmt.Fprintln(a.stdout, "Nothing to pick: no RESEARCH or IN_PROGRESS ticket is waiting for an agent.")
 		return nil
@@ -109,6 +139,9 @@ func printPlans(a *app, plans []heartbeat.Plan) error {
 			model += " (not run: " + p.Blocker + ")"
 		}
 		t.row(p.Project.Slug, "#"+fmt.Sprint(p.Ticket.Number), truncate(p.Ticket.Title, 40), p.Class.String(), string(p.Task), model)
+	}
+	for _, slug := range idle {
+		t.row(slug, "-", "nothing to pick", "", "", "")
 	}
 	return t.flush()
 }
