@@ -102,6 +102,26 @@ func BenchmarkPickProject(b *testing.B) {
 	cpu.report(b)
 }
 
+// BenchmarkTicketCounts counts the big board's tickets per project and
+// state, as `bonsai status` and the web UI's project list do.
+//
+// Target: < 1 ms.
+func BenchmarkTicketCounts(b *testing.B) {
+	db := openBig(b)
+	ctx := context.Background()
+	cpu := startCPU()
+	for b.Loop() {
+		counts, err := db.TicketCounts(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(counts) != big.Projects {
+			b.Fatalf("counts for %d projects, want %d", len(counts), big.Projects)
+		}
+	}
+	cpu.report(b)
+}
+
 // BenchmarkCreateTicket creates tickets in a project of the big board: one
 // IMMEDIATE transaction that allocates the number, inserts the ticket and
 // appends the event.
@@ -163,7 +183,8 @@ func BenchmarkOpen(b *testing.B) {
 }
 
 // BenchmarkStatus is the store work of `bonsai status` on the big board,
-// from a cold open: projects, the queue (Pick) and recent runs.
+// from a cold open: projects, ticket counts, the queue (Pick) and recent
+// runs.
 //
 // Target: < 5 ms, far below a process start.
 func BenchmarkStatus(b *testing.B) {
@@ -176,6 +197,9 @@ func BenchmarkStatus(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := db.Projects(ctx, store.ProjectFilter{}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.TicketCounts(ctx); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := db.Pick(ctx, ""); err != nil {

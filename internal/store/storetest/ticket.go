@@ -15,6 +15,46 @@ var ticketCases = []testCase{
 	{"NotFound", testTicketNotFound},
 	{"List", testTicketList},
 	{"Update", testTicketUpdate},
+	{"Counts", testTicketCounts},
+}
+
+func testTicketCounts(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	counts := func() map[string]map[board.State]int {
+		t.Helper()
+		c, err := s.TicketCounts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	same(t, "counts of an empty store", counts(), map[string]map[board.State]int{})
+	mustProject(t, s, "demo")
+	mustProject(t, s, "other")
+	mustProject(t, s, "empty")
+	same(t, "counts without tickets", counts(), map[string]map[board.State]int{})
+
+	ticketIn(t, s, "demo", board.Backlog)
+	ticketIn(t, s, "demo", board.Backlog)
+	r := ticketIn(t, s, "demo", board.Research)
+	ticketIn(t, s, "demo", board.Done)
+	o := ticketIn(t, s, "other", board.InProgress)
+	same(t, "counts", counts(), map[string]map[board.State]int{
+		"demo":  {board.Backlog: 2, board.Research: 1, board.Done: 1},
+		"other": {board.InProgress: 1},
+	})
+
+	// Moves move the counts; a state left empty disappears; archived
+	// projects are still counted.
+	mustMove(t, s, r.Ref(), board.Backlog, board.Human)
+	mustMove(t, s, o.Ref(), board.Verification, board.Agent)
+	if _, err := s.ArchiveProject(ctx, "other"); err != nil {
+		t.Fatal(err)
+	}
+	same(t, "counts after moves", counts(), map[string]map[board.State]int{
+		"demo":  {board.Backlog: 3, board.Done: 1},
+		"other": {board.Verification: 1},
+	})
 }
 
 func testTicketCreateAndRead(t *testing.T, s store.Store) {
