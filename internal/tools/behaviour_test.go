@@ -202,7 +202,7 @@ func TestValidate(t *testing.T) {
 	if !errors.As(err, &ve) {
 		t.Fatalf("err = %v", err)
 	}
-	want := "invalid arguments for grep: limit: minimum: got -1, want 1; pattern: got number, want string"
+	want := "invalid arguments for grep: limit: must be at least 1, got -1; pattern: must be a string, got a number (1)"
 	if err.Error() != want {
 		t.Fatalf("got  %s\nwant %s", err, want)
 	}

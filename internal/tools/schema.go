@@ -3,12 +3,10 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/bonsai-run/bonsai/internal/schema"
 )
 
 // ValidationError says why arguments do not match a tool's schema.
@@ -39,28 +37,19 @@ func (s spec) validator() *validator { return s.valid }
 
 type validator struct {
 	tool   string
-	schema *jsonschema.Schema
+	schema *schema.Schema
 }
 
-func mustValidator(tool, schema string) *validator {
-	v, err := newValidator(tool, schema)
+func mustValidator(tool, doc string) *validator {
+	v, err := newValidator(tool, doc)
 	if err != nil {
 		panic(err)
 	}
 	return v
 }
 
-func newValidator(tool, schema string) (*validator, error) {
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
-	if err != nil {
-		return nil, fmt.Errorf("schema of %s: %w", tool, err)
-	}
-	c := jsonschema.NewCompiler()
-	url := "mem:///" + tool + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("schema of %s: %w", tool, err)
-	}
-	s, err := c.Compile(url)
+func newValidator(tool, doc string) (*validator, error) {
+	s, err := schema.Compile([]byte(doc))
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %w", tool, err)
 	}
@@ -68,36 +57,10 @@ func newValidator(tool, schema string) (*validator, error) {
 }
 
 func (v *validator) validate(args json.RawMessage) error {
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = json.RawMessage("{}")
+	if problems := v.schema.Validate(args); problems != nil {
+		return &ValidationError{Tool: v.tool, Problems: problems}
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
-	if err != nil {
-		return &ValidationError{Tool: v.tool, Problems: []string{"arguments are not valid JSON: " + err.Error()}}
-	}
-	err = v.schema.Validate(inst)
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return err
-	}
-	var problems []string
-	var walk func(u jsonschema.OutputUnit)
-	walk = func(u jsonschema.OutputUnit) {
-		if len(u.Errors) == 0 && u.Error != nil {
-			loc := strings.TrimPrefix(u.InstanceLocation, "/")
-			if loc == "" {
-				problems = append(problems, u.Error.String())
-			} else {
-				problems = append(problems, loc+": "+u.Error.String())
-			}
-		}
-		for _, c := range u.Errors {
-			walk(c)
-		}
-	}
-	walk(*ve.BasicOutput())
-	sort.Strings(problems)
-	return &ValidationError{Tool: v.tool, Problems: problems}
+	return nil
 }
 
 func compact(s string) json.RawMessage {
