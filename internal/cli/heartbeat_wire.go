@@ -85,6 +85,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		Model:    open,
 		Ready:    func(id string) error { _, _, err := open(id); return err },
 		MaxTurns: maxRunTurns,
+		Logger:   log,
 	})
 	if err != nil {
 		lf.Close()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
@@ -32,6 +33,8 @@ type Options struct {
 	CodingTools func(ex executor.Executor) []agent.Tool
 	// MaxTurns ends a run after this many model requests (0: no limit).
 	MaxTurns int
+	// Logger receives one line per tool call; nil logs nothing.
+	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -90,6 +93,9 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		Model: model, Info: info, System: job.SystemPrompt, Tools: tools, Session: sess,
 		MaxTurns: r.opts.MaxTurns, Budget: job.Budget.USD, Deadline: job.Deadline,
 		OnEvent: func(e agent.Event) {
+			if e.Type == agent.EventToolExecutionEnd && r.opts.Logger != nil && e.ToolResult != nil {
+				r.opts.Logger.Info("tool call", "ticket", job.Ticket.Ref().String(), "tool", e.ToolName, "error", e.ToolResult.IsError)
+			}
 			if e.Type == agent.EventTurnEnd && e.Message != nil && e.Message.Usage != nil {
 				usage = usage.Add(*e.Message.Usage)
 				if job.OnUsage != nil {
