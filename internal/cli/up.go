@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -70,7 +71,7 @@ type beater struct {
 	exe string
 	dir config.Dir
 	log *slog.Logger
-	out *os.File // the children's output
+	out io.Writer // the children's output
 }
 
 // run fires a beat at once, then one per interval, until ctx is done. The
