@@ -17,6 +17,7 @@ type decoder struct {
 	blocks  map[int64]int // API block index → part index
 	args    map[int][]byte
 	text    map[int]*strings.Builder // text and thinking of open parts
+	open    map[int]bool             // parts started and not yet stopped
 	stopped bool                     // message_stop seen
 }
 
@@ -27,6 +28,7 @@ func newDecoder(cfg Config) *decoder {
 		blocks: map[int64]int{},
 		args:   map[int][]byte{},
 		text:   map[int]*strings.Builder{},
+		open:   map[int]bool{},
 	}
 }
 
@@ -83,15 +85,22 @@ func (d *decoder) start(ev sdk.MessageStreamEventUnion, yield func(llm.Event, er
 	default:
 		return true // server tools and future block types are not ours to show
 	}
+	if prev, ok := d.blocks[ev.Index]; ok && d.open[prev] {
+		// A block index reused before its stop: end the old part first.
+		if !d.end(prev, yield) {
+			return false
+		}
+	}
 	i := len(d.msg.Content)
 	d.blocks[ev.Index] = i
+	d.open[i] = true
 	d.msg.Content = append(d.msg.Content, p)
 	return yield(llm.Event{Type: typ, Index: i, Part: &p}, nil)
 }
 
 func (d *decoder) delta(ev sdk.MessageStreamEventUnion, yield func(llm.Event, error) bool) bool {
 	i, ok := d.blocks[ev.Index]
-	if !ok {
+	if !ok || !d.open[i] {
 		return true
 	}
 	p := &d.msg.Content[i]
@@ -116,9 +125,15 @@ func (d *decoder) delta(ev sdk.MessageStreamEventUnion, yield func(llm.Event, er
 
 func (d *decoder) stop(ev sdk.MessageStreamEventUnion, yield func(llm.Event, error) bool) bool {
 	i, ok := d.blocks[ev.Index]
-	if !ok {
+	if !ok || !d.open[i] {
 		return true
 	}
+	return d.end(i, yield)
+}
+
+// end completes part i and emits its end event.
+func (d *decoder) end(i int, yield func(llm.Event, error) bool) bool {
+	delete(d.open, i)
 	d.flushText(i)
 	p := &d.msg.Content[i]
 	var typ llm.EventType
@@ -141,6 +156,12 @@ func (d *decoder) finish(ctx context.Context, yield func(llm.Event, error) bool)
 	if !d.stopped {
 		d.fail(yield, classify(ctx, d.cfg.Provider, errTruncated))
 		return
+	}
+	// Parts a server never stopped still end before the message does.
+	for i := range d.msg.Content {
+		if d.open[i] && !d.end(i, yield) {
+			return
+		}
 	}
 	if d.msg.StopReason == "" {
 		d.msg.StopReason = llm.StopEnd
