@@ -39,6 +39,7 @@ func loadStatus(cmd *cobra.Command, a *app) (statusView, error) {
 	if err != nil {
 		return v, err
 	}
+	v.Heartbeat = loadHeartbeatView(a.dir, a.now())
 	ps, err := s.Projects(ctx, store.ProjectFilter{})
 	if err != nil {
 		return v, err
@@ -77,6 +78,8 @@ func loadStatus(cmd *cobra.Command, a *app) (statusView, error) {
 
 func printStatus(a *app, v statusView) error {
 	w := a.stdout
+	printHeartbeatView(w, v.Heartbeat, a.now())
+	fmt.Fprintln(w)
 	if len(v.Projects) == 0 {
 		fmt.Fprintln(w, "No projects yet. Add one with: bonsai project add <slug> --repo <path-or-url>")
 		return nil

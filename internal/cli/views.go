@@ -69,6 +69,7 @@ type projectSummary struct {
 }
 
 type statusView struct {
+	Heartbeat  heartbeatView    `json:"heartbeat"`
 	Projects   []projectSummary `json:"projects"`
 	Queue      []queueEntry     `json:"queue"`
 	RecentRuns []runView        `json:"recentRuns"`
