@@ -15,6 +15,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/web"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 	"github.com/spf13/cobra"
@@ -115,9 +116,17 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	}
 	srv, err := web.New(web.Options{
 		Store: s, Token: token, Dir: d, Author: a.author(), Public: o.public, Getenv: a.getenv,
-		Logger:  slog.New(slog.NewTextHandler(logFile, nil)),
-		Service: func() (bool, string) { return serviceState(a) },
-		Diff:    gitDiff(d),
+		Logger:    slog.New(slog.NewTextHandler(logFile, nil)),
+		Service:   func() (bool, string) { return serviceState(a) },
+		Diff:      gitDiff(d),
+		Heartbeat: func() any { return loadHeartbeatView(d, a.now()) },
+		LastBeat: func() (time.Time, time.Duration, bool) {
+			st := heartbeat.ReadState(d.Path("heartbeat.json"))
+			if st.LastBeat == nil {
+				return time.Time{}, 0, false
+			}
+			return st.LastBeat.StartedAt, st.LastBeat.Duration(), true
+		},
 	})
 	if err != nil {
 		logFile.Close()

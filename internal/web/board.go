@@ -198,7 +198,11 @@ const recentRunsShown = 10
 
 // status loads what `bonsai status` shows.
 func (s *Server) status(ctx context.Context) (statusView, error) {
-	v := statusView{Projects: []projectSummary{}, Queue: []queueEntry{}, RecentRuns: []runView{}}
+	v := statusView{Projects: []projectSummary{}, Queue: []queueEntry{}, RecentRuns: []runView{},
+		Heartbeat: map[string]any{"lastBeat": nil, "paused": []any{}}}
+	if s.opts.Heartbeat != nil {
+		v.Heartbeat = s.opts.Heartbeat()
+	}
 	ps, err := s.store.Projects(ctx, store.ProjectFilter{})
 	if err != nil {
 		return v, err

@@ -98,3 +98,24 @@ func (c *cardCache) load(ctx context.Context, p board.Project) (map[string]board
 	c.projects[p.ID] = m
 	return m, nil
 }
+
+// counts counts the project's tickets per state, reading the project first
+// if no board of it was viewed yet.
+func (c *cardCache) counts(ctx context.Context, p board.Project) (stateCounts, error) {
+	c.mu.Lock()
+	m, ok := c.projects[p.ID]
+	c.mu.Unlock()
+	if !ok {
+		var err error
+		if m, err = c.load(ctx, p); err != nil {
+			return nil, err
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := map[board.State]int{}
+	for _, t := range m {
+		n[t.State]++
+	}
+	return newStateCounts(n), nil
+}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -134,8 +135,8 @@ func (s *Server) quickAdd(w http.ResponseWriter, r *http.Request) error {
 }
 
 // boardEvents streams the board's changes: each changed ticket of the
-// project as its rendered card ("card" events), which board.js puts in the
-// right column.
+// project as its rendered card ("card" events), which app.js puts in the
+// right column, followed by the columns' counts ("counts", JSON).
 func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	p, err := s.store.Project(ctx, r.PathValue("slug"))
@@ -172,7 +173,15 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) error {
 		if err := s.pages[""].ExecuteTemplate(&buf, "card", s.card(*t)); err != nil {
 			return err
 		}
-		return st.send(e.ID, "card", buf.String())
+		if err := st.send(e.ID, "card", buf.String()); err != nil {
+			return err
+		}
+		counts, err := s.cards.counts(ctx, p)
+		if err != nil {
+			return err
+		}
+		b, _ := json.Marshal(counts)
+		return st.send(0, "counts", string(b))
 	})
 	return nil
 }

@@ -30,6 +30,9 @@ type settingsView struct {
 	Keys       []keyPresence
 	ConfigFile string
 	LastRun    time.Time
+	LastBeat   time.Time     // zero when no beat is known
+	BeatTook   time.Duration // how long the last beat ran
+	NextBeat   time.Time     // the last beat plus the interval
 	Interval   int
 	Service    bool   // the heartbeat service is installed
 	Manager    string // the service manager, e.g. systemd
@@ -60,6 +63,12 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, status i
 	}
 	v.ConfigFile, v.LastRun, v.Interval = s.opts.Dir.ConfigFile(), s.runs.last(), c.Heartbeat.IntervalSec
 	v.Service, v.Manager = s.opts.Service()
+	if s.opts.LastBeat != nil {
+		if started, took, ok := s.opts.LastBeat(); ok {
+			v.LastBeat, v.BeatTook = started, took
+			v.NextBeat = started.Add(time.Duration(v.Interval) * time.Second)
+		}
+	}
 	s.render(w, r, status, "settings", pageData{Title: "Status and settings", Data: v})
 	return nil
 }

@@ -293,6 +293,11 @@ func TestPages_Settings(t *testing.T) {
 		t.Fatal("the settings page shows a key's value")
 	}
 
+	wantBody(t, r, "Last beat</dt><dd>none yet")
+	beat := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	e.srv.opts.LastBeat = func() (time.Time, time.Duration, bool) { return beat, 1500 * time.Millisecond, true }
+	wantBody(t, e.get(t, c, "/settings"), "took 1.5s", `<time datetime="2026-01-02T03:05:05Z">`)
+
 	r = e.post(t, c, "/settings", url.Values{"heartbeat.intervalSec": {"5"}, "model": {"openai/gpt-5"}})
 	wantStatus(t, r, 400)
 	wantBody(t, r, "must be a whole number from 10 to 86400, got 5", `value="5"`)

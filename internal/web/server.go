@@ -36,6 +36,12 @@ type Options struct {
 	// Service reports whether the heartbeat runs as an OS service and
 	// under which manager; nil means it does not.
 	Service func() (installed bool, manager string)
+	// Heartbeat returns the heartbeat section of `bonsai status --json`
+	// for GET /api/status; nil means no beat is known.
+	Heartbeat func() any
+	// LastBeat reports when the newest heartbeat started and how long it
+	// took; nil or ok false means no beat is known.
+	LastBeat func() (started time.Time, took time.Duration, ok bool)
 	// Diff returns a ticket branch's diff for the ticket page; nil means
 	// the page shows none.
 	Diff DiffFunc

@@ -157,6 +157,9 @@ func TestBoardStream_CardsFromAnotherWriter(t *testing.T) {
 	if ev.event != "card" || !strings.Contains(ev.data, `id="t-`+tk.ID+`"`) {
 		t.Fatalf("card event %+v", ev)
 	}
+	if ev = s.next(t, 2*time.Second); ev.event != "counts" || !strings.Contains(ev.data, `"BACKLOG":0`) || !strings.Contains(ev.data, `"RESEARCH":1`) {
+		t.Fatalf("counts after the card %+v", ev)
+	}
 	// An agent run shows on the card while it runs.
 	run, err := w.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskResearch})
 	if err != nil {

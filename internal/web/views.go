@@ -80,4 +80,7 @@ type statusView struct {
 	Projects   []projectSummary `json:"projects"`
 	Queue      []queueEntry     `json:"queue"`
 	RecentRuns []runView        `json:"recentRuns"`
+	// Heartbeat is the heartbeat's state as Options.Heartbeat reports it:
+	// {"lastBeat": …, "paused": […]}.
+	Heartbeat any `json:"heartbeat"`
 }

@@ -61,13 +61,13 @@
     var query = filterEl ? filterEl.value.trim().toLowerCase() : "";
 
     function list(state) { return boardEl.querySelector('.cards[data-state="' + state + '"]'); }
-    function countEl(state) { return boardEl.querySelector('.column[data-state="' + state + '"] .count'); }
-    function bump(state, d) {
-      var el = countEl(state);
-      if (!el) return;
-      var n = parseInt(el.dataset.total, 10) + d;
-      el.dataset.total = n;
-      el.textContent = n;
+    // setCounts shows the columns' counts the server sends after each
+    // change (columns show at most 100 cards, so the DOM cannot count).
+    function setCounts(counts) {
+      Object.keys(counts).forEach(function (state) {
+        var el = boardEl.querySelector('.column[data-state="' + state + '"] .count');
+        if (el) { el.dataset.total = counts[state]; el.textContent = counts[state]; }
+      });
     }
 
     // before reports whether card a sorts before card b: priority, then
@@ -108,12 +108,7 @@
       if (!fresh || !fresh.classList.contains("card")) return;
       var old = document.getElementById(fresh.id);
       var hadFocus = old && document.activeElement === old;
-      if (old) {
-        if (old.dataset.state !== fresh.dataset.state) { bump(old.dataset.state, -1); bump(fresh.dataset.state, 1); }
-        old.remove();
-      } else {
-        bump(fresh.dataset.state, 1);
-      }
+      if (old) old.remove();
       applyFilter(fresh);
       place(fresh);
       if (hadFocus) fresh.focus();
@@ -128,6 +123,9 @@
       if (e.target && e.target.id === "live-cards") {
         e.preventDefault();
         upsert(e.detail.data);
+      } else if (e.target && e.target.id === "live-counts") {
+        e.preventDefault();
+        try { setCounts(JSON.parse(e.detail.data)); } catch (err) { /* a bad message changes nothing */ }
       }
     });
 
@@ -155,12 +153,12 @@
           if (!cardEl.isConnected) return; // a live update already replaced it
           cardEl.dataset.state = t.state;
           cardEl.dataset.updated = Date.parse(t.updatedAt);
-          bump(from, -1); bump(t.state, 1);
           place(cardEl);
           cardEl.focus();
         })
         .catch(function (err) {
           cardEl.classList.remove("pending");
+          if (!cardEl.isConnected) { toast(err.message); return; } // replaced by a live update
           undo();
           cardEl.classList.add("refused");
           setTimeout(function () { cardEl.classList.remove("refused"); }, 1500);
