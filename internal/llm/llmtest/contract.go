@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"testing"
 	"time"
 
@@ -129,7 +130,7 @@ func contractRequest() llm.Request {
 // pair but the last has an error; exactly one terminal event ends the
 // stream; and the terminal message matches what the events built. It
 // returns the terminal message and error.
-func CheckStream(t testing.TB, seq func(yield func(llm.Event, error) bool)) (llm.Message, error) {
+func CheckStream(t testing.TB, seq iter.Seq2[llm.Event, error]) (llm.Message, error) {
 	t.Helper()
 	var (
 		acc      llm.Accumulator
