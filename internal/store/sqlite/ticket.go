@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -27,11 +26,9 @@ func scanTicket(s scanner, extra ...any) (board.Ticket, error) {
 		return t, err
 	}
 	t.CreatedAt, t.UpdatedAt = fromMillis(created), fromMillis(updated)
-	if err := json.Unmarshal([]byte(criteria), &t.Criteria); err != nil {
+	var err error
+	if t.Criteria, err = decodeCriteria(criteria); err != nil {
 		return t, fmt.Errorf("ticket %s: criteria: %w", t.Ref(), err)
-	}
-	if t.Criteria == nil {
-		t.Criteria = []string{}
 	}
 	return t, nil
 }
@@ -95,7 +92,7 @@ func (db *DB) CreateTicket(ctx context.Context, t board.Ticket, actor board.Acto
 	if t.SubState != board.SubNone {
 		return board.Ticket{}, board.Errorf(board.EINVALID, "a new ticket has no sub-state, got %q", t.SubState)
 	}
-	criteria, err := json.Marshal(t.Criteria)
+	criteria, err := encodeCriteria(t.Criteria)
 	if err != nil {
 		return board.Ticket{}, err
 	}
@@ -114,7 +111,7 @@ func (db *DB) CreateTicket(ctx context.Context, t board.Ticket, actor board.Acto
 		t.CreatedAt, t.UpdatedAt = tx.now, tx.now
 		_, err = tx.exec(`INSERT INTO tickets (id, project_id, number, title, description, criteria, plan, state,
 			sub_state, priority, branch, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
-			t.ID, t.ProjectID, t.Number, t.Title, t.Description, string(criteria), t.Plan, string(t.State),
+			t.ID, t.ProjectID, t.Number, t.Title, t.Description, criteria, t.Plan, string(t.State),
 			t.Priority, t.Branch, tx.nowMs(), tx.nowMs())
 		if err != nil {
 			return err
@@ -174,14 +171,14 @@ func (db *DB) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket
 
 // saveTicket writes t's mutable fields, stamped with the transaction's time.
 func (tx *tx) saveTicket(t *board.Ticket) error {
-	criteria, err := json.Marshal(t.Criteria)
+	criteria, err := encodeCriteria(t.Criteria)
 	if err != nil {
 		return err
 	}
 	t.UpdatedAt = tx.now
 	_, err = tx.exec(`UPDATE tickets SET title = ?, description = ?, criteria = ?, plan = ?, state = ?,
 		sub_state = ?, priority = ?, branch = ?, updated_at = ? WHERE id = ?`,
-		t.Title, t.Description, string(criteria), t.Plan, string(t.State), string(t.SubState), t.Priority,
+		t.Title, t.Description, criteria, t.Plan, string(t.State), string(t.SubState), t.Priority,
 		t.Branch, tx.nowMs(), t.ID)
 	return err
 }
@@ -240,43 +237,4 @@ func applyTicketUpdate(t *board.Ticket, u store.TicketUpdate) []string {
 		changed = append(changed, "criteria")
 	}
 	return changed
-}
-
-// MoveTicket applies board.CheckMove and board.ApplyMove. When the move sends
-// work back from VERIFICATION, the feedback becomes a "feedback" comment by
-// the actor in the same transaction.
-func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error) {
-	var t board.Ticket
-	err := db.write(ctx, func(tx *tx) error {
-		var err error
-		if t, err = getTicket(ctx, tx, ref); err != nil {
-			return err
-		}
-		if err := board.CheckMove(t, req); err != nil {
-			return err
-		}
-		from := t.State
-		t = board.ApplyMove(t, req)
-		var feedback *board.Comment
-		if from == board.Verification && req.To == board.InProgress {
-			feedback = &board.Comment{AuthorType: req.Actor, AuthorName: authorName, Kind: board.KindFeedback, Content: req.Feedback}
-			if err := feedback.Validate(); err != nil {
-				return err
-			}
-		}
-		if err := tx.saveTicket(&t); err != nil {
-			return err
-		}
-		err = tx.event(board.EventTicketMoved, t.ProjectID, t.ID, req.Actor,
-			map[string]any{"ref": ref.String(), "from": from, "to": t.State, "subState": t.SubState})
-		if err != nil || feedback == nil {
-			return err
-		}
-		_, err = tx.addComment(&t, *feedback)
-		return err
-	})
-	if err != nil {
-		return board.Ticket{}, wrap(err, "move ticket %s", ref)
-	}
-	return t, nil
 }

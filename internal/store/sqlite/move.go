@@ -1,0 +1,46 @@
+package sqlite
+
+import (
+	"context"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// MoveTicket applies board.CheckMove and board.ApplyMove. When the move sends
+// work back from VERIFICATION, the feedback becomes a "feedback" comment by
+// the actor in the same transaction.
+func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error) {
+	var t board.Ticket
+	err := db.write(ctx, func(tx *tx) error {
+		var err error
+		if t, err = getTicket(ctx, tx, ref); err != nil {
+			return err
+		}
+		if err := board.CheckMove(t, req); err != nil {
+			return err
+		}
+		from := t.State
+		t = board.ApplyMove(t, req)
+		var feedback *board.Comment
+		if from == board.Verification && req.To == board.InProgress {
+			feedback = &board.Comment{AuthorType: req.Actor, AuthorName: authorName, Kind: board.KindFeedback, Content: req.Feedback}
+			if err := feedback.Validate(); err != nil {
+				return err
+			}
+		}
+		if err := tx.saveTicket(&t); err != nil {
+			return err
+		}
+		err = tx.event(board.EventTicketMoved, t.ProjectID, t.ID, req.Actor,
+			map[string]any{"ref": ref.String(), "from": from, "to": t.State, "subState": t.SubState})
+		if err != nil || feedback == nil {
+			return err
+		}
+		_, err = tx.addComment(&t, *feedback)
+		return err
+	})
+	if err != nil {
+		return board.Ticket{}, wrap(err, "move ticket %s", ref)
+	}
+	return t, nil
+}
