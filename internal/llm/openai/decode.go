@@ -186,6 +186,10 @@ func (d *decoder) finish(ctx context.Context, yield func(llm.Event, error) bool)
 		d.fail(yield, classify(ctx, d.cfg.Provider, errTruncated))
 		return
 	}
+	// Anything a server sent after its finish_reason still ends in order.
+	if !d.endAll(yield) {
+		return
+	}
 	if len(d.msg.ToolCalls()) > 0 && d.msg.StopReason == llm.StopEnd {
 		// Some servers finish tool calls with "stop".
 		d.msg.StopReason = llm.StopToolUse
