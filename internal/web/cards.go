@@ -18,10 +18,11 @@ type cardCache struct {
 
 	mu       sync.Mutex
 	projects map[string]map[string]board.Ticket // project ID → ticket ID → ticket
+	counted  map[string]stateCounts             // project ID → counts, until its next change
 }
 
 func newCardCache(s Store, f *feed) *cardCache {
-	return &cardCache{store: s, feed: f, projects: map[string]map[string]board.Ticket{}}
+	return &cardCache{store: s, feed: f, projects: map[string]map[string]board.Ticket{}, counted: map[string]stateCounts{}}
 }
 
 // slim drops what cards never show.
@@ -40,6 +41,7 @@ func (c *cardCache) update(items []item) {
 		}
 		if m, ok := c.projects[it.Ticket.ProjectID]; ok {
 			m[it.Ticket.ID] = slim(*it.Ticket)
+			delete(c.counted, it.Ticket.ProjectID)
 		}
 	}
 }
@@ -100,10 +102,15 @@ func (c *cardCache) load(ctx context.Context, p board.Project) (map[string]board
 }
 
 // counts counts the project's tickets per state, reading the project first
-// if no board of it was viewed yet.
+// if no board of it was viewed yet. The counts are kept until the project's
+// next change, so a hundred open boards count once per change.
 func (c *cardCache) counts(ctx context.Context, p board.Project) (stateCounts, error) {
 	c.mu.Lock()
 	m, ok := c.projects[p.ID]
+	if n, done := c.counted[p.ID]; done {
+		c.mu.Unlock()
+		return n, nil
+	}
 	c.mu.Unlock()
 	if !ok {
 		var err error
@@ -117,5 +124,9 @@ func (c *cardCache) counts(ctx context.Context, p board.Project) (stateCounts, e
 	for _, t := range m {
 		n[t.State]++
 	}
-	return newStateCounts(n), nil
+	counts := newStateCounts(n)
+	if c.projects[p.ID] != nil {
+		c.counted[p.ID] = counts
+	}
+	return counts, nil
 }
