@@ -167,6 +167,7 @@ func TestBrowser_Board(t *testing.T) {
 	if strings.Contains(loc, "token") {
 		t.Fatalf("the token stayed in the address bar: %s", loc)
 	}
+	screenshot(t, ctx, "projects")
 
 	steps(t, ctx, "open the board", chromedp.Click(chromedp.CSS(`a.project-card[href="/p/demo"]`)),
 		chromedp.WaitVisible(chromedp.CSS("#board")))
@@ -249,6 +250,13 @@ func TestBrowser_Board(t *testing.T) {
 	if loc := eval[string](t, ctx, "location.pathname"); loc != want || !strings.HasPrefix(loc, "/p/demo/") {
 		t.Fatalf("enter opened %s, want %s", loc, want)
 	}
+
+	// Settings: an invalid value is shown next to its field.
+	steps(t, ctx, "open settings", chromedp.Navigate(e.ts.URL+"/settings"), chromedp.WaitVisible(chromedp.CSS("#save-settings")))
+	eval[bool](t, ctx, `(document.getElementById("k-heartbeat.intervalSec").value = "5") === "5"`)
+	steps(t, ctx, "save", chromedp.Click(chromedp.CSS("#save-settings")))
+	waitFor(t, ctx, "the error shows", `document.readyState === "complete" && !!document.querySelector(".field-error") && document.querySelector(".field-error").textContent.includes("from 10 to 86400")`)
+	screenshot(t, ctx, "settings")
 }
 
 func TestBrowser_Ticket(t *testing.T) {
