@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -115,7 +116,7 @@ func (in *interactive) stop() {
 }
 
 // readLines delivers the lines of r until it ends.
-func readLines(r interface{ Read([]byte) (int, error) }) <-chan string {
+func readLines(r io.Reader) <-chan string {
 	ch := make(chan string)
 	go func() {
 		defer close(ch)
