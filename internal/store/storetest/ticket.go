@@ -1,7 +1,9 @@
 package storetest
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -11,6 +13,7 @@ import (
 var ticketCases = []testCase{
 	{"CreateAndRead", testTicketCreateAndRead},
 	{"NumbersPerProject", testTicketNumbersPerProject},
+	{"ConcurrentNumbers", testTicketConcurrentNumbers},
 	{"Validation", testTicketValidation},
 	{"NotFound", testTicketNotFound},
 	{"List", testTicketList},
@@ -125,6 +128,48 @@ func testTicketNumbersPerProject(t *testing.T, s store.Store) {
 	wantCode(t, err, board.EINVALID, "title is empty")
 	if tk := mustTicket(t, s, board.Ticket{ProjectSlug: "demo"}); tk.Number != 4 {
 		t.Errorf("number after a refused ticket = %d, want 4", tk.Number)
+	}
+}
+
+// testTicketConcurrentNumbers creates tickets in one project from several
+// goroutines at once: every call succeeds and the numbers run 1..N.
+func testTicketConcurrentNumbers(t *testing.T, s store.Store) {
+	mustProject(t, s, "demo")
+	const writers, each = 8, 10
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				_, err := s.CreateTicket(t.Context(), board.Ticket{ProjectSlug: "demo", Title: fmt.Sprintf("w%d-%d", w, i)}, board.Human)
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts, err := s.Tickets(t.Context(), store.TicketFilter{ProjectSlug: "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != writers*each {
+		t.Fatalf("tickets = %d, want %d", len(ts), writers*each)
+	}
+	for i, tk := range ts {
+		if tk.Number != i+1 {
+			t.Fatalf("ticket %d has number %d; want 1..%d without gaps", i, tk.Number, writers*each)
+		}
+	}
+	es := eventsAfter(t, s, 0)
+	if len(es) != 1+writers*each {
+		t.Errorf("events = %d, want %d (the project and one per ticket)", len(es), 1+writers*each)
 	}
 }
 
