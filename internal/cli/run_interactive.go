@@ -51,7 +51,7 @@ func (rt *agentRun) runInteractive(ctx context.Context, prompt string) error {
 		case line, ok := <-lines:
 			if !ok {
 				in.stop()
-				in.view.line("")
+				in.view.summary(rt.agent.Usage())
 				return nil
 			}
 			if !in.input(base, strings.TrimSpace(line)) {
@@ -61,7 +61,7 @@ func (rt *agentRun) runInteractive(ctx context.Context, prompt string) error {
 		case s := <-sigs:
 			if s == syscall.SIGTERM || in.armed {
 				in.stop()
-				in.view.line("")
+				in.view.summary(rt.agent.Usage())
 				return nil
 			}
 			in.armed = true
@@ -81,6 +81,7 @@ func (in *interactive) input(base context.Context, text string) bool {
 	in.armed = false
 	switch {
 	case text == "/exit" || text == "/quit":
+		in.view.summary(in.rt.agent.Usage())
 		return false
 	case text == "":
 		if in.done == nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -14,7 +15,7 @@ import (
 // runPrint runs one prompt and prints only the final assistant text.
 func (rt *agentRun) runPrint(ctx context.Context, prompt string) error {
 	res := rt.agent.Prompt(ctx, llm.UserText(prompt))
-	if err := runError(res); err != nil {
+	if err := rt.runError(res); err != nil {
 		return err
 	}
 	text := res.Text()
@@ -34,18 +35,47 @@ func (rt *agentRun) runJSON(ctx context.Context, prompt string) error {
 	}
 	rt.setHandler(func(e agent.Event) { _ = w.write(e) })
 	res := rt.agent.Prompt(ctx, llm.UserText(prompt))
-	return runError(res)
+	return rt.runError(res)
 }
 
-// runError turns a run that did not end normally into an error (exit 1).
-func runError(res agent.Result) error {
+// runError turns a run that did not end normally into an error (exit 1),
+// with a hint naming the variable to check when the provider refused the
+// key or could not be reached.
+func (rt *agentRun) runError(res agent.Result) error {
 	if res.Reason == agent.EndStop {
 		return nil
 	}
+	msg := fmt.Sprintf("run ended (%s)", res.Reason)
 	if res.Detail != "" {
-		return fmt.Errorf("run ended (%s): %s", res.Reason, res.Detail)
+		msg += ": " + res.Detail
 	}
-	return fmt.Errorf("run ended (%s)", res.Reason)
+	if hint := rt.hint(res.Err); hint != "" {
+		msg += "\n" + hint
+	}
+	return errors.New(msg)
+}
+
+// hint says which variable to look at for an auth or connection failure.
+func (rt *agentRun) hint(err error) string {
+	mid, perr := llm.ParseModelID(rt.agent.Model().ID)
+	if err == nil || perr != nil {
+		return ""
+	}
+	p, ok := providers[mid.Provider]
+	if !ok {
+		return ""
+	}
+	switch llm.KindOf(err) {
+	case llm.KindAuth:
+		return fmt.Sprintf("hint: the provider refused the key: check %s", p.keyVar)
+	case llm.KindTransport:
+		base := rt.a.getenv(p.urlVar)
+		if base == "" {
+			base = p.baseURL
+		}
+		return fmt.Sprintf("hint: could not talk to %s: is the server running? Set %s to reach another one", base, p.urlVar)
+	}
+	return ""
 }
 
 // jsonLines writes values as JSON lines, one writer at a time.

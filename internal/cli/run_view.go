@@ -79,13 +79,6 @@ func (v *termView) notice(s string) {
 	v.write(v.style(styleDim, "("+s+")") + "\n")
 }
 
-func (v *termView) line(s string) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.newline()
-	v.write(s)
-}
-
 // event renders one agent event.
 func (v *termView) event(e agent.Event) {
 	v.mu.Lock()
@@ -123,6 +116,21 @@ func (v *termView) event(e agent.Event) {
 		v.newline()
 		v.write(v.style(styleDim, "(compacting the conversation…)") + "\n")
 	}
+}
+
+// summary prints the tokens and cost of the session at exit.
+func (v *termView) summary(u llm.Usage) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.newline()
+	s := fmt.Sprintf("(%d input, %d output tokens", u.Input+u.CacheRead+u.CacheWrite, u.Output)
+	if u.CacheRead > 0 {
+		s += fmt.Sprintf(", %d from cache", u.CacheRead)
+	}
+	if u.Cost > 0 {
+		s += fmt.Sprintf(", $%.4f", u.Cost)
+	}
+	v.write(v.style(styleDim, s+")") + "\n")
 }
 
 // result reports how a run ended when it did not simply stop.

@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
+)
+
+func TestAgentRun_Hint(t *testing.T) {
+	env := map[string]string{"OLLAMA_BASE_URL": "http://10.0.0.5:11434/v1"}
+	tests := []struct {
+		model string
+		err   error
+		want  string
+	}{
+		{"ollama/qwen3:8b", &llm.Error{Kind: llm.KindTransport, Message: "connection refused"},
+			"hint: could not talk to http://10.0.0.5:11434/v1: is the server running? Set OLLAMA_BASE_URL to reach another one"},
+		{"openai/gpt-5", &llm.Error{Kind: llm.KindTransport},
+			"hint: could not talk to https://api.openai.com/v1: is the server running? Set OPENAI_BASE_URL to reach another one"},
+		{"anthropic/claude-sonnet-4-5", &llm.Error{Kind: llm.KindAuth, Status: 401}, "hint: the provider refused the key: check ANTHROPIC_API_KEY"},
+		{"anthropic/claude-sonnet-4-5", &llm.Error{Kind: llm.KindRateLimit}, ""},
+		{"anthropic/claude-sonnet-4-5", errors.New("disk full"), ""},
+		{"anthropic/claude-sonnet-4-5", nil, ""},
+	}
+	for _, tt := range tests {
+		a, err := agent.New(agent.Config{Model: llmtest.NewModel(), Info: llm.Info{ID: tt.model}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt := &agentRun{a: &app{getenv: func(k string) string { return env[k] }}, agent: a}
+		if got := rt.hint(tt.err); got != tt.want {
+			t.Errorf("hint(%s, %v) = %q, want %q", tt.model, tt.err, got, tt.want)
+		}
+	}
+}
