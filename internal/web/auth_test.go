@@ -14,6 +14,7 @@ func TestAuth_RequiredEverywhere(t *testing.T) {
 	routes := []struct{ method, path string }{
 		{"GET", "/"}, {"GET", "/p/demo"}, {"GET", "/p/demo/1"}, {"GET", "/p/demo/1/live"}, {"GET", "/settings"},
 		{"GET", "/runs/x"}, {"GET", "/p/demo/events"}, {"GET", "/p/demo/1/events"},
+		{"GET", "/p/demo/1/activity"}, {"GET", "/p/demo/1/diff"},
 		{"POST", "/projects"}, {"POST", "/p/demo/tickets"}, {"POST", "/p/demo/1/move"}, {"POST", "/p/demo/1/comments"},
 		{"POST", "/p/demo/1/approve"}, {"POST", "/p/demo/1/return"}, {"POST", "/p/demo/1/edit"}, {"POST", "/settings"},
 		{"GET", "/api/projects"}, {"POST", "/api/projects"}, {"GET", "/api/projects/demo"},
@@ -187,4 +188,40 @@ func TestAuth_Logout(t *testing.T) {
 	r := e.post(t, c, "/logout", nil)
 	wantStatus(t, r, http.StatusSeeOther)
 	wantStatus(t, e.get(t, c, "/"), http.StatusUnauthorized)
+}
+
+func TestAuth_CSRFOnEveryStateChange(t *testing.T) {
+	e := newEnv(t)
+	e.project(t, "demo")
+	e.ticket(t, "demo", "First", "BACKLOG")
+	c := e.browser(t)
+	for _, rt := range []struct{ method, path, ct, body string }{
+		{"POST", "/logout", "application/x-www-form-urlencoded", ""},
+		{"POST", "/projects", "application/x-www-form-urlencoded", "slug=x&repo=https://example.com/x.git"},
+		{"POST", "/p/demo/tickets", "application/x-www-form-urlencoded", "title=x"},
+		{"POST", "/p/demo/1/move", "application/x-www-form-urlencoded", "state=RESEARCH"},
+		{"POST", "/p/demo/1/comments", "application/x-www-form-urlencoded", "content=x"},
+		{"POST", "/p/demo/1/approve", "application/x-www-form-urlencoded", ""},
+		{"POST", "/p/demo/1/return", "application/x-www-form-urlencoded", "feedback=x"},
+		{"POST", "/p/demo/1/edit", "application/x-www-form-urlencoded", "title=x"},
+		{"POST", "/settings", "application/x-www-form-urlencoded", "model=openai/gpt-5"},
+		{"POST", "/api/projects", "application/json", `{"slug":"x","repo":"https://example.com/x.git"}`},
+		{"POST", "/api/projects/demo/tickets", "application/json", `{"title":"x"}`},
+		{"PATCH", "/api/projects/demo/tickets/1", "application/json", `{"title":"x"}`},
+		{"POST", "/api/projects/demo/tickets/1/move", "application/json", `{"state":"RESEARCH"}`},
+		{"POST", "/api/projects/demo/tickets/1/comments", "application/json", `{"content":"x"}`},
+		{"POST", "/api/projects/demo/tickets/1/approve", "application/json", `{}`},
+		{"POST", "/api/projects/demo/tickets/1/return", "application/json", `{"feedback":"x"}`},
+	} {
+		t.Run(rt.method+" "+rt.path, func(t *testing.T) {
+			req, _ := http.NewRequest(rt.method, e.ts.URL+rt.path, strings.NewReader(rt.body))
+			req.Header.Set("Content-Type", rt.ct)
+			wantStatus(t, send(t, c, req), http.StatusForbidden)
+		})
+	}
+	r := e.api(t, "GET", "/api/projects/demo/tickets/1", "")
+	wantBody(t, r, `"title": "First"`, `"state": "BACKLOG"`, `"comments": []`)
+	if r := e.api(t, "GET", "/api/projects", ""); strings.Contains(r.body, `"slug": "x"`) {
+		t.Fatal("a request without the CSRF token created a project")
+	}
 }
