@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -114,8 +115,19 @@ func (db *DB) openError(err error) error {
 		return err
 	}
 	var e *sqlite.Error
-	if errors.As(err, &e) && (e.Code()&0xff == sqlite3.SQLITE_NOTADB || e.Code()&0xff == sqlite3.SQLITE_CORRUPT) {
-		return fmt.Errorf("database %s: %w; move it aside or restore a backup", db.path, ErrNotDatabase)
+	if errors.As(err, &e) {
+		switch e.Code() & 0xff {
+		case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+			return fmt.Errorf("database %s: %w; move it aside or restore a backup", db.path, ErrNotDatabase)
+		case sqlite3.SQLITE_CANTOPEN:
+			// SQLite's "unable to open database file" does not say why.
+			if fi, statErr := os.Stat(db.path); statErr == nil && fi.IsDir() {
+				return fmt.Errorf("database %s: is a directory", db.path)
+			}
+			if _, statErr := os.Stat(filepath.Dir(db.path)); statErr != nil {
+				return fmt.Errorf("database %s: cannot open it: %w", db.path, statErr)
+			}
+		}
 	}
 	return fmt.Errorf("database %s: %w", db.path, err)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -136,16 +137,21 @@ func TestOpen_ForeignDatabase(t *testing.T) {
 	}
 	raw.Close()
 	_, err = Open(context.Background(), path)
-	if err == nil || !strings.Contains(err.Error(), "not a bonsai database") || !strings.Contains(err.Error(), path) {
-		t.Fatalf("Open = %v, want an error naming %s as not a bonsai database", err, path)
+	if err == nil || !strings.Contains(err.Error(), "not a bonsai database") || strings.Count(err.Error(), path) != 1 {
+		t.Fatalf("Open = %v, want an error naming %s once as not a bonsai database", err, path)
 	}
 }
 
 func TestOpen_MissingDirectory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "no", "such", "dir", "bonsai.db")
 	_, err := Open(context.Background(), path)
-	if err == nil || !strings.Contains(err.Error(), path) {
-		t.Fatalf("Open = %v, want an error naming %s", err, path)
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Open = %v, want an error naming %s and saying the directory is missing", err, path)
+	}
+	dir := t.TempDir()
+	_, err = Open(context.Background(), dir)
+	if err == nil || err.Error() != "database "+dir+": is a directory" {
+		t.Fatalf("Open(a directory) = %v, want it to say %s is a directory", err, dir)
 	}
 }
 

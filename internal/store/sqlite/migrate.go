@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"path"
 	"strconv"
@@ -94,7 +95,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			return err
 		}
 		if n > 0 {
-			return fmt.Errorf("%s holds tables but no bonsai schema version; it is not a bonsai database", db.path)
+			return errors.New("it has tables but no bonsai schema version, so it is not a bonsai database")
 		}
 	}
 	for _, m := range ms[v:] {
