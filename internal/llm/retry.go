@@ -57,6 +57,8 @@ type retryModel struct {
 	p RetryPolicy
 }
 
+// Stream plays attempts until one streams content, succeeds, or fails for
+// good; see [WithRetry].
 func (r *retryModel) Stream(ctx context.Context, req Request) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		for attempt := 0; ; attempt++ {
