@@ -102,6 +102,42 @@ func BenchmarkPickProject(b *testing.B) {
 	cpu.report(b)
 }
 
+// BenchmarkTicket reads one ticket by reference (`bonsai ticket show`).
+//
+// Target: < 0.1 ms.
+func BenchmarkTicket(b *testing.B) {
+	db := openBig(b)
+	ctx := context.Background()
+	ref := board.Ref{Project: "p050", Number: 500}
+	cpu := startCPU()
+	for b.Loop() {
+		if _, err := db.Ticket(ctx, ref); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu.report(b)
+}
+
+// BenchmarkTicketsProject lists the 1,000 tickets of one project
+// (`bonsai ticket list p050`, the web UI's board page).
+//
+// Target: < 10 ms.
+func BenchmarkTicketsProject(b *testing.B) {
+	db := openBig(b)
+	ctx := context.Background()
+	cpu := startCPU()
+	for b.Loop() {
+		ts, err := db.Tickets(ctx, store.TicketFilter{ProjectSlug: "p050"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ts) != big.Tickets {
+			b.Fatalf("listed %d tickets, want %d", len(ts), big.Tickets)
+		}
+	}
+	cpu.report(b)
+}
+
 // BenchmarkTicketCounts counts the big board's tickets per project and
 // state, as `bonsai status` and the web UI's project list do.
 //
