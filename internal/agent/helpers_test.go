@@ -127,13 +127,24 @@ func turn(text string, calls ...llm.Part) llmtest.Turn {
 // newAgent builds an agent on model with tools, recording events.
 func newAgent(t *testing.T, model llm.Model, cfg agent.Config, tools ...agent.Tool) (*agent.Agent, *recorder) {
 	t.Helper()
+	return newAgentWith(t, model, cfg, nil, tools...)
+}
+
+// newAgentWith is newAgent with a hook called after each event is recorded.
+func newAgentWith(t *testing.T, model llm.Model, cfg agent.Config, hook func(agent.Event), tools ...agent.Tool) (*agent.Agent, *recorder) {
+	t.Helper()
 	rec := &recorder{}
 	cfg.Model = model
 	cfg.Tools = tools
 	if cfg.Session == nil {
 		cfg.Session = session.New("project", fixedOptions())
 	}
-	cfg.OnEvent = rec.on
+	cfg.OnEvent = func(e agent.Event) {
+		rec.on(e)
+		if hook != nil {
+			hook(e)
+		}
+	}
 	if cfg.Info.ID == "" {
 		cfg.Info = llm.Info{ID: "llmtest/scripted", ContextWindow: 200000, MaxOutputTokens: 8192}
 	}

@@ -173,22 +173,11 @@ func TestAgent_AbortMidStream(t *testing.T) {
 	hold := make(chan struct{})
 	model := llmtest.NewModel(llmtest.Turn{Message: asst("Thinking about it at length"), Wait: hold})
 	ctx, cancel := context.WithCancel(context.Background())
-	a, rec := newAgent(t, model, agent.Config{})
-	var once sync.Once
-	cfgOn := rec.on
-	_ = cfgOn
-	go func() {
-		for {
-			rec.mu.Lock()
-			n := len(rec.events)
-			rec.mu.Unlock()
-			if n >= 6 { // agent_start … first message_update
-				once.Do(cancel)
-				return
-			}
-			time.Sleep(time.Millisecond)
+	a, rec := newAgentWith(t, model, agent.Config{}, func(e agent.Event) {
+		if e.Type == agent.EventMessageUpdate && e.Delta.Type == llm.EventTextDelta {
+			cancel() // abort once the answer is streaming
 		}
-	}()
+	})
 	res := a.Prompt(ctx, llm.UserText("go"))
 	if res.Reason != agent.EndAborted || res.Final == nil || res.Final.StopReason != llm.StopAborted {
 		t.Fatalf("result = %+v", res)
@@ -242,14 +231,12 @@ func TestAgent_AbortMidTool(t *testing.T) {
 }
 
 func TestAgent_NoProgressBreaker(t *testing.T) {
-	bad := call("x", "read", `{"path":"missing.go"}`)
 	model := llmtest.NewModel(
 		turn("", call("c1", "read", `{"path":"missing.go"}`)),
 		turn("", call("c2", "read", `{"path":"missing.go"}`)),
 		turn("", call("c3", "read", `{"path":"missing.go"}`)),
 		turn("never reached"),
 	)
-	_ = bad
 	read := &fakeTool{name: "read", run: func(context.Context, json.RawMessage, func(agent.ToolResult)) (agent.ToolResult, error) {
 		return agent.ErrorResult("missing.go: no such file"), nil
 	}}
