@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // Options configure a Server.
@@ -132,6 +133,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	defer cancel()
 	followErr := make(chan error, 1)
 	go func() { followErr <- s.feed.run(ctx) }()
+	go s.warm(ctx)
 
 	hs := &http.Server{
 		Handler:           s,
@@ -158,4 +160,22 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		err = ferr
 	}
 	return err
+}
+
+// warm reads the boards of the active projects into the card cache, so that
+// even the first view of a large board is fast. A failure only leaves the
+// cache cold.
+func (s *Server) warm(ctx context.Context) {
+	ps, err := s.store.Projects(ctx, store.ProjectFilter{})
+	if err != nil {
+		return
+	}
+	for _, p := range ps {
+		if ctx.Err() != nil {
+			return
+		}
+		if _, err := s.cards.counts(ctx, p); err != nil {
+			s.log.Warn("warm board", "project", p.Slug, "err", err)
+		}
+	}
 }

@@ -223,3 +223,30 @@ func TestServe_GracefulShutdownEndsStreams(t *testing.T) {
 		t.Fatal("the stream stayed open")
 	}
 }
+
+func TestServe_WarmsBoards(t *testing.T) {
+	e := newEnv(t)
+	p := e.project(t, "demo")
+	e.ticket(t, "demo", "t", board.Backlog)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.srv.Serve(ctx, l) }()
+	defer func() { cancel(); <-done }()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		e.srv.cards.mu.Lock()
+		n := len(e.srv.cards.projects[p.ID])
+		e.srv.cards.mu.Unlock()
+		if n == 1 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the board was not read at start")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
