@@ -37,7 +37,10 @@ type Info struct {
 	MaxOutputTokens int    `json:"maxOutputTokens"`
 	Images          bool   `json:"images"`
 	Thinking        bool   `json:"thinking"`
-	Price           Price  `json:"price"`
+	// AdaptiveThinking marks Anthropic models that take an effort level
+	// (thinking.type "adaptive") instead of a thinking token budget.
+	AdaptiveThinking bool  `json:"adaptiveThinking,omitempty"`
+	Price            Price `json:"price"`
 }
 
 // Price is what a model charges in USD per million tokens.

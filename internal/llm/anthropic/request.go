@@ -29,7 +29,11 @@ func (m *Model) params(req llm.Request) (sdk.MessageNewParams, []option.RequestO
 	}
 	p := sdk.MessageNewParams{Model: sdk.Model(m.cfg.Model)}
 	var opts []option.RequestOption
-	if req.Thinking.Enabled() {
+	if req.Thinking.Enabled() && m.cfg.Info.AdaptiveThinking {
+		p.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{
+			Display: sdk.ThinkingConfigAdaptiveDisplaySummarized}}
+		p.OutputConfig = sdk.OutputConfigParam{Effort: sdk.OutputConfigEffort(req.Thinking)}
+	} else if req.Thinking.Enabled() {
 		budget := req.Thinking.ThinkingBudget()
 		if maxTokens <= budget {
 			maxTokens = budget + defaultMaxTokens

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/anthropic"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 )
 
@@ -172,5 +173,22 @@ func TestModel_RequestBadToolSchema(t *testing.T) {
 		Tools: []llm.ToolSpec{{Name: "broken", Parameters: json.RawMessage(`[1,2]`)}}})
 	if llm.KindOf(err) != llm.KindInvalidRequest || msg.StopReason != llm.StopError || len(srv.Requests()) != 0 {
 		t.Errorf("err %v, stop %s, %d requests", err, msg.StopReason, len(srv.Requests()))
+	}
+}
+
+func TestModel_RequestAdaptiveThinking(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("ok")}}})
+	info := sonnet
+	info.AdaptiveThinking = true
+	m := anthropic.New(anthropic.Config{Model: "claude-opus-4-6", APIKey: "k", BaseURL: srv.URL, Info: info})
+	if _, _, err := collect(t, m, llm.Request{Messages: []llm.Message{llm.UserText("hi")}, Thinking: llm.ThinkingMedium}); err != nil {
+		t.Fatal(err)
+	}
+	body := srv.Requests()[0].Body
+	if got := mustJSON(body["thinking"]); got != `{"display":"summarized","type":"adaptive"}` {
+		t.Errorf("thinking = %s", got)
+	}
+	if got := mustJSON(body["output_config"]); got != `{"effort":"medium"}` {
+		t.Errorf("output_config = %s", got)
 	}
 }
