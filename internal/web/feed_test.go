@@ -1,0 +1,47 @@
+package web
+
+import (
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+func items(from, to int64) []item {
+	var out []item
+	for id := from; id <= to; id++ {
+		out = append(out, item{Event: board.Event{ID: id}})
+	}
+	return out
+}
+
+func TestFeed_RingAndCursor(t *testing.T) {
+	f := newFeed(nil, newRunIndex(), 0, nil)
+	got, wake, ok := f.since(0)
+	if !ok || len(got) != 0 {
+		t.Fatalf("empty feed: %v %v", got, ok)
+	}
+	f.publish(items(1, 10))
+	select {
+	case <-wake:
+	default:
+		t.Fatal("publish did not wake the waiters")
+	}
+	if got, _, ok = f.since(4); !ok || len(got) != 6 || got[0].Event.ID != 5 {
+		t.Fatalf("since 4: %d items from %d, ok %v", len(got), got[0].Event.ID, ok)
+	}
+	if got, _, ok = f.since(10); !ok || len(got) != 0 {
+		t.Fatalf("since the end: %v", got)
+	}
+	// Past the ring's size the oldest are dropped: a cursor before them
+	// must read the store.
+	f.publish(items(11, ringSize+20))
+	if _, _, ok = f.since(5); ok {
+		t.Fatal("a cursor older than the ring was served from it")
+	}
+	if got, _, ok = f.since(f.base); !ok || len(got) != ringSize || got[0].Event.ID != f.base+1 {
+		t.Fatalf("since the ring's base: %d items, ok %v", len(got), ok)
+	}
+	if f.cursor() != ringSize+20 {
+		t.Fatalf("cursor %d", f.cursor())
+	}
+}
