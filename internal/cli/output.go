@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,13 +17,17 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// table writes aligned columns, like gh's lists.
+// table writes aligned columns, like gh's lists. The output is buffered:
+// tabwriter writes every cell and its padding separately, thousands of
+// system calls for a long list.
 type table struct {
-	tw *tabwriter.Writer
+	buf *bufio.Writer
+	tw  *tabwriter.Writer
 }
 
 func newTable(w io.Writer, header ...string) *table {
-	t := &table{tw: tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)}
+	buf := bufio.NewWriter(w)
+	t := &table{buf: buf, tw: tabwriter.NewWriter(buf, 0, 0, 2, ' ', 0)}
 	if len(header) > 0 {
 		t.row(header...)
 	}
@@ -36,7 +41,12 @@ func (t *table) row(cols ...string) {
 	fmt.Fprintln(t.tw, strings.Join(cols, "\t"))
 }
 
-func (t *table) flush() error { return t.tw.Flush() }
+func (t *table) flush() error {
+	if err := t.tw.Flush(); err != nil {
+		return err
+	}
+	return t.buf.Flush()
+}
 
 // relTime describes t relative to now, as "3 minutes ago".
 func relTime(now, t time.Time) string {
