@@ -61,11 +61,7 @@ func run(projects, tickets, runs int, data string) error {
 	}
 
 	env := append(os.Environ(), "BONSAI_DATA_DIR="+data)
-	version, err := timeCmd(env, runs, bin, "version")
-	if err != nil {
-		return err
-	}
-	status, err := timeCmd(env, runs, bin, "status")
+	version, status, err := timeBoth(env, runs, bin)
 	if err != nil {
 		return err
 	}
@@ -127,18 +123,35 @@ func finish(ctx context.Context, db *sqlite.DB, t board.Ticket) error {
 	return err
 }
 
-// timeCmd runs a command several times and returns the median wall time.
-func timeCmd(env []string, runs int, name string, args ...string) (time.Duration, error) {
-	var ds []time.Duration
+// timeBoth runs `version` and `status` alternately, so that load on the
+// machine falls on both alike, and returns their median wall times.
+func timeBoth(env []string, runs int, bin string) (version, status time.Duration, err error) {
+	var vs, ss []time.Duration
 	for range runs {
-		cmd := exec.Command(name, args...)
-		cmd.Env = env
-		start := time.Now()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return 0, fmt.Errorf("%s %v: %v\n%s", name, args, err, out)
+		d, err := timeOnce(env, bin, "version")
+		if err != nil {
+			return 0, 0, err
 		}
-		ds = append(ds, time.Since(start))
+		vs = append(vs, d)
+		if d, err = timeOnce(env, bin, "status"); err != nil {
+			return 0, 0, err
+		}
+		ss = append(ss, d)
 	}
+	return median(vs), median(ss), nil
+}
+
+func timeOnce(env []string, name string, args ...string) (time.Duration, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Env = env
+	start := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("%s %v: %v\n%s", name, args, err, out)
+	}
+	return time.Since(start), nil
+}
+
+func median(ds []time.Duration) time.Duration {
 	slices.Sort(ds)
-	return ds[len(ds)/2], nil
+	return ds[len(ds)/2]
 }
