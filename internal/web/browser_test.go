@@ -185,6 +185,10 @@ func TestBrowser_Board(t *testing.T) {
 	if tk, err := e.db.Ticket(context.Background(), board.Ref{Project: "demo", Number: 2}); err != nil || tk.Title != "Made in the browser" {
 		t.Fatalf("created %+v, %v", tk, err)
 	}
+	// A blank title is refused next to the field, and what was typed stays.
+	steps(t, ctx, "blank quick add", chromedp.SendKeys(chromedp.CSS("#quick-title"), "   \r"))
+	waitFor(t, ctx, "the error shows next to the field", `!document.getElementById("quick-error").hidden && document.getElementById("quick-error").textContent === "title is empty" && document.getElementById("toast").hidden`)
+	eval[bool](t, ctx, `(document.getElementById("quick-title").value = "") === ""`)
 
 	// Drag #2 from BACKLOG to RESEARCH: it stays there and is saved.
 	drag(t, ctx, cardSel(board.Backlog, 2), `.cards[data-state="RESEARCH"]`)

@@ -132,13 +132,21 @@
     // Quick add: the response is the new card.
     var quick = document.getElementById("quick-add");
     if (quick) {
+      var quickErr = document.getElementById("quick-error");
       quick.addEventListener("htmx:afterRequest", function (e) {
         if (e.detail.successful) {
           upsert(e.detail.xhr.responseText);
           quick.reset();
+          quickErr.hidden = true;
           document.getElementById("quick-title").focus();
+        } else if (e.detail.xhr) {
+          // Shown next to the field, with what was typed kept.
+          quickErr.textContent = e.detail.xhr.responseText || "The ticket was not created.";
+          quickErr.hidden = false;
         }
       });
+      // The error shows next to the field, not as a notice.
+      quick.addEventListener("htmx:responseError", function (e) { e.stopPropagation(); });
     }
 
     // move asks the server to move a card; a refused move puts the card
