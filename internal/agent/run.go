@@ -17,7 +17,12 @@ func (a *Agent) Prompt(ctx context.Context, msgs ...llm.Message) Result {
 	if !a.start() {
 		return Result{Reason: EndError, Detail: ErrBusy.Error(), Err: ErrBusy}
 	}
-	defer a.stop()
+	stopped := false
+	defer func() {
+		if !stopped { // a panic in the loop
+			a.stop()
+		}
+	}()
 	if !a.cfg.Deadline.IsZero() {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadlineCause(ctx, a.cfg.Deadline, errDeadline)
@@ -25,6 +30,9 @@ func (a *Agent) Prompt(ctx context.Context, msgs ...llm.Message) Result {
 	}
 	a.emit(Event{Type: EventAgentStart})
 	res := a.loop(ctx, append(msgs, a.takeSteer()...))
+	// Idle before agent_end, so whoever reacts to it can prompt again.
+	a.stop()
+	stopped = true
 	a.emit(Event{Type: EventAgentEnd, Run: &res})
 	return res
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 )
 
 // runPrint runs one prompt and prints only the final assistant text.
@@ -61,19 +62,19 @@ func (rt *agentRun) hint(err error) string {
 	if err == nil || perr != nil {
 		return ""
 	}
-	p, ok := providers[mid.Provider]
+	p, ok := llmprovider.Builtin[mid.Provider]
 	if !ok {
 		return ""
 	}
 	switch llm.KindOf(err) {
 	case llm.KindAuth:
-		return fmt.Sprintf("hint: the provider refused the key: check %s", p.keyVar)
+		return fmt.Sprintf("hint: the provider refused the key: check %s", p.KeyEnv)
 	case llm.KindTransport:
-		base := rt.a.getenv(p.urlVar)
+		base := rt.a.getenv(p.BaseURLEnv)
 		if base == "" {
-			base = p.baseURL
+			base = p.BaseURL
 		}
-		return fmt.Sprintf("hint: could not talk to %s: is the server running? Set %s to reach another one", base, p.urlVar)
+		return fmt.Sprintf("hint: could not talk to %s: is the server running? Set %s to reach another one", base, p.BaseURLEnv)
 	}
 	return ""
 }

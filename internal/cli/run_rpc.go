@@ -51,15 +51,24 @@ type rpcServer struct {
 	rt  *agentRun
 	out *jsonLines
 
-	mu     sync.Mutex
-	cancel context.CancelFunc // of the current run
-	done   chan struct{}      // closed when the current run ends
+	mu      sync.Mutex
+	running bool               // a prompt was accepted and its agent_end not yet seen
+	cancel  context.CancelFunc // of the current run
+	done    chan struct{}      // closed when the current run's goroutine ends
 }
 
 // runRPC reads commands until stdin ends, then waits for the current run.
 func (rt *agentRun) runRPC(ctx context.Context) error {
 	s := &rpcServer{rt: rt, out: newJSONLines(rt.a.stdout)}
-	rt.setHandler(func(e agent.Event) { _ = s.out.write(e) })
+	rt.setHandler(func(e agent.Event) {
+		if e.Type == agent.EventAgentEnd {
+			// A client may send the next prompt as soon as it reads this.
+			s.mu.Lock()
+			s.running = false
+			s.mu.Unlock()
+		}
+		_ = s.out.write(e)
+	})
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() {
@@ -183,20 +192,22 @@ func (s *rpcServer) start(ctx context.Context, msg string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.done != nil {
-		select {
-		case <-s.done:
-		default:
-			return fmt.Errorf("%w: send steer or follow_up instead", agent.ErrBusy)
-		}
+	if s.running || s.rt.agent.Running() { // a run, or a compaction
+		return fmt.Errorf("%w: send steer or follow_up instead", agent.ErrBusy)
 	}
+	s.running = true
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	s.cancel, s.done = cancel, done
 	go func() {
 		defer close(done)
 		defer cancel()
-		s.rt.agent.Prompt(runCtx, llm.UserText(msg))
+		if res := s.rt.agent.Prompt(runCtx, llm.UserText(msg)); errors.Is(res.Err, agent.ErrBusy) {
+			// The previous run had not quite returned; it has now ended its events.
+			s.mu.Lock()
+			s.running = false
+			s.mu.Unlock()
+		}
 	}()
 	return nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/llm"
-	"github.com/bonsai-run/bonsai/internal/llm/catalog"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
 
@@ -81,7 +80,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	if o.thinking == "" && resumed.Thinking != "" {
 		thinking = resumed.Thinking
 	}
-	rt.models = envModels(a.getenv, catalog.Default())
+	rt.models = envModels(a.getenv)
 	model, info, warning, err := rt.models(modelID)
 	if err != nil {
 		sess.Close()
