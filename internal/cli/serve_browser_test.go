@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
+	"github.com/chromedp/chromedp"
+)
+
+// startChromium starts Debian's headless Chromium (BONSAI_CHROMIUM
+// overrides the path). Without it the test fails in CI and skips elsewhere,
+// as internal/web's browser tests do.
+func startChromium(t *testing.T) context.Context {
+	t.Helper()
+	path := os.Getenv("BONSAI_CHROMIUM")
+	if path == "" {
+		path = "/usr/bin/chromium"
+	}
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("browser tests need Chromium at %s (apt-get install -y chromium): %v", path, err)
+		}
+		t.Skipf("no Chromium at %s; install it to run the browser tests", path)
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true))
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return ctx
+}
+
+// pollJS waits until a JavaScript condition holds, retrying across
+// navigations.
+func pollJS(t *testing.T, ctx context.Context, what, cond string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		c, cancel := context.WithTimeout(ctx, time.Until(deadline))
+		_, err := chromedp.Run(c, chromedp.Poll[bool](cond))
+		cancel()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting until %s: %v", what, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestServe_BrowserWatchesAgentRun runs the whole thing: bonsai serve, a
+// browser on the ticket page, and a heartbeat running the real agent loop
+// and tools against a fake Anthropic server scripted as a model would act.
+// The agent's first message must show on the page while the run is still
+// going (its bash call sleeps), and the page must show the outcome after.
+func TestServe_BrowserWatchesAgentRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	browser := startChromium(t)
+	ta := newTestApp(t)
+	repo := t.TempDir()
+	for _, argv := range [][]string{{"init", "-q", "-b", "main"}, {"add", "."},
+		{"-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "initial"}} {
+		if argv[0] == "add" {
+			os.WriteFile(filepath.Join(repo, "README.md"), []byte("# demo\n"), 0o644)
+		}
+		cmd := exec.Command("git", argv...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", argv, err, out)
+		}
+	}
+	ta.run("project", "add", "demo", "--repo", repo)
+	ta.run("ticket", "add", "demo", "Add a feature", "--state", "RESEARCH", "--criterion", "feature.txt exists")
+
+	call := func(id, name, args string) llm.Part { return llm.ToolCall(id, name, []byte(args)) }
+	turn := func(usage int64, parts ...llm.Part) llmtest.ServerTurn {
+		return llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Content: parts,
+			Usage: &llm.Usage{Input: usage, Output: 20}}}
+	}
+	model := llmtest.NewServer(t,
+		turn(1000, llm.Text("Looking around the repository first."), call("toolu_1", "bash", `{"command":"sleep 3; ls"}`)),
+		turn(1100, call("toolu_2", "ticket_plan", `{"plan":"Write **feature.txt** and commit it."}`)),
+		turn(1200, call("toolu_3", "ticket_move", `{"to":"IN_PROGRESS"}`)),
+		turn(1300, llm.Text("Plan saved; implementing next.")),
+	)
+	ta.env["ANTHROPIC_BASE_URL"], ta.env["ANTHROPIC_API_KEY"] = model.URL, "test-key"
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out syncBuffer
+	url, done := ta.serve(ctx, &out)
+	base, _, _ := strings.Cut(url, "/?token=")
+	c, stop := context.WithTimeout(browser, 20*time.Second)
+	defer stop()
+	if err := chromedp.Do(c, chromedp.Navigate(url), chromedp.Navigate(base+"/p/demo/1"),
+		chromedp.WaitVisible(chromedp.CSS(".ticket-head"))); err != nil {
+		t.Fatalf("open the ticket page: %v", err)
+	}
+	time.Sleep(300 * time.Millisecond) // let the page's event stream connect
+
+	beat := make(chan string, 1)
+	go func() {
+		var o, e bytes.Buffer
+		a := newApp(strings.NewReader(""), &o, &e, ta.getenv)
+		root := newRootCmd(a)
+		root.SetArgs([]string{"heartbeat"})
+		root.SetOut(&o)
+		root.SetErr(&e)
+		err := root.ExecuteContext(context.Background())
+		a.close()
+		if err != nil {
+			beat <- "error: " + err.Error() + "\n" + e.String()
+			return
+		}
+		beat <- o.String()
+	}()
+
+	pollJS(t, browser, "the agent's first message streams in while it runs",
+		`!!document.getElementById("activity") && document.getElementById("activity").textContent.includes("Looking around the repository first.")`,
+		15*time.Second)
+	if running, _ := chromedp.Run(browser, chromedp.Evaluate[bool](`!!document.querySelector(".badge.running")`)); !running {
+		t.Error("the page did not show the agent as running")
+	}
+	var result string
+	select {
+	case result = <-beat:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the heartbeat did not finish")
+	}
+	if !strings.Contains(result, "completed, moved to IN_PROGRESS") {
+		t.Fatalf("heartbeat: %s", result)
+	}
+	pollJS(t, browser, "the page shows the outcome without a reload",
+		`!document.getElementById("activity") && document.querySelector(".state").textContent === "In progress" && document.querySelector(".runs .run-status").textContent === "completed" && document.querySelector(".plan").textContent.includes("feature.txt")`,
+		10*time.Second)
+	cancel()
+	<-done
+}
