@@ -90,8 +90,8 @@ func TestAgent_ErrorsAsContent(t *testing.T) {
 	got := toolTexts(model.Requests()[1].Messages)
 	wants := []string{
 		`c1: Tool "nope" does not exist. Available tools: boom, fail, read.`,
-		`c2: Invalid arguments for read: path: got number, want string`,
-		`c3: Invalid arguments for read: additional properties 'extra' not allowed`,
+		`c2: Invalid arguments for read: path: must be a string, got a number (3)`,
+		`c3: Invalid arguments for read: unknown argument "extra"`,
 		`c4: Invalid arguments for read: not a JSON object: {"path": "a`,
 		`c5: Tool fail failed: disk on fire`,
 		`c6: Tool boom failed: internal error: nil map`,
