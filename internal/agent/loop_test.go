@@ -389,3 +389,26 @@ func TestAgent_ResumeWithoutMessage(t *testing.T) {
 		t.Fatalf("resume = %+v", res)
 	}
 }
+
+func TestAgent_SetModel(t *testing.T) {
+	first := llmtest.NewModel(turn("From the first."))
+	second := llmtest.NewModel(turn("From the second."))
+	s := session.New("p", fixedOptions())
+	a, _ := newAgent(t, first, agent.Config{Session: s})
+	a.Prompt(context.Background(), llm.UserText("one"))
+	info := llm.Info{ID: "llmtest/second", ContextWindow: 1000}
+	if err := a.SetModel(second, info, llm.ThinkingHigh); err != nil {
+		t.Fatal(err)
+	}
+	res := a.Prompt(context.Background(), llm.UserText("two"))
+	if res.Text() != "From the second." || a.Model().ID != "llmtest/second" || a.Thinking() != llm.ThinkingHigh {
+		t.Fatalf("result %q, model %q %q", res.Text(), a.Model().ID, a.Thinking())
+	}
+	req := second.Requests()[0]
+	if req.Thinking != llm.ThinkingHigh || len(req.Messages) != 3 || len(a.Messages()) != 4 {
+		t.Errorf("request thinking %q with %d messages; agent has %d", req.Thinking, len(req.Messages), len(a.Messages()))
+	}
+	if c := s.Context(); c.Model != "llmtest/second" || c.Thinking != llm.ThinkingHigh {
+		t.Errorf("session model = %q %q", c.Model, c.Thinking)
+	}
+}
