@@ -140,6 +140,15 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Logf("screenshot %s", path)
 }
 
+// focus focuses the element matched by sel. It queries and focuses in one
+// step: a live update may replace a card between two protocol calls.
+func focus(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	if !eval[bool](t, ctx, fmt.Sprintf(`(function(){var e=document.querySelector(%q); if(!e) return false; e.focus(); return document.activeElement===e})()`, sel)) {
+		t.Fatalf("cannot focus %s", sel)
+	}
+}
+
 // cardSel selects the card of a ticket number in a column.
 func cardSel(state board.State, n int) string {
 	return fmt.Sprintf(`.cards[data-state="%s"] .card[data-number="%d"]`, state, n)
@@ -203,11 +212,13 @@ func TestBrowser_Board(t *testing.T) {
 
 	// Keyboard: focus #2, Shift+→ moves it to IN_PROGRESS; again is refused
 	// (only the agent moves a ticket to VERIFICATION).
-	steps(t, ctx, "focus", chromedp.Focus(chromedp.CSS(cardSel(board.Research, 2))), chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(chromedp.ModifierShift)))
+	focus(t, ctx, cardSel(board.Research, 2))
+	steps(t, ctx, "shift+right", chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(chromedp.ModifierShift)))
 	waitState(t, e, board.Ref{Project: "demo", Number: 2}, board.InProgress, board.SubNone)
 	waitFor(t, ctx, "the card moved right", fmt.Sprintf(`!!document.querySelector(%q)`, cardSel(board.InProgress, 2)))
 	eval[bool](t, ctx, `document.getElementById("toast").hidden = true`)
-	steps(t, ctx, "refused keyboard move", chromedp.Focus(chromedp.CSS(cardSel(board.InProgress, 2))), chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(chromedp.ModifierShift)))
+	focus(t, ctx, cardSel(board.InProgress, 2))
+	steps(t, ctx, "refused keyboard move", chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(chromedp.ModifierShift)))
 	waitFor(t, ctx, "the rule shows", `!document.getElementById("toast").hidden && document.getElementById("toast").textContent.includes("VERIFICATION only from IN_PROGRESS, by the agent")`)
 	if eval[bool](t, ctx, fmt.Sprintf(`!document.querySelector(%q)`, cardSel(board.InProgress, 2))) {
 		t.Fatal("the refused card left IN_PROGRESS")
@@ -246,7 +257,8 @@ func TestBrowser_Board(t *testing.T) {
 	screenshot(t, ctx, "board")
 
 	// Arrows move the focus; Enter opens the ticket.
-	steps(t, ctx, "arrow right", chromedp.Focus(chromedp.CSS(cardSel(board.Research, 3))), chromedp.KeyEvent(kb.ArrowRight))
+	focus(t, ctx, cardSel(board.Research, 3))
+	steps(t, ctx, "arrow right", chromedp.KeyEvent(kb.ArrowRight))
 	waitFor(t, ctx, "the focus moves to IN_PROGRESS", `document.activeElement.dataset.state === "IN_PROGRESS"`)
 	steps(t, ctx, "arrow down", chromedp.KeyEvent(kb.ArrowDown))
 	want := eval[string](t, ctx, `document.activeElement.getAttribute("href")`)

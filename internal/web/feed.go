@@ -19,7 +19,8 @@ const pageSize = 500
 
 // item is one event with, for ticket events, the ticket as it was when the
 // feed read the event, so that a hundred open boards cost one ticket query,
-// not a hundred.
+// not a hundred. The ticket is slim (no description, plan or criteria): the
+// ring keeps thousands of items.
 type item struct {
 	Event  board.Event
 	Ticket *board.Ticket
@@ -114,6 +115,7 @@ func (f *feed) loadTickets(ctx context.Context, items []item) {
 		if !ok {
 			if ref, found := f.runs.ref(id); found {
 				if tk, err := f.store.Ticket(ctx, ref); err == nil {
+					tk = slim(tk)
 					t = &tk
 				}
 			}

@@ -167,6 +167,7 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) error {
 			if err != nil {
 				return nil
 			}
+			tk = slim(tk)
 			t = &tk
 		}
 		buf.Reset()
