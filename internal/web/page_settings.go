@@ -4,7 +4,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // keyVars are the environment variables whose presence the settings page
@@ -38,6 +40,8 @@ type settingsView struct {
 	Manager    string // the service manager, e.g. systemd
 	Saved      bool
 	Error      string // a problem with the file itself
+	Projects   []board.Project
+	Model      string // the configured default model
 }
 
 func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) error {
@@ -58,6 +62,10 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, status i
 	if v.Status, err = s.status(r.Context()); err != nil {
 		return err
 	}
+	if v.Projects, err = s.store.Projects(r.Context(), store.ProjectFilter{}); err != nil {
+		return err
+	}
+	v.Model = c.Model
 	for _, k := range keyVars {
 		v.Keys = append(v.Keys, keyPresence{Name: k, Present: s.opts.Getenv(k) != ""})
 	}
