@@ -86,6 +86,13 @@ func TestAuth_WrongTokens(t *testing.T) {
 	wantStatus(t, send(t, anon(), req), http.StatusUnauthorized)
 }
 
+func TestAuth_TokenLinkIsForPagesOnly(t *testing.T) {
+	e := newEnv(t)
+	r := e.get(t, anon(), "/api/projects?token="+e.token)
+	wantStatus(t, r, http.StatusUnauthorized)
+	wantBody(t, r, "Authorization: Bearer")
+}
+
 func TestAuth_LoginForm(t *testing.T) {
 	e := newEnv(t)
 	post := func(token, next string) response {

@@ -41,7 +41,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if tok := r.URL.Query().Get("token"); tok != "" && r.Method == http.MethodGet {
+		if tok := r.URL.Query().Get("token"); tok != "" && r.Method == http.MethodGet && !isAPI(r) {
 			s.tokenLink(w, r, tok)
 			return
 		}
