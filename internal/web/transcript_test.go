@@ -62,7 +62,7 @@ func TestRunPage_Transcript(t *testing.T) {
 	r := e.get(t, e.browser(t), "/runs/"+run.ID)
 	wantStatus(t, r, 200)
 	wantBody(t, r, "Work on ticket demo#1", "<code>main.go</code>", "I should read the file", "<code>read</code>",
-		"&#34;path&#34;: &#34;main.go&#34;", "1200 in · 80 out · 300 cached · $0.0123", "1 turns",
+		"&#34;path&#34;: &#34;main.go&#34;", "1200 in · 80 out · 300 cached · $0.0123", "1 turn ·",
 		`<details class="result">`, // 40 lines: collapsed
 		`entry-tool is-error`)
 	if live := liveScript(r.body); live != "" {
