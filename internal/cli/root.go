@@ -32,18 +32,25 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		},
 	}
 	root.AddGroup(
+		&cobra.Group{ID: "run", Title: "Run Bonsai:"},
 		&cobra.Group{ID: "board", Title: "Board:"},
+		&cobra.Group{ID: "agent", Title: "Agent:"},
 		&cobra.Group{ID: "setup", Title: "Setup:"},
 	)
-	for _, c := range []*cobra.Command{newProjectCmd(a), newTicketCmd(a), newCommentCmd(a), newStatusCmd(a)} {
-		c.GroupID = "board"
-		root.AddCommand(c)
+	groups := []struct {
+		id   string
+		cmds []*cobra.Command
+	}{
+		{"run", []*cobra.Command{newUpCmd(a), newServeCmd(a), newHeartbeatCmd(a)}},
+		{"board", []*cobra.Command{newProjectCmd(a), newTicketCmd(a), newCommentCmd(a), newStatusCmd(a)}},
+		{"agent", []*cobra.Command{newRunCmd(a), newToolCmd(a)}},
+		{"setup", []*cobra.Command{newInitCmd(a), newConfigCmd(a), newServiceCmd(a), newVersionCmd(a)}},
 	}
-	for _, c := range []*cobra.Command{newInitCmd(a), newConfigCmd(a), newServeCmd(a), newUpCmd(a), newHeartbeatCmd(a), newServiceCmd(a), newVersionCmd(a)} {
-		c.GroupID = "setup"
-		root.AddCommand(c)
+	for _, g := range groups {
+		for _, c := range g.cmds {
+			c.GroupID = g.id
+			root.AddCommand(c)
+		}
 	}
-	root.AddCommand(newRunCmd(a))
-	root.AddCommand(newToolCmd(a))
 	return root
 }
