@@ -16,6 +16,7 @@ type Config struct {
 	Model     string    `json:"model"`
 	Heartbeat Heartbeat `json:"heartbeat"`
 	Agent     Agent     `json:"agent"`
+	Budget    Budget    `json:"budget"`
 }
 
 // Heartbeat configures the heartbeat.
@@ -33,6 +34,22 @@ type Agent struct {
 	// beside the built-in allowlist. Secrets are never passed, whatever the
 	// name.
 	Env []string `json:"env"`
+}
+
+// Budget caps what agents spend, for every project; a project's own
+// settings override each cap. Zero means no cap. Tokens count input,
+// output and cached tokens alike.
+type Budget struct {
+	// RunTokens and RunUSD cap one run of an agent.
+	RunTokens int     `json:"runTokens"`
+	RunUSD    float64 `json:"runUSD"`
+	// TicketTokens and TicketUSD cap all the runs of one ticket.
+	TicketTokens int     `json:"ticketTokens"`
+	TicketUSD    float64 `json:"ticketUSD"`
+	// ProjectDailyTokens and ProjectDailyUSD cap all the runs of one
+	// project started since midnight (local time).
+	ProjectDailyTokens int     `json:"projectDailyTokens"`
+	ProjectDailyUSD    float64 `json:"projectDailyUSD"`
 }
 
 // AutoInt is a positive number, or 0 written as "auto".

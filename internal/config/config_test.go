@@ -25,6 +25,12 @@ func TestParse_Errors(t *testing.T) {
 		{"bad model", `{"model": "claude"}`, `cfg.json: model: must look like provider/model`},
 		{"model null", `{"model": null}`, "cfg.json: model: must be a string, got null"},
 		{"bad env name", `{"agent": {"env": ["OK", "NOT OK"]}}`, `cfg.json: agent.env: "NOT OK" is not an environment variable name`},
+		{"negative tokens", `{"budget": {"runTokens": -1}}`, "cfg.json: budget.runTokens: must be a whole number from 0 to 1000000000, got -1"},
+		{"fractional tokens", `{"budget": {"ticketTokens": 2.5}}`, "cfg.json: budget.ticketTokens: must be a whole number from 0 to 1000000000, got 2.5"},
+		{"usd as string", `{"budget": {"runUSD": "5"}}`, `cfg.json: budget.runUSD: must be an amount of US dollars from 0 to 100000, got "5"`},
+		{"negative usd", `{"budget": {"projectDailyUSD": -0.5}}`, "cfg.json: budget.projectDailyUSD: must be an amount of US dollars from 0 to 100000, got -0.5"},
+		{"usd too big", `{"budget": {"ticketUSD": 1e9}}`, "cfg.json: budget.ticketUSD: must be an amount of US dollars from 0 to 100000, got 1000000000"},
+		{"unknown budget key", `{"budget": {"perRun": 1}}`, "cfg.json: budget.perRun: unknown key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,6 +50,20 @@ func TestParse_Values(t *testing.T) {
 	if c.Model != "openai/gpt-5" || c.Heartbeat.IntervalSec != 30 || c.Heartbeat.MaxConcurrentAgents != 4 ||
 		c.Heartbeat.MaxDurationSec != 1800 || len(c.Agent.Env) != 1 {
 		t.Fatalf("got %+v", c)
+	}
+}
+
+func TestParse_Budget(t *testing.T) {
+	c, err := Parse("cfg.json", []byte(`{"budget":{"runTokens":5000,"runUSD":0.25,"ticketTokens":200000,"ticketUSD":3,"projectDailyTokens":1000000,"projectDailyUSD":12.5}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Budget{RunTokens: 5000, RunUSD: 0.25, TicketTokens: 200000, TicketUSD: 3, ProjectDailyTokens: 1000000, ProjectDailyUSD: 12.5}
+	if c.Budget != want {
+		t.Fatalf("budget = %+v, want %+v", c.Budget, want)
+	}
+	if d := Default().Budget; d != (Budget{}) {
+		t.Fatalf("default budget = %+v, want no caps", d)
 	}
 }
 
@@ -81,6 +101,14 @@ func TestConfig_Set(t *testing.T) {
 		{"agent.env", "GOPATH, GOFLAGS", "GOPATH,GOFLAGS", ""},
 		{"agent.env", "", "", ""},
 		{"model", "ollama/qwen3:8b", "ollama/qwen3:8b", ""},
+		{"budget.runTokens", "20000", "20000", ""},
+		{"budget.runTokens", "-5", "", "budget.runTokens: must be a whole number from 0 to 1000000000, got -5"},
+		{"budget.runUSD", "0.5", "0.5", ""},
+		{"budget.ticketUSD", "$2.50", "2.5", ""},
+		{"budget.projectDailyUSD", "0", "0", ""},
+		{"budget.projectDailyUSD", "lots", "", `budget.projectDailyUSD: must be an amount of US dollars from 0 to 100000, got "lots"`},
+		{"budget.projectDailyUSD", "NaN", "", `got "NaN"`},
+		{"budget.runUSD", "-1", "", "budget.runUSD: must be an amount of US dollars from 0 to 100000, got -1"},
 		{"nope", "1", "", `unknown key "nope"`},
 	}
 	for _, tt := range tests {

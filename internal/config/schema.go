@@ -17,7 +17,8 @@ type key struct {
 	num      func(*Config) *int
 	auto     func(*Config) *AutoInt
 	list     func(*Config) *[]string
-	min, max int                // for num and auto
+	usd      func(*Config) *float64
+	min, max int                // for num, auto and usd
 	check    func(string) error // extra check for str and list items
 }
 
@@ -28,7 +29,20 @@ var keys = []key{
 	{name: "heartbeat.maxDurationSec", help: "longest a heartbeat may run, in seconds", num: func(c *Config) *int { return &c.Heartbeat.MaxDurationSec }, min: 60, max: 86400},
 	{name: "heartbeat.maxConcurrentAgents", help: "agents running at once", auto: func(c *Config) *AutoInt { return &c.Heartbeat.MaxConcurrentAgents }, min: 1, max: 64},
 	{name: "agent.env", help: "extra environment variable names passed to agent commands", list: func(c *Config) *[]string { return &c.Agent.Env }, check: checkEnvName},
+	{name: "budget.runTokens", help: "tokens one agent run may use (0: no cap)", num: func(c *Config) *int { return &c.Budget.RunTokens }, min: 0, max: maxTokens},
+	{name: "budget.runUSD", help: "USD one agent run may cost (0: no cap)", usd: func(c *Config) *float64 { return &c.Budget.RunUSD }, min: 0, max: maxUSD},
+	{name: "budget.ticketTokens", help: "tokens all runs of a ticket may use (0: no cap)", num: func(c *Config) *int { return &c.Budget.TicketTokens }, min: 0, max: maxTokens},
+	{name: "budget.ticketUSD", help: "USD all runs of a ticket may cost (0: no cap)", usd: func(c *Config) *float64 { return &c.Budget.TicketUSD }, min: 0, max: maxUSD},
+	{name: "budget.projectDailyTokens", help: "tokens a project's runs may use per day (0: no cap)", num: func(c *Config) *int { return &c.Budget.ProjectDailyTokens }, min: 0, max: maxTokens},
+	{name: "budget.projectDailyUSD", help: "USD a project's runs may cost per day (0: no cap)", usd: func(c *Config) *float64 { return &c.Budget.ProjectDailyUSD }, min: 0, max: maxUSD},
 }
+
+// Upper bounds of the budget keys: far above any sensible cap, low enough
+// to catch a typo of a few extra digits.
+const (
+	maxTokens = 1_000_000_000
+	maxUSD    = 100_000
+)
 
 func lookup(name string) (key, bool) {
 	for _, k := range keys {
@@ -66,6 +80,8 @@ func (k key) allowed() string {
 		return fmt.Sprintf(`"auto" or a whole number from %d to %d`, k.min, k.max)
 	case k.list != nil:
 		return "a list of environment variable names"
+	case k.usd != nil:
+		return fmt.Sprintf("an amount of US dollars from %d to %d", k.min, k.max)
 	}
 	return "a string"
 }
@@ -113,6 +129,16 @@ func (k key) setJSON(c *Config, v any) error {
 			out = append(out, s)
 		}
 		*k.list(c) = out
+	case k.usd != nil:
+		num, ok := v.(json.Number)
+		if !ok {
+			return bad()
+		}
+		f, err := num.Float64()
+		if err != nil {
+			return bad()
+		}
+		*k.usd(c) = f
 	}
 	return k.validate(*c)
 }
@@ -135,6 +161,12 @@ func (k key) setString(c *Config, s string) error {
 		return k.setJSON(c, items)
 	case k.auto != nil && s == "auto":
 		return k.setJSON(c, s)
+	case k.usd != nil:
+		s = strings.TrimPrefix(strings.TrimSpace(s), "$")
+		if _, err := strconv.ParseFloat(s, 64); err != nil || strings.ContainsAny(s, "xXpPnNiI_") {
+			return fmt.Errorf("must be %s, got %q", k.allowed(), s)
+		}
+		return k.setJSON(c, json.Number(s))
 	}
 	if _, err := strconv.Atoi(s); err != nil {
 		return fmt.Errorf("must be %s, got %q", k.allowed(), s)
@@ -163,6 +195,10 @@ func (k key) validate(c Config) error {
 				return err
 			}
 		}
+	case k.usd != nil:
+		if f := *k.usd(&c); !(f >= float64(k.min) && f <= float64(k.max)) { // also refuses NaN
+			return fmt.Errorf("must be %s, got %s", k.allowed(), strconv.FormatFloat(f, 'f', -1, 64))
+		}
 	}
 	return nil
 }
@@ -178,6 +214,8 @@ func (k key) format(c Config) string {
 		return k.auto(&c).String()
 	case k.list != nil:
 		return strings.Join(*k.list(&c), ",")
+	case k.usd != nil:
+		return strconv.FormatFloat(*k.usd(&c), 'f', -1, 64)
 	}
 	return ""
 }
