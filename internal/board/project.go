@@ -19,8 +19,19 @@ type Project struct {
 type AgentSettings struct {
 	// Model is a "provider/model" id; empty means the configured default.
 	Model string `json:"model,omitempty"`
-	// BudgetUSD caps the spend per ticket; 0 means no cap.
+	// BudgetUSD caps the spend per ticket. It and the other caps below
+	// override the budget.* keys of config.json; 0 means the configured
+	// cap (none by default).
 	BudgetUSD float64 `json:"budgetUsd,omitempty"`
+	// TicketTokens caps the tokens of all the runs of a ticket.
+	TicketTokens int64 `json:"ticketTokens,omitempty"`
+	// RunBudgetUSD and RunTokens cap one run.
+	RunBudgetUSD float64 `json:"runBudgetUsd,omitempty"`
+	RunTokens    int64   `json:"runTokens,omitempty"`
+	// DailyBudgetUSD and DailyTokens cap the runs of the project started
+	// since midnight.
+	DailyBudgetUSD float64 `json:"dailyBudgetUsd,omitempty"`
+	DailyTokens    int64   `json:"dailyTokens,omitempty"`
 	// Verify is the command the runtime runs before a ticket may enter
 	// VERIFICATION, e.g. "go test ./...".
 	Verify string `json:"verify,omitempty"`
@@ -43,8 +54,18 @@ func (p Project) Validate() error {
 	if err := ValidateModelID(p.Agent.Model); err != nil {
 		return err
 	}
-	if p.Agent.BudgetUSD < 0 {
-		return Errorf(EINVALID, "budget must be 0 (no cap) or more, got %g", p.Agent.BudgetUSD)
+	a := p.Agent
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{
+		{"budget", a.BudgetUSD}, {"ticket tokens", float64(a.TicketTokens)},
+		{"run budget", a.RunBudgetUSD}, {"run tokens", float64(a.RunTokens)},
+		{"daily budget", a.DailyBudgetUSD}, {"daily tokens", float64(a.DailyTokens)},
+	} {
+		if c.v < 0 {
+			return Errorf(EINVALID, "%s must be 0 (the configured cap) or more, got %g", c.name, c.v)
+		}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -73,6 +74,9 @@ type Store interface {
 	// RecentRuns lists the newest runs across all projects; a limit of 0 or
 	// less means a default.
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
+	// Spend sums the tokens and cost of the project's runs started at or
+	// after since (a project's daily budget). An unknown slug is ENOTFOUND.
+	Spend(ctx context.Context, projectSlug string, since time.Time) (Spend, error)
 	// InterruptRuns marks every run still "running" as "interrupted", with
 	// an event each, and returns how many it marked. A heartbeat calls it
 	// while it holds the heartbeat lock, so no live run is affected.
@@ -105,6 +109,28 @@ type ProjectUpdate struct {
 	Model         *string
 	BudgetUSD     *float64
 	Verify        *string
+	// The other caps of board.AgentSettings.
+	TicketTokens   *int64
+	RunBudgetUSD   *float64
+	RunTokens      *int64
+	DailyBudgetUSD *float64
+	DailyTokens    *int64
+}
+
+// Spend is what a set of runs consumed.
+type Spend struct {
+	Runs             int
+	InputTokens      int64
+	OutputTokens     int64
+	CacheReadTokens  int64
+	CacheWriteTokens int64
+	CostUSD          float64
+}
+
+// Tokens returns every token counted against a token budget: input,
+// output and cached alike, as the agent loop counts them.
+func (s Spend) Tokens() int64 {
+	return s.InputTokens + s.OutputTokens + s.CacheReadTokens + s.CacheWriteTokens
 }
 
 // TicketFilter selects tickets; zero fields match everything.

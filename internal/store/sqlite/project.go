@@ -18,13 +18,15 @@ type queryer interface {
 // scanner is what *sql.Row and *sql.Rows share.
 type scanner interface{ Scan(dest ...any) error }
 
-const projectColumns = `id, slug, name, repo, default_branch, active, model, budget_usd, verify, created_at, updated_at`
+const projectColumns = `id, slug, name, repo, default_branch, active, model, budget_usd, verify, created_at, updated_at,
+	ticket_tokens, run_budget_usd, run_tokens, daily_budget_usd, daily_tokens`
 
 func scanProject(s scanner) (board.Project, error) {
 	var p board.Project
 	var created, updated int64
 	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active,
-		&p.Agent.Model, &p.Agent.BudgetUSD, &p.Agent.Verify, &created, &updated)
+		&p.Agent.Model, &p.Agent.BudgetUSD, &p.Agent.Verify, &created, &updated,
+		&p.Agent.TicketTokens, &p.Agent.RunBudgetUSD, &p.Agent.RunTokens, &p.Agent.DailyBudgetUSD, &p.Agent.DailyTokens)
 	p.CreatedAt, p.UpdatedAt = fromMillis(created), fromMillis(updated)
 	return p, err
 }
@@ -63,9 +65,10 @@ func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project
 		}
 		p.ID, p.Active = db.newID(), true
 		p.CreatedAt, p.UpdatedAt = tx.now, tx.now
-		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
+		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, p.Agent.Model, p.Agent.BudgetUSD, p.Agent.Verify,
-			tx.nowMs(), tx.nowMs())
+			tx.nowMs(), tx.nowMs(),
+			p.Agent.TicketTokens, p.Agent.RunBudgetUSD, p.Agent.RunTokens, p.Agent.DailyBudgetUSD, p.Agent.DailyTokens)
 		if err != nil {
 			return err
 		}
@@ -126,10 +129,24 @@ func (db *DB) UpdateProject(ctx context.Context, slug string, u store.ProjectUpd
 		set("defaultBranch", &p.DefaultBranch, u.DefaultBranch)
 		set("model", &p.Agent.Model, u.Model)
 		set("verify", &p.Agent.Verify, u.Verify)
-		if u.BudgetUSD != nil && *u.BudgetUSD != p.Agent.BudgetUSD {
-			p.Agent.BudgetUSD = *u.BudgetUSD
-			changed = append(changed, "budgetUsd")
+		setUSD := func(field string, dst *float64, v *float64) {
+			if v != nil && *v != *dst {
+				*dst = *v
+				changed = append(changed, field)
+			}
 		}
+		setTokens := func(field string, dst *int64, v *int64) {
+			if v != nil && *v != *dst {
+				*dst = *v
+				changed = append(changed, field)
+			}
+		}
+		setUSD("budgetUsd", &p.Agent.BudgetUSD, u.BudgetUSD)
+		setTokens("ticketTokens", &p.Agent.TicketTokens, u.TicketTokens)
+		setUSD("runBudgetUsd", &p.Agent.RunBudgetUSD, u.RunBudgetUSD)
+		setTokens("runTokens", &p.Agent.RunTokens, u.RunTokens)
+		setUSD("dailyBudgetUsd", &p.Agent.DailyBudgetUSD, u.DailyBudgetUSD)
+		setTokens("dailyTokens", &p.Agent.DailyTokens, u.DailyTokens)
 		if len(changed) == 0 {
 			return nil
 		}
@@ -137,9 +154,12 @@ func (db *DB) UpdateProject(ctx context.Context, slug string, u store.ProjectUpd
 			return err
 		}
 		p.UpdatedAt = tx.now
+		a := p.Agent
 		_, err = tx.exec(`UPDATE projects SET name = ?, repo = ?, default_branch = ?, model = ?, budget_usd = ?,
-			verify = ?, updated_at = ? WHERE id = ?`,
-			p.Name, p.Repo, p.DefaultBranch, p.Agent.Model, p.Agent.BudgetUSD, p.Agent.Verify, tx.nowMs(), p.ID)
+			verify = ?, updated_at = ?, ticket_tokens = ?, run_budget_usd = ?, run_tokens = ?,
+			daily_budget_usd = ?, daily_tokens = ? WHERE id = ?`,
+			p.Name, p.Repo, p.DefaultBranch, a.Model, a.BudgetUSD, a.Verify, tx.nowMs(),
+			a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens, p.ID)
 		if err != nil {
 			return err
 		}

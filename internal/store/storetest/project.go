@@ -19,7 +19,8 @@ var projectCases = []testCase{
 func testProjectCreateAndRead(t *testing.T, s store.Store) {
 	before := lastEventID(t, s)
 	in := newProject("demo")
-	in.Agent = board.AgentSettings{Model: "anthropic/claude-sonnet-4-5", BudgetUSD: 2.5, Verify: "go test ./..."}
+	in.Agent = board.AgentSettings{Model: "anthropic/claude-sonnet-4-5", BudgetUSD: 2.5, Verify: "go test ./...",
+		TicketTokens: 400000, RunBudgetUSD: 0.5, RunTokens: 50000, DailyBudgetUSD: 20, DailyTokens: 3000000}
 	in.Active = false // ignored: a new project is active
 	p, err := s.CreateProject(t.Context(), in)
 	if err != nil {
@@ -66,6 +67,11 @@ func testProjectValidation(t *testing.T, s store.Store) {
 		{"bad branch", func(p *board.Project) { p.DefaultBranch = "a b" }, "not a valid git branch name"},
 		{"bad model", func(p *board.Project) { p.Agent.Model = "gpt" }, "must look like provider/model"},
 		{"negative budget", func(p *board.Project) { p.Agent.BudgetUSD = -1 }, "budget"},
+		{"negative ticket tokens", func(p *board.Project) { p.Agent.TicketTokens = -1 }, "ticket tokens must be 0"},
+		{"negative run budget", func(p *board.Project) { p.Agent.RunBudgetUSD = -0.5 }, "run budget must be 0"},
+		{"negative run tokens", func(p *board.Project) { p.Agent.RunTokens = -1 }, "run tokens must be 0"},
+		{"negative daily budget", func(p *board.Project) { p.Agent.DailyBudgetUSD = -2 }, "daily budget must be 0"},
+		{"negative daily tokens", func(p *board.Project) { p.Agent.DailyTokens = -3 }, "daily tokens must be 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newProject("demo")
@@ -184,15 +190,19 @@ func testProjectUpdate(t *testing.T, s store.Store) {
 
 	before := lastEventID(t, s)
 	name, repo, branch, model, verify, budget := "Renamed", "git@example.com:x/y.git", "trunk", "openai/gpt-5", "make test", 7.5
+	var ticketTokens, runTokens, dailyTokens int64 = 100000, 20000, 900000
+	runUSD, dailyUSD := 0.75, 15.0
 	got, err := s.UpdateProject(ctx, "demo", store.ProjectUpdate{
 		Name: &name, Repo: &repo, DefaultBranch: &branch, Model: &model, Verify: &verify, BudgetUSD: &budget,
+		TicketTokens: &ticketTokens, RunBudgetUSD: &runUSD, RunTokens: &runTokens, DailyBudgetUSD: &dailyUSD, DailyTokens: &dailyTokens,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := p
 	want.Name, want.Repo, want.DefaultBranch = name, repo, branch
-	want.Agent = board.AgentSettings{Model: model, Verify: verify, BudgetUSD: budget}
+	want.Agent = board.AgentSettings{Model: model, Verify: verify, BudgetUSD: budget,
+		TicketTokens: ticketTokens, RunBudgetUSD: runUSD, RunTokens: runTokens, DailyBudgetUSD: dailyUSD, DailyTokens: dailyTokens}
 	want.UpdatedAt = got.UpdatedAt
 	same(t, "updated project", got, want)
 	if !got.UpdatedAt.After(p.UpdatedAt) {

@@ -12,6 +12,7 @@ var runCases = []testCase{
 	{"Errors", testRunErrors},
 	{"Lists", testRunLists},
 	{"Interrupt", testRunInterrupt},
+	{"Spend", testRunSpend},
 }
 
 func mustStart(t *testing.T, s store.Store, tk board.Ticket, task board.TaskKind) board.Run {
