@@ -9,15 +9,20 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 )
 
+// runColumns are read from "FROM runs" (never aliased): the project slug and
+// ticket number come along, so a run can name its ticket without a lookup.
 const runColumns = `id, ticket_id, project_id, task, status, session_key, started_at, finished_at,
-	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, error, worker_id`
+	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, error, worker_id,
+	(SELECT slug FROM projects WHERE projects.id = runs.project_id),
+	(SELECT number FROM tickets WHERE tickets.id = runs.ticket_id)`
 
 func scanRun(s scanner) (board.Run, error) {
 	var r board.Run
 	var started int64
 	var finished sql.NullInt64
 	err := s.Scan(&r.ID, &r.TicketID, &r.ProjectID, &r.Task, &r.Status, &r.SessionKey, &started, &finished,
-		&r.InputTokens, &r.OutputTokens, &r.CacheReadTokens, &r.CacheWriteTokens, &r.CostUSD, &r.Error, &r.WorkerID)
+		&r.InputTokens, &r.OutputTokens, &r.CacheReadTokens, &r.CacheWriteTokens, &r.CostUSD, &r.Error, &r.WorkerID,
+		&r.ProjectSlug, &r.TicketNumber)
 	r.StartedAt = fromMillis(started)
 	if finished.Valid {
 		f := fromMillis(finished.Int64)
@@ -56,6 +61,7 @@ func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
 			r.SessionKey = board.SessionKey(t.ProjectID, t.ID)
 		}
 		r.ID, r.ProjectID, r.Status, r.StartedAt, r.FinishedAt = db.newID(), t.ProjectID, board.RunRunning, tx.now, nil
+		r.ProjectSlug, r.TicketNumber = t.ProjectSlug, t.Number
 		r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD, r.Error = 0, 0, 0, 0, 0, ""
 		_, err = tx.exec(`INSERT INTO runs (id, ticket_id, project_id, task, status, session_key, started_at, worker_id)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -39,6 +39,7 @@ func testRunStartAndFinish(t *testing.T, s store.Store) {
 	want := board.Run{
 		ID: r.ID, TicketID: tk.ID, ProjectID: tk.ProjectID, Task: board.TaskImplement, Status: board.RunRunning,
 		SessionKey: board.SessionKey(tk.ProjectID, tk.ID), StartedAt: r.StartedAt, WorkerID: "host-1",
+		ProjectSlug: "demo", TicketNumber: tk.Number, // runs name their ticket
 	}
 	if r.ID == "" {
 		t.Error("run has no ID")
