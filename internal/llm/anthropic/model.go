@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -36,6 +37,7 @@ type Config struct {
 type Model struct {
 	cfg    Config
 	client sdk.Client
+	cache  llm.EncodeCache[[]byte] // each message's encoded blocks
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -66,12 +68,17 @@ func New(cfg Config) *Model {
 func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event, error] {
 	return func(yield func(llm.Event, error) bool) {
 		d := newDecoder(m.cfg)
-		params, opts, err := m.params(req)
+		body, opts, err := m.body(req)
 		if err != nil {
 			d.fail(yield, err)
 			return
 		}
-		stream := m.client.Messages.NewStreaming(ctx, params, opts...)
+		// The SDK sends the body, authenticates, and turns error statuses
+		// into *sdk.Error; its SSE decoder reads the events.
+		var raw *http.Response
+		opts = append(opts, option.WithRequestBody("application/json", body))
+		err = m.client.Post(ctx, "v1/messages", nil, &raw, opts...)
+		stream := ssestream.NewStream[sdk.MessageStreamEventUnion](ssestream.NewDecoder(raw), err)
 		defer stream.Close()
 		for stream.Next() {
 			// Buffered events must not outrun a cancellation.

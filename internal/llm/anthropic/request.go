@@ -1,10 +1,11 @@
 package anthropic
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
@@ -18,8 +19,12 @@ const defaultMaxTokens = 8192
 // request does not reserve 64k output tokens it rarely needs.
 const maxDefaultOutput = 32000
 
-// params builds the SDK request from an llm.Request.
-func (m *Model) params(req llm.Request) (sdk.MessageNewParams, []option.RequestOption, error) {
+// body encodes the Messages API request for req with encoding/json, from
+// this package's wire types: the SDK's parameter types re-encode and
+// re-validate the whole conversation on every request, which grew to
+// milliseconds and megabytes a turn in long sessions. Each message's
+// blocks come from the model's cache when it has them.
+func (m *Model) body(req llm.Request) ([]byte, []option.RequestOption, error) {
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = min(m.cfg.Info.MaxOutputTokens, maxDefaultOutput)
@@ -27,13 +32,13 @@ func (m *Model) params(req llm.Request) (sdk.MessageNewParams, []option.RequestO
 			maxTokens = defaultMaxTokens
 		}
 	}
-	p := sdk.MessageNewParams{Model: sdk.Model(m.cfg.Model)}
 	var opts []option.RequestOption
-	if req.Thinking.Enabled() && m.cfg.Info.AdaptiveThinking {
-		p.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{
-			Display: sdk.ThinkingConfigAdaptiveDisplaySummarized}}
-		p.OutputConfig = sdk.OutputConfigParam{Effort: sdk.OutputConfigEffort(req.Thinking)}
-	} else if req.Thinking.Enabled() {
+	var extra bytes.Buffer // thinking, output_config, temperature
+	switch {
+	case req.Thinking.Enabled() && m.cfg.Info.AdaptiveThinking:
+		effort, _ := json.Marshal(string(req.Thinking))
+		fmt.Fprintf(&extra, `,"thinking":{"type":"adaptive","display":"summarized"},"output_config":{"effort":%s}`, effort)
+	case req.Thinking.Enabled():
 		budget := req.Thinking.ThinkingBudget()
 		if maxTokens <= budget {
 			maxTokens = budget + defaultMaxTokens
@@ -42,204 +47,188 @@ func (m *Model) params(req llm.Request) (sdk.MessageNewParams, []option.RequestO
 				budget = max(1024, lim/2)
 			}
 		}
-		p.Thinking = sdk.ThinkingConfigParamUnion{OfEnabled: &sdk.ThinkingConfigEnabledParam{BudgetTokens: int64(budget)}}
+		fmt.Fprintf(&extra, `,"thinking":{"type":"enabled","budget_tokens":%d}`, budget)
 		// Thinking between tool calls needs this beta on Claude 4 models.
 		opts = append(opts, option.WithHeaderAdd("anthropic-beta", "interleaved-thinking-2025-05-14"))
-	} else if req.Temperature != nil {
-		// The SDK has no temperature field; the API still accepts it.
-		opts = append(opts, option.WithJSONSet("temperature", *req.Temperature))
+	case req.Temperature != nil:
+		extra.WriteString(`,"temperature":`)
+		extra.WriteString(strconv.FormatFloat(*req.Temperature, 'g', -1, 64))
 	}
-	p.MaxTokens = int64(maxTokens)
 
-	if req.System != "" {
-		p.System = []sdk.TextBlockParam{{Text: req.System, CacheControl: sdk.NewCacheControlEphemeralParam()}}
-	}
-	for i, t := range req.Tools {
-		tool, err := toolParam(t)
-		if err != nil {
-			return p, nil, err
-		}
-		if i == len(req.Tools)-1 {
-			tool.CacheControl = sdk.NewCacheControlEphemeralParam()
-		}
-		p.Tools = append(p.Tools, sdk.ToolUnionParam{OfTool: &tool})
+	tools, err := encodeTools(req.Tools)
+	if err != nil {
+		return nil, nil, err
 	}
 	msgs := req.Messages
 	if !m.cfg.Info.Images {
 		msgs = llm.WithoutImages(msgs)
 	}
-	p.Messages = messages(msgs, m.cfg.Provider)
-	markCache(p.Messages)
-	return p, opts, nil
+	turns, size, err := m.turns(msgs)
+	if err != nil {
+		return nil, nil, err
+	}
+
+	model, _ := json.Marshal(m.cfg.Model)
+	var b bytes.Buffer
+	b.Grow(size + len(tools) + len(req.System) + extra.Len() + 256 + 64*len(turns))
+	fmt.Fprintf(&b, `{"model":%s,"max_tokens":%d,"stream":true`, model, maxTokens)
+	b.Write(extra.Bytes())
+	if req.System != "" {
+		system, _ := json.Marshal(req.System)
+		b.WriteString(`,"system":[{"type":"text","text":`)
+		b.Write(system)
+		b.WriteString(`,"cache_control":{"type":"ephemeral"}}]`)
+	}
+	if len(tools) > 0 {
+		b.WriteString(`,"tools":`)
+		b.Write(tools)
+	}
+	b.WriteString(`,"messages":[`)
+	writeTurns(&b, turns)
+	b.WriteString(`]}`)
+	return b.Bytes(), opts, nil
 }
 
-func toolParam(t llm.ToolSpec) (sdk.ToolParam, error) {
-	schema := map[string]any{}
+// encodeTools returns the tools array with a cache breakpoint on the last
+// tool, which caches the system prompt and all tools.
+func encodeTools(specs []llm.ToolSpec) ([]byte, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	type tool struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		InputSchema json.RawMessage `json:"input_schema"`
+	}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, t := range specs {
+		schema, err := inputSchema(t)
+		if err != nil {
+			return nil, err
+		}
+		enc, err := json.Marshal(tool{Name: t.Name, Description: t.Description, InputSchema: schema})
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if i == len(specs)-1 {
+			withCacheControl(&b, enc)
+		} else {
+			b.Write(enc)
+		}
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+// inputSchema returns the tool's parameters as an object schema: type
+// "object" and properties (empty if absent), the rest kept as it is.
+func inputSchema(t llm.ToolSpec) (json.RawMessage, error) {
+	schema := map[string]json.RawMessage{}
 	if len(t.Parameters) > 0 {
 		if err := json.Unmarshal(t.Parameters, &schema); err != nil {
-			return sdk.ToolParam{}, &llm.Error{Kind: llm.KindInvalidRequest, Provider: "anthropic",
+			return nil, &llm.Error{Kind: llm.KindInvalidRequest, Provider: "anthropic",
 				Message: fmt.Sprintf("tool %s: parameters are not a JSON object: %v", t.Name, err)}
 		}
 	}
-	in := sdk.ToolInputSchemaParam{Properties: schema["properties"]}
-	if req, ok := schema["required"].([]any); ok {
-		for _, r := range req {
-			if s, ok := r.(string); ok {
-				in.Required = append(in.Required, s)
-			}
-		}
+	if schema == nil { // "null"
+		schema = map[string]json.RawMessage{}
 	}
-	for k, v := range schema {
-		if k == "type" || k == "properties" || k == "required" {
+	schema["type"] = json.RawMessage(`"object"`)
+	if _, ok := schema["properties"]; !ok {
+		schema["properties"] = json.RawMessage(`{}`)
+	}
+	return json.Marshal(schema)
+}
+
+// turn is one message of the API request: its role and the encoded blocks
+// of the llm messages merged into it.
+type turn struct {
+	role   llm.Role
+	pieces [][]byte
+}
+
+// turns converts the conversation: tool results join the user turn that
+// follows the assistant's tool calls, consecutive messages of one side
+// merge, and assistant messages without content (failed or aborted before
+// any output) are left out because the API refuses them. It returns the
+// turns and their encoded size.
+func (m *Model) turns(msgs []llm.Message) ([]turn, int, error) {
+	var out []turn
+	size := 0
+	for i := range msgs {
+		enc, err := m.blocks(&msgs[i])
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(enc) == 0 {
 			continue
 		}
-		if in.ExtraFields == nil {
-			in.ExtraFields = map[string]any{}
+		size += len(enc) + 1
+		role := llm.RoleUser
+		if msgs[i].Role == llm.RoleAssistant {
+			role = llm.RoleAssistant
 		}
-		in.ExtraFields[k] = v
-	}
-	if in.Properties == nil {
-		in.Properties = map[string]any{}
-	}
-	tool := sdk.ToolParam{Name: t.Name, InputSchema: in}
-	if t.Description != "" {
-		tool.Description = sdk.String(t.Description)
-	}
-	return tool, nil
-}
-
-// messages converts the conversation: tool results join the user turn that
-// follows the assistant's tool calls, consecutive messages of one side merge,
-// and assistant messages without content (failed or aborted before any
-// output) are left out because the API refuses them.
-func messages(msgs []llm.Message, provider string) []sdk.MessageParam {
-	var out []sdk.MessageParam
-	for _, msg := range msgs {
-		switch msg.Role {
-		case llm.RoleAssistant:
-			blocks := assistantBlocks(msg, provider)
-			if len(blocks) == 0 {
-				continue
-			}
-			// Roles must alternate: a retried or continued answer joins the
-			// assistant turn before it.
-			if n := len(out); n > 0 && out[n-1].OfAssistant != nil {
-				out[n-1].OfAssistant.Content = append(out[n-1].OfAssistant.Content, blocks...)
-				continue
-			}
-			out = append(out, sdk.NewAssistantMessage(blocks...))
-		case llm.RoleToolResult:
-			out = appendUser(out, toolResultBlock(msg))
-		default:
-			for _, p := range msg.Content {
-				if b, ok := userBlock(p); ok {
-					out = appendUser(out, b)
-				}
-			}
-		}
-	}
-	return out
-}
-
-func appendUser(out []sdk.MessageParam, b sdk.ContentBlockParamUnion) []sdk.MessageParam {
-	if n := len(out); n > 0 && out[n-1].OfUser != nil {
-		out[n-1].OfUser.Content = append(out[n-1].OfUser.Content, b)
-		return out
-	}
-	return append(out, sdk.NewUserMessage(b))
-}
-
-func userBlock(p llm.Part) (sdk.ContentBlockParamUnion, bool) {
-	switch p.Type {
-	case llm.PartText:
-		if p.Text == "" {
-			return sdk.ContentBlockParamUnion{}, false
-		}
-		return sdk.NewTextBlock(p.Text), true
-	case llm.PartImage:
-		return sdk.NewImageBlockBase64(p.MimeType, p.Data), true
-	}
-	return sdk.ContentBlockParamUnion{}, false
-}
-
-func toolResultBlock(msg llm.Message) sdk.ContentBlockParamUnion {
-	r := sdk.ToolResultBlockParam{ToolUseID: msg.ToolCallID}
-	if msg.IsError {
-		r.IsError = sdk.Bool(true)
-	}
-	for _, p := range msg.Content {
-		switch p.Type {
-		case llm.PartText:
-			if p.Text != "" {
-				r.Content = append(r.Content, sdk.ToolResultBlockParamContentUnion{OfText: &sdk.TextBlockParam{Text: p.Text}})
-			}
-		case llm.PartImage:
-			img := sdk.ImageBlockParam{Source: sdk.ImageBlockParamSourceUnion{OfBase64: &sdk.Base64ImageSourceParam{
-				Data: p.Data, MediaType: sdk.Base64ImageSourceMediaType(p.MimeType)}}}
-			r.Content = append(r.Content, sdk.ToolResultBlockParamContentUnion{OfImage: &img})
-		}
-	}
-	return sdk.ContentBlockParamUnion{OfToolResult: &r}
-}
-
-// assistantBlocks converts an assistant message. Thinking is sent back only
-// when it came from this provider with a signature: signatures from other
-// providers or models would be refused.
-func assistantBlocks(msg llm.Message, provider string) []sdk.ContentBlockParamUnion {
-	own := msg.Provider == "" || msg.Provider == provider
-	var blocks []sdk.ContentBlockParamUnion
-	for _, p := range msg.Content {
-		switch p.Type {
-		case llm.PartText:
-			if p.Text != "" {
-				blocks = append(blocks, sdk.NewTextBlock(p.Text))
-			}
-		case llm.PartThinking:
-			switch {
-			case !own || p.Signature == "":
-				continue
-			case p.Redacted:
-				blocks = append(blocks, sdk.NewRedactedThinkingBlock(p.Signature))
-			default:
-				blocks = append(blocks, sdk.NewThinkingBlock(p.Signature, p.Thinking))
-			}
-		case llm.PartToolCall:
-			args := p.Arguments
-			if !json.Valid(args) || len(args) == 0 || args[0] != '{' {
-				// The API needs an object; the model's broken input was already
-				// answered with an error result.
-				args = json.RawMessage("{}")
-			}
-			blocks = append(blocks, sdk.NewToolUseBlock(p.ID, args, p.Name))
-		}
-	}
-	return blocks
-}
-
-// markCache puts cache breakpoints on the last block of the last two user
-// turns: the newest one caches the whole prefix for the next request, the
-// one before lets this request read what the previous request wrote.
-// Together with the system prompt and the last tool that makes four, the
-// API's limit.
-func markCache(msgs []sdk.MessageParam) {
-	marked := 0
-	for i := len(msgs) - 1; i >= 0 && marked < 2; i-- {
-		u := msgs[i].OfUser
-		if u == nil || len(u.Content) == 0 {
+		// Roles must alternate: a retried or continued answer joins the
+		// assistant turn before it, tool results and user text share a turn.
+		if n := len(out); n > 0 && out[n-1].role == role {
+			out[n-1].pieces = append(out[n-1].pieces, enc)
 			continue
 		}
-		b := &u.Content[len(u.Content)-1]
-		cc := sdk.NewCacheControlEphemeralParam()
-		switch {
-		case b.OfText != nil:
-			b.OfText.CacheControl = cc
-		case b.OfImage != nil:
-			b.OfImage.CacheControl = cc
-		case b.OfToolResult != nil:
-			b.OfToolResult.CacheControl = cc
-		default:
-			continue
+		out = append(out, turn{role: role, pieces: [][]byte{enc}})
+	}
+	m.cache.Sweep()
+	return out, size, nil
+}
+
+// blocks returns the encoded blocks of msg, from the cache when msg was
+// encoded before.
+func (m *Model) blocks(msg *llm.Message) ([]byte, error) {
+	if enc, ok := m.cache.Get(msg); ok {
+		return enc, nil
+	}
+	enc, err := encodeBlocks(*msg, m.cfg.Provider)
+	if err != nil {
+		return nil, err
+	}
+	// An assistant message still streaming is never sent, so every message
+	// here is complete and its encoding stays valid.
+	m.cache.Put(msg, enc)
+	return enc, nil
+}
+
+// writeTurns writes the turns, with cache breakpoints on the last block of
+// the last two user turns: the newest one caches the whole prefix for the
+// next request, the one before lets this request read what the previous
+// request wrote. Together with the system prompt and the last tool that
+// makes four, the API's limit.
+func writeTurns(b *bytes.Buffer, turns []turn) {
+	marks := make(map[int]bool, 2)
+	for i := len(turns) - 1; i >= 0 && len(marks) < 2; i-- {
+		if turns[i].role == llm.RoleUser {
+			marks[i] = true
 		}
-		marked++
+	}
+	for i, t := range turns {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"role":"`)
+		b.WriteString(string(t.role))
+		b.WriteString(`","content":[`)
+		for j, enc := range t.pieces {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			if marks[i] && j == len(t.pieces)-1 {
+				withCacheControl(b, enc)
+			} else {
+				b.Write(enc)
+			}
+		}
+		b.WriteString(`]}`)
 	}
 }

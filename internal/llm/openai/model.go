@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -39,8 +40,9 @@ type Config struct {
 
 // Model streams responses from a Chat Completions endpoint.
 type Model struct {
-	cfg  Config
-	chat sdk.ChatCompletionService
+	cfg    Config
+	client sdk.Client
+	cache  llm.EncodeCache[encodedMessage]
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -64,19 +66,23 @@ func New(cfg Config) *Model {
 	for k, v := range cfg.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
-	return &Model{cfg: cfg, chat: sdk.NewChatCompletionService(opts...)}
+	return &Model{cfg: cfg, client: sdk.Client{Options: opts}}
 }
 
 // Stream sends req and streams the response.
 func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event, error] {
 	return func(yield func(llm.Event, error) bool) {
 		d := newDecoder(m.cfg)
-		params, err := m.params(req)
+		body, err := m.body(req)
 		if err != nil {
 			d.fail(yield, err)
 			return
 		}
-		stream := m.chat.NewStreaming(ctx, params)
+		// The SDK sends the body, authenticates, and turns error statuses
+		// into *sdk.Error; its SSE decoder reads the chunks.
+		var raw *http.Response
+		err = m.client.Post(ctx, "chat/completions", nil, &raw, option.WithRequestBody("application/json", body))
+		stream := ssestream.NewStream[sdk.ChatCompletionChunk](ssestream.NewDecoder(raw), err)
 		defer stream.Close()
 		for stream.Next() {
 			// Buffered chunks must not outrun a cancellation.

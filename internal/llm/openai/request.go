@@ -1,12 +1,10 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
-
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
+	"strconv"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -18,144 +16,159 @@ const defaultMaxTokens = 8192
 // maxDefaultOutput caps the catalog's output limit used as a default.
 const maxDefaultOutput = 32000
 
-func (m *Model) params(req llm.Request) (sdk.ChatCompletionNewParams, error) {
-	p := sdk.ChatCompletionNewParams{
-		Model:         shared.ChatModel(m.cfg.Model),
-		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)},
-	}
+// body encodes the Chat Completions request for req with encoding/json,
+// from this package's wire types: the SDK's parameter types re-encode the
+// whole conversation through reflection on every request, which grew to
+// milliseconds and megabytes a turn in long sessions. Each message's
+// encoding comes from the model's cache when it has one.
+func (m *Model) body(req llm.Request) ([]byte, error) {
+	var head bytes.Buffer
+	model, _ := json.Marshal(m.cfg.Model)
+	fmt.Fprintf(&head, `{"model":%s,"stream":true,"stream_options":{"include_usage":true}`, model)
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = min(m.cfg.Info.MaxOutputTokens, maxDefaultOutput)
 	}
 	if maxTokens > 0 {
+		field := "max_completion_tokens"
 		if m.cfg.LegacyMaxTokens {
-			p.MaxTokens = sdk.Int(int64(maxTokens))
-		} else {
-			p.MaxCompletionTokens = sdk.Int(int64(maxTokens))
+			field = "max_tokens"
 		}
+		fmt.Fprintf(&head, `,%q:%d`, field, maxTokens)
 	}
 	reasoning := m.cfg.Info.Thinking
 	if reasoning && req.Thinking.Enabled() {
-		p.ReasoningEffort = shared.ReasoningEffort(req.Thinking)
+		effort, _ := json.Marshal(string(req.Thinking))
+		head.WriteString(`,"reasoning_effort":`)
+		head.Write(effort)
 	}
 	// Reasoning models refuse any temperature but the default.
 	if req.Temperature != nil && !reasoning {
-		p.Temperature = sdk.Float(*req.Temperature)
+		head.WriteString(`,"temperature":`)
+		head.WriteString(strconv.FormatFloat(*req.Temperature, 'g', -1, 64))
 	}
 	if req.SessionID != "" && m.cfg.Provider == "openai" {
-		p.PromptCacheKey = sdk.String(req.SessionID)
+		key, _ := json.Marshal(req.SessionID)
+		head.WriteString(`,"prompt_cache_key":`)
+		head.Write(key)
 	}
-	for _, t := range req.Tools {
-		fn := shared.FunctionDefinitionParam{Name: t.Name}
-		if t.Description != "" {
-			fn.Description = sdk.String(t.Description)
-		}
-		if len(t.Parameters) > 0 {
-			if err := json.Unmarshal(t.Parameters, &fn.Parameters); err != nil {
-				return p, &llm.Error{Kind: llm.KindInvalidRequest, Provider: m.cfg.Provider,
-					Message: fmt.Sprintf("tool %s: parameters are not a JSON object: %v", t.Name, err)}
-			}
-		}
-		p.Tools = append(p.Tools, sdk.ChatCompletionToolUnionParam{OfFunction: &sdk.ChatCompletionFunctionToolParam{Function: fn}})
+	if err := m.writeTools(&head, req.Tools); err != nil {
+		return nil, err
 	}
-	if req.System != "" {
-		p.Messages = append(p.Messages, sdk.SystemMessage(req.System))
-	}
+
 	msgs := req.Messages
 	if !m.cfg.Info.Images {
 		msgs = llm.WithoutImages(msgs)
 	}
-	p.Messages = append(p.Messages, messages(msgs)...)
-	return p, nil
-}
-
-// messages converts the conversation. Thinking is not sent back (Chat
-// Completions has no field for it); assistant messages left empty are
-// dropped; images from tool results follow the turn's tool messages in a
-// user message.
-func messages(msgs []llm.Message) []sdk.ChatCompletionMessageParamUnion {
-	var out []sdk.ChatCompletionMessageParamUnion
-	var images []sdk.ChatCompletionContentPartUnionParam
-	flush := func() {
-		if len(images) > 0 {
-			parts := append([]sdk.ChatCompletionContentPartUnionParam{sdk.TextContentPart("Images returned by the tool calls above:")}, images...)
-			out = append(out, sdk.UserMessage(parts))
-			images = nil
+	encs := make([]encodedMessage, len(msgs))
+	size := head.Len() + len(req.System) + 64
+	for i := range msgs {
+		enc, err := m.encoded(&msgs[i])
+		if err != nil {
+			return nil, err
 		}
+		encs[i] = enc
+		size += len(enc.msg) + len(enc.images) + 1
 	}
-	for _, msg := range msgs {
-		if msg.Role != llm.RoleToolResult {
+	m.cache.Sweep()
+
+	var b bytes.Buffer
+	b.Grow(size + 128)
+	b.Write(head.Bytes())
+	b.WriteString(`,"messages":[`)
+	first := true
+	write := func(enc []byte) {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.Write(enc)
+	}
+	if req.System != "" {
+		system, _ := json.Marshal(chatMessage{Role: "system", Content: req.System})
+		write(system)
+	}
+	// Images from tool results follow the turn's tool messages in one
+	// user message.
+	var images [][]byte
+	flush := func() {
+		if len(images) == 0 {
+			return
+		}
+		write([]byte(`{"role":"user","content":[{"type":"text","text":"` + imagesIntro + `"}`))
+		for _, img := range images {
+			b.WriteByte(',')
+			b.Write(img)
+		}
+		b.WriteString(`]}`)
+		images = nil
+	}
+	for i, enc := range encs {
+		if msgs[i].Role != llm.RoleToolResult {
 			flush()
 		}
-		switch msg.Role {
-		case llm.RoleAssistant:
-			if a, ok := assistant(msg); ok {
-				out = append(out, a)
-			}
-		case llm.RoleToolResult:
-			text := joinText(msg.Content)
-			for _, p := range msg.Content {
-				if p.Type == llm.PartImage {
-					images = append(images, imagePart(p))
-				}
-			}
-			if msg.IsError && text == "" {
-				text = "error"
-			}
-			out = append(out, sdk.ToolMessage(text, msg.ToolCallID))
-		default:
-			out = append(out, user(msg))
+		if enc.msg != nil {
+			write(enc.msg)
+		}
+		if enc.images != nil {
+			images = append(images, enc.images)
 		}
 	}
 	flush()
-	return out
+	b.WriteString(`]}`)
+	return b.Bytes(), nil
 }
 
-func user(msg llm.Message) sdk.ChatCompletionMessageParamUnion {
-	if len(msg.Content) == 1 && msg.Content[0].Type == llm.PartText {
-		return sdk.UserMessage(msg.Content[0].Text)
+// writeTools writes the tools array, if any.
+func (m *Model) writeTools(b *bytes.Buffer, specs []llm.ToolSpec) error {
+	type function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters,omitempty"`
 	}
-	var parts []sdk.ChatCompletionContentPartUnionParam
-	for _, p := range msg.Content {
-		switch p.Type {
-		case llm.PartText:
-			parts = append(parts, sdk.TextContentPart(p.Text))
-		case llm.PartImage:
-			parts = append(parts, imagePart(p))
+	type tool struct {
+		Type     string   `json:"type"` // "function"
+		Function function `json:"function"`
+	}
+	if len(specs) == 0 {
+		return nil
+	}
+	b.WriteString(`,"tools":[`)
+	for i, t := range specs {
+		fn := function{Name: t.Name, Description: t.Description}
+		if len(t.Parameters) > 0 {
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal(t.Parameters, &obj); err != nil {
+				return &llm.Error{Kind: llm.KindInvalidRequest, Provider: m.cfg.Provider,
+					Message: fmt.Sprintf("tool %s: parameters are not a JSON object: %v", t.Name, err)}
+			}
+			if obj != nil {
+				fn.Parameters = t.Parameters
+			}
 		}
-	}
-	return sdk.UserMessage(parts)
-}
-
-func imagePart(p llm.Part) sdk.ChatCompletionContentPartUnionParam {
-	return sdk.ImageContentPart(sdk.ChatCompletionContentPartImageImageURLParam{URL: "data:" + p.MimeType + ";base64," + p.Data})
-}
-
-func assistant(msg llm.Message) (sdk.ChatCompletionMessageParamUnion, bool) {
-	a := sdk.ChatCompletionAssistantMessageParam{}
-	if text := joinText(msg.Content); text != "" {
-		a.Content.OfString = sdk.String(text)
-	}
-	for _, p := range msg.Content {
-		if p.Type != llm.PartToolCall {
-			continue
+		enc, err := json.Marshal(tool{Type: "function", Function: fn})
+		if err != nil {
+			return err
 		}
-		a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
-			OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{ID: p.ID,
-				Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: p.Name, Arguments: string(llm.ToolArguments(p.Arguments))}}})
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(enc)
 	}
-	if !a.Content.OfString.Valid() && len(a.ToolCalls) == 0 {
-		return sdk.ChatCompletionMessageParamUnion{}, false
-	}
-	return sdk.ChatCompletionMessageParamUnion{OfAssistant: &a}, true
+	b.WriteByte(']')
+	return nil
 }
 
-func joinText(parts []llm.Part) string {
-	var b strings.Builder
-	for _, p := range parts {
-		if p.Type == llm.PartText {
-			b.WriteString(p.Text)
-		}
+// encoded returns msg on the wire, from the cache when msg was encoded
+// before.
+func (m *Model) encoded(msg *llm.Message) (encodedMessage, error) {
+	if enc, ok := m.cache.Get(msg); ok {
+		return enc, nil
 	}
-	return b.String()
+	enc, err := encodeMessage(*msg)
+	if err != nil {
+		return enc, err
+	}
+	m.cache.Put(msg, enc)
+	return enc, nil
 }
