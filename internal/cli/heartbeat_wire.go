@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
@@ -99,7 +100,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	hb, err := heartbeat.New(heartbeat.Options{
 		Store: st, Workspaces: ws, Runner: runner, Logger: log,
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(),
-		DefaultModel: cfg.Model, MaxConcurrent: limit,
+		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 	})
@@ -108,6 +109,15 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		return nil, err
 	}
 	return &wiredHeartbeat{hb: hb, log: log, logFile: lf}, nil
+}
+
+// limitsOf turns config.json's budget keys into the heartbeat's caps.
+func limitsOf(b config.Budget) heartbeat.Limits {
+	return heartbeat.Limits{
+		RunTokens: int64(b.RunTokens), RunUSD: b.RunUSD,
+		TicketTokens: int64(b.TicketTokens), TicketUSD: b.TicketUSD,
+		DailyTokens: int64(b.ProjectDailyTokens), DailyUSD: b.ProjectDailyUSD,
+	}
 }
 
 // pickEnv returns the KEY=VALUE pairs of env whose names match one of

@@ -24,6 +24,7 @@ func newProjectCmd(a *app) *cobra.Command {
 type projectAddOptions struct {
 	slug, repo, name, branch, model, verify string
 	budget                                  float64
+	caps                                    budgetFlags
 }
 
 func newProjectAddCmd(a *app) *cobra.Command {
@@ -48,7 +49,8 @@ a-z, 0-9 and -.`,
 	f.StringVar(&o.branch, "branch", "main", "default branch the agents branch from")
 	f.StringVar(&o.model, "model", "", "model for this project's agents, provider/model (default: config.json's model)")
 	f.StringVar(&o.verify, "verify", "", "command that must pass before a ticket enters VERIFICATION, e.g. \"go test ./...\"")
-	f.Float64Var(&o.budget, "budget", 0, "spend cap per ticket in USD (0: no cap)")
+	f.Float64Var(&o.budget, "budget", 0, "spend cap per ticket in USD (0: config.json's budget.ticketUSD)")
+	o.caps.register(f)
 	cmd.MarkFlagRequired("repo")
 	return cmd
 }
@@ -65,9 +67,10 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	if err != nil {
 		return err
 	}
+	agent := board.AgentSettings{Model: o.model, Verify: o.verify, BudgetUSD: o.budget}
+	o.caps.apply(&agent)
 	p, err := s.CreateProject(cmd.Context(), board.Project{
-		Slug: o.slug, Name: o.name, Repo: repo, DefaultBranch: o.branch, Active: true,
-		Agent: board.AgentSettings{Model: o.model, Verify: o.verify, BudgetUSD: o.budget},
+		Slug: o.slug, Name: o.name, Repo: repo, DefaultBranch: o.branch, Active: true, Agent: agent,
 	})
 	if err != nil {
 		return err
@@ -192,8 +195,8 @@ func printProject(a *app, d projectDetail) error {
 	t.row("Branch:", p.DefaultBranch)
 	t.row("Model:", orDefault(p.Agent.Model, "default (config.json)"))
 	t.row("Verify:", orDefault(p.Agent.Verify, "-"))
-	if p.Agent.BudgetUSD > 0 {
-		t.row("Budget:", fmt.Sprintf("$%.2f per ticket", p.Agent.BudgetUSD))
+	if caps := budgetText(p.Agent); len(caps) > 0 {
+		t.row("Budget:", strings.Join(caps, ", "))
 	}
 	t.row("Created:", relTime(a.now(), p.CreatedAt))
 	var counts []string
@@ -215,6 +218,7 @@ func newProjectEditCmd(a *app) *cobra.Command {
 	var (
 		name, repo, branch, model, verify string
 		budget                            float64
+		caps                              budgetFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "edit <slug> [flags]",
@@ -245,8 +249,9 @@ func newProjectEditCmd(a *app) *cobra.Command {
 			if f.Changed("budget") {
 				u.BudgetUSD = &budget
 			}
+			caps.update(f, &u)
 			if u == (store.ProjectUpdate{}) {
-				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget")
+				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget, --ticket-tokens, --run-budget, --run-tokens, --daily-budget, --daily-tokens")
 			}
 			s, err := a.openStore(cmd.Context())
 			if err != nil {
@@ -266,7 +271,8 @@ func newProjectEditCmd(a *app) *cobra.Command {
 	f.StringVar(&branch, "branch", "", "default branch")
 	f.StringVar(&model, "model", "", "model, provider/model (empty: config.json's model)")
 	f.StringVar(&verify, "verify", "", "verification command (empty: none)")
-	f.Float64Var(&budget, "budget", 0, "spend cap per ticket in USD (0: no cap)")
+	f.Float64Var(&budget, "budget", 0, "spend cap per ticket in USD (0: config.json's budget.ticketUSD)")
+	caps.register(f)
 	return cmd
 }
 

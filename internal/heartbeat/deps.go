@@ -27,6 +27,8 @@ type Board interface {
 	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
 	ResolveComments(ctx context.Context, ref board.Ref, commentIDs []string) error
 	StartRun(ctx context.Context, r board.Run) (board.Run, error)
+	// Spend sums a project's runs started since a time (its daily budget).
+	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
 	FinishRun(ctx context.Context, r board.Run) (board.Run, error)
 }
 
@@ -89,13 +91,6 @@ type Job struct {
 	// OnUsage, when not nil, receives the run's cumulative usage after
 	// each model response, so the ticket tools can report it.
 	OnUsage func(Usage)
-}
-
-// Budget caps a run; zero means no cap.
-type Budget struct {
-	// USD is the most the run may cost: what is left of the project's
-	// per-ticket budget.
-	USD float64
 }
 
 // Usage is what a run consumed.

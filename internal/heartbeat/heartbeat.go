@@ -41,6 +41,9 @@ type Options struct {
 	MaxRun time.Duration
 	// Project limits the beat to one project slug; empty means all.
 	Project string
+	// Limits are the spending caps of config.json; a project's own
+	// settings override each.
+	Limits Limits
 	// WorkerID is recorded on runs, e.g. "host:pid".
 	WorkerID string
 	// Now is the clock; nil means time.Now.

@@ -18,7 +18,8 @@ type Plan struct {
 	// Model is the "provider/model" the agent would run.
 	Model string
 	// Blocker, when set, says why no agent will run: the model is not
-	// configured or its provider is paused.
+	// configured, its provider is paused or the project's daily budget is
+	// used up.
 	Blocker string
 }
 
@@ -67,6 +68,11 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 			p.Model = h.opts.DefaultModel
 		}
 		p.Blocker = h.blocker(p.Model, st)
+		if p.Blocker == "" {
+			if p.Blocker, err = h.dailyBlocker(ctx, proj); err != nil {
+				return nil, err
+			}
+		}
 		plans = append(plans, p)
 	}
 	return plans, nil

@@ -78,22 +78,6 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 	}
 }
 
-// budgetStop blocks the ticket with a question that says what was spent
-// and how to raise the limit; a person's reply unblocks it.
-func (r *runState) budgetStop(ctx context.Context, out Outcome) {
-	_, spent, _ := r.budget(ctx)
-	p := r.plan.Project
-	msg := fmt.Sprintf("I stopped: this ticket's budget is used up (%s spent of %s). "+
-		"Raise it with `bonsai project edit %s --budget <USD>` (0 means no cap) and reply here to let me continue.",
-		usd(spent), usd(p.Agent.BudgetUSD), p.Slug)
-	_, err := r.h.opts.Store.AddComment(ctx, r.plan.Ticket.Ref(), board.Comment{
-		AuthorType: board.Agent, AuthorName: runtimeAuthor, Kind: board.KindQuestion, Content: msg,
-	})
-	if err != nil {
-		r.log.Error("post budget comment", "err", err)
-	}
-}
-
 // statusText is the runtime's status comment for a run that ended without
 // the agent moving the ticket, asking or reporting.
 func statusText(out Outcome, task board.TaskKind, d time.Duration) string {

@@ -59,6 +59,8 @@ type runState struct {
 	tools *tickettool.Session
 	seen  []string // unresolved human comments shown to the agent
 
+	limits Limits // the caps of this run's project
+
 	mu    sync.Mutex
 	usage Usage
 }
@@ -108,12 +110,14 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time) (Job, *O
 			r.seen = append(r.seen, c.ID)
 		}
 	}
-	budget, spent, err := r.budget(ctx)
+	r.limits = h.opts.Limits.Of(r.plan.Project.Agent)
+	sp, err := h.spending(ctx, r.limits, r.plan.Project, ref)
 	if err != nil {
 		return Job{}, failed("read budget", err)
 	}
-	if budget.USD < 0 {
-		return Job{}, &Outcome{Status: board.RunBudgetExceeded, Error: "the ticket's budget is spent (" + usd(spent) + ")"}
+	budget, over := budgetOf(r.limits, sp)
+	if len(over) > 0 {
+		return Job{}, &Outcome{Status: board.RunBudgetExceeded, Error: over[0].text()}
 	}
 	session := SessionFile(h.opts.Sessions, t.ProjectID, t.ID)
 	if err := os.MkdirAll(filepath.Dir(session), 0o755); err != nil {
@@ -155,28 +159,6 @@ func (r *runState) runAgent(ctx context.Context, job Job) Outcome {
 		out.Status = board.RunCompleted
 	}
 	return out
-}
-
-// budget returns the cap of this run: what is left of the project's
-// per-ticket budget after the ticket's earlier runs. USD is negative when
-// nothing is left.
-func (r *runState) budget(ctx context.Context) (Budget, float64, error) {
-	limit := r.plan.Project.Agent.BudgetUSD
-	if limit <= 0 {
-		return Budget{}, 0, nil
-	}
-	runs, err := r.h.opts.Store.Runs(ctx, r.plan.Ticket.Ref())
-	if err != nil {
-		return Budget{}, 0, err
-	}
-	var spent float64
-	for _, run := range runs {
-		spent += run.CostUSD
-	}
-	if spent >= limit {
-		return Budget{USD: -1}, spent, nil
-	}
-	return Budget{USD: limit - spent}, spent, nil
 }
 
 func (r *runState) setUsage(u Usage) {

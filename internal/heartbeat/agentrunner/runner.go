@@ -88,25 +88,29 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	for _, t := range job.Tools {
 		tools = append(tools, ticketTool{t})
 	}
-	var usage llm.Usage
-	a, err := agent.New(agent.Config{
+	var (
+		a     *agent.Agent
+		start llm.Usage // the agent's total before this run
+	)
+	a, err = agent.New(agent.Config{
 		Model: model, Info: info, System: job.SystemPrompt, Tools: tools, Session: sess,
-		MaxTurns: r.opts.MaxTurns, Budget: job.Budget.USD, Deadline: job.Deadline,
+		MaxTurns: r.opts.MaxTurns, Budget: job.Budget.USD, TokenBudget: job.Budget.Tokens, Deadline: job.Deadline,
 		OnEvent: func(e agent.Event) {
 			if e.Type == agent.EventToolExecutionEnd && r.opts.Logger != nil && e.ToolResult != nil {
 				r.opts.Logger.Info("tool call", "ticket", job.Ticket.Ref().String(), "tool", e.ToolName, "error", e.ToolResult.IsError)
 			}
-			if e.Type == agent.EventTurnEnd && e.Message != nil && e.Message.Usage != nil {
-				usage = usage.Add(*e.Message.Usage)
-				if job.OnUsage != nil {
-					job.OnUsage(usageOf(usage))
-				}
+			// The agent's total includes compaction summaries, which no
+			// turn reports.
+			if e.Type == agent.EventTurnEnd && job.OnUsage != nil {
+				job.OnUsage(usageOf(since(a.Usage(), start)))
 			}
 		},
 	})
 	if err != nil {
 		return heartbeat.Outcome{}, err
 	}
+	start = a.Usage()
+	// The run's usage comes from the loop's result (compaction included).
 	res := a.Prompt(ctx, llm.UserText(job.Prompt))
 	return r.outcome(res), nil
 }
@@ -153,6 +157,13 @@ func (r *Runner) outcome(res agent.Result) heartbeat.Outcome {
 		}
 	}
 	return out
+}
+
+// since returns the usage between two totals.
+func since(now, start llm.Usage) llm.Usage {
+	return llm.Usage{Input: now.Input - start.Input, Output: now.Output - start.Output,
+		CacheRead: now.CacheRead - start.CacheRead, CacheWrite: now.CacheWrite - start.CacheWrite,
+		Cost: now.Cost - start.Cost}
 }
 
 func usageOf(u llm.Usage) heartbeat.Usage {
