@@ -9,6 +9,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -164,14 +165,11 @@ func newProjectShowCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ts, err := s.Tickets(cmd.Context(), store.TicketFilter{ProjectSlug: p.Slug})
+			counts, err := s.TicketCounts(cmd.Context())
 			if err != nil {
 				return err
 			}
-			d := projectDetail{Project: p, Counts: newStateCounts()}
-			for _, t := range ts {
-				d.Counts[t.State]++
-			}
+			d := view.ProjectDetail{Project: p, Counts: view.NewStateCounts(counts[p.Slug])}
 			if asJSON {
 				return writeJSON(a.stdout, d)
 			}
@@ -182,7 +180,7 @@ func newProjectShowCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func printProject(a *app, d projectDetail) error {
+func printProject(a *app, d view.ProjectDetail) error {
 	p := d.Project
 	status := "active"
 	if !p.Active {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -32,9 +33,9 @@ func newStatusCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func loadStatus(cmd *cobra.Command, a *app) (statusView, error) {
+func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 	ctx := cmd.Context()
-	v := statusView{Projects: []projectSummary{}, Queue: []queueEntry{}, RecentRuns: []runView{}}
+	v := view.Status{Projects: []view.ProjectSummary{}, Queue: []view.QueueEntry{}, RecentRuns: []view.Run{}}
 	s, err := a.openStore(ctx)
 	if err != nil {
 		return v, err
@@ -49,11 +50,11 @@ func loadStatus(cmd *cobra.Command, a *app) (statusView, error) {
 		return v, err
 	}
 	for _, p := range ps {
-		c := newStateCounts()
+		c := view.NewStateCounts(nil)
 		for st, n := range counts[p.Slug] {
 			c[st] = n
 		}
-		v.Projects = append(v.Projects, projectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active, Counts: c})
+		v.Projects = append(v.Projects, view.ProjectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active, Counts: c})
 	}
 	picks, err := s.Pick(ctx, "")
 	if err != nil {
@@ -61,7 +62,7 @@ func loadStatus(cmd *cobra.Command, a *app) (statusView, error) {
 	}
 	board.SortQueue(picks)
 	for _, p := range picks {
-		v.Queue = append(v.Queue, queueEntry{
+		v.Queue = append(v.Queue, view.QueueEntry{
 			Ref: p.Ticket.Ref().String(), Title: p.Ticket.Title, State: p.Ticket.State, SubState: p.Ticket.SubState,
 			Priority: p.Ticket.Priority, Class: int(p.Class), Reason: p.Class.String(),
 		})
@@ -71,14 +72,15 @@ func loadStatus(cmd *cobra.Command, a *app) (statusView, error) {
 		return v, err
 	}
 	for _, r := range runs {
-		v.RecentRuns = append(v.RecentRuns, newRunView(r))
+		v.RecentRuns = append(v.RecentRuns, view.NewRun(r))
 	}
 	return v, nil
 }
 
-func printStatus(a *app, v statusView) error {
+func printStatus(a *app, v view.Status) error {
 	w := a.stdout
-	printHeartbeatView(w, v.Heartbeat, a.now())
+	hb, _ := v.Heartbeat.(heartbeatView) // loadStatus always sets one
+	printHeartbeatView(w, hb, a.now())
 	fmt.Fprintln(w)
 	if len(v.Projects) == 0 {
 		fmt.Fprintln(w, "No projects yet. Add one with: bonsai project add <slug> --repo <path-or-url>")

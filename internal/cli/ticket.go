@@ -8,6 +8,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -135,9 +136,9 @@ func newTicketListCmd(a *app) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				views := make([]ticketView, len(ts))
+				views := make([]view.Ticket, len(ts))
 				for i, t := range ts {
-					views[i] = newTicketView(t)
+					views[i] = view.NewTicket(t)
 				}
 				return writeJSON(a.stdout, views)
 			}
@@ -197,12 +198,12 @@ func newTicketShowCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			d := ticketDetail{ticketView: newTicketView(t), Comments: comments, Runs: make([]runView, len(runs))}
+			d := view.NewTicketDetail(t, comments, runs)
 			if d.Comments == nil {
 				d.Comments = []board.Comment{}
 			}
 			for i, r := range runs {
-				d.Runs[i] = newRunView(r)
+				d.Runs[i] = view.NewRun(r)
 			}
 			if asJSON {
 				return writeJSON(a.stdout, d)
@@ -214,9 +215,9 @@ func newTicketShowCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func printTicket(a *app, d ticketDetail) error {
+func printTicket(a *app, d view.TicketDetail) error {
 	w := a.stdout
-	t := d.Ticket
+	t := d.Ticket.Ticket
 	fmt.Fprintf(w, "%s  %s\n", d.Ref, t.Title)
 	fmt.Fprintf(w, "%s · priority %s · updated %s", stateLabel(t), board.PriorityName(t.Priority), relTime(a.now(), t.UpdatedAt))
 	if t.Branch != "" {

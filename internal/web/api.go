@@ -10,6 +10,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // decodeJSON reads a JSON request body into v, refusing unknown fields so a
@@ -55,7 +56,7 @@ func (s *Server) apiCreateProject(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, projectDetail{Project: p, Counts: newStateCounts(nil)})
+	return writeJSON(w, http.StatusCreated, view.ProjectDetail{Project: p, Counts: view.NewStateCounts(nil)})
 }
 
 func (s *Server) apiProject(w http.ResponseWriter, r *http.Request) error {
@@ -67,7 +68,7 @@ func (s *Server) apiProject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, projectDetail{Project: p, Counts: newStateCounts(counts[p.Slug])})
+	return writeJSON(w, http.StatusOK, view.ProjectDetail{Project: p, Counts: view.NewStateCounts(counts[p.Slug])})
 }
 
 func (s *Server) apiTickets(w http.ResponseWriter, r *http.Request) error {
@@ -85,9 +86,9 @@ func (s *Server) apiTickets(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	views := make([]ticketView, len(ts))
+	views := make([]view.Ticket, len(ts))
 	for i, t := range ts {
-		views[i] = newTicketView(t)
+		views[i] = view.NewTicket(t)
 	}
 	return writeJSON(w, http.StatusOK, views)
 }
@@ -102,7 +103,7 @@ func (s *Server) apiCreateTicket(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Location", "/api/projects/"+t.ProjectSlug+"/tickets/"+strconv.Itoa(t.Number))
-	return writeJSON(w, http.StatusCreated, newTicketView(t))
+	return writeJSON(w, http.StatusCreated, view.NewTicket(t))
 }
 
 func (s *Server) apiTicket(w http.ResponseWriter, r *http.Request) error {
@@ -110,7 +111,7 @@ func (s *Server) apiTicket(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	d, err := s.ticketDetail(r.Context(), ref)
+	d, err := s.loadTicketDetail(r.Context(), ref)
 	if err != nil {
 		return err
 	}
@@ -130,7 +131,7 @@ func (s *Server) apiEditTicket(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTicketView(t))
+	return writeJSON(w, http.StatusOK, view.NewTicket(t))
 }
 
 func (s *Server) apiMove(w http.ResponseWriter, r *http.Request) error {
@@ -148,7 +149,7 @@ func (s *Server) apiMove(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTicketView(t))
+	return writeJSON(w, http.StatusOK, view.NewTicket(t))
 }
 
 func (s *Server) apiComment(w http.ResponseWriter, r *http.Request) error {
@@ -186,7 +187,7 @@ func (s *Server) apiApprove(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTicketView(t))
+	return writeJSON(w, http.StatusOK, view.NewTicket(t))
 }
 
 func (s *Server) apiReturn(w http.ResponseWriter, r *http.Request) error {
@@ -204,7 +205,7 @@ func (s *Server) apiReturn(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTicketView(t))
+	return writeJSON(w, http.StatusOK, view.NewTicket(t))
 }
 
 func (s *Server) apiStatus(w http.ResponseWriter, r *http.Request) error {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 func TestAPI_Projects(t *testing.T) {
@@ -51,7 +52,7 @@ func TestAPI_Tickets(t *testing.T) {
 	if r.header.Get("Location") != "/api/projects/demo/tickets/1" {
 		t.Errorf("Location %q", r.header.Get("Location"))
 	}
-	var tv ticketView
+	var tv view.Ticket
 	r.json(t, &tv)
 	if tv.Ref != "demo#1" || tv.State != board.Backlog || tv.Priority != 1 || len(tv.Criteria) != 1 {
 		t.Fatalf("created %+v", tv)
@@ -59,7 +60,7 @@ func TestAPI_Tickets(t *testing.T) {
 	e.api(t, "POST", "/api/projects/demo/tickets", `{"title":"Second","state":"research"}`)
 
 	r = e.api(t, "GET", "/api/projects/demo/tickets", "")
-	var list []ticketView
+	var list []view.Ticket
 	r.json(t, &list)
 	if len(list) != 2 || list[1].State != board.Research {
 		t.Fatalf("list %+v", list)

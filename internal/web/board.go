@@ -10,6 +10,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // This file holds the ticket operations the pages and the API share;
@@ -170,26 +171,26 @@ func (s *Server) requestChanges(ctx context.Context, ref board.Ref, feedback str
 	return s.store.MoveTicket(ctx, ref, board.MoveRequest{To: board.InProgress, Actor: board.Human, Feedback: feedback}, s.opts.Author)
 }
 
-// ticketDetail loads a ticket with its thread and runs.
-func (s *Server) ticketDetail(ctx context.Context, ref board.Ref) (ticketDetail, error) {
+// view.TicketDetail loads a ticket with its thread and runs.
+func (s *Server) loadTicketDetail(ctx context.Context, ref board.Ref) (view.TicketDetail, error) {
 	t, err := s.store.Ticket(ctx, ref)
 	if err != nil {
-		return ticketDetail{}, err
+		return view.TicketDetail{}, err
 	}
 	comments, err := s.store.Comments(ctx, ref)
 	if err != nil {
-		return ticketDetail{}, err
+		return view.TicketDetail{}, err
 	}
 	runs, err := s.store.Runs(ctx, ref)
 	if err != nil {
-		return ticketDetail{}, err
+		return view.TicketDetail{}, err
 	}
-	d := ticketDetail{ticketView: newTicketView(t), Comments: comments, Runs: make([]runView, len(runs))}
+	d := view.NewTicketDetail(t, comments, runs)
 	if d.Comments == nil {
 		d.Comments = []board.Comment{}
 	}
 	for i, r := range runs {
-		d.Runs[i] = newRunView(s.withRef(r, ref))
+		d.Runs[i] = view.NewRun(s.withRef(r, ref))
 	}
 	return d, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // cardCache keeps, per project, the board's tickets without their long
@@ -18,11 +19,11 @@ type cardCache struct {
 
 	mu       sync.Mutex
 	projects map[string]map[string]board.Ticket // project ID → ticket ID → ticket
-	counted  map[string]stateCounts             // project ID → counts, until its next change
+	counted  map[string]view.StateCounts        // project ID → counts, until its next change
 }
 
 func newCardCache(s Store, f *feed) *cardCache {
-	return &cardCache{store: s, feed: f, projects: map[string]map[string]board.Ticket{}, counted: map[string]stateCounts{}}
+	return &cardCache{store: s, feed: f, projects: map[string]map[string]board.Ticket{}, counted: map[string]view.StateCounts{}}
 }
 
 // slim drops what cards never show.
@@ -104,7 +105,7 @@ func (c *cardCache) load(ctx context.Context, p board.Project) (map[string]board
 // counts counts the project's tickets per state, reading the project first
 // if no board of it was viewed yet. The counts are kept until the project's
 // next change, so a hundred open boards count once per change.
-func (c *cardCache) counts(ctx context.Context, p board.Project) (stateCounts, error) {
+func (c *cardCache) counts(ctx context.Context, p board.Project) (view.StateCounts, error) {
 	c.mu.Lock()
 	m, ok := c.projects[p.ID]
 	if n, done := c.counted[p.ID]; done {
@@ -124,7 +125,7 @@ func (c *cardCache) counts(ctx context.Context, p board.Project) (stateCounts, e
 	for _, t := range m {
 		n[t.State]++
 	}
-	counts := newStateCounts(n)
+	counts := view.NewStateCounts(n)
 	if c.projects[p.ID] != nil {
 		c.counted[p.ID] = counts
 	}

@@ -7,12 +7,13 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // projectCard is one project on the overview.
 type projectCard struct {
 	board.Project
-	Counts     stateCounts
+	Counts     view.StateCounts
 	Running    int     // agents working now
 	Blocked    int     // tickets waiting on a person's answer
 	SpentToday float64 // USD, today in the server's time zone
@@ -55,7 +56,7 @@ func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, status i
 	now := s.opts.Now()
 	for _, p := range ps {
 		running, spent := s.runs.project(p.ID, now)
-		v.Projects = append(v.Projects, projectCard{Project: p, Counts: newStateCounts(counts[p.Slug]),
+		v.Projects = append(v.Projects, projectCard{Project: p, Counts: view.NewStateCounts(counts[p.Slug]),
 			Running: running, Blocked: blocked[p.Slug], SpentToday: spent})
 	}
 	s.render(w, r, status, "projects", pageData{Title: "Projects", Data: v})

@@ -1,12 +1,13 @@
 package web
 
 import (
+	"github.com/bonsai-run/bonsai/internal/view"
 	"net/http"
 	"time"
 )
 
 type runPageView struct {
-	Run     runView
+	Run     view.Run
 	Entries []entryView
 	Usage   turnTotals
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // keyVars are the environment variables whose presence the settings page
@@ -27,7 +28,7 @@ type settingView struct {
 }
 
 type settingsView struct {
-	Status     statusView
+	Status     view.Status
 	Settings   []settingView
 	Keys       []keyPresence
 	ConfigFile string

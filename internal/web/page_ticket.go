@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // ticketForms holds what a person typed into the ticket page's forms and
@@ -29,7 +30,7 @@ type editFormValues struct {
 }
 
 type ticketPageView struct {
-	ticketDetail
+	view.TicketDetail
 	Project  board.Project
 	Running  bool
 	CostUSD  float64
@@ -58,11 +59,11 @@ func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView,
 	if err != nil {
 		return ticketPageView{}, err
 	}
-	d, err := s.ticketDetail(ctx, ref)
+	d, err := s.loadTicketDetail(ctx, ref)
 	if err != nil {
 		return ticketPageView{}, err
 	}
-	v := ticketPageView{ticketDetail: d, Project: p, Cursor: cursor, Diffs: s.opts.Diff != nil}
+	v := ticketPageView{TicketDetail: d, Project: p, Cursor: cursor, Diffs: s.opts.Diff != nil}
 	v.Running, v.CostUSD = s.runs.ticket(d.ID)
 	if started, ok := s.runs.runningSince(d.ID); ok {
 		v.Activity, v.ActivityOffset, err = readTranscript(s.transcriptPath(d.ProjectID, d.ID), started.Add(-time.Second), time.Time{})
@@ -71,7 +72,7 @@ func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView,
 		}
 	}
 	for _, st := range board.States {
-		if board.CheckMove(d.Ticket, board.MoveRequest{To: st, Actor: board.Human, Feedback: "x"}) == nil &&
+		if board.CheckMove(d.Ticket.Ticket, board.MoveRequest{To: st, Actor: board.Human, Feedback: "x"}) == nil &&
 			!(d.State == board.Verification && st == board.InProgress) { // request changes has its own form
 			v.Moves = append(v.Moves, st)
 		}
