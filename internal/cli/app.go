@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"time"
 
@@ -68,7 +67,7 @@ func (a *app) openStore(ctx context.Context) (store.Store, error) {
 	}
 	db, err := sqlite.Open(ctx, d.DB())
 	if err != nil {
-		return nil, fmt.Errorf("open database: %w", err)
+		return nil, err // the store's errors name the database file
 	}
 	a.store = db
 	return db, nil
