@@ -309,3 +309,34 @@ func TestRunner_BudgetStopsLoopingModel(t *testing.T) {
 		t.Errorf("sub-state %q, comments %+v", got.SubState, cs)
 	}
 }
+
+// TestRunner_TokenBudgetStopsLoopingModel gives runs a cap of a few
+// thousand tokens in config: a model that never stops calling tools is
+// stopped within one turn of crossing it, the run ends budget_exceeded
+// with the tokens recorded, and a status comment says how to raise it.
+func TestRunner_TokenBudgetStopsLoopingModel(t *testing.T) {
+	f := newFixture(t)
+	f.opts.Limits = heartbeat.Limits{RunTokens: 2500}
+	ctx := context.Background()
+	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Loop", State: board.InProgress, Priority: 2}, board.Human)
+	for i := range 10 {
+		f.model.Push(call(fmt.Sprintf("t%d", i), "ls", map[string]any{})) // 1050 tokens each
+	}
+	rep := f.beat(t)
+	if rep.Runs[0].Status != board.RunBudgetExceeded {
+		t.Fatalf("run = %+v", rep.Runs[0])
+	}
+	if n := len(f.model.Requests()); n != 3 {
+		t.Errorf("%d requests, want 3 (the third crosses 2500 tokens)", n)
+	}
+	runs, _ := f.db.Runs(ctx, tk.Ref())
+	if runs[0].InputTokens != 3000 || runs[0].OutputTokens != 150 {
+		t.Errorf("run record = %+v, want 3000 in and 150 out", runs[0])
+	}
+	got, _ := f.db.Ticket(ctx, tk.Ref())
+	cs, _ := f.db.Comments(ctx, tk.Ref())
+	if got.SubState != "" || len(cs) != 1 || !strings.Contains(cs[0].Content, "this run's budget is used up (3150 tokens spent of 2500 tokens)") ||
+		!strings.Contains(cs[0].Content, "bonsai config set budget.runTokens <N>") {
+		t.Errorf("sub-state %q, comments %+v", got.SubState, cs)
+	}
+}
