@@ -99,7 +99,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	host, _ := os.Hostname()
 	hb, err := heartbeat.New(heartbeat.Options{
 		Store: st, Workspaces: ws, Runner: runner, Logger: log,
-		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(),
+		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,

@@ -80,6 +80,9 @@ type Job struct {
 	Prompt string
 	// SessionFile is the ticket's transcript, resumed across beats.
 	SessionFile string
+	// Skills is the user's skills directory; the runner serves read calls
+	// under UserSkillsPrefix from it. Empty means none.
+	Skills string
 	// Deadline is when the run must stop; the runner ends with status
 	// timeout, keeping the transcript so that the next beat resumes.
 	Deadline time.Time

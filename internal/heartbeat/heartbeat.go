@@ -31,6 +31,9 @@ type Options struct {
 	// Sessions is the root of the agent transcripts:
 	// Sessions/{projectID}/{ticketID}/transcript.jsonl.
 	Sessions string
+	// Skills is the user's skills directory, offered to every ticket
+	// agent beside the repository's .bonsai/skills; empty means none.
+	Skills string
 	// DefaultModel is used for projects that name no model.
 	DefaultModel string
 	// MaxConcurrent caps agents running at once; 0 means one.

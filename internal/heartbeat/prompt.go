@@ -55,11 +55,21 @@ type PromptInput struct {
 	Comments []board.Comment
 	Fresh    map[string]bool
 	Now      time.Time
+	// UserSkills is the user's skills directory (the data directory's
+	// skills/); empty means none. The model reads its files under
+	// UserSkillsPrefix.
+	UserSkills string
 }
+
+// UserSkillsPrefix is how the model names the files of the user's skills
+// directory, which lies outside the worktree; the runner serves read calls
+// under it from that directory.
+const UserSkillsPrefix = "~/.bonsai/skills/"
 
 // SystemPrompt builds the system prompt of a run (DESIGN.md §8 step 4):
 // the agent's base prompt and tool guidance, the project's AGENTS.md or
-// CLAUDE.md, the skills in the repository's .bonsai/skills, the rules of
+// CLAUDE.md, the skills of the user's skills directory and of the
+// repository's .bonsai/skills, the rules of
 // ticket work, the project's SOUL.md persona, and
 // the ticket with its criteria, plan and comments quoted as untrusted data.
 func SystemPrompt(ctx context.Context, in PromptInput) string {
@@ -71,8 +81,14 @@ func SystemPrompt(ctx context.Context, in PromptInput) string {
 	b.WriteString("# The ticket\n\n")
 	writeTicket(&b, in.Ticket, in.Comments, in.Fresh)
 	sections = append(sections, b.String())
-	// The repository's skills; the read tool reaches them by these paths.
-	skills, _ := agent.LoadSkills(os.DirFS(filepath.Join(in.Workspace.Root, ".bonsai", "skills")), ".bonsai/skills")
+	// The user's skills, then the repository's; the read tool reaches them
+	// by these paths.
+	var skills []agent.Skill
+	if in.UserSkills != "" {
+		skills, _ = agent.LoadSkills(os.DirFS(in.UserSkills), strings.TrimSuffix(UserSkillsPrefix, "/"))
+	}
+	repo, _ := agent.LoadSkills(os.DirFS(filepath.Join(in.Workspace.Root, ".bonsai", "skills")), ".bonsai/skills")
+	skills = append(skills, repo...)
 	prompt, _ := agent.SystemPrompt(ctx, agent.PromptConfig{
 		Workspace: in.Workspace.Exec, Cwd: in.Project.Slug, Date: in.Now, Tools: toolNames,
 		Skills: skills, Sections: sections,

@@ -85,6 +85,13 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	}
 	defer sess.Close()
 	tools := r.opts.CodingTools(job.Workspace.Exec)
+	tools, skillsEx, err := withSkills(tools, job.Skills)
+	if err != nil {
+		return heartbeat.Outcome{}, fmt.Errorf("open the skills directory: %w", err)
+	}
+	if skillsEx != nil {
+		defer skillsEx.Close()
+	}
 	for _, t := range job.Tools {
 		tools = append(tools, ticketTool{t})
 	}

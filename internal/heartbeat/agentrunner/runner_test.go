@@ -340,3 +340,54 @@ func TestRunner_TokenBudgetStopsLoopingModel(t *testing.T) {
 		t.Errorf("sub-state %q, comments %+v", got.SubState, cs)
 	}
 }
+
+// TestRunner_UserSkills offers the user's skills directory to a ticket
+// agent beside the repository's: the system prompt lists the skill, and
+// the read tool reads it by the path shown, outside the worktree.
+func TestRunner_UserSkills(t *testing.T) {
+	f := newFixture(t)
+	skills := filepath.Join(f.data, "skills")
+	os.MkdirAll(filepath.Join(skills, "deploy"), 0o755)
+	os.WriteFile(filepath.Join(skills, "deploy", "SKILL.md"),
+		[]byte("---\nname: deploy\ndescription: How we deploy services\n---\nRun make deploy-canary first.\n"), 0o644)
+	f.opts.Skills = skills
+	ctx := context.Background()
+	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Deploy", State: board.InProgress, Priority: 2}, board.Human)
+	f.model.Push(
+		call("r1", "read", map[string]any{"path": "~/.bonsai/skills/deploy/SKILL.md"}),
+		call("r2", "read", map[string]any{"path": "~/.bonsai/skills/../bonsai.db"}),
+		say("Read the deploy skill."),
+	)
+	rep := f.beat(t)
+	if rep.Runs[0].Status != board.RunCompleted {
+		t.Fatalf("run = %+v (ticket %s)", rep.Runs[0], tk.Ref())
+	}
+	reqs := f.model.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if !strings.Contains(reqs[0].System, "deploy: How we deploy services (~/.bonsai/skills/deploy/SKILL.md)") {
+		t.Errorf("system prompt lacks the user's skill:\n%s", reqs[0].System)
+	}
+	results := toolResults(reqs[2].Messages)
+	if len(results) != 2 {
+		t.Fatalf("tool results = %+v", results)
+	}
+	if results[0].IsError || !strings.Contains(results[0].Text(), "make deploy-canary") {
+		t.Errorf("reading the skill = %+v", results[0])
+	}
+	if !results[1].IsError {
+		t.Errorf("reading outside the skills directory succeeded: %+v", results[1])
+	}
+}
+
+// toolResults returns the tool result messages of a conversation.
+func toolResults(ms []llm.Message) []llm.Message {
+	var out []llm.Message
+	for _, m := range ms {
+		if m.Role == llm.RoleToolResult {
+			out = append(out, m)
+		}
+	}
+	return out
+}
