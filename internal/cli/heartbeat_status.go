@@ -16,6 +16,18 @@ import (
 type heartbeatView struct {
 	LastBeat *heartbeat.Report `json:"lastBeat"`
 	Paused   []pausedProvider  `json:"paused"`
+	// RepoBackoff lists projects whose repository failed to clone or
+	// fetch, and that wait until Until.
+	RepoBackoff []repoBackoff `json:"repoBackoff"`
+}
+
+// repoBackoff is a project the heartbeat leaves alone after its
+// repository failed.
+type repoBackoff struct {
+	Project  string    `json:"project"`
+	Failures int       `json:"failures"`
+	Until    time.Time `json:"until"`
+	Error    string    `json:"error"`
 }
 
 // pausedProvider is a provider the heartbeat leaves alone until Until.
@@ -28,13 +40,19 @@ type pausedProvider struct {
 // left out.
 func loadHeartbeatView(d config.Dir, now time.Time) heartbeatView {
 	st := heartbeat.ReadState(d.Path("heartbeat.json"))
-	v := heartbeatView{LastBeat: st.LastBeat, Paused: []pausedProvider{}}
+	v := heartbeatView{LastBeat: st.LastBeat, Paused: []pausedProvider{}, RepoBackoff: []repoBackoff{}}
 	for p, until := range st.Paused {
 		if now.Before(until) {
 			v.Paused = append(v.Paused, pausedProvider{Provider: p, Until: until})
 		}
 	}
 	sort.Slice(v.Paused, func(i, j int) bool { return v.Paused[i].Provider < v.Paused[j].Provider })
+	for slug, b := range st.Repos {
+		if now.Before(b.Until) {
+			v.RepoBackoff = append(v.RepoBackoff, repoBackoff{Project: slug, Failures: b.Failures, Until: b.Until, Error: b.Error})
+		}
+	}
+	sort.Slice(v.RepoBackoff, func(i, j int) bool { return v.RepoBackoff[i].Project < v.RepoBackoff[j].Project })
 	return v
 }
 
@@ -70,5 +88,9 @@ func printHeartbeatView(w io.Writer, v heartbeatView, now time.Time) {
 	}
 	for _, p := range v.Paused {
 		fmt.Fprintf(w, "  provider %s paused until %s\n", p.Provider, p.Until.Local().Format("15:04 Jan 2"))
+	}
+	for _, b := range v.RepoBackoff {
+		fmt.Fprintf(w, "  project %s waits until %s: its repository failed %d time(s) in a row: %s\n",
+			b.Project, b.Until.Local().Format("15:04 Jan 2"), b.Failures, b.Error)
 	}
 }

@@ -21,7 +21,9 @@ func TestHeartbeatView(t *testing.T) {
 	state := `{"lastBeat":{"skipped":false,"interrupted":1,"removed":0,"startedAt":"2026-01-02T03:00:00Z","finishedAt":"2026-01-02T03:00:02Z",
 	  "runs":[{"ticket":"demo#1","class":"in progress","task":"implement","status":"completed"},
 	          {"ticket":"web#2","class":"waiting for research","task":"research","skipped":"no API key for openai: set OPENAI_API_KEY"}]},
-	  "paused":{"anthropic":"2026-01-02T04:00:00Z","openai":"2026-01-01T00:00:00Z"}}`
+	  "paused":{"anthropic":"2026-01-02T04:00:00Z","openai":"2026-01-01T00:00:00Z"},
+	  "repoBackoff":{"web":{"repo":"git@example.com:x/web.git","failures":3,"until":"2026-01-02T03:10:00Z","error":"clone git@example.com:x/web.git: exit status 128"},
+	                 "old":{"repo":"/gone","failures":1,"until":"2026-01-02T03:00:00Z","error":"clone /gone"}}}`
 	if err := os.WriteFile(d.Path("heartbeat.json"), []byte(state), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -29,10 +31,14 @@ func TestHeartbeatView(t *testing.T) {
 	if len(v.Paused) != 1 || v.Paused[0].Provider != "anthropic" {
 		t.Errorf("paused = %+v; an expired pause must be left out", v.Paused)
 	}
+	if len(v.RepoBackoff) != 1 || v.RepoBackoff[0].Project != "web" || v.RepoBackoff[0].Failures != 3 {
+		t.Errorf("repo backoff = %+v; an expired one must be left out", v.RepoBackoff)
+	}
 	out.Reset()
 	printHeartbeatView(&out, v, now)
 	for _, want := range []string{"last beat 4 minutes ago, took 2s: 1 run(s), 1 skipped, 1 interrupted",
-		"web#2 skipped: no API key for openai: set OPENAI_API_KEY", "provider anthropic paused until"} {
+		"web#2 skipped: no API key for openai: set OPENAI_API_KEY", "provider anthropic paused until",
+		"project web waits until", "its repository failed 3 time(s) in a row: clone git@example.com:x/web.git: exit status 128"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

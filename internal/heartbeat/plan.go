@@ -18,8 +18,8 @@ type Plan struct {
 	// Model is the "provider/model" the agent would run.
 	Model string
 	// Blocker, when set, says why no agent will run: the model is not
-	// configured, its provider is paused or the project's daily budget is
-	// used up.
+	// configured, its provider is paused, the project's repository
+	// failed recently or the project's daily budget is used up.
 	Blocker string
 }
 
@@ -67,7 +67,10 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 		if p.Model == "" {
 			p.Model = h.opts.DefaultModel
 		}
-		p.Blocker = h.blocker(p.Model, st)
+		p.Blocker = h.repoBlocker(st, proj)
+		if p.Blocker == "" {
+			p.Blocker = h.blocker(p.Model, st)
+		}
 		if p.Blocker == "" {
 			if p.Blocker, err = h.dailyBlocker(ctx, proj); err != nil {
 				return nil, err

@@ -15,12 +15,15 @@ type State struct {
 	// Paused maps a provider ("anthropic") to when it accepts requests
 	// again.
 	Paused map[string]time.Time `json:"paused,omitempty"`
+	// Repos maps a project slug to its repository's failures to clone or
+	// fetch; the project's picks wait until the backoff is over.
+	Repos map[string]RepoBackoff `json:"repoBackoff,omitempty"`
 }
 
 // ReadState reads the state file; a missing or unreadable file is an empty
 // state, never an error: the state only saves work.
 func ReadState(path string) *State {
-	st := &State{Paused: map[string]time.Time{}}
+	st := &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}}
 	if path == "" {
 		return st
 	}
@@ -28,15 +31,22 @@ func ReadState(path string) *State {
 	if err != nil {
 		return st
 	}
-	if json.Unmarshal(b, st) != nil || st.Paused == nil {
+	if json.Unmarshal(b, st) != nil {
+		return &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}}
+	}
+	if st.Paused == nil {
 		st.Paused = map[string]time.Time{}
+	}
+	if st.Repos == nil {
+		st.Repos = map[string]RepoBackoff{}
 	}
 	return st
 }
 
 func (h *Heartbeat) loadState() *State { return ReadState(h.opts.StateFile) }
 
-// saveState writes the state, dropping pauses that are over. The beat
+// saveState writes the state, dropping pauses that are over (repository
+// backoffs stay, counting failures in a row, until the repository works). The beat
 // holds the lock, so no other beat writes it at the same time. It writes in
 // place (see overwrite) rather than through a rename, which would force a
 // flush to disk on every idle beat; a torn file reads as an empty state.

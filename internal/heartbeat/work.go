@@ -41,7 +41,7 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, st
 	log.Info("run started", "class", rep.Class, "model", p.Model)
 
 	r := &runState{h: h, plan: p, run: run, log: log}
-	out := r.execute(ctx, beatDeadline)
+	out := r.execute(ctx, beatDeadline, st)
 	r.finish(ctx, out, st, &rep)
 	rep.Duration = h.opts.Now().Sub(start)
 	log.Info("run finished", "status", rep.Status, "duration", rep.Duration.String(), "error", rep.Error)
@@ -67,8 +67,8 @@ type runState struct {
 
 // execute prepares the run and runs the agent. It returns the outcome;
 // failures before the agent ran are an outcome with status error.
-func (r *runState) execute(ctx context.Context, beatDeadline time.Time) Outcome {
-	job, stop := r.prepare(ctx, beatDeadline)
+func (r *runState) execute(ctx context.Context, beatDeadline time.Time, st *State) Outcome {
+	job, stop := r.prepare(ctx, beatDeadline, st)
 	if stop != nil {
 		return *stop
 	}
@@ -82,13 +82,22 @@ func failed(what string, err error) *Outcome {
 
 // prepare resolves the workspace, records the branch, reads the thread and
 // the budget, and builds the job. A non-nil outcome ends the run there.
-func (r *runState) prepare(ctx context.Context, beatDeadline time.Time) (Job, *Outcome) {
+func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *State) (Job, *Outcome) {
 	h, t := r.h, r.plan.Ticket
 	ref := t.Ref()
 	ws, err := h.opts.Workspaces.Prepare(ctx, r.plan.Project, t)
-	if err != nil {
+	var repoErr *workspace.RepoError
+	switch {
+	case errors.As(err, &repoErr) && ctx.Err() == nil:
+		b := h.repoFailed(st, r.plan.Project, err)
+		r.log.Warn("repository failed; backing off", "failures", b.Failures, "until", b.Until.UTC().Format(time.RFC3339))
+		out := failed("prepare workspace", err)
+		out.Error += fmt.Sprintf(" (the project's tickets wait until %s; failure %d in a row)", b.Until.UTC().Format(time.RFC3339), b.Failures)
+		return Job{}, out
+	case err != nil:
 		return Job{}, failed("prepare workspace", err)
 	}
+	h.repoWorked(st, r.plan.Project)
 	r.ws = ws
 	if t.Branch != ws.Branch {
 		branch := ws.Branch

@@ -25,11 +25,11 @@ func (p *Provider) Prepare(ctx context.Context, proj board.Project, t board.Tick
 	}
 	defer done()
 	if err := p.ensureClone(ctx, g, proj); err != nil {
-		return nil, err
+		return nil, &RepoError{Repo: proj.Repo, Err: err}
 	}
 	base := Remote + "/" + proj.DefaultBranch
 	if !g.refExists(ctx, proj.Slug, base) {
-		return nil, fmt.Errorf("default branch %q not found in %s", proj.DefaultBranch, proj.Repo)
+		return nil, &RepoError{Repo: proj.Repo, Err: fmt.Errorf("default branch %q not found in %s", proj.DefaultBranch, proj.Repo)}
 	}
 	ws := &Workspace{Branch: t.Branch, Base: base, Remote: Remote, Root: p.WorktreePath(proj.Slug, t.Number), Clone: p.ClonePath(proj.Slug)}
 	if ws.Branch == "" {

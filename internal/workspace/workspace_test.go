@@ -3,6 +3,7 @@ package workspace_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -248,6 +249,10 @@ func TestProvider_BadInput(t *testing.T) {
 		_, err := p.Prepare(ctx, project(filepath.Join(t.TempDir(), "missing")), ticket(1, "x"))
 		if err == nil || !strings.Contains(err.Error(), "clone") {
 			t.Fatalf("Prepare = %v, want a clone error", err)
+		}
+		var re *workspace.RepoError
+		if !errors.As(err, &re) {
+			t.Errorf("Prepare = %T, want a *RepoError so that beats back off", err)
 		}
 		if _, err := os.Stat(p.ClonePath("demo")); !os.IsNotExist(err) {
 			t.Errorf("failed clone left %s behind", p.ClonePath("demo"))

@@ -1,0 +1,69 @@
+package heartbeat
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// Repository backoff: after a project's repository fails to clone or fetch,
+// its picks are skipped for RepoBackoffMin, doubling with each further
+// failure up to RepoBackoffMax, so a bad URL leaves a few run errors rather
+// than one a beat.
+const (
+	RepoBackoffMin = 2 * time.Minute
+	RepoBackoffMax = time.Hour
+)
+
+// RepoBackoff is a project's repository that failed, as heartbeat.json
+// keeps it.
+type RepoBackoff struct {
+	// Repo is the project's repo when it failed; editing the project's
+	// repo ends the backoff.
+	Repo     string    `json:"repo"`
+	Failures int       `json:"failures"`
+	Until    time.Time `json:"until"`
+	Error    string    `json:"error"`
+}
+
+// repoDelay is the wait after n failures in a row.
+func repoDelay(n int) time.Duration {
+	d := RepoBackoffMin
+	for i := 1; i < n && d < RepoBackoffMax; i++ {
+		d *= 2
+	}
+	return min(d, RepoBackoffMax)
+}
+
+// repoFailed records a failure of p's repository.
+func (h *Heartbeat) repoFailed(st *State, p board.Project, err error) RepoBackoff {
+	h.stateMu.Lock()
+	defer h.stateMu.Unlock()
+	b := st.Repos[p.Slug]
+	if b.Repo != p.Repo {
+		b = RepoBackoff{Repo: p.Repo}
+	}
+	b.Failures++
+	b.Until = h.opts.Now().Add(repoDelay(b.Failures))
+	b.Error = errText(err)
+	st.Repos[p.Slug] = b
+	return b
+}
+
+// repoWorked forgets the failures of p's repository.
+func (h *Heartbeat) repoWorked(st *State, p board.Project) {
+	h.stateMu.Lock()
+	defer h.stateMu.Unlock()
+	delete(st.Repos, p.Slug)
+}
+
+// repoBlocker says why p's picks wait for its repository, or "".
+func (h *Heartbeat) repoBlocker(st *State, p board.Project) string {
+	b, ok := st.Repos[p.Slug]
+	if !ok || b.Repo != p.Repo || !h.opts.Now().Before(b.Until) {
+		return ""
+	}
+	return fmt.Sprintf("the repository of %s failed %d time(s) in a row (%s); next try at %s, or at once after `bonsai project edit %s --repo …`",
+		p.Slug, b.Failures, b.Error, b.Until.UTC().Format(time.RFC3339), p.Slug)
+}
