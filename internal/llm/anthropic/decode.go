@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
 
@@ -33,14 +31,14 @@ func newDecoder(cfg Config) *decoder {
 }
 
 // handle processes one event and reports whether the consumer wants more.
-func (d *decoder) handle(ev sdk.MessageStreamEventUnion, yield func(llm.Event, error) bool) bool {
+func (d *decoder) handle(ev *streamEvent, yield func(llm.Event, error) bool) bool {
 	switch ev.Type {
 	case "message_start":
 		u := ev.Message.Usage
 		d.usage = llm.Usage{Input: u.InputTokens, Output: u.OutputTokens,
 			CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}
 		if ev.Message.Model != "" {
-			d.msg.Model = string(ev.Message.Model)
+			d.msg.Model = ev.Message.Model
 		}
 	case "content_block_start":
 		return d.start(ev, yield)
@@ -69,7 +67,7 @@ func (d *decoder) handle(ev sdk.MessageStreamEventUnion, yield func(llm.Event, e
 	return true
 }
 
-func (d *decoder) start(ev sdk.MessageStreamEventUnion, yield func(llm.Event, error) bool) bool {
+func (d *decoder) start(ev *streamEvent, yield func(llm.Event, error) bool) bool {
 	cb := ev.ContentBlock
 	var p llm.Part
 	var typ llm.EventType
@@ -98,7 +96,7 @@ func (d *decoder) start(ev sdk.MessageStreamEventUnion, yield func(llm.Event, er
 	return yield(llm.Event{Type: typ, Index: i, Part: &p}, nil)
 }
 
-func (d *decoder) delta(ev sdk.MessageStreamEventUnion, yield func(llm.Event, error) bool) bool {
+func (d *decoder) delta(ev *streamEvent, yield func(llm.Event, error) bool) bool {
 	i, ok := d.blocks[ev.Index]
 	if !ok || !d.open[i] {
 		return true
@@ -123,7 +121,7 @@ func (d *decoder) delta(ev sdk.MessageStreamEventUnion, yield func(llm.Event, er
 	return true
 }
 
-func (d *decoder) stop(ev sdk.MessageStreamEventUnion, yield func(llm.Event, error) bool) bool {
+func (d *decoder) stop(ev *streamEvent, yield func(llm.Event, error) bool) bool {
 	i, ok := d.blocks[ev.Index]
 	if !ok || !d.open[i] {
 		return true
@@ -233,11 +231,11 @@ func (d *decoder) setUsage() {
 	}
 }
 
-func stopReason(r sdk.StopReason) llm.StopReason {
+func stopReason(r string) llm.StopReason {
 	switch r {
-	case sdk.StopReasonToolUse:
+	case "tool_use":
 		return llm.StopToolUse
-	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
+	case "max_tokens", "model_context_window_exceeded":
 		return llm.StopLength
 	}
 	return llm.StopEnd

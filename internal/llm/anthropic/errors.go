@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"time"
-
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -16,12 +15,19 @@ import (
 // errTruncated reports a stream that ended without message_stop.
 var errTruncated = errors.New("stream ended before message_stop")
 
-// streamErrorPrefix starts the SDK's error for an SSE error event it could
-// not turn into an API error.
-const streamErrorPrefix = "received error while streaming: "
+// maxErrorBody bounds how much of an error response is read.
+const maxErrorBody = 1 << 20
 
-// classify turns an SDK or transport error into an [*llm.Error]; context
-// errors are returned as they are.
+// errorBody is the API's error object, in error responses and error events.
+type errorBody struct {
+	Error struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// classify turns a transport or decoding error into an [*llm.Error];
+// context errors are returned as they are.
 func classify(ctx context.Context, provider string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return ctxErr
@@ -29,47 +35,46 @@ func classify(ctx context.Context, provider string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	if apiErr, ok := errors.AsType[*sdk.Error](err); ok {
-		return fromAPIError(provider, apiErr)
-	}
-	if msg, ok := strings.CutPrefix(err.Error(), streamErrorPrefix); ok {
-		var body struct {
-			Error struct{ Type, Message string } `json:"error"`
-		}
-		if json.Unmarshal([]byte(msg), &body) == nil && body.Error.Type != "" {
-			return &llm.Error{Kind: kindForType(body.Error.Type, body.Error.Message, 0),
-				Provider: provider, Message: body.Error.Message, Err: err}
-		}
-	}
 	if _, ok := errors.AsType[*json.SyntaxError](err); ok {
 		return &llm.Error{Kind: llm.KindTransport, Provider: provider, Message: "malformed stream event: " + err.Error(), Err: err}
 	}
 	return &llm.Error{Kind: llm.KindTransport, Provider: provider, Message: err.Error(), Err: err}
 }
 
-func fromAPIError(provider string, e *sdk.Error) *llm.Error {
-	msg := e.Message
+// statusError reads an error response into an [*llm.Error].
+func statusError(ctx context.Context, provider string, resp *http.Response) error {
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	if err != nil {
+		return classify(ctx, provider, err)
+	}
+	var body errorBody
+	_ = json.Unmarshal(raw, &body)
+	msg := body.Error.Message
 	if msg == "" {
-		msg = e.RawJSON()
+		msg = strings.TrimSpace(string(raw))
 	}
 	if msg == "" {
-		msg = http.StatusText(e.StatusCode)
+		msg = http.StatusText(resp.StatusCode)
 	}
-	out := &llm.Error{Provider: provider, Status: e.StatusCode, Message: msg, Err: e}
-	if e.StatusCode >= 400 {
-		out.Kind = llm.KindForStatus(e.StatusCode, msg)
-		if t := string(e.Type()); t == "overloaded_error" || t == "rate_limit_error" {
-			out.Kind = kindForType(t, msg, e.StatusCode)
-		}
-	} else {
-		// An error event inside a 200 stream.
-		out.Kind = kindForType(string(e.Type()), msg, 0)
-		out.Status = 0
-	}
-	if e.Response != nil {
-		out.RetryAfter = retryAfter(e.Response.Header)
+	out := &llm.Error{Provider: provider, Status: resp.StatusCode, Message: msg,
+		Kind: llm.KindForStatus(resp.StatusCode, msg), RetryAfter: retryAfter(resp.Header)}
+	if t := body.Error.Type; t == "overloaded_error" || t == "rate_limit_error" {
+		out.Kind = kindForType(t, msg, resp.StatusCode)
 	}
 	return out
+}
+
+// streamError classifies an error event inside a 200 stream.
+func streamError(provider string, data []byte) error {
+	var body errorBody
+	if json.Unmarshal(data, &body) != nil || body.Error.Type == "" {
+		return &llm.Error{Kind: llm.KindOverloaded, Provider: provider, Message: "error event: " + string(data)}
+	}
+	msg := body.Error.Message
+	if msg == "" {
+		msg = body.Error.Type
+	}
+	return &llm.Error{Kind: kindForType(body.Error.Type, msg, 0), Provider: provider, Message: msg}
 }
 
 // kindForType classifies Anthropic's error.type.

@@ -1,14 +1,11 @@
 package anthropic
 
 import (
+	"bytes"
 	"context"
 	"iter"
 	"net/http"
 	"strings"
-
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -16,11 +13,15 @@ import (
 // DefaultBaseURL is Anthropic's API root.
 const DefaultBaseURL = "https://api.anthropic.com"
 
+// apiVersion is the anthropic-version header, the one anthropic-sdk-go
+// v2.15.0 sends.
+const apiVersion = "2026-10-21"
+
 // Config configures a Model.
 type Config struct {
 	// Model is the API model name, e.g. "claude-sonnet-4-5".
 	Model string
-	// APIKey is the API key; the SDK sends it as a bearer token.
+	// APIKey is the API key, sent as a bearer token.
 	APIKey string
 	// BaseURL defaults to DefaultBaseURL.
 	BaseURL string
@@ -35,9 +36,9 @@ type Config struct {
 
 // Model streams responses from the Messages API.
 type Model struct {
-	cfg    Config
-	client sdk.Client
-	cache  llm.EncodeCache[[]byte] // each message's encoded blocks
+	cfg   Config
+	url   string
+	cache llm.EncodeCache[[]byte] // each message's encoded blocks
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -53,47 +54,83 @@ func New(cfg Config) *Model {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{}
 	}
-	client := sdk.NewClient(
-		option.WithoutEnvironmentDefaults(),
-		option.WithoutOpenTelemetry(),
-		option.WithAPIKey(cfg.APIKey),
-		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/")+"/"),
-		option.WithHTTPClient(cfg.HTTPClient),
-		option.WithMaxRetries(0),
-	)
-	return &Model{cfg: cfg, client: client}
+	return &Model{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/v1/messages"}
 }
 
 // Stream sends req and streams the response.
 func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event, error] {
 	return func(yield func(llm.Event, error) bool) {
 		d := newDecoder(m.cfg)
-		body, opts, err := m.body(req)
+		resp, err := m.send(ctx, req)
 		if err != nil {
 			d.fail(yield, err)
 			return
 		}
-		// The SDK sends the body, authenticates, and turns error statuses
-		// into *sdk.Error; its SSE decoder reads the events.
-		var raw *http.Response
-		opts = append(opts, option.WithRequestBody("application/json", body))
-		err = m.client.Post(ctx, "v1/messages", nil, &raw, opts...)
-		stream := ssestream.NewStream[sdk.MessageStreamEventUnion](ssestream.NewDecoder(raw), err)
-		defer stream.Close()
-		for stream.Next() {
+		defer resp.Body.Close()
+		sse := llm.NewSSEReader(resp.Body)
+		var ev streamEvent
+		for sse.Next() {
 			// Buffered events must not outrun a cancellation.
 			if err := ctx.Err(); err != nil {
 				d.fail(yield, err)
 				return
 			}
-			if !d.handle(stream.Current(), yield) {
+			switch name := string(sse.Event()); name {
+			case "", "ping":
+				continue
+			case "error":
+				d.fail(yield, streamError(m.cfg.Provider, sse.Data()))
+				return
+			}
+			if len(bytes.TrimSpace(sse.Data())) == 0 {
+				continue
+			}
+			ev = streamEvent{}
+			if err := ev.decode(sse.Data()); err != nil {
+				d.fail(yield, classify(ctx, m.cfg.Provider, err))
+				return
+			}
+			if !d.handle(&ev, yield) {
 				return
 			}
 		}
-		if err := stream.Err(); err != nil {
+		if err := sse.Err(); err != nil {
 			d.fail(yield, classify(ctx, m.cfg.Provider, err))
 			return
 		}
 		d.finish(ctx, yield)
 	}
+}
+
+// send posts the request and returns the response of a 2xx status; any
+// other status is an [*llm.Error] made from the provider's error body.
+func (m *Model) send(ctx context.Context, req llm.Request) (*http.Response, error) {
+	body, beta, err := m.body(req)
+	if err != nil {
+		return nil, err
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, m.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, &llm.Error{Kind: llm.KindInvalidRequest, Provider: m.cfg.Provider, Message: err.Error(), Err: err}
+	}
+	h := hreq.Header
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json")
+	h.Set("Anthropic-Version", apiVersion)
+	h.Set("User-Agent", "bonsai")
+	if m.cfg.APIKey != "" {
+		h.Set("Authorization", "Bearer "+m.cfg.APIKey)
+	}
+	if beta != "" {
+		h.Set("Anthropic-Beta", beta)
+	}
+	resp, err := m.cfg.HTTPClient.Do(hreq)
+	if err != nil {
+		return nil, classify(ctx, m.cfg.Provider, err)
+	}
+	if resp.StatusCode >= 300 {
+		defer resp.Body.Close()
+		return nil, statusError(ctx, m.cfg.Provider, resp)
+	}
+	return resp, nil
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
-
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
 
@@ -24,7 +22,8 @@ const maxDefaultOutput = 32000
 // re-validate the whole conversation on every request, which grew to
 // milliseconds and megabytes a turn in long sessions. Each message's
 // blocks come from the model's cache when it has them.
-func (m *Model) body(req llm.Request) ([]byte, []option.RequestOption, error) {
+// The second result is the anthropic-beta header to send, if any.
+func (m *Model) body(req llm.Request) ([]byte, string, error) {
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = min(m.cfg.Info.MaxOutputTokens, maxDefaultOutput)
@@ -32,7 +31,7 @@ func (m *Model) body(req llm.Request) ([]byte, []option.RequestOption, error) {
 			maxTokens = defaultMaxTokens
 		}
 	}
-	var opts []option.RequestOption
+	var beta string
 	var extra bytes.Buffer // thinking, output_config, temperature
 	switch {
 	case req.Thinking.Enabled() && m.cfg.Info.AdaptiveThinking:
@@ -49,7 +48,7 @@ func (m *Model) body(req llm.Request) ([]byte, []option.RequestOption, error) {
 		}
 		fmt.Fprintf(&extra, `,"thinking":{"type":"enabled","budget_tokens":%d}`, budget)
 		// Thinking between tool calls needs this beta on Claude 4 models.
-		opts = append(opts, option.WithHeaderAdd("anthropic-beta", "interleaved-thinking-2025-05-14"))
+		beta = "interleaved-thinking-2025-05-14"
 	case req.Temperature != nil:
 		extra.WriteString(`,"temperature":`)
 		extra.WriteString(strconv.FormatFloat(*req.Temperature, 'g', -1, 64))
@@ -57,7 +56,7 @@ func (m *Model) body(req llm.Request) ([]byte, []option.RequestOption, error) {
 
 	tools, err := encodeTools(req.Tools)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", err
 	}
 	msgs := req.Messages
 	if !m.cfg.Info.Images {
@@ -65,7 +64,7 @@ func (m *Model) body(req llm.Request) ([]byte, []option.RequestOption, error) {
 	}
 	turns, size, err := m.turns(msgs)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", err
 	}
 
 	model, _ := json.Marshal(m.cfg.Model)
@@ -86,7 +85,7 @@ func (m *Model) body(req llm.Request) ([]byte, []option.RequestOption, error) {
 	b.WriteString(`,"messages":[`)
 	writeTurns(&b, turns)
 	b.WriteString(`]}`)
-	return b.Bytes(), opts, nil
+	return b.Bytes(), beta, nil
 }
 
 // encodeTools returns the tools array with a cache breakpoint on the last

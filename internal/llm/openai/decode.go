@@ -2,12 +2,9 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-
-	sdk "github.com/openai/openai-go/v3"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -40,8 +37,8 @@ func newDecoder(cfg Config) *decoder {
 }
 
 // handle processes one chunk and reports whether the consumer wants more.
-func (d *decoder) handle(c sdk.ChatCompletionChunk, yield func(llm.Event, error) bool) bool {
-	if c.JSON.Usage.Valid() {
+func (d *decoder) handle(c *chunk, yield func(llm.Event, error) bool) bool {
+	if c.Usage != nil {
 		u := c.Usage
 		cached := u.PromptTokensDetails.CachedTokens
 		d.usage = llm.Usage{Input: u.PromptTokens - cached, Output: u.CompletionTokens, CacheRead: cached}
@@ -51,14 +48,18 @@ func (d *decoder) handle(c sdk.ChatCompletionChunk, yield func(llm.Event, error)
 			continue
 		}
 		delta := ch.Delta
-		if r := reasoning(delta); r != "" && !d.appendText(llm.PartThinking, r, yield) {
+		r := delta.ReasoningContent
+		if r == "" {
+			r = delta.Reasoning
+		}
+		if r != "" && !d.appendText(llm.PartThinking, string(r), yield) {
 			return false
 		}
-		if delta.Content != "" && !d.appendText(llm.PartText, delta.Content, yield) {
+		if delta.Content != "" && !d.appendText(llm.PartText, string(delta.Content), yield) {
 			return false
 		}
 		// A refusal is the model's answer; show it as text.
-		if delta.Refusal != "" && !d.appendText(llm.PartText, delta.Refusal, yield) {
+		if delta.Refusal != "" && !d.appendText(llm.PartText, string(delta.Refusal), yield) {
 			return false
 		}
 		for _, tc := range delta.ToolCalls {
@@ -68,31 +69,13 @@ func (d *decoder) handle(c sdk.ChatCompletionChunk, yield func(llm.Event, error)
 		}
 		if ch.FinishReason != "" {
 			d.finished = true
-			d.msg.StopReason = stopReason(ch.FinishReason)
+			d.msg.StopReason = stopReason(string(ch.FinishReason))
 			if !d.endAll(yield) {
 				return false
 			}
 		}
 	}
 	return true
-}
-
-// reasoning returns the reasoning text of a delta: reasoning_content
-// (DeepSeek, vLLM, llama.cpp) or reasoning (OpenRouter, Ollama).
-func reasoning(delta sdk.ChatCompletionChunkChoiceDelta) string {
-	for _, key := range []string{"reasoning_content", "reasoning"} {
-		// Extra fields decode as "invalid" (no typed destination), so read
-		// the raw JSON rather than asking Valid.
-		f, ok := delta.JSON.ExtraFields[key]
-		if !ok {
-			continue
-		}
-		var s string
-		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // appendText adds a text or thinking delta, starting a part when the open
@@ -116,7 +99,7 @@ func (d *decoder) appendText(t llm.PartType, s string, yield func(llm.Event, err
 	return yield(llm.Event{Type: deltaType, Index: d.open, Delta: s}, nil)
 }
 
-func (d *decoder) toolCall(tc sdk.ChatCompletionChunkChoiceDeltaToolCall, yield func(llm.Event, error) bool) bool {
+func (d *decoder) toolCall(tc toolCallDelta, yield func(llm.Event, error) bool) bool {
 	i, ok := d.calls[tc.Index]
 	if !ok {
 		if !d.endOpen(yield) {
@@ -129,17 +112,17 @@ func (d *decoder) toolCall(tc sdk.ChatCompletionChunkChoiceDeltaToolCall, yield 
 		}
 		i = len(d.msg.Content)
 		d.calls[tc.Index] = i
-		p := llm.Part{Type: llm.PartToolCall, ID: id, Name: tc.Function.Name}
+		p := llm.Part{Type: llm.PartToolCall, ID: id, Name: string(tc.Function.Name)}
 		d.msg.Content = append(d.msg.Content, p)
 		if !yield(llm.Event{Type: llm.EventToolCallStart, Index: i, Part: &p}, nil) {
 			return false
 		}
 	} else if tc.Function.Name != "" && d.msg.Content[i].Name == "" {
-		d.msg.Content[i].Name = tc.Function.Name
+		d.msg.Content[i].Name = string(tc.Function.Name)
 	}
 	if a := tc.Function.Arguments; a != "" {
 		d.args[i] = append(d.args[i], a...)
-		return yield(llm.Event{Type: llm.EventToolCallDelta, Index: i, Delta: a}, nil)
+		return yield(llm.Event{Type: llm.EventToolCallDelta, Index: i, Delta: string(a)}, nil)
 	}
 	return true
 }

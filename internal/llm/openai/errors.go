@@ -4,18 +4,37 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"time"
 
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/ssestream"
-
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
 
-// classify turns an SDK or transport error into an [*llm.Error]; context
-// errors are returned as they are.
+// maxErrorBody bounds how much of an error response is read.
+const maxErrorBody = 1 << 20
+
+// errorBody is the error object of error responses and of error chunks
+// inside a stream. Code is a string on OpenAI, a number or null on some
+// compatible servers.
+type errorBody struct {
+	Error *apiError `json:"error"`
+}
+
+type apiError struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
+	Code    any    `json:"code"`
+}
+
+func (b *errorBody) code() string {
+	s, _ := b.Error.Code.(string)
+	return s
+}
+
+// classify turns a transport or decoding error into an [*llm.Error];
+// context errors are returned as they are.
 func classify(ctx context.Context, provider string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return ctxErr
@@ -23,55 +42,51 @@ func classify(ctx context.Context, provider string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	if apiErr, ok := errors.AsType[*sdk.Error](err); ok {
-		return fromAPIError(provider, apiErr)
-	}
-	if se, ok := errors.AsType[*ssestream.StreamError](err); ok {
-		return fromStreamError(provider, se)
-	}
 	if _, ok := errors.AsType[*json.SyntaxError](err); ok {
 		return &llm.Error{Kind: llm.KindTransport, Provider: provider, Message: "malformed stream chunk: " + err.Error(), Err: err}
 	}
 	return &llm.Error{Kind: llm.KindTransport, Provider: provider, Message: err.Error(), Err: err}
 }
 
-func fromAPIError(provider string, e *sdk.Error) *llm.Error {
-	msg := e.Message
-	if msg == "" {
-		msg = strings.TrimSpace(e.RawJSON())
+// statusError reads an error response into an [*llm.Error].
+func statusError(ctx context.Context, provider string, resp *http.Response) error {
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	if err != nil {
+		return classify(ctx, provider, err)
+	}
+	var body errorBody
+	_ = json.Unmarshal(raw, &body)
+	msg := ""
+	if body.Error != nil {
+		msg = body.Error.Message
 	}
 	if msg == "" {
-		msg = http.StatusText(e.StatusCode)
+		msg = strings.TrimSpace(string(raw))
 	}
-	out := &llm.Error{Provider: provider, Status: e.StatusCode, Message: msg, Err: e,
-		Kind: llm.KindForStatus(e.StatusCode, msg)}
-	switch e.Code {
-	case "context_length_exceeded", "string_above_max_length":
-		out.Kind = llm.KindContextOverflow
-	case "insufficient_quota":
-		// A 429 that waiting does not fix.
-		out.Kind = llm.KindAuth
+	if msg == "" {
+		msg = http.StatusText(resp.StatusCode)
 	}
-	if e.Response != nil {
-		out.RetryAfter = retryAfter(e.Response.Header)
+	out := &llm.Error{Provider: provider, Status: resp.StatusCode, Message: msg,
+		Kind: llm.KindForStatus(resp.StatusCode, msg), RetryAfter: retryAfter(resp.Header)}
+	if body.Error != nil {
+		switch body.code() {
+		case "context_length_exceeded", "string_above_max_length":
+			out.Kind = llm.KindContextOverflow
+		case "insufficient_quota":
+			// A 429 that waiting does not fix.
+			out.Kind = llm.KindAuth
+		}
 	}
 	return out
 }
 
-// fromStreamError classifies an error object sent inside the stream.
-func fromStreamError(provider string, e *ssestream.StreamError) *llm.Error {
-	var body struct {
-		Error struct {
-			Message string `json:"message"`
-			Type    string `json:"type"`
-			Code    any    `json:"code"`
-		} `json:"error"`
+// streamError classifies an error object sent inside the stream.
+func streamError(provider string, body *errorBody, data []byte) *llm.Error {
+	msg := body.Error.Message
+	if msg == "" {
+		msg = "error chunk: " + string(data)
 	}
-	msg := e.Message
-	if json.Unmarshal(e.Event.Data, &body) == nil && body.Error.Message != "" {
-		msg = body.Error.Message
-	}
-	code, _ := body.Error.Code.(string)
+	code := body.code()
 	kind := llm.KindOverloaded
 	switch {
 	case llm.IsOverflowMessage(msg) || code == "context_length_exceeded":
@@ -81,7 +96,7 @@ func fromStreamError(provider string, e *ssestream.StreamError) *llm.Error {
 	case body.Error.Type == "invalid_request_error":
 		kind = llm.KindInvalidRequest
 	}
-	return &llm.Error{Kind: kind, Provider: provider, Message: msg, Err: e}
+	return &llm.Error{Kind: kind, Provider: provider, Message: msg}
 }
 
 // retryAfter reads retry-after-ms (milliseconds) or retry-after.

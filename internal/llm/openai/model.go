@@ -1,14 +1,12 @@
 package openai
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"iter"
 	"net/http"
 	"strings"
-
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -40,16 +38,14 @@ type Config struct {
 
 // Model streams responses from a Chat Completions endpoint.
 type Model struct {
-	cfg    Config
-	client sdk.Client
-	cache  llm.EncodeCache[encodedMessage]
+	cfg   Config
+	url   string
+	cache llm.EncodeCache[encodedMessage]
 }
 
 var _ llm.Model = (*Model)(nil)
 
-// New returns a Model for cfg. It reads no environment variables: the
-// service is built without the SDK's client defaults, which would pick up
-// OPENAI_* variables meant for another provider.
+// New returns a Model for cfg. It reads no environment variables.
 func New(cfg Config) *Model {
 	if cfg.Provider == "" {
 		cfg.Provider = "openai"
@@ -57,47 +53,88 @@ func New(cfg Config) *Model {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{}
 	}
-	opts := []option.RequestOption{
-		option.WithHTTPClient(cfg.HTTPClient),
-		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/") + "/"),
-		option.WithAPIKey(cfg.APIKey),
-		option.WithMaxRetries(0),
-	}
-	for k, v := range cfg.Headers {
-		opts = append(opts, option.WithHeader(k, v))
-	}
-	return &Model{cfg: cfg, client: sdk.Client{Options: opts}}
+	return &Model{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions"}
 }
 
 // Stream sends req and streams the response.
 func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event, error] {
 	return func(yield func(llm.Event, error) bool) {
 		d := newDecoder(m.cfg)
-		body, err := m.body(req)
+		resp, err := m.send(ctx, req)
 		if err != nil {
 			d.fail(yield, err)
 			return
 		}
-		// The SDK sends the body, authenticates, and turns error statuses
-		// into *sdk.Error; its SSE decoder reads the chunks.
-		var raw *http.Response
-		err = m.client.Post(ctx, "chat/completions", nil, &raw, option.WithRequestBody("application/json", body))
-		stream := ssestream.NewStream[sdk.ChatCompletionChunk](ssestream.NewDecoder(raw), err)
-		defer stream.Close()
-		for stream.Next() {
+		defer resp.Body.Close()
+		sse := llm.NewSSEReader(resp.Body)
+		var c chunk
+		for sse.Next() {
 			// Buffered chunks must not outrun a cancellation.
 			if err := ctx.Err(); err != nil {
 				d.fail(yield, err)
 				return
 			}
-			if !d.handle(stream.Current(), yield) {
+			data := sse.Data()
+			if bytes.HasPrefix(data, []byte("[DONE]")) {
+				break
+			}
+			if len(bytes.TrimSpace(data)) == 0 {
+				continue
+			}
+			c = chunk{}
+			if err := json.Unmarshal(data, &c); err != nil {
+				d.fail(yield, classify(ctx, m.cfg.Provider, err))
+				return
+			}
+			if len(c.Error) > 0 && string(c.Error) != "null" {
+				body := errorBody{Error: &apiError{}}
+				_ = json.Unmarshal(data, &body) // an error that is not an object keeps its text below
+				if body.Error == nil {
+					body.Error = &apiError{}
+				}
+				d.fail(yield, streamError(m.cfg.Provider, &body, data))
+				return
+			}
+			if !d.handle(&c, yield) {
 				return
 			}
 		}
-		if err := stream.Err(); err != nil {
+		if err := sse.Err(); err != nil {
 			d.fail(yield, classify(ctx, m.cfg.Provider, err))
 			return
 		}
 		d.finish(ctx, yield)
 	}
+}
+
+// send posts the request and returns the response of a 2xx status; any
+// other status is an [*llm.Error] made from the server's error body.
+func (m *Model) send(ctx context.Context, req llm.Request) (*http.Response, error) {
+	body, err := m.body(req)
+	if err != nil {
+		return nil, err
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, m.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, &llm.Error{Kind: llm.KindInvalidRequest, Provider: m.cfg.Provider, Message: err.Error(), Err: err}
+	}
+	h := hreq.Header
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json")
+	h.Set("User-Agent", "bonsai")
+	if m.cfg.APIKey != "" {
+		h.Set("Authorization", "Bearer "+m.cfg.APIKey)
+	}
+	for k, v := range m.cfg.Headers {
+		h.Set(k, v)
+	}
+	resp, err := m.cfg.HTTPClient.Do(hreq)
+	if err != nil {
+		return nil, classify(ctx, m.cfg.Provider, err)
+	}
+	if resp.StatusCode >= 300 {
+		defer resp.Body.Close()
+		return nil, statusError(ctx, m.cfg.Provider, resp)
+	}
+	return resp, nil
 }
