@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/cli"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -46,6 +48,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mkrepo": cmdMkrepo,
 			"exits":  cmdExits,
+			"block":  cmdBlock,
 			// fakellm (run_fakellm_test.go) serves scripted model turns.
 			"fakellm": cmdFakeLLM(t),
 		},
@@ -95,4 +98,20 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with code %d, want %d", args[1], got, want)
 	}
+}
+
+// cmdBlock makes the agent ask a question on a ticket, as ticket_ask does,
+// so scripts can show what people see of a blocked ticket: block <ref>.
+func cmdBlock(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: block <project>#<n>")
+	}
+	ref, err := board.ParseRef(args[0])
+	ts.Check(err)
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(ts.Getenv("BONSAI_DATA_DIR"), "bonsai.db"))
+	ts.Check(err)
+	defer db.Close()
+	_, err = db.AddComment(ctx, ref, board.Comment{AuthorType: board.Agent, AuthorName: "agent", Kind: board.KindQuestion, Content: "Which API should I use?"})
+	ts.Check(err)
 }

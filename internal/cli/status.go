@@ -4,13 +4,9 @@ import (
 	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/spf13/cobra"
 )
-
-// recentRunsShown is how many runs `bonsai status` lists.
-const recentRunsShown = 10
 
 func newStatusCmd(a *app) *cobra.Command {
 	var asJSON bool
@@ -34,47 +30,11 @@ func newStatusCmd(a *app) *cobra.Command {
 }
 
 func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
-	ctx := cmd.Context()
-	v := view.Status{Projects: []view.ProjectSummary{}, Queue: []view.QueueEntry{}, RecentRuns: []view.Run{}}
-	s, err := a.openStore(ctx)
+	s, err := a.openStore(cmd.Context())
 	if err != nil {
-		return v, err
+		return view.Status{}, err
 	}
-	v.Heartbeat = loadHeartbeatView(a.dir, a.now())
-	ps, err := s.Projects(ctx, store.ProjectFilter{})
-	if err != nil {
-		return v, err
-	}
-	counts, err := s.TicketCounts(ctx)
-	if err != nil {
-		return v, err
-	}
-	for _, p := range ps {
-		c := view.NewStateCounts(nil)
-		for st, n := range counts[p.Slug] {
-			c[st] = n
-		}
-		v.Projects = append(v.Projects, view.ProjectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active, Counts: c})
-	}
-	picks, err := s.Pick(ctx, "")
-	if err != nil {
-		return v, err
-	}
-	board.SortQueue(picks)
-	for _, p := range picks {
-		v.Queue = append(v.Queue, view.QueueEntry{
-			Ref: p.Ticket.Ref().String(), Title: p.Ticket.Title, State: p.Ticket.State, SubState: p.Ticket.SubState,
-			Priority: p.Ticket.Priority, Class: int(p.Class), Reason: p.Class.String(),
-		})
-	}
-	runs, err := s.RecentRuns(ctx, recentRunsShown)
-	if err != nil {
-		return v, err
-	}
-	for _, r := range runs {
-		v.RecentRuns = append(v.RecentRuns, view.NewRun(r))
-	}
-	return v, nil
+	return view.LoadStatus(cmd.Context(), s, loadHeartbeatView(a.dir, a.now()), a.now())
 }
 
 func printStatus(a *app, v view.Status) error {
@@ -108,6 +68,27 @@ func printStatus(a *app, v view.Status) error {
 			return err
 		}
 	}
+	if len(v.Blocked) > 0 {
+		fmt.Fprintln(w, "\nWAITING ON YOU (the agent asked; answer with: bonsai comment add <ticket> <text>)")
+		t = newTable(w)
+		for _, b := range v.Blocked {
+			t.row("  "+b.Ref, "asked "+relTime(a.now(), b.UpdatedAt), truncate(b.Title, 60))
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
+	}
+	if len(v.Running) > 0 {
+		fmt.Fprintln(w, "\nRUNNING")
+		t = newTable(w)
+		for _, r := range v.Running {
+			t.row("  "+r.Ref, string(r.Task), "started "+relTime(a.now(), r.StartedAt))
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "\nSPEND TODAY\n  $%.2f in %d run(s), %d tokens\n", v.SpendToday.CostUSD, v.SpendToday.Runs, v.SpendToday.Tokens)
 	fmt.Fprintln(w, "\nRECENT RUNS")
 	if len(v.RecentRuns) == 0 {
 		fmt.Fprintln(w, "  none yet")

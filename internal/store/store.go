@@ -75,7 +75,8 @@ type Store interface {
 	// less means a default.
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
 	// Spend sums the tokens and cost of the project's runs started at or
-	// after since (a project's daily budget). An unknown slug is ENOTFOUND.
+	// after since (a project's daily budget); an empty slug sums every
+	// project's. An unknown slug is ENOTFOUND.
 	Spend(ctx context.Context, projectSlug string, since time.Time) (Spend, error)
 	// InterruptRuns marks every run still "running" as "interrupted", with
 	// an event each, and returns how many it marked. A heartbeat calls it
@@ -137,6 +138,8 @@ func (s Spend) Tokens() int64 {
 type TicketFilter struct {
 	ProjectSlug string
 	State       board.State
+	// Blocked selects only tickets whose agent waits on a person's answer.
+	Blocked bool
 }
 
 // TicketUpdate holds the ticket fields to change; nil fields are kept.

@@ -100,12 +100,3 @@ type ProjectSummary struct {
 	Active bool        `json:"active"`
 	Counts StateCounts `json:"counts"`
 }
-
-// Status is `bonsai status --json`.
-type Status struct {
-	// Heartbeat is the heartbeat's state: {"lastBeat": …, "paused": […]}.
-	Heartbeat  any              `json:"heartbeat"`
-	Projects   []ProjectSummary `json:"projects"`
-	Queue      []QueueEntry     `json:"queue"`
-	RecentRuns []Run            `json:"recentRuns"`
-}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -24,6 +25,7 @@ type Store interface {
 	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
 	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
+	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
 	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
 	Events(ctx context.Context, afterID int64, limit int) ([]board.Event, error)
 }

@@ -8,20 +8,26 @@ import (
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
-// Spend sums the tokens and cost of the project's runs started at or after
-// since. It reads the runs_project index: one range of one project.
+// Spend sums the tokens and cost of the project's runs (or, for an empty
+// slug, every run) started at or after since. It reads one range of the
+// runs_project (or runs_started) index.
 func (db *DB) Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error) {
-	p, err := getProject(ctx, db.sql, projectSlug)
-	if err != nil {
-		return store.Spend{}, err
+	q := `SELECT count(*), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0),
+		coalesce(sum(cache_read_tokens), 0), coalesce(sum(cache_write_tokens), 0), coalesce(sum(cost_usd), 0)
+		FROM runs WHERE started_at >= ?`
+	args := []any{since.UnixMilli()}
+	if projectSlug != "" {
+		p, err := getProject(ctx, db.sql, projectSlug)
+		if err != nil {
+			return store.Spend{}, err
+		}
+		q, args = q+` AND project_id = ?`, append(args, p.ID)
 	}
 	var s store.Spend
-	err = db.sql.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0),
-		coalesce(sum(cache_read_tokens), 0), coalesce(sum(cache_write_tokens), 0), coalesce(sum(cost_usd), 0)
-		FROM runs WHERE project_id = ? AND started_at >= ?`, p.ID, since.UnixMilli()).
+	err := db.sql.QueryRowContext(ctx, q, args...).
 		Scan(&s.Runs, &s.InputTokens, &s.OutputTokens, &s.CacheReadTokens, &s.CacheWriteTokens, &s.CostUSD)
 	if err != nil {
-		return store.Spend{}, fmt.Errorf("sum the spend of %s: %w", projectSlug, err)
+		return store.Spend{}, fmt.Errorf("sum the spend since %s: %w", since.Format(time.RFC3339), err)
 	}
 	return s, nil
 }

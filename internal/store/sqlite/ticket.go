@@ -150,6 +150,9 @@ func (db *DB) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket
 	if f.State != "" {
 		q, args = q+` AND t.state = ?`, append(args, string(f.State))
 	}
+	if f.Blocked {
+		q += ` AND t.sub_state = 'blocked'`
+	}
 	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY p.slug, t.number`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list tickets: %w", err)

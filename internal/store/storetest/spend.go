@@ -61,6 +61,14 @@ func testRunSpend(t *testing.T, s store.Store) {
 	}
 	same(t, "spend after the last run started", none, store.Spend{})
 
+	// An empty slug sums every project.
+	total, err := s.Spend(ctx, "", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "spend of every project", total, store.Spend{Runs: 4, InputTokens: 10299, OutputTokens: 10029,
+		CacheReadTokens: 10999, CacheWriteTokens: 10049, CostUSD: 99.75})
+
 	_, err = s.Spend(ctx, "nope", time.Time{})
 	wantCode(t, err, board.ENOTFOUND, "nope")
 }

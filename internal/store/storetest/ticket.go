@@ -254,6 +254,9 @@ func testTicketList(t *testing.T, s store.Store) {
 	a2 := ticketIn(t, s, "alpha", board.InProgress)
 	b2 := ticketIn(t, s, "beta", board.Done)
 	a3 := ticketIn(t, s, "alpha", board.Research)
+	if _, err := s.AddComment(ctx, a2.Ref(), board.Comment{AuthorType: board.Agent, AuthorName: "agent", Kind: board.KindQuestion, Content: "Which API?"}); err != nil {
+		t.Fatal(err)
+	}
 	b1, a2 = mustGet(t, s, b1.Ref()), mustGet(t, s, a2.Ref())
 
 	for _, tc := range []struct {
@@ -266,6 +269,8 @@ func testTicketList(t *testing.T, s store.Store) {
 		{"one state", store.TicketFilter{State: board.InProgress}, []board.Ticket{a2, b1}},
 		{"project and state", store.TicketFilter{ProjectSlug: "alpha", State: board.Research}, []board.Ticket{a3}},
 		{"nothing matches", store.TicketFilter{ProjectSlug: "alpha", State: board.Verification}, []board.Ticket{}},
+		{"blocked", store.TicketFilter{Blocked: true}, []board.Ticket{a2}},
+		{"blocked in another project", store.TicketFilter{ProjectSlug: "beta", Blocked: true}, []board.Ticket{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := s.Tickets(ctx, tc.f)

@@ -1,0 +1,101 @@
+package view
+
+import (
+	"context"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// RecentRunsShown is how many finished or running runs status lists.
+const RecentRunsShown = 10
+
+// runningScan is how many of the newest runs status looks through for the
+// ones still running: more than agents can run at once.
+const runningScan = 64
+
+// Status is `bonsai status --json`.
+type Status struct {
+	// Heartbeat is the heartbeat's state: {"lastBeat": …, "paused": […]}.
+	Heartbeat any              `json:"heartbeat"`
+	Projects  []ProjectSummary `json:"projects"`
+	// Queue is what the next heartbeat would pick, one ticket per project.
+	Queue []QueueEntry `json:"queue"`
+	// Running are the runs not finished yet.
+	Running []Run `json:"running"`
+	// Blocked are the tickets whose agent waits on a person's answer.
+	Blocked    []Ticket `json:"blocked"`
+	SpendToday Spend    `json:"spendToday"`
+	RecentRuns []Run    `json:"recentRuns"`
+}
+
+// Spend is what runs consumed.
+type Spend struct {
+	Runs    int     `json:"runs"`
+	Tokens  int64   `json:"tokens"`
+	CostUSD float64 `json:"costUsd"`
+}
+
+// StatusSource is what LoadStatus reads: a subset of store.Store.
+type StatusSource interface {
+	Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
+	TicketCounts(ctx context.Context) (map[string]map[board.State]int, error)
+	Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error)
+	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
+	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
+	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
+}
+
+// LoadStatus gathers what `bonsai status` and the web status page show.
+// Spend today counts from local midnight of now. Every query reads an
+// index, so the cost does not grow with the number of finished tickets.
+func LoadStatus(ctx context.Context, src StatusSource, heartbeat any, now time.Time) (Status, error) {
+	v := Status{Heartbeat: heartbeat, Projects: []ProjectSummary{}, Queue: []QueueEntry{},
+		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}}
+	ps, err := src.Projects(ctx, store.ProjectFilter{})
+	if err != nil {
+		return v, err
+	}
+	counts, err := src.TicketCounts(ctx)
+	if err != nil {
+		return v, err
+	}
+	for _, p := range ps {
+		v.Projects = append(v.Projects, ProjectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active, Counts: NewStateCounts(counts[p.Slug])})
+	}
+	picks, err := src.Pick(ctx, "")
+	if err != nil {
+		return v, err
+	}
+	board.SortQueue(picks)
+	for _, p := range picks {
+		v.Queue = append(v.Queue, NewQueueEntry(p))
+	}
+	blocked, err := src.Tickets(ctx, store.TicketFilter{Blocked: true})
+	if err != nil {
+		return v, err
+	}
+	for _, t := range blocked {
+		v.Blocked = append(v.Blocked, NewTicket(t))
+	}
+	runs, err := src.RecentRuns(ctx, runningScan)
+	if err != nil {
+		return v, err
+	}
+	for i, r := range runs {
+		if r.Status == board.RunRunning {
+			v.Running = append(v.Running, NewRun(r))
+		}
+		if i < RecentRunsShown {
+			v.RecentRuns = append(v.RecentRuns, NewRun(r))
+		}
+	}
+	y, m, d := now.Date()
+	spent, err := src.Spend(ctx, "", time.Date(y, m, d, 0, 0, 0, 0, now.Location()))
+	if err != nil {
+		return v, err
+	}
+	v.SpendToday = Spend{Runs: spent.Runs, Tokens: spent.Tokens(), CostUSD: spent.CostUSD}
+	return v, nil
+}
