@@ -3,6 +3,7 @@ package anthropic
 import (
 	"bytes"
 	"context"
+	"io"
 	"iter"
 	"net/http"
 	"strings"
@@ -109,10 +110,12 @@ func (m *Model) send(ctx context.Context, req llm.Request) (*http.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, m.url, bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, m.url, nil)
 	if err != nil {
 		return nil, &llm.Error{Kind: llm.KindInvalidRequest, Provider: m.cfg.Provider, Message: err.Error(), Err: err}
 	}
+	hreq.Body, hreq.ContentLength = body.Reader(), int64(body.Len())
+	hreq.GetBody = func() (io.ReadCloser, error) { return body.Reader(), nil }
 	h := hreq.Header
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")

@@ -23,7 +23,7 @@ const maxDefaultOutput = 32000
 // milliseconds and megabytes a turn in long sessions. Each message's
 // blocks come from the model's cache when it has them.
 // The second result is the anthropic-beta header to send, if any.
-func (m *Model) body(req llm.Request) ([]byte, string, error) {
+func (m *Model) body(req llm.Request) (*llm.Body, string, error) {
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = min(m.cfg.Info.MaxOutputTokens, maxDefaultOutput)
@@ -62,14 +62,14 @@ func (m *Model) body(req llm.Request) ([]byte, string, error) {
 	if !m.cfg.Info.Images {
 		msgs = llm.WithoutImages(msgs)
 	}
-	turns, size, err := m.turns(msgs)
+	turns, err := m.turns(msgs)
 	if err != nil {
 		return nil, "", err
 	}
 
 	model, _ := json.Marshal(m.cfg.Model)
-	var b bytes.Buffer
-	b.Grow(size + len(tools) + len(req.System) + extra.Len() + 256 + 64*len(turns))
+	var b bytes.Buffer // everything before the messages
+	b.Grow(len(tools) + len(req.System) + extra.Len() + 256)
 	fmt.Fprintf(&b, `{"model":%s,"max_tokens":%d,"stream":true`, model, maxTokens)
 	b.Write(extra.Bytes())
 	if req.System != "" {
@@ -83,9 +83,11 @@ func (m *Model) body(req llm.Request) ([]byte, string, error) {
 		b.Write(tools)
 	}
 	b.WriteString(`,"messages":[`)
-	writeTurns(&b, turns)
-	b.WriteString(`]}`)
-	return b.Bytes(), beta, nil
+	body := new(llm.Body)
+	body.Write(b.Bytes())
+	writeTurns(body, turns)
+	body.Write(closeAll)
+	return body, beta, nil
 }
 
 // encodeTools returns the tools array with a cache breakpoint on the last
@@ -153,20 +155,17 @@ type turn struct {
 // turns converts the conversation: tool results join the user turn that
 // follows the assistant's tool calls, consecutive messages of one side
 // merge, and assistant messages without content (failed or aborted before
-// any output) are left out because the API refuses them. It returns the
-// turns and their encoded size.
-func (m *Model) turns(msgs []llm.Message) ([]turn, int, error) {
+// any output) are left out because the API refuses them.
+func (m *Model) turns(msgs []llm.Message) ([]turn, error) {
 	var out []turn
-	size := 0
 	for i := range msgs {
 		enc, err := m.blocks(&msgs[i])
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		if len(enc) == 0 {
 			continue
 		}
-		size += len(enc) + 1
 		role := llm.RoleUser
 		if msgs[i].Role == llm.RoleAssistant {
 			role = llm.RoleAssistant
@@ -180,7 +179,7 @@ func (m *Model) turns(msgs []llm.Message) ([]turn, int, error) {
 		out = append(out, turn{role: role, pieces: [][]byte{enc}})
 	}
 	m.cache.Sweep()
-	return out, size, nil
+	return out, nil
 }
 
 // blocks returns the encoded blocks of msg, from the cache when msg was
@@ -199,35 +198,49 @@ func (m *Model) blocks(msg *llm.Message) ([]byte, error) {
 	return enc, nil
 }
 
+// Constant pieces of the messages array.
+var (
+	comma          = []byte(",")
+	userOpen       = []byte(`{"role":"user","content":[`)
+	assistantOpen  = []byte(`{"role":"assistant","content":[`)
+	closeAll       = []byte(`]}`)
+	cacheControlCl = []byte(cacheControl)
+)
+
 // writeTurns writes the turns, with cache breakpoints on the last block of
 // the last two user turns: the newest one caches the whole prefix for the
 // next request, the one before lets this request read what the previous
 // request wrote. Together with the system prompt and the last tool that
-// makes four, the API's limit.
-func writeTurns(b *bytes.Buffer, turns []turn) {
-	marks := make(map[int]bool, 2)
-	for i := len(turns) - 1; i >= 0 && len(marks) < 2; i-- {
+// makes four, the API's limit. The cached encodings are written as they
+// are, never copied.
+func writeTurns(b *llm.Body, turns []turn) {
+	marked := map[int]bool{}
+	for i := len(turns) - 1; i >= 0 && len(marked) < 2; i-- {
 		if turns[i].role == llm.RoleUser {
-			marks[i] = true
+			marked[i] = true
 		}
 	}
 	for i, t := range turns {
 		if i > 0 {
-			b.WriteByte(',')
+			b.Write(comma)
 		}
-		b.WriteString(`{"role":"`)
-		b.WriteString(string(t.role))
-		b.WriteString(`","content":[`)
+		if t.role == llm.RoleUser {
+			b.Write(userOpen)
+		} else {
+			b.Write(assistantOpen)
+		}
 		for j, enc := range t.pieces {
 			if j > 0 {
-				b.WriteByte(',')
+				b.Write(comma)
 			}
-			if marks[i] && j == len(t.pieces)-1 {
-				withCacheControl(b, enc)
+			if marked[i] && j == len(t.pieces)-1 {
+				// The block's closing brace gives way to the breakpoint.
+				b.Write(enc[:len(enc)-1])
+				b.Write(cacheControlCl)
 			} else {
 				b.Write(enc)
 			}
 		}
-		b.WriteString(`]}`)
+		b.Write(closeAll)
 	}
 }

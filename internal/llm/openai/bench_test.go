@@ -3,6 +3,7 @@ package openai_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -56,6 +57,50 @@ func BenchmarkModel_StreamDecode(b *testing.B) {
 	for b.Loop() {
 		msg, err := llm.Collect(m.Stream(context.Background(), req))
 		if err != nil || len(msg.Content) != 2 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// drain is a transport that reads the whole request body, as a real
+// server does, then answers with one recorded body.
+type drain []byte
+
+func (r drain) RoundTrip(req *http.Request) (*http.Response, error) {
+	if _, err := io.Copy(io.Discard, req.Body); err != nil {
+		return nil, err
+	}
+	return replay(r).RoundTrip(req)
+}
+
+// BenchmarkModel_RequestLate sends the 51st request of a 50-turn session
+// (each turn reads a 2,000-line file, 2.4 MB in all) whose earlier
+// messages are already encoded, through a transport that reads the whole
+// body. Target: under 1 ms and flat in the session's length beyond
+// copying the body into the connection.
+func BenchmarkModel_RequestLate(b *testing.B) {
+	body := record(b, llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("ok")}}})
+	m := openai.New(openai.Config{Model: "gpt-5", APIKey: "k", BaseURL: "http://replay.invalid/v1",
+		HTTPClient: &http.Client{Transport: drain(body)}})
+	var file strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&file, "%4d\tline %04d abcde\n", i+1, i+1)
+	}
+	msgs := []llm.Message{llm.UserText("read big.txt again and again")}
+	for i := range 50 {
+		id := fmt.Sprintf("call_%02d", i)
+		msgs = append(msgs,
+			llm.Message{Role: llm.RoleAssistant, Provider: "openai", StopReason: llm.StopToolUse,
+				Content: []llm.Part{llm.ToolCall(id, "read", []byte(`{"path":"big.txt"}`))}},
+			llm.ToolResultText(id, "read", file.String(), false))
+	}
+	req := llm.Request{System: "You are Bonsai.", Messages: msgs}
+	if _, err := llm.Collect(m.Stream(context.Background(), req)); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := llm.Collect(m.Stream(context.Background(), req)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -21,7 +21,7 @@ const maxDefaultOutput = 32000
 // whole conversation through reflection on every request, which grew to
 // milliseconds and megabytes a turn in long sessions. Each message's
 // encoding comes from the model's cache when it has one.
-func (m *Model) body(req llm.Request) ([]byte, error) {
+func (m *Model) body(req llm.Request) (*llm.Body, error) {
 	var head bytes.Buffer
 	model, _ := json.Marshal(m.cfg.Model)
 	fmt.Fprintf(&head, `{"model":%s,"stream":true,"stream_options":{"include_usage":true}`, model)
@@ -61,25 +61,23 @@ func (m *Model) body(req llm.Request) ([]byte, error) {
 		msgs = llm.WithoutImages(msgs)
 	}
 	encs := make([]encodedMessage, len(msgs))
-	size := head.Len() + len(req.System) + 64
 	for i := range msgs {
 		enc, err := m.encoded(&msgs[i])
 		if err != nil {
 			return nil, err
 		}
 		encs[i] = enc
-		size += len(enc.msg) + len(enc.images) + 1
 	}
 	m.cache.Sweep()
 
-	var b bytes.Buffer
-	b.Grow(size + 128)
+	// The cached encodings are written as they are, never copied.
+	b := new(llm.Body)
+	head.WriteString(`,"messages":[`)
 	b.Write(head.Bytes())
-	b.WriteString(`,"messages":[`)
 	first := true
 	write := func(enc []byte) {
 		if !first {
-			b.WriteByte(',')
+			b.Write(comma)
 		}
 		first = false
 		b.Write(enc)
@@ -97,10 +95,10 @@ func (m *Model) body(req llm.Request) ([]byte, error) {
 		}
 		write([]byte(`{"role":"user","content":[{"type":"text","text":"` + imagesIntro + `"}`))
 		for _, img := range images {
-			b.WriteByte(',')
+			b.Write(comma)
 			b.Write(img)
 		}
-		b.WriteString(`]}`)
+		b.Write(closeAll)
 		images = nil
 	}
 	for i, enc := range encs {
@@ -115,9 +113,15 @@ func (m *Model) body(req llm.Request) ([]byte, error) {
 		}
 	}
 	flush()
-	b.WriteString(`]}`)
-	return b.Bytes(), nil
+	b.Write(closeAll)
+	return b, nil
 }
+
+// Constant pieces of the body.
+var (
+	comma    = []byte(",")
+	closeAll = []byte(`]}`)
+)
 
 // writeTools writes the tools array, if any.
 func (m *Model) writeTools(b *bytes.Buffer, specs []llm.ToolSpec) error {
