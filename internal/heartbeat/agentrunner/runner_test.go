@@ -391,3 +391,44 @@ func toolResults(ms []llm.Message) []llm.Message {
 	}
 	return out
 }
+
+// TestRunner_UsageIncludesCompaction records a run whose context is
+// compacted: the summary request's cost is part of the run's cost, which
+// comes from the loop's result rather than from the turns.
+func TestRunner_UsageIncludesCompaction(t *testing.T) {
+	f := newFixture(t)
+	runner, err := agentrunner.New(agentrunner.Options{
+		Model: func(id string) (llm.Model, llm.Info, error) {
+			// Compaction starts past 20000-16384 tokens and keeps 5000.
+			return f.model, llm.Info{ID: id, ContextWindow: 20000}, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.opts.Runner = runner
+	ctx := context.Background()
+	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Big", State: board.InProgress, Priority: 2}, board.Human)
+	long := call("c1", "ls", map[string]any{})
+	long.Message.Content = append([]llm.Part{llm.Text(strings.Repeat("thinking out loud ", 2000))}, long.Message.Content...)
+	big := call("c2", "ls", map[string]any{})
+	big.Message.Usage = &llm.Usage{Input: 4000, Output: 50, Cost: 0.001}
+	summary := say("Goal: look around. Progress: listed the root twice.")
+	summary.Message.Usage = &llm.Usage{Input: 3000, Output: 200, Cost: 0.05}
+	f.model.Push(long, big, summary, say("Done."))
+	rep := f.beat(t)
+	if rep.Runs[0].Status != board.RunCompleted {
+		t.Fatalf("run = %+v", rep.Runs[0])
+	}
+	reqs := f.model.Requests()
+	if len(reqs) != 4 || len(reqs[2].Tools) != 0 || reqs[2].System == reqs[0].System {
+		t.Fatalf("%d requests; the third should be the summary", len(reqs))
+	}
+	runs, _ := f.db.Runs(ctx, tk.Ref())
+	if got := runs[0].CostUSD; got < 0.0529 || got > 0.0531 {
+		t.Errorf("run cost = %v, want 0.053 (three turns and the summary)", got)
+	}
+	if runs[0].InputTokens != 1000+4000+3000+1000 {
+		t.Errorf("run input tokens = %d, want 9000", runs[0].InputTokens)
+	}
+}
