@@ -18,9 +18,9 @@ const module = "github.com/bonsai-run/bonsai/"
 func TestImports(t *testing.T) {
 	// An entry ending in "/..." allows the subtree; others match exactly.
 	allowed := map[string][]string{
-		".":         {},
-		"catalog":   {"internal/llm"},
-		"llmtest":   {"internal/llm"},
+		".":       {},
+		"catalog": {"internal/llm"},
+		"llmtest": {"internal/llm"},
 		// The adapters speak the wire formats themselves: linking the
 		// providers' SDKs cost about 28 MB of resident memory at start.
 		"anthropic": {"internal/llm"},
