@@ -34,3 +34,17 @@ func TestModel_RequestCachedEncodingMatchesFresh(t *testing.T) {
 		}
 	}
 }
+
+// A user message without parts goes out without a content field, as the
+// SDK sent it, rather than with an empty list.
+func TestModel_RequestEmptyUserMessage(t *testing.T) {
+	ok := llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("ok")}}}
+	m, srv := newModel(t, gpt5, ok)
+	msgs := []llm.Message{{Role: llm.RoleUser, Content: []llm.Part{}}, llm.UserText("hi")}
+	if _, _, err := collect(t, m, llm.Request{Messages: msgs}); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustJSON(srv.Requests()[0].Body["messages"]); got != `[{"role":"user"},{"content":"hi","role":"user"}]` {
+		t.Errorf("messages = %s", got)
+	}
+}

@@ -109,6 +109,9 @@ func user(msg llm.Message) chatMessage {
 			parts = append(parts, imagePart(p))
 		}
 	}
+	if len(parts) == 0 {
+		return chatMessage{Role: "user"} // as the SDK sent it: no content field
+	}
 	return chatMessage{Role: "user", Content: parts}
 }
 
