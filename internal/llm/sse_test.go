@@ -57,3 +57,54 @@ func TestSSEReader_ReadError(t *testing.T) {
 		t.Errorf("err = %v", r.Err())
 	}
 }
+
+// FuzzSSEReader compares the reader with a plain reading of the format:
+// split into lines (text after the last newline is a line too, as
+// bufio.Scanner reads it), dispatch at blank lines, drop an unfinished
+// event.
+func FuzzSSEReader(f *testing.F) {
+	f.Add("event: a\ndata: 1\n\n")
+	f.Add("data: x\r\ndata:y\r\n\r\n: c\n\ndata: [DONE]\n\n")
+	f.Add("event:e\n\nid: 1\ndata\n\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		var want []string
+		lines := strings.Split(in, "\n")
+		if lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		event, data, hasData := "", "", false
+		for _, l := range lines {
+			l = strings.TrimSuffix(l, "\r")
+			if l == "" {
+				if event != "" || hasData {
+					want = append(want, event+"|"+data)
+				}
+				event, data, hasData = "", "", false
+				continue
+			}
+			name, value, _ := strings.Cut(l, ":")
+			value = strings.TrimPrefix(value, " ")
+			switch name {
+			case "event":
+				event = value
+			case "data":
+				if hasData {
+					data += "\n"
+				}
+				data += value
+				hasData = true
+			}
+		}
+		r := llm.NewSSEReader(strings.NewReader(in))
+		var got []string
+		for r.Next() {
+			got = append(got, string(r.Event())+"|"+string(r.Data()))
+		}
+		if r.Err() != nil {
+			t.Fatal(r.Err())
+		}
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("events %q, want %q", got, want)
+		}
+	})
+}
