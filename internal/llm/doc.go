@@ -57,4 +57,11 @@
 // Models are named "provider/model" ([ParseModelID]). [Info] describes a
 // model's limits and prices; the embedded catalog lives in llm/catalog and
 // the wiring from an id to a concrete adapter in llm/provider.
+//
+// # Helpers for adapters
+//
+// [EncodeCache] keeps each message's wire encoding so a request in a long
+// session re-encodes only its new messages; [Body] sends the cached bytes
+// without copying them; [SSEReader] reads a text/event-stream body. They
+// do no I/O of their own: the adapters own the connections.
 package llm

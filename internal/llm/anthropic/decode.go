@@ -7,7 +7,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
 
-// decoder turns SDK stream events into llm events and the final message.
+// decoder turns stream events into llm events and the final message.
 type decoder struct {
 	cfg     Config
 	msg     llm.Message
