@@ -69,13 +69,16 @@ func printStatus(a *app, v view.Status) error {
 		}
 	}
 	if len(v.Blocked) > 0 {
-		fmt.Fprintln(w, "\nWAITING ON YOU (the agent asked; answer with: bonsai comment add <ticket> <text>)")
+		fmt.Fprintf(w, "\nWAITING ON YOU: %d (the agent asked; answer with: bonsai comment add <ticket> <text>)\n", v.BlockedTotal)
 		t = newTable(w)
 		for _, b := range v.Blocked {
 			t.row("  "+b.Ref, "asked "+relTime(a.now(), b.UpdatedAt), truncate(b.Title, 60))
 		}
 		if err := t.flush(); err != nil {
 			return err
+		}
+		if more := v.BlockedTotal - len(v.Blocked); more > 0 {
+			fmt.Fprintf(w, "  …and %d more (bonsai status --json lists the first %d)\n", more, view.BlockedShown)
 		}
 	}
 	if len(v.Running) > 0 {

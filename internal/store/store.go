@@ -41,6 +41,8 @@ type Store interface {
 	// Tickets lists tickets matching f, by project slug then number. A
 	// filter naming an unknown project is ENOTFOUND.
 	Tickets(ctx context.Context, f TicketFilter) ([]board.Ticket, error)
+	// CountTickets counts the tickets matching f, ignoring f.Limit.
+	CountTickets(ctx context.Context, f TicketFilter) (int, error)
 	// TicketCounts counts tickets per project slug and state, archived
 	// projects included. States without tickets are absent.
 	TicketCounts(ctx context.Context) (map[string]map[board.State]int, error)
@@ -140,6 +142,8 @@ type TicketFilter struct {
 	State       board.State
 	// Blocked selects only tickets whose agent waits on a person's answer.
 	Blocked bool
+	// Limit caps how many tickets Tickets returns; 0 means all.
+	Limit int
 }
 
 // TicketUpdate holds the ticket fields to change; nil fields are kept.

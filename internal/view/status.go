@@ -11,6 +11,10 @@ import (
 // RecentRunsShown is how many finished or running runs status lists.
 const RecentRunsShown = 10
 
+// BlockedShown is how many of the tickets waiting on people status lists;
+// BlockedTotal counts them all.
+const BlockedShown = 20
+
 // runningScan is how many of the newest runs status looks through for the
 // ones still running: more than agents can run at once.
 const runningScan = 64
@@ -24,10 +28,12 @@ type Status struct {
 	Queue []QueueEntry `json:"queue"`
 	// Running are the runs not finished yet.
 	Running []Run `json:"running"`
-	// Blocked are the tickets whose agent waits on a person's answer.
-	Blocked    []Ticket `json:"blocked"`
-	SpendToday Spend    `json:"spendToday"`
-	RecentRuns []Run    `json:"recentRuns"`
+	// Blocked are the first BlockedShown tickets whose agent waits on a
+	// person's answer, by project and number; BlockedTotal counts them all.
+	Blocked      []Ticket `json:"blocked"`
+	BlockedTotal int      `json:"blockedTotal"`
+	SpendToday   Spend    `json:"spendToday"`
+	RecentRuns   []Run    `json:"recentRuns"`
 }
 
 // Spend is what runs consumed.
@@ -42,6 +48,7 @@ type StatusSource interface {
 	Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
 	TicketCounts(ctx context.Context) (map[string]map[board.State]int, error)
 	Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error)
+	CountTickets(ctx context.Context, f store.TicketFilter) (int, error)
 	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
@@ -72,12 +79,18 @@ func LoadStatus(ctx context.Context, src StatusSource, heartbeat any, now time.T
 	for _, p := range picks {
 		v.Queue = append(v.Queue, NewQueueEntry(p))
 	}
-	blocked, err := src.Tickets(ctx, store.TicketFilter{Blocked: true})
+	blocked, err := src.Tickets(ctx, store.TicketFilter{Blocked: true, Limit: BlockedShown})
 	if err != nil {
 		return v, err
 	}
 	for _, t := range blocked {
 		v.Blocked = append(v.Blocked, NewTicket(t))
+	}
+	v.BlockedTotal = len(blocked)
+	if len(blocked) == BlockedShown {
+		if v.BlockedTotal, err = src.CountTickets(ctx, store.TicketFilter{Blocked: true}); err != nil {
+			return v, err
+		}
 	}
 	runs, err := src.RecentRuns(ctx, runningScan)
 	if err != nil {

@@ -18,6 +18,7 @@ type Store interface {
 	CreateTicket(ctx context.Context, t board.Ticket, actor board.Actor) (board.Ticket, error)
 	Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error)
 	Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error)
+	CountTickets(ctx context.Context, f store.TicketFilter) (int, error)
 	TicketCounts(ctx context.Context) (map[string]map[board.State]int, error)
 	UpdateTicket(ctx context.Context, ref board.Ref, u store.TicketUpdate, actor board.Actor) (board.Ticket, error)
 	MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error)

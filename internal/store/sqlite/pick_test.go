@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // genBoard is a randomly generated set of projects with their tickets and
@@ -275,5 +276,40 @@ func TestPick_UsesIndex(t *testing.T) {
 	}
 	if !strings.Contains(plan, "USING INDEX tickets_pick (project_id=? AND pick_class>?)") || strings.Contains(plan, "TEMP B-TREE") {
 		t.Errorf("pick query plan:\n%s\nwant a search of tickets_pick by project and no temporary sort", plan)
+	}
+}
+
+// TestTickets_UsesIndexes guards the plans of the ticket lists status and
+// the board read: none scans every ticket.
+func TestTickets_UsesIndexes(t *testing.T) {
+	db := openTest(t)
+	for _, tc := range []struct {
+		name  string
+		f     store.TicketFilter
+		index string
+	}{
+		{"blocked", store.TicketFilter{Blocked: true}, "tickets_blocked"},
+		{"one project", store.TicketFilter{ProjectSlug: "demo"}, "sqlite_autoindex_tickets"},
+	} {
+		q, args := ticketsQuery(tc.f)
+		rows, err := db.sql.Query("EXPLAIN QUERY PLAN "+q, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan += detail + "\n"
+		}
+		rows.Close()
+		// A scan of a partial index reads only its entries; a bare "SCAN t"
+		// reads the whole table.
+		if !strings.Contains(plan, tc.index) || strings.Contains(plan+"\n", "SCAN t\n") {
+			t.Errorf("%s: plan\n%s\nwant %s, no scan of the tickets table", tc.name, plan, tc.index)
+		}
 	}
 }

@@ -133,27 +133,11 @@ func (db *DB) Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error) {
 // Tickets lists tickets matching f, by project slug then number. A filter
 // naming an unknown project is an ENOTFOUND error, not an empty list.
 func (db *DB) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error) {
-	if f.State != "" && !f.State.Valid() {
-		return nil, board.Errorf(board.EINVALID, "unknown state %q; use one of BACKLOG, RESEARCH, IN_PROGRESS, VERIFICATION, DONE", f.State)
+	if err := db.checkFilter(ctx, f); err != nil {
+		return nil, err
 	}
-	if f.ProjectSlug != "" {
-		if _, err := getProject(ctx, db.sql, f.ProjectSlug); err != nil {
-			return nil, err
-		}
-	}
-	// The conditions are added only when set, so that SQLite can use the
-	// project's or the state's index instead of scanning every ticket.
-	q, args := `SELECT `+ticketColumns+ticketFrom+` WHERE 1`, []any{}
-	if f.ProjectSlug != "" {
-		q, args = q+` AND p.slug = ?`, append(args, f.ProjectSlug)
-	}
-	if f.State != "" {
-		q, args = q+` AND t.state = ?`, append(args, string(f.State))
-	}
-	if f.Blocked {
-		q += ` AND t.sub_state = 'blocked'`
-	}
-	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY p.slug, t.number`, args...)
+	q, args := ticketsQuery(f)
+	rows, err := db.sql.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list tickets: %w", err)
 	}
@@ -240,4 +224,61 @@ func applyTicketUpdate(t *board.Ticket, u store.TicketUpdate) []string {
 		changed = append(changed, "criteria")
 	}
 	return changed
+}
+
+// checkFilter reports what is wrong with f: an unknown state or project.
+func (db *DB) checkFilter(ctx context.Context, f store.TicketFilter) error {
+	if f.State != "" && !f.State.Valid() {
+		return board.Errorf(board.EINVALID, "unknown state %q; use one of BACKLOG, RESEARCH, IN_PROGRESS, VERIFICATION, DONE", f.State)
+	}
+	if f.Limit < 0 {
+		return board.Errorf(board.EINVALID, "limit must be 0 (all) or more, got %d", f.Limit)
+	}
+	if f.ProjectSlug != "" {
+		if _, err := getProject(ctx, db.sql, f.ProjectSlug); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ticketsQuery returns the query listing the tickets f selects.
+func ticketsQuery(f store.TicketFilter) (string, []any) {
+	where, args := ticketsWhere(f)
+	q := `SELECT ` + ticketColumns + ticketFrom + where + ` ORDER BY p.slug, t.number`
+	if f.Limit > 0 {
+		q, args = q+` LIMIT ?`, append(args, f.Limit)
+	}
+	return q, args
+}
+
+// ticketsWhere returns the conditions of f. They are added only when set,
+// so that SQLite can use the project's, the state's or the blocked tickets'
+// index instead of scanning every ticket.
+func ticketsWhere(f store.TicketFilter) (string, []any) {
+	q, args := ` WHERE 1`, []any{}
+	if f.ProjectSlug != "" {
+		q, args = q+` AND p.slug = ?`, append(args, f.ProjectSlug)
+	}
+	if f.State != "" {
+		q, args = q+` AND t.state = ?`, append(args, string(f.State))
+	}
+	if f.Blocked {
+		q += ` AND t.sub_state = 'blocked'` // literally, to match tickets_blocked
+	}
+	return q, args
+}
+
+// CountTickets counts the tickets matching f, ignoring f.Limit.
+func (db *DB) CountTickets(ctx context.Context, f store.TicketFilter) (int, error) {
+	if err := db.checkFilter(ctx, f); err != nil {
+		return 0, err
+	}
+	where, args := ticketsWhere(f)
+	var n int
+	err := db.sql.QueryRowContext(ctx, `SELECT count(*)`+ticketFrom+where, args...).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count tickets: %w", err)
+	}
+	return n, nil
 }

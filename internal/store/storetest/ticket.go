@@ -278,10 +278,29 @@ func testTicketList(t *testing.T, s store.Store) {
 				t.Fatal(err)
 			}
 			same(t, "tickets", got, tc.want)
+			n, err := s.CountTickets(ctx, tc.f)
+			if err != nil || n != len(tc.want) {
+				t.Errorf("CountTickets = %d, %v; want %d", n, err, len(tc.want))
+			}
+			if len(tc.want) > 1 { // a limit keeps the first ones, and the count ignores it
+				tc.f.Limit = 1
+				got, err := s.Tickets(ctx, tc.f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				same(t, "tickets with limit 1", got, tc.want[:1])
+				if n, _ := s.CountTickets(ctx, tc.f); n != len(tc.want) {
+					t.Errorf("CountTickets with limit = %d, want %d", n, len(tc.want))
+				}
+			}
 		})
 	}
 	_, err := s.Tickets(ctx, store.TicketFilter{State: "SOMEDAY"})
 	wantCode(t, err, board.EINVALID, "unknown state")
+	_, err = s.CountTickets(ctx, store.TicketFilter{ProjectSlug: "nope"})
+	wantCode(t, err, board.ENOTFOUND, `project "nope" not found`)
+	_, err = s.Tickets(ctx, store.TicketFilter{Limit: -1})
+	wantCode(t, err, board.EINVALID, "limit must be 0 (all) or more")
 }
 
 func testTicketUpdate(t *testing.T, s store.Store) {
