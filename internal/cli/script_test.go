@@ -49,6 +49,7 @@ func TestScripts(t *testing.T) {
 			"mkrepo": cmdMkrepo,
 			"exits":  cmdExits,
 			"block":  cmdBlock,
+			"pty":    cmdPty,
 			// fakellm (run_fakellm_test.go) serves scripted model turns.
 			"fakellm": cmdFakeLLM(t),
 		},
