@@ -16,6 +16,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/bonsai-run/bonsai/internal/web"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 	"github.com/spf13/cobra"
@@ -120,6 +121,13 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Service:   func() (bool, string) { return serviceState(a) },
 		Diff:      gitDiff(d),
 		Heartbeat: func() any { return loadHeartbeatView(d, a.now()) },
+		Models: func(ps []board.Project) []view.ModelStatus {
+			c, err := config.Load(d.ConfigFile())
+			if err != nil {
+				c = config.Default()
+			}
+			return modelStatuses(a.getenv, c.Model, ps)
+		},
 		LastBeat: func() (time.Time, time.Duration, bool) {
 			st := heartbeat.ReadState(d.Path("heartbeat.json"))
 			if st.LastBeat == nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/view"
@@ -30,11 +31,21 @@ func newStatusCmd(a *app) *cobra.Command {
 }
 
 func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return view.Status{}, err
+	}
 	s, err := a.openStore(cmd.Context())
 	if err != nil {
 		return view.Status{}, err
 	}
-	return view.LoadStatus(cmd.Context(), s, loadHeartbeatView(a.dir, a.now()), a.now())
+	return view.LoadStatus(cmd.Context(), s, view.StatusOptions{
+		Heartbeat: loadHeartbeatView(a.dir, a.now()),
+		Now:       a.now(),
+		Models: func(ps []board.Project) []view.ModelStatus {
+			return modelStatuses(a.getenv, cfg.Model, ps)
+		},
+	})
 }
 
 func printStatus(a *app, v view.Status) error {
@@ -45,6 +56,11 @@ func printStatus(a *app, v view.Status) error {
 	if len(v.Projects) == 0 {
 		fmt.Fprintln(w, "No projects yet. Add one with: bonsai project add <slug> --repo <path-or-url>")
 		return nil
+	}
+	for _, m := range v.Models {
+		if m.Problem != "" {
+			fmt.Fprintf(w, "MODEL %s cannot run (%s): %s\n\n", m.Model, strings.Join(m.Projects, ", "), m.Problem)
+		}
 	}
 	fmt.Fprintln(w, "PROJECTS")
 	t := newTable(w, "  SLUG", "BACKLOG", "RESEARCH", "IN_PROGRESS", "VERIFICATION", "DONE")

@@ -33,7 +33,19 @@ type Status struct {
 	Blocked      []Ticket `json:"blocked"`
 	BlockedTotal int      `json:"blockedTotal"`
 	SpendToday   Spend    `json:"spendToday"`
-	RecentRuns   []Run    `json:"recentRuns"`
+	// Models says, for each model the active projects use, whether agents
+	// can reach it: a missing key or setting is named before a beat fails.
+	Models     []ModelStatus `json:"models"`
+	RecentRuns []Run         `json:"recentRuns"`
+}
+
+// ModelStatus is one model the board's agents use.
+type ModelStatus struct {
+	Model    string   `json:"model"`    // provider/model
+	Projects []string `json:"projects"` // active projects using it
+	// Problem is why agents cannot use the model (e.g. which variable to
+	// set); empty when it is ready.
+	Problem string `json:"problem,omitempty"`
 }
 
 // Spend is what runs consumed.
@@ -54,12 +66,24 @@ type StatusSource interface {
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
 }
 
+// StatusOptions is what LoadStatus needs besides the store.
+type StatusOptions struct {
+	// Heartbeat is the heartbeat's state, shown as it is.
+	Heartbeat any
+	// Now is the time; spend today counts from its local midnight.
+	Now time.Time
+	// Models checks the models of the given projects; nil leaves the
+	// section empty.
+	Models func(projects []board.Project) []ModelStatus
+}
+
 // LoadStatus gathers what `bonsai status` and the web status page show.
 // Spend today counts from local midnight of now. Every query reads an
 // index, so the cost does not grow with the number of finished tickets.
-func LoadStatus(ctx context.Context, src StatusSource, heartbeat any, now time.Time) (Status, error) {
-	v := Status{Heartbeat: heartbeat, Projects: []ProjectSummary{}, Queue: []QueueEntry{},
-		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}}
+func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status, error) {
+	now := o.Now
+	v := Status{Heartbeat: o.Heartbeat, Projects: []ProjectSummary{}, Queue: []QueueEntry{},
+		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}, Models: []ModelStatus{}}
 	ps, err := src.Projects(ctx, store.ProjectFilter{})
 	if err != nil {
 		return v, err
@@ -70,6 +94,9 @@ func LoadStatus(ctx context.Context, src StatusSource, heartbeat any, now time.T
 	}
 	for _, p := range ps {
 		v.Projects = append(v.Projects, ProjectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active, Counts: NewStateCounts(counts[p.Slug])})
+	}
+	if o.Models != nil {
+		v.Models = o.Models(ps)
 	}
 	picks, err := src.Pick(ctx, "")
 	if err != nil {

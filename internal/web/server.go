@@ -10,8 +10,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // Options configure a Server.
@@ -40,6 +42,9 @@ type Options struct {
 	// Heartbeat returns the heartbeat section of `bonsai status --json`
 	// for GET /api/status; nil means no beat is known.
 	Heartbeat func() any
+	// Models checks the models of the given projects for the status;
+	// nil leaves that section empty.
+	Models func(projects []board.Project) []view.ModelStatus
 	// LastBeat reports when the newest heartbeat started and how long it
 	// took; nil or ok false means no beat is known.
 	LastBeat func() (started time.Time, took time.Duration, ok bool)

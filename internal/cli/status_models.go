@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"slices"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
+	"github.com/bonsai-run/bonsai/internal/view"
+)
+
+// modelStatuses checks, for every model the active projects use (their own
+// or config.json's default), that agents could reach it: a key set, a
+// known provider. It makes no request.
+func modelStatuses(getenv func(string) string, defaultModel string, projects []board.Project) []view.ModelStatus {
+	var out []view.ModelStatus
+	for _, p := range projects {
+		if !p.Active {
+			continue
+		}
+		id := p.Agent.Model
+		if id == "" {
+			id = defaultModel
+		}
+		i := slices.IndexFunc(out, func(m view.ModelStatus) bool { return m.Model == id })
+		if i < 0 {
+			m := view.ModelStatus{Model: id}
+			if _, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: getenv}); err != nil {
+				m.Problem = err.Error()
+			}
+			out = append(out, m)
+			i = len(out) - 1
+		}
+		out[i].Projects = append(out[i].Projects, p.Slug)
+	}
+	if out == nil {
+		out = []view.ModelStatus{}
+	}
+	return out
+}
