@@ -1,6 +1,26 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// oneShotGCPercent is the GC target of commands that run for milliseconds.
+const oneShotGCPercent = 400
+
+// longRunning reports whether cmd (or the top-level command it belongs to)
+// serves, beats or runs agents: those keep Go's default GC target, so their
+// memory stays close to what they hold.
+func longRunning(cmd *cobra.Command) bool {
+	for ; cmd.HasParent() && cmd.Parent().HasParent(); cmd = cmd.Parent() {
+	}
+	switch cmd.Name() {
+	case "up", "serve", "heartbeat", "run":
+		return true
+	}
+	return false
+}
 
 // newRootCmd builds the bonsai command tree. Each subcommand registers here,
 // one line each.
@@ -28,6 +48,11 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 				return err
 			}
 			a.started = true
+			if !longRunning(cmd) && a.getenv("GOGC") == "" {
+				// A one-shot command allocates a few MB and exits: one GC
+				// cycle would be a tenth of its run time.
+				debug.SetGCPercent(oneShotGCPercent)
+			}
 			return nil
 		},
 	}
