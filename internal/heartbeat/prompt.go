@@ -5,7 +5,6 @@ import (
 	"embed"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"text/template"
@@ -87,8 +86,7 @@ func SystemPrompt(ctx context.Context, in PromptInput) string {
 	if in.UserSkills != "" {
 		skills, _ = agent.LoadSkills(os.DirFS(in.UserSkills), strings.TrimSuffix(UserSkillsPrefix, "/"))
 	}
-	repo, _ := agent.LoadSkills(os.DirFS(filepath.Join(in.Workspace.Root, ".bonsai", "skills")), ".bonsai/skills")
-	skills = append(skills, repo...)
+	skills = append(skills, repoSkills(in.Workspace.Root)...)
 	prompt, _ := agent.SystemPrompt(ctx, agent.PromptConfig{
 		Workspace: in.Workspace.Exec, Cwd: in.Project.Slug, Date: in.Now, Tools: toolNames,
 		Skills: skills, Sections: sections,
@@ -101,7 +99,9 @@ func SystemPrompt(ctx context.Context, in PromptInput) string {
 // committed or not), then SOUL.md or .bonsai/SOUL.md in the worktree.
 func persona(ctx context.Context, ws *workspace.Workspace, slug string) (string, string) {
 	if ws.Clone != "" {
-		if b, err := os.ReadFile(filepath.Join(ws.Clone, "SOUL.md")); err == nil {
+		// The clone is a checkout of the repository, whose SOUL.md may be a
+		// symlink to any host file: read it without leaving the clone.
+		if b, err := readInRoot(ws.Clone, "SOUL.md", maxPersona+1); err == nil {
 			if s := capText(string(b), maxPersona); s != "" {
 				return "projects/" + slug + "/SOUL.md", s
 			}
@@ -134,14 +134,16 @@ func capText(s string, limit int) string {
 	return s
 }
 
-// quote neutralises the closing tags of the ticket block inside untrusted
-// text, so it cannot end the quotation early.
+// quote neutralises the tags of the ticket block inside untrusted text, so
+// it can neither end the quotation early nor open a comment that looks like
+// one the runtime wrote: a backslash goes after the "<".
 func quote(s string) string {
-	return closingTag.ReplaceAllString(s, `<\/$1`)
+	return blockTag.ReplaceAllString(s, `<\$1`)
 }
 
-// closingTag matches the closing tags of the ticket block, in any case.
-var closingTag = regexp.MustCompile(`(?i)</(ticket|comment)`)
+// blockTag matches opening and closing tags of the ticket block, in any case
+// and with spaces around the slash.
+var blockTag = regexp.MustCompile(`(?i)<(\s*/?\s*(?:ticket|comment)\b)`)
 
 func writeTicket(b *strings.Builder, t board.Ticket, comments []board.Comment, fresh map[string]bool) {
 	state := string(t.State)
