@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/spf13/cobra"
 )
 
 // Exit codes of the bonsai command. Scripts rely on them.
@@ -35,11 +37,13 @@ func Main() {
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := newApp(stdin, stdout, stderr, os.Getenv)
 	root := newRootCmd(a)
+	refuseUnknownSubcommands(root)
+	root.SetFlagErrorFunc(explainFlagError)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if cerr := a.close(); err == nil {
 		err = cerr
 	}
@@ -49,9 +53,23 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	code := exitCode(err, a.started)
 	fmt.Fprintf(stderr, "bonsai: %v\n", err)
 	if code == exitUsage && !a.started {
-		fmt.Fprintln(stderr, "Run 'bonsai --help' for usage.")
+		printUsageHint(stderr, cmd)
 	}
 	return code
+}
+
+// printUsageHint follows a usage error raised before the command ran with
+// the failing command's usage line and where to read more, so that
+// "bonsai project add" without arguments shows what it takes.
+func printUsageHint(w io.Writer, cmd *cobra.Command) {
+	if cmd == nil || !cmd.HasParent() {
+		fmt.Fprintln(w, "Run 'bonsai --help' for usage.")
+		return
+	}
+	if cmd.Runnable() && !cmd.HasSubCommands() {
+		fmt.Fprintf(w, "Usage: %s\n", cmd.UseLine())
+	}
+	fmt.Fprintf(w, "Run '%s --help' for usage.\n", cmd.CommandPath())
 }
 
 // exitCode maps an error to the exit code. Errors raised before a command
@@ -85,4 +103,28 @@ func (e *usageError) Unwrap() error { return e.err }
 // usagef returns a usage error with a formatted message.
 func usagef(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// refuseUnknownSubcommands makes every command group below the root (project,
+// ticket, config…) refuse an unknown subcommand as a usage error; cobra would
+// print the group's help and exit 0, hiding the typo from scripts. A group
+// given no subcommand still prints its help.
+func refuseUnknownSubcommands(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		if c.HasSubCommands() && !c.Runnable() {
+			c.Args = cobra.NoArgs
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+		refuseUnknownSubcommands(c)
+	}
+}
+
+// explainFlagError adds a hint to cobra's "unknown shorthand flag" error, which
+// is mostly a comment or value that starts with - ("- fix this", -1) being
+// read as flags.
+func explainFlagError(_ *cobra.Command, err error) error {
+	if strings.HasPrefix(err.Error(), "unknown shorthand flag") {
+		return fmt.Errorf("%w; to pass an argument that starts with -, put -- before it", err)
+	}
+	return err
 }

@@ -25,7 +25,7 @@ func newCommentAddCmd(a *app) *cobra.Command {
 answer, your comment unblocks the ticket and the next heartbeat picks it up
 first. Give - as the text to read it from standard input.`,
 		Example: `  bonsai comment add demo#3 "Use the v2 API, not v1."`,
-		Args:    cobra.ExactArgs(2),
+		Args:    exactArgs("<slug>#<n>", "<text>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := parseRef(args[0])
 			if err != nil {

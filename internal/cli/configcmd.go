@@ -23,7 +23,7 @@ func newConfigGetCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "get <key>",
 		Short: "Print one setting",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs("<key>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.config()
 			if err != nil {
@@ -44,7 +44,7 @@ func newConfigSetCmd(a *app) *cobra.Command {
 		Use:     "set <key> <value>",
 		Short:   "Change one setting",
 		Example: "  bonsai config set heartbeat.intervalSec 120\n  bonsai config set agent.env GOPATH,GOFLAGS",
-		Args:    cobra.ExactArgs(2),
+		Args:    exactArgs("<key>", "<value>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.config()
 			if err != nil {

@@ -38,7 +38,7 @@ The slug names the project in ticket references (demo#12): 1-40 characters of
 a-z, 0-9 and -.`,
 		Example: `  bonsai project add demo --repo ~/src/demo
   bonsai project add api --repo git@github.com:acme/api.git --branch develop --verify "go test ./..."`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.slug = args[0]
 			return runProjectAdd(cmd, a, o)
@@ -155,7 +155,7 @@ func newProjectShowCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show <slug>",
 		Short: "Show a project and its ticket counts",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.openStore(cmd.Context())
 			if err != nil {
@@ -221,7 +221,7 @@ func newProjectEditCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "edit <slug> [flags]",
 		Short: "Change a project's settings",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var u store.ProjectUpdate
 			f := cmd.Flags()
@@ -278,7 +278,7 @@ func newProjectArchiveCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "archive <slug>",
 		Short: "Archive a project: agents stop picking its tickets",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.openStore(cmd.Context())
 			if err != nil {

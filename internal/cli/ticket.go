@@ -41,7 +41,7 @@ func newTicketAddCmd(a *app) *cobra.Command {
 		Short: "Create a ticket and print its reference",
 		Example: `  bonsai ticket add demo "Add a --verbose flag" --criterion "--verbose prints each step" --priority 1
   git log -1 --format=%B | bonsai ticket add demo "Fix the regression" --description-file -`,
-		Args: cobra.ExactArgs(2),
+		Args: exactArgs("<slug>", "<title>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			desc, err := readDescription(a, o.description, o.descriptionFile, cmd.Flags().Changed("description"))
 			if err != nil {
@@ -176,7 +176,7 @@ func newTicketShowCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show <slug>#<n>",
 		Short: "Show a ticket with its comments and runs",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := parseRef(args[0])
 			if err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -17,7 +18,7 @@ func newTicketEditCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "edit <slug>#<n> [flags]",
 		Short: "Change a ticket's title, description, criteria or priority",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := parseRef(args[0])
 			if err != nil {
@@ -98,7 +99,7 @@ hand tickets to the agent (BACKLOG → RESEARCH or IN_PROGRESS), take them back
 work (see 'ticket return'). Only the agent moves a ticket to VERIFICATION.
 A refused move exits with code 4 and names the rule.`,
 		Example: "  bonsai ticket move demo#3 RESEARCH",
-		Args:    cobra.ExactArgs(2),
+		Args:    exactArgs("<slug>#<n>", "<STATE>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			to, err := board.ParseState(args[1])
 			if err != nil {
@@ -119,7 +120,7 @@ func newTicketApproveCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "approve <slug>#<n>",
 		Short: "Accept the agent's work: VERIFICATION → DONE",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			t, err := moveTicket(cmd, a, args[0], board.MoveRequest{To: board.Done, Actor: board.Human})
 			if err != nil {
@@ -146,8 +147,14 @@ func newTicketReturnCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "return <slug>#<n> --feedback TEXT",
 		Short: "Send the agent's work back: VERIFICATION → IN_PROGRESS with feedback",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if strings.TrimSpace(feedback) == "" {
+				return usagef("--feedback is empty; say what the agent should change")
+			}
+			if err := checkReturnable(cmd, a, args[0]); err != nil {
+				return err
+			}
 			t, err := moveTicket(cmd, a, args[0], board.MoveRequest{To: board.InProgress, Actor: board.Human, Feedback: feedback})
 			if err != nil {
 				return err
@@ -159,4 +166,28 @@ func newTicketReturnCmd(a *app) *cobra.Command {
 	cmd.Flags().StringVar(&feedback, "feedback", "", "what to change (required)")
 	cmd.MarkFlagRequired("feedback")
 	return cmd
+}
+
+// checkReturnable refuses to return a ticket that is not in VERIFICATION: the
+// board would accept the move of a BACKLOG or RESEARCH ticket to IN_PROGRESS
+// as a hand-over and drop the feedback, yet report it returned.
+func checkReturnable(cmd *cobra.Command, a *app, refArg string) error {
+	ref, err := parseRef(refArg)
+	if err != nil {
+		return err
+	}
+	s, err := a.openStore(cmd.Context())
+	if err != nil {
+		return err
+	}
+	t, err := s.Ticket(cmd.Context(), ref)
+	if err != nil {
+		return err
+	}
+	if t.State == board.Verification {
+		return nil
+	}
+	return board.Errorf(board.EREFUSED,
+		"%s is in %s; only work in VERIFICATION can be returned (to hand the ticket to the agent: bonsai ticket move %s IN_PROGRESS; to tell it something: bonsai comment add %s TEXT)",
+		ref, t.State, ref, ref)
 }
