@@ -106,7 +106,22 @@ func normalizeRepo(repo string) (string, error) {
 	if err != nil || !fi.IsDir() {
 		return "", board.Errorf(board.EINVALID, "repository %s is not a directory; give a local git repository or a URL", abs)
 	}
+	if !isGitRepo(abs) {
+		return "", board.Errorf(board.EINVALID, "%s is not a git repository (no .git in it); run 'git init' there and commit, or give a repository's top directory or a URL", abs)
+	}
 	return abs, nil
+}
+
+// isGitRepo reports whether dir is the top of a git work tree (it holds .git,
+// a directory or, for worktrees and submodules, a file) or a bare repository:
+// what git clone accepts as a local source.
+func isGitRepo(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		return true
+	}
+	head, err := os.Stat(filepath.Join(dir, "HEAD"))
+	objects, err2 := os.Stat(filepath.Join(dir, "objects"))
+	return err == nil && err2 == nil && !head.IsDir() && objects.IsDir()
 }
 
 func newProjectListCmd(a *app) *cobra.Command {
