@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"flag"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,10 +47,11 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"mkrepo": cmdMkrepo,
-			"exits":  cmdExits,
-			"block":  cmdBlock,
-			"pty":    cmdPty,
+			"mkrepo":   cmdMkrepo,
+			"exits":    cmdExits,
+			"block":    cmdBlock,
+			"pty":      cmdPty,
+			"takeport": cmdTakePort,
 			// fakellm (run_fakellm_test.go) serves scripted model turns.
 			"fakellm": cmdFakeLLM(t),
 		},
@@ -115,4 +117,17 @@ func cmdBlock(ts *testscript.TestScript, neg bool, args []string) {
 	defer db.Close()
 	_, err = db.AddComment(ctx, ref, board.Comment{AuthorType: board.Agent, AuthorName: "agent", Kind: board.KindQuestion, Content: "Which API should I use?"})
 	ts.Check(err)
+}
+
+// cmdTakePort listens on a free loopback port until the script ends and puts
+// its host:port in an environment variable, so scripts can show what a
+// server does when its address is taken: takeport <VAR>.
+func cmdTakePort(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: takeport <VAR>")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	ts.Defer(func() { l.Close() })
+	ts.Setenv(args[0], l.Addr().String())
 }

@@ -10,7 +10,9 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -67,9 +69,12 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 // checkAddr refuses an address that is not host:port, or not loopback
 // without --public.
 func checkAddr(o serveOptions) error {
-	host, _, err := net.SplitHostPort(o.addr)
+	host, port, err := net.SplitHostPort(o.addr)
 	if err != nil {
 		return usagef("--addr %q must be host:port, e.g. %s", o.addr, defaultAddr)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return usagef("--addr %q has port %q; use a number from 1 to 65535 (0 picks a free one)", o.addr, port)
 	}
 	if o.public || host == "localhost" {
 		return nil
@@ -143,6 +148,9 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	l, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		logFile.Close()
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fail(fmt.Errorf("%s is already in use, perhaps by another bonsai serve or up; stop it or pick another port with --addr 127.0.0.1:PORT", o.addr))
+		}
 		return fail(fmt.Errorf("listen on %s: %w", o.addr, err))
 	}
 	return srv, l, loginURL(l.Addr(), token), func() { logFile.Close() }, nil
