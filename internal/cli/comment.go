@@ -37,6 +37,9 @@ first. Give - as the text to read it from standard input.`,
 				if err != nil {
 					return usagef("read comment: %v", err)
 				}
+				if len(b) > board.MaxComment {
+					return usagef("comment on standard input is over the limit of %d bytes", board.MaxComment)
+				}
 				text = string(b)
 			}
 			c := board.Comment{AuthorType: board.Human, AuthorName: a.author(), Kind: board.KindNote, Content: text}

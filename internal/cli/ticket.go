@@ -98,6 +98,9 @@ func readDescription(a *app, text, file string, textSet bool) (string, error) {
 	if err != nil {
 		return "", usagef("read description: %v", err)
 	}
+	if file == "-" && len(b) > board.MaxDescription {
+		return "", usagef("description on standard input is over the limit of %d bytes", board.MaxDescription)
+	}
 	return string(b), nil
 }
 
