@@ -3,6 +3,7 @@ package agent
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"sort"
@@ -38,7 +39,7 @@ func LoadSkills(fsys fs.FS, prefix string) ([]Skill, []string) {
 			continue
 		}
 		p := d.Name() + "/SKILL.md"
-		b, err := fs.ReadFile(fsys, p)
+		b, err := readSkill(fsys, p)
 		if err != nil {
 			continue
 		}
@@ -51,6 +52,30 @@ func LoadSkills(fsys fs.FS, prefix string) ([]Skill, []string) {
 	}
 	sort.Slice(skills, func(i, j int) bool { return skills[i].Name < skills[j].Name })
 	return skills, warns
+}
+
+// maxSkillHead is how much of a SKILL.md is read: its frontmatter is at
+// the top.
+const maxSkillHead = 64 << 10
+
+// readSkill reads the head of a regular file. A skill directory may come
+// from a repository: a SKILL.md that is a link to /dev/zero or a FIFO must
+// not hang the prompt builder.
+func readSkill(fsys fs.FS, p string) ([]byte, error) {
+	// Stat before opening: opening a FIFO blocks until a writer comes.
+	fi, err := fs.Stat(fsys, p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxSkillHead))
 }
 
 // frontmatter reads name and description from a leading "---" block.

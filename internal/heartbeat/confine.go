@@ -22,18 +22,19 @@ func readInRoot(dir, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer root.Close()
-	f, err := root.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	// Stat before opening: opening a FIFO blocks until a writer comes.
+	fi, err := root.Stat(name)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, errNotRegular
 	}
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, limit))
 }
 

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -72,5 +74,27 @@ func TestBeat_TicketTextCannotForgeTheBlock(t *testing.T) {
 		if got := strings.Count(block, tag); got != want {
 			t.Errorf("%q appears %d times in the ticket block, want %d:\n%s", tag, got, want, block)
 		}
+	}
+}
+
+// TestBeat_PersonaFIFO leaves a FIFO where the clone's SOUL.md goes, as an
+// agent's bash could: the next beat must not wait for a writer.
+func TestBeat_PersonaFIFO(t *testing.T) {
+	e := newEnv(t)
+	e.project("demo", nil)
+	e.ticket("demo", "Work", board.InProgress)
+	e.beat() // clones the project
+	if err := syscall.Mkfifo(filepath.Join(e.data, "projects", "demo", "SOUL.md"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan struct{})
+	go func() { e.beat(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the beat hangs opening a FIFO named SOUL.md")
+	}
+	if jobs := e.runner.calls(); len(jobs) != 2 || !strings.Contains(jobs[1].SystemPrompt, "terse and dry") {
+		t.Errorf("second beat did not fall back to the repository's persona")
 	}
 }
