@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 )
@@ -17,11 +20,24 @@ func envModels(getenv func(string) string) modelResolver {
 	return func(id string) (llm.Model, llm.Info, string, error) {
 		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: getenv})
 		if err != nil {
-			if llm.KindOf(err) == llm.KindInvalidRequest {
-				return nil, llm.Info{}, "", usagef("model %s: %v", id, err)
+			switch llm.KindOf(err) {
+			case llm.KindInvalidRequest:
+				return nil, llm.Info{}, "", usagef("model %s: %s", id, llmMessage(err))
+			case llm.KindAuth:
+				return nil, llm.Info{}, "", fmt.Errorf("model %s: %s; or choose another model with --model or 'bonsai config set model'", id, llmMessage(err))
 			}
 			return nil, llm.Info{}, "", err
 		}
 		return r.Model, r.Info, r.Warning, nil
 	}
+}
+
+// llmMessage is an llm error's own message, without the provider and kind
+// prefix ("anthropic: auth: …") that repeats what the caller already says.
+func llmMessage(err error) string {
+	var le *llm.Error
+	if errors.As(err, &le) && le.Message != "" {
+		return le.Message
+	}
+	return err.Error()
 }

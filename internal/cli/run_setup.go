@@ -56,7 +56,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	rt.sessDir = filepath.Join(d.Sessions(), "cli", sessionDirName(rt.cwd))
 	thinking, err := llm.ParseThinkingLevel(o.thinking)
 	if err != nil {
-		return nil, usagef("--thinking: %v", err)
+		return nil, usagef("--thinking: %s", llmMessage(err))
 	}
 	names, err := parseTools(o.tools)
 	if err != nil {
