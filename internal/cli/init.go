@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/spf13/cobra"
@@ -28,17 +32,23 @@ Existing files are kept. Every command runs this implicitly when it needs to.`,
 			if _, err := a.config(); err != nil {
 				return err
 			}
+			_, statErr := os.Stat(d.DB())
 			if _, err := a.openStore(cmd.Context()); err != nil {
 				return err
 			}
-			if len(res.Created) == 0 {
+			created := res.Created
+			if errors.Is(statErr, fs.ErrNotExist) {
+				created = append(created, filepath.Base(d.DB()))
+			}
+			if len(created) == 0 {
 				fmt.Fprintf(a.stdout, "Bonsai data directory %s is ready (nothing to create)\n", d)
 				return nil
 			}
 			fmt.Fprintf(a.stdout, "Initialised Bonsai data directory %s\n", d)
-			for _, c := range res.Created {
+			for _, c := range created {
 				fmt.Fprintf(a.stdout, "  created %s\n", c)
 			}
+			fmt.Fprintln(a.stdout, "Next: bonsai project add <slug> --repo <path-or-url>")
 			return nil
 		},
 	}
