@@ -21,9 +21,10 @@ is left as it was.`,
 
 func newConfigGetCmd(a *app) *cobra.Command {
 	return &cobra.Command{
-		Use:   "get <key>",
-		Short: "Print one setting",
-		Args:  exactArgs("<key>"),
+		Use:     "get <key>",
+		Short:   "Print one setting",
+		Example: "  bonsai config get model\n  bonsai config get heartbeat.intervalSec",
+		Args:    exactArgs("<key>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.config()
 			if err != nil {
@@ -41,8 +42,12 @@ func newConfigGetCmd(a *app) *cobra.Command {
 
 func newConfigSetCmd(a *app) *cobra.Command {
 	return &cobra.Command{
-		Use:     "set <key> <value>",
-		Short:   "Change one setting",
+		Use:   "set <key> <value>",
+		Short: "Change one setting",
+		Long: `Change one setting in config.json. The value is checked as when the file
+is loaded; an invalid value is refused with the allowed range and the file is
+left as it was. 'bonsai config list' shows every key, its value and what it
+means. agent.env takes a comma-separated list of variable names.`,
 		Example: "  bonsai config set heartbeat.intervalSec 120\n  bonsai config set agent.env GOPATH,GOFLAGS",
 		Args:    exactArgs("<key>", "<value>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -67,9 +72,10 @@ func newConfigSetCmd(a *app) *cobra.Command {
 func newConfigListCmd(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "Print every setting",
-		Args:  cobra.NoArgs,
+		Use:     "list",
+		Short:   "Print every setting",
+		Example: "  bonsai config list\n  bonsai config list --json",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.config()
 			if err != nil {

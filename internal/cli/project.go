@@ -16,7 +16,7 @@ import (
 func newProjectCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "project",
-		Short: "Add, list, show and archive projects",
+		Short: "Add, list, show, edit and archive projects",
 	}
 	cmd.AddCommand(newProjectAddCmd(a), newProjectListCmd(a), newProjectShowCmd(a), newProjectEditCmd(a), newProjectArchiveCmd(a))
 	return cmd
@@ -127,9 +127,10 @@ func isGitRepo(dir string) bool {
 func newProjectListCmd(a *app) *cobra.Command {
 	var asJSON, all bool
 	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List projects",
-		Args:  cobra.NoArgs,
+		Use:     "list",
+		Short:   "List projects",
+		Example: "  bonsai project list\n  bonsai project list --all --json",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.openStore(cmd.Context())
 			if err != nil {
@@ -168,9 +169,10 @@ func newProjectListCmd(a *app) *cobra.Command {
 func newProjectShowCmd(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "show <slug>",
-		Short: "Show a project and its ticket counts",
-		Args:  exactArgs("<slug>"),
+		Use:     "show <slug>",
+		Short:   "Show a project and its ticket counts",
+		Example: "  bonsai project show demo\n  bonsai project show demo --json",
+		Args:    exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.openStore(cmd.Context())
 			if err != nil {
@@ -236,7 +238,13 @@ func newProjectEditCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "edit <slug> [flags]",
 		Short: "Change a project's settings",
-		Args:  exactArgs("<slug>"),
+		Long: `Change a project's settings; flags not given keep their value. An empty
+--model or --verify clears it (the project then uses config.json's model, or
+runs no verification); a cap of 0 falls back to the matching budget.* key.`,
+		Example: `  bonsai project edit demo --model openai/gpt-5 --budget 2.50
+  bonsai project edit demo --verify "go test ./..."
+  bonsai project edit demo --verify ""`,
+		Args: exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var u store.ProjectUpdate
 			f := cmd.Flags()
@@ -293,7 +301,10 @@ func newProjectArchiveCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "archive <slug>",
 		Short: "Archive a project: agents stop picking its tickets",
-		Args:  exactArgs("<slug>"),
+		Long: `Archive a project: agents stop picking its tickets. Its tickets, comments
+and runs are kept; 'bonsai project list --all' still shows it.`,
+		Example: "  bonsai project archive demo",
+		Args:    exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.openStore(cmd.Context())
 			if err != nil {

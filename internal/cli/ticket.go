@@ -112,7 +112,10 @@ func newTicketListCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list [<slug>]",
 		Short: "List tickets, of one project or all",
-		Args:  cobra.MaximumNArgs(1),
+		Example: `  bonsai ticket list
+  bonsai ticket list demo --state in-progress
+  bonsai ticket list demo --json`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var f store.TicketFilter
 			if len(args) == 1 {
@@ -177,9 +180,10 @@ func parseRef(s string) (board.Ref, error) {
 func newTicketShowCmd(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "show <slug>#<n>",
-		Short: "Show a ticket with its comments and runs",
-		Args:  exactArgs("<slug>#<n>"),
+		Use:     "show <slug>#<n>",
+		Short:   "Show a ticket with its comments and runs",
+		Example: "  bonsai ticket show demo#12\n  bonsai ticket show demo#12 --json",
+		Args:    exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := parseRef(args[0])
 			if err != nil {

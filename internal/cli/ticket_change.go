@@ -18,7 +18,10 @@ func newTicketEditCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "edit <slug>#<n> [flags]",
 		Short: "Change a ticket's title, description, criteria or priority",
-		Args:  exactArgs("<slug>#<n>"),
+		Example: `  bonsai ticket edit demo#3 --priority 0
+  bonsai ticket edit demo#3 --criterion "--verbose prints each step" --criterion "documented in --help"
+  bonsai ticket edit demo#3 --description-file notes.md`,
+		Args: exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := parseRef(args[0])
 			if err != nil {
@@ -120,7 +123,9 @@ func newTicketApproveCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "approve <slug>#<n>",
 		Short: "Accept the agent's work: VERIFICATION → DONE",
-		Args:  exactArgs("<slug>#<n>"),
+		Example: `  bonsai ticket approve demo#3
+  bonsai ticket approve demo#3 --comment "Looks good, merging."`,
+		Args: exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			t, err := moveTicket(cmd, a, args[0], board.MoveRequest{To: board.Done, Actor: board.Human})
 			if err != nil {
@@ -147,7 +152,12 @@ func newTicketReturnCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "return <slug>#<n> --feedback TEXT",
 		Short: "Send the agent's work back: VERIFICATION → IN_PROGRESS with feedback",
-		Args:  exactArgs("<slug>#<n>"),
+		Long: `Send the agent's work back: VERIFICATION → IN_PROGRESS with sub-state
+returned. The feedback is posted as a comment, and the next heartbeat picks
+the ticket before other work in progress. Only a ticket in VERIFICATION can be
+returned; to hand a BACKLOG or RESEARCH ticket to the agent use 'ticket move'.`,
+		Example: `  bonsai ticket return demo#3 --feedback "Also cover the quiet mode."`,
+		Args:    exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if strings.TrimSpace(feedback) == "" {
 				return usagef("--feedback is empty; say what the agent should change")
