@@ -43,9 +43,13 @@ func (st *stream) send(id int64, event, data string) error {
 	if event != "" {
 		fmt.Fprintf(&b, "event: %s\n", event)
 	}
+	// A lone CR ends a line in an event stream as LF does: split on both,
+	// or a CR in a tool result could end the event and start fields of
+	// its own (id:, event:, retry:).
+	data = strings.ReplaceAll(strings.ReplaceAll(data, "\r\n", "\n"), "\r", "\n")
 	for _, line := range strings.Split(data, "\n") {
 		b.WriteString("data: ")
-		b.WriteString(strings.TrimSuffix(line, "\r"))
+		b.WriteString(line)
 		b.WriteByte('\n')
 	}
 	b.WriteByte('\n')
