@@ -73,6 +73,9 @@ func newServiceInstallCmd(a *app) *cobra.Command {
 				MaxDurationSec: c.Heartbeat.MaxDurationSec, LogFile: filepath.Join(a.dir.Logs(), "heartbeat.out"),
 			})
 			if err != nil {
+				if strings.Contains(err.Error(), "Failed to connect to bus") {
+					return fmt.Errorf("install the heartbeat service: %w; systemctl --user needs a user session (log in as this user, or run 'loginctl enable-linger'); without one, run 'bonsai up' or fire 'bonsai heartbeat' from cron", err)
+				}
 				return fmt.Errorf("install the heartbeat service: %w", err)
 			}
 			fmt.Fprintf(a.stdout, "Installed the heartbeat service (%s): bonsai heartbeat every %d seconds\n", svc.Platform.Name, c.Heartbeat.IntervalSec)
