@@ -147,6 +147,16 @@ func newProjectListCmd(a *app) *cobra.Command {
 				return writeJSON(a.stdout, ps)
 			}
 			if len(ps) == 0 {
+				if !all {
+					archived, err := s.Projects(cmd.Context(), store.ProjectFilter{IncludeArchived: true})
+					if err != nil {
+						return err
+					}
+					if len(archived) > 0 {
+						fmt.Fprintf(a.stdout, "No active projects; %d archived (bonsai project list --all)\n", len(archived))
+						return nil
+					}
+				}
 				fmt.Fprintln(a.stdout, "No projects yet. Add one with: bonsai project add <slug> --repo <path-or-url>")
 				return nil
 			}
