@@ -9,8 +9,9 @@ type RepoError struct {
 	Err  error
 }
 
-// Error implements the error interface.
-func (e *RepoError) Error() string { return e.Err.Error() }
+// Error implements the error interface. Credentials in the repository's
+// URL are redacted.
+func (e *RepoError) Error() string { return Redact(e.Err.Error()) }
 
 // Unwrap returns the underlying error.
 func (e *RepoError) Unwrap() error { return e.Err }

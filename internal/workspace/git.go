@@ -30,9 +30,10 @@ type GitError struct {
 	Stderr string
 }
 
-// Error implements the error interface with the end of git's stderr.
+// Error implements the error interface with the end of git's stderr,
+// credentials in URLs redacted.
 func (e *GitError) Error() string {
-	msg := strings.TrimSpace(e.Stderr)
+	msg := Redact(strings.TrimSpace(e.Stderr))
 	if len(msg) > maxGitError {
 		msg = "…" + msg[len(msg)-maxGitError:]
 	}
