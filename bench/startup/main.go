@@ -4,7 +4,10 @@
 // Target (issue 2): status on 100 projects × 1,000 tickets takes at most
 // 1.5× the wall time of `bonsai version`.
 //
-//	go run ./bench/startup [-projects 100] [-tickets 1000] [-runs 30]
+//	go run ./bench/startup [-projects 100] [-tickets 1000] [-runs 30] [-data DIR]
+//
+// With -breakdown -data DIR it times instead each store call of a status
+// load, each run in a fresh process, and prints the medians.
 package main
 
 import (
@@ -28,7 +31,20 @@ func main() {
 	tickets := flag.Int("tickets", 1000, "tickets per project")
 	runs := flag.Int("runs", 30, "timed runs of each command")
 	data := flag.String("data", "", "data directory to use and keep (filled only when it has no bonsai.db)")
+	steps := flag.Bool("breakdown", false, "instead, time each step of a status load in fresh processes (needs -data)")
 	flag.Parse()
+	if path := os.Getenv(breakdownEnv); path != "" {
+		if err := breakdownChild(path); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if *steps {
+		if err := breakdown(*data, *runs); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if err := run(*projects, *tickets, *runs, *data); err != nil {
 		log.Fatal(err)
 	}

