@@ -41,8 +41,11 @@ type Local struct {
 
 var _ Executor = (*Local)(nil)
 
-// NewLocal opens a Local executor on the directory root.
+// NewLocal opens a Local executor on the directory root. On Linux it also
+// hides the calling process's environment and memory from the commands it
+// will run (see protectProcess).
 func NewLocal(root string, opts LocalOptions) (*Local, error) {
+	protectProcess()
 	given, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package executor
+
+// protectProcess does nothing outside Linux.
+func protectProcess() {}
