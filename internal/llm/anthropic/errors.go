@@ -41,6 +41,16 @@ func classify(ctx context.Context, provider string, err error) error {
 	return &llm.Error{Kind: llm.KindTransport, Provider: provider, Message: err.Error(), Err: err}
 }
 
+// hideKey removes the API key from an error's message: a proxy or an
+// OpenAI-compatible server may echo the request's headers in its error
+// body, and the message ends up in logs, on tickets and before the agent.
+func hideKey(err error, key string) error {
+	if e, ok := errors.AsType[*llm.Error](err); ok && len(key) >= 8 {
+		e.Message = strings.ReplaceAll(e.Message, key, "[redacted]")
+	}
+	return err
+}
+
 // statusError reads an error response into an [*llm.Error].
 func statusError(ctx context.Context, provider string, resp *http.Response) error {
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
