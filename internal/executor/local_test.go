@@ -117,7 +117,8 @@ func TestLocal_DenylistBeatsConfig(t *testing.T) {
 func TestCleanEnv(t *testing.T) {
 	parent := []string{"PATH=/bin", "HOME=/h", "LC_ALL=C", "OPENAI_API_KEY=x", "my_token=x", "AWS_REGION=x",
 		"LD_PRELOAD=x", "DYLD_LIBRARY_PATH=x", "NODE_OPTIONS=x", "GIT_ASKPASS=x", "SSH_AUTH_SOCK=x",
-		"DB_SECRET=x", "RANDOM_VAR=x", "CUSTOM=y", "CUSTOM_TOKEN=x"}
+		"DB_SECRET=x", "RANDOM_VAR=x", "CUSTOM=y", "CUSTOM_TOKEN=x",
+		"CUSTOM_KEY=x", "CUSTOM_PASSWORD=x", "CUSTOM_CREDENTIALS=x"}
 	got := executor.CleanEnv(parent, []string{"CUSTOM*", "SSH_AUTH_SOCK"})
 	want := "PATH=/bin HOME=/h LC_ALL=C CUSTOM=y GIT_TERMINAL_PROMPT=0 GIT_PAGER=cat PAGER=cat"
 	if strings.Join(got, " ") != want {
