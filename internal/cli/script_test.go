@@ -23,9 +23,9 @@ var update = flag.Bool("update", false, "rewrite the testscript files' expected 
 // package; register further commands here.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"bonsai": func() {
-			os.Exit(cli.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-		},
+		// Interrupts cancel the context as in the real binary, so scripts can
+		// show what Ctrl-C does.
+		"bonsai": cli.Main,
 	})
 }
 

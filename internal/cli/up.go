@@ -58,6 +58,8 @@ func runUp(ctx context.Context, a *app, o serveOptions) error {
 	} else {
 		b := &beater{exe: exe, dir: a.dir, log: slog.New(slog.NewTextHandler(logFile, nil)), out: logFile}
 		go func() { defer close(done); b.run(ctx) }()
+		fmt.Fprintf(a.stdout, "Firing 'bonsai heartbeat' every %s (heartbeat.intervalSec), logged to %s; Ctrl-C stops.\n",
+			b.interval(), logFile.Name())
 	}
 	fmt.Fprintf(a.stdout, "Bonsai is running at %s\n", url)
 	err = srv.Serve(ctx, l)
