@@ -20,26 +20,29 @@ const (
 func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Project) error {
 	slug := proj.Slug
 	clone := p.ClonePath(slug)
+	repo, env := remoteURL(proj.Repo, g.remoteEnv)
+	g = g.withRemoteEnv(env)
 	if _, err := os.Stat(filepath.Join(clone, ".git")); err != nil {
 		// A directory without .git is what a failed clone leaves behind.
 		if err := os.RemoveAll(clone); err != nil {
-			return fmt.Errorf("clone %s: %w", proj.Repo, err)
+			return fmt.Errorf("clone %s: %w", repo, err)
 		}
-		if _, err := g.remote(ctx, ".", "clone", "--quiet", "--origin", Remote, "--", proj.Repo, slug); err != nil {
+		if _, err := g.remote(ctx, ".", "clone", "--quiet", "--origin", Remote, "--", repo, slug); err != nil {
 			os.RemoveAll(clone)
-			return fmt.Errorf("clone %s: %w", proj.Repo, err)
+			return fmt.Errorf("clone %s: %w", repo, err)
 		}
 		if err := ensureIdentity(ctx, g, slug); err != nil {
 			return err
 		}
-	} else if url, _ := g.run(ctx, slug, "config", "--get", "remote."+Remote+".url"); url != proj.Repo {
-		// The project's repo was edited since the clone was made.
-		if _, err := g.run(ctx, slug, "remote", "set-url", Remote, proj.Repo); err != nil {
-			return fmt.Errorf("point %s at %s: %w", Remote, proj.Repo, err)
+	} else if url, _ := g.run(ctx, slug, "config", "--get", "remote."+Remote+".url"); url != repo {
+		// The project's repo was edited since the clone was made (or the
+		// clone recorded credentials before they were kept out of it).
+		if _, err := g.run(ctx, slug, "remote", "set-url", Remote, repo); err != nil {
+			return fmt.Errorf("point %s at %s: %w", Remote, repo, err)
 		}
 	}
 	if _, err := g.remote(ctx, slug, "fetch", "--quiet", "--prune", Remote); err != nil {
-		return fmt.Errorf("fetch %s: %w", proj.Repo, err)
+		return fmt.Errorf("fetch %s: %w", repo, err)
 	}
 	return nil
 }

@@ -43,6 +43,13 @@ func (e *GitError) Error() string {
 	return fmt.Sprintf("git %s: %s", e.Args[0], msg)
 }
 
+// withRemoteEnv returns a runner whose remote commands get env.
+func (g *gitRunner) withRemoteEnv(env []string) *gitRunner {
+	c := *g
+	c.remoteEnv = env
+	return &c
+}
+
 // run runs git args in dir (relative to the executor's root) and returns
 // its standard output.
 func (g *gitRunner) run(ctx context.Context, dir string, args ...string) (string, error) {

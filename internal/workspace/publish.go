@@ -33,7 +33,8 @@ func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) 
 		return false, nil
 	}
 	ref := "refs/heads/" + ws.Branch
-	if _, err := g.remote(ctx, proj.Slug, "push", "--quiet", "--force-with-lease", ws.Remote, ref+":"+ref); err != nil {
+	_, env := remoteURL(proj.Repo, g.remoteEnv)
+	if _, err := g.withRemoteEnv(env).remote(ctx, proj.Slug, "push", "--quiet", "--force-with-lease", ws.Remote, ref+":"+ref); err != nil {
 		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
 	}
 	return true, nil

@@ -1,0 +1,76 @@
+package workspace_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gitHTTPServer serves the bare repositories under root over git's smart
+// HTTP protocol (git http-backend as a CGI program), to callers that send
+// the basic-auth user and password given.
+func gitHTTPServer(t *testing.T, root, user, pass string) *httptest.Server {
+	t.Helper()
+	out, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		t.Skipf("git --exec-path: %v", err)
+	}
+	backend := filepath.Join(strings.TrimSpace(string(out)), "git-http-backend")
+	if _, err := os.Stat(backend); err != nil {
+		t.Skipf("no git-http-backend: %v", err)
+	}
+	h := &cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u, p, ok := r.BasicAuth()
+		if !ok || u != user || p != pass {
+			w.Header().Set("WWW-Authenticate", `Basic realm="git"`)
+			http.Error(w, "who are you?", http.StatusUnauthorized)
+			return
+		}
+		r.Header.Set("Remote-User", u)
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestProvider_CredentialsStayOutOfTheClone clones, fetches and pushes a
+// repository whose URL carries a token, from a server that requires it:
+// all three work, and the clone's config, which the agent can read with
+// `git remote -v` in its worktree, never holds the token.
+func TestProvider_CredentialsStayOutOfTheClone(t *testing.T) {
+	src := newRepo(t)
+	root := t.TempDir()
+	git(t, root, "clone", "-q", "--bare", src, filepath.Join(root, "repo.git"))
+	git(t, filepath.Join(root, "repo.git"), "config", "http.receivepack", "true")
+	srv := gitHTTPServer(t, root, "x-access-token", "tok-SECRET-77")
+	repo := strings.Replace(srv.URL, "http://", "http://x-access-token:tok-SECRET-77@", 1) + "/repo.git"
+
+	p, _, _ := newProvider(t)
+	proj := project(repo)
+	ws := prepare(t, p, proj, ticket(3, "Feature"))
+	os.WriteFile(filepath.Join(ws.Root, "feature.txt"), []byte("done\n"), 0o644)
+	git(t, ws.Root, "add", ".")
+	git(t, ws.Root, "commit", "-q", "-m", "add feature")
+	if pushed, err := p.Push(context.Background(), proj, ws); err != nil || !pushed {
+		t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
+	}
+	prepare(t, p, proj, ticket(3, "Feature")) // fetches again
+
+	if got := git(t, ws.Root, "remote", "-v"); strings.Contains(got, "SECRET") || !strings.Contains(got, srv.URL+"/repo.git") {
+		t.Errorf("git remote -v in the worktree:\n%s", got)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(p.ClonePath("demo"), ".git", "config"))
+	if strings.Contains(string(cfg), "SECRET") {
+		t.Errorf("the clone's config holds the token:\n%s", cfg)
+	}
+	if got := git(t, filepath.Join(root, "repo.git"), "rev-parse", ws.Branch); got != git(t, ws.Root, "rev-parse", "HEAD") {
+		t.Errorf("the push did not reach the server")
+	}
+}
