@@ -47,7 +47,7 @@ a-z, 0-9 and -.`,
 	f := cmd.Flags()
 	f.StringVar(&o.repo, "repo", "", "git repository: a local path or a URL (required)")
 	f.StringVar(&o.name, "name", "", "display name (default: the slug)")
-	f.StringVar(&o.branch, "branch", "main", "default branch the agents branch from")
+	f.StringVar(&o.branch, "branch", "", "default branch the agents branch from (default: a local repository's current branch, else main)")
 	f.StringVar(&o.model, "model", "", "model for this project's agents, provider/model (default: config.json's model)")
 	f.StringVar(&o.verify, "verify", "", "command that must pass before a ticket enters VERIFICATION, e.g. \"go test ./...\"")
 	f.Float64Var(&o.budget, "budget", 0, "spend cap per ticket in USD (0: config.json's budget.ticketUSD)")
@@ -59,6 +59,16 @@ a-z, 0-9 and -.`,
 func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	repo, err := normalizeRepo(o.repo)
 	if err != nil {
+		return err
+	}
+	given := cmd.Flags().Changed("branch")
+	switch {
+	case !given:
+		o.branch = "main"
+	case strings.TrimSpace(o.branch) == "":
+		return usagef("--branch is empty; give the branch agents start from, e.g. main")
+	}
+	if o.branch, err = checkBranch(cmd.Context(), repo, o.branch, given); err != nil {
 		return err
 	}
 	if o.name == "" {
@@ -287,6 +297,11 @@ runs no verification); a cap of 0 falls back to the matching budget.* key.`,
 			s, err := a.openStore(cmd.Context())
 			if err != nil {
 				return err
+			}
+			if u.DefaultBranch != nil {
+				if err := checkEditedBranch(cmd, s, args[0], u); err != nil {
+					return err
+				}
 			}
 			p, err := s.UpdateProject(cmd.Context(), args[0], u)
 			if err != nil {

@@ -160,7 +160,7 @@ func TestServe_PrintsLinkServesAndStops(t *testing.T) {
 func TestServe_APIMirrorsCLIJSON(t *testing.T) {
 	ta := newTestApp(t)
 	repo := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+	if out, err := exec.Command("git", "init", "-q", "-b", "main", repo).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	ta.run("project", "add", "demo", "--repo", repo, "--verify", "go test ./...")
