@@ -18,6 +18,9 @@ const (
 // ensureClone clones the project's repo into projects/<slug> unless a clone
 // is there, points origin at the project's current repo, and fetches.
 func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Project) error {
+	if err := checkRepo(proj.Repo); err != nil {
+		return err
+	}
 	slug := proj.Slug
 	clone := p.ClonePath(slug)
 	repo, env := remoteURL(proj.Repo, g.remoteEnv)

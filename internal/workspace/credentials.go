@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -35,4 +36,19 @@ func remoteURL(repo string, env []string) (string, []string) {
 		"GIT_CONFIG_VALUE_"+i+"="+bare,
 		"GIT_CONFIG_COUNT="+strconv.Itoa(n+1))
 	return bare, out
+}
+
+// checkRepo refuses repos git would read as an option ("-u…" in set-url,
+// which takes no "--") or as a remote helper that runs a command
+// ("ext::sh -c …") or reads a file descriptor ("fd::3").
+func checkRepo(repo string) error {
+	switch {
+	case repo == "":
+		return fmt.Errorf("the project has no repo")
+	case strings.HasPrefix(repo, "-"):
+		return fmt.Errorf("repo %q starts with '-', which git would read as an option", repo)
+	case strings.HasPrefix(strings.ToLower(repo), "ext::"), strings.HasPrefix(strings.ToLower(repo), "fd::"):
+		return fmt.Errorf("repo %q uses a git transport that runs commands; use a path or a URL", Redact(repo))
+	}
+	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
 // gitHTTPServer serves the bare repositories under root over git's smart
@@ -72,5 +74,43 @@ func TestProvider_CredentialsStayOutOfTheClone(t *testing.T) {
 	}
 	if got := git(t, filepath.Join(root, "repo.git"), "rev-parse", ws.Branch); got != git(t, ws.Root, "rev-parse", "HEAD") {
 		t.Errorf("the push did not reach the server")
+	}
+}
+
+// TestProvider_RefusesCommandTransports gives repos that would make git run
+// a command: the ext:: remote helper, allowed here by git configuration
+// in the runtime's environment (as a user's global protocol.allow=always
+// would), and an option where set-url expects the URL. None may run: the
+// marker file must not appear.
+func TestProvider_RefusesCommandTransports(t *testing.T) {
+	ctx := context.Background()
+	marker := filepath.Join(t.TempDir(), "pwned")
+	for _, repo := range []string{
+		"ext::sh -c touch% " + marker,
+		"EXT::sh -c touch% " + marker,
+		"--upload-pack=touch " + marker,
+	} {
+		t.Run(repo[:6], func(t *testing.T) {
+			data := t.TempDir()
+			p, err := workspace.New(workspace.Options{
+				Projects: filepath.Join(data, "projects"), Worktrees: filepath.Join(data, "worktrees"),
+				Open:      (&recorder{}).open,
+				RemoteEnv: []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=protocol.allow", "GIT_CONFIG_VALUE_0=always"},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Clone once, so the repo also goes through set-url and fetch.
+			if _, err := p.Prepare(ctx, project(newRepo(t)), ticket(1, "x")); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Prepare(ctx, project(repo), ticket(2, "y")); err == nil {
+				t.Errorf("Prepare(%q) succeeded", repo)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				os.Remove(marker)
+				t.Fatalf("git ran the command of repo %q", repo)
+			}
+		})
 	}
 }
