@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -123,8 +124,21 @@ func refuseUnknownSubcommands(root *cobra.Command) {
 // is mostly a comment or value that starts with - ("- fix this", -1) being
 // read as flags.
 func explainFlagError(_ *cobra.Command, err error) error {
-	if strings.HasPrefix(err.Error(), "unknown shorthand flag") {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "unknown shorthand flag") {
 		return fmt.Errorf("%w; to pass an argument that starts with -, put -- before it", err)
+	}
+	if m := strconvError.FindStringSubmatchIndex(msg); m != nil {
+		// "invalid argument "x" for "--n" flag: strconv.ParseInt: parsing "x":
+		// invalid syntax" says more about Go than about the flag.
+		want := map[string]string{"Int": "a whole number", "Uint": "a whole number of 0 or more", "Float": "a number", "Bool": "true or false"}[msg[m[2]:m[3]]]
+		if strings.HasSuffix(msg, "value out of range") {
+			want += " in range"
+		}
+		return errors.New(msg[:m[0]] + "want " + want)
 	}
 	return err
 }
+
+// strconvError matches the strconv part of pflag's invalid-value errors.
+var strconvError = regexp.MustCompile(`strconv\.Parse(Int|Uint|Float|Bool): parsing .*$`)

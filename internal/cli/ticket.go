@@ -74,7 +74,8 @@ func newTicketAddCmd(a *app) *cobra.Command {
 	f.StringVar(&o.description, "description", "", "description (Markdown)")
 	f.StringVar(&o.descriptionFile, "description-file", "", "read the description from a file, or - for standard input")
 	f.StringArrayVar(&o.criteria, "criterion", nil, "an acceptance criterion (repeat for several)")
-	f.IntVar(&o.priority, "priority", board.DefaultPriority, "priority: 0 urgent, 1 high, 2 medium, 3 low, 4 none")
+	o.priority = board.DefaultPriority
+	f.Var(priorityValue{&o.priority}, "priority", "priority: 0 urgent, 1 high, 2 medium, 3 low, 4 none (number or name)")
 	f.StringVar(&o.state, "state", "BACKLOG", "starting state: BACKLOG, RESEARCH or IN_PROGRESS")
 	cmd.MarkFlagsMutuallyExclusive("description", "description-file")
 	return cmd

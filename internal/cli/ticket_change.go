@@ -74,7 +74,7 @@ func newTicketEditCmd(a *app) *cobra.Command {
 	f.StringVar(&description, "description", "", "new description (Markdown)")
 	f.StringVar(&descriptionFile, "description-file", "", "read the new description from a file, or - for standard input")
 	f.StringArrayVar(&criteria, "criterion", nil, "replace the acceptance criteria (repeat for several)")
-	f.IntVar(&priority, "priority", 0, "priority: 0 urgent, 1 high, 2 medium, 3 low, 4 none")
+	f.Var(priorityValue{&priority}, "priority", "priority: 0 urgent, 1 high, 2 medium, 3 low, 4 none (number or name)")
 	cmd.MarkFlagsMutuallyExclusive("description", "description-file")
 	return cmd
 }
