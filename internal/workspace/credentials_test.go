@@ -114,3 +114,30 @@ func TestProvider_RefusesCommandTransports(t *testing.T) {
 		})
 	}
 }
+
+// TestProvider_PushRunsNoRepositoryHooks points core.hooksPath at a
+// pre-push hook committed in the worktree, with `git config` in the
+// agent's worktree (husky does the same on npm install, with a relative
+// path that resolves in the clone's checkout of the default branch, which
+// is repository code too): the runtime's push, which holds the
+// credentials, must not run it.
+func TestProvider_PushRunsNoRepositoryHooks(t *testing.T) {
+	src := newRepo(t)
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	git(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
+	p, _, _ := newProvider(t)
+	proj := project("file://" + bare)
+	ws := prepare(t, p, proj, ticket(5, "Hooks"))
+	leak := filepath.Join(t.TempDir(), "leak")
+	os.MkdirAll(filepath.Join(ws.Root, ".hooks"), 0o755)
+	os.WriteFile(filepath.Join(ws.Root, ".hooks", "pre-push"), []byte("#!/bin/sh\nenv > "+leak+"\n"), 0o755)
+	git(t, ws.Root, "add", ".")
+	git(t, ws.Root, "commit", "-q", "-m", "add hooks")
+	git(t, ws.Root, "config", "core.hooksPath", filepath.Join(ws.Root, ".hooks"))
+	if pushed, err := p.Push(context.Background(), proj, ws); err != nil || !pushed {
+		t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
+	}
+	if b, err := os.ReadFile(leak); err == nil {
+		t.Errorf("the push ran the repository's pre-push hook (credential in its env: %v)", strings.Contains(string(b), "BONSAI_TEST_CREDENTIAL"))
+	}
+}

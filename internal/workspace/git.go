@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -15,6 +16,14 @@ const maxGitError = 600
 
 // localTimeout bounds git commands that do not touch the network.
 const localTimeout = 2 * time.Minute
+
+// noHooks keeps the repository's code out of the commands that hold the
+// runtime's credentials. The clone's config is shared with every worktree,
+// so the agent's commands (or a tool they run: husky sets core.hooksPath
+// on npm install) can point core.hooksPath at the repository's scripts;
+// clone, fetch and push would then run them with the credentials in their
+// environment. Git LFS's pre-push hook does not run either.
+var noHooks = []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fsmonitor=false"}
 
 // gitRunner runs git through an executor.
 type gitRunner struct {
@@ -65,10 +74,12 @@ func (g *gitRunner) remote(ctx context.Context, dir string, args ...string) (str
 func (g *gitRunner) do(ctx context.Context, dir string, net bool, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	opts := executor.RunOptions{Dir: dir, Output: &stdout, Stderr: &stderr, Timeout: localTimeout}
+	argv := []string{"git"}
 	if net {
 		opts.Env, opts.Timeout = g.remoteEnv, g.netTimeout
+		argv = append(argv, noHooks...)
 	}
-	exit, err := g.ex.Exec(ctx, append([]string{"git"}, args...), opts)
+	exit, err := g.ex.Exec(ctx, append(argv, args...), opts)
 	if err != nil {
 		return "", fmt.Errorf("git %s: %w", args[0], err)
 	}
