@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -53,7 +55,25 @@ func (a *app) config() (config.Config, error) {
 	if err != nil {
 		return config.Config{}, err
 	}
-	return config.Load(d.ConfigFile())
+	c, err := config.Load(d.ConfigFile())
+	var fe *config.FileError
+	switch {
+	case err == nil:
+		return c, nil
+	case errors.As(err, &fe) && fe.Key != "" && knownKey(fe.Key):
+		return c, fmt.Errorf("%w; 'bonsai config set %s <value>' repairs it", err, fe.Key)
+	case errors.As(err, &fe) && fe.Key != "":
+		return c, fmt.Errorf("%w; rename or remove %s in the file", err, fe.Key)
+	case errors.As(err, &fe):
+		return c, fmt.Errorf("%w; edit the file, or move it aside and run 'bonsai init' to write the defaults", err)
+	}
+	return c, err
+}
+
+// knownKey reports whether key is a setting 'bonsai config set' can change.
+func knownKey(key string) bool {
+	_, err := config.Default().Get(key)
+	return err == nil
 }
 
 // openStore opens the board database.

@@ -53,7 +53,9 @@ means. agent.env takes a comma-separated list of variable names.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.config()
 			if err != nil {
-				return err
+				if c, err = configWithout(a.dir.ConfigFile(), args[0], err); err != nil {
+					return err
+				}
 			}
 			c, err = c.Set(args[0], args[1])
 			if err != nil {
