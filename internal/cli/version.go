@@ -17,12 +17,17 @@ func newVersionCmd(a *app) *cobra.Command {
 		Short: "Print the version of bonsai",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := version
-			if info, ok := debug.ReadBuildInfo(); ok && v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
-				v = info.Main.Version
-			}
-			_, err := fmt.Fprintf(a.stdout, "bonsai %s (%s %s/%s)\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			_, err := fmt.Fprintln(a.stdout, versionLine())
 			return err
 		},
 	}
+}
+
+// versionLine is what 'bonsai version' and 'bonsai --version' print.
+func versionLine() string {
+	v := version
+	if info, ok := debug.ReadBuildInfo(); ok && v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
+	}
+	return fmt.Sprintf("bonsai %s (%s %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
