@@ -55,7 +55,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	code := exitCode(err, a.started)
-	fmt.Fprintf(stderr, "bonsai: %v\n", err)
+	fmt.Fprintf(stderr, "bonsai: %s\n", plainFlagGroupError(err))
 	if code == exitUsage && !a.started {
 		printUsageHint(stderr, cmd)
 	}
@@ -145,3 +145,26 @@ func explainFlagError(_ *cobra.Command, err error) error {
 
 // strconvError matches the strconv part of pflag's invalid-value errors.
 var strconvError = regexp.MustCompile(`strconv\.Parse(Int|Uint|Float|Bool): parsing .*$`)
+
+var (
+	requiredFlags  = regexp.MustCompile(`^required flag\(s\) (.*) not set$`)
+	exclusiveFlags = regexp.MustCompile(`^if any flags in the group \[(.*)\] are set none of the others can be; \[(.*)\] were all set$`)
+)
+
+// plainFlagGroupError rewords cobra's messages for required and mutually
+// exclusive flags: `--repo is required` rather than `required flag(s)
+// "repo" not set`.
+func plainFlagGroupError(err error) string {
+	msg := err.Error()
+	if m := requiredFlags.FindStringSubmatch(msg); m != nil {
+		names := strings.Split(strings.ReplaceAll(m[1], `"`, ""), ", ")
+		if len(names) == 1 {
+			return "--" + names[0] + " is required"
+		}
+		return "--" + strings.Join(names, ", --") + " are required"
+	}
+	if m := exclusiveFlags.FindStringSubmatch(msg); m != nil {
+		return "--" + strings.Join(strings.Fields(m[2]), " and --") + " cannot be used together"
+	}
+	return msg
+}
