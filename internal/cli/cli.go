@@ -114,6 +114,12 @@ func usagef(format string, args ...any) error {
 // print the group's help and exit 0, hiding the typo from scripts. A group
 // given no subcommand still prints its help.
 func refuseUnknownSubcommands(root *cobra.Command) {
+	if !root.HasParent() {
+		// A group is runnable now only to refuse unknown subcommands; its
+		// usage keeps showing "bonsai ticket [command]" alone.
+		root.SetUsageTemplate(strings.Replace(root.UsageTemplate(),
+			"{{if .Runnable}}", "{{if and .Runnable (not .HasAvailableSubCommands)}}", 1))
+	}
 	for _, c := range root.Commands() {
 		if c.HasSubCommands() && !c.Runnable() {
 			c.Args = cobra.NoArgs
