@@ -43,10 +43,19 @@ func (a *app) dataDir() (config.Dir, error) {
 		return "", err
 	}
 	if _, err := config.Init(d); err != nil {
-		return "", err
+		return "", dataDirError(a.getenv, err)
 	}
 	a.dir = d
 	return d, nil
+}
+
+// dataDirError says where a data directory that cannot be created came
+// from, so that a stray BONSAI_DATA_DIR is easy to spot.
+func dataDirError(getenv func(string) string, err error) error {
+	if v := getenv("BONSAI_DATA_DIR"); v != "" {
+		return fmt.Errorf("%w (set by BONSAI_DATA_DIR=%s)", err, v)
+	}
+	return err
 }
 
 // config loads and validates config.json.

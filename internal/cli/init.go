@@ -26,7 +26,7 @@ Existing files are kept. Every command runs this implicitly when it needs to.`,
 			}
 			res, err := config.Init(d)
 			if err != nil {
-				return err
+				return dataDirError(a.getenv, err)
 			}
 			a.dir = d
 			if _, err := a.config(); err != nil {
