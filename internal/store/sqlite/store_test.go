@@ -20,4 +20,17 @@ func TestContract(t *testing.T) {
 	})
 }
 
+// TestContract_SmallCache runs the contract again with the page cache of a
+// one-shot process, so transactions whose dirty pages outgrow the cache
+// (SQLite then spills them to the log before the commit) are covered too.
+func TestContract_SmallCache(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"), sqlite.WithCachePages(4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	})
+}
+
 func storeFilter(slug string) store.TicketFilter { return store.TicketFilter{ProjectSlug: slug} }
