@@ -67,7 +67,7 @@ func breakdownChild(path string) error {
 	mark := func(name string, start time.Time) { steps = append(steps, step{name, time.Since(start)}) }
 	all := time.Now()
 	start := time.Now()
-	db, err := sqlite.Open(ctx, path)
+	db, err := sqlite.Open(ctx, path, sqlite.WithCachePages(sqlite.OneShotCachePages)) // as bonsai status
 	if err != nil {
 		return err
 	}
