@@ -127,14 +127,20 @@ func newTicketApproveCmd(a *app) *cobra.Command {
   bonsai ticket approve demo#3 --comment "Looks good, merging."`,
 		Args: exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			note := board.Comment{AuthorType: board.Human, AuthorName: a.author(), Kind: board.KindApproval, Content: comment}
+			if comment != "" {
+				// Check the note first: a refused note must not leave the
+				// ticket approved without it.
+				if err := note.Validate(); err != nil {
+					return err
+				}
+			}
 			t, err := moveTicket(cmd, a, args[0], board.MoveRequest{To: board.Done, Actor: board.Human})
 			if err != nil {
 				return err
 			}
 			if comment != "" {
-				_, err = a.store.AddComment(cmd.Context(), t.Ref(), board.Comment{
-					AuthorType: board.Human, AuthorName: a.author(), Kind: board.KindApproval, Content: comment,
-				})
+				_, err = a.store.AddComment(cmd.Context(), t.Ref(), note)
 				if err != nil {
 					return err
 				}
