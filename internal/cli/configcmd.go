@@ -61,6 +61,11 @@ means. agent.env takes a comma-separated list of variable names.`,
 			if err != nil {
 				return &usageError{err}
 			}
+			if args[0] == "model" {
+				if err := checkModelID(a.getenv, "model", args[1]); err != nil {
+					return err
+				}
+			}
 			if err := config.Save(a.dir.ConfigFile(), c); err != nil {
 				return err
 			}

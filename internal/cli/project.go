@@ -71,6 +71,9 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	if o.branch, err = checkBranch(cmd.Context(), repo, o.branch, given); err != nil {
 		return err
 	}
+	if err := checkModelID(a.getenv, "--model", o.model); err != nil {
+		return err
+	}
 	if o.name == "" {
 		o.name = o.slug
 	}
@@ -282,6 +285,9 @@ runs no verification); a cap of 0 falls back to the matching budget.* key.`,
 				u.DefaultBranch = &branch
 			}
 			if f.Changed("model") {
+				if err := checkModelID(a.getenv, "--model", model); err != nil {
+					return err
+				}
 				u.Model = &model
 			}
 			if f.Changed("verify") {
