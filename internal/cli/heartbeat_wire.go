@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
@@ -57,8 +58,14 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		return nil, err
 	}
 	if project != "" {
-		if _, err := st.Project(ctx, project); err != nil {
+		p, err := st.Project(ctx, project)
+		if err != nil {
 			return nil, err
+		}
+		if !p.Active {
+			// A beat never picks an archived project's tickets; saying
+			// "Nothing to do" would hide why.
+			return nil, board.Errorf(board.EREFUSED, "project %s is archived; its tickets are not worked", project)
 		}
 	}
 	lf, err := heartbeat.OpenLog(d.Logs(), "heartbeat.log")
