@@ -46,11 +46,16 @@ func (l *Local) ReadFiles(ctx context.Context, dir string, names []string, fn fu
 
 // readInto reads a whole file into buf, growing it as needed.
 func readInto(r *os.Root, name string, buf []byte) ([]byte, error) {
-	f, err := r.Open(name)
+	f, err := openRegular(r, name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return readFrom(f, buf)
+}
+
+// readFrom reads f to its end into buf, growing it as needed.
+func readFrom(f *os.File, buf []byte) ([]byte, error) {
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -64,4 +69,25 @@ func readInto(r *os.Root, name string, buf []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// openRegular opens name for reading and refuses anything but a regular
+// file (a directory's error is left to Read). The open does not block: a
+// FIFO the agent made where AGENTS.md goes would otherwise hang the
+// prompt builder, and with it the heartbeat and its lock.
+func openRegular(r *os.Root, name string) (*os.File, error) {
+	f, err := r.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() && !fi.IsDir() {
+		f.Close()
+		return nil, ErrNotRegular
+	}
+	return f, nil
 }

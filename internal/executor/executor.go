@@ -92,6 +92,9 @@ var (
 	ErrNUL = errors.New("path contains a NUL byte")
 	// ErrHome means a path starts with "~", which is never expanded.
 	ErrHome = errors.New("~ is not expanded; use a path relative to the workspace root")
+	// ErrNotRegular means a file to read is a FIFO, socket or device:
+	// opening a FIFO would wait for a writer forever.
+	ErrNotRegular = errors.New("not a regular file")
 	// ErrCommandNotFound means the program to run is not on PATH.
 	ErrCommandNotFound = errors.New("command not found")
 )

@@ -111,7 +111,16 @@ func (l *Local) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	if err != nil {
 		return nil, l.pathErr("read", l.display(p), err)
 	}
-	b, err := l.fsroot.ReadFile(rel)
+	f, err := openRegular(l.fsroot, rel)
+	if err != nil {
+		return nil, l.pathErr("read", rel, err)
+	}
+	defer f.Close()
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Size() < 1<<30 {
+		size = int(fi.Size())
+	}
+	b, err := readFrom(f, make([]byte, 0, size+512))
 	if err != nil {
 		return nil, l.pathErr("read", rel, err)
 	}
