@@ -132,8 +132,13 @@ func refuseUnknownSubcommands(root *cobra.Command) {
 // explainFlagError adds a hint to cobra's "unknown shorthand flag" error, which
 // is mostly a comment or value that starts with - ("- fix this", -1) being
 // read as flags.
-func explainFlagError(_ *cobra.Command, err error) error {
+func explainFlagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		if near := nearestFlag(cmd, name); near != "" {
+			return fmt.Errorf("%w; did you mean --%s?", err, near)
+		}
+	}
 	if strings.HasPrefix(msg, "unknown shorthand flag") {
 		return fmt.Errorf("%w; to pass an argument that starts with -, put -- before it", err)
 	}
