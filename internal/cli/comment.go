@@ -53,8 +53,26 @@ first. Give - as the text to read it from standard input.`,
 			if _, err := s.AddComment(cmd.Context(), ref, c); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "Commented on %s\n", ref)
+			fmt.Fprintf(a.stdout, "Commented on %s", ref)
+			if t, err := s.Ticket(cmd.Context(), ref); err == nil {
+				fmt.Fprint(a.stdout, whoReads(t))
+			}
+			fmt.Fprintln(a.stdout)
 			return nil
 		},
 	}
+}
+
+// whoReads completes "Commented on demo#3" for a ticket the agent does not
+// work now: agents read comments only on RESEARCH and IN_PROGRESS tickets.
+func whoReads(t board.Ticket) string {
+	switch t.State {
+	case board.Backlog:
+		return "; the agent reads it once the ticket moves to RESEARCH or IN_PROGRESS"
+	case board.Verification:
+		return "; the agent reads it only if you send the work back (bonsai ticket return)"
+	case board.Done:
+		return "; the ticket is DONE, so no agent will read it"
+	}
+	return ""
 }
