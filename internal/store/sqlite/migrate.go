@@ -23,35 +23,50 @@ type migration struct {
 	sql     string
 }
 
-// migrations returns the embedded migrations in version order.
-func migrations() ([]migration, error) {
+// migrationNames returns the names of the embedded migrations in version
+// order, checking that they are numbered from 1 without gaps. Opening a
+// current database needs only their number, not their text.
+func migrationNames() ([]string, error) {
 	entries, err := migrationFiles.ReadDir("migrations")
 	if err != nil {
 		return nil, err
 	}
-	var ms []migration
+	names := make([]string, 0, len(entries))
 	for _, e := range entries { // ReadDir sorts by name
 		prefix, _, ok := strings.Cut(e.Name(), "_")
 		v, err := strconv.Atoi(prefix)
-		if !ok || err != nil || v != len(ms)+1 {
-			return nil, fmt.Errorf("migration %s: want a name starting %04d_", e.Name(), len(ms)+1)
+		if !ok || err != nil || v != len(names)+1 {
+			return nil, fmt.Errorf("migration %s: want a name starting %04d_", e.Name(), len(names)+1)
 		}
-		b, err := migrationFiles.ReadFile(path.Join("migrations", e.Name()))
+		names = append(names, e.Name())
+	}
+	return names, nil
+}
+
+// migrations returns the embedded migrations in version order.
+func migrations() ([]migration, error) {
+	names, err := migrationNames()
+	if err != nil {
+		return nil, err
+	}
+	ms := make([]migration, 0, len(names))
+	for i, name := range names {
+		b, err := migrationFiles.ReadFile(path.Join("migrations", name))
 		if err != nil {
 			return nil, err
 		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
+		ms = append(ms, migration{version: i + 1, name: name, sql: string(b)})
 	}
 	return ms, nil
 }
 
 // SchemaVersion returns the newest schema version this binary knows.
 func SchemaVersion() int {
-	ms, err := migrations()
+	names, err := migrationNames()
 	if err != nil {
 		panic(err) // the embedded files are broken: a build mistake
 	}
-	return len(ms)
+	return len(names)
 }
 
 // migrate brings the schema to the newest version. The version lives in
@@ -60,11 +75,11 @@ func SchemaVersion() int {
 // after taking the write lock, so two processes opening a new database at
 // once migrate it exactly once.
 func (db *DB) migrate(ctx context.Context) error {
-	ms, err := migrations()
+	names, err := migrationNames()
 	if err != nil {
 		return err
 	}
-	latest := len(ms)
+	latest := len(names)
 	var v int
 	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 		return err
@@ -74,6 +89,10 @@ func (db *DB) migrate(ctx context.Context) error {
 	}
 	if v > latest {
 		return &SchemaError{Path: db.path, Version: v, Supported: latest}
+	}
+	ms, err := migrations()
+	if err != nil {
+		return err
 	}
 
 	tx, err := db.sql.BeginTx(ctx, nil)
