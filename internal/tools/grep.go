@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/executor"
 	"path"
 	"regexp"
 	"strings"
@@ -93,6 +94,10 @@ func (t *grepTool) grep(ctx context.Context, a grepArgs) (Result, error) {
 	st, err := ex.Stat(ctx, base)
 	if err != nil {
 		return fsError(ex, a.Path, "Path", err), nil
+	}
+	if !st.Dir && !st.Mode.IsRegular() {
+		// rg would open a FIFO and wait for a writer.
+		return fsError(ex, a.Path, "Path", executor.ErrNotRegular), nil
 	}
 	q := grepQuery{
 		re: re, pattern: a.Pattern, base: base, isFile: !st.Dir, ignore: a.IgnoreCase,
