@@ -16,6 +16,11 @@ import (
 // changes included, so work survives a crash. The caller closes the
 // workspace.
 func (p *Provider) Prepare(ctx context.Context, proj board.Project, t board.Ticket) (*Workspace, error) {
+	ws, err := p.prepare(ctx, proj, t)
+	return ws, p.hidePaths(err)
+}
+
+func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Ticket) (*Workspace, error) {
 	if err := os.MkdirAll(p.opts.Projects, 0o755); err != nil {
 		return nil, fmt.Errorf("prepare workspace: %w", err)
 	}

@@ -16,7 +16,8 @@ import (
 // clone with the runtime's credentials (Options.RemoteEnv); the agent never
 // sees them. The branch belongs to Bonsai, so a rewritten history replaces
 // the remote one (--force-with-lease).
-func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) (bool, error) {
+func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) (pushed bool, err error) {
+	defer func() { err = p.hidePaths(err) }()
 	if ws.Remote == "" {
 		return false, nil
 	}
