@@ -116,6 +116,11 @@ func (s timedSource) Pick(ctx context.Context, slug string) ([]board.Pick, error
 	return s.db.Pick(ctx, slug)
 }
 
+func (s timedSource) PickBrief(ctx context.Context, slug string) ([]board.Pick, error) {
+	defer s.mark("pick", time.Now())
+	return s.db.PickBrief(ctx, slug)
+}
+
 func (s timedSource) RecentRuns(ctx context.Context, limit int) ([]board.Run, error) {
 	defer s.mark("recentRuns", time.Now())
 	return s.db.RecentRuns(ctx, limit)

@@ -66,6 +66,14 @@ type StatusSource interface {
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
 }
 
+// briefPicker is a StatusSource that can read the queue with only the
+// fields a queue entry shows (the SQLite store can, at 60% of Pick's cost):
+// its picks' tickets carry their project slug, number, title, state,
+// sub-state and priority alone.
+type briefPicker interface {
+	PickBrief(ctx context.Context, projectSlug string) ([]board.Pick, error)
+}
+
 // StatusOptions is what LoadStatus needs besides the store.
 type StatusOptions struct {
 	// Heartbeat is the heartbeat's state, shown as it is.
@@ -98,7 +106,11 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 	if o.Models != nil {
 		v.Models = o.Models(ps)
 	}
-	picks, err := src.Pick(ctx, "")
+	pick := src.Pick
+	if b, ok := src.(briefPicker); ok {
+		pick = b.PickBrief
+	}
+	picks, err := pick(ctx, "")
 	if err != nil {
 		return v, err
 	}

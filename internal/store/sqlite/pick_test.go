@@ -220,6 +220,22 @@ func TestPick_AgreesWithPolicy(t *testing.T) {
 		if len(got) != len(all) {
 			t.Fatalf("%s: Pick returned %d picks, the policy %d", when, len(got), len(all))
 		}
+		// PickBrief gives the same picks with the listed fields alone.
+		brief, err := db.PickBrief(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(brief) != len(got) {
+			t.Fatalf("%s: PickBrief returned %d picks, Pick %d", when, len(brief), len(got))
+		}
+		for i, p := range got {
+			tk := p.Ticket
+			want := board.Pick{Class: p.Class, Ticket: board.Ticket{ProjectSlug: tk.ProjectSlug, Number: tk.Number,
+				Title: tk.Title, State: tk.State, SubState: tk.SubState, Priority: tk.Priority}}
+			if !reflect.DeepEqual(brief[i], want) {
+				t.Fatalf("%s: PickBrief()[%d] = %+v, want %+v", when, i, brief[i], want)
+			}
+		}
 		// A project by name gives that project's pick alone.
 		for range 100 {
 			g := gs[r.IntN(len(gs))]
@@ -260,22 +276,24 @@ func describe(ps []board.Pick) string {
 // seek into the partial tickets_pick index per project, no sorting.
 func TestPick_UsesIndex(t *testing.T) {
 	db := openTest(t)
-	rows, err := db.sql.Query("EXPLAIN QUERY PLAN "+pickQuery, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+	for name, q := range map[string]string{"Pick": pickQuery, "PickBrief": pickBriefQuery} {
+		rows, err := db.sql.Query("EXPLAIN QUERY PLAN "+q, "")
+		if err != nil {
 			t.Fatal(err)
 		}
-		plan += detail + "\n"
-	}
-	if !strings.Contains(plan, "USING INDEX tickets_pick (project_id=? AND pick_class>?)") || strings.Contains(plan, "TEMP B-TREE") {
-		t.Errorf("pick query plan:\n%s\nwant a search of tickets_pick by project and no temporary sort", plan)
+		var plan string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan += detail + "\n"
+		}
+		rows.Close()
+		if !strings.Contains(plan, "USING INDEX tickets_pick (project_id=? AND pick_class>?)") || strings.Contains(plan, "TEMP B-TREE") {
+			t.Errorf("%s query plan:\n%s\nwant a search of tickets_pick by project and no temporary sort", name, plan)
+		}
 	}
 }
 
