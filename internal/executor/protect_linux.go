@@ -7,6 +7,12 @@ import (
 
 var protectOnce sync.Once
 
+// Protect marks the runtime's process as not dumpable (Linux; elsewhere
+// it does nothing). NewLocal calls it; long-running processes that hold
+// API keys without opening an executor (bonsai up, bonsai serve) should
+// call it at start.
+func Protect() { protectProcess() }
+
 // protectProcess marks the runtime's process as not dumpable. Linux then
 // lets no other process of the same user read its /proc/<pid>/environ or
 // memory: the commands an executor runs strip the runtime's API keys from

@@ -4,3 +4,6 @@ package executor
 
 // protectProcess does nothing outside Linux.
 func protectProcess() {}
+
+// Protect does nothing outside Linux; see the Linux version.
+func Protect() {}
