@@ -1,13 +1,38 @@
 package heartbeat
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/executor"
 )
+
+// maxPromptFile is the largest worktree file the prompt builder reads
+// (AGENTS.md, CLAUDE.md, SOUL.md); the prompt keeps far less of it.
+const maxPromptFile = 4 << 20
+
+// cappedReader reads worktree files for the prompt, refusing files over
+// maxPromptFile before reading them: the executor reads a file whole, and
+// an agent's `truncate -s 20G AGENTS.md` would make every later beat run
+// out of memory.
+type cappedReader struct{ ex executor.Executor }
+
+// ReadFile implements agent.FileReader.
+func (c cappedReader) ReadFile(ctx context.Context, name string) ([]byte, error) {
+	st, err := c.ex.Stat(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size > maxPromptFile {
+		return nil, fmt.Errorf("%s is %d MiB, over the %d MiB a prompt file may have", name, st.Size>>20, maxPromptFile>>20)
+	}
+	return c.ex.ReadFile(ctx, name)
+}
 
 // errNotRegular refuses a device, a FIFO or a directory where a text file
 // is expected: reading /dev/zero would never end.

@@ -98,3 +98,27 @@ func TestBeat_PersonaFIFO(t *testing.T) {
 		t.Errorf("second beat did not fall back to the repository's persona")
 	}
 }
+
+// TestBeat_HugeAgentsFileLeftOut leaves a sparse AGENTS.md of 20 MiB in the
+// worktree, as an agent's `truncate -s 20G AGENTS.md` would (only bigger):
+// the next beat leaves it out of the prompt instead of reading it whole.
+func TestBeat_HugeAgentsFileLeftOut(t *testing.T) {
+	e := newEnv(t)
+	e.project("demo", nil)
+	e.ticket("demo", "Work", board.InProgress)
+	e.beat() // creates the worktree
+	if err := os.Truncate(filepath.Join(e.data, "worktrees", "demo", "1", "AGENTS.md"), 20<<20); err != nil {
+		t.Fatal(err)
+	}
+	e.beat()
+	jobs := e.runner.calls()
+	if len(jobs) != 2 {
+		t.Fatalf("runner called %d times, want 2", len(jobs))
+	}
+	if sp := jobs[1].SystemPrompt; strings.Contains(sp, "(AGENTS.md)") || strings.Contains(sp, "\x00") {
+		t.Errorf("a 20 MiB AGENTS.md went into the prompt")
+	}
+	if !strings.Contains(jobs[0].SystemPrompt, "(AGENTS.md)") {
+		t.Errorf("the first beat had no AGENTS.md section; the test checks nothing")
+	}
+}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -88,7 +87,7 @@ func SystemPrompt(ctx context.Context, in PromptInput) string {
 	}
 	skills = append(skills, repoSkills(in.Workspace.Root)...)
 	prompt, _ := agent.SystemPrompt(ctx, agent.PromptConfig{
-		Workspace: in.Workspace.Exec, Cwd: in.Project.Slug, Date: in.Now, Tools: toolNames,
+		Workspace: cappedReader{in.Workspace.Exec}, Cwd: in.Project.Slug, Date: in.Now, Tools: toolNames,
 		Skills: skills, Sections: sections,
 	})
 	return prompt
@@ -108,7 +107,7 @@ func persona(ctx context.Context, ws *workspace.Workspace, slug string) (string,
 		}
 	}
 	for _, name := range personaFiles {
-		if s := readCapped(ctx, ws.Exec, name, maxPersona); s != "" {
+		if s := readCapped(ctx, cappedReader{ws.Exec}, name, maxPersona); s != "" {
 			return name, s
 		}
 	}
@@ -117,7 +116,7 @@ func persona(ctx context.Context, ws *workspace.Workspace, slug string) (string,
 
 // readCapped reads a file of the worktree, cut at limit bytes; "" when it
 // is missing or empty.
-func readCapped(ctx context.Context, ex executor.Executor, name string, limit int) string {
+func readCapped(ctx context.Context, ex cappedReader, name string, limit int) string {
 	data, err := ex.ReadFile(ctx, name)
 	if err != nil {
 		return ""
