@@ -74,6 +74,10 @@ func (t *editTool) edit(ctx context.Context, a editArgs) (Result, error) {
 	if st.Dir {
 		return errorResult("%s is a directory.", name), nil
 	}
+	if st.Size > maxReadBytes {
+		// The file is read, matched and diffed whole in memory.
+		return errorResult("%s is %d MB, too large to edit. Use bash with sed.", name, st.Size>>20), nil
+	}
 	data, err := ex.ReadFile(ctx, rel)
 	if err != nil {
 		return fsError(ex, a.Path, "File", err), nil

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bonsai-run/bonsai/internal/tools"
 )
 
 // TestReadGrep_FIFO points read and grep (both backends) at a FIFO with no
@@ -39,5 +41,23 @@ func TestReadGrep_FIFO(t *testing.T) {
 				t.Fatalf("%s: %s %s blocks on the FIFO", b.name, c.tool, c.args)
 			}
 		}
+	}
+}
+
+// TestEdit_HugeFileRefused edits a sparse file larger than read's limit:
+// edit refuses it from its size instead of loading it whole.
+func TestEdit_HugeFileRefused(t *testing.T) {
+	root := t.TempDir()
+	f, err := os.Create(filepath.Join(root, "big.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Truncate(filepath.Join(root, "big.log"), 300<<20); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, newSet(t, root, tools.SearchGo), "edit", `{"path":"big.log","old_string":"a","new_string":"b"}`)
+	if !r.IsError || !strings.Contains(r.Text(), "too large to edit") {
+		t.Errorf("edit of a 300 MB file = %q", r.Text())
 	}
 }
