@@ -96,6 +96,11 @@ func (s timedSource) Projects(ctx context.Context, f store.ProjectFilter) ([]boa
 	return s.db.Projects(ctx, f)
 }
 
+func (s timedSource) ProjectsBrief(ctx context.Context, f store.ProjectFilter) ([]board.Project, error) {
+	defer s.mark("projects", time.Now())
+	return s.db.ProjectsBrief(ctx, f)
+}
+
 func (s timedSource) TicketCounts(ctx context.Context) (map[string]map[board.State]int, error) {
 	defer s.mark("ticketCounts", time.Now())
 	return s.db.TicketCounts(ctx)

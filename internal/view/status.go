@@ -74,6 +74,12 @@ type briefPicker interface {
 	PickBrief(ctx context.Context, projectSlug string) ([]board.Pick, error)
 }
 
+// briefProjects is a StatusSource that can list projects with only the
+// fields status uses: their slug, name, active flag and model.
+type briefProjects interface {
+	ProjectsBrief(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
+}
+
 // StatusOptions is what LoadStatus needs besides the store.
 type StatusOptions struct {
 	// Heartbeat is the heartbeat's state, shown as it is.
@@ -81,7 +87,8 @@ type StatusOptions struct {
 	// Now is the time; spend today counts from its local midnight.
 	Now time.Time
 	// Models checks the models of the given projects; nil leaves the
-	// section empty.
+	// section empty. The projects may carry only their slug, name, active
+	// flag and model (see briefProjects).
 	Models func(projects []board.Project) []ModelStatus
 }
 
@@ -92,7 +99,11 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 	now := o.Now
 	v := Status{Heartbeat: o.Heartbeat, Projects: []ProjectSummary{}, Queue: []QueueEntry{},
 		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}, Models: []ModelStatus{}}
-	ps, err := src.Projects(ctx, store.ProjectFilter{})
+	projects := src.Projects
+	if b, ok := src.(briefProjects); ok {
+		projects = b.ProjectsBrief
+	}
+	ps, err := projects(ctx, store.ProjectFilter{})
 	if err != nil {
 		return v, err
 	}
