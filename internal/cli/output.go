@@ -17,6 +17,10 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// cellSpace keeps a cell on one line of its column. A Replacer builds its
+// tables on first use, so declaring it costs nothing at start-up.
+var cellSpace = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+
 // table writes aligned columns, like gh's lists. The output is buffered:
 // tabwriter writes every cell and its padding separately, thousands of
 // system calls for a long list.
@@ -36,7 +40,7 @@ func newTable(w io.Writer, header ...string) *table {
 
 func (t *table) row(cols ...string) {
 	for i, c := range cols {
-		cols[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(c)
+		cols[i] = cellSpace.Replace(c)
 	}
 	fmt.Fprintln(t.tw, strings.Join(cols, "\t"))
 }

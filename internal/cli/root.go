@@ -48,7 +48,8 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 				return err
 			}
 			a.started = true
-			if !longRunning(cmd) && a.getenv("GOGC") == "" {
+			a.oneShot = !longRunning(cmd)
+			if a.oneShot && a.getenv("GOGC") == "" {
 				// A one-shot command allocates a few MB and exits: one GC
 				// cycle would be a tenth of its run time.
 				debug.SetGCPercent(oneShotGCPercent)

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/store"
-	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/spf13/cobra"
 )
@@ -37,7 +35,7 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 	if err != nil {
 		return view.Status{}, err
 	}
-	s, err := openStatusStore(cmd, a)
+	s, err := a.openStore(cmd.Context())
 	if err != nil {
 		return view.Status{}, err
 	}
@@ -48,25 +46,6 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 			return modelStatuses(a.getenv, cfg.Model, ps)
 		},
 	})
-}
-
-// openStatusStore opens the board as a.openStore does, with the small page
-// cache of a process that exits after a few queries (see
-// sqlite.WithCachePages); a.close closes it.
-func openStatusStore(cmd *cobra.Command, a *app) (store.Store, error) {
-	if a.store != nil {
-		return a.store, nil
-	}
-	d, err := a.dataDir()
-	if err != nil {
-		return nil, err
-	}
-	db, err := sqlite.Open(cmd.Context(), d.DB(), sqlite.WithCachePages(sqlite.OneShotCachePages))
-	if err != nil {
-		return nil, err // the store's errors name the database file
-	}
-	a.store = db
-	return db, nil
 }
 
 func printStatus(a *app, v view.Status) error {
