@@ -185,9 +185,14 @@ func (rt *agentRun) systemPrompt(ctx context.Context, names []string, d config.D
 		skills = append(skills, s...)
 		rt.warnAll(w)
 	}
-	s, w := agent.LoadSkills(os.DirFS(filepath.Join(rt.cwd, ".bonsai", "skills")), ".bonsai/skills")
-	skills = append(skills, s...)
-	rt.warnAll(w)
+	// The repository's skills are read through an os.Root: a SKILL.md that
+	// is a symlink out of the repository is refused, not followed.
+	if root, err := os.OpenRoot(filepath.Join(rt.cwd, ".bonsai", "skills")); err == nil {
+		s, w := agent.LoadSkills(root.FS(), ".bonsai/skills")
+		root.Close()
+		skills = append(skills, s...)
+		rt.warnAll(w)
+	}
 	prompt, w := agent.SystemPrompt(ctx, agent.PromptConfig{
 		Workspace: rt.ex, Cwd: filepath.Base(rt.cwd), Date: rt.a.now(), Tools: names, Skills: skills,
 	})

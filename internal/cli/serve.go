@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +14,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/bonsai-run/bonsai/internal/web"
@@ -103,6 +101,10 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	if err := checkAddr(o); err != nil {
 		return fail(err)
 	}
+	// The server holds the API keys of its environment for as long as it
+	// runs: keep other processes of the user (an agent's commands among
+	// them) from reading them out of /proc.
+	executor.Protect()
 	d, err := a.dataDir()
 	if err != nil {
 		return fail(err)
@@ -120,11 +122,15 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	if err != nil {
 		return fail(err)
 	}
+	diff, err := ticketDiff(d)
+	if err != nil {
+		return fail(err)
+	}
 	srv, err := web.New(web.Options{
 		Store: s, Token: token, Dir: d, Author: a.author(), Public: o.public, Getenv: a.getenv,
 		Logger:    slog.New(slog.NewTextHandler(logFile, nil)),
 		Service:   func() (bool, string) { return serviceState(a) },
-		Diff:      gitDiff(d),
+		Diff:      diff,
 		Heartbeat: func() any { return loadHeartbeatView(d, a.now()) },
 		Models: func(ps []board.Project) []view.ModelStatus {
 			c, err := config.Load(d.ConfigFile())
@@ -190,57 +196,21 @@ func serviceState(a *app) (bool, string) {
 	return svc.Installed(), svc.Platform.Name
 }
 
-// maxDiff is the most diff output the ticket page reads.
-const maxDiff = 4 << 20
-
-// gitDiff returns the web UI's diff of a ticket's branch against the
-// project's default branch, read from the project's clone
-// (projects/<slug>), whose refs the ticket worktrees share. It runs git with
-// an argv, never a shell, and only reads.
-func gitDiff(d config.Dir) web.DiffFunc {
-	return func(ctx context.Context, p board.Project, t board.Ticket) (string, error) {
-		clone := d.Path("projects", p.Slug)
-		if _, err := os.Stat(clone); errors.Is(err, fs.ErrNotExist) {
-			return "", nil // no beat has cloned the project yet
-		}
-		branch := t.Branch
-		if branch == "" {
-			branch = workspace.BranchName(t.Number, t.Title)
-		}
-		ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		defer cancel()
-		git := func(args ...string) ([]byte, error) {
-			cmd := exec.CommandContext(ctx, "git", append([]string{"-C", clone}, args...)...)
-			cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
-			var out bytes.Buffer
-			cmd.Stdout = &limitWriter{w: &out, n: maxDiff}
-			err := cmd.Run()
-			return out.Bytes(), err
-		}
-		if _, err := git("rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err != nil {
-			return "", nil // the branch does not exist yet
-		}
-		base := workspace.Remote + "/" + p.DefaultBranch
-		if _, err := git("rev-parse", "--verify", "--quiet", "refs/remotes/"+base); err != nil {
-			base = p.DefaultBranch
-		}
-		out, err := git("diff", "--no-color", "--no-ext-diff", "--find-renames", base+"..."+branch, "--")
-		if err != nil {
-			return "", fmt.Errorf("diff %s against %s: %w", branch, base, err)
-		}
-		return string(out), nil
+// ticketDiff returns the web UI's diff of a ticket's branch against the
+// project's default branch: the workspace provider's Diff, which runs git
+// through the executor with its clean environment and with nothing the
+// agent could have configured in the clone (textconv, external diff, hooks,
+// fsmonitor), so opening the Changes tab cannot run an agent's command with
+// the server's keys.
+func ticketDiff(d config.Dir) (web.DiffFunc, error) {
+	ws, err := workspace.New(workspace.Options{
+		Projects: d.Projects(), Worktrees: d.Worktrees(),
+		Open: func(root string) (executor.Executor, error) {
+			return executor.NewLocal(root, executor.LocalOptions{})
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-}
-
-// limitWriter keeps the first n bytes written and drops the rest.
-type limitWriter struct {
-	w *bytes.Buffer
-	n int
-}
-
-func (l *limitWriter) Write(p []byte) (int, error) {
-	if room := l.n - l.w.Len(); room > 0 {
-		l.w.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
+	return ws.Diff, nil
 }

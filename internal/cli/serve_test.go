@@ -209,7 +209,7 @@ func TestServe_APIMirrorsCLIJSON(t *testing.T) {
 	<-done
 }
 
-func TestGitDiff_BranchAgainstDefault(t *testing.T) {
+func TestTicketDiff_BranchAgainstDefault(t *testing.T) {
 	d := config.Dir(t.TempDir())
 	clone := d.Path("projects", "demo")
 	git := func(args ...string) {
@@ -221,7 +221,10 @@ func TestGitDiff_BranchAgainstDefault(t *testing.T) {
 	}
 	p := board.Project{Slug: "demo", DefaultBranch: "main"}
 	tk := board.Ticket{Number: 3, Title: "Add a flag"}
-	diff := gitDiff(d)
+	diff, err := ticketDiff(d)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got, err := diff(context.Background(), p, tk); got != "" || err != nil {
 		t.Fatalf("without a clone: %q, %v", got, err)
 	}
