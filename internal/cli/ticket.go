@@ -232,6 +232,9 @@ func printTicket(a *app, d view.TicketDetail) error {
 		fmt.Fprintf(w, " · branch %s", t.Branch)
 	}
 	fmt.Fprintln(w)
+	if next := nextStep(d.Ref, t); next != "" {
+		fmt.Fprintf(w, "Next: %s\n", next)
+	}
 	if strings.TrimSpace(t.Description) != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(t.Description, "\n"))
 	}
@@ -261,6 +264,20 @@ func printTicket(a *app, d view.TicketDetail) error {
 		return tw.flush()
 	}
 	return nil
+}
+
+// nextStep says what a person can do with the ticket now, or "" while it is
+// the agent's turn.
+func nextStep(ref string, t board.Ticket) string {
+	switch {
+	case t.SubState == board.SubBlocked:
+		return fmt.Sprintf("the agent asked a question (see the comments); answer with: bonsai comment add %s TEXT", ref)
+	case t.State == board.Backlog:
+		return fmt.Sprintf("hand it to the agent with: bonsai ticket move %s RESEARCH (or IN_PROGRESS)", ref)
+	case t.State == board.Verification:
+		return fmt.Sprintf("review the work, then: bonsai ticket approve %s, or bonsai ticket return %s --feedback TEXT", ref, ref)
+	}
+	return ""
 }
 
 func indent(s, prefix string) string {
