@@ -145,6 +145,11 @@ func TestInit_CreatesLayoutOnce(t *testing.T) {
 	if len(strings.TrimSpace(string(tok))) != 64 {
 		t.Fatalf("token %q is not 32 bytes of hex", tok)
 	}
+	for _, dir := range []string{string(d), d.Sessions(), d.Worktrees()} {
+		if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+			t.Errorf("%s: mode %v, %v; want 0700", dir, fi.Mode().Perm(), err)
+		}
+	}
 	fi, _ := os.Stat(d.WebTokenFile())
 	if fi.Mode().Perm() != 0o600 {
 		t.Fatalf("web-token mode %v, want 0600", fi.Mode().Perm())

@@ -24,7 +24,9 @@ func Init(d Dir) (InitResult, error) {
 		if _, err := os.Stat(p); err == nil {
 			continue
 		}
-		if err := os.MkdirAll(p, 0o755); err != nil {
+		// Private to the user: transcripts hold what the agent read, the
+		// database holds the board, and web-token is the UI's secret.
+		if err := os.MkdirAll(p, 0o700); err != nil {
 			return res, fmt.Errorf("create data directory: %w", err)
 		}
 		if sub != "" {
