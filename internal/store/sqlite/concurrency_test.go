@@ -91,6 +91,7 @@ func TestConcurrentWriters(t *testing.T) {
 	var writers []string
 	var procs []*exec.Cmd
 	var gos []*bufio.Writer
+	outs := make([]*syncBuf, processes)
 	for i := range processes {
 		name := fmt.Sprintf("process-%d", i)
 		writers = append(writers, name)
@@ -114,8 +115,9 @@ func TestConcurrentWriters(t *testing.T) {
 		if err != nil || line != "ready\n" {
 			t.Fatalf("%s said %q, %v; want ready", name, line, err)
 		}
-		go func() { // drain the rest, so the child never blocks on a full pipe
-			bufio.NewReader(stdout).WriteTo(discard{})
+		outs[i] = &syncBuf{}
+		go func() { // keep the rest: a failing child says why on stdout
+			bufio.NewReader(stdout).WriteTo(outs[i])
 		}()
 		gos = append(gos, bufio.NewWriter(stdin))
 	}
@@ -153,7 +155,7 @@ func TestConcurrentWriters(t *testing.T) {
 	close(start)
 	for i, cmd := range procs {
 		if err := cmd.Wait(); err != nil {
-			t.Errorf("process-%d: %v", i, err)
+			t.Errorf("process-%d: %v\n%s", i, err, outs[i].String())
 		}
 	}
 	wg.Wait()
@@ -224,6 +226,20 @@ func TestConcurrentWriters(t *testing.T) {
 	}
 }
 
-type discard struct{}
+// syncBuf is a bytes.Buffer safe for one writer and one reader.
+type syncBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
 
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

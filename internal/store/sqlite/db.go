@@ -101,11 +101,41 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", abs, err)
 	}
-	if err := db.migrate(ctx); err != nil {
+	if err := db.migrateWhenFree(ctx); err != nil {
 		db.sql.Close()
 		return nil, db.openError(err)
 	}
 	return db, nil
+}
+
+// openBusyWait is how long Open waits for another process that is creating
+// or migrating the same database.
+const openBusyWait = 10 * time.Second
+
+// migrateWhenFree migrates, retrying while the database is busy. When
+// several processes open a new database at once, one creates it and turns
+// on WAL while the others' first statements (the DSN's journal_mode pragma
+// among them) get SQLITE_BUSY without SQLite's busy handler being asked:
+// changing the journal mode never waits. A short retry loop waits instead.
+func (db *DB) migrateWhenFree(ctx context.Context) error {
+	deadline := time.Now().Add(openBusyWait)
+	for {
+		err := db.migrate(ctx)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// isBusy reports whether err is SQLite's "database is locked".
+func isBusy(err error) bool {
+	var e *sqlite.Error
+	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // dsn returns the driver's data source name for the file at abs. The pragmas
