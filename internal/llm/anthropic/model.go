@@ -133,7 +133,7 @@ func (m *Model) send(ctx context.Context, req llm.Request) (*http.Response, erro
 	}
 	if resp.StatusCode >= 300 {
 		defer resp.Body.Close()
-		return nil, hideKey(statusError(ctx, m.cfg.Provider, resp), m.cfg.APIKey)
+		return nil, llm.HideKey(statusError(ctx, m.cfg.Provider, resp), m.cfg.APIKey)
 	}
 	return resp, nil
 }

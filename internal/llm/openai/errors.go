@@ -3,7 +3,6 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -33,29 +32,9 @@ func (b *errorBody) code() string {
 	return s
 }
 
-// classify turns a transport or decoding error into an [*llm.Error];
-// context errors are returned as they are.
+// classify turns a transport or decoding error into an [*llm.Error].
 func classify(ctx context.Context, provider string, err error) error {
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return ctxErr
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	if _, ok := errors.AsType[*json.SyntaxError](err); ok {
-		return &llm.Error{Kind: llm.KindTransport, Provider: provider, Message: "malformed stream chunk: " + err.Error(), Err: err}
-	}
-	return &llm.Error{Kind: llm.KindTransport, Provider: provider, Message: err.Error(), Err: err}
-}
-
-// hideKey removes the API key from an error's message: a proxy or an
-// OpenAI-compatible server may echo the request's headers in its error
-// body, and the message ends up in logs, on tickets and before the agent.
-func hideKey(err error, key string) error {
-	if e, ok := errors.AsType[*llm.Error](err); ok && len(key) >= 8 {
-		e.Message = strings.ReplaceAll(e.Message, key, "[redacted]")
-	}
-	return err
+	return llm.TransportError(ctx, provider, "stream chunk", err)
 }
 
 // statusError reads an error response into an [*llm.Error].

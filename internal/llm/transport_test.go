@@ -1,0 +1,36 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"testing"
+)
+
+func TestTransportError(t *testing.T) {
+	ctx := context.Background()
+	var syntax error = &json.SyntaxError{}
+	if e, ok := errors.AsType[*Error](TransportError(ctx, "p", "stream chunk", syntax)); !ok || e.Kind != KindTransport || e.Message[:22] != "malformed stream chunk" {
+		t.Fatalf("syntax error: %#v", e)
+	}
+	if e, ok := errors.AsType[*Error](TransportError(ctx, "p", "x", io.ErrUnexpectedEOF)); !ok || e.Kind != KindTransport {
+		t.Fatalf("EOF: %#v", e)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := TransportError(cctx, "p", "x", io.ErrUnexpectedEOF); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled context: %v", err)
+	}
+}
+
+func TestHideKey(t *testing.T) {
+	err := HideKey(&Error{Message: "bad header: Bearer sk-secret-123"}, "sk-secret-123")
+	if got := err.(*Error).Message; got != "bad header: Bearer [redacted]" {
+		t.Fatalf("message %q", got)
+	}
+	err = HideKey(&Error{Message: "the key is short"}, "key")
+	if got := err.(*Error).Message; got != "the key is short" {
+		t.Fatalf("a short key mangled the message: %q", got)
+	}
+}
