@@ -92,7 +92,8 @@ func TestTicketCounts_FollowTickets(t *testing.T) {
 }
 
 // TestMigrate_FromVersion1 upgrades a database written by the first schema
-// and checks that the ticket counts are filled from the tickets it holds.
+// and checks that the ticket counts and the queue are filled from the
+// tickets it holds.
 func TestMigrate_FromVersion1(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "bonsai.db")
@@ -138,5 +139,9 @@ func TestMigrate_FromVersion1(t *testing.T) {
 	}
 	if got, _ := db.TicketCounts(ctx); got["demo"][board.Backlog] != 1 {
 		t.Errorf("BACKLOG count after a new ticket = %d, want 1", got["demo"][board.Backlog])
+	}
+	picks, err := db.PickBrief(ctx, "")
+	if err != nil || len(picks) != 1 || picks[0].Ticket.Ref().String() != "demo#3" || picks[0].Ticket.Title != "c" {
+		t.Errorf("PickBrief after migrating = %+v, %v; want demo#3", picks, err)
 	}
 }
