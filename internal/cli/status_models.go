@@ -24,7 +24,7 @@ func modelStatuses(getenv func(string) string, defaultModel string, projects []b
 		i := slices.IndexFunc(out, func(m view.ModelStatus) bool { return m.Model == id })
 		if i < 0 {
 			m := view.ModelStatus{Model: id}
-			if _, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: getenv}); err != nil {
+			if err := llmprovider.Check(id, getenv); err != nil {
 				m.Problem = err.Error()
 			}
 			out = append(out, m)

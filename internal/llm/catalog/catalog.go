@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -61,14 +62,17 @@ func New(overrides map[string]json.RawMessage) (*Catalog, error) {
 	return c, nil
 }
 
-// Default returns the embedded catalog without overrides.
-func Default() *Catalog {
+// Default returns the embedded catalog without overrides. It is parsed on
+// first use and shared: a Catalog is read-only.
+func Default() *Catalog { return defaultCatalog() }
+
+var defaultCatalog = sync.OnceValue(func() *Catalog {
 	c, err := New(nil)
 	if err != nil {
 		panic(err) // the embedded file is checked by tests
 	}
 	return c
-}
+})
 
 var dateSuffix = regexp.MustCompile(`-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$`)
 

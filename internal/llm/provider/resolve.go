@@ -46,27 +46,17 @@ type Resolved struct {
 // Resolve builds the model named id ("provider/model"). A missing key is
 // an auth error that names the variable to set.
 func Resolve(id string, opts Options) (Resolved, error) {
-	mid, err := llm.ParseModelID(id)
-	if err != nil {
-		return Resolved{}, err
-	}
-	p, ok := Builtin[mid.Provider]
-	if !ok {
-		return Resolved{}, &llm.Error{Kind: llm.KindInvalidRequest,
-			Message: fmt.Sprintf("unknown provider %q in model %s (known: %s)", mid.Provider, id, strings.Join(Names(), ", "))}
-	}
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	mid, p, key, err := locate(id, opts.APIKey, getenv)
+	if err != nil {
+		return Resolved{}, err
+	}
 	cat := opts.Catalog
 	if cat == nil {
 		cat = catalog.Default()
-	}
-	key := firstNonEmpty(opts.APIKey, getenv(p.KeyEnv))
-	if key == "" && !p.KeyOptional {
-		return Resolved{}, &llm.Error{Kind: llm.KindAuth, Provider: p.Name,
-			Message: fmt.Sprintf("no API key for %s: set %s", p.Name, p.KeyEnv)}
 	}
 	base := firstNonEmpty(opts.BaseURL, getenv(p.BaseURLEnv), p.BaseURL)
 	info, warning := cat.Lookup(mid.String())
@@ -85,6 +75,36 @@ func Resolve(id string, opts Options) (Resolved, error) {
 		m = openai.New(cfg)
 	}
 	return Resolved{Model: llm.WithRetry(m, opts.Retry), ID: mid, Info: info, Warning: warning, BaseURL: base}, nil
+}
+
+// Check reports whether the model named id could be resolved with the
+// environment getenv reads: a valid id, a known provider, a key when the
+// provider needs one. It makes no request and reads no catalog, so that
+// `bonsai status` can check every project's model for the cost of a map
+// lookup; its errors are Resolve's.
+func Check(id string, getenv func(string) string) error {
+	_, _, _, err := locate(id, "", getenv)
+	return err
+}
+
+// locate parses id and finds its provider and key: apiKey, or else the
+// provider's variable.
+func locate(id, apiKey string, getenv func(string) string) (llm.ModelID, Provider, string, error) {
+	mid, err := llm.ParseModelID(id)
+	if err != nil {
+		return mid, Provider{}, "", err
+	}
+	p, ok := Builtin[mid.Provider]
+	if !ok {
+		return mid, p, "", &llm.Error{Kind: llm.KindInvalidRequest,
+			Message: fmt.Sprintf("unknown provider %q in model %s (known: %s)", mid.Provider, id, strings.Join(Names(), ", "))}
+	}
+	key := firstNonEmpty(apiKey, getenv(p.KeyEnv))
+	if key == "" && !p.KeyOptional {
+		return mid, p, "", &llm.Error{Kind: llm.KindAuth, Provider: p.Name,
+			Message: fmt.Sprintf("no API key for %s: set %s", p.Name, p.KeyEnv)}
+	}
+	return mid, p, key, nil
 }
 
 func firstNonEmpty(s ...string) string {

@@ -43,6 +43,22 @@ func TestResolve_Errors(t *testing.T) {
 	}
 }
 
+// TestCheck_AgreesWithResolve: Check fails exactly when Resolve does, with
+// the same error, for good and bad ids, with and without keys.
+func TestCheck_AgreesWithResolve(t *testing.T) {
+	ids := []string{"anthropic/claude-sonnet-4-5", "openai/gpt-5", "ollama/qwen3:8b", "claude", "nosuch/model", "", "openai/"}
+	envs := []map[string]string{nil, {"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k"}}
+	for _, id := range ids {
+		for _, e := range envs {
+			_, want := provider.Resolve(id, provider.Options{Getenv: env(e)})
+			got := provider.Check(id, env(e))
+			if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+				t.Errorf("Check(%q) with %v = %v; Resolve says %v", id, e, got, want)
+			}
+		}
+	}
+}
+
 func TestResolve_OllamaNeedsNoKey(t *testing.T) {
 	r, err := provider.Resolve("ollama/qwen3:8b", provider.Options{Getenv: env(nil)})
 	if err != nil {
