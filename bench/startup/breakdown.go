@@ -91,19 +91,9 @@ type timedSource struct {
 	mark func(string, time.Time)
 }
 
-func (s timedSource) Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error) {
-	defer s.mark("projects", time.Now())
-	return s.db.Projects(ctx, f)
-}
-
-func (s timedSource) ProjectsBrief(ctx context.Context, f store.ProjectFilter) ([]board.Project, error) {
-	defer s.mark("projects", time.Now())
-	return s.db.ProjectsBrief(ctx, f)
-}
-
-func (s timedSource) TicketCounts(ctx context.Context) (map[string]map[board.State]int, error) {
-	defer s.mark("ticketCounts", time.Now())
-	return s.db.TicketCounts(ctx)
+func (s timedSource) Overview(ctx context.Context, f store.ProjectFilter) ([]store.ProjectOverview, error) {
+	defer s.mark("overview", time.Now())
+	return s.db.Overview(ctx, f)
 }
 
 func (s timedSource) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error) {
@@ -114,16 +104,6 @@ func (s timedSource) Tickets(ctx context.Context, f store.TicketFilter) ([]board
 func (s timedSource) CountTickets(ctx context.Context, f store.TicketFilter) (int, error) {
 	defer s.mark("countTickets", time.Now())
 	return s.db.CountTickets(ctx, f)
-}
-
-func (s timedSource) Pick(ctx context.Context, slug string) ([]board.Pick, error) {
-	defer s.mark("pick", time.Now())
-	return s.db.Pick(ctx, slug)
-}
-
-func (s timedSource) PickBrief(ctx context.Context, slug string) ([]board.Pick, error) {
-	defer s.mark("pick", time.Now())
-	return s.db.PickBrief(ctx, slug)
 }
 
 func (s timedSource) RecentRuns(ctx context.Context, limit int) ([]board.Run, error) {

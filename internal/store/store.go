@@ -90,6 +90,11 @@ type Store interface {
 	// to pick, and a named project that is archived, give none. It is plain
 	// SQL and must agree with board.PickTicket.
 	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
+	// Overview lists projects by slug (archived ones only when f asks)
+	// with what a board listing shows of each: its ticket counts and the
+	// ticket the next heartbeat would pick there. It agrees with Projects,
+	// TicketCounts and Pick, and costs one read, however many tickets.
+	Overview(ctx context.Context, f ProjectFilter) ([]ProjectOverview, error)
 
 	// Events returns up to limit events with an ID greater than afterID,
 	// oldest first; a limit of 0 or less means a default page.
@@ -97,6 +102,20 @@ type Store interface {
 
 	// Close releases the store's resources.
 	Close() error
+}
+
+// ProjectOverview is a project as `bonsai status` and the web status page
+// list it.
+type ProjectOverview struct {
+	// Project carries only the slug, name, active flag and model.
+	Project board.Project
+	// Counts are the project's tickets by state; states without tickets
+	// are absent.
+	Counts map[board.State]int
+	// Pick is what Pick gives for the project, its ticket carrying only the
+	// project slug, number, title, state, sub-state and priority; nil when
+	// nothing is pickable or the project is archived.
+	Pick *board.Pick
 }
 
 // ProjectFilter selects projects.

@@ -57,27 +57,11 @@ type Spend struct {
 
 // StatusSource is what LoadStatus reads: a subset of store.Store.
 type StatusSource interface {
-	Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
-	TicketCounts(ctx context.Context) (map[string]map[board.State]int, error)
+	Overview(ctx context.Context, f store.ProjectFilter) ([]store.ProjectOverview, error)
 	Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error)
 	CountTickets(ctx context.Context, f store.TicketFilter) (int, error)
-	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
-}
-
-// briefPicker is a StatusSource that can read the queue with only the
-// fields a queue entry shows (the SQLite store can, at 60% of Pick's cost):
-// its picks' tickets carry their project slug, number, title, state,
-// sub-state and priority alone.
-type briefPicker interface {
-	PickBrief(ctx context.Context, projectSlug string) ([]board.Pick, error)
-}
-
-// briefProjects is a StatusSource that can list projects with only the
-// fields status uses: their slug, name, active flag and model.
-type briefProjects interface {
-	ProjectsBrief(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
 }
 
 // StatusOptions is what LoadStatus needs besides the store.
@@ -87,8 +71,8 @@ type StatusOptions struct {
 	// Now is the time; spend today counts from its local midnight.
 	Now time.Time
 	// Models checks the models of the given projects; nil leaves the
-	// section empty. The projects may carry only their slug, name, active
-	// flag and model (see briefProjects).
+	// section empty. The projects carry only their slug, name, active flag
+	// and model (see store.ProjectOverview).
 	Models func(projects []board.Project) []ModelStatus
 }
 
@@ -99,31 +83,22 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 	now := o.Now
 	v := Status{Heartbeat: o.Heartbeat, Projects: []ProjectSummary{}, Queue: []QueueEntry{},
 		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}, Models: []ModelStatus{}}
-	projects := src.Projects
-	if b, ok := src.(briefProjects); ok {
-		projects = b.ProjectsBrief
-	}
-	ps, err := projects(ctx, store.ProjectFilter{})
+	ovs, err := src.Overview(ctx, store.ProjectFilter{})
 	if err != nil {
 		return v, err
 	}
-	counts, err := src.TicketCounts(ctx)
-	if err != nil {
-		return v, err
-	}
-	for _, p := range ps {
-		v.Projects = append(v.Projects, ProjectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active, Counts: NewStateCounts(counts[p.Slug])})
+	ps := make([]board.Project, 0, len(ovs))
+	var picks []board.Pick
+	for _, ov := range ovs {
+		p := ov.Project
+		ps = append(ps, p)
+		v.Projects = append(v.Projects, ProjectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active, Counts: NewStateCounts(ov.Counts)})
+		if ov.Pick != nil {
+			picks = append(picks, *ov.Pick)
+		}
 	}
 	if o.Models != nil {
 		v.Models = o.Models(ps)
-	}
-	pick := src.Pick
-	if b, ok := src.(briefPicker); ok {
-		pick = b.PickBrief
-	}
-	picks, err := pick(ctx, "")
-	if err != nil {
-		return v, err
 	}
 	board.SortQueue(picks)
 	for _, p := range picks {

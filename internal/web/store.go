@@ -27,7 +27,7 @@ type Store interface {
 	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
-	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
+	Overview(ctx context.Context, f store.ProjectFilter) ([]store.ProjectOverview, error)
 	Events(ctx context.Context, afterID int64, limit int) ([]board.Event, error)
 }
 

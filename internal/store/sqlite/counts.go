@@ -35,14 +35,9 @@ func (db *DB) TicketCounts(ctx context.Context) (map[string]map[board.State]int,
 		if err := rows.Scan(&slug, &pairs); err != nil {
 			return nil, fmt.Errorf("count tickets: %w", err)
 		}
-		counts := make(map[board.State]int, 5)
-		for pair := range strings.SplitSeq(pairs, ",") {
-			state, n, ok := strings.Cut(pair, " ")
-			v, err := strconv.Atoi(n)
-			if !ok || err != nil {
-				return nil, fmt.Errorf("count tickets: project %s: malformed count %q", slug, pair)
-			}
-			counts[board.State(state)] = v
+		counts, err := parseCounts(pairs)
+		if err != nil {
+			return nil, fmt.Errorf("count tickets: project %s: %w", slug, err)
 		}
 		out[slug] = counts
 	}
@@ -50,4 +45,22 @@ func (db *DB) TicketCounts(ctx context.Context) (map[string]map[board.State]int,
 		return nil, fmt.Errorf("count tickets: %w", err)
 	}
 	return out, nil
+}
+
+// parseCounts reads the "STATE n" pairs, joined by commas, of countsQuery
+// and overviewQuery.
+func parseCounts(pairs string) (map[board.State]int, error) {
+	counts := make(map[board.State]int, 5)
+	if pairs == "" {
+		return counts, nil
+	}
+	for pair := range strings.SplitSeq(pairs, ",") {
+		state, n, ok := strings.Cut(pair, " ")
+		v, err := strconv.Atoi(n)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("malformed count %q", pair)
+		}
+		counts[board.State(state)] = v
+	}
+	return counts, nil
 }

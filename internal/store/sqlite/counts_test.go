@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // countByScan counts tickets the slow way, for comparison.
@@ -140,8 +141,8 @@ func TestMigrate_FromVersion1(t *testing.T) {
 	if got, _ := db.TicketCounts(ctx); got["demo"][board.Backlog] != 1 {
 		t.Errorf("BACKLOG count after a new ticket = %d, want 1", got["demo"][board.Backlog])
 	}
-	picks, err := db.PickBrief(ctx, "")
-	if err != nil || len(picks) != 1 || picks[0].Ticket.Ref().String() != "demo#3" || picks[0].Ticket.Title != "c" {
-		t.Errorf("PickBrief after migrating = %+v, %v; want demo#3", picks, err)
+	ovs, err := db.Overview(ctx, store.ProjectFilter{})
+	if err != nil || len(ovs) != 1 || ovs[0].Pick == nil || ovs[0].Pick.Ticket.Ref().String() != "demo#3" || ovs[0].Pick.Ticket.Title != "c" {
+		t.Errorf("Overview after migrating = %+v, %v; want demo#3 picked", ovs, err)
 	}
 }

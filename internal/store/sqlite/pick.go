@@ -17,14 +17,6 @@ const pickQuery = `SELECT ` + ticketColumns + `, q.pick_class
 	WHERE p.active = 1 AND (?1 = '' OR p.slug = ?1)
 	ORDER BY p.slug`
 
-// pickBriefQuery is pickQuery with only the columns a queue listing shows,
-// which ticket_queue holds itself: it reads no ticket.
-const pickBriefQuery = `SELECT p.slug, q.number, q.title, q.state, q.sub_state, q.priority, q.pick_class
-	FROM projects p
-	JOIN ticket_queue q ON q.project_id = p.id
-	WHERE p.active = 1 AND (?1 = '' OR p.slug = ?1)
-	ORDER BY p.slug`
-
 // Pick returns, for each active project (or only the named one), the ticket
 // the pick policy chooses, by project slug. Projects with nothing to pick
 // are left out; so is a named project that is archived. It agrees with
@@ -48,35 +40,6 @@ func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error
 	for rows.Next() {
 		var p board.Pick
 		if p.Ticket, err = scanTicket(rows, &p.Class); err != nil {
-			return nil, fmt.Errorf("pick: %w", err)
-		}
-		picks = append(picks, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("pick: %w", err)
-	}
-	return picks, nil
-}
-
-// PickBrief is Pick for a listing of the queue: the same picks, whose
-// tickets carry only their project slug, number, title, state, sub-state and
-// priority, all held by ticket_queue: it reads no ticket.
-func (db *DB) PickBrief(ctx context.Context, projectSlug string) ([]board.Pick, error) {
-	if projectSlug != "" {
-		if _, err := getProject(ctx, db.sql, projectSlug); err != nil {
-			return nil, err
-		}
-	}
-	rows, err := db.sql.QueryContext(ctx, pickBriefQuery, projectSlug)
-	if err != nil {
-		return nil, fmt.Errorf("pick: %w", err)
-	}
-	defer rows.Close()
-	picks := []board.Pick{}
-	for rows.Next() {
-		var p board.Pick
-		t := &p.Ticket
-		if err := rows.Scan(&t.ProjectSlug, &t.Number, &t.Title, &t.State, &t.SubState, &t.Priority, &p.Class); err != nil {
 			return nil, fmt.Errorf("pick: %w", err)
 		}
 		picks = append(picks, p)

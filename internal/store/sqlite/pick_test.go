@@ -281,20 +281,26 @@ func TestPick_AgreesWithPolicy(t *testing.T) {
 		if len(got) != len(all) {
 			t.Fatalf("%s: Pick returned %d picks, the policy %d", when, len(got), len(all))
 		}
-		// PickBrief gives the same picks with the listed fields alone.
-		brief, err := db.PickBrief(ctx, "")
+		// Overview gives the same picks with the listed fields alone.
+		ovs, err := db.Overview(ctx, store.ProjectFilter{IncludeArchived: true})
 		if err != nil {
 			t.Fatal(err)
 		}
+		var brief []board.Pick
+		for _, o := range ovs {
+			if o.Pick != nil {
+				brief = append(brief, *o.Pick)
+			}
+		}
 		if len(brief) != len(got) {
-			t.Fatalf("%s: PickBrief returned %d picks, Pick %d", when, len(brief), len(got))
+			t.Fatalf("%s: Overview has %d picks, Pick %d", when, len(brief), len(got))
 		}
 		for i, p := range got {
 			tk := p.Ticket
 			want := board.Pick{Class: p.Class, Ticket: board.Ticket{ProjectSlug: tk.ProjectSlug, Number: tk.Number,
 				Title: tk.Title, State: tk.State, SubState: tk.SubState, Priority: tk.Priority}}
 			if !reflect.DeepEqual(brief[i], want) {
-				t.Fatalf("%s: PickBrief()[%d] = %+v, want %+v", when, i, brief[i], want)
+				t.Fatalf("%s: Overview's pick %d = %+v, want %+v", when, i, brief[i], want)
 			}
 		}
 		// A project by name gives that project's pick alone.
@@ -368,8 +374,8 @@ func TestPick_UsesIndex(t *testing.T) {
 		q    string
 		want []string
 	}{
-		"Pick":      {pickQuery, []string{"SEARCH q USING PRIMARY KEY (project_id=?)", "SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"}},
-		"PickBrief": {pickBriefQuery, []string{"SEARCH q USING PRIMARY KEY (project_id=?)"}},
+		"Pick":     {pickQuery, []string{"SEARCH q USING PRIMARY KEY (project_id=?)", "SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"}},
+		"Overview": {overviewQuery, []string{"SEARCH q USING PRIMARY KEY (project_id=?)", "SEARCH c USING PRIMARY KEY (project_id=?)"}},
 		// The statement the ticket_queue triggers run (migration 0005).
 		"trigger": {`SELECT project_id, rowid, number, title, state, sub_state, priority, pick_class FROM tickets
 			WHERE project_id = ? AND pick_class > 0

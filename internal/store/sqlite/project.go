@@ -107,30 +107,6 @@ func (db *DB) Projects(ctx context.Context, f store.ProjectFilter) ([]board.Proj
 	return ps, nil
 }
 
-// ProjectsBrief is Projects for a listing: the same projects, carrying only
-// their slug, name, active flag and model. Converting the other twelve
-// columns was most of the cost of listing 100 projects.
-func (db *DB) ProjectsBrief(ctx context.Context, f store.ProjectFilter) ([]board.Project, error) {
-	rows, err := db.sql.QueryContext(ctx,
-		`SELECT slug, name, active, model FROM projects WHERE active = 1 OR ? ORDER BY slug`, f.IncludeArchived)
-	if err != nil {
-		return nil, fmt.Errorf("list projects: %w", err)
-	}
-	defer rows.Close()
-	ps := []board.Project{}
-	for rows.Next() {
-		var p board.Project
-		if err := rows.Scan(&p.Slug, &p.Name, &p.Active, &p.Agent.Model); err != nil {
-			return nil, fmt.Errorf("list projects: %w", err)
-		}
-		ps = append(ps, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list projects: %w", err)
-	}
-	return ps, nil
-}
-
 // UpdateProject changes the fields set in u. A change that changes nothing
 // writes nothing and records no event.
 func (db *DB) UpdateProject(ctx context.Context, slug string, u store.ProjectUpdate) (board.Project, error) {

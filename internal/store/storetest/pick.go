@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -79,6 +80,49 @@ func checkPolicy(t *testing.T, s store.Store) {
 		}
 	}
 	same(t, "Pick compared with board.PickTicket", pickRefs(t, s, ""), want)
+	checkOverview(t, s)
+}
+
+// checkOverview compares Overview with Projects, TicketCounts and Pick,
+// with and without archived projects.
+func checkOverview(t *testing.T, s store.Store) {
+	t.Helper()
+	ctx := t.Context()
+	counts, err := s.TicketCounts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	picks, err := s.Pick(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySlug := map[string]*board.Pick{}
+	for _, p := range picks {
+		tk := p.Ticket
+		bySlug[tk.ProjectSlug] = &board.Pick{Class: p.Class, Ticket: board.Ticket{ProjectSlug: tk.ProjectSlug,
+			Number: tk.Number, Title: tk.Title, State: tk.State, SubState: tk.SubState, Priority: tk.Priority}}
+	}
+	for _, f := range []store.ProjectFilter{{}, {IncludeArchived: true}} {
+		ps, err := s.Projects(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []store.ProjectOverview{}
+		for _, p := range ps {
+			c := counts[p.Slug]
+			if c == nil {
+				c = map[board.State]int{}
+			}
+			want = append(want, store.ProjectOverview{
+				Project: board.Project{Slug: p.Slug, Name: p.Name, Active: p.Active, Agent: board.AgentSettings{Model: p.Agent.Model}},
+				Counts:  c, Pick: bySlug[p.Slug]})
+		}
+		got, err := s.Overview(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(t, fmt.Sprintf("Overview(%+v) compared with Projects, TicketCounts and Pick", f), got, want)
+	}
 }
 
 func testPickEmpty(t *testing.T, s store.Store) {
