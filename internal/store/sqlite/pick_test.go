@@ -394,17 +394,20 @@ func TestPick_UsesIndex(t *testing.T) {
 	}
 }
 
-// TestTickets_UsesIndexes guards the plans of the ticket lists status and
-// the board read: none scans every ticket.
+// TestTickets_UsesIndexes guards the plans of the ticket lists and counts
+// status and the board read: none scans every ticket, and the blocked list
+// status shows the start of needs no sort.
 func TestTickets_UsesIndexes(t *testing.T) {
 	db := openTest(t)
 	for _, tc := range []struct {
-		name  string
-		f     store.TicketFilter
-		index string
+		name   string
+		f      store.TicketFilter
+		index  string
+		noSort bool
 	}{
-		{"blocked", store.TicketFilter{Blocked: true}, "tickets_blocked"},
-		{"one project", store.TicketFilter{ProjectSlug: "demo"}, "sqlite_autoindex_tickets"},
+		{"blocked", store.TicketFilter{Blocked: true, Limit: 20}, "tickets_blocked", true},
+		{"one project", store.TicketFilter{ProjectSlug: "demo"}, "sqlite_autoindex_tickets", true},
+		{"one state", store.TicketFilter{State: board.Research}, "tickets_state", false},
 	} {
 		q, args := ticketsQuery(tc.f)
 		plan := queryPlan(t, db, q, args...)
@@ -413,5 +416,13 @@ func TestTickets_UsesIndexes(t *testing.T) {
 		if !strings.Contains(plan, tc.index) || strings.Contains(plan+"\n", "SCAN t\n") {
 			t.Errorf("%s: plan\n%s\nwant %s, no scan of the tickets table", tc.name, plan, tc.index)
 		}
+		if tc.noSort && strings.Contains(plan, "TEMP B-TREE") {
+			t.Errorf("%s: plan\n%s\nwant no sort", tc.name, plan)
+		}
+	}
+	// Counting the blocked tickets reads tickets_blocked alone.
+	q, args := countQuery(store.TicketFilter{Blocked: true})
+	if plan := queryPlan(t, db, q, args...); !strings.Contains(plan, "COVERING INDEX tickets_blocked") {
+		t.Errorf("blocked count plan:\n%s\nwant a scan of tickets_blocked alone", plan)
 	}
 }

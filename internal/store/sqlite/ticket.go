@@ -245,11 +245,29 @@ func (db *DB) checkFilter(ctx context.Context, f store.TicketFilter) error {
 // ticketsQuery returns the query listing the tickets f selects.
 func ticketsQuery(f store.TicketFilter) (string, []any) {
 	where, args := ticketsWhere(f)
-	q := `SELECT ` + ticketColumns + ticketFrom + where + ` ORDER BY p.slug, t.number`
+	from := ticketFrom
+	if f.Blocked {
+		// Projects first, in slug order, then each one's entries of
+		// tickets_blocked, already in number order: no sort, and a limit
+		// stops the reading. The other way round reads every blocked
+		// ticket's row to sort them (0.7 ms for 1,200 of them).
+		from = ` FROM projects p CROSS JOIN tickets t ON t.project_id = p.id`
+	}
+	q := `SELECT ` + ticketColumns + from + where + ` ORDER BY p.slug, t.number`
 	if f.Limit > 0 {
 		q, args = q+` LIMIT ?`, append(args, f.Limit)
 	}
 	return q, args
+}
+
+// countQuery returns the query of CountTickets and its arguments.
+func countQuery(f store.TicketFilter) (string, []any) {
+	where, args := ticketsWhere(f)
+	from := ticketFrom
+	if f.ProjectSlug == "" {
+		from = ` FROM tickets t` // every ticket has its project: no join to count
+	}
+	return `SELECT count(*)` + from + where, args
 }
 
 // ticketsWhere returns the conditions of f. They are added only when set,
@@ -274,9 +292,9 @@ func (db *DB) CountTickets(ctx context.Context, f store.TicketFilter) (int, erro
 	if err := db.checkFilter(ctx, f); err != nil {
 		return 0, err
 	}
-	where, args := ticketsWhere(f)
+	q, args := countQuery(f)
 	var n int
-	err := db.sql.QueryRowContext(ctx, `SELECT count(*)`+ticketFrom+where, args...).Scan(&n)
+	err := db.sql.QueryRowContext(ctx, q, args...).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count tickets: %w", err)
 	}
