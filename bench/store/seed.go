@@ -81,8 +81,8 @@ func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 			priority, branch, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&w.comment, `INSERT INTO comments (id, ticket_id, author_type, author_name, kind, content, resolved, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&w.run, `INSERT INTO runs (id, ticket_id, project_id, task, status, session_key, started_at, finished_at,
-			input_tokens, output_tokens, cost_usd) VALUES (?, ?, ?, 'implement', 'completed', ?, ?, ?, ?, ?, ?)`},
+		{&w.run, `INSERT INTO runs (id, ticket_id, ticket_number, project_id, task, status, session_key, started_at, finished_at,
+			input_tokens, output_tokens, cost_usd) VALUES (?, ?, ?, ?, 'implement', 'completed', ?, ?, ?, ?, ?, ?)`},
 		{&w.event, `INSERT INTO events (type, project_id, ticket_id, actor, data, created_at) VALUES (?, ?, ?, 'human', ?, ?)`},
 	} {
 		st, err := tx.PrepareContext(ctx, s.q)
@@ -157,7 +157,7 @@ func (w *writer) ticketAt(rng *rand.Rand, pid, slug string, n int, now int64) er
 				return err
 			}
 		}
-		return w.exec(w.run, newID(), tid, pid, board.SessionKey(pid, tid), updated-2*day, updated-2*day+600_000,
+		return w.exec(w.run, newID(), tid, n, pid, board.SessionKey(pid, tid), updated-2*day, updated-2*day+600_000,
 			40_000+rng.IntN(200_000), 2_000+rng.IntN(20_000), rng.Float64())
 	case board.Research, board.InProgress:
 		for i := range rng.IntN(3) {

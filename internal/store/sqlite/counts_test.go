@@ -93,8 +93,8 @@ func TestTicketCounts_FollowTickets(t *testing.T) {
 }
 
 // TestMigrate_FromVersion1 upgrades a database written by the first schema
-// and checks that the ticket counts and the queue are filled from the
-// tickets it holds.
+// and checks that the ticket counts, the queue and the runs' ticket numbers
+// are filled from the tickets it holds.
 func TestMigrate_FromVersion1(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "bonsai.db")
@@ -112,7 +112,9 @@ func TestMigrate_FromVersion1(t *testing.T) {
 		INSERT INTO tickets (id, project_id, number, title, state, priority, created_at, updated_at) VALUES
 			('t1', 'p1', 1, 'a', 'DONE', 2, 0, 0),
 			('t2', 'p1', 2, 'b', 'DONE', 2, 0, 0),
-			('t3', 'p1', 3, 'c', 'RESEARCH', 2, 0, 0);`); err != nil {
+			('t3', 'p1', 3, 'c', 'RESEARCH', 2, 0, 0);
+		INSERT INTO runs (id, ticket_id, project_id, task, status, session_key, started_at)
+			VALUES ('r1', 't2', 'p1', 'implement', 'completed', 'k', 0);`); err != nil {
 		t.Fatal(err)
 	}
 	v1.Close()
@@ -140,6 +142,10 @@ func TestMigrate_FromVersion1(t *testing.T) {
 	}
 	if got, _ := db.TicketCounts(ctx); got["demo"][board.Backlog] != 1 {
 		t.Errorf("BACKLOG count after a new ticket = %d, want 1", got["demo"][board.Backlog])
+	}
+	runs, err := db.RecentRuns(ctx, 0)
+	if err != nil || len(runs) != 1 || runs[0].TicketNumber != 2 || runs[0].ProjectSlug != "demo" {
+		t.Errorf("RecentRuns after migrating = %+v, %v; want the run of demo#2", runs, err)
 	}
 	ovs, err := db.Overview(ctx, store.ProjectFilter{})
 	if err != nil || len(ovs) != 1 || ovs[0].Pick == nil || ovs[0].Pick.Ticket.Ref().String() != "demo#3" || ovs[0].Pick.Ticket.Title != "c" {

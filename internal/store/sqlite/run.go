@@ -10,11 +10,12 @@ import (
 )
 
 // runColumns are read from "FROM runs" (never aliased): the project slug and
-// ticket number come along, so a run can name its ticket without a lookup.
+// ticket number come along, so a run can name its ticket. The number is
+// the run's own copy (migration 0006); the slug is looked up among the
+// projects, a few pages however big the board.
 const runColumns = `id, ticket_id, project_id, task, status, session_key, started_at, finished_at,
 	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, error, worker_id,
-	(SELECT slug FROM projects WHERE projects.id = runs.project_id),
-	(SELECT number FROM tickets WHERE tickets.id = runs.ticket_id)`
+	(SELECT slug FROM projects WHERE projects.id = runs.project_id), ticket_number`
 
 func scanRun(s scanner) (board.Run, error) {
 	var r board.Run
@@ -63,9 +64,9 @@ func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
 		r.ID, r.ProjectID, r.Status, r.StartedAt, r.FinishedAt = db.newID(), t.ProjectID, board.RunRunning, tx.now, nil
 		r.ProjectSlug, r.TicketNumber = t.ProjectSlug, t.Number
 		r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD, r.Error = 0, 0, 0, 0, 0, ""
-		_, err = tx.exec(`INSERT INTO runs (id, ticket_id, project_id, task, status, session_key, started_at, worker_id)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.ID, r.TicketID, r.ProjectID, string(r.Task), string(r.Status), r.SessionKey, tx.nowMs(), r.WorkerID)
+		_, err = tx.exec(`INSERT INTO runs (id, ticket_id, ticket_number, project_id, task, status, session_key, started_at, worker_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.ID, r.TicketID, t.Number, r.ProjectID, string(r.Task), string(r.Status), r.SessionKey, tx.nowMs(), r.WorkerID)
 		if err != nil {
 			return err
 		}
