@@ -111,6 +111,11 @@ func (s timedSource) RecentRuns(ctx context.Context, limit int) ([]board.Run, er
 	return s.db.RecentRuns(ctx, limit)
 }
 
+func (s timedSource) RunningRuns(ctx context.Context) ([]board.Run, error) {
+	defer s.mark("runningRuns", time.Now())
+	return s.db.RunningRuns(ctx)
+}
+
 func (s timedSource) Spend(ctx context.Context, slug string, since time.Time) (store.Spend, error) {
 	defer s.mark("spend", time.Now())
 	return s.db.Spend(ctx, slug, since)

@@ -76,6 +76,8 @@ type Store interface {
 	// RecentRuns lists the newest runs across all projects; a limit of 0 or
 	// less means a default.
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
+	// RunningRuns lists the runs still running, newest first, however old.
+	RunningRuns(ctx context.Context) ([]board.Run, error)
 	// Spend sums the tokens and cost of the project's runs started at or
 	// after since (a project's daily budget); an empty slug sums every
 	// project's. An unknown slug is ENOTFOUND.

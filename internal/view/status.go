@@ -15,10 +15,6 @@ const RecentRunsShown = 10
 // BlockedTotal counts them all.
 const BlockedShown = 20
 
-// runningScan is how many of the newest runs status looks through for the
-// ones still running: more than agents can run at once.
-const runningScan = 64
-
 // Status is `bonsai status --json`.
 type Status struct {
 	// Heartbeat is the heartbeat's state: {"lastBeat": …, "paused": […]}.
@@ -61,6 +57,7 @@ type StatusSource interface {
 	Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error)
 	CountTickets(ctx context.Context, f store.TicketFilter) (int, error)
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
+	RunningRuns(ctx context.Context) ([]board.Run, error)
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
 }
 
@@ -117,17 +114,19 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 			return v, err
 		}
 	}
-	runs, err := src.RecentRuns(ctx, runningScan)
+	running, err := src.RunningRuns(ctx)
 	if err != nil {
 		return v, err
 	}
-	for i, r := range runs {
-		if r.Status == board.RunRunning {
-			v.Running = append(v.Running, NewRun(r))
-		}
-		if i < RecentRunsShown {
-			v.RecentRuns = append(v.RecentRuns, NewRun(r))
-		}
+	for _, r := range running {
+		v.Running = append(v.Running, NewRun(r))
+	}
+	recent, err := src.RecentRuns(ctx, RecentRunsShown)
+	if err != nil {
+		return v, err
+	}
+	for _, r := range recent {
+		v.RecentRuns = append(v.RecentRuns, NewRun(r))
 	}
 	y, m, d := now.Date()
 	spent, err := src.Spend(ctx, "", time.Date(y, m, d, 0, 0, 0, 0, now.Location()))

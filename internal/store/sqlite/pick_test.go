@@ -426,3 +426,12 @@ func TestTickets_UsesIndexes(t *testing.T) {
 		t.Errorf("blocked count plan:\n%s\nwant a scan of tickets_blocked alone", plan)
 	}
 }
+
+// TestRunningRuns_UsesIndex guards the plan of the running runs status
+// lists: the partial index of running runs, not a scan of every run.
+func TestRunningRuns_UsesIndex(t *testing.T) {
+	db := openTest(t)
+	if plan := queryPlan(t, db, runningRunsQuery); !strings.Contains(plan, "USING INDEX runs_running") {
+		t.Errorf("running runs plan:\n%s\nwant a search of runs_running", plan)
+	}
+}

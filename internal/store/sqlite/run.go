@@ -174,6 +174,21 @@ func (db *DB) Runs(ctx context.Context, ref board.Ref) ([]board.Run, error) {
 	return rs, nil
 }
 
+// runningRunsQuery says status = 'running' literally, to match runs_running.
+const runningRunsQuery = `SELECT ` + runColumns + ` FROM runs WHERE status = 'running'
+	ORDER BY started_at DESC, rowid DESC`
+
+// RunningRuns lists the runs still running, newest first, from the partial
+// index runs_running: however many finished runs there are, it reads only
+// the running ones.
+func (db *DB) RunningRuns(ctx context.Context) ([]board.Run, error) {
+	rs, err := db.listRuns(ctx, runningRunsQuery)
+	if err != nil {
+		return nil, fmt.Errorf("list running runs: %w", err)
+	}
+	return rs, nil
+}
+
 // DefaultRecentRuns is how many runs RecentRuns returns for a limit of 0.
 const DefaultRecentRuns = 20
 

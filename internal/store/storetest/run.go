@@ -11,6 +11,7 @@ var runCases = []testCase{
 	{"StartAndFinish", testRunStartAndFinish},
 	{"Errors", testRunErrors},
 	{"Lists", testRunLists},
+	{"Running", testRunRunning},
 	{"Interrupt", testRunInterrupt},
 	{"Spend", testRunSpend},
 }
@@ -158,6 +159,37 @@ func testRunLists(t *testing.T, s store.Store) {
 	if err != nil || len(recent) == 0 || recent[0].ID != started[4].ID {
 		t.Errorf("RecentRuns(0) = %d runs, %v; want a default page starting with the newest", len(recent), err)
 	}
+}
+
+func testRunRunning(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	running := func() []board.Run {
+		t.Helper()
+		rs, err := s.RunningRuns(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs
+	}
+	same(t, "running runs of an empty store", running(), []board.Run{})
+	mustProject(t, s, "demo")
+	tk := ticketIn(t, s, "demo", board.InProgress)
+	old := mustStart(t, s, tk, board.TaskImplement)
+	tick()
+	// Many newer runs, finished, do not hide the old one still running.
+	for range 30 {
+		r := mustStart(t, s, tk, board.TaskFeedback)
+		if _, err := s.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tick()
+	other := mustStart(t, s, ticketIn(t, s, "demo", board.Research), board.TaskResearch)
+	same(t, "running runs, newest first", running(), []board.Run{other, old})
+	if _, err := s.FinishRun(ctx, board.Run{ID: other.ID, Status: board.RunBlocked}); err != nil {
+		t.Fatal(err)
+	}
+	same(t, "running runs after one finished", running(), []board.Run{old})
 }
 
 func testRunInterrupt(t *testing.T, s store.Store) {
