@@ -30,7 +30,7 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 		if err := os.RemoveAll(clone); err != nil {
 			return fmt.Errorf("clone %s: %w", repo, err)
 		}
-		if _, err := g.remote(ctx, ".", "clone", "--quiet", "--origin", Remote, "--", repo, slug); err != nil {
+		if _, err := g.clone(ctx, "--quiet", "--origin", Remote, "--", repo, slug); err != nil {
 			os.RemoveAll(clone)
 			return fmt.Errorf("clone %s: %w", repo, err)
 		}
@@ -44,7 +44,11 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 			return fmt.Errorf("point %s at %s: %w", Remote, repo, err)
 		}
 	}
-	if _, err := g.remote(ctx, slug, "fetch", "--quiet", "--prune", Remote); err != nil {
+	// The URL and refspec are given, not the remote's name, so that the
+	// remote's settings in the clone's config are not read; submodules,
+	// whose own config is not checked, and auto maintenance are left out.
+	if _, err := g.remote(ctx, slug, repo, "fetch", "--quiet", "--prune", "--no-recurse-submodules", "--no-auto-maintenance",
+		"--", repo, "+refs/heads/*:refs/remotes/"+Remote+"/*"); err != nil {
 		return fmt.Errorf("fetch %s: %w", repo, err)
 	}
 	return nil

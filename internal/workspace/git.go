@@ -17,13 +17,16 @@ const maxGitError = 600
 // localTimeout bounds git commands that do not touch the network.
 const localTimeout = 2 * time.Minute
 
-// noHooks keeps the repository's code out of the commands that hold the
-// runtime's credentials. The clone's config is shared with every worktree,
-// so the agent's commands (or a tool they run: husky sets core.hooksPath
-// on npm install) can point core.hooksPath at the repository's scripts;
-// clone, fetch and push would then run them with the credentials in their
-// environment. Git LFS's pre-push hook does not run either.
-var noHooks = []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fsmonitor=false"}
+// remoteSettings keep the repository's code out of the commands that hold
+// the runtime's credentials. The clone's config is shared with every
+// worktree, so the agent's commands (or a tool they run: husky sets
+// core.hooksPath on npm install) can point core.hooksPath at the
+// repository's scripts; clone, fetch and push would then run them with the
+// credentials in their environment. Git LFS's pre-push hook does not run
+// either. The ext:: and fd:: transports stay off even if a user's config
+// allows every protocol. What `-c` cannot undo is refused by checkConfig.
+var remoteSettings = []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fsmonitor=false",
+	"-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never"}
 
 // gitRunner runs git through an executor.
 type gitRunner struct {
@@ -65,10 +68,22 @@ func (g *gitRunner) run(ctx context.Context, dir string, args ...string) (string
 	return g.do(ctx, dir, false, args...)
 }
 
-// remote runs a git command that talks to the remote, with the runtime's
-// credentials and the network timeout.
-func (g *gitRunner) remote(ctx context.Context, dir string, args ...string) (string, error) {
-	return g.do(ctx, dir, true, args...)
+// clone runs git clone in the projects directory, with the runtime's
+// credentials and the network timeout. The new clone has no config of its
+// own yet, so there is nothing to check.
+func (g *gitRunner) clone(ctx context.Context, args ...string) (string, error) {
+	return g.do(ctx, ".", true, append([]string{"clone"}, args...)...)
+}
+
+// remote runs a git command that talks to url (fetch, push) in the clone
+// projects/slug, with the runtime's credentials and the network timeout,
+// after checkConfig found nothing in the clone's config that would send it
+// elsewhere or make it run a program.
+func (g *gitRunner) remote(ctx context.Context, slug, url string, args ...string) (string, error) {
+	if err := g.checkConfig(ctx, slug, url); err != nil {
+		return "", fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return g.do(ctx, slug, true, args...)
 }
 
 func (g *gitRunner) do(ctx context.Context, dir string, net bool, args ...string) (string, error) {
@@ -77,7 +92,7 @@ func (g *gitRunner) do(ctx context.Context, dir string, net bool, args ...string
 	argv := []string{"git"}
 	if net {
 		opts.Env, opts.Timeout = g.remoteEnv, g.netTimeout
-		argv = append(argv, noHooks...)
+		argv = append(argv, remoteSettings...)
 	}
 	exit, err := g.ex.Exec(ctx, append(argv, args...), opts)
 	if err != nil {

@@ -15,7 +15,11 @@ import (
 // commits its base does not, and reports whether it pushed. It runs in the
 // clone with the runtime's credentials (Options.RemoteEnv); the agent never
 // sees them. The branch belongs to Bonsai, so a rewritten history replaces
-// the remote one (--force-with-lease).
+// the remote one, unless the remote branch moved since the last fetch
+// (--force-with-lease against origin/<branch>). It pushes to the project's
+// URL, not to the remote's name, and refuses to push when the clone's
+// config has settings that would send the push elsewhere or run a program
+// (UnsafeConfigError).
 func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) (pushed bool, err error) {
 	defer func() { err = p.hidePaths(err) }()
 	if ws.Remote == "" {
@@ -26,17 +30,30 @@ func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) 
 		return false, err
 	}
 	defer done()
-	n, err := g.run(ctx, proj.Slug, "rev-list", "--count", ws.Base+".."+"refs/heads/"+ws.Branch)
+	ref := "refs/heads/" + ws.Branch
+	n, err := g.run(ctx, proj.Slug, "rev-list", "--count", ws.Base+".."+ref)
 	if err != nil {
 		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
 	}
 	if n == "0" {
 		return false, nil
 	}
-	ref := "refs/heads/" + ws.Branch
-	_, env := remoteURL(proj.Repo, g.remoteEnv)
-	if _, err := g.withRemoteEnv(env).remote(ctx, proj.Slug, "push", "--quiet", "--force-with-lease", ws.Remote, ref+":"+ref); err != nil {
+	head, err := g.run(ctx, proj.Slug, "rev-parse", "--verify", ref+"^{commit}")
+	if err != nil {
 		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
+	}
+	// What the last fetch saw of the branch on the remote; empty means
+	// the branch must not exist there yet.
+	tracking := "refs/remotes/" + ws.Remote + "/" + ws.Branch
+	lease, _ := g.run(ctx, proj.Slug, "rev-parse", "--verify", "--quiet", tracking+"^{commit}")
+	url, env := remoteURL(proj.Repo, g.remoteEnv)
+	if _, err := g.withRemoteEnv(env).remote(ctx, proj.Slug, url, "push", "--quiet", "--no-signed", "--no-follow-tags",
+		"--recurse-submodules=no", "--force-with-lease="+ref+":"+lease, "--", url, head+":"+ref); err != nil {
+		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
+	}
+	// Pushing to a URL does not update the remote-tracking branch.
+	if _, err := g.run(ctx, proj.Slug, "update-ref", tracking, head); err != nil {
+		return true, fmt.Errorf("push %s: record the pushed commit: %w", ws.Branch, err)
 	}
 	return true, nil
 }

@@ -1,0 +1,128 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// The clone's own git config (.git/config, the main worktree's
+// config.worktree and the files they include) is shared with every ticket's
+// worktree: `git config` run by the agent, or by a tool it runs, writes it.
+// The runtime's fetch and push read it too, while they hold the runtime's
+// credentials. Before each of them, checkConfig lists what git will read
+// from there and refuses settings that change where git connects, what it
+// sends, or make it run a program. `-c` on the command line cannot undo
+// them all (url.<any>.insteadOf, a remote named like the URL, include.path)
+// and resetting credential.helper would also drop the user's own global
+// helper, so the check, not overrides, is what keeps them out. Global and
+// system config are the user's and are not checked.
+
+// deniedSections are sections none of whose keys belong in a clone the
+// runtime fetches and pushes from.
+var deniedSections = map[string]bool{
+	"credential": true, // helpers run programs and are handed the credentials
+	"url":        true, // insteadOf / pushInsteadOf send the URL elsewhere
+	"http":       true, // proxy, extra headers, CA and client certificates, cookies
+	"include":    true, // pulls in a file the check may not see the same way
+	"includeif":  true,
+	"ssh":        true, // ssh.variant changes the arguments given to ssh
+	"bundle":     true, // bundle URIs are fetched from another place
+	"remotes":    true, // a remote group named like the URL turns one fetch into several
+	"uploadpack": true, // commands of a serving git; never needed in the clone
+	"receive":    true,
+}
+
+// deniedKeys are single keys (section.name, no subsection) refused.
+var deniedKeys = map[string]bool{
+	"core.sshcommand":           true,
+	"core.gitproxy":             true,
+	"core.askpass":              true,
+	"core.alternaterefscommand": true, // run by fetch for the repository's alternates
+	"fetch.bundleuri":           true,
+	"transfer.bundleuri":        true,
+	"extensions.partialclone":   true, // fetches missing objects from another remote on demand
+	"push.gpgsign":              true, // runs gpg.program
+	"push.pushoption":           true,
+	"submodule.recurse":         true, // would fetch or push other repositories, whose config is not checked
+	"fetch.recursesubmodules":   true,
+	"push.recursesubmodules":    true,
+}
+
+// deniedRemoteKeys are the keys of remote.<name> that change where git
+// connects or run a program, refused for every remote: the runtime passes
+// the URL, not a remote name, but git still applies the settings of a
+// remote named exactly like that URL.
+var deniedRemoteKeys = map[string]bool{
+	"pushurl": true, "uploadpack": true, "receivepack": true, "proxy": true,
+	"proxyauthmethod": true, "vcs": true, "promisor": true,
+}
+
+// deniedKey reports whether key (as `git config --list` prints it) must not
+// be in the clone's config when the runtime talks to url.
+func deniedKey(key, url string) bool {
+	section, rest, ok := strings.Cut(key, ".")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexByte(rest, '.')
+	sub, name := "", rest
+	if i >= 0 {
+		sub, name = rest[:i], rest[i+1:]
+	}
+	switch {
+	case deniedSections[section]:
+		return true
+	case sub == "" && deniedKeys[section+"."+name]:
+		return true
+	case section == "protocol" && name == "allow":
+		return true // protocol.allow, protocol.<name>.allow: ext:: runs a command
+	case section == "gpg" && (name == "program" || name == "defaultkeycommand"):
+		return true // gpg.program, gpg.<format>.program, gpg.ssh.defaultKeyCommand
+	case section == "remote" && sub != "":
+		if deniedRemoteKeys[name] {
+			return true
+		}
+		// The agent may add remotes of its own (remote.upstream.url), but
+		// not one git would match against the URL the runtime passes.
+		// `git remote add` refuses names with ':' or '/'.
+		return name == "url" && (sub == url || strings.ContainsAny(sub, ":/\\"))
+	}
+	return false
+}
+
+// checkConfig refuses, before a fetch or push of url in the clone
+// projects/slug, settings of the clone's own config that would change where
+// git connects or make it run a program (see deniedKey). It lists what git
+// reads with includes followed, so a key an include pulls in is seen too,
+// and fails closed when the config cannot be read.
+func (g *gitRunner) checkConfig(ctx context.Context, slug, url string) error {
+	out, err := g.run(ctx, slug, "config", "--list", "--null", "--show-scope", "--show-origin")
+	if err != nil {
+		return fmt.Errorf("read the git config of projects/%s: %w", slug, err)
+	}
+	var bad []ConfigSetting
+	for _, e := range parseConfigList(out) {
+		if (e.Scope == "local" || e.Scope == "worktree") && deniedKey(e.Key, url) {
+			bad = append(bad, e)
+		}
+	}
+	if len(bad) > 0 {
+		return &UnsafeConfigError{Slug: slug, Settings: bad}
+	}
+	return nil
+}
+
+// parseConfigList parses `git config --list --null --show-scope
+// --show-origin`: scope NUL origin NUL key [LF value] NUL, repeated.
+func parseConfigList(out string) []ConfigSetting {
+	fields := strings.Split(out, "\x00")
+	var es []ConfigSetting
+	for i := 0; i+2 < len(fields); i += 3 {
+		scope, origin, kv := fields[i], fields[i+1], fields[i+2]
+		key, _, _ := strings.Cut(kv, "\n")
+		own := origin == "file:.git/config" || origin == "file:.git/config.worktree"
+		es = append(es, ConfigSetting{Scope: scope, Key: key, Included: !own})
+	}
+	return es
+}
