@@ -91,7 +91,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	}
 	runner, err := agentrunner.New(agentrunner.Options{
 		Model:    open,
-		Ready:    func(id string) error { _, _, err := open(id); return err },
+		Ready:    func(id string) error { return llmprovider.Check(id, a.getenv) },
 		MaxTurns: maxRunTurns,
 		Logger:   log,
 	})

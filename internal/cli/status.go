@@ -59,7 +59,7 @@ func printStatus(a *app, v view.Status) error {
 	}
 	for _, m := range v.Models {
 		if m.Problem != "" {
-			fmt.Fprintf(w, "MODEL %s cannot run (%s): %s\n\n", m.Model, strings.Join(m.Projects, ", "), m.Problem)
+			fmt.Fprintf(w, "MODEL %s cannot run (%s): %s\n\n", m.Model, someOf(m.Projects, 5), m.Problem)
 		}
 	}
 	fmt.Fprintln(w, "PROJECTS")
@@ -122,3 +122,11 @@ func printStatus(a *app, v view.Status) error {
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
+
+// someOf lists the first n names and counts the rest: "a, b, c and 97 more".
+func someOf(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}

@@ -25,7 +25,7 @@ func modelStatuses(getenv func(string) string, defaultModel string, projects []b
 		if i < 0 {
 			m := view.ModelStatus{Model: id}
 			if err := llmprovider.Check(id, getenv); err != nil {
-				m.Problem = err.Error()
+				m.Problem = llmMessage(err)
 			}
 			out = append(out, m)
 			i = len(out) - 1

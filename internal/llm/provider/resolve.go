@@ -102,7 +102,7 @@ func locate(id, apiKey string, getenv func(string) string) (llm.ModelID, Provide
 	key := firstNonEmpty(apiKey, getenv(p.KeyEnv))
 	if key == "" && !p.KeyOptional {
 		return mid, p, "", &llm.Error{Kind: llm.KindAuth, Provider: p.Name,
-			Message: fmt.Sprintf("no API key for %s: set %s", p.Name, p.KeyEnv)}
+			Message: "no API key: set " + p.KeyEnv}
 	}
 	return mid, p, key, nil
 }
