@@ -38,6 +38,7 @@ func Main() {
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := newApp(stdin, stdout, stderr, os.Getenv)
 	root := newRootCmd(a)
+	root.SetHelpCommand(newHelpCmd())
 	refuseUnknownSubcommands(root)
 	root.SetFlagErrorFunc(explainFlagError)
 	root.Version = versionLine()
