@@ -91,7 +91,7 @@ func TestAgent_ErrorsAsContent(t *testing.T) {
 	wants := []string{
 		`c1: Tool "nope" does not exist. Available tools: boom, fail, read.`,
 		`c2: Invalid arguments for read: path: must be a string, got a number (3)`,
-		`c3: Invalid arguments for read: unknown argument "extra"`,
+		`c3: Invalid arguments for read: unknown argument "extra" (the arguments are path)`,
 		`c4: Invalid arguments for read: not a JSON object: {"path": "a`,
 		`c5: Tool fail failed: disk on fire`,
 		`c6: Tool boom failed: internal error: nil map`,

@@ -102,7 +102,7 @@ func (s *Schema) checkObject(obj map[string]any, at string, add func(string, ...
 		}
 		switch {
 		case s.noAdditional:
-			add("unknown argument %q", name)
+			add("unknown argument %q (the arguments are %s)", name, s.propertyNames())
 		case s.additional != nil:
 			s.additional.check(val, join(at, name), problems)
 		}
@@ -192,4 +192,15 @@ func equal(a, b any) bool {
 		return err1 == nil && err2 == nil && fa == fb
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// propertyNames lists the declared properties, sorted, for an error that
+// tells the model what it may send instead.
+func (s *Schema) propertyNames() string {
+	names := make([]string, 0, len(s.properties))
+	for n := range s.properties {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }

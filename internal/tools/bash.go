@@ -20,7 +20,7 @@ var bashDesc string
 const bashSchema = `{"type":"object","properties":{
 "command":{"type":"string"},
 "timeout":{"type":"number","exclusiveMinimum":0,"description":"Seconds"}},
-"required":["command"]}`
+"required":["command"],"additionalProperties":false}`
 
 // bashTimeout applies when the call gives none.
 const bashTimeout = 300 * time.Second

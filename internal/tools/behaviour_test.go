@@ -212,6 +212,19 @@ func TestValidate(t *testing.T) {
 	if err := tools.Validate(tools.Lookup(ts, "read"), json.RawMessage(`not json`)); !errors.As(err, &ve) {
 		t.Fatalf("bad JSON: %v", err)
 	}
+	// An argument a tool does not take is refused, not ignored: a model
+	// that sends "lines" for "limit" learns the names instead of reading
+	// the whole file unawares.
+	for _, tool := range ts {
+		err := tools.Validate(tool, json.RawMessage(`{"lines":5}`))
+		if !errors.As(err, &ve) || !strings.Contains(err.Error(), `unknown argument "lines" (the arguments are `) {
+			t.Errorf("%s with an unknown argument: %v", tool.Name(), err)
+		}
+	}
+	want = `invalid arguments for read: unknown argument "lines" (the arguments are limit, offset, path)`
+	if err := tools.Validate(tools.Lookup(ts, "read"), json.RawMessage(`{"path":"a","lines":5}`)); err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
 }
 
 // TestTools_SchemaSize keeps what is re-sent to the model on every turn

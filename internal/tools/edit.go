@@ -19,7 +19,7 @@ const editSchema = `{"type":"object","properties":{
 "old_string":{"type":"string"},
 "new_string":{"type":"string"},
 "replace_all":{"type":"boolean"}},
-"required":["path","old_string","new_string"]}`
+"required":["path","old_string","new_string"],"additionalProperties":false}`
 
 // EditDetails describes an edit result for the UI.
 type EditDetails struct {

@@ -19,7 +19,7 @@ const findSchema = `{"type":"object","properties":{
 "pattern":{"type":"string","description":"Glob"},
 "path":{"type":"string","description":"Directory (default .)"},
 "limit":{"type":"integer","minimum":1,"description":"Max results (default 1000)"}},
-"required":["pattern"]}`
+"required":["pattern"],"additionalProperties":false}`
 
 const findLimit = 1000
 

@@ -24,7 +24,7 @@ const grepSchema = `{"type":"object","properties":{
 "literal":{"type":"boolean","description":"Pattern is plain text"},
 "context":{"type":"integer","minimum":0,"description":"Lines around each match"},
 "limit":{"type":"integer","minimum":1,"description":"Max matches (default 100)"}},
-"required":["pattern"]}`
+"required":["pattern"],"additionalProperties":false}`
 
 const grepLimit = 100
 

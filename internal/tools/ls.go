@@ -15,7 +15,7 @@ var lsDesc string
 
 const lsSchema = `{"type":"object","properties":{
 "path":{"type":"string","description":"Directory (default .)"},
-"limit":{"type":"integer","minimum":1,"description":"Max entries (default 500)"}}}`
+"limit":{"type":"integer","minimum":1,"description":"Max entries (default 500)"}},"additionalProperties":false}`
 
 const lsLimit = 500
 

@@ -19,7 +19,7 @@ const readSchema = `{"type":"object","properties":{
 "path":{"type":"string","description":"File path"},
 "offset":{"type":"integer","minimum":1,"description":"First line, 1-based"},
 "limit":{"type":"integer","minimum":1,"description":"Max lines"}},
-"required":["path"]}`
+"required":["path"],"additionalProperties":false}`
 
 // maxImageBytes is the largest image read returns (the providers' limit).
 const maxImageBytes = 5 << 20

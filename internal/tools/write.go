@@ -16,7 +16,7 @@ var writeDesc string
 const writeSchema = `{"type":"object","properties":{
 "path":{"type":"string","description":"File path"},
 "content":{"type":"string"}},
-"required":["path","content"]}`
+"required":["path","content"],"additionalProperties":false}`
 
 // maxWriteBytes bounds the content of one write.
 const maxWriteBytes = 10 << 20
