@@ -146,6 +146,11 @@ func (rt *agentRun) openSession() (*session.File, error) {
 		return session.New(rt.cwd, opts), nil
 	case rt.o.session != "":
 		if _, err := os.Stat(rt.o.session); errors.Is(err, os.ErrNotExist) {
+			// A new file goes in an existing directory: a mistyped path
+			// should not leave a tree of directories behind.
+			if dir := filepath.Dir(rt.o.session); !isDir(dir) {
+				return nil, usagef("--session %s: directory %s does not exist", rt.o.session, dir)
+			}
 			return session.Create(rt.o.session, rt.cwd, opts)
 		}
 		return session.Open(rt.o.session, opts)
@@ -258,4 +263,10 @@ func executorOrNil(l *executor.Local) executor.Executor {
 		return nil
 	}
 	return l
+}
+
+// isDir reports whether path names an existing directory.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
