@@ -13,6 +13,7 @@ const (
 	EventProjectCreated  EventType = "project.created"
 	EventProjectUpdated  EventType = "project.updated"
 	EventProjectArchived EventType = "project.archived"
+	EventProjectRestored EventType = "project.restored"
 	EventTicketCreated   EventType = "ticket.created"
 	EventTicketUpdated   EventType = "ticket.updated"
 	EventTicketMoved     EventType = "ticket.moved"

@@ -16,9 +16,9 @@ import (
 func newProjectCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "project",
-		Short: "Add, list, show, edit and archive projects",
+		Short: "Add, list, show, edit, archive and unarchive projects",
 	}
-	cmd.AddCommand(newProjectAddCmd(a), newProjectListCmd(a), newProjectShowCmd(a), newProjectEditCmd(a), newProjectArchiveCmd(a))
+	cmd.AddCommand(newProjectAddCmd(a), newProjectListCmd(a), newProjectShowCmd(a), newProjectEditCmd(a), newProjectArchiveCmd(a), newProjectUnarchiveCmd(a))
 	return cmd
 }
 
@@ -346,6 +346,29 @@ and runs are kept; 'bonsai project list --all' still shows it.`,
 				return err
 			}
 			fmt.Fprintf(a.stdout, "Archived project %s; its tickets are kept\n", p.Slug)
+			return nil
+		},
+	}
+}
+
+func newProjectUnarchiveCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "unarchive <slug>",
+		Short: "Unarchive a project: agents pick its tickets again",
+		Long: `Unarchive an archived project: it is active again, and the next heartbeat
+picks from its tickets. Unarchiving an active project changes nothing.`,
+		Example: "  bonsai project unarchive demo",
+		Args:    exactArgs("<slug>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			p, err := s.RestoreProject(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "Project %s is active; agents pick its tickets again\n", p.Slug)
 			return nil
 		},
 	}

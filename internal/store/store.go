@@ -32,6 +32,9 @@ type Store interface {
 	// ArchiveProject marks the project inactive: it keeps its tickets but
 	// agents no longer pick from it.
 	ArchiveProject(ctx context.Context, slug string) (board.Project, error)
+	// RestoreProject makes an archived project active again: agents pick
+	// its tickets again. Restoring an active project changes nothing.
+	RestoreProject(ctx context.Context, slug string) (board.Project, error)
 
 	// CreateTicket validates t and stores it in t.ProjectSlug's project with
 	// the next ticket number of that project, allocated in the transaction.

@@ -172,22 +172,39 @@ func (db *DB) UpdateProject(ctx context.Context, slug string, u store.ProjectUpd
 }
 
 // ArchiveProject marks the project inactive. Archiving an archived project
-// changes nothing.
+// changes nothing and records no event.
 func (db *DB) ArchiveProject(ctx context.Context, slug string) (board.Project, error) {
-	var p board.Project
-	err := db.write(ctx, func(tx *tx) error {
-		var err error
-		if p, err = getProject(ctx, tx, slug); err != nil || !p.Active {
-			return err
-		}
-		p.Active, p.UpdatedAt = false, tx.now
-		if _, err := tx.exec(`UPDATE projects SET active = 0, updated_at = ? WHERE id = ?`, tx.nowMs(), p.ID); err != nil {
-			return err
-		}
-		return tx.event(board.EventProjectArchived, p.ID, "", board.Human, map[string]string{"slug": p.Slug})
-	})
+	p, err := db.setActive(ctx, slug, false, board.EventProjectArchived)
 	if err != nil {
 		return board.Project{}, wrap(err, "archive project %s", slug)
 	}
 	return p, nil
+}
+
+// RestoreProject makes an archived project active again. Restoring an
+// active project changes nothing and records no event.
+func (db *DB) RestoreProject(ctx context.Context, slug string) (board.Project, error) {
+	p, err := db.setActive(ctx, slug, true, board.EventProjectRestored)
+	if err != nil {
+		return board.Project{}, wrap(err, "restore project %s", slug)
+	}
+	return p, nil
+}
+
+// setActive sets the project's active flag, recording event when it
+// changes.
+func (db *DB) setActive(ctx context.Context, slug string, active bool, event board.EventType) (board.Project, error) {
+	var p board.Project
+	err := db.write(ctx, func(tx *tx) error {
+		var err error
+		if p, err = getProject(ctx, tx, slug); err != nil || p.Active == active {
+			return err
+		}
+		p.Active, p.UpdatedAt = active, tx.now
+		if _, err := tx.exec(`UPDATE projects SET active = ?, updated_at = ? WHERE id = ?`, active, tx.nowMs(), p.ID); err != nil {
+			return err
+		}
+		return tx.event(event, p.ID, "", board.Human, map[string]string{"slug": p.Slug})
+	})
+	return p, err
 }

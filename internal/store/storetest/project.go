@@ -172,6 +172,36 @@ func testProjectListAndArchive(t *testing.T, s store.Store) {
 
 	// The archived project keeps its tickets.
 	same(t, "ticket of the archived project", mustGet(t, s, tk.Ref()), tk)
+	if picks := pickRefs(t, s, ""); len(picks) != 0 {
+		t.Errorf("picks with the only pickable ticket's project archived = %v, want none", picks)
+	}
+
+	// Restoring makes it active again, and its tickets pickable.
+	tick()
+	before = lastEventID(t, s)
+	restored, err := s.RestoreProject(ctx, "mid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !restored.Active || !restored.UpdatedAt.After(p.UpdatedAt) {
+		t.Errorf("restored project: active %v, updated %v; want active and updated after %v", restored.Active, restored.UpdatedAt, p.UpdatedAt)
+	}
+	wantEvents(t, s, before, board.EventProjectRestored)
+	same(t, "restored project read back", mustProjectGet(t, s, "mid"), restored)
+	same(t, "active projects after restoring", slugs(store.ProjectFilter{}), []string{"alpha", "mid", "zeta"})
+	same(t, "picks after restoring", pickRefs(t, s, ""), map[string]board.PickClass{tk.Ref().String(): board.ClassInProgress})
+
+	// Restoring an active project changes nothing; an unknown one is not found.
+	before = lastEventID(t, s)
+	again, err = s.RestoreProject(ctx, "mid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "restored twice", again, restored)
+	wantEvents(t, s, before)
+	if _, err := s.RestoreProject(ctx, "nope"); board.ErrorCode(err) != board.ENOTFOUND {
+		t.Errorf("RestoreProject(nope) = %v, want ENOTFOUND", err)
+	}
 }
 
 func mustProjectGet(t *testing.T, s store.Store, slug string) board.Project {
