@@ -58,7 +58,7 @@ func TestSeed(t *testing.T) {
 			}
 			cands = append(cands, c)
 		}
-		if pk, ok := board.PickTicket(cands); ok {
+		if pk, ok := board.PickTicket(cands, p.Agent.TakeBacklog); ok {
 			want[p.Slug] = pk.Ticket.Ref().String() + " " + pk.Class.String()
 		}
 		tk, err := db.CreateTicket(ctx, board.Ticket{ProjectSlug: p.Slug, Title: "next"}, board.Human)

@@ -24,6 +24,7 @@ const (
 	ClassReturned                    // IN_PROGRESS, sent back by a person
 	ClassInProgress                  // IN_PROGRESS, not blocked
 	ClassResearch                    // RESEARCH
+	ClassBacklog                     // BACKLOG, in a project whose agents take BACKLOG tickets
 )
 
 // String describes the class for people, e.g. in `heartbeat --dry-run`.
@@ -37,6 +38,8 @@ func (c PickClass) String() string {
 		return "in progress"
 	case ClassResearch:
 		return "waiting for research"
+	case ClassBacklog:
+		return "taken from the backlog"
 	}
 	return "not pickable"
 }
@@ -48,8 +51,10 @@ type Pick struct {
 }
 
 // Classify returns the pick class of c, or ClassNone when an agent should not
-// work on it now (wrong state, or blocked waiting on a person).
-func Classify(c Candidate) PickClass {
+// work on it now (wrong state, or blocked waiting on a person). A BACKLOG
+// ticket is ClassBacklog when takeBacklog is set: its project lets agents
+// take BACKLOG tickets by themselves (AgentSettings.TakeBacklog).
+func Classify(c Candidate, takeBacklog bool) PickClass {
 	t := c.Ticket
 	if t.SubState == SubBlocked {
 		return ClassNone
@@ -63,21 +68,24 @@ func Classify(c Candidate) PickClass {
 		return ClassInProgress
 	case t.State == Research:
 		return ClassResearch
+	case t.State == Backlog && takeBacklog:
+		return ClassBacklog
 	}
 	return ClassNone
 }
 
 // PickTicket applies the pick policy to one project's candidates and reports
-// the ticket an agent should work on next. Inside a class, higher priority
-// (lower number) wins, then the class's own order: newest human comment
-// first, newest returned first, least recently updated in-progress first,
-// oldest research first. Ticket number breaks any remaining tie.
-func PickTicket(cands []Candidate) (Pick, bool) {
+// the ticket an agent should work on next; takeBacklog is the project's
+// AgentSettings.TakeBacklog. Inside a class, higher priority (lower number)
+// wins, then the class's own order: newest human comment first, newest
+// returned first, least recently updated in-progress first, oldest research
+// first, oldest backlog first. Ticket number breaks any remaining tie.
+func PickTicket(cands []Candidate, takeBacklog bool) (Pick, bool) {
 	var best *Candidate
 	bestClass := ClassNone
 	for i := range cands {
 		c := &cands[i]
-		cl := Classify(*c)
+		cl := Classify(*c, takeBacklog)
 		if cl == ClassNone {
 			continue
 		}
@@ -104,7 +112,7 @@ func less(cl PickClass, a, b *Candidate) bool {
 		c = b.Ticket.UpdatedAt.Compare(a.Ticket.UpdatedAt) // newest first
 	case ClassInProgress:
 		c = a.Ticket.UpdatedAt.Compare(b.Ticket.UpdatedAt) // least recently updated first
-	case ClassResearch:
+	case ClassResearch, ClassBacklog:
 		c = a.Ticket.CreatedAt.Compare(b.Ticket.CreatedAt) // oldest first
 	}
 	if c != 0 {

@@ -12,60 +12,74 @@ func TestPickTicket(t *testing.T) {
 		return Ticket{Number: n, State: st, SubState: sub, Priority: prio, CreatedAt: at(created), UpdatedAt: at(updated)}
 	}
 	tests := []struct {
-		name      string
-		cands     []Candidate
-		wantNum   int
-		wantClass PickClass
+		name        string
+		cands       []Candidate
+		wantNum     int
+		wantClass   PickClass
+		takeBacklog bool
 	}{
-		{"empty board", nil, 0, ClassNone},
+		{"empty board", nil, 0, ClassNone, false},
 		{"only backlog, verification and done", []Candidate{
 			{Ticket: tk(1, Backlog, SubNone, 0, 0, 0)},
 			{Ticket: tk(2, Verification, SubNone, 0, 0, 0)},
 			{Ticket: tk(3, Done, SubNone, 0, 0, 0)},
-		}, 0, ClassNone},
+		}, 0, ClassNone, false},
 		{"blocked is skipped even with a human comment", []Candidate{
 			{Ticket: tk(1, InProgress, SubBlocked, 0, 0, 0), LastHumanComment: at(5)},
-		}, 0, ClassNone},
+		}, 0, ClassNone, false},
 		{"human reply beats everything", []Candidate{
 			{Ticket: tk(1, InProgress, SubReturned, 0, 0, 9)},
 			{Ticket: tk(2, Research, SubNone, 4, 0, 0), LastHumanComment: at(1)},
-		}, 2, ClassHumanReply},
+		}, 2, ClassHumanReply, false},
 		{"human replies: priority, then newest comment", []Candidate{
 			{Ticket: tk(1, Research, SubNone, 2, 0, 0), LastHumanComment: at(1)},
 			{Ticket: tk(2, InProgress, SubNone, 2, 0, 0), LastHumanComment: at(3)},
 			{Ticket: tk(3, InProgress, SubNone, 3, 0, 0), LastHumanComment: at(9)},
-		}, 2, ClassHumanReply},
+		}, 2, ClassHumanReply, false},
 		{"human comment on backlog does not count", []Candidate{
 			{Ticket: tk(1, Backlog, SubNone, 0, 0, 0), LastHumanComment: at(1)},
 			{Ticket: tk(2, Research, SubNone, 4, 0, 0)},
-		}, 2, ClassResearch},
+		}, 2, ClassResearch, false},
 		{"returned newest first", []Candidate{
 			{Ticket: tk(1, InProgress, SubReturned, 1, 0, 1)},
 			{Ticket: tk(2, InProgress, SubReturned, 1, 0, 5)},
 			{Ticket: tk(3, InProgress, SubNone, 0, 0, 0)},
-		}, 2, ClassReturned},
+		}, 2, ClassReturned, false},
 		{"in progress least recently updated first", []Candidate{
 			{Ticket: tk(1, InProgress, SubNone, 2, 0, 8)},
 			{Ticket: tk(2, InProgress, SubNone, 2, 0, 3)},
 			{Ticket: tk(3, Research, SubNone, 0, 0, 0)},
-		}, 2, ClassInProgress},
+		}, 2, ClassInProgress, false},
 		{"in progress priority first", []Candidate{
 			{Ticket: tk(1, InProgress, SubNone, 3, 0, 1)},
 			{Ticket: tk(2, InProgress, SubNone, 1, 0, 8)},
-		}, 2, ClassInProgress},
+		}, 2, ClassInProgress, false},
 		{"research oldest first", []Candidate{
 			{Ticket: tk(1, Research, SubNone, 2, 5, 0)},
 			{Ticket: tk(2, Research, SubNone, 2, 2, 9)},
 			{Ticket: tk(3, Research, SubBlocked, 2, 0, 0)},
-		}, 2, ClassResearch},
+		}, 2, ClassResearch, false},
 		{"tie broken by number", []Candidate{
 			{Ticket: tk(7, Research, SubNone, 2, 1, 1)},
 			{Ticket: tk(4, Research, SubNone, 2, 1, 1)},
-		}, 4, ClassResearch},
+		}, 4, ClassResearch, false},
+		{"backlog taken when the project says so: priority, then oldest", []Candidate{
+			{Ticket: tk(1, Backlog, SubNone, 3, 0, 0)},
+			{Ticket: tk(2, Backlog, SubNone, 1, 5, 0), LastHumanComment: at(9)},
+			{Ticket: tk(3, Backlog, SubNone, 1, 2, 7)},
+			{Ticket: tk(4, Verification, SubNone, 0, 0, 0)},
+		}, 3, ClassBacklog, true},
+		{"backlog comes last", []Candidate{
+			{Ticket: tk(1, Backlog, SubNone, 0, 0, 0)},
+			{Ticket: tk(2, Research, SubNone, 4, 9, 9)},
+		}, 2, ClassResearch, true},
+		{"blocked backlog is skipped", []Candidate{
+			{Ticket: tk(1, Backlog, SubBlocked, 0, 0, 0)},
+		}, 0, ClassNone, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, ok := PickTicket(tt.cands)
+			p, ok := PickTicket(tt.cands, tt.takeBacklog)
 			if tt.wantNum == 0 {
 				if ok {
 					t.Fatalf("picked #%d (%v), want nothing", p.Ticket.Number, p.Class)

@@ -35,6 +35,10 @@ type AgentSettings struct {
 	// Verify is the command the runtime runs before a ticket may enter
 	// VERIFICATION, e.g. "go test ./...".
 	Verify string `json:"verify,omitempty"`
+	// TakeBacklog lets agents take BACKLOG tickets by themselves once
+	// nothing in RESEARCH or IN_PROGRESS is waiting: the runtime moves the
+	// ticket to RESEARCH and researches it (DESIGN.md §3).
+	TakeBacklog bool `json:"takeBacklog,omitempty"`
 }
 
 // Validate reports what is wrong with a project about to be created.

@@ -11,7 +11,7 @@ type move struct{ from, to State }
 // transitions says who may make each allowed move. Any move not listed is
 // refused. The runtime (System) may make the agent's moves on its behalf.
 var transitions = map[move][]Actor{
-	{Backlog, Research}:        {Human},
+	{Backlog, Research}:        {Human, System},
 	{Backlog, InProgress}:      {Human},
 	{Research, Backlog}:        {Human},
 	{Research, InProgress}:     {Human, Agent, System},
@@ -28,7 +28,7 @@ var transitions = map[move][]Actor{
 // the second half of every refusal message.
 var entryRules = map[State]string{
 	Backlog:      "a ticket goes back to BACKLOG only when a person moves it",
-	Research:     "a ticket enters RESEARCH from BACKLOG or IN_PROGRESS, when a person moves it",
+	Research:     "a ticket enters RESEARCH from BACKLOG or IN_PROGRESS, when a person moves it (or, from BACKLOG, the runtime, in a project whose agents take BACKLOG tickets)",
 	InProgress:   "a ticket reaches IN_PROGRESS from BACKLOG or RESEARCH (a person, or the agent once it saved a plan), or from VERIFICATION when a person requests changes with feedback",
 	Verification: "a ticket reaches VERIFICATION only from IN_PROGRESS, by the agent",
 	Done:         "a ticket reaches DONE only from VERIFICATION, when a person approves it",
@@ -58,6 +58,10 @@ type MoveRequest struct {
 	// Feedback is the reason a person sends work back from VERIFICATION; it is
 	// required for that move and ignored otherwise.
 	Feedback string
+	// TakeBacklog is the ticket's project's AgentSettings.TakeBacklog: only
+	// then may the runtime take a ticket out of BACKLOG. A store sets it
+	// from the project, whatever the caller says.
+	TakeBacklog bool
 }
 
 // CheckMove reports whether t may make the requested move, returning a
@@ -80,6 +84,8 @@ func CheckMove(t Ticket, req MoveRequest) error {
 		return refuse(entryRules[req.To])
 	}
 	switch {
+	case t.State == Backlog && req.Actor != Human && !req.TakeBacklog:
+		return refuse("only a person takes a ticket out of BACKLOG, unless the project lets agents take BACKLOG tickets ('bonsai project edit <slug> --take-backlog')")
 	case t.State == Research && req.To == InProgress && req.Actor != Human && strings.TrimSpace(t.Plan) == "":
 		return refuse("the agent must save a plan (ticket_plan) before it leaves RESEARCH")
 	case t.State == Verification && req.To == InProgress && strings.TrimSpace(req.Feedback) == "":

@@ -26,26 +26,33 @@ func TestCheckMove_Table(t *testing.T) {
 		{Verification, Backlog}:    {Human},
 		{Done, Backlog}:            {Human},
 	}
-	// Every (from, to, actor) combination: allowed exactly when listed above.
-	for _, from := range States {
-		for _, to := range States {
-			for _, actor := range []Actor{Human, Agent, System} {
-				want := false
-				for _, a := range allowed[[2]State{from, to}] {
-					want = want || a == actor
-				}
-				tk := Ticket{State: from, Plan: "a plan"}
-				err := CheckMove(tk, MoveRequest{To: to, Actor: actor, Feedback: "fix it"})
-				if (err == nil) != want {
-					t.Errorf("%s → %s by %s: err = %v, want allowed=%v", from, to, actor, err, want)
-				}
-				if err != nil {
-					var re *RuleError
-					if !errors.As(err, &re) || ErrorCode(err) != EREFUSED {
-						t.Errorf("%s → %s by %s: error %T is not a refused RuleError", from, to, actor, err)
+	// Every (from, to, actor) combination: allowed exactly when listed
+	// above, and in a project whose agents take BACKLOG tickets, the runtime
+	// may also move BACKLOG → RESEARCH.
+	for _, takeBacklog := range []bool{false, true} {
+		for _, from := range States {
+			for _, to := range States {
+				for _, actor := range []Actor{Human, Agent, System} {
+					want := false
+					for _, a := range allowed[[2]State{from, to}] {
+						want = want || a == actor
 					}
-					if !strings.HasPrefix(err.Error(), string(from)+" → "+string(to)+" is not allowed; ") {
-						t.Errorf("%s → %s: message %q does not name the move", from, to, err)
+					if takeBacklog && from == Backlog && to == Research && actor == System {
+						want = true
+					}
+					tk := Ticket{State: from, Plan: "a plan"}
+					err := CheckMove(tk, MoveRequest{To: to, Actor: actor, Feedback: "fix it", TakeBacklog: takeBacklog})
+					if (err == nil) != want {
+						t.Errorf("%s → %s by %s (take backlog %v): err = %v, want allowed=%v", from, to, actor, takeBacklog, err, want)
+					}
+					if err != nil {
+						var re *RuleError
+						if !errors.As(err, &re) || ErrorCode(err) != EREFUSED {
+							t.Errorf("%s → %s by %s: error %T is not a refused RuleError", from, to, actor, err)
+						}
+						if !strings.HasPrefix(err.Error(), string(from)+" → "+string(to)+" is not allowed; ") {
+							t.Errorf("%s → %s: message %q does not name the move", from, to, err)
+						}
 					}
 				}
 			}
@@ -70,6 +77,8 @@ func TestCheckMove_Messages(t *testing.T) {
 			"RESEARCH → IN_PROGRESS is not allowed; the agent must save a plan (ticket_plan) before it leaves RESEARCH"},
 		{"return without feedback", Ticket{State: Verification}, MoveRequest{To: InProgress, Actor: Human, Feedback: "  "},
 			"VERIFICATION → IN_PROGRESS is not allowed; sending work back needs feedback"},
+		{"runtime takes backlog without the setting", Ticket{State: Backlog}, MoveRequest{To: Research, Actor: System},
+			"BACKLOG → RESEARCH is not allowed; only a person takes a ticket out of BACKLOG, unless the project lets agents take BACKLOG tickets"},
 		{"unknown state", Ticket{State: Backlog}, MoveRequest{To: "LIMBO", Actor: Human}, `unknown state "LIMBO"`},
 		{"unknown actor", Ticket{State: Backlog}, MoveRequest{To: Research, Actor: "robot"}, `unknown actor "robot"`},
 	}

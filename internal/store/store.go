@@ -142,6 +142,8 @@ type ProjectUpdate struct {
 	RunTokens      *int64
 	DailyBudgetUSD *float64
 	DailyTokens    *int64
+	// TakeBacklog is board.AgentSettings.TakeBacklog.
+	TakeBacklog *bool
 }
 
 // Spend is what a set of runs consumed.

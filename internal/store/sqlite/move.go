@@ -8,13 +8,22 @@ import (
 
 // MoveTicket applies board.CheckMove and board.ApplyMove. When the move sends
 // work back from VERIFICATION, the feedback becomes a "feedback" comment by
-// the actor in the same transaction.
+// the actor in the same transaction. Whether the runtime may take the
+// ticket out of BACKLOG is the project's setting, read here: the caller's
+// req.TakeBacklog is ignored.
 func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error) {
 	var t board.Ticket
 	err := db.write(ctx, func(tx *tx) error {
 		var err error
 		if t, err = getTicket(ctx, tx, ref); err != nil {
 			return err
+		}
+		req.TakeBacklog = false
+		if t.State == board.Backlog {
+			err := tx.queryRow(`SELECT take_backlog FROM projects WHERE id = ?`, t.ProjectID).Scan(&req.TakeBacklog)
+			if err != nil {
+				return err
+			}
 		}
 		if err := board.CheckMove(t, req); err != nil {
 			return err

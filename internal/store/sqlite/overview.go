@@ -17,7 +17,7 @@ const overviewQuery = `SELECT p.slug, p.name, p.active, p.model,
 	(SELECT group_concat(c.state || ' ' || c.n) FROM ticket_counts c WHERE c.project_id = p.id AND c.n > 0),
 	q.number, q.title, q.state, q.sub_state, q.priority, q.pick_class
 	FROM projects p
-	LEFT JOIN ticket_queue q ON q.project_id = p.id AND p.active = 1
+	LEFT JOIN ticket_queue q ON q.project_id = p.id AND p.active = 1 AND ` + queueAllowed + `
 	WHERE p.active = 1 OR ?1
 	ORDER BY p.slug`
 

@@ -8,14 +8,19 @@ import (
 )
 
 // pickQuery reads, for each active project, its row of ticket_queue (the
-// ticket the pick policy chooses there, kept by the triggers of migration
-// 0005) and that ticket by rowid. See docs/store.md.
+// ticket the pick policy chooses there, kept by the triggers of migrations
+// 0005 and 0007) and that ticket by rowid. See docs/store.md.
 const pickQuery = `SELECT ` + ticketColumns + `, q.pick_class
 	FROM projects p
-	JOIN ticket_queue q ON q.project_id = p.id
+	JOIN ticket_queue q ON q.project_id = p.id AND ` + queueAllowed + `
 	JOIN tickets t ON t.rowid = q.ticket
 	WHERE p.active = 1 AND (?1 = '' OR p.slug = ?1)
 	ORDER BY p.slug`
+
+// queueAllowed keeps a ticket_queue row q of project p unless it is a
+// BACKLOG ticket (class 5, board.ClassBacklog) and p's agents do not take
+// BACKLOG tickets: ticket_queue holds them for every project.
+const queueAllowed = `(q.pick_class < 5 OR p.take_backlog = 1)`
 
 // Pick returns, for each active project (or only the named one), the ticket
 // the pick policy chooses, by project slug. Projects with nothing to pick

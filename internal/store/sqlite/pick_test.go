@@ -42,6 +42,7 @@ func generateBoard(r *rand.Rand, n int) genBoard {
 		p := board.Project{
 			ID: fmt.Sprintf("p%d-%d", n, pi), Slug: fmt.Sprintf("b%04d-p%d", n, pi), Name: "p", Repo: "/r",
 			DefaultBranch: "main", Active: r.IntN(5) > 0, CreatedAt: base, UpdatedAt: base,
+			Agent: board.AgentSettings{TakeBacklog: r.IntN(3) == 0},
 		}
 		g.projects = append(g.projects, p)
 		for ti := range r.IntN(10) {
@@ -87,15 +88,15 @@ func insertBoards(ctx context.Context, t *testing.T, db *DB, gs []genBoard) {
 			}
 		}
 	}
-	insProject := prepare(`INSERT INTO projects (id, slug, name, repo, default_branch, active, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+	insProject := prepare(`INSERT INTO projects (id, slug, name, repo, default_branch, active, take_backlog, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	insTicket := prepare(`INSERT INTO tickets (id, project_id, number, title, state, sub_state, priority, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	insComment := prepare(`INSERT INTO comments (id, ticket_id, author_type, kind, content, resolved, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`)
 	for _, g := range gs {
 		for _, p := range g.projects {
-			insProject(p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, p.Active, p.CreatedAt.UnixMilli(), p.UpdatedAt.UnixMilli())
+			insProject(p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, p.Active, p.Agent.TakeBacklog, p.CreatedAt.UnixMilli(), p.UpdatedAt.UnixMilli())
 			for _, tk := range g.tickets[p.ID] {
 				insTicket(tk.ID, tk.ProjectID, tk.Number, tk.Title, string(tk.State), string(tk.SubState), tk.Priority,
 					tk.CreatedAt.UnixMilli(), tk.UpdatedAt.UnixMilli())
@@ -230,7 +231,7 @@ func (g genBoard) want() []board.Pick {
 			}
 			cands = append(cands, c)
 		}
-		if pick, ok := board.PickTicket(cands); ok {
+		if pick, ok := board.PickTicket(cands, p.Agent.TakeBacklog); ok {
 			picks = append(picks, pick)
 		}
 	}
@@ -324,7 +325,7 @@ func TestPick_AgreesWithPolicy(t *testing.T) {
 	check("after changing tickets")
 
 	// The generator must exercise every class, or the test proves little.
-	for _, cl := range []board.PickClass{board.ClassHumanReply, board.ClassReturned, board.ClassInProgress, board.ClassResearch} {
+	for _, cl := range []board.PickClass{board.ClassHumanReply, board.ClassReturned, board.ClassInProgress, board.ClassResearch, board.ClassBacklog} {
 		if stats[cl] < boards/20 {
 			t.Errorf("only %d picks of class %q in %d boards", stats[cl], cl, boards)
 		}
@@ -376,11 +377,11 @@ func TestPick_UsesIndex(t *testing.T) {
 	}{
 		"Pick":     {pickQuery, []string{"SEARCH q USING PRIMARY KEY (project_id=?)", "SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"}},
 		"Overview": {overviewQuery, []string{"SEARCH q USING PRIMARY KEY (project_id=?)", "SEARCH c USING PRIMARY KEY (project_id=?)"}},
-		// The statement the ticket_queue triggers run (migration 0005).
-		"trigger": {`SELECT project_id, rowid, number, title, state, sub_state, priority, pick_class FROM tickets
-			WHERE project_id = ? AND pick_class > 0
-			ORDER BY pick_class, priority, pick_key, number
-			LIMIT 1`, []string{"USING INDEX tickets_pick (project_id=? AND pick_class>?)"}},
+		// The statement the ticket_queue triggers run (migration 0007).
+		"trigger": {`SELECT project_id, rowid, number, title, state, sub_state, priority, queue_class FROM tickets
+			WHERE project_id = ? AND queue_class > 0
+			ORDER BY queue_class, priority, queue_key, number
+			LIMIT 1`, []string{"USING INDEX tickets_pick (project_id=? AND queue_class>?)"}},
 	} {
 		plan := queryPlan(t, db, tc.q, "")
 		for _, w := range tc.want {

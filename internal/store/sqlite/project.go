@@ -19,14 +19,15 @@ type queryer interface {
 type scanner interface{ Scan(dest ...any) error }
 
 const projectColumns = `id, slug, name, repo, default_branch, active, model, budget_usd, verify, created_at, updated_at,
-	ticket_tokens, run_budget_usd, run_tokens, daily_budget_usd, daily_tokens`
+	ticket_tokens, run_budget_usd, run_tokens, daily_budget_usd, daily_tokens, take_backlog`
 
 func scanProject(s scanner) (board.Project, error) {
 	var p board.Project
 	var created, updated int64
 	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active,
 		&p.Agent.Model, &p.Agent.BudgetUSD, &p.Agent.Verify, &created, &updated,
-		&p.Agent.TicketTokens, &p.Agent.RunBudgetUSD, &p.Agent.RunTokens, &p.Agent.DailyBudgetUSD, &p.Agent.DailyTokens)
+		&p.Agent.TicketTokens, &p.Agent.RunBudgetUSD, &p.Agent.RunTokens, &p.Agent.DailyBudgetUSD, &p.Agent.DailyTokens,
+		&p.Agent.TakeBacklog)
 	p.CreatedAt, p.UpdatedAt = fromMillis(created), fromMillis(updated)
 	return p, err
 }
@@ -65,10 +66,11 @@ func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project
 		}
 		p.ID, p.Active = db.newID(), true
 		p.CreatedAt, p.UpdatedAt = tx.now, tx.now
-		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, p.Agent.Model, p.Agent.BudgetUSD, p.Agent.Verify,
 			tx.nowMs(), tx.nowMs(),
-			p.Agent.TicketTokens, p.Agent.RunBudgetUSD, p.Agent.RunTokens, p.Agent.DailyBudgetUSD, p.Agent.DailyTokens)
+			p.Agent.TicketTokens, p.Agent.RunBudgetUSD, p.Agent.RunTokens, p.Agent.DailyBudgetUSD, p.Agent.DailyTokens,
+			p.Agent.TakeBacklog)
 		if err != nil {
 			return err
 		}
@@ -147,6 +149,10 @@ func (db *DB) UpdateProject(ctx context.Context, slug string, u store.ProjectUpd
 		setTokens("runTokens", &p.Agent.RunTokens, u.RunTokens)
 		setUSD("dailyBudgetUsd", &p.Agent.DailyBudgetUSD, u.DailyBudgetUSD)
 		setTokens("dailyTokens", &p.Agent.DailyTokens, u.DailyTokens)
+		if u.TakeBacklog != nil && *u.TakeBacklog != p.Agent.TakeBacklog {
+			p.Agent.TakeBacklog = *u.TakeBacklog
+			changed = append(changed, "takeBacklog")
+		}
 		if len(changed) == 0 {
 			return nil
 		}
@@ -157,9 +163,9 @@ func (db *DB) UpdateProject(ctx context.Context, slug string, u store.ProjectUpd
 		a := p.Agent
 		_, err = tx.exec(`UPDATE projects SET name = ?, repo = ?, default_branch = ?, model = ?, budget_usd = ?,
 			verify = ?, updated_at = ?, ticket_tokens = ?, run_budget_usd = ?, run_tokens = ?,
-			daily_budget_usd = ?, daily_tokens = ? WHERE id = ?`,
+			daily_budget_usd = ?, daily_tokens = ?, take_backlog = ? WHERE id = ?`,
 			p.Name, p.Repo, p.DefaultBranch, a.Model, a.BudgetUSD, a.Verify, tx.nowMs(),
-			a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens, p.ID)
+			a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens, a.TakeBacklog, p.ID)
 		if err != nil {
 			return err
 		}

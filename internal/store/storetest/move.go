@@ -24,53 +24,69 @@ var moveCases = []testCase{
 // nothing; allowed ones persist the new state and record one event.
 func testMoveEveryRule(t *testing.T, s store.Store) {
 	mustProject(t, s, "demo")
-	for _, from := range board.States {
-		for _, to := range board.States {
-			for _, actor := range []board.Actor{board.Human, board.Agent, board.System} {
-				t.Run(fmt.Sprintf("%s→%s by %s", from, to, actor), func(t *testing.T) {
-					tk := ticketIn(t, s, "demo", from)
-					if from == board.Research {
-						plan := "the plan"
-						tk = mustUpdate(t, s, tk.Ref(), store.TicketUpdate{Plan: &plan})
-					}
-					req := board.MoveRequest{To: to, Actor: actor, Feedback: "needs another test"}
-					before := lastEventID(t, s)
-					got, err := s.MoveTicket(t.Context(), tk.Ref(), req, "someone")
-					if want := board.CheckMove(tk, req); want != nil {
-						wantRule(t, err, tk, req)
-						same(t, "ticket after a refused move", mustGet(t, s, tk.Ref()), tk)
-						wantEvents(t, s, before)
-						return
-					}
-					if err != nil {
-						t.Fatalf("allowed move refused: %v", err)
-					}
-					want := board.ApplyMove(tk, req)
-					want.UpdatedAt = got.UpdatedAt
-					same(t, "moved ticket", got, want)
-					same(t, "moved ticket read back", mustGet(t, s, tk.Ref()), got)
-					if got.UpdatedAt.Before(tk.UpdatedAt) {
-						t.Errorf("UpdatedAt went back: %v < %v", got.UpdatedAt, tk.UpdatedAt)
-					}
-					wantTypes := []board.EventType{board.EventTicketMoved}
-					if from == board.Verification && to == board.InProgress {
-						wantTypes = append(wantTypes, board.EventCommentAdded)
-					}
-					es := wantEvents(t, s, before, wantTypes...)
-					if len(es) > 0 {
-						e := es[0]
-						if e.TicketID != tk.ID || e.ProjectID != tk.ProjectID || e.Actor != actor {
-							t.Errorf("event = %+v, want ticket %s, project %s, actor %s", e, tk.ID, tk.ProjectID, actor)
-						}
-						var data map[string]any
-						if err := json.Unmarshal(e.Data, &data); err != nil {
-							t.Errorf("event data %s: %v", e.Data, err)
-						}
-					}
-				})
+	auto := newProject("auto")
+	auto.Agent.TakeBacklog = true
+	if _, err := s.CreateProject(t.Context(), auto); err != nil {
+		t.Fatal(err)
+	}
+	for _, proj := range []string{"demo", "auto"} {
+		takeBacklog := proj == "auto"
+		for _, from := range board.States {
+			for _, to := range board.States {
+				for _, actor := range []board.Actor{board.Human, board.Agent, board.System} {
+					testMove(t, s, proj, takeBacklog, from, to, actor)
+				}
 			}
 		}
 	}
+}
+
+// testMove makes one move in project proj and checks it against the board
+// rules. The request claims the opposite of the project's TakeBacklog: the
+// store must go by the project.
+func testMove(t *testing.T, s store.Store, proj string, takeBacklog bool, from, to board.State, actor board.Actor) {
+	t.Run(fmt.Sprintf("%s %s→%s by %s", proj, from, to, actor), func(t *testing.T) {
+		tk := ticketIn(t, s, proj, from)
+		if from == board.Research {
+			plan := "the plan"
+			tk = mustUpdate(t, s, tk.Ref(), store.TicketUpdate{Plan: &plan})
+		}
+		req := board.MoveRequest{To: to, Actor: actor, Feedback: "needs another test", TakeBacklog: !takeBacklog}
+		before := lastEventID(t, s)
+		got, err := s.MoveTicket(t.Context(), tk.Ref(), req, "someone")
+		req.TakeBacklog = takeBacklog
+		if want := board.CheckMove(tk, req); want != nil {
+			wantRule(t, err, tk, req)
+			same(t, "ticket after a refused move", mustGet(t, s, tk.Ref()), tk)
+			wantEvents(t, s, before)
+			return
+		}
+		if err != nil {
+			t.Fatalf("allowed move refused: %v", err)
+		}
+		want := board.ApplyMove(tk, req)
+		want.UpdatedAt = got.UpdatedAt
+		same(t, "moved ticket", got, want)
+		same(t, "moved ticket read back", mustGet(t, s, tk.Ref()), got)
+		if got.UpdatedAt.Before(tk.UpdatedAt) {
+			t.Errorf("UpdatedAt went back: %v < %v", got.UpdatedAt, tk.UpdatedAt)
+		}
+		wantTypes := []board.EventType{board.EventTicketMoved}
+		if from == board.Verification && to == board.InProgress {
+			wantTypes = append(wantTypes, board.EventCommentAdded)
+		}
+		es := wantEvents(t, s, before, wantTypes...)
+		if len(es) > 0 {
+			e := es[0]
+			if e.TicketID != tk.ID || e.ProjectID != tk.ProjectID || e.Actor != actor {
+				t.Errorf("event = %+v, want ticket %s, project %s, actor %s", e, tk.ID, tk.ProjectID, actor)
+			}
+			var data map[string]any
+			if err := json.Unmarshal(e.Data, &data); err != nil {
+				t.Errorf("event data %s: %v", e.Data, err)
+			}
+		}
+	})
 }
 
 func mustUpdate(t *testing.T, s store.Store, ref board.Ref, u store.TicketUpdate) board.Ticket {

@@ -13,6 +13,7 @@ var pickCases = []testCase{
 	{"ClassOrder", testPickClassOrder},
 	{"Priority", testPickPriority},
 	{"Projects", testPickProjects},
+	{"Backlog", testPickBacklog},
 }
 
 // pickRefs returns the references Pick returns, with their classes.
@@ -75,7 +76,7 @@ func checkPolicy(t *testing.T, s store.Store) {
 			}
 			cands = append(cands, c)
 		}
-		if pick, ok := board.PickTicket(cands); ok {
+		if pick, ok := board.PickTicket(cands, p.Agent.TakeBacklog); ok {
 			want[pick.Ticket.Ref().String()] = pick.Class
 		}
 	}
@@ -246,4 +247,51 @@ func testPickProjects(t *testing.T, s store.Store) {
 			t.Errorf("Pick(%s) = %+v, %v; want nothing", slug, picks, err)
 		}
 	}
+}
+
+// testPickBacklog: a project whose agents take BACKLOG tickets picks its
+// most urgent, oldest BACKLOG ticket once nothing else waits; other
+// projects never do; the setting can be turned on and off.
+func testPickBacklog(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	auto := newProject("auto")
+	auto.Agent.TakeBacklog = true
+	if _, err := s.CreateProject(ctx, auto); err != nil {
+		t.Fatal(err)
+	}
+	mustProject(t, s, "manual")
+	old := ticketIn(t, s, "auto", board.Backlog)
+	tick()
+	ticketIn(t, s, "auto", board.Backlog)
+	ticketIn(t, s, "manual", board.Backlog)
+	wantPick(t, s, "auto", old, board.ClassBacklog)
+	same(t, "picks", pickRefs(t, s, ""), map[string]board.PickClass{old.Ref().String(): board.ClassBacklog})
+
+	// Urgency first, then age.
+	urgent := ticketIn(t, s, "auto", board.Backlog)
+	prio := board.PriorityUrgent
+	mustUpdate(t, s, urgent.Ref(), store.TicketUpdate{Priority: &prio})
+	wantPick(t, s, "auto", urgent, board.ClassBacklog)
+
+	// Anything in RESEARCH or IN_PROGRESS comes first.
+	r := ticketIn(t, s, "auto", board.Research)
+	wantPick(t, s, "auto", r, board.ClassResearch)
+	mustMove(t, s, r.Ref(), board.Backlog, board.Human)
+	wantPick(t, s, "auto", urgent, board.ClassBacklog)
+
+	// Turning the setting off leaves the backlog to people.
+	off := false
+	if _, err := s.UpdateProject(ctx, "auto", store.ProjectUpdate{TakeBacklog: &off}); err != nil {
+		t.Fatal(err)
+	}
+	if picks := pickRefs(t, s, ""); len(picks) != 0 {
+		t.Errorf("picks with the setting off = %v, want none", picks)
+	}
+	checkPolicy(t, s)
+	on := true
+	p, err := s.UpdateProject(ctx, "auto", store.ProjectUpdate{TakeBacklog: &on})
+	if err != nil || !p.Agent.TakeBacklog {
+		t.Fatalf("UpdateProject(take backlog) = %+v, %v", p.Agent, err)
+	}
+	wantPick(t, s, "auto", urgent, board.ClassBacklog)
 }
