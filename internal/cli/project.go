@@ -26,7 +26,11 @@ type projectAddOptions struct {
 	slug, repo, name, branch, model, verify string
 	budget                                  float64
 	caps                                    budgetFlags
+	takeBacklog                             bool
 }
+
+// takeBacklogHelp is the --take-backlog flag's help, on add and edit.
+const takeBacklogHelp = "let agents take BACKLOG tickets by themselves once nothing in RESEARCH or IN_PROGRESS waits"
 
 func newProjectAddCmd(a *app) *cobra.Command {
 	var o projectAddOptions
@@ -51,6 +55,7 @@ a-z, 0-9 and -.`,
 	f.StringVar(&o.model, "model", "", "model for this project's agents, provider/model (default: config.json's model)")
 	f.StringVar(&o.verify, "verify", "", "command that must pass before a ticket enters VERIFICATION, e.g. \"go test ./...\"")
 	f.Float64Var(&o.budget, "budget", 0, "spend cap per ticket in USD (0: config.json's budget.ticketUSD)")
+	f.BoolVar(&o.takeBacklog, "take-backlog", false, takeBacklogHelp)
 	o.caps.register(f)
 	cmd.MarkFlagRequired("repo")
 	return cmd
@@ -81,7 +86,7 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	if err != nil {
 		return err
 	}
-	agent := board.AgentSettings{Model: o.model, Verify: o.verify, BudgetUSD: o.budget}
+	agent := board.AgentSettings{Model: o.model, Verify: o.verify, BudgetUSD: o.budget, TakeBacklog: o.takeBacklog}
 	o.caps.apply(&agent)
 	p, err := s.CreateProject(cmd.Context(), board.Project{
 		Slug: o.slug, Name: o.name, Repo: repo, DefaultBranch: o.branch, Active: true, Agent: agent,
@@ -233,6 +238,11 @@ func printProject(a *app, d view.ProjectDetail) error {
 	t.row("Branch:", p.DefaultBranch)
 	t.row("Model:", orDefault(p.Agent.Model, "default (config.json)"))
 	t.row("Verify:", orDefault(p.Agent.Verify, "-"))
+	backlog := "people move tickets out of BACKLOG"
+	if p.Agent.TakeBacklog {
+		backlog = "agents take BACKLOG tickets when nothing else waits"
+	}
+	t.row("Backlog:", backlog)
 	if caps := budgetText(p.Agent); len(caps) > 0 {
 		t.row("Budget:", strings.Join(caps, ", "))
 	}
@@ -257,16 +267,19 @@ func newProjectEditCmd(a *app) *cobra.Command {
 		name, repo, branch, model, verify string
 		budget                            float64
 		caps                              budgetFlags
+		takeBacklog                       bool
 	)
 	cmd := &cobra.Command{
 		Use:   "edit <slug> [flags]",
 		Short: "Change a project's settings",
 		Long: `Change a project's settings; flags not given keep their value. An empty
 --model or --verify clears it (the project then uses config.json's model, or
-runs no verification); a cap of 0 falls back to the matching budget.* key.`,
+runs no verification); a cap of 0 falls back to the matching budget.* key.
+--take-backlog=false hands the backlog back to people.`,
 		Example: `  bonsai project edit demo --model openai/gpt-5 --budget 2.50
   bonsai project edit demo --verify "go test ./..."
-  bonsai project edit demo --verify ""`,
+  bonsai project edit demo --verify ""
+  bonsai project edit demo --take-backlog`,
 		Args: exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var u store.ProjectUpdate
@@ -296,9 +309,12 @@ runs no verification); a cap of 0 falls back to the matching budget.* key.`,
 			if f.Changed("budget") {
 				u.BudgetUSD = &budget
 			}
+			if f.Changed("take-backlog") {
+				u.TakeBacklog = &takeBacklog
+			}
 			caps.update(f, &u)
 			if u == (store.ProjectUpdate{}) {
-				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget, --ticket-tokens, --run-budget, --run-tokens, --daily-budget, --daily-tokens")
+				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget, --take-backlog, --ticket-tokens, --run-budget, --run-tokens, --daily-budget, --daily-tokens")
 			}
 			s, err := a.openStore(cmd.Context())
 			if err != nil {
@@ -324,6 +340,7 @@ runs no verification); a cap of 0 falls back to the matching budget.* key.`,
 	f.StringVar(&model, "model", "", "model, provider/model (empty: config.json's model)")
 	f.StringVar(&verify, "verify", "", "verification command (empty: none)")
 	f.Float64Var(&budget, "budget", 0, "spend cap per ticket in USD (0: config.json's budget.ticketUSD)")
+	f.BoolVar(&takeBacklog, "take-backlog", false, takeBacklogHelp)
 	caps.register(f)
 	return cmd
 }

@@ -189,6 +189,44 @@ func TestBeat_ReturnedWorkIsPickedFirst(t *testing.T) {
 	}
 }
 
+// TestBeat_TakesBacklogWhenTheProjectSaysSo: a project whose agents take
+// BACKLOG tickets gets its oldest one researched once nothing else waits;
+// the runtime moves it to RESEARCH and says so on the ticket. Another
+// project's backlog is left to people.
+func TestBeat_TakesBacklogWhenTheProjectSaysSo(t *testing.T) {
+	e := newEnv(t)
+	e.project("auto", func(p *board.Project) { p.Agent.TakeBacklog = true })
+	e.project("manual", nil)
+	first := e.ticket("auto", "Oldest idea", board.Backlog)
+	e.ticket("auto", "Newer idea", board.Backlog)
+	mine := e.ticket("manual", "Not for agents yet", board.Backlog)
+
+	h, err := heartbeat.New(e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, err := h.Plan(context.Background())
+	if err != nil || len(plans) != 1 || plans[0].Ticket.Ref() != first.Ref() || plans[0].Class != board.ClassBacklog || plans[0].Task != board.TaskResearch {
+		t.Fatalf("dry run = %+v, %v; want %s taken from the backlog for research", plans, err, first.Ref())
+	}
+	rep := e.beat()
+	jobs := e.runner.calls()
+	if len(jobs) != 1 || jobs[0].Ticket.Ref() != first.Ref() || jobs[0].Task != board.TaskResearch || jobs[0].Ticket.State != board.Research {
+		t.Fatalf("jobs = %+v (report %+v); want research on %s, in RESEARCH", jobs, rep, first.Ref())
+	}
+	if got := e.get(first.Ref()); got.State != board.Research {
+		t.Errorf("%s is in %s, want RESEARCH", first.Ref(), got.State)
+	}
+	cs := e.comments(first.Ref())
+	if len(cs) == 0 || cs[0].AuthorType != board.System || !strings.Contains(cs[0].Content, "Taken from the backlog") ||
+		!strings.Contains(cs[0].Content, "--take-backlog=false") {
+		t.Errorf("comments = %+v, want the runtime's note first", cs)
+	}
+	if got := e.get(mine.Ref()); got.State != board.Backlog || len(e.runs(mine.Ref())) != 0 {
+		t.Errorf("the manual project's backlog was touched: %+v", got)
+	}
+}
+
 func TestBeat_RunWithoutMoveLeavesStatusComment(t *testing.T) {
 	e := newEnv(t)
 	e.project("demo", nil)

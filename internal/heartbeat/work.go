@@ -30,6 +30,16 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, st
 	rep := p.report()
 	start := h.opts.Now()
 	log := h.log.With("ticket", rep.Ticket, "task", p.Task)
+	if p.Class == board.ClassBacklog {
+		t, err := h.takeFromBacklog(ctx, p.Ticket)
+		if err != nil {
+			log.Error("take from the backlog", "err", err)
+			rep.Error = errText(err)
+			return rep
+		}
+		p.Ticket = t
+		log.Info("taken from the backlog")
+	}
 	run, err := h.opts.Store.StartRun(ctx, board.Run{TicketID: p.Ticket.ID, Task: p.Task, WorkerID: h.opts.WorkerID})
 	if err != nil {
 		log.Error("start run", "err", err)
@@ -46,6 +56,23 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, st
 	rep.Duration = h.opts.Now().Sub(start)
 	log.Info("run finished", "status", rep.Status, "duration", rep.Duration.String(), "error", rep.Error)
 	return rep
+}
+
+// takeFromBacklog moves a BACKLOG ticket of a project whose agents take
+// their backlog to RESEARCH, as the runtime, and says so on the ticket.
+func (h *Heartbeat) takeFromBacklog(ctx context.Context, t board.Ticket) (board.Ticket, error) {
+	t, err := h.opts.Store.MoveTicket(ctx, t.Ref(), board.MoveRequest{To: board.Research, Actor: board.System}, runtimeAuthor)
+	if err != nil {
+		return t, err
+	}
+	_, err = h.opts.Store.AddComment(ctx, t.Ref(), board.Comment{
+		AuthorType: board.System, AuthorName: runtimeAuthor, Kind: board.KindStatus,
+		Content: "Taken from the backlog: nothing else in this project was waiting, and its agents take BACKLOG tickets (`bonsai project edit " + t.ProjectSlug + " --take-backlog=false` stops that). The agent researches it first.",
+	})
+	if err != nil {
+		return t, err
+	}
+	return t, nil
 }
 
 // runState is one run in progress.
