@@ -180,4 +180,9 @@ type TicketUpdate struct {
 	Plan        *string
 	Priority    *int
 	Branch      *string
+	// IfUpdatedAt, when set, makes the update conditional: it is refused
+	// with ECONFLICT, changing nothing, unless the ticket's updated time is
+	// still this one. A person's edit carries the version they saw, so
+	// nobody overwrites a change they did not see.
+	IfUpdatedAt *time.Time
 }

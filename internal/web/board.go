@@ -113,18 +113,18 @@ func (s *Server) editTicket(ctx context.Context, ref board.Ref, e ticketEdit) (b
 	if u == (store.TicketUpdate{}) {
 		return board.Ticket{}, board.Errorf(board.EINVALID, "nothing to change; give at least one of title, description, criteria, priority")
 	}
-	if e.UpdatedAt != nil {
-		cur, err := s.store.Ticket(ctx, ref)
-		if err != nil {
-			return board.Ticket{}, err
-		}
-		if !cur.UpdatedAt.Equal(*e.UpdatedAt) {
+	u.IfUpdatedAt = e.UpdatedAt
+	t, err := s.store.UpdateTicket(ctx, ref, u, board.Human)
+	if board.ErrorCode(err) == board.ECONFLICT && e.UpdatedAt != nil {
+		// Checked and refused inside the store's transaction; the current
+		// version is read again only to say when it changed.
+		if cur, cerr := s.store.Ticket(ctx, ref); cerr == nil {
 			return board.Ticket{}, board.Errorf(board.ECONFLICT,
 				"%s changed since you opened it (updated %s); your edit was not saved — review the new version and apply your edit again",
 				ref, relTime(s.opts.Now(), cur.UpdatedAt))
 		}
 	}
-	return s.store.UpdateTicket(ctx, ref, u, board.Human)
+	return t, err
 }
 
 // move moves a ticket as a person.

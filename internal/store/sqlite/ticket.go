@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -181,6 +182,10 @@ func (db *DB) UpdateTicket(ctx context.Context, ref board.Ref, u store.TicketUpd
 		var err error
 		if t, err = getTicket(ctx, tx, ref); err != nil {
 			return err
+		}
+		if u.IfUpdatedAt != nil && !t.UpdatedAt.Equal(*u.IfUpdatedAt) {
+			return board.Errorf(board.ECONFLICT, "ticket %s changed since %s (it was updated %s)",
+				ref, u.IfUpdatedAt.UTC().Format(time.RFC3339Nano), t.UpdatedAt.UTC().Format(time.RFC3339Nano))
 		}
 		changed := applyTicketUpdate(&t, u)
 		if len(changed) == 0 {

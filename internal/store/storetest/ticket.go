@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -357,4 +358,20 @@ func testTicketUpdate(t *testing.T, s store.Store) {
 	wantCode(t, err, board.EINVALID, "unknown actor")
 	same(t, "ticket after refused updates", mustGet(t, s, tk.Ref()), got)
 	wantEvents(t, s, before)
+
+	// A conditional update applies to the version it names, and to no other.
+	stale := got.UpdatedAt.Add(-time.Millisecond)
+	other := "edited on a stale page"
+	_, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &other, IfUpdatedAt: &stale}, board.Human)
+	wantCode(t, err, board.ECONFLICT, "changed since")
+	same(t, "ticket after a stale edit", mustGet(t, s, tk.Ref()), got)
+	wantEvents(t, s, before)
+	tick()
+	current := got.UpdatedAt
+	edited, err := s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &other, IfUpdatedAt: &current}, board.Human)
+	if err != nil || edited.Title != other {
+		t.Fatalf("UpdateTicket on the current version = %q, %v", edited.Title, err)
+	}
+	_, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &title, IfUpdatedAt: &current}, board.Human)
+	wantCode(t, err, board.ECONFLICT, "changed since")
 }
