@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -346,46 +347,45 @@ runs no verification); a cap of 0 falls back to the matching budget.* key.
 }
 
 func newProjectArchiveCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "archive <slug>",
-		Short: "Archive a project: agents stop picking its tickets",
-		Long: `Archive a project: agents stop picking its tickets. Its tickets, comments
-and runs are kept; 'bonsai project list --all' still shows it.`,
-		Example: "  bonsai project archive demo",
-		Args:    exactArgs("<slug>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.openStore(cmd.Context())
-			if err != nil {
-				return err
-			}
-			p, err := s.ArchiveProject(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "Archived project %s; its tickets are kept\n", p.Slug)
-			return nil
-		},
-	}
+	cmd := newProjectActiveCmd(a, func(ctx context.Context, s store.Store, slug string) (board.Project, error) {
+		return s.ArchiveProject(ctx, slug)
+	}, "Archived project %s; its tickets are kept")
+	cmd.Use = "archive <slug>"
+	cmd.Short = "Archive a project: agents stop picking its tickets"
+	cmd.Long = `Archive a project: agents stop picking its tickets. Its tickets, comments
+and runs are kept; 'bonsai project list --all' still shows it, and
+'bonsai project unarchive' brings it back.`
+	cmd.Example = "  bonsai project archive demo"
+	return cmd
 }
 
 func newProjectUnarchiveCmd(a *app) *cobra.Command {
+	cmd := newProjectActiveCmd(a, func(ctx context.Context, s store.Store, slug string) (board.Project, error) {
+		return s.RestoreProject(ctx, slug)
+	}, "Project %s is active; agents pick its tickets again")
+	cmd.Use = "unarchive <slug>"
+	cmd.Short = "Unarchive a project: agents pick its tickets again"
+	cmd.Long = `Unarchive an archived project: it is active again, and the next heartbeat
+picks from its tickets. Unarchiving an active project changes nothing.`
+	cmd.Example = "  bonsai project unarchive demo"
+	return cmd
+}
+
+// newProjectActiveCmd is archive or unarchive: set applies the change to
+// the named project, and done ("… %s …", the slug) says what happened.
+func newProjectActiveCmd(a *app, set func(ctx context.Context, s store.Store, slug string) (board.Project, error), done string) *cobra.Command {
 	return &cobra.Command{
-		Use:   "unarchive <slug>",
-		Short: "Unarchive a project: agents pick its tickets again",
-		Long: `Unarchive an archived project: it is active again, and the next heartbeat
-picks from its tickets. Unarchiving an active project changes nothing.`,
-		Example: "  bonsai project unarchive demo",
-		Args:    exactArgs("<slug>"),
+		Args: exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.openStore(cmd.Context())
 			if err != nil {
 				return err
 			}
-			p, err := s.RestoreProject(cmd.Context(), args[0])
+			p, err := set(cmd.Context(), s, args[0])
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "Project %s is active; agents pick its tickets again\n", p.Slug)
+			fmt.Fprintf(a.stdout, done+"\n", p.Slug)
 			return nil
 		},
 	}
