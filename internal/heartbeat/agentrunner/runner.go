@@ -95,6 +95,9 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	for _, t := range job.Tools {
 		tools = append(tools, ticketTool{t})
 	}
+	// The message being streamed goes to a side file the web UI follows.
+	live := NewLive(job.SessionFile, r.opts.Logger)
+	defer live.Close()
 	var (
 		a     *agent.Agent
 		start llm.Usage // the agent's total before this run
@@ -103,6 +106,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		Model: model, Info: info, System: job.SystemPrompt, Tools: tools, Session: sess,
 		MaxTurns: r.opts.MaxTurns, Budget: job.Budget.USD, TokenBudget: job.Budget.Tokens, Deadline: job.Deadline,
 		OnEvent: func(e agent.Event) {
+			live.Event(e)
 			if e.Type == agent.EventToolExecutionEnd && r.opts.Logger != nil && e.ToolResult != nil {
 				r.opts.Logger.Info("tool call", "ticket", job.Ticket.Ref().String(), "tool", e.ToolName, "error", e.ToolResult.IsError)
 			}
