@@ -15,7 +15,10 @@ const maxActivityRead = 1 << 20
 // ticketActivity streams a ticket's transcript as the agent writes it: every
 // complete entry appended after the byte offset the page was rendered at,
 // as a rendered "entry" event. It follows the file with a cursor (its size),
-// reading only what was appended.
+// reading only what was appended. It follows the live file next to it too,
+// and sends the message being streamed as a "partial" event that replaces
+// the previous one; an empty partial removes it once the complete message
+// is in the transcript.
 func (s *Server) ticketActivity(w http.ResponseWriter, r *http.Request) error {
 	ref, err := pathRef(r)
 	if err != nil {
@@ -36,6 +39,9 @@ func (s *Server) ticketActivity(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	tail := &tailer{path: s.transcriptPath(t.ProjectID, t.ID), offset: offset}
+	live := &liveFollower{path: livePath(tail.path)}
+	// What the page shows of the live file; it starts without a partial.
+	lastVersion, lastAt, partialShown := 0, offset, false
 	tick := time.NewTicker(s.opts.PollInterval)
 	defer tick.Stop()
 	lastSend := time.Now()
@@ -60,6 +66,24 @@ func (s *Server) ticketActivity(w http.ResponseWriter, r *http.Request) error {
 			}
 			lastSend = time.Now()
 		}
+		// The transcript first: a partial shows only once every entry
+		// before it has been sent, and goes when its entry arrives.
+		live.poll()
+		if at := tail.complete(); live.version != lastVersion || at != lastAt {
+			lastVersion, lastAt = live.version, at
+			v := live.view(at)
+			if len(v.Parts) > 0 || partialShown {
+				buf.Reset()
+				if err := s.pages[""].ExecuteTemplate(&buf, "partial", v); err != nil {
+					return nil
+				}
+				if st.send(0, "partial", buf.String()) != nil {
+					return nil
+				}
+				lastSend = time.Now()
+			}
+			partialShown = len(v.Parts) > 0
+		}
 		if time.Since(lastSend) > pingEvery {
 			if st.ping() != nil {
 				return nil
@@ -75,6 +99,9 @@ type tailer struct {
 	offset  int64
 	partial []byte // the start of a line whose end is not written yet
 }
+
+// complete returns the offset after the last complete line read.
+func (t *tailer) complete() int64 { return t.offset - int64(len(t.partial)) }
 
 func (t *tailer) lines() [][]byte {
 	if t.path == "" {

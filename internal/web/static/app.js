@@ -249,8 +249,11 @@
   }
 })();
 
-// Keep the live activity scrolled to its newest entry.
+// Keep the live activity, and the message being written, scrolled to
+// their newest text.
 document.addEventListener("htmx:sseMessage", function (e) {
-  var a = document.getElementById("activity");
-  if (a && e.target === a) a.scrollTop = a.scrollHeight;
+  var t = e.target;
+  if (!t || (t.id !== "activity" && t.id !== "activity-partial")) return;
+  t.scrollTop = t.scrollHeight;
+  if (t.id === "activity-partial") t.querySelectorAll("pre").forEach(function (p) { p.scrollTop = p.scrollHeight; });
 });

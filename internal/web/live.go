@@ -1,0 +1,193 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+)
+
+// liveFileName is the side file, next to a ticket's transcript, where the
+// heartbeat writes the assistant message being streamed (written by
+// internal/heartbeat/agentrunner; format in docs/web.md).
+const liveFileName = "live.jsonl"
+
+// partialShow is how much of each part of a message being streamed the
+// page shows: the end of it, so a huge tool call costs the browser little.
+const partialShow = 16 << 10
+
+// livePath returns the live file of a transcript ("" for none).
+func livePath(transcript string) string {
+	if transcript == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(transcript), liveFileName)
+}
+
+// liveLine is one line of a live file.
+type liveLine struct {
+	Type string `json:"type"` // message, delta, done
+	At   int64  `json:"at"`
+	I    int    `json:"i"`
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+	D    string `json:"d"`
+}
+
+// partialPart is one part of a message being streamed.
+type partialPart struct {
+	Kind string // text, thinking, toolCall
+	Name string
+	Text []byte // the end of the part, at most 2*partialShow bytes
+	Cut  int    // bytes dropped from the front
+}
+
+// partialView is what the page shows of a message being streamed.
+type partialView struct {
+	Parts []partialPartView
+}
+
+type partialPartView struct {
+	Kind, Name, Text string
+	Cut              int
+}
+
+// liveFollower follows a live file. A file holds one message and is only
+// appended to; a new message arrives as a new file renamed over it, which
+// the follower notices by the file's identity and reads from its start.
+type liveFollower struct {
+	path    string
+	file    os.FileInfo // the file being read
+	offset  int64
+	rest    []byte // the start of a line whose end is not written yet
+	started bool   // the file's first line was a message line
+	at      int64
+	done    bool
+	parts   []partialPart
+	version int // counts changes, so the page is rendered only when one happened
+}
+
+func (l *liveFollower) reset(fi os.FileInfo) {
+	if l.file != nil || l.started {
+		l.version++
+	}
+	*l = liveFollower{path: l.path, file: fi, version: l.version}
+}
+
+// poll reads what was appended since the last poll.
+func (l *liveFollower) poll() {
+	if l.path == "" {
+		return
+	}
+	f, err := os.Open(l.path)
+	if err != nil { // no message streams
+		if l.file != nil {
+			l.reset(nil)
+		}
+		return
+	}
+	defer f.Close()
+	// The identity of the opened file, not of the path: a rename between
+	// a stat of the path and the open cannot mix two messages.
+	fi, err := f.Stat()
+	if err != nil {
+		return
+	}
+	if l.file == nil || !os.SameFile(l.file, fi) || fi.Size() < l.offset {
+		l.reset(fi)
+	}
+	if fi.Size() == l.offset {
+		return
+	}
+	b, err := io.ReadAll(io.NewSectionReader(f, l.offset, min(fi.Size()-l.offset, maxActivityRead)))
+	if err != nil {
+		return
+	}
+	l.offset += int64(len(b))
+	data := append(l.rest, b...)
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		l.apply(data[:i])
+		data = data[i+1:]
+	}
+	l.rest = append([]byte(nil), data...)
+}
+
+// apply folds one line in; lines that do not parse, and files that do not
+// start with a message line, are ignored.
+func (l *liveFollower) apply(line []byte) {
+	var ln liveLine
+	if json.Unmarshal(line, &ln) != nil {
+		return
+	}
+	if !l.started {
+		if ln.Type == "message" {
+			l.started, l.at = true, ln.At
+			l.version++
+		}
+		return
+	}
+	switch ln.Type {
+	case "done":
+		l.done = true
+	case "delta":
+		if ln.I < 0 || ln.I > 1000 {
+			return
+		}
+		for len(l.parts) <= ln.I {
+			l.parts = append(l.parts, partialPart{})
+		}
+		p := &l.parts[ln.I]
+		if p.Kind == "" {
+			p.Kind = ln.Kind
+		}
+		if ln.Name != "" {
+			p.Name = ln.Name
+		}
+		p.Text = append(p.Text, ln.D...)
+		if len(p.Text) > 2*partialShow {
+			cut := len(p.Text) - partialShow
+			for cut < len(p.Text) && !utf8.RuneStart(p.Text[cut]) {
+				cut++
+			}
+			p.Cut += cut
+			p.Text = append(p.Text[:0], p.Text[cut:]...)
+		}
+	default:
+		return
+	}
+	l.version++
+}
+
+// view returns the message being streamed if it belongs at transcript
+// offset at (the end of the complete entries the stream has sent), or an
+// empty view: the message is complete (the transcript has moved past it),
+// or the stream has not caught up with the entries before it.
+func (l *liveFollower) view(at int64) partialView {
+	if !l.started || l.done || l.at != at {
+		return partialView{}
+	}
+	var v partialView
+	for _, p := range l.parts {
+		if p.Kind == "" || len(p.Text) == 0 && p.Name == "" {
+			continue
+		}
+		text := p.Text
+		cut := p.Cut
+		if len(text) > partialShow {
+			n := len(text) - partialShow
+			for n < len(text) && !utf8.RuneStart(text[n]) {
+				n++
+			}
+			cut += n
+			text = text[n:]
+		}
+		v.Parts = append(v.Parts, partialPartView{Kind: p.Kind, Name: p.Name, Text: string(text), Cut: cut})
+	}
+	return v
+}

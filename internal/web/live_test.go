@@ -1,0 +1,222 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
+	"github.com/bonsai-run/bonsai/internal/llm"
+)
+
+// streamDelta feeds the heartbeat's live writer one streamed delta, as the
+// agent loop does.
+func streamDelta(lw *agentrunner.Live, typ llm.EventType, i int, d string) {
+	ev := llm.Event{Type: typ, Index: i, Delta: d}
+	if typ == llm.EventToolCallStart {
+		ev = llm.Event{Type: typ, Index: i, Part: &llm.Part{Type: llm.PartToolCall, ID: "c1", Name: d}}
+	}
+	lw.Event(agent.Event{Type: agent.EventMessageUpdate, Delta: &ev})
+}
+
+func assistantStart(lw *agentrunner.Live) {
+	lw.Event(agent.Event{Type: agent.EventMessageStart, Message: &llm.Message{Role: llm.RoleAssistant}})
+}
+
+// nextOf reads events until one of type event arrives.
+func nextOf(t *testing.T, s *sseClient, event string) sseEvent {
+	t.Helper()
+	for {
+		if ev := s.next(t, 5*time.Second); ev.event == event {
+			return ev
+		}
+	}
+}
+
+func TestActivity_StreamsThePartialMessage(t *testing.T) {
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "t", board.InProgress)
+	if _, err := e.db.StartRun(context.Background(), board.Run{TicketID: tk.ID, Task: board.TaskImplement}); err != nil {
+		t.Fatal(err)
+	}
+	f := agentSession(t, e, tk)
+	appendMsg(t, f, llm.UserText("Work on ticket demo#1"))
+	c := e.browser(t)
+	r := e.get(t, c, "/p/demo/1")
+	wantBody(t, r, `id="activity-partial" sse-swap="partial"`)
+	fi, _ := os.Stat(f.Path())
+	req, _ := http.NewRequest("GET", e.ts.URL+"/p/demo/1/activity?offset="+itoa64(fi.Size()), nil)
+	s := openStream(t, req, c)
+
+	// The heartbeat streams a message: each batch replaces the partial.
+	lw := agentrunner.NewLive(f.Path(), nil)
+	defer lw.Close()
+	assistantStart(lw)
+	streamDelta(lw, llm.EventThinkingDelta, 0, "Where is the flag parsed?")
+	streamDelta(lw, llm.EventTextDelta, 1, "Reading <script>alert(1)</script>")
+	ev := nextOf(t, s, "partial")
+	for !strings.Contains(ev.data, "Reading &lt;script&gt;") { // the two deltas may arrive in two batches
+		ev = nextOf(t, s, "partial")
+	}
+	if !strings.Contains(ev.data, "entry-partial") || !strings.Contains(ev.data, "Where is the flag parsed?") || strings.Contains(ev.data, "<script>") {
+		t.Fatalf("partial %q", ev.data)
+	}
+	streamDelta(lw, llm.EventTextDelta, 1, " main.go first.")
+	streamDelta(lw, llm.EventToolCallStart, 2, "read")
+	streamDelta(lw, llm.EventToolCallDelta, 2, `{"path":"ma`)
+	for !strings.Contains(ev.data, `{&#34;path&#34;:&#34;ma`) {
+		ev = nextOf(t, s, "partial")
+	}
+	if !strings.Contains(ev.data, "main.go first.") || !strings.Contains(ev.data, "<code>read</code>") {
+		t.Fatalf("partial after more deltas %q", ev.data)
+	}
+
+	// The message completes: its entry arrives and the partial goes.
+	appendMsg(t, f, llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopToolUse,
+		Content: []llm.Part{{Type: llm.PartThinking, Thinking: "Where is the flag parsed?"},
+			llm.Text("Reading main.go first."), llm.ToolCall("c1", "read", []byte(`{"path":"main.go"}`))}})
+	lw.Event(agent.Event{Type: agent.EventMessageEnd, Message: &llm.Message{Role: llm.RoleAssistant}})
+	var gotEntry, cleared bool
+	for !gotEntry || !cleared {
+		ev := s.next(t, 5*time.Second)
+		switch ev.event {
+		case "entry":
+			if !strings.Contains(ev.data, "Reading main.go first.") {
+				t.Fatalf("entry %q", ev.data)
+			}
+			gotEntry = true
+		case "partial":
+			if strings.Contains(ev.data, "entry-partial") {
+				t.Fatalf("the partial shows after its message is complete: %q", ev.data)
+			}
+			cleared = true
+		}
+	}
+
+	// The next message replaces the file; the page follows the new one.
+	appendMsg(t, f, llm.ToolResultText("c1", "read", "package main", false))
+	assistantStart(lw)
+	streamDelta(lw, llm.EventTextDelta, 0, "Second message")
+	ev = nextOf(t, s, "partial")
+	if !strings.Contains(ev.data, "Second message") || strings.Contains(ev.data, "main.go first") {
+		t.Fatalf("second partial %q", ev.data)
+	}
+	// The run ends without completing it: the file goes, and so does the
+	// partial.
+	lw.Close()
+	if ev = nextOf(t, s, "partial"); strings.Contains(ev.data, "entry-partial") {
+		t.Fatalf("the partial outlives the run: %q", ev.data)
+	}
+}
+
+// writeLive writes a live file by hand, as a heartbeat of another version
+// might.
+func writeLive(t *testing.T, path, content string) {
+	t.Helper()
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func appendLive(t *testing.T, path, content string) {
+	t.Helper()
+	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	if _, err := fh.WriteString(content); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func partialText(v partialView) string {
+	var b strings.Builder
+	for _, p := range v.Parts {
+		b.WriteString(p.Kind + ":" + p.Name + ":" + p.Text + ";")
+	}
+	return b.String()
+}
+
+func TestLiveFollower_Consistency(t *testing.T) {
+	path := filepath.Join(t.TempDir(), liveFileName)
+	l := &liveFollower{path: path}
+	l.poll()
+	if v := l.view(100); len(v.Parts) != 0 {
+		t.Fatal("a missing file shows a partial")
+	}
+	cases := []struct {
+		name  string
+		do    func()
+		at    int64
+		want  string
+		fresh bool // the write started a new file
+	}{
+		{"half a line is not read", func() {
+			writeLive(t, path, `{"type":"message","at":100}`+"\n"+`{"type":"delta","i":0,"kind":"text","d":"Hel`)
+		}, 100, "", true},
+		{"the line completes", func() { appendLive(t, path, `lo"}`+"\n") }, 100, "text::Hello;", false},
+		{"the transcript moved past the message", func() {}, 180, "", false},
+		{"the stream has not caught up with the message", func() {}, 50, "", false},
+		{"garbage lines are skipped", func() {
+			appendLive(t, path, "not json\n"+`{"type":"delta","i":1,"kind":"toolCall","name":"bash"}`+"\n"+`{"type":"delta","i":1,"kind":"toolCall","d":"{\"command\":"}`+"\n")
+		}, 100, `text::Hello;toolCall:bash:{"command":;`, false},
+		{"done hides it", func() { appendLive(t, path, `{"type":"done"}`+"\n") }, 100, "", false},
+		{"a new message replaces the file", func() {
+			writeLive(t, path, `{"type":"message","at":180}`+"\n"+`{"type":"delta","kind":"text","d":"Next"}`+"\n")
+		}, 180, "text::Next;", true},
+		{"a file without a message line is ignored", func() {
+			writeLive(t, path, `{"type":"delta","kind":"text","d":"orphan"}`+"\n")
+		}, 180, "", true},
+		{"a removed file hides it", func() {
+			writeLive(t, path, `{"type":"message","at":180}`+"\n"+`{"type":"delta","kind":"text","d":"Again"}`+"\n")
+			l.poll()
+			os.Remove(path)
+		}, 180, "", true},
+	}
+	for _, c := range cases {
+		before := l.version
+		c.do()
+		l.poll()
+		if got := partialText(l.view(c.at)); got != c.want {
+			t.Errorf("%s: partial %q, want %q", c.name, got, c.want)
+		}
+		if c.fresh && l.version == before {
+			t.Errorf("%s: the follower did not notice the change", c.name)
+		}
+	}
+}
+
+func TestLiveFollower_ShowsTheEndOfAHugePart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), liveFileName)
+	big := strings.Repeat("é", partialShow) // 2 bytes a rune
+	writeLive(t, path, `{"type":"message","at":1}`+"\n")
+	for range 16 {
+		appendLive(t, path, `{"type":"delta","kind":"text","d":"`+big+`"}`+"\n")
+	}
+	appendLive(t, path, `{"type":"delta","kind":"text","d":"END"}`+"\n")
+	l := &liveFollower{path: path}
+	l.poll()
+	v := l.view(1)
+	if len(v.Parts) != 1 {
+		t.Fatalf("parts %d", len(v.Parts))
+	}
+	p := v.Parts[0]
+	if len(p.Text) > partialShow || !strings.HasSuffix(p.Text, "éEND") || !strings.HasPrefix(p.Text, "é") || p.Cut+len(p.Text) != 16*len(big)+3 {
+		t.Fatalf("shown %d bytes (cut %d), ends %q", len(p.Text), p.Cut, p.Text[len(p.Text)-10:])
+	}
+	if cap(l.parts[0].Text) > 8*partialShow { // not the 512 KiB streamed
+		t.Fatalf("the follower keeps %d bytes of a part", cap(l.parts[0].Text))
+	}
+}
