@@ -40,6 +40,13 @@ type liveLine struct {
 	D string `json:"d,omitempty"`
 }
 
+// pendingLine is a line waiting for the next write; the deltas batched
+// into it grow d, not the string, so a batch costs linear time.
+type pendingLine struct {
+	liveLine
+	d []byte
+}
+
 // Live writes the assistant message being streamed to a live file. Each
 // message gets a new file (written under a temporary name and renamed
 // into place), which is then only appended to, in whole lines, so a reader
@@ -52,16 +59,17 @@ type Live struct {
 	log              *slog.Logger
 
 	mu      sync.Mutex
-	pending []liveLine // lines not written yet
-	fresh   bool       // pending starts a new message: the next write starts a new file
-	on      bool       // a message is streaming and being written
+	pending []pendingLine // lines not written yet
+	fresh   bool          // pending starts a new message: the next write starts a new file
+	on      bool          // a message is streaming and being written
 	timer   *time.Timer
 	last    time.Time // the last write
 	closed  bool
 	logged  bool
 
-	wmu sync.Mutex // held while writing; f is touched only under it
-	f   *os.File
+	wmu    sync.Mutex // held while writing; f and writes are touched only under it
+	f      *os.File
+	writes int
 }
 
 // NewLive returns a Live writing dir/LiveFile for the transcript at
@@ -92,7 +100,7 @@ func (l *Live) Event(e agent.Event) {
 			l.failLocked("stat the transcript", err)
 			return
 		}
-		l.pending, l.fresh, l.on = []liveLine{{Type: "message", At: fi.Size()}}, true, true
+		l.pending, l.fresh, l.on = []pendingLine{{liveLine: liveLine{Type: "message", At: fi.Size()}}}, true, true
 		l.scheduleLocked(false)
 	case agent.EventMessageUpdate:
 		if e.Delta != nil {
@@ -107,7 +115,7 @@ func (l *Live) Event(e agent.Event) {
 		if !l.on {
 			return
 		}
-		l.pending, l.on = append(l.pending, liveLine{Type: "done"}), false
+		l.pending, l.on = append(l.pending, pendingLine{liveLine: liveLine{Type: "done"}}), false
 		l.scheduleLocked(true)
 	}
 }
@@ -115,7 +123,7 @@ func (l *Live) Event(e agent.Event) {
 // delta batches one stream event: consecutive deltas of a part become one
 // line.
 func (l *Live) delta(ev llm.Event) {
-	line := liveLine{Type: "delta", I: ev.Index, D: ev.Delta}
+	line := liveLine{Type: "delta", I: ev.Index}
 	switch ev.Type {
 	case llm.EventTextDelta:
 		line.Kind = string(llm.PartText)
@@ -135,7 +143,7 @@ func (l *Live) delta(ev llm.Event) {
 	default:
 		return
 	}
-	if line.D == "" && line.Name == "" {
+	if ev.Delta == "" && line.Name == "" {
 		return
 	}
 	l.mu.Lock()
@@ -145,11 +153,11 @@ func (l *Live) delta(ev llm.Event) {
 	}
 	if n := len(l.pending); n > 0 && line.Name == "" {
 		if p := &l.pending[n-1]; p.Type == "delta" && p.I == line.I && p.Kind == line.Kind {
-			p.D += line.D
+			p.d = append(p.d, ev.Delta...)
 			return
 		}
 	}
-	l.pending = append(l.pending, line)
+	l.pending = append(l.pending, pendingLine{liveLine: line, d: []byte(ev.Delta)})
 	l.scheduleLocked(false)
 }
 
@@ -186,9 +194,11 @@ func (l *Live) flush() {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	for _, ln := range lines {
-		_ = enc.Encode(ln) // plain strings and numbers: cannot fail
+	for _, p := range lines {
+		p.D = string(p.d)
+		_ = enc.Encode(p.liveLine) // plain strings and numbers: cannot fail
 	}
+	l.writes++
 	if err := l.write(buf.Bytes(), fresh); err != nil {
 		l.mu.Lock()
 		l.failLocked("write the live file", err)
