@@ -118,7 +118,7 @@ func TestActivity_StreamsThePartialMessage(t *testing.T) {
 
 // writeLive writes a live file by hand, as a heartbeat of another version
 // might.
-func writeLive(t *testing.T, path, content string) {
+func writeLive(t testing.TB, path, content string) {
 	t.Helper()
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, []byte(content), 0o600); err != nil {
@@ -129,7 +129,7 @@ func writeLive(t *testing.T, path, content string) {
 	}
 }
 
-func appendLive(t *testing.T, path, content string) {
+func appendLive(t testing.TB, path, content string) {
 	t.Helper()
 	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
