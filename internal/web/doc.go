@@ -13,7 +13,9 @@
 // Events (sse.go). From the same events it keeps what the board shows
 // without querying per ticket: which tickets have an agent running and what
 // their runs cost (runindex.go), and each project's cards (cards.go). A
-// running agent's transcript is followed by its file size (activity.go).
+// running agent's transcript is followed by its file size (activity.go),
+// and the message it is streaming by the side file the heartbeat writes
+// next to it (live.go).
 //
 // It depends on the small Store interface declared in store.go, not on a
 // concrete store; internal/cli wires the SQLite store, the git diff and the
