@@ -64,6 +64,7 @@ type liveFollower struct {
 	rest    []byte // the start of a line whose end is not written yet
 	started bool   // the file's first line was a message line
 	at      int64
+	head    []byte // the message line, as the file starts
 	done    bool
 	parts   []partialPart
 	version int // counts changes, so the page is rendered only when one happened
@@ -95,7 +96,9 @@ func (l *liveFollower) poll() {
 	if err != nil {
 		return
 	}
-	if l.file == nil || !os.SameFile(l.file, fi) || fi.Size() < l.offset {
+	// A file's first line names its message: checking it too catches a
+	// new file that reused the inode of one read before.
+	if l.file == nil || !os.SameFile(l.file, fi) || fi.Size() < l.offset || !l.sameHead(f) {
 		l.reset(fi)
 	}
 	if fi.Size() == l.offset {
@@ -118,6 +121,16 @@ func (l *liveFollower) poll() {
 	l.rest = append([]byte(nil), data...)
 }
 
+// sameHead reports whether f starts with the message line read before.
+func (l *liveFollower) sameHead(f *os.File) bool {
+	if len(l.head) == 0 {
+		return true
+	}
+	b := make([]byte, len(l.head))
+	n, _ := f.ReadAt(b, 0)
+	return n == len(b) && bytes.Equal(b, l.head)
+}
+
 // apply folds one line in; lines that do not parse, and files that do not
 // start with a message line, are ignored.
 func (l *liveFollower) apply(line []byte) {
@@ -127,7 +140,7 @@ func (l *liveFollower) apply(line []byte) {
 	}
 	if !l.started {
 		if ln.Type == "message" {
-			l.started, l.at = true, ln.At
+			l.started, l.at, l.head = true, ln.At, append(append([]byte(nil), line...), '\n')
 			l.version++
 		}
 		return

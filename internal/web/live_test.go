@@ -176,9 +176,14 @@ func TestLiveFollower_Consistency(t *testing.T) {
 		{"a new message replaces the file", func() {
 			writeLive(t, path, `{"type":"message","at":180}`+"\n"+`{"type":"delta","kind":"text","d":"Next"}`+"\n")
 		}, 180, "text::Next;", true},
+		{"a file rewritten in place with another message is read from its start", func() {
+			if err := os.WriteFile(path, []byte(`{"type":"message","at":190}`+"\n"+`{"type":"delta","kind":"text","d":"Rewritten in place"}`+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, 190, "text::Rewritten in place;", true},
 		{"a file without a message line is ignored", func() {
 			writeLive(t, path, `{"type":"delta","kind":"text","d":"orphan"}`+"\n")
-		}, 180, "", true},
+		}, 190, "", true},
 		{"a removed file hides it", func() {
 			writeLive(t, path, `{"type":"message","at":180}`+"\n"+`{"type":"delta","kind":"text","d":"Again"}`+"\n")
 			l.poll()
