@@ -225,3 +225,30 @@ func TestLiveFollower_ShowsTheEndOfAHugePart(t *testing.T) {
 		t.Fatalf("the follower keeps %d bytes of a part", cap(l.parts[0].Text))
 	}
 }
+
+// FuzzLiveFollower_Apply feeds arbitrary live-file lines to the follower,
+// which must not panic on anything a crashed or older writer leaves
+// behind, and must keep each part bounded.
+func FuzzLiveFollower_Apply(f *testing.F) {
+	f.Add(`{"type":"message","at":10}`, `{"type":"delta","i":2,"kind":"toolCall","name":"read","d":"{\"pa"}`)
+	f.Add(`{"type":"message","at":-1}`, `{"type":"delta","i":-3,"kind":"text","d":"x"}`)
+	f.Add(`{"type":"delta","i":99999999999,"d":"x"}`, `{"type":"done"}`)
+	f.Add(`{"type":"message"}`, `{"type":"delta","kind":"text","d":"\u00e9\u00e9"}`)
+	f.Fuzz(func(t *testing.T, first, line string) {
+		l := &liveFollower{}
+		l.apply([]byte(first))
+		for range 3 {
+			l.apply([]byte(line))
+		}
+		for _, p := range l.parts {
+			if len(p.Text) > 2*partialShow {
+				t.Fatalf("a part keeps %d bytes", len(p.Text))
+			}
+		}
+		for _, p := range l.view(l.at).Parts {
+			if len(p.Text) > partialShow {
+				t.Fatalf("a part shows %d bytes", len(p.Text))
+			}
+		}
+	})
+}
