@@ -73,8 +73,12 @@ type Live struct {
 }
 
 // NewLive returns a Live writing dir/LiveFile for the transcript at
-// dir/transcript; logger (nil: none) receives the first failure.
+// dir/transcript; logger (nil: none) receives the first failure. Without
+// a transcript it writes nothing.
 func NewLive(transcript string, logger *slog.Logger) *Live {
+	if transcript == "" {
+		return &Live{closed: true}
+	}
 	return &Live{path: filepath.Join(filepath.Dir(transcript), LiveFile), transcript: transcript, log: logger}
 }
 
@@ -96,6 +100,9 @@ func (l *Live) Event(e agent.Event) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		l.pending, l.fresh, l.on = nil, false, false
+		if l.closed {
+			return
+		}
 		if err != nil {
 			l.failLocked("stat the transcript", err)
 			return
@@ -261,6 +268,9 @@ func (l *Live) Close() {
 	if l.f != nil {
 		l.f.Close()
 		l.f = nil
+	}
+	if l.path == "" {
+		return
 	}
 	os.Remove(l.path + ".tmp")
 	if err := os.Remove(l.path); err != nil && !os.IsNotExist(err) {
