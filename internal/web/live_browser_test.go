@@ -44,10 +44,15 @@ func TestBrowser_PartialMessageStreams(t *testing.T) {
 	}
 	const partial = `document.querySelector("#activity-partial .entry-partial")`
 	waitFor(t, ctx, "the partial text shows", partial+` !== null && `+partial+`.textContent.includes("The flag was added in v1.2 ")`)
+	// The person opens the thinking; it stays open as the message grows.
+	steps(t, ctx, "open the thinking", chromedp.Click(chromedp.CSS("#activity-partial .thinking summary")))
 	for _, w := range words[6:] {
 		streamDelta(lw, llm.EventTextDelta, 1, w+" ")
 	}
 	waitFor(t, ctx, "the partial grows in place", partial+`.textContent.includes("read in main.go and") && document.querySelectorAll(".entry-partial").length === 1`)
+	if !eval[bool](t, ctx, partial+`.querySelector(".thinking").open`) {
+		t.Error("the thinking the person opened closed when the message grew")
+	}
 	if got := eval[string](t, ctx, partial+`.querySelector(".partial-text").textContent`); !strings.Contains(got, "**each step**") {
 		t.Errorf("partial text is %q; want the Markdown as typed (rendered when complete)", got)
 	}

@@ -250,10 +250,20 @@
 })();
 
 // Keep the live activity, and the message being written, scrolled to
-// their newest text.
+// their newest text. Each update of the message being written replaces
+// it: the parts a person opened or closed stay so.
+var partialOpen = null;
+document.addEventListener("htmx:sseBeforeMessage", function (e) {
+  if (e.target && e.target.id === "activity-partial") {
+    partialOpen = Array.prototype.map.call(e.target.querySelectorAll("details"), function (d) { return d.open; });
+  }
+});
 document.addEventListener("htmx:sseMessage", function (e) {
   var t = e.target;
   if (!t || (t.id !== "activity" && t.id !== "activity-partial")) return;
+  if (t.id === "activity-partial" && partialOpen) {
+    t.querySelectorAll("details").forEach(function (d, i) { if (i < partialOpen.length) d.open = partialOpen[i]; });
+  }
   t.scrollTop = t.scrollHeight;
   if (t.id === "activity-partial") t.querySelectorAll("pre").forEach(function (p) { p.scrollTop = p.scrollHeight; });
 });
