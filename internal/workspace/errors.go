@@ -89,9 +89,9 @@ func (e *UnsafeConfigError) Error() string {
 }
 
 // shellQuote quotes s for a POSIX shell when it holds anything but letters,
-// digits and ". _ -".
+// digits and "._-/:@+,=%".
 func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == "" {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/:@+,=%") == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
