@@ -84,9 +84,10 @@ func deniedKey(key, url string) bool {
 			return true
 		}
 		// The agent may add remotes of its own (remote.upstream.url), but
-		// not one git would match against the URL the runtime passes.
-		// `git remote add` refuses names with ':' or '/'.
-		return name == "url" && (sub == url || strings.ContainsAny(sub, ":/\\"))
+		// not one named like the URL the runtime passes, which git would
+		// use instead of it; `git remote add` refuses names with ':', which
+		// every URL but a local path has.
+		return name == "url" && (sub == url || strings.ContainsAny(sub, ":\\"))
 	}
 	return false
 }

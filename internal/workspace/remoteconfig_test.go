@@ -287,3 +287,91 @@ func checkRefusal(t *testing.T, f *remoteFixture, err error, keys []string) {
 		t.Errorf("error shows the token:\n%s", msg)
 	}
 }
+
+// TestProvider_RemoteOpsKeepOrdinaryConfig writes, from the worktree, the
+// settings an agent, its tools (husky, git lfs install --local, git
+// submodule init, git remote add) and people commonly put in a clone's
+// config, next to what Bonsai and git write themselves: fetch and push must
+// still work, with the credentials, and leave the settings alone.
+func TestProvider_RemoteOpsKeepOrdinaryConfig(t *testing.T) {
+	for _, overHTTP := range []bool{false, true} {
+		t.Run(fmt.Sprintf("overHTTP=%v", overHTTP), func(t *testing.T) {
+			f := newRemoteFixture(t, overHTTP)
+			dir := f.ws.Root
+			for _, kv := range [][2]string{
+				{"user.name", "Agent"}, {"user.email", "agent@example.com"}, {"user.signingKey", "key"},
+				{"commit.gpgSign", "false"}, {"tag.gpgSign", "false"}, {"gpg.format", "ssh"},
+				{"core.hooksPath", ".husky/_"}, {"core.autocrlf", "input"}, {"core.editor", "true"}, {"core.pager", "cat"},
+				{"color.ui", "auto"}, {"alias.co", "checkout"}, {"alias.sh", "!echo hi"},
+				{"diff.tool", "vimdiff"}, {"diff.lockb.textconv", "cat"}, {"merge.conflictStyle", "zdiff3"}, {"merge.ours.driver", "true"},
+				{"pull.rebase", "true"}, {"push.autoSetupRemote", "true"}, {"push.default", "current"}, {"push.followTags", "true"},
+				{"fetch.prune", "true"}, {"rerere.enabled", "true"}, {"gc.auto", "0"}, {"init.defaultBranch", "main"},
+				{"filter.lfs.clean", "git-lfs clean -- %f"}, {"filter.lfs.process", "git-lfs filter-process"}, {"lfs.repositoryformatversion", "0"},
+				{"remote.upstream.url", "https://example.com/upstream.git"}, {"remote.upstream.fetch", "+refs/heads/*:refs/remotes/upstream/*"},
+				{"submodule.lib.url", "https://example.com/lib.git"}, {"submodule.lib.active", "true"},
+				{"branch." + f.ws.Branch + ".description", "the feature"}, {"transfer.fsckObjects", "true"},
+				{"extensions.worktreeConfig", "true"},
+			} {
+				git(t, dir, "config", kv[0], kv[1])
+			}
+			git(t, dir, "config", "--worktree", "user.name", "Agent in its worktree")
+			ctx := context.Background()
+			if pushed, err := f.p.Push(ctx, f.proj, f.ws); err != nil || !pushed {
+				t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
+			}
+			if got, want := git(t, f.bare, "rev-parse", f.ws.Branch), git(t, dir, "rev-parse", "HEAD"); got != want {
+				t.Errorf("remote %s at %s, want %s", f.ws.Branch, got, want)
+			}
+			prepare(t, f.p, f.proj, ticket(5, "Feature")) // fetches
+			prepare(t, f.p, f.proj, ticket(6, "Another")) // a new worktree from origin/main
+			if got := git(t, dir, "config", "push.default"); got != "current" {
+				t.Errorf("push.default = %q after the runtime's fetch and push", got)
+			}
+		})
+	}
+}
+
+// TestProvider_PushLeasesOnTheFetchedBranch rewrites the ticket's branch
+// after a push (the runtime force-pushes its own branch), then pushes while
+// someone else's commit is on the remote branch that the last fetch did not
+// see: that push is refused and their commit stays; after the next fetch
+// the branch is Bonsai's again.
+func TestProvider_PushLeasesOnTheFetchedBranch(t *testing.T) {
+	ctx := context.Background()
+	f := newRemoteFixture(t, false)
+	if pushed, err := f.p.Push(ctx, f.proj, f.ws); err != nil || !pushed {
+		t.Fatalf("first Push = %v, %v", pushed, err)
+	}
+	git(t, f.ws.Root, "commit", "-q", "--amend", "-m", "add feature, reworded")
+	if pushed, err := f.p.Push(ctx, f.proj, f.ws); err != nil || !pushed {
+		t.Fatalf("Push of a rewritten branch = %v, %v", pushed, err)
+	}
+	head := git(t, f.ws.Root, "rev-parse", "HEAD")
+	if got := git(t, f.bare, "rev-parse", f.ws.Branch); got != head {
+		t.Fatalf("remote branch at %s, want the rewritten %s", got, head)
+	}
+	if got := git(t, f.ws.Root, "rev-parse", "refs/remotes/origin/"+f.ws.Branch); got != head {
+		t.Errorf("origin/%s at %s after the push, want %s", f.ws.Branch, got, head)
+	}
+
+	other := filepath.Join(t.TempDir(), "other")
+	git(t, filepath.Dir(other), "clone", "-q", "-b", f.ws.Branch, f.bare, other)
+	git(t, other, "commit", "-q", "--allow-empty", "-m", "someone else's commit")
+	git(t, other, "push", "-q", "origin", f.ws.Branch)
+	theirs := git(t, other, "rev-parse", "HEAD")
+
+	git(t, f.ws.Root, "commit", "-q", "--amend", "-m", "add feature, again")
+	if pushed, err := f.p.Push(ctx, f.proj, f.ws); err == nil || pushed {
+		t.Fatalf("Push over a commit the last fetch did not see = %v, %v; want an error", pushed, err)
+	}
+	if got := git(t, f.bare, "rev-parse", f.ws.Branch); got != theirs {
+		t.Fatalf("remote branch at %s, want their %s kept", got, theirs)
+	}
+	prepare(t, f.p, f.proj, ticket(5, "Feature"))
+	if pushed, err := f.p.Push(ctx, f.proj, f.ws); err != nil || !pushed {
+		t.Fatalf("Push after a fetch = %v, %v", pushed, err)
+	}
+	if got, want := git(t, f.bare, "rev-parse", f.ws.Branch), git(t, f.ws.Root, "rev-parse", "HEAD"); got != want {
+		t.Errorf("remote branch at %s, want %s", got, want)
+	}
+}
