@@ -7,5 +7,8 @@
 // branch after a fetch. Every git command runs through an executor.Executor
 // with an argv, never a shell. Credentials for clone, fetch and push come
 // from the runtime's environment and are passed only to those commands; the
-// agent's executor never sees them.
+// agent's executor never sees them. The clone's config is shared with the
+// agent's worktrees, so fetch and push run no hooks, name the project's URL
+// rather than a remote, and refuse to run while that config holds settings
+// that would send them elsewhere or run a program (UnsafeConfigError).
 package workspace
