@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/spf13/cobra"
@@ -47,8 +48,16 @@ func newConfigSetCmd(a *app) *cobra.Command {
 		Long: `Change one setting in config.json. The value is checked as when the file
 is loaded; an invalid value is refused with the allowed range and the file is
 left as it was. 'bonsai config list' shows every key, its value and what it
-means. agent.env takes a comma-separated list of variable names.`,
-		Example: "  bonsai config set heartbeat.intervalSec 120\n  bonsai config set agent.env GOPATH,GOFLAGS",
+means. agent.env takes a comma-separated list of variable names.
+
+models.<provider/model>.<setting> overrides the model catalog for one model:
+contextWindow, maxOutputTokens, images, thinking, and price.input,
+price.output, price.cacheRead, price.cacheWrite (USD per million tokens;
+budgets in USD count with them). An empty value removes the setting.`,
+		Example: `  bonsai config set heartbeat.intervalSec 120
+  bonsai config set agent.env GOPATH,GOFLAGS
+  bonsai config set models.ollama/qwen3:8b.contextWindow 131072
+  bonsai config set models.openai/gpt-5.price.input ""`,
 		Args:    exactArgs("<key>", "<value>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.config()
@@ -70,6 +79,10 @@ means. agent.env takes a comma-separated list of variable names.`,
 				return err
 			}
 			v, _ := c.Get(args[0])
+			if v == "" && strings.HasPrefix(args[0], "models.") {
+				fmt.Fprintf(a.stdout, "%s removed; the model catalog's value applies\n", args[0])
+				return nil
+			}
 			fmt.Fprintf(a.stdout, "%s = %s\n", args[0], v)
 			return nil
 		},

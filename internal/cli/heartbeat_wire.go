@@ -85,8 +85,13 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		lf.Close()
 		return nil, err
 	}
+	cat, err := modelCatalog(cfg)
+	if err != nil {
+		lf.Close()
+		return nil, err
+	}
 	open := func(id string) (llm.Model, llm.Info, error) {
-		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv})
+		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv, Catalog: cat})
 		return r.Model, r.Info, err
 	}
 	runner, err := agentrunner.New(agentrunner.Options{

@@ -12,8 +12,7 @@ func checkModelID(getenv func(string) string, flag, id string) error {
 	if id == "" {
 		return nil
 	}
-	_, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: getenv})
-	if err != nil && llm.KindOf(err) == llm.KindInvalidRequest {
+	if err := llmprovider.Check(id, getenv); err != nil && llm.KindOf(err) == llm.KindInvalidRequest {
 		return usagef("%s %s: %s", flag, id, llmMessage(err))
 	}
 	return nil

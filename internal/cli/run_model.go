@@ -4,21 +4,33 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/catalog"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 )
+
+// modelCatalog returns the embedded model catalog with cfg's models
+// settings applied.
+func modelCatalog(cfg config.Config) (*catalog.Catalog, error) {
+	cat, err := catalog.New(cfg.CatalogOverrides())
+	if err != nil {
+		return nil, fmt.Errorf("config.json: %w", err)
+	}
+	return cat, nil
+}
 
 // modelResolver turns a "provider/model" id into a Model (with retries)
 // and its Info, plus a warning for a model the catalog does not know.
 type modelResolver func(id string) (llm.Model, llm.Info, string, error)
 
 // envModels resolves models through llm/provider: keys and base URLs from
-// the environment, limits and prices from the embedded catalog. Without a
-// key the error names the variable to set; a malformed id or an unknown
-// provider is a usage error.
-func envModels(getenv func(string) string) modelResolver {
+// the environment, limits and prices from the catalog (the embedded one
+// with config.json's models settings). Without a key the error names the
+// variable to set; a malformed id or an unknown provider is a usage error.
+func envModels(getenv func(string) string, cat *catalog.Catalog) modelResolver {
 	return func(id string) (llm.Model, llm.Info, string, error) {
-		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: getenv})
+		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: getenv, Catalog: cat})
 		if err != nil {
 			switch llm.KindOf(err) {
 			case llm.KindInvalidRequest:

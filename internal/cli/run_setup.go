@@ -80,7 +80,12 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	if o.thinking == "" && resumed.Thinking != "" {
 		thinking = resumed.Thinking
 	}
-	rt.models = envModels(a.getenv)
+	cat, err := modelCatalog(rt.config)
+	if err != nil {
+		sess.Close()
+		return nil, err
+	}
+	rt.models = envModels(a.getenv, cat)
 	model, info, warning, err := rt.models(modelID)
 	if err != nil {
 		sess.Close()

@@ -17,6 +17,8 @@ type Config struct {
 	Heartbeat Heartbeat `json:"heartbeat"`
 	Agent     Agent     `json:"agent"`
 	Budget    Budget    `json:"budget"`
+	// Models overrides the model catalog, by "provider/model" id.
+	Models map[string]ModelSettings `json:"models,omitempty"`
 }
 
 // Heartbeat configures the heartbeat.
@@ -167,6 +169,12 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
+		if full == modelsKey {
+			if err := applyModels(c, v); err != nil {
+				return err
+			}
+			continue
+		}
 		if isSection(full) {
 			sub, ok := v.(map[string]any)
 			if !ok {
@@ -177,7 +185,7 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
-		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s", knownKeys())}
+		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s, %s", knownKeys(), modelKeyHelp())}
 	}
 	return nil
 }
