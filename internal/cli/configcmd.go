@@ -58,7 +58,7 @@ budgets in USD count with them). An empty value removes the setting.`,
   bonsai config set agent.env GOPATH,GOFLAGS
   bonsai config set models.ollama/qwen3:8b.contextWindow 131072
   bonsai config set models.openai/gpt-5.price.input ""`,
-		Args:    exactArgs("<key>", "<value>"),
+		Args: exactArgs("<key>", "<value>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.config()
 			if err != nil {
