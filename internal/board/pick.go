@@ -39,7 +39,7 @@ func (c PickClass) String() string {
 	case ClassResearch:
 		return "waiting for research"
 	case ClassBacklog:
-		return "taken from the backlog"
+		return "waiting in the backlog"
 	}
 	return "not pickable"
 }
