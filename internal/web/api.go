@@ -64,11 +64,7 @@ func (s *Server) apiProject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	counts, err := s.store.TicketCounts(r.Context())
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, view.ProjectDetail{Project: p, Counts: view.NewStateCounts(counts[p.Slug])})
+	return s.writeProject(r.Context(), w, http.StatusOK, p)
 }
 
 func (s *Server) apiTickets(w http.ResponseWriter, r *http.Request) error {

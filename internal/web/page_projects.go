@@ -21,6 +21,7 @@ type projectCard struct {
 
 type projectsView struct {
 	Projects []projectCard
+	Archived []board.Project // listed by name only; their settings page unarchives them
 	Form     newProjectInput
 	Errors   map[string]string // field → message
 }
@@ -31,9 +32,17 @@ func (s *Server) projectsPage(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, status int, v projectsView) error {
 	ctx := r.Context()
-	ps, err := s.store.Projects(ctx, store.ProjectFilter{})
+	all, err := s.store.Projects(ctx, store.ProjectFilter{IncludeArchived: true})
 	if err != nil {
 		return err
+	}
+	var ps []board.Project
+	for _, p := range all {
+		if p.Active {
+			ps = append(ps, p)
+		} else {
+			v.Archived = append(v.Archived, p)
+		}
 	}
 	counts, err := s.store.TicketCounts(ctx)
 	if err != nil {

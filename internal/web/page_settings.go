@@ -40,9 +40,9 @@ type settingsView struct {
 	Service    bool   // the heartbeat service is installed
 	Manager    string // the service manager, e.g. systemd
 	Saved      bool
-	Error      string // a problem with the file itself
-	Projects   []board.Project
-	Model      string // the configured default model
+	Error      string          // a problem with the file itself
+	Projects   []board.Project // archived ones too: their settings page unarchives them
+	Model      string          // the configured default model
 }
 
 func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) error {
@@ -63,7 +63,7 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, status i
 	if v.Status, err = s.status(r.Context()); err != nil {
 		return err
 	}
-	if v.Projects, err = s.store.Projects(r.Context(), store.ProjectFilter{}); err != nil {
+	if v.Projects, err = s.store.Projects(r.Context(), store.ProjectFilter{IncludeArchived: true}); err != nil {
 		return err
 	}
 	v.Model = c.Model

@@ -131,10 +131,24 @@ func (s *Server) funcs() template.FuncMap {
 			}
 			return s
 		},
-		"add":   func(a, b int) int { return a + b },
-		"csrf":  func() string { return s.auth.csrf },
-		"asset": func() string { return assetVersion },
+		"add": func(a, b int) int { return a + b },
+		"capField": func(name, label, value, def string, errs fieldErrors) capField {
+			return capField{Name: name, Label: label, Value: value, Default: def, Error: errs[name]}
+		},
+		"banner": func(p board.Project, back string) archivedBanner { return archivedBanner{Project: p, Back: back} },
+		"csrf":   func() string { return s.auth.csrf },
+		"asset":  func() string { return assetVersion },
 	}
+}
+
+// capField is one budget cap input of the project settings form.
+type capField struct{ Name, Label, Value, Default, Error string }
+
+// archivedBanner is the notice an archived project's pages show; Back is
+// the page the unarchive button returns to ("board" or the settings).
+type archivedBanner struct {
+	Project board.Project
+	Back    string
 }
 
 // stateName is a state as people read it: "In progress".

@@ -45,6 +45,12 @@ type Options struct {
 	// Models checks the models of the given projects for the status;
 	// nil leaves that section empty.
 	Models func(projects []board.Project) []view.ModelStatus
+	// CheckModel reports why agents could never use a "provider/model"
+	// id, such as a provider Bonsai does not know, when a person sets a
+	// project's model; a missing key is no reason (it may be set later).
+	// Its message is shown to the person as it is. nil checks only the
+	// id's form.
+	CheckModel func(id string) error
 	// LastBeat reports when the newest heartbeat started and how long it
 	// took; nil or ok false means no beat is known.
 	LastBeat func() (started time.Time, took time.Duration, ok bool)

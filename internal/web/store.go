@@ -9,12 +9,15 @@ import (
 )
 
 // Store is what the web UI reads and writes. It is a subset of store.Store:
-// the UI is a full client of the board, but never archives projects, starts
-// runs or resolves comments.
+// the UI is a full client of the board (people edit, archive and unarchive
+// projects from it), but it never starts runs or resolves comments.
 type Store interface {
 	CreateProject(ctx context.Context, p board.Project) (board.Project, error)
 	Project(ctx context.Context, slug string) (board.Project, error)
 	Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
+	UpdateProject(ctx context.Context, slug string, u store.ProjectUpdate) (board.Project, error)
+	ArchiveProject(ctx context.Context, slug string) (board.Project, error)
+	RestoreProject(ctx context.Context, slug string) (board.Project, error)
 	CreateTicket(ctx context.Context, t board.Ticket, actor board.Actor) (board.Ticket, error)
 	Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error)
 	Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error)
