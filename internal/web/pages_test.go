@@ -48,7 +48,7 @@ func TestPages_SecurityHeaders(t *testing.T) {
 	e.project(t, "demo")
 	e.ticket(t, "demo", "t", board.Backlog)
 	c := e.browser(t)
-	for _, path := range []string{"/", "/p/demo", "/p/demo/1", "/settings", "/login", "/static/app.js", "/nope", "/api/projects"} {
+	for _, path := range []string{"/", "/p/demo", "/p/demo/1", "/p/demo/settings", "/settings", "/login", "/static/app.js", "/nope", "/api/projects"} {
 		t.Run(path, func(t *testing.T) {
 			r := e.get(t, c, path)
 			h := r.header

@@ -1,0 +1,56 @@
+package web
+
+import (
+	"context"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowser_ProjectSettings opens a project's settings from its board,
+// turns on "agents take BACKLOG tickets", saves, and sees it kept after a
+// reload; then archives the project and unarchives it from the board.
+func TestBrowser_ProjectSettings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	e := newEnv(t)
+	e.project(t, "demo")
+	ctx := newBrowser(t)
+	steps(t, ctx, "log in", chromedp.Navigate(e.ts.URL+"/?token="+e.token), chromedp.WaitVisible(chromedp.CSS(".project-card")))
+	steps(t, ctx, "open the board", chromedp.Navigate(e.ts.URL+"/p/demo"), chromedp.WaitVisible(chromedp.CSS("#board")))
+
+	steps(t, ctx, "open the settings from the board", chromedp.Click(chromedp.CSS("#project-settings-link")),
+		chromedp.WaitVisible(chromedp.CSS("#project-settings")))
+	if eval[bool](t, ctx, `document.getElementById("ps-backlog").checked`) {
+		t.Fatal("take backlog is already ticked")
+	}
+	steps(t, ctx, "tick take backlog", chromedp.Click(chromedp.CSS("#ps-backlog")))
+	waitFor(t, ctx, "the box is ticked", `document.getElementById("ps-backlog").checked`)
+	steps(t, ctx, "save", chromedp.Click(chromedp.CSS("#save-project")))
+	waitFor(t, ctx, "the page says saved", `document.readyState === "complete" && !!document.getElementById("saved") && document.getElementById("saved").textContent === "Saved."`)
+	if p, err := e.db.Project(context.Background(), "demo"); err != nil || !p.Agent.TakeBacklog {
+		t.Fatalf("after saving %+v, %v", p.Agent, err)
+	}
+	steps(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#project-settings")))
+	if !eval[bool](t, ctx, `document.getElementById("ps-backlog").checked`) {
+		t.Fatal("take backlog is not ticked after a reload")
+	}
+	screenshot(t, ctx, "project-settings")
+
+	// A refused value shows next to its field, and the typed text stays.
+	eval[bool](t, ctx, `(document.getElementById("ps-runTokens").value = "lots") === "lots"`)
+	steps(t, ctx, "save a bad cap", chromedp.Click(chromedp.CSS("#save-project")))
+	waitFor(t, ctx, "the error shows next to the field", `document.readyState === "complete" && document.getElementById("ps-runTokens").value === "lots" && document.getElementById("ps-runTokens").parentElement.querySelector(".field-error").textContent.includes("whole number of tokens")`)
+
+	// Archive, then unarchive from the board's banner.
+	steps(t, ctx, "archive", chromedp.Click(chromedp.CSS("#archive-project")))
+	waitFor(t, ctx, "the page says archived", `document.readyState === "complete" && !!document.getElementById("archived")`)
+	steps(t, ctx, "open the board", chromedp.Click(chromedp.CSS(".crumbs a")), chromedp.WaitVisible(chromedp.CSS("#archived")))
+	screenshot(t, ctx, "board-archived")
+	steps(t, ctx, "unarchive", chromedp.Click(chromedp.CSS("#unarchive-project")))
+	waitFor(t, ctx, "back on the board, active", `document.readyState === "complete" && location.pathname === "/p/demo" && !!document.getElementById("board") && !document.getElementById("archived")`)
+	if p, _ := e.db.Project(context.Background(), "demo"); !p.Active {
+		t.Fatal("the project is still archived")
+	}
+}
