@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -99,7 +100,8 @@ func (s *Server) renderProjectSettings(w http.ResponseWriter, r *http.Request, s
 	return nil
 }
 
-// parseProjectForm reads the settings form. Fields absent from the post
+// parseProjectForm reads the settings form from r.PostForm, which the
+// caller has parsed. Fields absent from the post
 // are kept; a field that is not a number is an error next to it. The
 // checkbox is sent only when ticked, so its absence means false.
 func parseProjectForm(r *http.Request) (projectForm, projectEdit, fieldErrors) {
@@ -176,13 +178,20 @@ func (s *Server) saveProjectSettings(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	if err := r.ParseForm(); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return err
+		}
+		return badRequest("the form could not be read: " + err.Error())
+	}
 	form, e, errs := parseProjectForm(r)
 	u, planErrs := s.planProjectEdit(cur, e)
 	for k, m := range planErrs {
 		errs[k] = m
 	}
 	if len(errs) == 0 && u != (store.ProjectUpdate{}) {
-		if cur, err = s.store.UpdateProject(ctx, slug, u); err != nil {
+		if _, err := s.store.UpdateProject(ctx, slug, u); err != nil {
 			status, _, msg := classify(err)
 			if status != http.StatusBadRequest {
 				return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"html"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // checkModel is the model check `bonsai serve` wires in: the provider must
@@ -237,6 +239,9 @@ func TestPages_ProjectSettingsErrorsKeepTyped(t *testing.T) {
 		t.Errorf("%d fields marked invalid, want 3", n)
 	}
 	wantStatus(t, e.post(t, c, "/p/nope/settings", settingsForm(p)), http.StatusNotFound)
+	form = settingsForm(p)
+	form.Set("verify", strings.Repeat("a", maxBody))
+	wantStatus(t, e.post(t, c, "/p/demo/settings", form), http.StatusRequestEntityTooLarge)
 }
 
 func TestPages_ProjectFormsNeedCSRF(t *testing.T) {
@@ -302,4 +307,56 @@ func TestPages_ProjectArchive(t *testing.T) {
 	}
 	wantStatus(t, e.post(t, c, "/p/nope/archive", nil), http.StatusNotFound)
 	wantStatus(t, e.post(t, c, "/p/nope/unarchive", nil), http.StatusNotFound)
+}
+
+// refusingStore is the real store whose UpdateProject fails with err.
+type refusingStore struct {
+	Store
+	err error
+}
+
+func (s refusingStore) UpdateProject(context.Context, string, store.ProjectUpdate) (board.Project, error) {
+	return board.Project{}, s.err
+}
+
+// TestPages_ProjectSettingsStoreRefuses covers what the store refuses
+// after the page's own checks passed: a refusal is shown on the form with
+// the typed values; a failure is a 500 that keeps its details in the log.
+func TestPages_ProjectSettingsStoreRefuses(t *testing.T) {
+	e := newEnv(t)
+	p := e.project(t, "demo")
+	for _, tt := range []struct {
+		err    error
+		status int
+		want   string
+	}{
+		{board.Errorf(board.EINVALID, "repo and branch disagree"), http.StatusBadRequest, `<p class="field-error form-error">repo and branch disagree`},
+		{errors.New("disk on fire at /secret/path"), http.StatusInternalServerError, "something went wrong on the server"},
+	} {
+		srv, err := New(Options{Store: refusingStore{Store: e.db, err: tt.err}, Token: e.token, Dir: e.dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(srv)
+		form := settingsForm(p)
+		form.Set("name", "Typed name")
+		req, _ := http.NewRequest("POST", ts.URL+"/p/demo/settings", strings.NewReader(form.Encode()))
+		req.Header.Set("Authorization", "Bearer "+e.token)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r := send(t, anon(), req)
+		wantStatus(t, r, tt.status)
+		wantBody(t, r, tt.want)
+		if tt.status == http.StatusBadRequest {
+			wantBody(t, r, `value="Typed name"`, `action="/p/demo/settings"`)
+		}
+		if strings.Contains(r.body, "/secret/path") {
+			t.Error("the answer shows the internal error")
+		}
+		req, _ = http.NewRequest("PATCH", ts.URL+"/api/projects/demo", strings.NewReader(`{"name":"Typed name"}`))
+		req.Header.Set("Authorization", "Bearer "+e.token)
+		req.Header.Set("Content-Type", "application/json")
+		r = send(t, anon(), req)
+		wantStatus(t, r, tt.status)
+		ts.Close()
+	}
 }
