@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 )
@@ -9,11 +11,22 @@ import (
 // ("antropic/…"), so that a typo fails when it is written rather than at
 // the first beat. A missing key is not an error here: keys may be set later.
 func checkModelID(getenv func(string) string, flag, id string) error {
+	if err := modelProblem(getenv, id); err != nil {
+		return usagef("%s %s: %s", flag, id, err)
+	}
+	return nil
+}
+
+// modelProblem says why agents could never use the model id (a malformed
+// id, an unknown provider), without the provider prefix; nil when the id
+// is empty or could be used once its key is set. The web UI shows it next
+// to a project's model field.
+func modelProblem(getenv func(string) string, id string) error {
 	if id == "" {
 		return nil
 	}
 	if err := llmprovider.Check(id, getenv); err != nil && llm.KindOf(err) == llm.KindInvalidRequest {
-		return usagef("%s %s: %s", flag, id, llmMessage(err))
+		return errors.New(llmMessage(err))
 	}
 	return nil
 }

@@ -209,6 +209,43 @@ func TestServe_APIMirrorsCLIJSON(t *testing.T) {
 	<-done
 }
 
+// TestServe_ProjectModelChecked: the server bonsai serve builds checks a
+// project's model as 'project edit --model' does: an unknown provider is
+// refused, a model whose key is not set yet is accepted.
+func TestServe_ProjectModelChecked(t *testing.T) {
+	ta := newTestApp(t)
+	repo := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", "-b", "main", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	ta.run("project", "add", "demo", "--repo", repo)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out syncBuffer
+	url, done := ta.serve(ctx, &out)
+	base, token, _ := strings.Cut(url, "/?token=")
+	patch := func(body string) (int, string) {
+		req, _ := http.NewRequest("PATCH", base+"/api/projects/demo", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if code, body := patch(`{"model": "antropic/claude-sonnet-4-5"}`); code != http.StatusBadRequest || !strings.Contains(body, `unknown provider \"antropic\"`) {
+		t.Errorf("PATCH with an unknown provider = %d %s, want 400 naming it", code, body)
+	}
+	if code, body := patch(`{"model": "openai/gpt-5"}`); code != http.StatusOK || !strings.Contains(body, `"model": "openai/gpt-5"`) {
+		t.Errorf("PATCH with a known provider and no key = %d %s, want 200", code, body)
+	}
+	cancel()
+	<-done
+}
+
 func TestTicketDiff_BranchAgainstDefault(t *testing.T) {
 	d := config.Dir(t.TempDir())
 	clone := d.Path("projects", "demo")
