@@ -1,6 +1,9 @@
 package board
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Project is a repository that agents work on, with its own board.
 type Project struct {
@@ -39,6 +42,43 @@ type AgentSettings struct {
 	// nothing in RESEARCH or IN_PROGRESS is waiting: the runtime moves the
 	// ticket to RESEARCH and researches it (DESIGN.md §3).
 	TakeBacklog bool `json:"takeBacklog,omitempty"`
+	// PermissionMode is how far the agents go without a person: by
+	// default they implement the plan they saved; in ModePlan a person
+	// approves each plan first.
+	PermissionMode PermissionMode `json:"permissionMode,omitempty"`
+}
+
+// PermissionMode is how far a project's agents go without a person
+// (DESIGN.md §3, a project's agent settings).
+type PermissionMode string
+
+// The permission modes.
+const (
+	// ModeAuto: an agent moves a researched ticket to IN_PROGRESS itself,
+	// once it saved a plan, and implements it.
+	ModeAuto PermissionMode = ""
+	// ModePlan: an agent researches and saves a plan, then asks a person to
+	// approve it; only a person moves the ticket to IN_PROGRESS.
+	ModePlan PermissionMode = "plan"
+)
+
+// String returns "auto" or "plan".
+func (m PermissionMode) String() string {
+	if m == ModeAuto {
+		return "auto"
+	}
+	return string(m)
+}
+
+// ParsePermissionMode reads "auto" (or "") or "plan".
+func ParsePermissionMode(s string) (PermissionMode, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "auto":
+		return ModeAuto, nil
+	case "plan":
+		return ModePlan, nil
+	}
+	return "", Errorf(EINVALID, "permission mode %q; use auto (agents implement their plans) or plan (a person approves each plan)", s)
 }
 
 // Validate reports what is wrong with a project about to be created.
@@ -57,6 +97,9 @@ func (p Project) Validate() error {
 	}
 	if err := ValidateModelID(p.Agent.Model); err != nil {
 		return err
+	}
+	if m := p.Agent.PermissionMode; m != ModeAuto && m != ModePlan {
+		return Errorf(EINVALID, "permission mode %q; use auto (agents implement their plans) or plan (a person approves each plan)", string(m))
 	}
 	a := p.Agent
 	for _, c := range []struct {

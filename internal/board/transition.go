@@ -58,10 +58,12 @@ type MoveRequest struct {
 	// Feedback is the reason a person sends work back from VERIFICATION; it is
 	// required for that move and ignored otherwise.
 	Feedback string
-	// TakeBacklog is the ticket's project's AgentSettings.TakeBacklog: only
-	// then may the runtime take a ticket out of BACKLOG. A store sets it
-	// from the project, whatever the caller says.
-	TakeBacklog bool
+	// Project is the agent settings of the ticket's project, which some
+	// rules follow: the runtime takes a ticket out of BACKLOG only when the
+	// project lets agents take BACKLOG tickets, and an agent leaves
+	// RESEARCH only when the project does not ask a person to approve each
+	// plan. A store sets them from the project, whatever the caller says.
+	Project AgentSettings
 }
 
 // CheckMove reports whether t may make the requested move, returning a
@@ -84,8 +86,10 @@ func CheckMove(t Ticket, req MoveRequest) error {
 		return refuse(entryRules[req.To])
 	}
 	switch {
-	case t.State == Backlog && req.Actor != Human && !req.TakeBacklog:
+	case t.State == Backlog && req.Actor != Human && !req.Project.TakeBacklog:
 		return refuse("only a person takes a ticket out of BACKLOG, unless the project lets agents take BACKLOG tickets ('bonsai project edit <slug> --take-backlog')")
+	case t.State == Research && req.To == InProgress && req.Actor != Human && req.Project.PermissionMode == ModePlan:
+		return refuse("in this project a person approves each plan: ask for approval with ticket_ask, and a person moves the ticket to IN_PROGRESS")
 	case t.State == Research && req.To == InProgress && req.Actor != Human && strings.TrimSpace(t.Plan) == "":
 		return refuse("the agent must save a plan (ticket_plan) before it leaves RESEARCH")
 	case t.State == Verification && req.To == InProgress && strings.TrimSpace(req.Feedback) == "":

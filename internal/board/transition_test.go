@@ -27,9 +27,10 @@ func TestCheckMove_Table(t *testing.T) {
 		{Done, Backlog}:            {Human},
 	}
 	// Every (from, to, actor) combination: allowed exactly when listed
-	// above, and in a project whose agents take BACKLOG tickets, the runtime
-	// may also move BACKLOG → RESEARCH.
-	for _, takeBacklog := range []bool{false, true} {
+	// above; in a project whose agents take BACKLOG tickets, the runtime may
+	// also move BACKLOG → RESEARCH; in a project where a person approves
+	// each plan, only a person moves RESEARCH → IN_PROGRESS.
+	for _, settings := range []AgentSettings{{}, {TakeBacklog: true}, {PermissionMode: ModePlan}} {
 		for _, from := range States {
 			for _, to := range States {
 				for _, actor := range []Actor{Human, Agent, System} {
@@ -37,13 +38,16 @@ func TestCheckMove_Table(t *testing.T) {
 					for _, a := range allowed[[2]State{from, to}] {
 						want = want || a == actor
 					}
-					if takeBacklog && from == Backlog && to == Research && actor == System {
+					if settings.TakeBacklog && from == Backlog && to == Research && actor == System {
 						want = true
 					}
+					if settings.PermissionMode == ModePlan && from == Research && to == InProgress && actor != Human {
+						want = false
+					}
 					tk := Ticket{State: from, Plan: "a plan"}
-					err := CheckMove(tk, MoveRequest{To: to, Actor: actor, Feedback: "fix it", TakeBacklog: takeBacklog})
+					err := CheckMove(tk, MoveRequest{To: to, Actor: actor, Feedback: "fix it", Project: settings})
 					if (err == nil) != want {
-						t.Errorf("%s → %s by %s (take backlog %v): err = %v, want allowed=%v", from, to, actor, takeBacklog, err, want)
+						t.Errorf("%s → %s by %s (%+v): err = %v, want allowed=%v", from, to, actor, settings, err, want)
 					}
 					if err != nil {
 						var re *RuleError
@@ -79,6 +83,8 @@ func TestCheckMove_Messages(t *testing.T) {
 			"VERIFICATION → IN_PROGRESS is not allowed; sending work back needs feedback"},
 		{"runtime takes backlog without the setting", Ticket{State: Backlog}, MoveRequest{To: Research, Actor: System},
 			"BACKLOG → RESEARCH is not allowed; only a person takes a ticket out of BACKLOG, unless the project lets agents take BACKLOG tickets"},
+		{"agent leaves research where plans need a person", Ticket{State: Research, Plan: "p"}, MoveRequest{To: InProgress, Actor: Agent, Project: AgentSettings{PermissionMode: ModePlan}},
+			"RESEARCH → IN_PROGRESS is not allowed; in this project a person approves each plan: ask for approval with ticket_ask"},
 		{"unknown state", Ticket{State: Backlog}, MoveRequest{To: "LIMBO", Actor: Human}, `unknown state "LIMBO"`},
 		{"unknown actor", Ticket{State: Backlog}, MoveRequest{To: Research, Actor: "robot"}, `unknown actor "robot"`},
 	}

@@ -28,10 +28,14 @@ type projectAddOptions struct {
 	budget                                  float64
 	caps                                    budgetFlags
 	takeBacklog                             bool
+	mode                                    string
 }
 
-// takeBacklogHelp is the --take-backlog flag's help, on add and edit.
-const takeBacklogHelp = "let agents take BACKLOG tickets by themselves once nothing in RESEARCH or IN_PROGRESS waits"
+// takeBacklogHelp and permissionModeHelp are flag helps, on add and edit.
+const (
+	takeBacklogHelp    = "let agents take BACKLOG tickets by themselves once nothing in RESEARCH or IN_PROGRESS waits"
+	permissionModeHelp = "auto: agents implement the plans they save; plan: a person approves each plan first"
+)
 
 func newProjectAddCmd(a *app) *cobra.Command {
 	var o projectAddOptions
@@ -57,6 +61,7 @@ a-z, 0-9 and -.`,
 	f.StringVar(&o.verify, "verify", "", "command that must pass before a ticket enters VERIFICATION, e.g. \"go test ./...\"")
 	f.Float64Var(&o.budget, "budget", 0, "spend cap per ticket in USD (0: config.json's budget.ticketUSD)")
 	f.BoolVar(&o.takeBacklog, "take-backlog", false, takeBacklogHelp)
+	f.StringVar(&o.mode, "permission-mode", "auto", permissionModeHelp)
 	o.caps.register(f)
 	cmd.MarkFlagRequired("repo")
 	return cmd
@@ -87,7 +92,11 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	if err != nil {
 		return err
 	}
-	agent := board.AgentSettings{Model: o.model, Verify: o.verify, BudgetUSD: o.budget, TakeBacklog: o.takeBacklog}
+	mode, err := board.ParsePermissionMode(o.mode)
+	if err != nil {
+		return err
+	}
+	agent := board.AgentSettings{Model: o.model, Verify: o.verify, BudgetUSD: o.budget, TakeBacklog: o.takeBacklog, PermissionMode: mode}
 	o.caps.apply(&agent)
 	p, err := s.CreateProject(cmd.Context(), board.Project{
 		Slug: o.slug, Name: o.name, Repo: repo, DefaultBranch: o.branch, Active: true, Agent: agent,
@@ -244,6 +253,11 @@ func printProject(a *app, d view.ProjectDetail) error {
 		backlog = "agents take BACKLOG tickets when nothing else waits"
 	}
 	t.row("Backlog:", backlog)
+	plans := "agents implement the plans they save (auto)"
+	if p.Agent.PermissionMode == board.ModePlan {
+		plans = "a person approves each plan before agents implement it (plan)"
+	}
+	t.row("Plans:", plans)
 	if caps := budgetText(p.Agent); len(caps) > 0 {
 		t.row("Budget:", strings.Join(caps, ", "))
 	}
@@ -269,6 +283,7 @@ func newProjectEditCmd(a *app) *cobra.Command {
 		budget                            float64
 		caps                              budgetFlags
 		takeBacklog                       bool
+		mode                              string
 	)
 	cmd := &cobra.Command{
 		Use:   "edit <slug> [flags]",
@@ -276,11 +291,13 @@ func newProjectEditCmd(a *app) *cobra.Command {
 		Long: `Change a project's settings; flags not given keep their value. An empty
 --model or --verify clears it (the project then uses config.json's model, or
 runs no verification); a cap of 0 falls back to the matching budget.* key.
---take-backlog=false hands the backlog back to people.`,
+--take-backlog=false hands the backlog back to people; --permission-mode plan
+has a person approve each plan before agents implement it.`,
 		Example: `  bonsai project edit demo --model openai/gpt-5 --budget 2.50
   bonsai project edit demo --verify "go test ./..."
   bonsai project edit demo --verify ""
-  bonsai project edit demo --take-backlog`,
+  bonsai project edit demo --take-backlog
+  bonsai project edit demo --permission-mode plan`,
 		Args: exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var u store.ProjectUpdate
@@ -313,9 +330,16 @@ runs no verification); a cap of 0 falls back to the matching budget.* key.
 			if f.Changed("take-backlog") {
 				u.TakeBacklog = &takeBacklog
 			}
+			if f.Changed("permission-mode") {
+				m, err := board.ParsePermissionMode(mode)
+				if err != nil {
+					return err
+				}
+				u.PermissionMode = &m
+			}
 			caps.update(f, &u)
 			if u == (store.ProjectUpdate{}) {
-				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget, --take-backlog, --ticket-tokens, --run-budget, --run-tokens, --daily-budget, --daily-tokens")
+				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget, --take-backlog, --permission-mode, --ticket-tokens, --run-budget, --run-tokens, --daily-budget, --daily-tokens")
 			}
 			s, err := a.openStore(cmd.Context())
 			if err != nil {
@@ -342,6 +366,7 @@ runs no verification); a cap of 0 falls back to the matching budget.* key.
 	f.StringVar(&verify, "verify", "", "verification command (empty: none)")
 	f.Float64Var(&budget, "budget", 0, "spend cap per ticket in USD (0: config.json's budget.ticketUSD)")
 	f.BoolVar(&takeBacklog, "take-backlog", false, takeBacklogHelp)
+	f.StringVar(&mode, "permission-mode", "", permissionModeHelp)
 	caps.register(f)
 	return cmd
 }

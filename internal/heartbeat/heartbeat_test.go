@@ -12,6 +12,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 )
 
 func TestBeat_NothingToDo(t *testing.T) {
@@ -224,6 +225,41 @@ func TestBeat_TakesBacklogWhenTheProjectSaysSo(t *testing.T) {
 	}
 	if got := e.get(mine.Ref()); got.State != board.Backlog || len(e.runs(mine.Ref())) != 0 {
 		t.Errorf("the manual project's backlog was touched: %+v", got)
+	}
+}
+
+// TestBeat_PlanModeWaitsForAPerson: in a project where a person approves
+// each plan, the research prompt says to ask for approval, the agent cannot
+// move its ticket to IN_PROGRESS, and the ticket waits until a person does.
+func TestBeat_PlanModeWaitsForAPerson(t *testing.T) {
+	e := newEnv(t)
+	e.project("careful", func(p *board.Project) { p.Agent.PermissionMode = board.ModePlan })
+	tk := e.ticket("careful", "Risky change", board.Research)
+	var refused tickettool.Result
+	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+		if !strings.Contains(job.Prompt, "ask for approval with ticket_ask") || strings.Contains(job.Prompt, "move the ticket to IN_PROGRESS with ticket_move") {
+			t.Errorf("research prompt in plan mode:\n%s", job.Prompt)
+		}
+		call(t, ctx, job, "ticket_plan", map[string]string{"plan": "Change the schema, then the code."})
+		refused = call(t, ctx, job, "ticket_move", map[string]string{"to": "IN_PROGRESS"})
+		call(t, ctx, job, "ticket_ask", map[string]string{"question": "May I change the schema as planned?"})
+		return heartbeat.Outcome{Status: board.RunCompleted}, nil
+	}
+	rep := e.beat()
+	if !refused.IsError || !strings.Contains(refused.Text, "a person approves each plan") {
+		t.Errorf("ticket_move in plan mode = %+v, want a refusal saying a person approves plans", refused)
+	}
+	if got := e.get(tk.Ref()); got.State != board.Research || got.SubState != board.SubBlocked || rep.Runs[0].Status != board.RunBlocked {
+		t.Fatalf("after the research run: %s (%s), run %s; want RESEARCH, blocked", got.State, got.SubState, rep.Runs[0].Status)
+	}
+	// A person approves by moving it; the next beat implements.
+	if _, err := e.db.MoveTicket(context.Background(), tk.Ref(), board.MoveRequest{To: board.InProgress, Actor: board.Human}, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	e.runner.run = nil
+	e.beat()
+	if jobs := e.runner.calls(); len(jobs) != 2 || jobs[1].Task != board.TaskImplement {
+		t.Fatalf("after approval: %d jobs, last task %s", len(jobs), jobs[len(jobs)-1].Task)
 	}
 }
 

@@ -191,10 +191,12 @@ func orNone(s string) string {
 
 var taskTemplates = template.Must(template.ParseFS(prompts, "prompts/task_*.md"))
 
-// TaskPrompt is the user message that starts a run: what this run is for.
-func TaskPrompt(task board.TaskKind, t board.Ticket, ws *workspace.Workspace) string {
+// TaskPrompt is the user message that starts a run: what this run is for,
+// in project p.
+func TaskPrompt(task board.TaskKind, p board.Project, t board.Ticket, ws *workspace.Workspace) string {
 	var b strings.Builder
-	data := map[string]string{"Ref": t.Ref().String(), "State": string(t.State), "Branch": ws.Branch, "Base": ws.Base}
+	data := map[string]any{"Ref": t.Ref().String(), "State": string(t.State), "Branch": ws.Branch, "Base": ws.Base,
+		"ApprovePlans": p.Agent.PermissionMode == board.ModePlan}
 	if err := taskTemplates.ExecuteTemplate(&b, "task_"+string(task)+".md", data); err != nil {
 		panic("heartbeat: task prompt " + string(task) + ": " + err.Error())
 	}

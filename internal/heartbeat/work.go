@@ -171,7 +171,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 		Project: r.plan.Project, Ticket: t, Task: r.plan.Task, Workspace: ws, Model: r.plan.Model,
 		SystemPrompt: SystemPrompt(ctx, PromptInput{Workspace: ws, Project: r.plan.Project, Ticket: t,
 			Comments: comments, Fresh: fresh, Now: h.opts.Now(), UserSkills: h.opts.Skills}),
-		Prompt:      TaskPrompt(r.plan.Task, t, ws),
+		Prompt:      TaskPrompt(r.plan.Task, r.plan.Project, t, ws),
 		SessionFile: session, Deadline: deadline, Budget: budget, Skills: h.opts.Skills,
 		Tools: r.tools.Tools(), OnUsage: r.setUsage,
 	}, nil

@@ -144,6 +144,8 @@ type ProjectUpdate struct {
 	DailyTokens    *int64
 	// TakeBacklog is board.AgentSettings.TakeBacklog.
 	TakeBacklog *bool
+	// PermissionMode is board.AgentSettings.PermissionMode.
+	PermissionMode *board.PermissionMode
 }
 
 // Spend is what a set of runs consumed.

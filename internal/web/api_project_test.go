@@ -44,6 +44,14 @@ func TestAPI_EditProject(t *testing.T) {
 	if fields, _ := updatedFields(t, e); !slices.Equal(fields, []string{"takeBacklog"}) {
 		t.Errorf("the second PATCH wrote %v, want only takeBacklog", fields)
 	}
+	// The permission mode: "plan" or "auto"; anything else is refused.
+	r = e.api(t, "PATCH", "/api/projects/demo", `{"permissionMode":"plan"}`)
+	wantStatus(t, r, http.StatusOK)
+	wantBody(t, r, `"permissionMode": "plan"`)
+	r = e.api(t, "PATCH", "/api/projects/demo", `{"permissionMode":"yolo"}`)
+	wantStatus(t, r, http.StatusBadRequest)
+	wantBody(t, r, `permission mode \"yolo\"; use auto`)
+	wantStatus(t, e.api(t, "PATCH", "/api/projects/demo", `{"permissionMode":"auto"}`), http.StatusOK)
 	// A PATCH that changes nothing writes nothing.
 	_, before := updatedFields(t, e)
 	wantStatus(t, e.api(t, "PATCH", "/api/projects/demo", `{"name":"Demo"}`), http.StatusOK)

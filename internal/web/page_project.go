@@ -20,6 +20,7 @@ type projectForm struct {
 	Name, Repo, DefaultBranch, Model, Verify                                      string
 	BudgetUSD, TicketTokens, RunBudgetUSD, RunTokens, DailyBudgetUSD, DailyTokens string
 	TakeBacklog                                                                   bool
+	ApprovePlans                                                                  bool
 }
 
 // configCaps is what an empty field means: config.json's model and caps.
@@ -57,7 +58,8 @@ func formOf(p board.Project) projectForm {
 	return projectForm{Name: p.Name, Repo: p.Repo, DefaultBranch: p.DefaultBranch, Model: a.Model, Verify: a.Verify,
 		BudgetUSD: usdText(a.BudgetUSD), TicketTokens: tokensText(a.TicketTokens),
 		RunBudgetUSD: usdText(a.RunBudgetUSD), RunTokens: tokensText(a.RunTokens),
-		DailyBudgetUSD: usdText(a.DailyBudgetUSD), DailyTokens: tokensText(a.DailyTokens), TakeBacklog: a.TakeBacklog}
+		DailyBudgetUSD: usdText(a.DailyBudgetUSD), DailyTokens: tokensText(a.DailyTokens), TakeBacklog: a.TakeBacklog,
+		ApprovePlans: a.PermissionMode == board.ModePlan}
 }
 
 // configCapsOf describes config.json's defaults; a config.json that does
@@ -165,6 +167,12 @@ func parseProjectForm(r *http.Request) (projectForm, projectEdit, fieldErrors) {
 	tokens("dailyTokens", "tokens per day", &f.DailyTokens, &e.DailyTokens)
 	f.TakeBacklog = r.PostFormValue("takeBacklog") != ""
 	e.TakeBacklog = &f.TakeBacklog
+	f.ApprovePlans = r.PostFormValue("approvePlans") != ""
+	mode := board.ModeAuto
+	if f.ApprovePlans {
+		mode = board.ModePlan
+	}
+	e.PermissionMode = &mode
 	return f, e, errs
 }
 

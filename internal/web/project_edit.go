@@ -25,12 +25,14 @@ type projectEdit struct {
 	DailyBudgetUSD *float64 `json:"dailyBudgetUsd"`
 	DailyTokens    *int64   `json:"dailyTokens"`
 	TakeBacklog    *bool    `json:"takeBacklog"`
+	// PermissionMode is "auto" (or "") or "plan" (board.ParsePermissionMode).
+	PermissionMode *board.PermissionMode `json:"permissionMode"`
 }
 
 // projectFields are the fields of projectEdit in the order the form shows
 // them; "form" is an error about no field in particular.
 var projectFields = []string{"name", "repo", "defaultBranch", "model", "verify", "budgetUsd", "ticketTokens",
-	"runBudgetUsd", "runTokens", "dailyBudgetUsd", "dailyTokens", "takeBacklog", "form"}
+	"runBudgetUsd", "runTokens", "dailyBudgetUsd", "dailyTokens", "takeBacklog", "permissionMode", "form"}
 
 // fieldErrors maps a field of projectEdit to what is wrong with its value.
 type fieldErrors map[string]string
@@ -112,6 +114,13 @@ func (s *Server) planProjectEdit(cur board.Project, e projectEdit) (store.Projec
 	tokens("dailyTokens", e.DailyTokens, cur.Agent.DailyTokens, func(p *board.Project, v int64) { p.Agent.DailyTokens = v }, &u.DailyTokens)
 	if e.TakeBacklog != nil && *e.TakeBacklog != cur.Agent.TakeBacklog {
 		u.TakeBacklog = e.TakeBacklog
+	}
+	if e.PermissionMode != nil {
+		if m, err := board.ParsePermissionMode(string(*e.PermissionMode)); err != nil {
+			errs["permissionMode"] = err.Error()
+		} else if m != cur.Agent.PermissionMode {
+			u.PermissionMode = &m
+		}
 	}
 	return u, errs
 }

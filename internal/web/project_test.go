@@ -41,6 +41,9 @@ func settingsForm(p board.Project) url.Values {
 	if f.TakeBacklog {
 		v.Set("takeBacklog", "1")
 	}
+	if f.ApprovePlans {
+		v.Set("approvePlans", "1")
+	}
 	return v
 }
 
@@ -119,6 +122,7 @@ func TestPages_ProjectSettingsSaves(t *testing.T) {
 	form.Set("budgetUsd", "2.50")
 	form.Set("dailyTokens", "1000000")
 	form.Set("takeBacklog", "1")
+	form.Set("approvePlans", "1")
 	r := e.post(t, c, "/p/demo/settings", form)
 	wantStatus(t, r, http.StatusSeeOther)
 	if loc := r.header.Get("Location"); loc != "/p/demo/settings?saved=1" {
@@ -127,17 +131,18 @@ func TestPages_ProjectSettingsSaves(t *testing.T) {
 	got, _ := e.db.Project(ctx, "demo")
 	a := got.Agent
 	if got.Name != "Renamed" || a.Model != "openai/gpt-5" || a.BudgetUSD != 2.5 || a.DailyTokens != 1000000 || !a.TakeBacklog ||
+		a.PermissionMode != board.ModePlan ||
 		got.Repo != p.Repo || got.DefaultBranch != "main" || a.Verify != "" || a.RunTokens != 0 {
 		t.Fatalf("after save %+v", got)
 	}
 	// Only what changed is written.
 	fields, n := updatedFields(t, e)
-	want := []string{"name", "model", "budgetUsd", "dailyTokens", "takeBacklog"}
+	want := []string{"name", "model", "budgetUsd", "dailyTokens", "takeBacklog", "permissionMode"}
 	if n != 1 || !slices.Equal(fields, want) {
 		t.Fatalf("%d update events, fields %v, want 1 with %v", n, fields, want)
 	}
 	r = e.get(t, c, "/p/demo/settings?saved=1")
-	wantBody(t, r, "Saved.", `value="Renamed"`, `name="takeBacklog" value="1" checked`, `name="budgetUsd" value="2.5"`)
+	wantBody(t, r, "Saved.", `value="Renamed"`, `name="takeBacklog" value="1" checked`, `name="approvePlans" value="1" checked`, `name="budgetUsd" value="2.5"`)
 
 	// The same form again changes nothing and writes nothing.
 	r = e.post(t, c, "/p/demo/settings", settingsForm(got))
@@ -154,13 +159,14 @@ func TestPages_ProjectSettingsSaves(t *testing.T) {
 	// empty model to config.json's.
 	form = settingsForm(got)
 	form.Del("takeBacklog")
+	form.Del("approvePlans")
 	form.Set("budgetUsd", "")
 	form.Set("model", "")
 	form.Set("defaultBranch", "release/2.x")
 	form.Set("verify", "make test")
 	wantStatus(t, e.post(t, c, "/p/demo/settings", form), http.StatusSeeOther)
 	got, _ = e.db.Project(ctx, "demo")
-	if got.Agent.TakeBacklog || got.Agent.BudgetUSD != 0 || got.Agent.Model != "" || got.DefaultBranch != "release/2.x" ||
+	if got.Agent.TakeBacklog || got.Agent.PermissionMode != board.ModeAuto || got.Agent.BudgetUSD != 0 || got.Agent.Model != "" || got.DefaultBranch != "release/2.x" ||
 		got.Agent.Verify != "make test" || got.Agent.DailyTokens != 1000000 {
 		t.Fatalf("after the second save %+v", got)
 	}

@@ -8,9 +8,9 @@ import (
 
 // MoveTicket applies board.CheckMove and board.ApplyMove. When the move sends
 // work back from VERIFICATION, the feedback becomes a "feedback" comment by
-// the actor in the same transaction. Whether the runtime may take the
-// ticket out of BACKLOG is the project's setting, read here: the caller's
-// req.TakeBacklog is ignored.
+// the actor in the same transaction. The rules that follow the project's
+// agent settings (taking BACKLOG tickets, a person approving plans) read
+// them from the project here: the caller's req.Project is ignored.
 func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error) {
 	var t board.Ticket
 	err := db.write(ctx, func(tx *tx) error {
@@ -18,12 +18,11 @@ func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveReque
 		if t, err = getTicket(ctx, tx, ref); err != nil {
 			return err
 		}
-		req.TakeBacklog = false
-		if t.State == board.Backlog {
-			err := tx.queryRow(`SELECT take_backlog FROM projects WHERE id = ?`, t.ProjectID).Scan(&req.TakeBacklog)
-			if err != nil {
-				return err
-			}
+		req.Project = board.AgentSettings{}
+		err = tx.queryRow(`SELECT take_backlog, permission_mode FROM projects WHERE id = ?`, t.ProjectID).
+			Scan(&req.Project.TakeBacklog, &req.Project.PermissionMode)
+		if err != nil {
+			return err
 		}
 		if err := board.CheckMove(t, req); err != nil {
 			return err

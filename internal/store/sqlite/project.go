@@ -19,7 +19,7 @@ type queryer interface {
 type scanner interface{ Scan(dest ...any) error }
 
 const projectColumns = `id, slug, name, repo, default_branch, active, model, budget_usd, verify, created_at, updated_at,
-	ticket_tokens, run_budget_usd, run_tokens, daily_budget_usd, daily_tokens, take_backlog`
+	ticket_tokens, run_budget_usd, run_tokens, daily_budget_usd, daily_tokens, take_backlog, permission_mode`
 
 func scanProject(s scanner) (board.Project, error) {
 	var p board.Project
@@ -27,7 +27,7 @@ func scanProject(s scanner) (board.Project, error) {
 	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active,
 		&p.Agent.Model, &p.Agent.BudgetUSD, &p.Agent.Verify, &created, &updated,
 		&p.Agent.TicketTokens, &p.Agent.RunBudgetUSD, &p.Agent.RunTokens, &p.Agent.DailyBudgetUSD, &p.Agent.DailyTokens,
-		&p.Agent.TakeBacklog)
+		&p.Agent.TakeBacklog, &p.Agent.PermissionMode)
 	p.CreatedAt, p.UpdatedAt = fromMillis(created), fromMillis(updated)
 	return p, err
 }
@@ -66,11 +66,11 @@ func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project
 		}
 		p.ID, p.Active = db.newID(), true
 		p.CreatedAt, p.UpdatedAt = tx.now, tx.now
-		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, p.Agent.Model, p.Agent.BudgetUSD, p.Agent.Verify,
 			tx.nowMs(), tx.nowMs(),
 			p.Agent.TicketTokens, p.Agent.RunBudgetUSD, p.Agent.RunTokens, p.Agent.DailyBudgetUSD, p.Agent.DailyTokens,
-			p.Agent.TakeBacklog)
+			p.Agent.TakeBacklog, string(p.Agent.PermissionMode))
 		if err != nil {
 			return err
 		}
@@ -153,6 +153,10 @@ func (db *DB) UpdateProject(ctx context.Context, slug string, u store.ProjectUpd
 			p.Agent.TakeBacklog = *u.TakeBacklog
 			changed = append(changed, "takeBacklog")
 		}
+		if u.PermissionMode != nil && *u.PermissionMode != p.Agent.PermissionMode {
+			p.Agent.PermissionMode = *u.PermissionMode
+			changed = append(changed, "permissionMode")
+		}
 		if len(changed) == 0 {
 			return nil
 		}
@@ -163,9 +167,10 @@ func (db *DB) UpdateProject(ctx context.Context, slug string, u store.ProjectUpd
 		a := p.Agent
 		_, err = tx.exec(`UPDATE projects SET name = ?, repo = ?, default_branch = ?, model = ?, budget_usd = ?,
 			verify = ?, updated_at = ?, ticket_tokens = ?, run_budget_usd = ?, run_tokens = ?,
-			daily_budget_usd = ?, daily_tokens = ?, take_backlog = ? WHERE id = ?`,
+			daily_budget_usd = ?, daily_tokens = ?, take_backlog = ?, permission_mode = ? WHERE id = ?`,
 			p.Name, p.Repo, p.DefaultBranch, a.Model, a.BudgetUSD, a.Verify, tx.nowMs(),
-			a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens, a.TakeBacklog, p.ID)
+			a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens, a.TakeBacklog,
+			string(a.PermissionMode), p.ID)
 		if err != nil {
 			return err
 		}

@@ -23,38 +23,47 @@ var moveCases = []testCase{
 // board.ApplyMove say: refused moves return the *board.RuleError and change
 // nothing; allowed ones persist the new state and record one event.
 func testMoveEveryRule(t *testing.T, s store.Store) {
-	mustProject(t, s, "demo")
-	auto := newProject("auto")
-	auto.Agent.TakeBacklog = true
-	if _, err := s.CreateProject(t.Context(), auto); err != nil {
-		t.Fatal(err)
+	projects := map[string]board.AgentSettings{
+		"demo":  {},
+		"auto":  {TakeBacklog: true},
+		"plans": {PermissionMode: board.ModePlan},
 	}
-	for _, proj := range []string{"demo", "auto"} {
-		takeBacklog := proj == "auto"
+	for slug, settings := range projects {
+		p := newProject(slug)
+		p.Agent = settings
+		if _, err := s.CreateProject(t.Context(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, proj := range []string{"demo", "auto", "plans"} {
 		for _, from := range board.States {
 			for _, to := range board.States {
 				for _, actor := range []board.Actor{board.Human, board.Agent, board.System} {
-					testMove(t, s, proj, takeBacklog, from, to, actor)
+					testMove(t, s, proj, projects[proj], from, to, actor)
 				}
 			}
 		}
 	}
 }
 
-// testMove makes one move in project proj and checks it against the board
-// rules. The request claims the opposite of the project's TakeBacklog: the
-// store must go by the project.
-func testMove(t *testing.T, s store.Store, proj string, takeBacklog bool, from, to board.State, actor board.Actor) {
+// testMove makes one move in project proj, whose agent settings are
+// settings, and checks it against the board rules. The request claims the
+// opposite settings: the store must go by the project.
+func testMove(t *testing.T, s store.Store, proj string, settings board.AgentSettings, from, to board.State, actor board.Actor) {
 	t.Run(fmt.Sprintf("%s %s→%s by %s", proj, from, to, actor), func(t *testing.T) {
 		tk := ticketIn(t, s, proj, from)
 		if from == board.Research {
 			plan := "the plan"
 			tk = mustUpdate(t, s, tk.Ref(), store.TicketUpdate{Plan: &plan})
 		}
-		req := board.MoveRequest{To: to, Actor: actor, Feedback: "needs another test", TakeBacklog: !takeBacklog}
+		claimed := board.AgentSettings{TakeBacklog: !settings.TakeBacklog, PermissionMode: board.ModePlan}
+		if settings.PermissionMode == board.ModePlan {
+			claimed.PermissionMode = board.ModeAuto
+		}
+		req := board.MoveRequest{To: to, Actor: actor, Feedback: "needs another test", Project: claimed}
 		before := lastEventID(t, s)
 		got, err := s.MoveTicket(t.Context(), tk.Ref(), req, "someone")
-		req.TakeBacklog = takeBacklog
+		req.Project = settings
 		if want := board.CheckMove(tk, req); want != nil {
 			wantRule(t, err, tk, req)
 			same(t, "ticket after a refused move", mustGet(t, s, tk.Ref()), tk)

@@ -222,11 +222,11 @@ func testProjectUpdate(t *testing.T, s store.Store) {
 	name, repo, branch, model, verify, budget := "Renamed", "git@example.com:x/y.git", "trunk", "openai/gpt-5", "make test", 7.5
 	var ticketTokens, runTokens, dailyTokens int64 = 100000, 20000, 900000
 	runUSD, dailyUSD := 0.75, 15.0
-	takeBacklog := true
+	takeBacklog, mode := true, board.ModePlan
 	got, err := s.UpdateProject(ctx, "demo", store.ProjectUpdate{
 		Name: &name, Repo: &repo, DefaultBranch: &branch, Model: &model, Verify: &verify, BudgetUSD: &budget,
 		TicketTokens: &ticketTokens, RunBudgetUSD: &runUSD, RunTokens: &runTokens, DailyBudgetUSD: &dailyUSD, DailyTokens: &dailyTokens,
-		TakeBacklog: &takeBacklog,
+		TakeBacklog: &takeBacklog, PermissionMode: &mode,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -235,7 +235,7 @@ func testProjectUpdate(t *testing.T, s store.Store) {
 	want.Name, want.Repo, want.DefaultBranch = name, repo, branch
 	want.Agent = board.AgentSettings{Model: model, Verify: verify, BudgetUSD: budget,
 		TicketTokens: ticketTokens, RunBudgetUSD: runUSD, RunTokens: runTokens, DailyBudgetUSD: dailyUSD, DailyTokens: dailyTokens,
-		TakeBacklog: true}
+		TakeBacklog: true, PermissionMode: board.ModePlan}
 	want.UpdatedAt = got.UpdatedAt
 	same(t, "updated project", got, want)
 	if !got.UpdatedAt.After(p.UpdatedAt) {
