@@ -261,6 +261,21 @@ func TestBeat_PlanModeWaitsForAPerson(t *testing.T) {
 	if jobs := e.runner.calls(); len(jobs) != 2 || jobs[1].Task != board.TaskImplement {
 		t.Fatalf("after approval: %d jobs, last task %s", len(jobs), jobs[len(jobs)-1].Task)
 	}
+
+	// An agent that saves its plan and forgets to ask: the runtime asks for
+	// it, so the ticket waits instead of being researched again.
+	e.project("careful2", func(p *board.Project) { p.Agent.PermissionMode = board.ModePlan })
+	forgot := e.ticket("careful2", "Another change", board.Research)
+	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+		call(t, ctx, job, "ticket_plan", map[string]string{"plan": "Small steps."})
+		return heartbeat.Outcome{Status: board.RunCompleted}, nil
+	}
+	e.beat()
+	cs := e.comments(forgot.Ref())
+	if got := e.get(forgot.Ref()); got.SubState != board.SubBlocked || len(cs) != 1 || cs[0].Kind != board.KindQuestion ||
+		!strings.Contains(cs[0].Content, "waits for your approval") {
+		t.Fatalf("after a run that forgot to ask: %s (%s), comments %+v", got.State, got.SubState, cs)
+	}
 }
 
 func TestBeat_RunWithoutMoveLeavesStatusComment(t *testing.T) {

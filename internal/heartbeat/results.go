@@ -58,10 +58,14 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 			r.log.Error("resolve comments", "err", err)
 		}
 	}
+	asked := false
+	if out.Status == board.RunCompleted && eff.moved == "" && !eff.asked && r.tools != nil {
+		asked = r.askPlanApproval(ctx)
+	}
 	switch {
 	case out.Status == board.RunBudgetExceeded:
 		r.budgetStop(ctx, out)
-	case eff.moved == "" && !eff.asked && !eff.reported && r.tools != nil:
+	case eff.moved == "" && !eff.asked && !asked && !eff.reported && r.tools != nil:
 		r.note(ctx, board.KindStatus, statusText(out, r.plan.Task, h.opts.Now().Sub(r.run.StartedAt)))
 	}
 	if r.ws != nil {
@@ -76,6 +80,32 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 		h.pause(st, p, out.RetryAt)
 		r.log.Warn("provider paused", "provider", p, "until", out.RetryAt.UTC().Format(time.RFC3339))
 	}
+}
+
+// askPlanApproval asks, for the agent, a person to approve its plan when
+// the project's permission mode is plan and a run left its ticket in
+// RESEARCH with a plan, neither moved nor blocked: the research prompt
+// tells the agent to ask, and a run that forgot would otherwise research
+// the ticket again on every beat. It reports whether it asked.
+func (r *runState) askPlanApproval(ctx context.Context) bool {
+	if r.plan.Project.Agent.PermissionMode != board.ModePlan {
+		return false
+	}
+	ref := r.plan.Ticket.Ref()
+	t, err := r.h.opts.Store.Ticket(ctx, ref)
+	if err != nil || t.State != board.Research || t.SubState == board.SubBlocked || strings.TrimSpace(t.Plan) == "" {
+		return false
+	}
+	// A question from the agent blocks the ticket until a person answers.
+	_, err = r.h.opts.Store.AddComment(ctx, ref, board.Comment{
+		AuthorType: board.Agent, AuthorName: runtimeAuthor, Kind: board.KindQuestion,
+		Content: "My plan is saved and waits for your approval. Move this ticket to IN_PROGRESS to let me implement it, or reply here to change the plan.",
+	})
+	if err != nil {
+		r.log.Error("ask for plan approval", "err", err)
+		return false
+	}
+	return true
 }
 
 // statusText is the runtime's status comment for a run that ended without
