@@ -35,6 +35,9 @@ type GrepDetails struct {
 	LimitReached bool `json:"limitReached,omitempty"`
 	Truncated    bool `json:"truncated,omitempty"`
 	LinesCut     bool `json:"linesCut,omitempty"`
+	// Skipped counts the files the search passed over for their size (only
+	// without ripgrep, whose search streams).
+	Skipped int `json:"skipped,omitempty"`
 }
 
 type grepTool struct {
@@ -101,20 +104,22 @@ func (t *grepTool) grep(ctx context.Context, a grepArgs) (Result, error) {
 	}
 	q := grepQuery{
 		re: re, pattern: a.Pattern, base: base, isFile: !st.Dir, ignore: a.IgnoreCase,
-		literal: a.Literal, context: a.Context, limit: a.Limit,
+		literal: a.Literal, context: a.Context, limit: a.Limit, size: st.Size,
 		keep: func(p string) bool { return !st.Dir || globMatch(a.Glob, base, p) },
 	}
-	files, err := t.e.grep(ctx, q)
+	found, err := t.e.grep(ctx, q)
 	if err != nil {
 		return errorResult("Search failed: %v", err), nil
 	}
-	return formatGrep(files, a.Limit, a.Context), nil
+	return formatGrep(found, a.Limit, a.Context), nil
 }
 
-// formatGrep renders hits in order, stopping at limit matches or 50 KB.
-func formatGrep(files []fileHits, limit, ctxLines int) Result {
+// formatGrep renders hits in order, stopping at limit matches or 50 KB,
+// and names the files the search skipped for their size.
+func formatGrep(found grepResult, limit, ctxLines int) Result {
+	files := found.files
 	var b strings.Builder
-	d := GrepDetails{}
+	d := GrepDetails{Skipped: len(found.skipped)}
 	stop := false
 	for _, f := range files {
 		prev, lastMatch := -1, -1
@@ -164,10 +169,25 @@ func formatGrep(files []fileHits, limit, ctxLines int) Result {
 			break
 		}
 	}
+	var notes []string
+	if n := len(found.skipped); n > 0 {
+		names := found.skipped
+		if n > 5 {
+			names = names[:5]
+		}
+		more := ""
+		if n > 5 {
+			more = fmt.Sprintf(" and %d more", n-5)
+		}
+		notes = append(notes, fmt.Sprintf("[Skipped %d file(s) larger than %s without searching them: %s%s. Search them with bash (grep or rg).]",
+			n, sizeText(found.over), strings.Join(names, ", "), more))
+	}
 	if d.Matches == 0 {
+		if len(notes) > 0 {
+			return textResult("No matches found\n\n"+strings.Join(notes, "\n"), d)
+		}
 		return textResult("No matches found", d)
 	}
-	var notes []string
 	if d.LimitReached {
 		notes = append(notes, fmt.Sprintf("[Showing the first %d matches. Use limit=%d for more, or narrow the pattern or path.]", limit, limit*2))
 	}
@@ -200,4 +220,12 @@ func globMatch(glob, base, p string) bool {
 	}
 	ok, _ := doublestar.Match(glob, rel)
 	return ok
+}
+
+// sizeText writes a size limit for people: "64 MB", or bytes below 1 MB.
+func sizeText(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d MB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -28,12 +28,22 @@ type grepQuery struct {
 	ignore  bool
 	literal bool
 	context int
-	limit   int // stop after this many matches (Go search only)
+	limit   int   // stop after this many matches (Go search only)
+	size    int64 // the file's size, when isFile (Go search only)
 }
 
-func (e *env) grep(ctx context.Context, q grepQuery) ([]fileHits, error) {
+// grepResult is what a search found: the hits, and the files the Go
+// search passed over for their size.
+type grepResult struct {
+	files   []fileHits
+	skipped []string
+	over    int64 // the size the skipped files are over
+}
+
+func (e *env) grep(ctx context.Context, q grepQuery) (grepResult, error) {
 	if e.useRipgrep(ctx) {
-		return e.grepRg(ctx, q)
+		files, err := e.grepRg(ctx, q)
+		return grepResult{files: files}, err
 	}
 	return e.grepGo(ctx, q)
 }

@@ -19,10 +19,15 @@ type batchReader interface {
 // batchSize is how many files of one directory a grep job reads.
 const batchSize = 64
 
+// maxGrepFileBytes is the largest file the Go search reads: it reads each
+// file whole, so a multi-gigabyte log would cost that much memory. Larger
+// files are listed as skipped (ripgrep, which streams, searches them).
+const maxGrepFileBytes = 64 << 20
+
 // grepGo walks the tree and searches the files it finds in parallel while
 // the walk goes on, keeping results in walk order and stopping once more
-// than q.limit matches are known.
-func (e *env) grepGo(ctx context.Context, q grepQuery) ([]fileHits, error) {
+// than q.limit matches are known. Files over the size limit are skipped.
+func (e *env) grepGo(ctx context.Context, q grepQuery) (grepResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// A job is a run of files of one directory, at indexes first….
@@ -39,6 +44,7 @@ func (e *env) grepGo(ctx context.Context, q grepQuery) ([]fileHits, error) {
 		done    []bool
 		scanned int
 		matches int
+		skipped []string
 	)
 	record := func(i int, hits []hit) {
 		mu.Lock()
@@ -91,8 +97,12 @@ func (e *env) grepGo(ctx context.Context, q grepQuery) ([]fileHits, error) {
 		}
 		cur = job{}
 	}
-	emit := func(p string) {
+	emit := func(p string, size int64) {
 		if !q.keep(p) || ctx.Err() != nil {
+			return
+		}
+		if size > e.maxGrepFile() {
+			skipped = append(skipped, p)
 			return
 		}
 		dir, name := path.Split(p)
@@ -115,7 +125,7 @@ func (e *env) grepGo(ctx context.Context, q grepQuery) ([]fileHits, error) {
 	}
 	var werr error
 	if q.isFile {
-		emit(q.base)
+		emit(q.base, q.size)
 	} else {
 		werr = walk(ctx, e.ex, q.base, emit)
 	}
@@ -124,10 +134,10 @@ func (e *env) grepGo(ctx context.Context, q grepQuery) ([]fileHits, error) {
 	wg.Wait()
 	if matches <= q.limit {
 		if werr != nil {
-			return nil, werr
+			return grepResult{}, werr
 		}
 		if scanned < len(files) {
-			return nil, ctx.Err()
+			return grepResult{}, ctx.Err()
 		}
 	}
 	var out []fileHits
@@ -136,7 +146,15 @@ func (e *env) grepGo(ctx context.Context, q grepQuery) ([]fileHits, error) {
 			out = append(out, fileHits{path: files[i], lines: results[i]})
 		}
 	}
-	return out, nil
+	return grepResult{files: out, skipped: skipped, over: e.maxGrepFile()}, nil
+}
+
+// maxGrepFile is the size limit of the Go search.
+func (e *env) maxGrepFile() int64 {
+	if e.opts.maxGrepFile > 0 {
+		return e.opts.maxGrepFile
+	}
+	return maxGrepFileBytes
 }
 
 // searchData finds the lines of data that re matches, with n lines of

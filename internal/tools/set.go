@@ -29,6 +29,9 @@ type Options struct {
 	Now func() time.Time
 	// NewID names bash output files; nil means random hex.
 	NewID func() string
+
+	// maxGrepFile, when positive, replaces maxGrepFileBytes (tests).
+	maxGrepFile int64
 }
 
 // env is what the tools of one set share.

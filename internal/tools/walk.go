@@ -17,12 +17,13 @@ import (
 // root-relative in pathLess order.
 func walkFiles(ctx context.Context, ex executor.Executor, base string) ([]string, error) {
 	var files []string
-	err := walk(ctx, ex, base, func(p string) { files = append(files, p) })
+	err := walk(ctx, ex, base, func(p string, _ int64) { files = append(files, p) })
 	return files, err
 }
 
-// walk calls fn for each file walkFiles would list, in order.
-func walk(ctx context.Context, ex executor.Executor, base string, fn func(path string)) error {
+// walk calls fn for each file walkFiles would list, in order, with its
+// size.
+func walk(ctx context.Context, ex executor.Executor, base string, fn func(path string, size int64)) error {
 	var ps []gitignore.Pattern
 	if st, err := ex.Stat(ctx, ".git"); err == nil && st.Dir {
 		ps = readIgnore(ctx, ex, ".git/info/exclude", nil, ps)
@@ -38,7 +39,7 @@ func walk(ctx context.Context, ex executor.Executor, base string, fn func(path s
 	return walkDir(ctx, ex, base, domain, ps, fn)
 }
 
-func walkDir(ctx context.Context, ex executor.Executor, dir string, domain []string, ps []gitignore.Pattern, fn func(string)) error {
+func walkDir(ctx context.Context, ex executor.Executor, dir string, domain []string, ps []gitignore.Pattern, fn func(string, int64)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func walkDir(ctx context.Context, ex executor.Executor, dir string, domain []str
 				return err
 			}
 		} else if e.Mode.IsRegular() {
-			fn(rel)
+			fn(rel, e.Size)
 		}
 	}
 	return nil
