@@ -63,14 +63,24 @@ func (t *bashTool) Run(ctx context.Context, raw json.RawMessage, update UpdateFu
 	return safeRun(t.name, func() (Result, error) { return t.run(ctx, a, update) })
 }
 
+// pathHider is implemented by executors that can rewrite their root's host
+// path in command output as relative paths (executor.Local).
+type pathHider interface {
+	HidePaths(s string) string
+}
+
 func (t *bashTool) run(ctx context.Context, a bashArgs, update UpdateFunc) (Result, error) {
 	timeout := bashTimeout
 	if a.Timeout > 0 {
 		timeout = time.Duration(math.Min(a.Timeout, 86400) * float64(time.Second))
 	}
+	hide := func(s string) string { return s }
+	if h, ok := t.e.ex.(pathHider); ok {
+		hide = h.HidePaths
+	}
 	out := &output{}
 	if update != nil {
-		out.update = func(text string) { update(textResult(text, nil)) }
+		out.update = func(text string) { update(textResult(hide(text), nil)) }
 	}
 	start := t.e.opts.Now()
 	x, err := t.e.ex.Shell(ctx, a.Command, executor.RunOptions{Output: out, Timeout: timeout})
@@ -83,9 +93,9 @@ func (t *bashTool) run(ctx context.Context, a bashArgs, update UpdateFunc) (Resu
 	}
 	v := out.visible()
 	d.TotalLines, d.Truncated = v.total, v.truncated
-	text := v.text
+	text := hide(v.text)
 	if v.truncated {
-		p, err := t.spill(context.WithoutCancel(ctx), out.full())
+		p, err := t.spill(context.WithoutCancel(ctx), hide(out.full()))
 		if err != nil {
 			return Result{}, fmt.Errorf("bash: save output: %w", err)
 		}

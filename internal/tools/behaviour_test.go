@@ -68,6 +68,30 @@ func TestBash_ParentSecretsNeverReachCommands(t *testing.T) {
 	}
 }
 
+// TestBash_OutputHidesTheHostRoot: the workspace root's host path in a
+// command's output reads as the tools name paths, in the result and in
+// the full-output file of a long output.
+func TestBash_OutputHidesTheHostRoot(t *testing.T) {
+	root := fixture(t)
+	set := newSet(t, root, tools.SearchGo)
+	r := run(t, set, "bash", `{"command":"pwd; echo \"$PWD/src/a.go:3: undefined: x\""}`)
+	if r.Text() != ".\nsrc/a.go:3: undefined: x" {
+		t.Errorf("output = %q", r.Text())
+	}
+	r = run(t, set, "bash", `{"command":"for i in $(seq 3000); do echo \"$PWD/f$i\"; done"}`)
+	d := r.Details.(tools.BashDetails)
+	full, err := os.ReadFile(filepath.Join(root, d.FullOutputPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(root)
+	for _, text := range []string{r.Text(), string(full)} {
+		if strings.Contains(text, root) || strings.Contains(text, real) || !strings.Contains(text, "\nf2999\n") {
+			t.Fatalf("long output shows the host root or lost lines:\n%.300s", text)
+		}
+	}
+}
+
 func TestBash_FullOutputFileIgnoredByGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
