@@ -12,6 +12,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/store"
 	"golang.org/x/net/html"
 )
 
@@ -228,6 +229,36 @@ func TestPages_Ticket(t *testing.T) {
 	wantStatus(t, r, 200)
 	if strings.Contains(r.body, "<html") {
 		t.Error("the live fragment is a whole page")
+	}
+}
+
+// TestPages_ApprovePlan: a researched ticket with a plan offers "Approve
+// the plan", which moves it to IN_PROGRESS; without a plan, or in another
+// state, there is no such button.
+func TestPages_ApprovePlan(t *testing.T) {
+	e := newEnv(t)
+	p := e.project(t, "demo")
+	mode := board.ModePlan
+	if _, err := e.db.UpdateProject(context.Background(), p.Slug, store.ProjectUpdate{PermissionMode: &mode}); err != nil {
+		t.Fatal(err)
+	}
+	tk := e.ticket(t, "demo", "Risky", board.Research)
+	c := e.browser(t)
+	if strings.Contains(e.get(t, c, "/p/demo/1").body, `id="approve-plan"`) {
+		t.Error("a ticket without a plan offers to approve it")
+	}
+	plan := "1. Change the schema."
+	if _, err := e.db.UpdateTicket(context.Background(), tk.Ref(), store.TicketUpdate{Plan: &plan}, board.Agent); err != nil {
+		t.Fatal(err)
+	}
+	r := e.get(t, c, "/p/demo/1")
+	wantBody(t, r, `id="approve-plan"`, `name="state" value="IN_PROGRESS"`)
+	wantStatus(t, e.post(t, c, "/p/demo/1/move", url.Values{"state": {"IN_PROGRESS"}}), http.StatusSeeOther)
+	if got, _ := e.db.Ticket(context.Background(), tk.Ref()); got.State != board.InProgress {
+		t.Fatalf("after approving: %s", got.State)
+	}
+	if strings.Contains(e.get(t, c, "/p/demo/1").body, `id="approve-plan"`) {
+		t.Error("an IN_PROGRESS ticket offers to approve its plan")
 	}
 }
 
