@@ -270,6 +270,8 @@ func printTicket(a *app, d view.TicketDetail) error {
 // the agent's turn.
 func nextStep(ref string, t board.Ticket) string {
 	switch {
+	case t.SubState == board.SubBlocked && t.State == board.Research && strings.TrimSpace(t.Plan) != "":
+		return fmt.Sprintf("the agent asked about its plan (see the comments); approve it with: bonsai ticket move %s IN_PROGRESS, or answer with: bonsai comment add %s TEXT", ref, ref)
 	case t.SubState == board.SubBlocked:
 		return fmt.Sprintf("the agent asked a question (see the comments); answer with: bonsai comment add %s TEXT", ref)
 	case t.State == board.Backlog:
