@@ -1,4 +1,8 @@
-// Package layering holds no code: its test keeps the dependency rules of
-// DESIGN.md §10 — the board imports only the standard library, adapters
-// never import each other, and core packages never import adapters.
+// Package layering holds no code: its tests keep the dependency rules of
+// docs/design.md §10 and docs/architecture.md. The board imports only a
+// short list of standard packages, adapters never import each other, core
+// packages never import adapters, and every package imports only what
+// architecture.md's "may import" column says. Each rule is a pure function
+// over an import graph; the tests run it on the module's real graph from
+// `go list`, and on made-up graphs that break it, so every rule can fail.
 package layering

@@ -3,118 +3,89 @@ package layering
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 )
 
 const module = "github.com/bonsai-run/bonsai/"
 
-// adapters talk to one outside thing each; they never import one another.
-var adapters = []string{
-	"internal/store/sqlite",
-	"internal/store/postgres",
-	"internal/llm/anthropic",
-	"internal/llm/openai",
-	"internal/executor",
-}
+var (
+	realOnce  sync.Once
+	realGraph graph
+	realErr   string
+)
 
-// core packages depend on interfaces they declare, never on an adapter's
-// concrete types (the executor package may be imported for its interface).
-var core = []string{"internal/agent", "internal/heartbeat", "internal/web", "internal/session", "internal/tools"}
-
-// coreForbidden are the adapters core packages must not import.
-var coreForbidden = []string{"internal/store/sqlite", "internal/store/postgres", "internal/llm/anthropic", "internal/llm/openai"}
-
-// deps returns, for every package of the module, its transitive imports
-// (tests excluded), from `go list -deps`.
-func deps(t *testing.T) map[string][]string {
+// moduleGraph returns the module's import graph from `go list`, once per
+// test binary.
+func moduleGraph(t *testing.T) graph {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`, module+"...")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	realOnce.Do(func() {
+		cmd := exec.Command("go", "list", "-json=ImportPath,Imports,Deps", module+"...")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			realErr = "go list: " + err.Error() + "\n" + stderr.String()
+			return
+		}
+		realGraph = graph{}
+		dec := json.NewDecoder(bufio.NewReader(bytes.NewReader(out)))
+		for dec.More() {
+			var p struct {
+				ImportPath    string
+				Imports, Deps []string
+			}
+			if err := dec.Decode(&p); err != nil {
+				realErr = "decode go list: " + err.Error()
+				return
+			}
+			realGraph[rel(p.ImportPath)] = pkg{Imports: rels(p.Imports), Deps: rels(p.Deps)}
+		}
+	})
+	if realErr != "" {
+		t.Fatal(realErr)
+	}
+	return realGraph
+}
+
+func rel(p string) string { return strings.TrimPrefix(p, module) }
+
+// rels writes ps relative to the module, leaving out the standard
+// library's own internal and vendored packages, whose paths ("internal/abi")
+// would read like the module's.
+func rels(ps []string) []string {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		if strings.HasPrefix(p, module) {
+			out = append(out, rel(p))
+		} else if !under(p, "internal") && !under(p, "vendor") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestModule_KeepsTheRules runs every rule on the module's real graph.
+func TestModule_KeepsTheRules(t *testing.T) {
+	g := moduleGraph(t)
+	allowed, err := readArchitecture("../../docs/architecture.md")
 	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, stderr.Bytes())
+		t.Fatal(err)
 	}
-	m := map[string][]string{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) > 0 {
-			m[strings.TrimPrefix(f[0], module)] = f[1:]
-		}
+	rules := map[string]rule{
+		"board is pure":                 boardPure,
+		"adapters stay apart":           adaptersApart,
+		"core avoids adapters":          coreAvoidsAdapters,
+		"architecture.md's may-imports": matchesDoc(allowed),
 	}
-	return m
-}
-
-func isStandard(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
-}
-
-// under reports whether pkg is dir or below it.
-func under(pkg, dir string) bool {
-	return pkg == dir || strings.HasPrefix(pkg, dir+"/")
-}
-
-func TestBoard_ImportsOnlyStandardLibrary(t *testing.T) {
-	all := deps(t)
-	board, ok := all["internal/board"]
-	if !ok {
-		t.Fatal("internal/board not found by go list")
-	}
-	for _, d := range board {
-		if !isStandard(d) {
-			t.Errorf("internal/board imports %s; it may import only the standard library", d)
-		}
-	}
-}
-
-func TestAdapters_DoNotImportEachOther(t *testing.T) {
-	all := deps(t)
-	for pkg, ds := range all {
-		for _, a := range adapters {
-			if !under(pkg, a) {
-				continue
+	for name, r := range rules {
+		t.Run(name, func(t *testing.T) {
+			for _, v := range r(g) {
+				t.Error(v)
 			}
-			for _, d := range ds {
-				for _, b := range adapters {
-					if b != a && under(strings.TrimPrefix(d, module), b) && !under(a, b) {
-						t.Errorf("adapter %s imports adapter %s", pkg, d)
-					}
-				}
-			}
-		}
-	}
-}
-
-func TestCore_DoesNotImportAdapters(t *testing.T) {
-	all := deps(t)
-	for pkg, ds := range all {
-		for _, c := range core {
-			if !under(pkg, c) {
-				continue
-			}
-			for _, d := range ds {
-				for _, f := range coreForbidden {
-					if under(strings.TrimPrefix(d, module), f) {
-						t.Errorf("core package %s imports adapter %s; declare an interface and let internal/cli wire it", pkg, d)
-					}
-				}
-			}
-		}
-	}
-}
-
-// TestRules_Fire proves the checks above can fail: it feeds them a
-// dependency list that breaks every rule.
-func TestRules_Fire(t *testing.T) {
-	if isStandard("github.com/x/y") || !isStandard("encoding/json") || !isStandard("vendor/golang.org/x/net") {
-		t.Fatal("isStandard misclassifies")
-	}
-	if !under("internal/store/sqlite/migrations", "internal/store/sqlite") || under("internal/storex", "internal/store") {
-		t.Fatal("under misclassifies")
+		})
 	}
 }
