@@ -121,7 +121,20 @@ func CheckNew(t Ticket) error {
 		return Errorf(EINVALID, "a new ticket starts in BACKLOG, RESEARCH or IN_PROGRESS, not %s", t.State)
 	}
 	if t.SubState != SubNone {
-		return Errorf(EINVALID, "a new ticket cannot start %s", t.SubState)
+		return Errorf(EINVALID, "a new ticket has no sub-state; it cannot start %s", t.SubState)
 	}
 	return nil
+}
+
+// NewTicket returns t as a store records a new ticket: BACKLOG when no
+// state is given, an empty criteria list rather than none, and checked by
+// CheckNew. Every store calls it, so the start rules live here once.
+func NewTicket(t Ticket) (Ticket, error) {
+	if t.State == "" {
+		t.State = Backlog
+	}
+	if t.Criteria == nil {
+		t.Criteria = []string{}
+	}
+	return t, CheckNew(t)
 }

@@ -66,6 +66,21 @@ type MoveRequest struct {
 	Project AgentSettings
 }
 
+// MoveComment returns the comment a move records besides the move itself,
+// or nil: when a person sends work back from VERIFICATION to IN_PROGRESS,
+// their feedback becomes a "feedback" comment by them. authorName is who
+// they are. It assumes CheckMove allowed the move; the comment is checked.
+func MoveComment(from State, req MoveRequest, authorName string) (*Comment, error) {
+	if from != Verification || req.To != InProgress {
+		return nil, nil
+	}
+	c := &Comment{AuthorType: req.Actor, AuthorName: authorName, Kind: KindFeedback, Content: req.Feedback}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // CheckMove reports whether t may make the requested move, returning a
 // *RuleError naming the rule when it may not.
 func CheckMove(t Ticket, req MoveRequest) error {

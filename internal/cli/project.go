@@ -300,7 +300,7 @@ has a person approve each plan before agents implement it.`,
   bonsai project edit demo --permission-mode plan`,
 		Args: exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var u store.ProjectUpdate
+			var u board.ProjectPatch
 			f := cmd.Flags()
 			if f.Changed("name") {
 				u.Name = &name
@@ -338,7 +338,7 @@ has a person approve each plan before agents implement it.`,
 				u.PermissionMode = &m
 			}
 			caps.update(f, &u)
-			if u == (store.ProjectUpdate{}) {
+			if u.IsZero() {
 				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget, --take-backlog, --permission-mode, --ticket-tokens, --run-budget, --run-tokens, --daily-budget, --daily-tokens")
 			}
 			s, err := a.openStore(cmd.Context())

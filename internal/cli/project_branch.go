@@ -38,7 +38,7 @@ func checkBranch(ctx context.Context, repo, branch string, given bool) (string, 
 
 // checkEditedBranch checks a new default branch against the project's local
 // repository, the new one when --repo changes it too.
-func checkEditedBranch(cmd *cobra.Command, s store.Store, slug string, u store.ProjectUpdate) error {
+func checkEditedBranch(cmd *cobra.Command, s store.Store, slug string, u board.ProjectPatch) error {
 	if strings.TrimSpace(*u.DefaultBranch) == "" {
 		return usagef("--branch is empty; give the branch agents start from, e.g. main")
 	}

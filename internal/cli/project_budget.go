@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/spf13/pflag"
 )
 
@@ -30,7 +29,7 @@ func (b *budgetFlags) apply(s *board.AgentSettings) {
 }
 
 // update sets in u the caps given on the command line.
-func (b *budgetFlags) update(f *pflag.FlagSet, u *store.ProjectUpdate) {
+func (b *budgetFlags) update(f *pflag.FlagSet, u *board.ProjectPatch) {
 	if f.Changed("ticket-tokens") {
 		u.TicketTokens = &b.ticketTokens
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -27,7 +26,7 @@ func newTicketEditCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var u store.TicketUpdate
+			var u board.TicketPatch
 			f := cmd.Flags()
 			if f.Changed("title") {
 				if err := board.ValidateTitle(title); err != nil {
@@ -54,7 +53,7 @@ func newTicketEditCmd(a *app) *cobra.Command {
 				}
 				u.Priority = &priority
 			}
-			if u == (store.TicketUpdate{}) {
+			if u.IsZero() {
 				return usagef("nothing to change; give at least one of --title, --description, --description-file, --criterion, --priority")
 			}
 			s, err := a.openStore(cmd.Context())

@@ -9,7 +9,6 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
-	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // TestBeat_RepoBackoff points a project at a repository that cannot be
@@ -22,7 +21,7 @@ func TestBeat_RepoBackoff(t *testing.T) {
 	e.opts.Now = func() time.Time { return time.Now().Add(skew) }
 	good := e.project("demo", nil).Repo
 	missing := filepath.Join(t.TempDir(), "gone")
-	if _, err := e.db.UpdateProject(context.Background(), "demo", store.ProjectUpdate{Repo: &missing}); err != nil {
+	if _, err := e.db.UpdateProject(context.Background(), "demo", board.ProjectPatch{Repo: &missing}); err != nil {
 		t.Fatal(err)
 	}
 	tk := e.ticket("demo", "Work", board.InProgress)
@@ -54,7 +53,7 @@ func TestBeat_RepoBackoff(t *testing.T) {
 
 	// Editing the repository ends the backoff at once; a working clone
 	// forgets it.
-	if _, err := e.db.UpdateProject(context.Background(), "demo", store.ProjectUpdate{Repo: &good}); err != nil {
+	if _, err := e.db.UpdateProject(context.Background(), "demo", board.ProjectPatch{Repo: &good}); err != nil {
 		t.Fatal(err)
 	}
 	rep = e.beat()

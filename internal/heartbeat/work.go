@@ -12,7 +12,6 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
-	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -128,7 +127,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	r.ws = ws
 	if t.Branch != ws.Branch {
 		branch := ws.Branch
-		if _, err := h.opts.Store.UpdateTicket(ctx, ref, store.TicketUpdate{Branch: &branch}, board.System); err != nil {
+		if _, err := h.opts.Store.UpdateTicket(ctx, ref, board.TicketPatch{Branch: &branch}, board.System); err != nil {
 			return Job{}, failed("record branch", err)
 		}
 	}

@@ -28,7 +28,7 @@ type Store interface {
 	// Projects lists projects by slug; archived ones only when asked.
 	Projects(ctx context.Context, f ProjectFilter) ([]board.Project, error)
 	// UpdateProject changes the fields set in u.
-	UpdateProject(ctx context.Context, slug string, u ProjectUpdate) (board.Project, error)
+	UpdateProject(ctx context.Context, slug string, u board.ProjectPatch) (board.Project, error)
 	// ArchiveProject marks the project inactive: it keeps its tickets but
 	// agents no longer pick from it.
 	ArchiveProject(ctx context.Context, slug string) (board.Project, error)
@@ -50,7 +50,7 @@ type Store interface {
 	// projects included. States without tickets are absent.
 	TicketCounts(ctx context.Context) (map[string]map[board.State]int, error)
 	// UpdateTicket changes the fields set in u.
-	UpdateTicket(ctx context.Context, ref board.Ref, u TicketUpdate, actor board.Actor) (board.Ticket, error)
+	UpdateTicket(ctx context.Context, ref board.Ref, u board.TicketPatch, actor board.Actor) (board.Ticket, error)
 	// MoveTicket applies board.CheckMove and board.ApplyMove. Feedback, when
 	// the move sends work back, is added as a "feedback" comment by the actor
 	// in the same transaction.
@@ -128,26 +128,6 @@ type ProjectFilter struct {
 	IncludeArchived bool
 }
 
-// ProjectUpdate holds the project fields to change; nil fields are kept.
-type ProjectUpdate struct {
-	Name          *string
-	Repo          *string
-	DefaultBranch *string
-	Model         *string
-	BudgetUSD     *float64
-	Verify        *string
-	// The other caps of board.AgentSettings.
-	TicketTokens   *int64
-	RunBudgetUSD   *float64
-	RunTokens      *int64
-	DailyBudgetUSD *float64
-	DailyTokens    *int64
-	// TakeBacklog is board.AgentSettings.TakeBacklog.
-	TakeBacklog *bool
-	// PermissionMode is board.AgentSettings.PermissionMode.
-	PermissionMode *board.PermissionMode
-}
-
 // Spend is what a set of runs consumed.
 type Spend struct {
 	Runs             int
@@ -172,19 +152,4 @@ type TicketFilter struct {
 	Blocked bool
 	// Limit caps how many tickets Tickets returns; 0 means all.
 	Limit int
-}
-
-// TicketUpdate holds the ticket fields to change; nil fields are kept.
-type TicketUpdate struct {
-	Title       *string
-	Description *string
-	Criteria    *[]string
-	Plan        *string
-	Priority    *int
-	Branch      *string
-	// IfUpdatedAt, when set, makes the update conditional: it is refused
-	// with ECONFLICT, changing nothing, unless the ticket's updated time is
-	// still this one. A person's edit carries the version they saw, so
-	// nobody overwrites a change they did not see.
-	IfUpdatedAt *time.Time
 }

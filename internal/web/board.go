@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
@@ -83,7 +82,7 @@ type ticketEdit struct {
 
 // editTicket validates and applies an edit.
 func (s *Server) editTicket(ctx context.Context, ref board.Ref, e ticketEdit) (board.Ticket, error) {
-	var u store.TicketUpdate
+	var u board.TicketPatch
 	if e.Title != nil {
 		t := strings.TrimSpace(*e.Title)
 		if err := board.ValidateTitle(t); err != nil {
@@ -110,7 +109,7 @@ func (s *Server) editTicket(ctx context.Context, ref board.Ref, e ticketEdit) (b
 		}
 		u.Priority = e.Priority
 	}
-	if u == (store.TicketUpdate{}) {
+	if u.IsZero() {
 		return board.Ticket{}, board.Errorf(board.EINVALID, "nothing to change; give at least one of title, description, criteria, priority")
 	}
 	u.IfUpdatedAt = e.UpdatedAt

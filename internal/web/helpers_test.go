@@ -16,7 +16,6 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
-	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 )
 
@@ -203,8 +202,8 @@ func wantBody(t testing.TB, r response, subs ...string) {
 	}
 }
 
-func storeTitle(s *string) store.TicketUpdate { return store.TicketUpdate{Title: s} }
+func storeTitle(s *string) board.TicketPatch { return board.TicketPatch{Title: s} }
 
-func planUpdate(s *string) store.TicketUpdate { return store.TicketUpdate{Plan: s} }
+func planUpdate(s *string) board.TicketPatch { return board.TicketPatch{Plan: s} }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

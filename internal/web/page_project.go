@@ -10,7 +10,6 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
-	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // projectForm is the project settings form as shown: the project's values,
@@ -198,7 +197,7 @@ func (s *Server) saveProjectSettings(w http.ResponseWriter, r *http.Request) err
 	for k, m := range planErrs {
 		errs[k] = m
 	}
-	if len(errs) == 0 && u != (store.ProjectUpdate{}) {
+	if len(errs) == 0 && !u.IsZero() {
 		if _, err := s.store.UpdateProject(ctx, slug, u); err != nil {
 			status, _, msg := classify(err)
 			if status != http.StatusBadRequest {
@@ -211,7 +210,7 @@ func (s *Server) saveProjectSettings(w http.ResponseWriter, r *http.Request) err
 		return s.renderProjectSettings(w, r, http.StatusBadRequest, projectSettingsView{Project: cur, Form: form, Errors: errs})
 	}
 	saved := "1"
-	if u == (store.ProjectUpdate{}) {
+	if u.IsZero() {
 		saved = "0"
 	}
 	http.Redirect(w, r, "/p/"+slug+"/settings?saved="+saved, http.StatusSeeOther)

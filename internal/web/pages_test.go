@@ -12,7 +12,6 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
-	"github.com/bonsai-run/bonsai/internal/store"
 	"golang.org/x/net/html"
 )
 
@@ -239,7 +238,7 @@ func TestPages_ApprovePlan(t *testing.T) {
 	e := newEnv(t)
 	p := e.project(t, "demo")
 	mode := board.ModePlan
-	if _, err := e.db.UpdateProject(context.Background(), p.Slug, store.ProjectUpdate{PermissionMode: &mode}); err != nil {
+	if _, err := e.db.UpdateProject(context.Background(), p.Slug, board.ProjectPatch{PermissionMode: &mode}); err != nil {
 		t.Fatal(err)
 	}
 	tk := e.ticket(t, "demo", "Risky", board.Research)
@@ -248,7 +247,7 @@ func TestPages_ApprovePlan(t *testing.T) {
 		t.Error("a ticket without a plan offers to approve it")
 	}
 	plan := "1. Change the schema."
-	if _, err := e.db.UpdateTicket(context.Background(), tk.Ref(), store.TicketUpdate{Plan: &plan}, board.Agent); err != nil {
+	if _, err := e.db.UpdateTicket(context.Background(), tk.Ref(), board.TicketPatch{Plan: &plan}, board.Agent); err != nil {
 		t.Fatal(err)
 	}
 	r := e.get(t, c, "/p/demo/1")

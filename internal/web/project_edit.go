@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // projectEdit is a change to a project's settings, as PATCH
@@ -51,8 +50,8 @@ func (fe fieldErrors) err() error {
 // planProjectEdit checks e against the project as it is and returns the
 // update holding only the fields that change. Each field is checked on its
 // own, so a person sees every field's problem at once, not only the first.
-func (s *Server) planProjectEdit(cur board.Project, e projectEdit) (store.ProjectUpdate, fieldErrors) {
-	var u store.ProjectUpdate
+func (s *Server) planProjectEdit(cur board.Project, e projectEdit) (board.ProjectPatch, fieldErrors) {
+	var u board.ProjectPatch
 	errs := fieldErrors{}
 	// valid applies one field's change to the stored project, which is
 	// valid, and validates the result: an error is about that field.
@@ -142,7 +141,7 @@ func (s *Server) editProject(ctx context.Context, slug string, e projectEdit) (b
 	if err := errs.err(); err != nil {
 		return board.Project{}, err
 	}
-	if u == (store.ProjectUpdate{}) {
+	if u.IsZero() {
 		return cur, nil
 	}
 	return s.store.UpdateProject(ctx, slug, u)

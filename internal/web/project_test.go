@@ -15,7 +15,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
-	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // checkModel is the model check `bonsai serve` wires in: the provider must
@@ -321,7 +320,7 @@ type refusingStore struct {
 	err error
 }
 
-func (s refusingStore) UpdateProject(context.Context, string, store.ProjectUpdate) (board.Project, error) {
+func (s refusingStore) UpdateProject(context.Context, string, board.ProjectPatch) (board.Project, error) {
 	return board.Project{}, s.err
 }
 

@@ -18,7 +18,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/session"
-	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
@@ -289,7 +288,7 @@ func TestRunner_BudgetStopsLoopingModel(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	budget := 0.0025
-	if _, err := f.db.UpdateProject(ctx, "demo", store.ProjectUpdate{BudgetUSD: &budget}); err != nil {
+	if _, err := f.db.UpdateProject(ctx, "demo", board.ProjectPatch{BudgetUSD: &budget}); err != nil {
 		t.Fatal(err)
 	}
 	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Loop", State: board.InProgress, Priority: 2}, board.Human)

@@ -7,10 +7,9 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/store"
 )
 
-func planUpdate(plan string) store.TicketUpdate { return store.TicketUpdate{Plan: &plan} }
+func planUpdate(plan string) board.TicketPatch { return board.TicketPatch{Plan: &plan} }
 
 // Evidence is one acceptance criterion and how it is met.
 type Evidence struct {

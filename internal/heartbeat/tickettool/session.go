@@ -7,14 +7,13 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
-	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // Board is what the ticket tools read and write.
 type Board interface {
 	Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error)
 	AddComment(ctx context.Context, ref board.Ref, c board.Comment) (board.Comment, error)
-	UpdateTicket(ctx context.Context, ref board.Ref, u store.TicketUpdate, actor board.Actor) (board.Ticket, error)
+	UpdateTicket(ctx context.Context, ref board.Ref, u board.TicketPatch, actor board.Actor) (board.Ticket, error)
 	MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error)
 	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
 }

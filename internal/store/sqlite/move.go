@@ -6,9 +6,9 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 )
 
-// MoveTicket applies board.CheckMove and board.ApplyMove. When the move sends
-// work back from VERIFICATION, the feedback becomes a "feedback" comment by
-// the actor in the same transaction. The rules that follow the project's
+// MoveTicket applies board.CheckMove and board.ApplyMove, and adds the
+// comment board.MoveComment asks for (a person's feedback when work goes
+// back from VERIFICATION) in the same transaction. The rules that follow the project's
 // agent settings (taking BACKLOG tickets, a person approving plans) read
 // them from the project here: the caller's req.Project is ignored.
 func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error) {
@@ -29,12 +29,9 @@ func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveReque
 		}
 		from := t.State
 		t = board.ApplyMove(t, req)
-		var feedback *board.Comment
-		if from == board.Verification && req.To == board.InProgress {
-			feedback = &board.Comment{AuthorType: req.Actor, AuthorName: authorName, Kind: board.KindFeedback, Content: req.Feedback}
-			if err := feedback.Validate(); err != nil {
-				return err
-			}
+		feedback, err := board.MoveComment(from, req, authorName)
+		if err != nil {
+			return err
 		}
 		if err := tx.saveTicket(&t); err != nil {
 			return err

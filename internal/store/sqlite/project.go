@@ -111,7 +111,7 @@ func (db *DB) Projects(ctx context.Context, f store.ProjectFilter) ([]board.Proj
 
 // UpdateProject changes the fields set in u. A change that changes nothing
 // writes nothing and records no event.
-func (db *DB) UpdateProject(ctx context.Context, slug string, u store.ProjectUpdate) (board.Project, error) {
+func (db *DB) UpdateProject(ctx context.Context, slug string, u board.ProjectPatch) (board.Project, error) {
 	var p board.Project
 	err := db.write(ctx, func(tx *tx) error {
 		old, err := getProject(ctx, tx, slug)
@@ -119,48 +119,8 @@ func (db *DB) UpdateProject(ctx context.Context, slug string, u store.ProjectUpd
 			return err
 		}
 		p = old
-		var changed []string
-		set := func(field string, dst *string, v *string) {
-			if v != nil && *v != *dst {
-				*dst = *v
-				changed = append(changed, field)
-			}
-		}
-		set("name", &p.Name, u.Name)
-		set("repo", &p.Repo, u.Repo)
-		set("defaultBranch", &p.DefaultBranch, u.DefaultBranch)
-		set("model", &p.Agent.Model, u.Model)
-		set("verify", &p.Agent.Verify, u.Verify)
-		setUSD := func(field string, dst *float64, v *float64) {
-			if v != nil && *v != *dst {
-				*dst = *v
-				changed = append(changed, field)
-			}
-		}
-		setTokens := func(field string, dst *int64, v *int64) {
-			if v != nil && *v != *dst {
-				*dst = *v
-				changed = append(changed, field)
-			}
-		}
-		setUSD("budgetUsd", &p.Agent.BudgetUSD, u.BudgetUSD)
-		setTokens("ticketTokens", &p.Agent.TicketTokens, u.TicketTokens)
-		setUSD("runBudgetUsd", &p.Agent.RunBudgetUSD, u.RunBudgetUSD)
-		setTokens("runTokens", &p.Agent.RunTokens, u.RunTokens)
-		setUSD("dailyBudgetUsd", &p.Agent.DailyBudgetUSD, u.DailyBudgetUSD)
-		setTokens("dailyTokens", &p.Agent.DailyTokens, u.DailyTokens)
-		if u.TakeBacklog != nil && *u.TakeBacklog != p.Agent.TakeBacklog {
-			p.Agent.TakeBacklog = *u.TakeBacklog
-			changed = append(changed, "takeBacklog")
-		}
-		if u.PermissionMode != nil && *u.PermissionMode != p.Agent.PermissionMode {
-			p.Agent.PermissionMode = *u.PermissionMode
-			changed = append(changed, "permissionMode")
-		}
-		if len(changed) == 0 {
-			return nil
-		}
-		if err := p.Validate(); err != nil {
+		changed, err := u.Apply(&p)
+		if err != nil || len(changed) == 0 {
 			return err
 		}
 		p.UpdatedAt = tx.now

@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
-	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -68,9 +66,6 @@ func getTicketByID(ctx context.Context, q queryer, id string) (board.Ticket, err
 	return t, nil
 }
 
-// startStates are the states a new ticket may start in.
-var startStates = map[board.State]bool{board.Backlog: true, board.Research: true, board.InProgress: true}
-
 // CreateTicket validates t and stores it in t.ProjectSlug's project with the
 // next ticket number of that project. An empty state means BACKLOG; a new
 // ticket may also start in RESEARCH or IN_PROGRESS, and has no sub-state.
@@ -78,20 +73,9 @@ func (db *DB) CreateTicket(ctx context.Context, t board.Ticket, actor board.Acto
 	if !actor.Valid() {
 		return board.Ticket{}, board.Errorf(board.EINVALID, "unknown actor %q", actor)
 	}
-	if t.State == "" {
-		t.State = board.Backlog
-	}
-	if t.Criteria == nil {
-		t.Criteria = []string{}
-	}
-	if err := t.Validate(); err != nil {
+	t, err := board.NewTicket(t)
+	if err != nil {
 		return board.Ticket{}, err
-	}
-	if !startStates[t.State] {
-		return board.Ticket{}, board.Errorf(board.EINVALID, "a new ticket starts in BACKLOG, RESEARCH or IN_PROGRESS, not %s", t.State)
-	}
-	if t.SubState != board.SubNone {
-		return board.Ticket{}, board.Errorf(board.EINVALID, "a new ticket has no sub-state, got %q", t.SubState)
 	}
 	criteria, err := encodeCriteria(t.Criteria)
 	if err != nil {
@@ -173,7 +157,7 @@ func (tx *tx) saveTicket(t *board.Ticket) error {
 
 // UpdateTicket changes the fields set in u. A change that changes nothing
 // writes nothing and records no event.
-func (db *DB) UpdateTicket(ctx context.Context, ref board.Ref, u store.TicketUpdate, actor board.Actor) (board.Ticket, error) {
+func (db *DB) UpdateTicket(ctx context.Context, ref board.Ref, u board.TicketPatch, actor board.Actor) (board.Ticket, error) {
 	if !actor.Valid() {
 		return board.Ticket{}, board.Errorf(board.EINVALID, "unknown actor %q", actor)
 	}
@@ -183,15 +167,8 @@ func (db *DB) UpdateTicket(ctx context.Context, ref board.Ref, u store.TicketUpd
 		if t, err = getTicket(ctx, tx, ref); err != nil {
 			return err
 		}
-		if u.IfUpdatedAt != nil && !t.UpdatedAt.Equal(*u.IfUpdatedAt) {
-			return board.Errorf(board.ECONFLICT, "ticket %s changed since %s (it was updated %s)",
-				ref, u.IfUpdatedAt.UTC().Format(time.RFC3339Nano), t.UpdatedAt.UTC().Format(time.RFC3339Nano))
-		}
-		changed := applyTicketUpdate(&t, u)
-		if len(changed) == 0 {
-			return nil
-		}
-		if err := t.Validate(); err != nil {
+		changed, err := u.Apply(&t)
+		if err != nil || len(changed) == 0 {
 			return err
 		}
 		if err := tx.saveTicket(&t); err != nil {
@@ -204,31 +181,6 @@ func (db *DB) UpdateTicket(ctx context.Context, ref board.Ref, u store.TicketUpd
 		return board.Ticket{}, wrap(err, "update ticket %s", ref)
 	}
 	return t, nil
-}
-
-// applyTicketUpdate sets the fields of u on t and returns the names of those
-// that changed.
-func applyTicketUpdate(t *board.Ticket, u store.TicketUpdate) []string {
-	var changed []string
-	str := func(field string, dst *string, v *string) {
-		if v != nil && *v != *dst {
-			*dst = *v
-			changed = append(changed, field)
-		}
-	}
-	str("title", &t.Title, u.Title)
-	str("description", &t.Description, u.Description)
-	str("plan", &t.Plan, u.Plan)
-	str("branch", &t.Branch, u.Branch)
-	if u.Priority != nil && *u.Priority != t.Priority {
-		t.Priority = *u.Priority
-		changed = append(changed, "priority")
-	}
-	if u.Criteria != nil && !slices.Equal(*u.Criteria, t.Criteria) {
-		t.Criteria = append([]string{}, *u.Criteria...)
-		changed = append(changed, "criteria")
-	}
-	return changed
 }
 
 // checkFilter reports what is wrong with f: an unknown state or project.

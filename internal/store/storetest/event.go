@@ -26,7 +26,7 @@ func testEventLog(t *testing.T, s store.Store) {
 	p := mustProject(t, s, "demo")
 	tk := mustTicket(t, s, board.Ticket{ProjectSlug: "demo", Title: "work", State: board.Research})
 	plan := "the plan"
-	mustUpdate(t, s, tk.Ref(), store.TicketUpdate{Plan: &plan})
+	mustUpdate(t, s, tk.Ref(), board.TicketPatch{Plan: &plan})
 	mustMove(t, s, tk.Ref(), board.InProgress, board.Agent)
 	q := mustComment(t, s, tk.Ref(), board.Agent, board.KindQuestion, "which port?")
 	a := mustComment(t, s, tk.Ref(), board.Human, board.KindNote, "8080")
@@ -40,7 +40,7 @@ func testEventLog(t *testing.T, s store.Store) {
 	mustMove(t, s, tk.Ref(), board.Verification, board.Agent)
 	mustMove(t, s, tk.Ref(), board.InProgress, board.Human) // with feedback
 	name := "Demo"
-	if _, err := s.UpdateProject(ctx, "demo", store.ProjectUpdate{Name: &name}); err != nil {
+	if _, err := s.UpdateProject(ctx, "demo", board.ProjectPatch{Name: &name}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.ArchiveProject(ctx, "demo"); err != nil {

@@ -54,7 +54,7 @@ func testMove(t *testing.T, s store.Store, proj string, settings board.AgentSett
 		tk := ticketIn(t, s, proj, from)
 		if from == board.Research {
 			plan := "the plan"
-			tk = mustUpdate(t, s, tk.Ref(), store.TicketUpdate{Plan: &plan})
+			tk = mustUpdate(t, s, tk.Ref(), board.TicketPatch{Plan: &plan})
 		}
 		claimed := board.AgentSettings{TakeBacklog: !settings.TakeBacklog, PermissionMode: board.ModePlan}
 		if settings.PermissionMode == board.ModePlan {
@@ -98,7 +98,7 @@ func testMove(t *testing.T, s store.Store, proj string, settings board.AgentSett
 	})
 }
 
-func mustUpdate(t *testing.T, s store.Store, ref board.Ref, u store.TicketUpdate) board.Ticket {
+func mustUpdate(t *testing.T, s store.Store, ref board.Ref, u board.TicketPatch) board.Ticket {
 	t.Helper()
 	got, err := s.UpdateTicket(t.Context(), ref, u, board.Agent)
 	if err != nil {
@@ -116,7 +116,7 @@ func testMovePlanNeeded(t *testing.T, s store.Store) {
 	wantCode(t, err, board.EREFUSED, "must save a plan")
 
 	plan := "1. write the code"
-	tk = mustUpdate(t, s, tk.Ref(), store.TicketUpdate{Plan: &plan})
+	tk = mustUpdate(t, s, tk.Ref(), board.TicketPatch{Plan: &plan})
 	got, err := s.MoveTicket(t.Context(), tk.Ref(), req, "agent")
 	if err != nil || got.State != board.InProgress {
 		t.Fatalf("move with a plan = %s, %v; want IN_PROGRESS", got.State, err)

@@ -205,13 +205,13 @@ func testPickPriority(t *testing.T, s store.Store) {
 	urgent := ticketIn(t, s, "demo", board.InProgress)
 	wantPick(t, s, "demo", old, board.ClassInProgress)
 	prio := board.PriorityUrgent
-	mustUpdate(t, s, urgent.Ref(), store.TicketUpdate{Priority: &prio})
+	mustUpdate(t, s, urgent.Ref(), board.TicketPatch{Priority: &prio})
 	wantPick(t, s, "demo", urgent, board.ClassInProgress)
 
 	// Class comes before priority: low-priority feedback beats urgent work.
 	low := ticketIn(t, s, "demo", board.Research)
 	lp := board.PriorityNone
-	mustUpdate(t, s, low.Ref(), store.TicketUpdate{Priority: &lp})
+	mustUpdate(t, s, low.Ref(), board.TicketPatch{Priority: &lp})
 	mustComment(t, s, low.Ref(), board.Human, board.KindNote, "reply")
 	wantPick(t, s, "demo", low, board.ClassHumanReply)
 }
@@ -270,7 +270,7 @@ func testPickBacklog(t *testing.T, s store.Store) {
 	// Urgency first, then age.
 	urgent := ticketIn(t, s, "auto", board.Backlog)
 	prio := board.PriorityUrgent
-	mustUpdate(t, s, urgent.Ref(), store.TicketUpdate{Priority: &prio})
+	mustUpdate(t, s, urgent.Ref(), board.TicketPatch{Priority: &prio})
 	wantPick(t, s, "auto", urgent, board.ClassBacklog)
 
 	// Anything in RESEARCH or IN_PROGRESS comes first.
@@ -281,7 +281,7 @@ func testPickBacklog(t *testing.T, s store.Store) {
 
 	// Turning the setting off leaves the backlog to people.
 	off := false
-	if _, err := s.UpdateProject(ctx, "auto", store.ProjectUpdate{TakeBacklog: &off}); err != nil {
+	if _, err := s.UpdateProject(ctx, "auto", board.ProjectPatch{TakeBacklog: &off}); err != nil {
 		t.Fatal(err)
 	}
 	if picks := pickRefs(t, s, ""); len(picks) != 0 {
@@ -289,7 +289,7 @@ func testPickBacklog(t *testing.T, s store.Store) {
 	}
 	checkPolicy(t, s)
 	on := true
-	p, err := s.UpdateProject(ctx, "auto", store.ProjectUpdate{TakeBacklog: &on})
+	p, err := s.UpdateProject(ctx, "auto", board.ProjectPatch{TakeBacklog: &on})
 	if err != nil || !p.Agent.TakeBacklog {
 		t.Fatalf("UpdateProject(take backlog) = %+v, %v", p.Agent, err)
 	}

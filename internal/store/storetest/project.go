@@ -112,7 +112,7 @@ func testProjectNotFound(t *testing.T, s store.Store) {
 	_, err := s.Project(ctx, "nope")
 	wantCode(t, err, board.ENOTFOUND, msg)
 	name := "x"
-	_, err = s.UpdateProject(ctx, "nope", store.ProjectUpdate{Name: &name})
+	_, err = s.UpdateProject(ctx, "nope", board.ProjectPatch{Name: &name})
 	wantCode(t, err, board.ENOTFOUND, msg)
 	_, err = s.ArchiveProject(ctx, "nope")
 	wantCode(t, err, board.ENOTFOUND, msg)
@@ -223,7 +223,7 @@ func testProjectUpdate(t *testing.T, s store.Store) {
 	var ticketTokens, runTokens, dailyTokens int64 = 100000, 20000, 900000
 	runUSD, dailyUSD := 0.75, 15.0
 	takeBacklog, mode := true, board.ModePlan
-	got, err := s.UpdateProject(ctx, "demo", store.ProjectUpdate{
+	got, err := s.UpdateProject(ctx, "demo", board.ProjectPatch{
 		Name: &name, Repo: &repo, DefaultBranch: &branch, Model: &model, Verify: &verify, BudgetUSD: &budget,
 		TicketTokens: &ticketTokens, RunBudgetUSD: &runUSD, RunTokens: &runTokens, DailyBudgetUSD: &dailyUSD, DailyTokens: &dailyTokens,
 		TakeBacklog: &takeBacklog, PermissionMode: &mode,
@@ -246,7 +246,7 @@ func testProjectUpdate(t *testing.T, s store.Store) {
 
 	// Setting the same values changes nothing.
 	before = lastEventID(t, s)
-	again, err := s.UpdateProject(ctx, "demo", store.ProjectUpdate{Name: &name, Model: &model})
+	again, err := s.UpdateProject(ctx, "demo", board.ProjectPatch{Name: &name, Model: &model})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func testProjectUpdate(t *testing.T, s store.Store) {
 
 	// An invalid value changes nothing.
 	bad := "not a model"
-	_, err = s.UpdateProject(ctx, "demo", store.ProjectUpdate{Name: &verify, Model: &bad})
+	_, err = s.UpdateProject(ctx, "demo", board.ProjectPatch{Name: &verify, Model: &bad})
 	wantCode(t, err, board.EINVALID, "provider/model")
 	same(t, "project after a refused update", mustProjectGet(t, s, "demo"), got)
 	wantEvents(t, s, before)

@@ -223,7 +223,7 @@ func testTicketNotFound(t *testing.T, s store.Store) {
 		t.Errorf("error = %q, want exactly %q", err, msg)
 	}
 	title := "x"
-	_, err = s.UpdateTicket(ctx, missing, store.TicketUpdate{Title: &title}, board.Human)
+	_, err = s.UpdateTicket(ctx, missing, board.TicketPatch{Title: &title}, board.Human)
 	wantCode(t, err, board.ENOTFOUND, msg)
 	_, err = s.MoveTicket(ctx, missing, board.MoveRequest{To: board.Research, Actor: board.Human}, "")
 	wantCode(t, err, board.ENOTFOUND, msg)
@@ -313,7 +313,7 @@ func testTicketUpdate(t *testing.T, s store.Store) {
 	before := lastEventID(t, s)
 	title, desc, plan, branch, prio := "new title", "new description", "1. do it", "bonsai/x", 0
 	criteria := []string{"first", "second"}
-	got, err := s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{
+	got, err := s.UpdateTicket(ctx, tk.Ref(), board.TicketPatch{
 		Title: &title, Description: &desc, Plan: &plan, Branch: &branch, Priority: &prio, Criteria: &criteria,
 	}, board.Human)
 	if err != nil {
@@ -334,14 +334,14 @@ func testTicketUpdate(t *testing.T, s store.Store) {
 
 	// An agent saves a plan.
 	plan2 := "## Plan\n1. read\n2. write"
-	got, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Plan: &plan2}, board.Agent)
+	got, err = s.UpdateTicket(ctx, tk.Ref(), board.TicketPatch{Plan: &plan2}, board.Agent)
 	if err != nil || got.Plan != plan2 {
 		t.Fatalf("UpdateTicket(plan) = %q, %v", got.Plan, err)
 	}
 
 	// Nothing to change: no write, no event.
 	before = lastEventID(t, s)
-	again, err := s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &title}, board.Human)
+	again, err := s.UpdateTicket(ctx, tk.Ref(), board.TicketPatch{Title: &title}, board.Human)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,11 +350,11 @@ func testTicketUpdate(t *testing.T, s store.Store) {
 
 	// Invalid values change nothing.
 	empty, bad := "", 9
-	_, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &empty}, board.Human)
+	_, err = s.UpdateTicket(ctx, tk.Ref(), board.TicketPatch{Title: &empty}, board.Human)
 	wantCode(t, err, board.EINVALID, "title is empty")
-	_, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Plan: &plan, Priority: &bad}, board.Human)
+	_, err = s.UpdateTicket(ctx, tk.Ref(), board.TicketPatch{Plan: &plan, Priority: &bad}, board.Human)
 	wantCode(t, err, board.EINVALID, "priority 9")
-	_, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &title}, "robot")
+	_, err = s.UpdateTicket(ctx, tk.Ref(), board.TicketPatch{Title: &title}, "robot")
 	wantCode(t, err, board.EINVALID, "unknown actor")
 	same(t, "ticket after refused updates", mustGet(t, s, tk.Ref()), got)
 	wantEvents(t, s, before)
@@ -362,16 +362,16 @@ func testTicketUpdate(t *testing.T, s store.Store) {
 	// A conditional update applies to the version it names, and to no other.
 	stale := got.UpdatedAt.Add(-time.Millisecond)
 	other := "edited on a stale page"
-	_, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &other, IfUpdatedAt: &stale}, board.Human)
+	_, err = s.UpdateTicket(ctx, tk.Ref(), board.TicketPatch{Title: &other, IfUpdatedAt: &stale}, board.Human)
 	wantCode(t, err, board.ECONFLICT, "changed since")
 	same(t, "ticket after a stale edit", mustGet(t, s, tk.Ref()), got)
 	wantEvents(t, s, before)
 	tick()
 	current := got.UpdatedAt
-	edited, err := s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &other, IfUpdatedAt: &current}, board.Human)
+	edited, err := s.UpdateTicket(ctx, tk.Ref(), board.TicketPatch{Title: &other, IfUpdatedAt: &current}, board.Human)
 	if err != nil || edited.Title != other {
 		t.Fatalf("UpdateTicket on the current version = %q, %v", edited.Title, err)
 	}
-	_, err = s.UpdateTicket(ctx, tk.Ref(), store.TicketUpdate{Title: &title, IfUpdatedAt: &current}, board.Human)
+	_, err = s.UpdateTicket(ctx, tk.Ref(), board.TicketPatch{Title: &title, IfUpdatedAt: &current}, board.Human)
 	wantCode(t, err, board.ECONFLICT, "changed since")
 }
