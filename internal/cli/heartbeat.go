@@ -176,6 +176,9 @@ func printReport(a *app, rep heartbeat.Report) error {
 		case r.Error != "":
 			result += ": " + truncate(r.Error, 80)
 		}
+		if r.PushError != "" {
+			result += "; NOT PUSHED: " + oneLine(r.PushError, 120)
+		}
 		t.row(r.Ticket, string(r.Task), result, formatDuration(r.Duration))
 	}
 	return t.flush()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/config"
@@ -19,6 +20,18 @@ type heartbeatView struct {
 	// RepoBackoff lists projects whose repository failed to clone or
 	// fetch, and that wait until Until.
 	RepoBackoff []repoBackoff `json:"repoBackoff"`
+	// PushFailures lists tickets whose branch the last push left off the
+	// remote; each stays until a push of the ticket works.
+	PushFailures []pushFailure `json:"pushFailures"`
+}
+
+// pushFailure is a ticket whose work is in the local clone only.
+type pushFailure struct {
+	Ticket   string    `json:"ticket"`
+	Branch   string    `json:"branch"`
+	Failures int       `json:"failures"`
+	At       time.Time `json:"at"`
+	Error    string    `json:"error"`
 }
 
 // repoBackoff is a project the heartbeat leaves alone after its
@@ -53,6 +66,11 @@ func loadHeartbeatView(d config.Dir, now time.Time) heartbeatView {
 		}
 	}
 	sort.Slice(v.RepoBackoff, func(i, j int) bool { return v.RepoBackoff[i].Project < v.RepoBackoff[j].Project })
+	v.PushFailures = []pushFailure{}
+	for ref, f := range st.Pushes {
+		v.PushFailures = append(v.PushFailures, pushFailure{Ticket: ref, Branch: f.Branch, Failures: f.Failures, At: f.At, Error: f.Error})
+	}
+	sort.Slice(v.PushFailures, func(i, j int) bool { return v.PushFailures[i].Ticket < v.PushFailures[j].Ticket })
 	return v
 }
 
@@ -93,4 +111,13 @@ func printHeartbeatView(w io.Writer, v heartbeatView, now time.Time) {
 		fmt.Fprintf(w, "  project %s waits until %s: its repository failed %d time(s) in a row: %s\n",
 			b.Project, b.Until.Local().Format("15:04 Jan 2"), b.Failures, b.Error)
 	}
+	for _, f := range v.PushFailures {
+		fmt.Fprintf(w, "  %s NOT PUSHED: branch %s failed to push %d time(s) in a row, last %s: %s\n",
+			f.Ticket, f.Branch, f.Failures, relTime(now, f.At), oneLine(f.Error, 200))
+	}
+}
+
+// oneLine joins the lines of s and cuts it at n characters.
+func oneLine(s string, n int) string {
+	return truncate(strings.Join(strings.Fields(s), " "), n)
 }

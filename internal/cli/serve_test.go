@@ -273,7 +273,7 @@ func TestTicketDiff_BranchAgainstDefault(t *testing.T) {
 	if got, err := diff(context.Background(), p, tk); got != "" || err != nil {
 		t.Fatalf("without the branch: %q, %v", got, err)
 	}
-	git("checkout", "-q", "-b", workspace.BranchName(3, "Add a flag"))
+	git("checkout", "-q", "-b", workspace.BranchName(p.Slug, 3, "Add a flag"))
 	os.WriteFile(filepath.Join(clone, "a.txt"), []byte("one\ntwo\n"), 0o644)
 	git("commit", "-q", "-am", "work")
 	git("checkout", "-q", "main")

@@ -67,3 +67,15 @@ func (h *Heartbeat) repoBlocker(st *State, p board.Project) string {
 	return fmt.Sprintf("the repository of %s failed %d time(s) in a row (%s); next try at %s, or at once after `bonsai project edit %s --repo …`",
 		p.Slug, b.Failures, b.Error, b.Until.UTC().Format(time.RFC3339), p.Slug)
 }
+
+// repoFailedText is the comment on the ticket whose run found p's
+// repository unusable, posted on the first failure in a row only: the
+// retries after each backoff add run errors, not comments. err comes from
+// the workspace, with the data directory's paths hidden and the URL's
+// credentials redacted.
+func repoFailedText(p board.Project, b RepoBackoff, err error) string {
+	return fmt.Sprintf("The repository of %s could not be used, so no agent ran:\n\n%s\n\n"+
+		"The project's tickets wait until %s and are tried again then, each further failure doubling the wait (up to an hour); "+
+		"`bonsai project edit %s --repo …` retries at once.",
+		p.Slug, indented(errText(err)), b.Until.UTC().Format(time.RFC3339), p.Slug)
+}

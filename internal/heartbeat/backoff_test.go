@@ -2,6 +2,8 @@ package heartbeat_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,5 +64,41 @@ func TestBeat_RepoBackoff(t *testing.T) {
 	}
 	if _, ok := heartbeat.ReadState(e.opts.StateFile).Repos["demo"]; ok {
 		t.Error("the backoff outlived a working clone")
+	}
+}
+
+// TestBeat_FailedCloneCommentsOnce points a project at a URL with
+// credentials that cannot be cloned: the ticket gets one comment from the
+// runtime saying so, without the credentials or the data directory's
+// paths, and the retries after each backoff add no other.
+func TestBeat_FailedCloneCommentsOnce(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	e := newEnv(t)
+	var skew time.Duration
+	e.opts.Now = func() time.Time { return time.Now().Add(skew) }
+	url := strings.Replace(srv.URL, "http://", "http://bonsai:s3cret-token@", 1) + "/gone.git"
+	e.project("demo", func(p *board.Project) { p.Repo = url })
+	tk := e.ticket("demo", "Work", board.InProgress)
+
+	e.beat()
+	e.beat() // within the backoff: skipped
+	skew = heartbeat.RepoBackoffMin + time.Second
+	e.beat()
+	if n := len(e.runs(tk.Ref())); n != 2 {
+		t.Fatalf("%d runs, want 2 (one before the backoff, one after)", n)
+	}
+	var notes []board.Comment
+	for _, c := range e.comments(tk.Ref()) {
+		if c.AuthorType == board.System {
+			notes = append(notes, c)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0].Content, "could not be used") || !strings.Contains(notes[0].Content, "clone") {
+		t.Fatalf("runtime comments = %+v, want one about the repository", notes)
+	}
+	if c := notes[0].Content; strings.Contains(c, "s3cret-token") || strings.Contains(c, e.data) {
+		t.Errorf("the comment shows credentials or a host path:\n%s", c)
 	}
 }

@@ -118,6 +118,10 @@ type RunReport struct {
 	MovedTo  board.State   `json:"movedTo,omitempty"`
 	Pushed   bool          `json:"pushed,omitempty"`
 	Duration time.Duration `json:"durationNs"`
+
+	// PushError says why the branch could not be pushed; the work stayed
+	// in the local clone.
+	PushError string `json:"pushError,omitempty"`
 }
 
 // Beat runs one heartbeat: lock, reconcile, pick, run, record, unlock. A

@@ -104,7 +104,7 @@ func TestBeat_TicketLifecycle(t *testing.T) {
 		t.Errorf("SessionFile = %s, want %s", job.SessionFile, want)
 	}
 	got := e.get(ref)
-	if got.State != board.InProgress || got.Branch != "bonsai/1-add-a-feature" || !strings.Contains(got.Plan, "feature.txt") {
+	if got.State != board.InProgress || got.Branch != "bonsai/demo/1-add-a-feature" || !strings.Contains(got.Plan, "feature.txt") {
 		t.Errorf("after beat 1: state %s, branch %q, plan %q", got.State, got.Branch, got.Plan)
 	}
 	for _, c := range e.comments(ref) {
@@ -150,7 +150,7 @@ func TestBeat_TicketLifecycle(t *testing.T) {
 		t.Errorf("completion comment:\n%s", last.Content)
 	}
 	// The runtime pushed the branch to the project's repository.
-	git(t, p.Repo, "rev-parse", "--verify", "bonsai/1-add-a-feature")
+	git(t, p.Repo, "rev-parse", "--verify", "bonsai/demo/1-add-a-feature")
 
 	// Approve: the next beat removes the worktree without running an agent.
 	if _, err := e.db.MoveTicket(context.Background(), ref, board.MoveRequest{To: board.Done, Actor: board.Human}, "alice"); err != nil {

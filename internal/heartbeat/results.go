@@ -69,11 +69,7 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 		r.note(ctx, board.KindStatus, statusText(out, r.plan.Task, h.opts.Now().Sub(r.run.StartedAt)))
 	}
 	if r.ws != nil {
-		pushed, err := h.opts.Workspaces.Push(ctx, r.plan.Project, r.ws)
-		if err != nil {
-			r.log.Warn("push branch", "branch", r.ws.Branch, "err", err)
-		}
-		rep.Pushed = pushed
+		r.push(ctx, st, rep)
 	}
 	if !out.RetryAt.IsZero() && out.RetryAt.After(h.opts.Now()) {
 		p := providerOf(r.plan.Model)

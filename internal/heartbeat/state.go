@@ -18,12 +18,15 @@ type State struct {
 	// Repos maps a project slug to its repository's failures to clone or
 	// fetch; the project's picks wait until the backoff is over.
 	Repos map[string]RepoBackoff `json:"repoBackoff,omitempty"`
+	// Pushes maps a ticket ("demo#3") to its branch's failed pushes; an
+	// entry stays until a later push of the ticket works.
+	Pushes map[string]PushFailure `json:"pushFailures,omitempty"`
 }
 
 // ReadState reads the state file; a missing or unreadable file is an empty
 // state, never an error: the state only saves work.
 func ReadState(path string) *State {
-	st := &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}}
+	st := &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}, Pushes: map[string]PushFailure{}}
 	if path == "" {
 		return st
 	}
@@ -32,13 +35,16 @@ func ReadState(path string) *State {
 		return st
 	}
 	if json.Unmarshal(b, st) != nil {
-		return &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}}
+		return &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}, Pushes: map[string]PushFailure{}}
 	}
 	if st.Paused == nil {
 		st.Paused = map[string]time.Time{}
 	}
 	if st.Repos == nil {
 		st.Repos = map[string]RepoBackoff{}
+	}
+	if st.Pushes == nil {
+		st.Pushes = map[string]PushFailure{}
 	}
 	return st
 }

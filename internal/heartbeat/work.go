@@ -119,6 +119,9 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 		r.log.Warn("repository failed; backing off", "failures", b.Failures, "until", b.Until.UTC().Format(time.RFC3339))
 		out := failed("prepare workspace", err)
 		out.Error += fmt.Sprintf(" (the project's tickets wait until %s; failure %d in a row)", b.Until.UTC().Format(time.RFC3339), b.Failures)
+		if b.Failures == 1 {
+			r.note(ctx, board.KindStatus, repoFailedText(r.plan.Project, b, err))
+		}
 		return Job{}, out
 	case err != nil:
 		return Job{}, failed("prepare workspace", err)

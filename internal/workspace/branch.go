@@ -8,15 +8,21 @@ import (
 // maxTitleSlug bounds the title part of a branch name.
 const maxTitleSlug = 40
 
-// BranchName returns the branch of ticket number n titled title:
-// "bonsai/<n>-<slug of title>", or "bonsai/<n>" when the title has no
-// letters or digits.
-func BranchName(n int, title string) string {
+// BranchName returns the branch of ticket number n titled title in the
+// project with slug slug: "bonsai/<project>/<n>-<slug of title>", or
+// "bonsai/<project>/<n>" when the title has no letters or digits. The
+// project is part of the name because projects may share a repository and
+// each numbers its tickets from 1: without it, two projects' tickets with
+// the same number and title would share one branch on the remote.
+//
+// Branches recorded on tickets before the project was part of the name
+// ("bonsai/<n>-<title>") are kept as they are; see Prepare.
+func BranchName(slug string, n int, title string) string {
 	s := TitleSlug(title)
 	if s == "" {
-		return fmt.Sprintf("bonsai/%d", n)
+		return fmt.Sprintf("bonsai/%s/%d", slug, n)
 	}
-	return fmt.Sprintf("bonsai/%d-%s", n, s)
+	return fmt.Sprintf("bonsai/%s/%d-%s", slug, n, s)
 }
 
 // TitleSlug lower-cases title, keeps ASCII letters and digits, joins the

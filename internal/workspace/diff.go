@@ -44,7 +44,7 @@ func (p *Provider) Diff(ctx context.Context, proj board.Project, t board.Ticket)
 	defer cancel()
 	branch := t.Branch
 	if branch == "" {
-		branch = BranchName(t.Number, t.Title)
+		branch = BranchName(proj.Slug, t.Number, t.Title)
 	}
 	if !g.refExists(ctx, proj.Slug, "refs/heads/"+branch) {
 		return "", nil

@@ -3,7 +3,7 @@
 //
 // Each project is cloned once into projects/<slug> (from a local path or a
 // URL); each ticket gets its own git worktree at worktrees/<slug>/<n> on the
-// branch bonsai/<n>-<slug of the title>, started from the project's default
+// branch bonsai/<slug>/<n>-<slug of the title>, started from the project's default
 // branch after a fetch. Every git command runs through an executor.Executor
 // with an argv, never a shell. Credentials for clone, fetch and push come
 // from the runtime's environment and are passed only to those commands; the

@@ -12,6 +12,8 @@ import (
 // Prepare resolves ticket t of project proj to its workspace: it clones the
 // project once, fetches, and creates or reuses the ticket's worktree on the
 // ticket's branch (t.Branch, or BranchName when the ticket has none yet).
+// A recorded branch is kept, even one named before branch names held the
+// project ("bonsai/<n>-<title>"), so work in progress is never moved.
 // A worktree a previous beat left behind is reused as it is, uncommitted
 // changes included, so work survives a crash. The caller closes the
 // workspace.
@@ -38,7 +40,7 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 	}
 	ws := &Workspace{Branch: t.Branch, Base: base, Remote: Remote, Root: p.WorktreePath(proj.Slug, t.Number), Clone: p.ClonePath(proj.Slug)}
 	if ws.Branch == "" {
-		ws.Branch = BranchName(t.Number, t.Title)
+		ws.Branch = BranchName(proj.Slug, t.Number, t.Title)
 	}
 	if err := p.ensureWorktree(ctx, g, proj.Slug, ws, t.Branch != ""); err != nil {
 		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)

@@ -25,7 +25,7 @@ type Workspace struct {
 	Clone string
 	// Exec runs commands and file operations inside Root, for the agent.
 	Exec executor.Executor
-	// Branch is the ticket's branch, e.g. "bonsai/12-fix-login".
+	// Branch is the ticket's branch, e.g. "bonsai/demo/12-fix-login".
 	Branch string
 	// Base is the ref the branch started from, e.g. "origin/main".
 	Base string

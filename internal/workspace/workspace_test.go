@@ -131,7 +131,7 @@ func TestProvider_PrepareClonesAndCreatesWorktree(t *testing.T) {
 	if want := filepath.Join(data, "worktrees", "demo", "3"); ws.Root != want {
 		t.Errorf("Root = %s, want %s", ws.Root, want)
 	}
-	if ws.Branch != "bonsai/3-fix-the-login-page" || ws.Base != "origin/main" || ws.Remote != "origin" || !ws.Created {
+	if ws.Branch != "bonsai/demo/3-fix-the-login-page" || ws.Base != "origin/main" || ws.Remote != "origin" || !ws.Created {
 		t.Errorf("workspace = %+v", ws)
 	}
 	if got := git(t, ws.Root, "rev-parse", "--abbrev-ref", "HEAD"); got != ws.Branch {
@@ -302,17 +302,48 @@ func TestProvider_SetsIdentityWhenMissing(t *testing.T) {
 
 func TestBranchName(t *testing.T) {
 	for _, tc := range []struct {
+		slug  string
 		n     int
 		title string
 		want  string
 	}{
-		{12, "Fix login", "bonsai/12-fix-login"},
-		{1, "  Ünïcode & symbols: v2.0 ", "bonsai/1-n-code-symbols-v2-0"},
-		{7, "!!!", "bonsai/7"},
-		{9, "A very long title that goes on and on well past the limit", "bonsai/9-a-very-long-title-that-goes-on-and-on"},
+		{"demo", 12, "Fix login", "bonsai/demo/12-fix-login"},
+		{"web-app", 1, "  Ünïcode & symbols: v2.0 ", "bonsai/web-app/1-n-code-symbols-v2-0"},
+		{"demo", 7, "!!!", "bonsai/demo/7"},
+		{"x", 9, "A very long title that goes on and on well past the limit", "bonsai/x/9-a-very-long-title-that-goes-on-and-on"},
 	} {
-		if got := workspace.BranchName(tc.n, tc.title); got != tc.want {
-			t.Errorf("BranchName(%d, %q) = %q, want %q", tc.n, tc.title, got, tc.want)
+		got := workspace.BranchName(tc.slug, tc.n, tc.title)
+		if got != tc.want {
+			t.Errorf("BranchName(%q, %d, %q) = %q, want %q", tc.slug, tc.n, tc.title, got, tc.want)
 		}
+		if err := board.ValidateBranch(got); err != nil {
+			t.Errorf("BranchName(%q, %d, %q) = %q: %v", tc.slug, tc.n, tc.title, got, err)
+		}
+	}
+	// Projects sharing a repository never share a branch.
+	if a, b := workspace.BranchName("a", 1, "Fix"), workspace.BranchName("b", 1, "Fix"); a == b {
+		t.Errorf("projects a and b share branch %q", a)
+	}
+}
+
+// TestProvider_PrepareKeepsRecordedLegacyBranch: a ticket that recorded a
+// branch named before branch names held the project keeps working on it,
+// with its commits.
+func TestProvider_PrepareKeepsRecordedLegacyBranch(t *testing.T) {
+	repo := newRepo(t)
+	git(t, repo, "checkout", "-q", "-b", "bonsai/5-old-work")
+	os.WriteFile(filepath.Join(repo, "old.txt"), []byte("old\n"), 0o644)
+	git(t, repo, "add", "old.txt")
+	git(t, repo, "commit", "-q", "-m", "old work")
+	git(t, repo, "checkout", "-q", "main")
+	p, _, _ := newProvider(t)
+	tk := ticket(5, "Old work")
+	tk.Branch = "bonsai/5-old-work"
+	ws := prepare(t, p, project(repo), tk)
+	if ws.Branch != "bonsai/5-old-work" || ws.Recreated {
+		t.Fatalf("workspace = %+v, want the recorded branch", ws)
+	}
+	if _, err := os.Stat(filepath.Join(ws.Root, "old.txt")); err != nil {
+		t.Errorf("the worktree lacks the branch's commit: %v", err)
 	}
 }

@@ -1,0 +1,68 @@
+package heartbeat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// PushFailure is a ticket whose branch failed to push, as heartbeat.json
+// keeps it until a later push of the ticket works. The work is in the
+// local clone, not on the remote.
+type PushFailure struct {
+	Branch string `json:"branch"`
+	// Failures counts the failed pushes in a row.
+	Failures int       `json:"failures"`
+	At       time.Time `json:"at"` // the last failure
+	Error    string    `json:"error"`
+}
+
+// push pushes the run's branch after the run. A failure is written on
+// the ticket (once per failures in a row), kept in the state for `bonsai
+// status` until a push works, and put in the run's report; a push that
+// works, or finds nothing to push, forgets earlier failures.
+func (r *runState) push(ctx context.Context, st *State, rep *RunReport) {
+	h := r.h
+	pushed, err := h.opts.Workspaces.Push(ctx, r.plan.Project, r.ws)
+	rep.Pushed = pushed
+	if err == nil {
+		h.pushWorked(st, rep.Ticket)
+		return
+	}
+	r.log.Warn("push branch", "branch", r.ws.Branch, "err", err)
+	rep.PushError = errText(err)
+	f := h.pushFailed(st, rep.Ticket, r.ws.Branch, rep.PushError)
+	if f.Failures == 1 {
+		r.note(ctx, board.KindStatus, fmt.Sprintf("The branch `%s` could not be pushed, so the remote does not have this run's work (it is kept in the local clone):\n\n%s\n\n"+
+			"Each run tries again; `bonsai status` shows the failure until a push works.", r.ws.Branch, indented(rep.PushError)))
+	}
+}
+
+// pushFailed records a failed push of ticket ref's branch.
+func (h *Heartbeat) pushFailed(st *State, ref, branch, msg string) PushFailure {
+	h.stateMu.Lock()
+	defer h.stateMu.Unlock()
+	f := st.Pushes[ref]
+	if f.Branch != branch {
+		f = PushFailure{Branch: branch}
+	}
+	f.Failures++
+	f.At, f.Error = h.opts.Now(), msg
+	st.Pushes[ref] = f
+	return f
+}
+
+// pushWorked forgets the failed pushes of ticket ref.
+func (h *Heartbeat) pushWorked(st *State, ref string) {
+	h.stateMu.Lock()
+	defer h.stateMu.Unlock()
+	delete(st.Pushes, ref)
+}
+
+// indented sets an error message apart in a comment as a code block.
+func indented(msg string) string {
+	return "    " + strings.ReplaceAll(strings.TrimSpace(msg), "\n", "\n    ")
+}
