@@ -37,6 +37,7 @@ type Local struct {
 	env     []string
 	shell   []string
 	durable bool
+	marks   []string // KEY=VALUE pairs every command gets (Mark)
 }
 
 var _ Executor = (*Local)(nil)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -44,7 +45,7 @@ func (l *Local) run(ctx context.Context, argv []string, opts RunOptions) (Exit, 
 	if err != nil {
 		return Exit{}, l.pathErr("run", rel, err)
 	}
-	env := append(CleanEnv(os.Environ(), l.env), opts.Env...)
+	env := append(append(CleanEnv(os.Environ(), l.env), l.marks...), opts.Env...)
 	name, err := lookPath(argv[0])
 	if err != nil {
 		return Exit{}, err
@@ -54,7 +55,7 @@ func (l *Local) run(ctx context.Context, argv []string, opts RunOptions) (Exit, 
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdin = opts.Stdin
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 
 	out := opts.Output
 	if out == nil {
@@ -76,7 +77,8 @@ func (l *Local) run(ctx context.Context, argv []string, opts RunOptions) (Exit, 
 	}
 
 	start := time.Now()
-	err = cmd.Start()
+	waited := make(chan error, 1)
+	err = startLocked(cmd, waited)
 	pw.Close()
 	if ew != nil {
 		ew.Close()
@@ -97,8 +99,6 @@ func (l *Local) run(ctx context.Context, argv []string, opts RunOptions) (Exit, 
 		pending++
 		go copyOut(opts.Stderr, er, copied)
 	}
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
 
 	var timeout <-chan time.Time
 	if opts.Timeout > 0 {
@@ -165,8 +165,25 @@ func drain(copied <-chan struct{}, pending int, files ...*os.File) {
 	}
 }
 
-func killGroup(pid int) {
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+// startLocked starts cmd from a goroutine locked to its OS thread until
+// the command has been waited for, then sends Wait's result on waited. On
+// Linux the parent-death signal fires when the thread that started the
+// child exits, not the process: Go ends a thread only when a goroutine
+// locked to it returns still locked, and holding the lock keeps any other
+// goroutine from doing so on this one while the command runs.
+func startLocked(cmd *exec.Cmd, waited chan<- error) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		waited <- cmd.Wait()
+	}()
+	return <-started
 }
 
 func exitCode(ps *os.ProcessState) int {

@@ -12,8 +12,9 @@ import (
 
 // Picker finds the work of a beat with plain SQL.
 type Picker interface {
-	// InterruptRuns marks runs a dead beat left running as interrupted.
-	InterruptRuns(ctx context.Context) (int, error)
+	// RunningRuns lists the runs still running: at the start of a beat,
+	// those a dead beat left.
+	RunningRuns(ctx context.Context) ([]board.Run, error)
 	// Pick returns the ticket the pick policy chooses per active project
 	// (or only the named one).
 	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)

@@ -145,7 +145,8 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 
-	if rep.Interrupted, err = h.opts.Store.InterruptRuns(ctx); err != nil {
+	var busy map[string]bool
+	if rep.Interrupted, busy, err = h.reconcile(ctx); err != nil {
 		return rep, err
 	}
 	if rep.Interrupted > 0 {
@@ -158,6 +159,11 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 	plans, err := h.plan(ctx, st)
 	if err != nil {
 		return rep, err
+	}
+	for i := range plans {
+		if busy[plans[i].Ticket.ID] && plans[i].Blocker == "" {
+			plans[i].Blocker = "a process of its previous run still runs in its worktree"
+		}
 	}
 	rep.Runs = h.runAll(ctx, plans, deadline, st)
 	rep.FinishedAt = h.opts.Now()

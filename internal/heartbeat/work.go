@@ -51,6 +51,11 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, st
 
 	r := &runState{h: h, plan: p, run: run, log: log}
 	out := r.execute(ctx, beatDeadline, st)
+	if r.ws != nil {
+		// What the agent's commands left behind (setsid, double forks)
+		// ends with the run.
+		h.killRun(run.ID)
+	}
 	r.finish(ctx, out, st, &rep)
 	rep.Duration = h.opts.Now().Sub(start)
 	log.Info("run finished", "status", rep.Status, "duration", rep.Duration.String(), "error", rep.Error)
@@ -128,6 +133,9 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	}
 	h.repoWorked(st, r.plan.Project)
 	r.ws = ws
+	if m, ok := ws.Exec.(marker); ok {
+		m.Mark(runMark(r.run.ID))
+	}
 	if t.Branch != ws.Branch {
 		branch := ws.Branch
 		if _, err := h.opts.Store.UpdateTicket(ctx, ref, board.TicketPatch{Branch: &branch}, board.System); err != nil {
@@ -193,6 +201,10 @@ func (r *runState) runAgent(ctx context.Context, job Job) Outcome {
 		out.Status, out.Error = board.RunTimeout, fmt.Sprintf("the run reached its deadline (%s)", deadline.Sub(r.run.StartedAt).Round(time.Second))
 	case err != nil:
 		out.Status, out.Error = board.RunError, errText(err)
+	case out.Status == board.RunInterrupted && errors.Is(runCtx.Err(), context.DeadlineExceeded):
+		// The beat's deadline, which is the run's, ended the loop: the
+		// runner saw its context canceled rather than its own deadline.
+		out.Status, out.Error = board.RunTimeout, fmt.Sprintf("the run reached its deadline (%s)", deadline.Sub(r.run.StartedAt).Round(time.Second))
 	case out.Status == "" || out.Status == board.RunRunning:
 		out.Status = board.RunCompleted
 	}
