@@ -52,6 +52,7 @@ func TestScripts(t *testing.T) {
 			"block":    cmdBlock,
 			"pty":      cmdPty,
 			"takeport": cmdTakePort,
+			"private":  cmdPrivate,
 			// fakellm (run_fakellm_test.go) serves scripted model turns.
 			"fakellm": cmdFakeLLM(t),
 		},

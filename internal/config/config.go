@@ -201,5 +201,5 @@ func Save(path string, c Config) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, b, 0o644)
+	return writeAtomic(path, b, FileMode)
 }
