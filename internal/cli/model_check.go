@@ -2,7 +2,10 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"io"
 
+	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 )
@@ -29,4 +32,43 @@ func modelProblem(getenv func(string) string, id string) error {
 		return errors.New(llmMessage(err))
 	}
 	return nil
+}
+
+// unpriced reports whether the model catalog, with cfg's models settings,
+// has no price for the model id: budgets in USD then never count its runs.
+func unpriced(cfg config.Config, id string) bool {
+	if id == "" {
+		return false
+	}
+	cat, err := modelCatalog(cfg)
+	if err != nil {
+		return false // config.json's own error is reported where it is loaded
+	}
+	info, _ := cat.Lookup(id)
+	return info.Price == (llm.Price{})
+}
+
+// unpricedHelp says what an unpriced model means and how to price it.
+func unpricedHelp(id string) string {
+	return fmt.Sprintf("budgets in USD do not count its runs; if it is not free, set its price with: bonsai config set models.%s.price.input <USD per million tokens> (and price.output, price.cacheRead, price.cacheWrite)", id)
+}
+
+// warnUnpriced warns on w when the catalog has no price for the model id
+// just chosen (config set model, project add/edit --model).
+func warnUnpriced(w io.Writer, cfg config.Config, id string) {
+	if unpriced(cfg, id) {
+		fmt.Fprintf(w, "bonsai: warning: the model catalog has no price for %s: %s\n", id, unpricedHelp(id))
+	}
+}
+
+// warnUnpricedModel warns when the catalog, with config.json's models
+// settings, has no price for a project's model id; "" (config.json's
+// model) and an unreadable config.json are not warned about here.
+func (a *app) warnUnpricedModel(id string) {
+	if id == "" {
+		return
+	}
+	if cfg, err := a.config(); err == nil {
+		warnUnpriced(a.stderr, cfg, id)
+	}
 }
