@@ -7,6 +7,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/catalog"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 )
 
@@ -34,18 +35,45 @@ func modelProblem(getenv func(string) string, id string) error {
 	return nil
 }
 
-// unpriced reports whether the model catalog, with cfg's models settings,
-// has no price for the model id: budgets in USD then never count its runs.
-func unpriced(cfg config.Config, id string) bool {
+// priceCheck says which models the model catalog, with config.json's
+// models settings, has no price for: budgets in USD never count their runs.
+// It parses the catalog on first need, once.
+type priceCheck struct {
+	cfg    config.Config
+	cat    *catalog.Catalog
+	parsed bool
+}
+
+// unpriced reports whether the catalog has no price for the model id.
+func (pc *priceCheck) unpriced(id string) bool {
 	if id == "" {
 		return false
 	}
-	cat, err := modelCatalog(cfg)
-	if err != nil {
+	if m, set := pc.cfg.Models[id]; id == config.DefaultModel && (!set || m.Price == nil) {
+		// The catalog prices the default model (TestDefaultModelIsPriced):
+		// status need not parse the catalog for a board that uses it.
+		return false
+	}
+	if !pc.parsed {
+		pc.parsed = true
+		if len(pc.cfg.Models) == 0 {
+			pc.cat = catalog.Default()
+		} else if cat, err := modelCatalog(pc.cfg); err == nil {
+			pc.cat = cat
+		}
+	}
+	if pc.cat == nil {
 		return false // config.json's own error is reported where it is loaded
 	}
-	info, _ := cat.Lookup(id)
+	info, _ := pc.cat.Lookup(id)
 	return info.Price == (llm.Price{})
+}
+
+// unpriced reports whether the catalog, with cfg's models settings, has no
+// price for the model id.
+func unpriced(cfg config.Config, id string) bool {
+	pc := priceCheck{cfg: cfg}
+	return pc.unpriced(id)
 }
 
 // unpricedHelp says what an unpriced model means and how to price it.

@@ -14,6 +14,7 @@ import (
 // known provider) and that the catalog prices it. It makes no request.
 func modelStatuses(getenv func(string) string, cfg config.Config, projects []board.Project) []view.ModelStatus {
 	defaultModel := cfg.Model
+	prices := priceCheck{cfg: cfg}
 	var out []view.ModelStatus
 	for _, p := range projects {
 		if !p.Active {
@@ -29,7 +30,7 @@ func modelStatuses(getenv func(string) string, cfg config.Config, projects []boa
 			if err := llmprovider.Check(id, getenv); err != nil {
 				m.Problem = llmMessage(err)
 			}
-			m.Unpriced = unpriced(cfg, id)
+			m.Unpriced = prices.unpriced(id)
 			out = append(out, m)
 			i = len(out) - 1
 		}
