@@ -81,7 +81,16 @@ func ParsePermissionMode(s string) (PermissionMode, error) {
 	return "", Errorf(EINVALID, "permission mode %q; use auto (agents implement their plans) or plan (a person approves each plan)", s)
 }
 
-// Validate reports what is wrong with a project about to be created.
+// ValidateNew reports what is wrong with a project about to be created:
+// what Validate checks, and a slug new projects may take.
+func (p Project) ValidateNew() error {
+	if err := ValidateNewSlug(p.Slug); err != nil {
+		return err
+	}
+	return p.Validate()
+}
+
+// Validate reports what is wrong with a project, as stored or changed.
 func (p Project) Validate() error {
 	if err := ValidateSlug(p.Slug); err != nil {
 		return err

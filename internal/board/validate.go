@@ -31,6 +31,20 @@ func ValidateSlug(s string) error {
 	return nil
 }
 
+// ValidateNewSlug reports whether s may name a new project: a valid slug
+// that does not start with "-", which bonsai and git would read as an
+// option ("bonsai ticket list -x"). Projects made before this rule keep
+// their slugs: ValidateSlug still accepts them.
+func ValidateNewSlug(s string) error {
+	if err := ValidateSlug(s); err != nil {
+		return err
+	}
+	if s[0] == '-' {
+		return Errorf(EINVALID, "project slug %q starts with -, which commands would read as an option; start it with a-z or 0-9", s)
+	}
+	return nil
+}
+
 // ValidateTitle reports whether s is a valid ticket title: not blank, at
 // most 200 characters, one line.
 func ValidateTitle(s string) error {

@@ -27,6 +27,28 @@ func TestValidateSlug(t *testing.T) {
 	}
 }
 
+// TestValidateNewSlug checks that a new project's slug may not start with
+// "-", while such a slug, stored before the rule, stays valid.
+func TestValidateNewSlug(t *testing.T) {
+	for _, s := range []string{"-x", "-", "--help"} {
+		err := ValidateNewSlug(s)
+		if err == nil || ErrorCode(err) != EINVALID || !strings.Contains(err.Error(), "starts with -") {
+			t.Errorf("ValidateNewSlug(%q) = %v, want an invalid error saying it starts with -", s, err)
+		}
+		if err := ValidateSlug(s); err != nil {
+			t.Errorf("ValidateSlug(%q) = %v; a stored slug must stay valid", s, err)
+		}
+	}
+	for _, s := range []string{"demo", "1-a", "a-"} {
+		if err := ValidateNewSlug(s); err != nil {
+			t.Errorf("ValidateNewSlug(%q) = %v, want nil", s, err)
+		}
+	}
+	if err := ValidateNewSlug("Bad"); err == nil || !strings.Contains(err.Error(), "has 'B'") {
+		t.Errorf("ValidateNewSlug(Bad) = %v, want ValidateSlug's error", err)
+	}
+}
+
 func TestTicket_Validate(t *testing.T) {
 	ok := Ticket{Title: "Fix it", Priority: 2, State: Backlog}
 	tests := []struct {

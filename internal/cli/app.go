@@ -45,11 +45,24 @@ func (a *app) dataDir() (config.Dir, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := config.Init(d); err != nil {
-		return "", dataDirError(a.getenv, err)
+	if _, err := a.initDir(d); err != nil {
+		return "", err
+	}
+	return d, nil
+}
+
+// initDir runs config.Init on d, prints its warnings and makes d the data
+// directory of the command.
+func (a *app) initDir(d config.Dir) (config.InitResult, error) {
+	res, err := config.Init(d)
+	for _, w := range res.Warnings {
+		fmt.Fprintf(a.stderr, "bonsai: warning: %s\n", w)
+	}
+	if err != nil {
+		return res, dataDirError(a.getenv, err)
 	}
 	a.dir = d
-	return d, nil
+	return res, nil
 }
 
 // dataDirError says where a data directory that cannot be created came

@@ -123,11 +123,27 @@ func refuseUnknownSubcommands(root *cobra.Command) {
 	}
 	for _, c := range root.Commands() {
 		if c.HasSubCommands() && !c.Runnable() {
-			c.Args = cobra.NoArgs
+			c.Args = unknownSubcommand
+			c.SuggestionsMinimumDistance = 2 // cobra sets it on the root only
 			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 		}
 		refuseUnknownSubcommands(c)
 	}
+}
+
+// unknownSubcommand is the Args check of a command group: any argument is
+// a subcommand it does not have, and the error suggests the one meant, as
+// cobra does for the root's commands ("bonsai ticket shwo": did you mean
+// "show"?).
+func unknownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	err := fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		return fmt.Errorf("%w; did you mean %q?", err, s[0])
+	}
+	return err
 }
 
 // explainFlagError adds a hint to cobra's "unknown shorthand flag" error, which

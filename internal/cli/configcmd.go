@@ -78,6 +78,9 @@ budgets in USD count with them). An empty value removes the setting.`,
 			if err := config.Save(a.dir.ConfigFile(), c); err != nil {
 				return err
 			}
+			if args[0] == "model" {
+				warnUnpriced(a.stderr, c, c.Model)
+			}
 			v, _ := c.Get(args[0])
 			if v == "" && strings.HasPrefix(args[0], "models.") {
 				fmt.Fprintf(a.stdout, "%s removed; the model catalog's value applies\n", args[0])

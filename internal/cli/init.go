@@ -24,11 +24,10 @@ Existing files are kept. Every command runs this implicitly when it needs to.`,
 			if err != nil {
 				return err
 			}
-			res, err := config.Init(d)
+			res, err := a.initDir(d)
 			if err != nil {
-				return dataDirError(a.getenv, err)
+				return err
 			}
-			a.dir = d
 			if _, err := a.config(); err != nil {
 				return err
 			}

@@ -105,6 +105,7 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 		return err
 	}
 	fmt.Fprintf(a.stdout, "Added project %s (%s, branch %s)\n", p.Slug, p.Repo, p.DefaultBranch)
+	a.warnUnpricedModel(p.Agent.Model)
 	return nil
 }
 
@@ -355,6 +356,9 @@ has a person approve each plan before agents implement it.`,
 				return err
 			}
 			fmt.Fprintf(a.stdout, "Updated project %s\n", p.Slug)
+			if u.Model != nil {
+				a.warnUnpricedModel(p.Agent.Model)
+			}
 			return nil
 		},
 	}

@@ -53,6 +53,7 @@ func TestScripts(t *testing.T) {
 			"pty":      cmdPty,
 			"takeport": cmdTakePort,
 			"proc":     cmdProc,
+			"private":  cmdPrivate,
 			// fakellm (run_fakellm_test.go) serves scripted model turns.
 			"fakellm": cmdFakeLLM(t),
 		},

@@ -138,7 +138,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 			if err != nil {
 				c = config.Default()
 			}
-			return modelStatuses(a.getenv, c.Model, ps)
+			return modelStatuses(a.getenv, c, ps)
 		},
 		LastBeat: func() (time.Time, time.Duration, bool) {
 			st := heartbeat.ReadState(d.Path("heartbeat.json"))
@@ -180,7 +180,7 @@ func openWebLog(d config.Dir) (*os.File, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Size() > maxWebLog {
 		os.Rename(path, path+".1")
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open web log: %w", err)
 	}

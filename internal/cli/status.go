@@ -43,7 +43,7 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 		Heartbeat: loadHeartbeatView(a.dir, a.now()),
 		Now:       a.now(),
 		Models: func(ps []board.Project) []view.ModelStatus {
-			return modelStatuses(a.getenv, cfg.Model, ps)
+			return modelStatuses(a.getenv, cfg, ps)
 		},
 	})
 }
@@ -60,6 +60,9 @@ func printStatus(a *app, v view.Status) error {
 	for _, m := range v.Models {
 		if m.Problem != "" {
 			fmt.Fprintf(w, "MODEL %s cannot run (%s): %s\n\n", m.Model, someOf(m.Projects, 5), m.Problem)
+		}
+		if m.Unpriced {
+			fmt.Fprintf(w, "MODEL %s has no price in the model catalog (%s): %s\n\n", m.Model, someOf(m.Projects, 5), unpricedHelp(m.Model))
 		}
 	}
 	fmt.Fprintln(w, "PROJECTS")

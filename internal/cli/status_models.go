@@ -4,14 +4,17 @@ import (
 	"slices"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/config"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // modelStatuses checks, for every model the active projects use (their own
-// or config.json's default), that agents could reach it: a key set, a
-// known provider. It makes no request.
-func modelStatuses(getenv func(string) string, defaultModel string, projects []board.Project) []view.ModelStatus {
+// or config.json's default), that agents could reach it (a key set, a
+// known provider) and that the catalog prices it. It makes no request.
+func modelStatuses(getenv func(string) string, cfg config.Config, projects []board.Project) []view.ModelStatus {
+	defaultModel := cfg.Model
+	prices := priceCheck{cfg: cfg}
 	var out []view.ModelStatus
 	for _, p := range projects {
 		if !p.Active {
@@ -27,6 +30,7 @@ func modelStatuses(getenv func(string) string, defaultModel string, projects []b
 			if err := llmprovider.Check(id, getenv); err != nil {
 				m.Problem = llmMessage(err)
 			}
+			m.Unpriced = prices.unpriced(id)
 			out = append(out, m)
 			i = len(out) - 1
 		}

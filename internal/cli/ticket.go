@@ -236,7 +236,7 @@ func printTicket(a *app, d view.TicketDetail) error {
 		fmt.Fprintf(w, "Next: %s\n", next)
 	}
 	if strings.TrimSpace(t.Description) != "" {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(t.Description, "\n"))
+		fmt.Fprintf(w, "\n%s\n", plainText(t.Description))
 	}
 	if len(t.Criteria) > 0 {
 		fmt.Fprintln(w, "\nAcceptance criteria:")
@@ -245,13 +245,13 @@ func printTicket(a *app, d view.TicketDetail) error {
 		}
 	}
 	if strings.TrimSpace(t.Plan) != "" {
-		fmt.Fprintf(w, "\nPlan:\n%s\n", indent(strings.TrimRight(t.Plan, "\n"), "  "))
+		fmt.Fprintf(w, "\nPlan:\n%s\n", indent(plainText(t.Plan), "  "))
 	}
 	if len(d.Comments) > 0 {
 		fmt.Fprintf(w, "\nComments (%d):\n", len(d.Comments))
 		for _, c := range d.Comments {
 			fmt.Fprintf(w, "\n  %s (%s) · %s · %s\n", c.AuthorName, c.AuthorType, c.Kind, relTime(a.now(), c.CreatedAt))
-			fmt.Fprintln(w, indent(strings.TrimRight(c.Content, "\n"), "  "))
+			fmt.Fprintln(w, indent(plainText(c.Content), "  "))
 		}
 	}
 	if len(d.Runs) > 0 {

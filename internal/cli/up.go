@@ -38,7 +38,7 @@ func runUp(ctx context.Context, a *app, o serveOptions) error {
 		return err
 	}
 	defer closeLog()
-	logFile, err := os.OpenFile(a.dir.Path("logs", "up.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logFile, err := os.OpenFile(a.dir.Path("logs", "up.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("open up log: %w", err)
 	}

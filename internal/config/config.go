@@ -136,11 +136,18 @@ func Load(path string) (Config, error) {
 // Parse validates the contents of a config file named path (used in
 // errors). Keys not present keep their defaults.
 func Parse(path string, b []byte) (Config, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return Config{}, &FileError{File: path, Err: errors.New("is empty; it must be a JSON object of settings")}
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var raw map[string]any
 	if err := dec.Decode(&raw); err != nil {
 		return Config{}, &FileError{File: path, Err: fmt.Errorf("not valid JSON: %v", err)}
+	}
+	if raw == nil {
+		// JSON null decodes to no map at all: not "every default".
+		return Config{}, &FileError{File: path, Err: errors.New("must be a JSON object of settings, got null")}
 	}
 	if dec.More() {
 		return Config{}, &FileError{File: path, Err: errors.New("not valid JSON: extra data after the top-level object")}
@@ -201,5 +208,5 @@ func Save(path string, c Config) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, b, 0o644)
+	return writeAtomic(path, b, FileMode)
 }

@@ -14,6 +14,9 @@ func TestParse_Errors(t *testing.T) {
 	}{
 		{"not json", `{`, "cfg.json: not valid JSON"},
 		{"trailing data", `{} {}`, "cfg.json: not valid JSON: extra data"},
+		{"null", `null`, "cfg.json: must be a JSON object of settings, got null"},
+		{"empty", " \n", "cfg.json: is empty; it must be a JSON object of settings"},
+		{"array", `[]`, "cfg.json: not valid JSON"},
 		{"unknown key", `{"modle": "x/y"}`, `cfg.json: modle: unknown key; known keys are model, heartbeat.intervalSec`},
 		{"unknown nested key", `{"heartbeat": {"interval": 5}}`, "cfg.json: heartbeat.interval: unknown key"},
 		{"section not object", `{"heartbeat": 5}`, "cfg.json: heartbeat: must be an object"},

@@ -12,35 +12,50 @@ import (
 // InitResult says what Init created.
 type InitResult struct {
 	Created []string // paths created, relative to the data directory
+	// Warnings are problems Init found and fixed, or could not fix, for
+	// the user to read: a data directory other users could read.
+	Warnings []string
 }
 
+// Private modes: transcripts hold what the agent read, the database holds
+// the board, and web-token is the UI's secret. Everything Bonsai writes in
+// the data directory is for its user alone, whatever the umask.
+const (
+	// DirMode is the mode of the data directory and its directories.
+	DirMode fs.FileMode = 0o700
+	// FileMode is the mode of every file Bonsai writes there.
+	FileMode fs.FileMode = 0o600
+)
+
 // Init creates the data directory layout, a config.json with the defaults
-// and a web-token, keeping whatever already exists. It is safe to call on
-// every command and from several processes at once.
+// and a web-token, keeping whatever already exists. A data directory other
+// users can read or enter is tightened to DirMode, with a warning. It is
+// safe to call on every command and from several processes at once.
 func Init(d Dir) (InitResult, error) {
 	var res InitResult
 	for _, sub := range []string{"", "logs", "sessions", "projects", "worktrees"} {
 		p := d.Path(sub)
-		if _, err := os.Stat(p); err == nil {
+		if fi, err := os.Stat(p); err == nil {
+			if w := tighten(p, fi); w != "" {
+				res.Warnings = append(res.Warnings, w)
+			}
 			continue
 		}
-		// Private to the user: transcripts hold what the agent read, the
-		// database holds the board, and web-token is the UI's secret.
-		if err := os.MkdirAll(p, 0o700); err != nil {
+		if err := os.MkdirAll(p, DirMode); err != nil {
 			return res, fmt.Errorf("create data directory: %w", err)
 		}
 		if sub != "" {
 			res.Created = append(res.Created, sub+"/")
 		}
 	}
-	created, err := createFile(d.ConfigFile(), 0o644, func() ([]byte, error) { return Default().MarshalFile() })
+	created, err := createFile(d.ConfigFile(), FileMode, func() ([]byte, error) { return Default().MarshalFile() })
 	if err != nil {
 		return res, err
 	}
 	if created {
 		res.Created = append(res.Created, "config.json")
 	}
-	created, err = createFile(d.WebTokenFile(), 0o600, newToken)
+	created, err = createFile(d.WebTokenFile(), FileMode, newToken)
 	if err != nil {
 		return res, err
 	}

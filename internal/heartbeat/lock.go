@@ -55,7 +55,7 @@ func TryLock(path string) (*Lock, error) {
 // on ext4 a truncate to zero (like a rename over a file) forces the data to
 // disk on close, which would cost an idle beat milliseconds.
 func overwrite(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}

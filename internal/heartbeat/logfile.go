@@ -13,7 +13,7 @@ const maxLogSize = 10 << 20
 // OpenLog opens dir/name for appending, rotating it first when it is too
 // big. The caller closes the file.
 func OpenLog(dir, name string) (*os.File, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open log: %w", err)
 	}
 	path := filepath.Join(dir, name)
@@ -22,7 +22,7 @@ func OpenLog(dir, name string) (*os.File, error) {
 			return nil, fmt.Errorf("rotate log: %w", err)
 		}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open log: %w", err)
 	}

@@ -70,7 +70,7 @@ func (h *Heartbeat) saveState(st *State) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(h.opts.StateFile), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(h.opts.StateFile), 0o700); err != nil {
 		return err
 	}
 	return overwrite(h.opts.StateFile, append(b, '\n'))

@@ -166,7 +166,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 		return Job{}, &Outcome{Status: board.RunBudgetExceeded, Error: over[0].text()}
 	}
 	session := SessionFile(h.opts.Sessions, t.ProjectID, t.ID)
-	if err := os.MkdirAll(filepath.Dir(session), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(session), 0o700); err != nil {
 		return Job{}, failed("create session directory", err)
 	}
 	r.tools = tickettool.New(tickettool.Config{

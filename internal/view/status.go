@@ -42,6 +42,9 @@ type ModelStatus struct {
 	// Problem is why agents cannot use the model (e.g. which variable to
 	// set); empty when it is ready.
 	Problem string `json:"problem,omitempty"`
+	// Unpriced reports that the model catalog (with config.json's models
+	// settings) has no price for it: budgets in USD do not count its runs.
+	Unpriced bool `json:"unpriced,omitempty"`
 }
 
 // Spend is what runs consumed.

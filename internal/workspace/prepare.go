@@ -23,7 +23,7 @@ func (p *Provider) Prepare(ctx context.Context, proj board.Project, t board.Tick
 }
 
 func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Ticket) (*Workspace, error) {
-	if err := os.MkdirAll(p.opts.Projects, 0o755); err != nil {
+	if err := os.MkdirAll(p.opts.Projects, 0o700); err != nil {
 		return nil, fmt.Errorf("prepare workspace: %w", err)
 	}
 	g, done, err := p.runtime(ctx)
@@ -65,7 +65,7 @@ func (p *Provider) ensureWorktree(ctx context.Context, g *gitRunner, slug string
 	if _, err := g.run(ctx, slug, "worktree", "prune"); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(ws.Root), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(ws.Root), 0o700); err != nil {
 		return err
 	}
 	ws.Created = true

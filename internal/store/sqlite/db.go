@@ -80,14 +80,24 @@ func (e *SchemaError) Error() string {
 		e.Path, e.Version, e.Supported)
 }
 
-// Open opens the database at path, creating it if it does not exist, and
-// migrates its schema to the newest version. When the schema is already
-// current, opening costs one query.
+// Open opens the database at path, creating it if it does not exist (mode
+// 0600), and migrates its schema to the newest version. When the schema is
+// already current, opening costs one query. An empty file is refused with
+// ErrEmptyDatabase.
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
+	if err := ensureFile(ctx, abs, opts); err != nil {
+		return nil, err
+	}
+	return open(ctx, abs, opts)
+}
+
+// open opens and migrates the database file abs.
+func open(ctx context.Context, abs string, opts []Option) (*DB, error) {
+	var err error
 	db := &DB{
 		path:      abs,
 		now:       time.Now,

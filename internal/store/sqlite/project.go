@@ -52,7 +52,7 @@ func getProject(ctx context.Context, q queryer, slug string) (board.Project, err
 // CreateProject validates p, assigns its ID and timestamps and stores it as
 // an active project.
 func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project, error) {
-	if err := p.Validate(); err != nil {
+	if err := p.ValidateNew(); err != nil {
 		return board.Project{}, err
 	}
 	err := db.write(ctx, func(tx *tx) error {

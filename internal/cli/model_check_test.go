@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/llm/catalog"
+)
+
+// TestDefaultModelIsPriced checks what priceCheck's shortcut assumes: the
+// catalog prices the default model, so a board using it needs no parse.
+func TestDefaultModelIsPriced(t *testing.T) {
+	info, warn := catalog.Default().Lookup(config.DefaultModel)
+	if warn != "" || info.Price.Input == 0 || info.Price.Output == 0 {
+		t.Fatalf("catalog entry for %s: %+v %q; want input and output prices", config.DefaultModel, info.Price, warn)
+	}
+}
+
+// TestPriceCheck checks which models count as unpriced: unknown ones, and
+// known ones whose price config.json sets to zero; not once priced.
+func TestPriceCheck(t *testing.T) {
+	cfg := config.Default()
+	for _, tt := range []struct {
+		id   string
+		want bool
+	}{{config.DefaultModel, false}, {"openai/gpt-5", false}, {"openai/unknown-xyz", true}, {"", false}} {
+		if got := unpriced(cfg, tt.id); got != tt.want {
+			t.Errorf("unpriced(%q) = %v, want %v", tt.id, got, tt.want)
+		}
+	}
+	c, err := cfg.Set("models.openai/unknown-xyz.price.input", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unpriced(c, "openai/unknown-xyz") {
+		t.Error("unpriced after setting its price")
+	}
+	for _, k := range []string{"input", "output", "cacheRead", "cacheWrite"} {
+		if c, err = c.Set("models."+config.DefaultModel+".price."+k, "0"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !unpriced(c, config.DefaultModel) {
+		t.Error("the default model priced at zero by config.json is not reported unpriced")
+	}
+}
