@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,8 +44,9 @@ type entryView struct {
 }
 
 type callView struct {
-	Name, Args string
-	Long       bool
+	Name string
+	Args []argView
+	Long bool
 }
 
 func isLong(s string) bool {
@@ -190,23 +190,13 @@ func viewEntry(e session.Entry) (entryView, bool) {
 					v.Thinking = append(v.Thinking, p.Thinking)
 				}
 			case llm.PartToolCall:
-				v.Calls = append(v.Calls, callView{Name: p.Name, Args: prettyJSON(p.Arguments)})
+				args := viewArgs(p.Name, p.Arguments)
+				v.Calls = append(v.Calls, callView{Name: p.Name, Args: args, Long: argsLong(args)})
 			}
-		}
-		for i := range v.Calls {
-			v.Calls[i].Long = isLong(v.Calls[i].Args)
 		}
 		v.Text = strings.Join(text, "\n\n")
 	default:
 		return v, false
 	}
 	return v, true
-}
-
-func prettyJSON(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, raw, "", "  "); err != nil {
-		return string(raw)
-	}
-	return buf.String()
 }

@@ -62,11 +62,54 @@ func TestRunPage_Transcript(t *testing.T) {
 	r := e.get(t, e.browser(t), "/runs/"+run.ID)
 	wantStatus(t, r, 200)
 	wantBody(t, r, "Work on ticket demo#1", "<code>main.go</code>", "I should read the file", "<code>read</code>",
-		"&#34;path&#34;: &#34;main.go&#34;", "1200 in · 80 out · 300 cached · $0.0123", "1 turn ·",
+		`<span class="arg-key">path</span> <code>main.go</code>`, "1200 in · 80 out · 300 cached · $0.0123", "1 turn ·",
 		`<details class="result">`, // 40 lines: collapsed
 		`entry-tool is-error`)
 	if live := liveScript(r.body); live != "" {
 		t.Fatalf("agent output renders live markup: %s", live)
+	}
+}
+
+func TestRunPage_ToolArgumentsAsPeopleReadThem(t *testing.T) {
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "t", board.Research)
+	ctx := context.Background()
+	run, err := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskResearch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := agentSession(t, e, tk)
+	appendMsg(t, f, llm.UserText("Work on ticket demo#1"))
+	appendMsg(t, f, llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopToolUse, Content: []llm.Part{
+		llm.ToolCall("c1", "bash", []byte(`{"command":"cd a && make 2>&1","timeout":30}`)),
+		llm.ToolCall("c2", "write", []byte(`{"path":"hello.go","content":"package main\n\nfunc main() { println(\"a<b\") }\n"}`)),
+		llm.ToolCall("c3", "edit", []byte(`{"path":"x.go","old_string":"if a && b {","new_string":"if a || b {"}`)),
+		llm.ToolCall("c4", "find", []byte(`{"pattern":"*.go","limit":5,"opts":{"deep":true}}`)),
+	}})
+	raw, _ := os.ReadFile(f.Path())
+	if !strings.Contains(string(raw), `\u0026\u0026`) {
+		t.Fatalf("the transcript does not escape & as the agent's writes do:\n%s", raw)
+	}
+	run.Status = board.RunCompleted
+	e.db.FinishRun(ctx, run)
+	e.srv.Catchup(ctx)
+
+	r := e.get(t, e.browser(t), "/runs/"+run.ID)
+	wantStatus(t, r, 200)
+	wantBody(t, r,
+		`<pre class="arg-text">cd a &amp;&amp; make 2&gt;&amp;1</pre>`, // the command as text, without a label
+		`<span class="arg-key">timeout</span> <code>30</code>`,
+		`<span class="arg-key">path</span> <code>hello.go</code>`,
+		"<span class=\"arg-key\">content</span><pre class=\"arg-text\">package main\n\nfunc main() { println(&#34;a&lt;b&#34;) }\n</pre>",
+		`<span class="arg-key">old_string</span><pre class="arg-text">if a &amp;&amp; b {</pre>`,
+		`<span class="arg-key">new_string</span><pre class="arg-text">if a || b {</pre>`,
+		`<span class="arg-key">limit</span> <code>5</code>`,
+		"<span class=\"arg-key\">opts</span><pre class=\"arg-text\">{\n  &#34;deep&#34;: true\n}</pre>")
+	for _, bad := range []string{`\u0026`, `\u003c`, `\u003e`, `\n`} {
+		if strings.Contains(r.body, bad) {
+			t.Errorf("the page shows the escape %s", bad)
+		}
 	}
 }
 
