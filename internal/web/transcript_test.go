@@ -210,3 +210,43 @@ func TestTranscriptPath_RefusesEscapes(t *testing.T) {
 		}
 	}
 }
+
+func TestRunPage_RunningRunShowsUsageSoFar(t *testing.T) {
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "t", board.InProgress)
+	ctx := context.Background()
+	run, err := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := agentSession(t, e, tk)
+	appendMsg(t, f, llm.UserText("Work on ticket demo#1"))
+	scriptedTurn(t, f, "First step")
+	scriptedTurn(t, f, "Second step")
+	e.srv.Catchup(ctx)
+	c := e.browser(t)
+
+	r := e.get(t, c, "/runs/"+run.ID)
+	wantStatus(t, r, 200)
+	wantBody(t, r, "2400 in, 160 out, 600 cache read so far, in 2 turns — the run is still going", "$0.0246 so far", "still running")
+	if strings.Contains(r.body, "0 in, 0 out") {
+		t.Fatal("a running run's page shows zero tokens")
+	}
+	r = e.get(t, c, "/p/demo/1")
+	if strings.Contains(r.body, "<td>0/0</td>") {
+		t.Fatal("the ticket's runs show zero tokens for the running run")
+	}
+
+	// Once the run ends, its record's totals are shown.
+	run.Status, run.InputTokens, run.OutputTokens, run.CostUSD = board.RunCompleted, 2500, 170, 0.03
+	if _, err := e.db.FinishRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.Catchup(ctx)
+	r = e.get(t, c, "/runs/"+run.ID)
+	wantBody(t, r, "2500 in, 170 out, 0 cache read", "$0.0300")
+	if strings.Contains(r.body, "so far") {
+		t.Fatal("a finished run's page says so far")
+	}
+}
