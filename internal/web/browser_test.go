@@ -356,6 +356,12 @@ func TestBrowser_LiveActivity(t *testing.T) {
 	waitFor(t, ctx, "the tool call streams in", `document.querySelectorAll("#activity .entry-tool").length === 1 && document.querySelector("#activity .call code").textContent === "read"`)
 	appendMsg(t, f, llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopEnd, Content: []llm.Part{llm.Text("Done: the flag prints each step.")}})
 	waitFor(t, ctx, "the last message streams in", `document.getElementById("activity").textContent.includes("Done: the flag prints each step.")`)
+	// A command reads as typed; a result too large to show is a placeholder.
+	appendMsg(t, f, llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopToolUse, Content: []llm.Part{
+		llm.ToolCall("c9", "bash", []byte(`{"command":"cd a && make 2>&1"}`))}})
+	writeHugeResult(t, f.Path(), 2_000_000, true)
+	waitFor(t, ctx, "the command shows as typed", `[...document.querySelectorAll("#activity .call pre")].some(p => p.textContent === "cd a && make 2>&1")`)
+	waitFor(t, ctx, "the huge result is a placeholder", `document.getElementById("activity").textContent.includes("Entry too large to show (2.0 MB)")`)
 	screenshot(t, ctx, "ticket-live-activity")
 
 	run.Status, run.CostUSD = board.RunCompleted, 0.42
@@ -367,5 +373,7 @@ func TestBrowser_LiveActivity(t *testing.T) {
 	// The run's transcript viewer shows the same entries.
 	steps(t, ctx, "open the run", chromedp.Click(chromedp.CSS(".runs a")), chromedp.WaitVisible(chromedp.CSS(".transcript")))
 	waitFor(t, ctx, "the transcript shows", `document.querySelector(".transcript").textContent.includes("Done: the flag prints each step.")`)
+	waitFor(t, ctx, "the command shows as typed", `[...document.querySelectorAll(".transcript .call pre")].some(p => p.textContent === "cd a && make 2>&1")`)
+	waitFor(t, ctx, "the huge result is a placeholder", `document.querySelector(".transcript").textContent.includes("Entry too large to show (2.0 MB)")`)
 	screenshot(t, ctx, "run-transcript")
 }

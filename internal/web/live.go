@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"unicode/utf8"
@@ -60,9 +59,8 @@ type partialPartView struct {
 type liveFollower struct {
 	path    string
 	file    os.FileInfo // the file being read
-	offset  int64
-	rest    []byte // the start of a line whose end is not written yet
-	started bool   // the file's first line was a message line
+	lines   *lineReader // nil until the file is read
+	started bool        // the file's first line was a message line
 	at      int64
 	head    []byte // the message line, as the file starts
 	done    bool
@@ -74,7 +72,15 @@ func (l *liveFollower) reset(fi os.FileInfo) {
 	if l.file != nil || l.started {
 		l.version++
 	}
-	*l = liveFollower{path: l.path, file: fi, version: l.version}
+	*l = liveFollower{path: l.path, file: fi, version: l.version, lines: newLineReader(0, maxEntryBytes)}
+}
+
+// offset returns how much of the file was read.
+func (l *liveFollower) offset() int64 {
+	if l.lines == nil {
+		return 0
+	}
+	return l.lines.off
 }
 
 // poll reads what was appended since the last poll.
@@ -98,27 +104,17 @@ func (l *liveFollower) poll() {
 	}
 	// A file's first line names its message: checking it too catches a
 	// new file that reused the inode of one read before.
-	if l.file == nil || !os.SameFile(l.file, fi) || fi.Size() < l.offset || !l.sameHead(f) {
+	if l.file == nil || !os.SameFile(l.file, fi) || fi.Size() < l.offset() || !l.sameHead(f) {
 		l.reset(fi)
 	}
-	if fi.Size() == l.offset {
-		return
-	}
-	b, err := io.ReadAll(io.NewSectionReader(f, l.offset, min(fi.Size()-l.offset, maxActivityRead)))
-	if err != nil {
-		return
-	}
-	l.offset += int64(len(b))
-	data := append(l.rest, b...)
-	for {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
+	end := min(fi.Size(), l.lines.off+maxActivityRead)
+	readLines(f, l.lines, end, func(ln fileLine) {
+		if ln.Over {
+			l.applyOver(ln)
+			return
 		}
-		l.apply(data[:i])
-		data = data[i+1:]
-	}
-	l.rest = append([]byte(nil), data...)
+		l.apply(ln.Data)
+	})
 }
 
 // sameHead reports whether f starts with the message line read before.
@@ -152,16 +148,7 @@ func (l *liveFollower) apply(line []byte) {
 		if ln.I < 0 || ln.I > 1000 {
 			return
 		}
-		for len(l.parts) <= ln.I {
-			l.parts = append(l.parts, partialPart{})
-		}
-		p := &l.parts[ln.I]
-		if p.Kind == "" {
-			p.Kind = ln.Kind
-		}
-		if ln.Name != "" {
-			p.Name = ln.Name
-		}
+		p := l.part(ln.I, ln.Kind, ln.Name)
 		p.Text = append(p.Text, ln.D...)
 		if len(p.Text) > 2*partialShow {
 			cut := len(p.Text) - partialShow
@@ -175,6 +162,61 @@ func (l *liveFollower) apply(line []byte) {
 		return
 	}
 	l.version++
+}
+
+// applyOver folds in a line too long to read whole: a delta's text is
+// dropped (the part shows "…" where it was) and the rest of the part
+// continues from there; other lines are ignored.
+func (l *liveFollower) applyOver(ln fileLine) {
+	var h liveLine
+	d := json.NewDecoder(bytes.NewReader(ln.Head))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return
+	}
+	for d.More() {
+		k, err := d.Token()
+		if err != nil || k == "d" {
+			break
+		}
+		switch k {
+		case "type":
+			err = d.Decode(&h.Type)
+		case "i":
+			err = d.Decode(&h.I)
+		case "kind":
+			err = d.Decode(&h.Kind)
+		case "name":
+			err = d.Decode(&h.Name)
+		default:
+			var skip json.RawMessage
+			err = d.Decode(&skip)
+		}
+		if err != nil {
+			break
+		}
+	}
+	if !l.started || h.Type != "delta" || h.I < 0 || h.I > 1000 {
+		return
+	}
+	p := l.part(h.I, h.Kind, h.Name)
+	p.Cut += len(p.Text) + int(ln.Size())
+	p.Text = p.Text[:0]
+	l.version++
+}
+
+// part returns part i, adding it (and those before it) if missing.
+func (l *liveFollower) part(i int, kind, name string) *partialPart {
+	for len(l.parts) <= i {
+		l.parts = append(l.parts, partialPart{})
+	}
+	p := &l.parts[i]
+	if p.Kind == "" {
+		p.Kind = kind
+	}
+	if name != "" {
+		p.Name = name
+	}
+	return p
 }
 
 // view returns the message being streamed if it belongs at transcript

@@ -1,15 +1,20 @@
 package web
 
 import (
-	"github.com/bonsai-run/bonsai/internal/view"
 	"net/http"
 	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 type runPageView struct {
 	Run     view.Run
 	Entries []entryView
 	Usage   turnTotals
+	// Running is true while the run goes on: its record holds no usage
+	// yet, so the page shows the usage the transcript recorded so far.
+	Running bool
 }
 
 // turnTotals sums the usage the transcript recorded per turn.
@@ -35,7 +40,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v := runPageView{Run: rv, Entries: entries}
+	v := runPageView{Run: rv, Entries: entries, Running: rv.Status == board.RunRunning}
 	for _, e := range entries {
 		if e.Usage != nil {
 			v.Usage.Turns++

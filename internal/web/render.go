@@ -118,6 +118,7 @@ func (s *Server) funcs() template.FuncMap {
 		"stateName": stateName,
 		"money":     func(f float64) string { return fmt.Sprintf("$%.2f", f) },
 		"money4":    func(f float64) string { return fmt.Sprintf("$%.4f", f) },
+		"mb":        megabytes,
 		"ago":       func(t time.Time) string { return relTime(s.opts.Now(), t) },
 		"iso":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"ms":        func(t time.Time) int64 { return t.UnixMilli() },

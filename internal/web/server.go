@@ -65,16 +65,18 @@ type Options struct {
 
 // Server is the web UI and the JSON API.
 type Server struct {
-	opts    Options
-	store   Store
-	auth    auth
-	log     *slog.Logger
-	pages   map[string]*template.Template
-	md      *markdown
-	feed    *feed
-	cards   *cardCache
-	runs    *runIndex
-	handler http.Handler
+	opts  Options
+	store Store
+	auth  auth
+	log   *slog.Logger
+	pages map[string]*template.Template
+	md    *markdown
+	feed  *feed
+	cards *cardCache
+	runs  *runIndex
+	// activity follows the transcripts of the tickets pages watch.
+	activity *activityHubs
+	handler  http.Handler
 }
 
 // New returns a Server for opts. Call Follow (or Run, which calls it) to
@@ -115,6 +117,7 @@ func New(opts Options) (*Server, error) {
 	s.feed = newFeed(opts.Store, s.runs, opts.PollInterval, opts.Logger)
 	s.cards = newCardCache(opts.Store, s.feed)
 	s.feed.onItems = s.cards.update
+	s.activity = newActivityHubs(opts.PollInterval, s.renderTo)
 	var err error
 	if s.pages, err = parsePages(s.funcs()); err != nil {
 		return nil, err

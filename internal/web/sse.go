@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -34,26 +35,46 @@ func newStream(w http.ResponseWriter) (*stream, error) {
 	return st, st.rc.Flush()
 }
 
-// send writes one event; data may span lines.
+// send writes one event; data may span lines. It writes data in place,
+// line by line, so a large event costs no copies of it.
 func (st *stream) send(id int64, event, data string) error {
-	var b strings.Builder
+	var head strings.Builder
 	if id > 0 {
-		fmt.Fprintf(&b, "id: %d\n", id)
+		fmt.Fprintf(&head, "id: %d\n", id)
 	}
 	if event != "" {
-		fmt.Fprintf(&b, "event: %s\n", event)
+		fmt.Fprintf(&head, "event: %s\n", event)
+	}
+	if _, err := io.WriteString(st.w, head.String()); err != nil {
+		return err
 	}
 	// A lone CR ends a line in an event stream as LF does: split on both,
 	// or a CR in a tool result could end the event and start fields of
 	// its own (id:, event:, retry:).
-	data = strings.ReplaceAll(strings.ReplaceAll(data, "\r\n", "\n"), "\r", "\n")
-	for _, line := range strings.Split(data, "\n") {
-		b.WriteString("data: ")
-		b.WriteString(line)
-		b.WriteByte('\n')
+	for {
+		i := strings.IndexAny(data, "\r\n")
+		line := data
+		if i >= 0 {
+			line = data[:i]
+		}
+		if _, err := io.WriteString(st.w, "data: "); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(st.w, line); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(st.w, "\n"); err != nil {
+			return err
+		}
+		if i < 0 {
+			break
+		}
+		if strings.HasPrefix(data[i:], "\r\n") {
+			i++
+		}
+		data = data[i+1:]
 	}
-	b.WriteByte('\n')
-	if _, err := st.w.Write([]byte(b.String())); err != nil {
+	if _, err := io.WriteString(st.w, "\n"); err != nil {
 		return err
 	}
 	return st.rc.Flush()

@@ -1,9 +1,9 @@
 package web
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,18 +36,24 @@ type entryView struct {
 	Usage    *llm.Usage
 	Model    string
 	Stop     string // why an assistant message ended, when not a normal stop
+	// Oversized entries: the line's size and offset in the transcript,
+	// and what it holds as far as its start tells.
+	Size   int64
+	Offset int64
+	What   string
 }
 
 type callView struct {
-	Name, Args string
-	Long       bool
+	Name string
+	Args []argView
+	Long bool
 }
 
 func isLong(s string) bool {
 	return len(s) > longBytes || strings.Count(s, "\n") >= longLines
 }
 
-// transcriptPath returns a ticket's transcript (DESIGN.md §2), or "" for
+// transcriptPath returns a ticket's transcript, or "" for
 // IDs that could escape the sessions directory.
 func (s *Server) transcriptPath(projectID, ticketID string) string {
 	if projectID == "" || ticketID == "" || filepath.Base(projectID) != projectID || filepath.Base(ticketID) != ticketID ||
@@ -58,38 +64,73 @@ func (s *Server) transcriptPath(projectID, ticketID string) string {
 }
 
 // readTranscript reads the entries of a transcript written between from
-// and to (to zero: up to now) and the file's size when read. A missing file
-// is an empty transcript.
+// and to (to zero: up to now) and the offset after its last complete line.
+// A missing file is an empty transcript. It holds at most one line of
+// maxEntryBytes at a time; a longer line is an oversized entry.
 func readTranscript(path string, from, to time.Time) ([]entryView, int64, error) {
 	if path == "" {
 		return nil, 0, nil
 	}
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, nil
 	}
 	if err != nil {
 		return nil, 0, err
 	}
-	// Only complete lines: the writer may be in the middle of one.
-	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
-		b = b[:i+1]
-	} else {
-		b = nil
-	}
-	_, entries, _, err := session.Read(bytes.NewReader(b))
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, 0, err
 	}
 	var out []entryView
-	for _, e := range entries {
-		v, ok := viewEntry(e)
+	// Only complete lines: the writer may be in the middle of one.
+	lr := newLineReader(0, maxEntryBytes)
+	err = readLines(f, lr, fi.Size(), func(l fileLine) {
+		v, ok := lineEntry(l)
 		if !ok || v.Time.Before(from) || !to.IsZero() && v.Time.After(to) {
-			continue
+			return
 		}
 		out = append(out, v)
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("read transcript: %w", err)
 	}
-	return out, int64(len(b)), nil
+	return out, lr.complete(), nil
+}
+
+// lineEntry reads one complete line of a transcript: the entry, or a
+// placeholder when the line is too large to show.
+func lineEntry(l fileLine) (entryView, bool) {
+	if !l.Over {
+		return parseLine(l.Data)
+	}
+	h := parseHead(l.Head)
+	if h.Type == string(session.TypeSession) {
+		return entryView{}, false
+	}
+	v := entryView{ID: h.ID, Kind: "oversized", Size: l.Size(), Offset: l.Start, Time: parseTime(h.Timestamp)}
+	switch {
+	case h.Role == string(llm.RoleToolResult):
+		v.What = "tool result"
+	case h.Role == string(llm.RoleAssistant):
+		v.What = "agent"
+	case h.Role == string(llm.RoleUser):
+		v.What = "prompt"
+	case h.Type != "":
+		v.What = h.Type
+	default:
+		v.What = "entry"
+	}
+	return v, true
+}
+
+func parseTime(s string) time.Time {
+	if t, err := time.Parse(session.TimeFormat, s); err == nil {
+		return t
+	}
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
 }
 
 // parseLine reads one line of a transcript; ok is false for the header and
@@ -105,12 +146,7 @@ func parseLine(line []byte) (entryView, bool) {
 // viewEntry turns an entry into what the page shows; labels and custom
 // entries are not shown.
 func viewEntry(e session.Entry) (entryView, bool) {
-	v := entryView{ID: e.ID}
-	if t, err := time.Parse(session.TimeFormat, e.Timestamp); err == nil {
-		v.Time = t
-	} else if t, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
-		v.Time = t
-	}
+	v := entryView{ID: e.ID, Time: parseTime(e.Timestamp)}
 	switch e.Type {
 	case session.TypeModelChange:
 		v.Kind, v.Model = "model", e.Model
@@ -154,23 +190,13 @@ func viewEntry(e session.Entry) (entryView, bool) {
 					v.Thinking = append(v.Thinking, p.Thinking)
 				}
 			case llm.PartToolCall:
-				v.Calls = append(v.Calls, callView{Name: p.Name, Args: prettyJSON(p.Arguments)})
+				args := viewArgs(p.Name, p.Arguments)
+				v.Calls = append(v.Calls, callView{Name: p.Name, Args: args, Long: argsLong(args)})
 			}
-		}
-		for i := range v.Calls {
-			v.Calls[i].Long = isLong(v.Calls[i].Args)
 		}
 		v.Text = strings.Join(text, "\n\n")
 	default:
 		return v, false
 	}
 	return v, true
-}
-
-func prettyJSON(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, raw, "", "  "); err != nil {
-		return string(raw)
-	}
-	return buf.String()
 }

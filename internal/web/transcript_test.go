@@ -62,11 +62,54 @@ func TestRunPage_Transcript(t *testing.T) {
 	r := e.get(t, e.browser(t), "/runs/"+run.ID)
 	wantStatus(t, r, 200)
 	wantBody(t, r, "Work on ticket demo#1", "<code>main.go</code>", "I should read the file", "<code>read</code>",
-		"&#34;path&#34;: &#34;main.go&#34;", "1200 in · 80 out · 300 cached · $0.0123", "1 turn ·",
+		`<span class="arg-key">path</span> <code>main.go</code>`, "1200 in · 80 out · 300 cached · $0.0123", "1 turn ·",
 		`<details class="result">`, // 40 lines: collapsed
 		`entry-tool is-error`)
 	if live := liveScript(r.body); live != "" {
 		t.Fatalf("agent output renders live markup: %s", live)
+	}
+}
+
+func TestRunPage_ToolArgumentsAsPeopleReadThem(t *testing.T) {
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "t", board.Research)
+	ctx := context.Background()
+	run, err := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskResearch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := agentSession(t, e, tk)
+	appendMsg(t, f, llm.UserText("Work on ticket demo#1"))
+	appendMsg(t, f, llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopToolUse, Content: []llm.Part{
+		llm.ToolCall("c1", "bash", []byte(`{"command":"cd a && make 2>&1","timeout":30}`)),
+		llm.ToolCall("c2", "write", []byte(`{"path":"hello.go","content":"package main\n\nfunc main() { println(\"a<b\") }\n"}`)),
+		llm.ToolCall("c3", "edit", []byte(`{"path":"x.go","old_string":"if a && b {","new_string":"if a || b {"}`)),
+		llm.ToolCall("c4", "find", []byte(`{"pattern":"*.go","limit":5,"opts":{"deep":true}}`)),
+	}})
+	raw, _ := os.ReadFile(f.Path())
+	if !strings.Contains(string(raw), `\u0026\u0026`) {
+		t.Fatalf("the transcript does not escape & as the agent's writes do:\n%s", raw)
+	}
+	run.Status = board.RunCompleted
+	e.db.FinishRun(ctx, run)
+	e.srv.Catchup(ctx)
+
+	r := e.get(t, e.browser(t), "/runs/"+run.ID)
+	wantStatus(t, r, 200)
+	wantBody(t, r,
+		`<pre class="arg-text">cd a &amp;&amp; make 2&gt;&amp;1</pre>`, // the command as text, without a label
+		`<span class="arg-key">timeout</span> <code>30</code>`,
+		`<span class="arg-key">path</span> <code>hello.go</code>`,
+		"<span class=\"arg-key\">content</span><pre class=\"arg-text\">package main\n\nfunc main() { println(&#34;a&lt;b&#34;) }\n</pre>",
+		`<span class="arg-key">old_string</span><pre class="arg-text">if a &amp;&amp; b {</pre>`,
+		`<span class="arg-key">new_string</span><pre class="arg-text">if a || b {</pre>`,
+		`<span class="arg-key">limit</span> <code>5</code>`,
+		"<span class=\"arg-key\">opts</span><pre class=\"arg-text\">{\n  &#34;deep&#34;: true\n}</pre>")
+	for _, bad := range []string{`\u0026`, `\u003c`, `\u003e`, `\n`} {
+		if strings.Contains(r.body, bad) {
+			t.Errorf("the page shows the escape %s", bad)
+		}
 	}
 }
 
@@ -104,25 +147,58 @@ func TestActivity_StreamsAppendedEntries(t *testing.T) {
 	wantStatus(t, send(t, c, req), 400)
 }
 
-func TestTailer_PartialLines(t *testing.T) {
+// readAll feeds what the file holds past the reader's offset and returns
+// the complete lines, oversized ones as "over:<size>".
+func readAll(t *testing.T, path string, lr *lineReader) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	var out []string
+	if err := readLines(f, lr, fi.Size(), func(l fileLine) {
+		if l.Over {
+			out = append(out, "over:"+itoa64(l.Size()))
+		} else {
+			out = append(out, string(l.Data))
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestLineReader_PartialAndOversizedLines(t *testing.T) {
 	path := t.TempDir() + "/t.jsonl"
 	os.WriteFile(path, []byte("one\ntw"), 0o644)
-	tl := &tailer{path: path}
-	if got := tl.lines(); len(got) != 1 || string(got[0]) != "one" {
-		t.Fatalf("lines %q", got)
+	lr := newLineReader(0, 2000)
+	if got := readAll(t, path, lr); len(got) != 1 || got[0] != "one" || lr.complete() != 4 {
+		t.Fatalf("lines %q, complete %d", got, lr.complete())
 	}
 	fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	fh.WriteString("o\nthree\n")
+	// A line far over the limit, written in pieces: the reader never holds
+	// more than the limit of it.
+	for range 50 {
+		fh.WriteString(strings.Repeat("x", 1000))
+		if got := readAll(t, path, lr); len(got) > 0 && got[0] != "two" || lr.held() > 2000 {
+			t.Fatalf("lines %q, holding %d bytes of an unfinished line", got, lr.held())
+		}
+	}
+	fh.WriteString("\nfour\n")
 	fh.Close()
-	if got := tl.lines(); len(got) != 2 || string(got[0]) != "two" || string(got[1]) != "three" {
-		t.Fatalf("lines after append %q", got)
+	if got := readAll(t, path, lr); strings.Join(got, ",") != "over:50000,four" {
+		t.Fatalf("lines after the long one %q", got)
 	}
-	os.WriteFile(path, []byte("new\n"), 0o644) // replaced by a shorter file
-	if got := tl.lines(); len(got) != 1 || string(got[0]) != "new" {
-		t.Fatalf("lines after replace %q", got)
-	}
-	if (&tailer{}).lines() != nil {
-		t.Fatal("a tailer without a path read something")
+}
+
+func TestParseHead_OfACutLine(t *testing.T) {
+	line := `{"type":"message","id":"0000abcd","parentId":"0000abcc","timestamp":"2026-01-02T03:04:08.000Z","message":{"role":"toolResult","content":[{"type":"text","text":"xxxxxxxx`
+	h := parseHead([]byte(line))
+	if h != (entryHead{Type: "message", ID: "0000abcd", Timestamp: "2026-01-02T03:04:08.000Z", Role: "toolResult"}) {
+		t.Fatalf("head %+v", h)
 	}
 }
 
@@ -132,5 +208,45 @@ func TestTranscriptPath_RefusesEscapes(t *testing.T) {
 		if p := e.srv.transcriptPath(ids[0], ids[1]); p != "" {
 			t.Errorf("transcriptPath(%q, %q) = %q", ids[0], ids[1], p)
 		}
+	}
+}
+
+func TestRunPage_RunningRunShowsUsageSoFar(t *testing.T) {
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "t", board.InProgress)
+	ctx := context.Background()
+	run, err := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := agentSession(t, e, tk)
+	appendMsg(t, f, llm.UserText("Work on ticket demo#1"))
+	scriptedTurn(t, f, "First step")
+	scriptedTurn(t, f, "Second step")
+	e.srv.Catchup(ctx)
+	c := e.browser(t)
+
+	r := e.get(t, c, "/runs/"+run.ID)
+	wantStatus(t, r, 200)
+	wantBody(t, r, "2400 in, 160 out, 600 cache read so far, in 2 turns — the run is still going", "$0.0246 so far", "still running")
+	if strings.Contains(r.body, "0 in, 0 out") {
+		t.Fatal("a running run's page shows zero tokens")
+	}
+	r = e.get(t, c, "/p/demo/1")
+	if strings.Contains(r.body, "<td>0/0</td>") {
+		t.Fatal("the ticket's runs show zero tokens for the running run")
+	}
+
+	// Once the run ends, its record's totals are shown.
+	run.Status, run.InputTokens, run.OutputTokens, run.CostUSD = board.RunCompleted, 2500, 170, 0.03
+	if _, err := e.db.FinishRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.Catchup(ctx)
+	r = e.get(t, c, "/runs/"+run.ID)
+	wantBody(t, r, "2500 in, 170 out, 0 cache read", "$0.0300")
+	if strings.Contains(r.body, "so far") {
+		t.Fatal("a finished run's page says so far")
 	}
 }
