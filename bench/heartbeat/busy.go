@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -66,10 +65,7 @@ func busyBeat(bin, tmp, modelURL string, projects int, limit string) (time.Durat
 	if err != nil {
 		return 0, 0, 0, fmt.Errorf("heartbeat: %v\n%s", err, out)
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = int64(ru.Maxrss) << 10
-	}
+	rss := peakRSS(cmd.ProcessState)
 	done := len(regexp.MustCompile(`(?m)^p\d+#1 +implement +completed`).FindAll(out, -1))
 	return d, rss, done, nil
 }
