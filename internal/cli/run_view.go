@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
 
@@ -128,7 +129,7 @@ func (v *termView) summary(u llm.Usage) {
 		s += fmt.Sprintf(", %d from cache", u.CacheRead)
 	}
 	if u.Cost > 0 {
-		s += fmt.Sprintf(", $%.4f", u.Cost)
+		s += ", " + board.USD(u.Cost)
 	}
 	v.write(v.style(styleDim, s+")") + "\n")
 }

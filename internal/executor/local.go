@@ -205,27 +205,36 @@ func (l *Local) WriteFile(ctx context.Context, p string, data []byte) error {
 	if err := l.fsroot.MkdirAll(dir, 0o755); err != nil {
 		return l.pathErr("write", rel, err)
 	}
+	// Everything below happens through one handle on the directory, so
+	// that swapping it (or a parent) for a symlink cannot send the rename
+	// or the clean-up somewhere else and leave the temporary file behind.
+	d, err := l.fsroot.OpenRoot(dir)
+	if err != nil {
+		return l.pathErr("write", rel, err)
+	}
+	defer d.Close()
+	base := path.Base(target)
 	mode := fs.FileMode(0o644)
-	if fi, err := l.fsroot.Stat(target); err == nil {
+	if fi, err := d.Stat(base); err == nil {
 		if fi.IsDir() {
 			return l.pathErr("write", rel, syscall.EISDIR)
 		}
 		mode = fi.Mode().Perm()
 	}
-	tmp := path.Join(dir, "."+path.Base(target)+".bonsai-"+randHex(4)+".tmp")
-	if err := l.writeTemp(tmp, data, mode); err != nil {
-		_ = l.fsroot.Remove(tmp)
+	tmp := "." + base + ".bonsai-" + randHex(4) + ".tmp"
+	if err := l.writeTemp(d, tmp, data, mode); err != nil {
+		_ = d.Remove(tmp)
 		return l.pathErr("write", rel, err)
 	}
-	if err := l.fsroot.Rename(tmp, target); err != nil {
-		_ = l.fsroot.Remove(tmp)
+	if err := d.Rename(tmp, base); err != nil {
+		_ = d.Remove(tmp)
 		return l.pathErr("write", rel, err)
 	}
 	return nil
 }
 
-func (l *Local) writeTemp(tmp string, data []byte, mode fs.FileMode) error {
-	f, err := l.fsroot.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+func (l *Local) writeTemp(d *os.Root, tmp string, data []byte, mode fs.FileMode) error {
+	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return err
 	}

@@ -217,10 +217,12 @@ func (r *runState) setUsage(u Usage) {
 	r.mu.Unlock()
 }
 
-func (r *runState) runUsage() (int64, float64) {
+func (r *runState) runUsage() tickettool.Spend {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.usage.InputTokens + r.usage.OutputTokens, r.usage.CostUSD
+	u := r.usage
+	return tickettool.Spend{Input: u.InputTokens, Output: u.OutputTokens,
+		Cache: u.CacheReadTokens + u.CacheWriteTokens, CostUSD: u.CostUSD}
 }
 
 // note posts a comment as the runtime; a failure is logged, not fatal.

@@ -127,49 +127,77 @@ func secs(d time.Duration) string {
 // spill saves the full output under .bonsai-tmp/ and returns its
 // workspace-relative path.
 func (t *bashTool) spill(ctx context.Context, full string) (string, error) {
-	if err := t.e.prepareTmp(ctx); err != nil {
+	dir, err := t.e.prepareTmp(ctx)
+	if err != nil {
 		return "", err
 	}
-	p := tmpDir + "/bash-" + t.e.opts.NewID() + ".log"
-	if err := t.e.ex.WriteFile(ctx, p, []byte(full)); err != nil {
+	p := dir + "/bash-" + t.e.opts.NewID() + ".log"
+	if err := t.e.createFile(ctx, p, []byte(full)); err != nil {
 		return "", err
 	}
 	return p, nil
 }
 
-// prepareTmp makes sure git ignores .bonsai-tmp/: a .gitignore inside it
-// covers every repository layout (worktrees included), and the entry in
-// .git/info/exclude keeps the directory itself out of git status.
-func (e *env) prepareTmp(ctx context.Context) error {
+// fileCreator is implemented by executors that can create a new file
+// without following symlinks on the way (executor.Local).
+type fileCreator interface {
+	CreateFile(ctx context.Context, path string, data []byte) error
+}
+
+// createFile creates a file the tools own in the workspace, never through
+// a symlink when the executor can refuse them.
+func (e *env) createFile(ctx context.Context, p string, data []byte) error {
+	if c, ok := e.ex.(fileCreator); ok {
+		return c.CreateFile(ctx, p, data)
+	}
+	if _, err := e.ex.Stat(ctx, p); err == nil {
+		return &executor.PathError{Op: "create", Path: p, Err: fs.ErrExist}
+	}
+	return e.ex.WriteFile(ctx, p, data)
+}
+
+// prepareTmp picks the directory for full outputs and makes sure git
+// ignores it: a .gitignore inside it covers every repository layout
+// (worktrees included), and the entry in .git/info/exclude keeps the
+// directory itself out of git status. The directory is .bonsai-tmp, made
+// of real directories only; when the repository has something else there
+// (a committed symlink or file), a fresh .bonsai-tmp-<id> beside it is
+// used instead, so that the repository can neither redirect the output
+// nor make it fail.
+func (e *env) prepareTmp(ctx context.Context) (string, error) {
 	e.tmpOnce.Lock()
 	defer e.tmpOnce.Unlock()
-	if e.tmpDone {
-		return nil
+	if e.tmpDir != "" {
+		return e.tmpDir, nil
 	}
 	ex := e.ex
-	if _, err := ex.Stat(ctx, tmpDir+"/.gitignore"); errors.Is(err, fs.ErrNotExist) {
-		if err := ex.WriteFile(ctx, tmpDir+"/.gitignore", []byte("*\n")); err != nil {
-			return err
-		}
+	dir := tmpDir
+	err := e.createFile(ctx, dir+"/.gitignore", []byte("*\n"))
+	if errors.Is(err, executor.ErrLink) {
+		dir = tmpDir + "-" + e.opts.NewID()
+		err = e.createFile(ctx, dir+"/.gitignore", []byte("*\n"))
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
 	}
 	if st, err := ex.Stat(ctx, ".git"); err == nil && st.Dir {
 		const exclude = ".git/info/exclude"
 		old, err := ex.ReadFile(ctx, exclude)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+			return "", err
 		}
-		if !hasLine(string(old), "/"+tmpDir+"/") {
+		if !hasLine(string(old), "/"+dir+"/") {
 			s := string(old)
 			if s != "" && !strings.HasSuffix(s, "\n") {
 				s += "\n"
 			}
-			if err := ex.WriteFile(ctx, exclude, []byte(s+"/"+tmpDir+"/\n")); err != nil {
-				return err
+			if err := ex.WriteFile(ctx, exclude, []byte(s+"/"+dir+"/\n")); err != nil {
+				return "", err
 			}
 		}
 	}
-	e.tmpDone = true
-	return nil
+	e.tmpDir = dir
+	return dir, nil
 }
 
 func hasLine(s, line string) bool {

@@ -44,7 +44,7 @@ type env struct {
 	rgOK   bool
 
 	tmpOnce sync.Mutex
-	tmpDone bool
+	tmpDir  string // where full outputs go, once chosen
 }
 
 // New returns the seven coding tools working through ex, in the order

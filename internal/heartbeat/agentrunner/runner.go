@@ -111,8 +111,13 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 				r.opts.Logger.Info("tool call", "ticket", job.Ticket.Ref().String(), "tool", e.ToolName, "error", e.ToolResult.IsError)
 			}
 			// The agent's total includes compaction summaries, which no
-			// turn reports.
-			if e.Type == agent.EventTurnEnd && job.OnUsage != nil {
+			// turn reports. It is reported as soon as a response ends,
+			// before its tool calls run, so that a ticket tool (the
+			// completion comment of ticket_move) counts the response that
+			// called it.
+			end := e.Type == agent.EventTurnEnd ||
+				e.Type == agent.EventMessageEnd && e.Message != nil && e.Message.Role == llm.RoleAssistant
+			if end && job.OnUsage != nil {
 				job.OnUsage(usageOf(since(a.Usage(), start)))
 			}
 		},

@@ -38,9 +38,10 @@ type Config struct {
 	Verify string
 	// VerifyTimeout bounds Verify; zero means DefaultVerifyTimeout.
 	VerifyTimeout time.Duration
-	// RunUsage reports the tokens and cost of the current run so far, for
-	// the verification summary; nil counts zero.
-	RunUsage func() (tokens int64, costUSD float64)
+	// RunUsage reports the usage of the current run so far (every
+	// response, the current one included), for the verification summary;
+	// nil counts zero.
+	RunUsage func() Spend
 }
 
 // Effects records what the tools changed during a run.

@@ -62,7 +62,7 @@ func setupDir(t *testing.T, verify string, criteria ...string) (*tickettool.Sess
 		t.Fatal(err)
 	}
 	s := tickettool.New(tickettool.Config{Board: db, Ref: tk.Ref(), Exec: ex, Base: "base", Verify: verify,
-		RunUsage: func() (int64, float64) { return 1500, 0.25 }})
+		RunUsage: func() tickettool.Spend { return tickettool.Spend{Input: 1200, Output: 100, Cache: 200, CostUSD: 0.25} }})
 	return s, db, tk.Ref(), dir
 }
 
@@ -137,7 +137,7 @@ func TestMove_Verification(t *testing.T) {
 			}
 			cs, _ := db.Comments(context.Background(), ref)
 			c := cs[len(cs)-1].Content
-			for _, want := range []string{"1. **b.txt exists**", "2. **tests pass**\n   go test ok", "`test -f b.txt` exited 0", "1 file changed", "commits (1)", "add b", "1500 tokens, $0.2500"} {
+			for _, want := range []string{"1. **b.txt exists**", "2. **tests pass**\n   go test ok", "`test -f b.txt` exited 0", "1 file changed", "commits (1)", "add b", "ticket so far: 1500 tokens (1200 in, 100 out, 200 cache), $0.25"} {
 				if !strings.Contains(c, want) {
 					t.Errorf("completion comment lacks %q:\n%s", want, c)
 				}
