@@ -59,6 +59,18 @@ func (openaiProtocol) errorEvent(w *streamWriter, errType, message string) {
 	w.write("", b)
 }
 
+func (openaiProtocol) ping(w *streamWriter) {
+	// OpenRouter and others keep a quiet stream open with SSE comments.
+	w.buf.WriteString(": keep-alive\n\n")
+	w.flush()
+}
+
+func (openaiProtocol) filler(w *streamWriter) {
+	b, _ := json.Marshal(obj{{"id", "chatcmpl-test"}, {"object", "chat.completion.chunk"}, {"created", 1700000000},
+		{"model", "gpt-5"}, {"choices", []any{obj{{"index", 0}, {"delta", obj{{"content", fillerText}}}, {"finish_reason", nil}}}}})
+	w.write("", b)
+}
+
 func openaiFinish(r llm.StopReason) string {
 	switch r {
 	case llm.StopToolUse:
