@@ -54,8 +54,10 @@ type ServerTurn struct {
 
 	// Status, when not 0, answers with this HTTP status and the provider's
 	// error body built from ErrorType and ErrorMessage instead of a stream.
-	Status       int
-	ErrorType    string // Anthropic error.type, OpenAI error.code; default from Status
+	Status int
+	// ErrorType is Anthropic's error.type; for OpenAI, error.code, or
+	// error.type when it ends in "_error". The default follows Status.
+	ErrorType    string
 	ErrorMessage string
 	// RetryAfter is sent as the retry-after header when not empty.
 	RetryAfter string
@@ -82,8 +84,8 @@ type Request struct {
 }
 
 // Server is a fake model server speaking both streaming wire formats:
-// POST /v1/messages (Anthropic) and POST /v1/chat/completions or
-// /chat/completions (OpenAI). It plays one turn per request, whichever
+// POST /v1/messages (Anthropic) and POST {root}/chat/completions (OpenAI,
+// where root is a path such as /v1, not empty). It plays one turn per request, whichever
 // protocol asks. Anything it cannot serve is answered with a 400 in the
 // protocol's error shape.
 type Server struct {
@@ -139,7 +141,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
 		proto = anthropicProtocol{}
-	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions") && r.URL.Path != "/chat/completions":
+		// A base URL without its API root (no /v1) misses, as on real servers.
 		proto = openaiProtocol{}
 	default:
 		http.Error(w, "llmtest: no route for "+r.Method+" "+r.URL.Path, http.StatusNotFound)
