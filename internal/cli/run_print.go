@@ -76,8 +76,11 @@ func (rt *agentRun) hint(err error) string {
 	case llm.KindAuth:
 		return fmt.Sprintf("hint: the provider refused the key: check %s", p.KeyEnv)
 	case llm.KindTransport:
-		if llm.IsIdleTimeout(err) {
+		switch {
+		case errors.Is(err, llm.ErrIdleTimeout):
 			return fmt.Sprintf("hint: %s accepted the request but stopped answering; %s sets the idle timeout", base, llmprovider.IdleTimeoutEnv)
+		case errors.Is(err, llm.ErrResponseTooLarge):
+			return fmt.Sprintf("hint: %s sent an answer without end; %s sets the size cap", base, llmprovider.MaxResponseBytesEnv)
 		}
 		return fmt.Sprintf("hint: could not talk to %s: is the server running? Set %s to reach another one", base, p.BaseURLEnv)
 	case llm.KindInvalidRequest:

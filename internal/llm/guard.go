@@ -15,16 +15,23 @@ import (
 // events: a stream of only keep-alives ends too.
 const DefaultIdleTimeout = 5 * time.Minute
 
-// DefaultMaxResponseBytes caps the bytes of one streamed response: four
-// times what a 32,000-token answer costs on the wire of the wordiest
-// format (Chat Completions, a few hundred bytes of framing per token).
-const DefaultMaxResponseBytes = 32 << 20
+// DefaultMaxResponseBytes caps the bytes of one streamed response. The
+// adapters ask for at most 32,000 output tokens by default (64,000 with a
+// large thinking budget), which cost under 10 MB on the wire of the
+// wordiest format (Chat Completions: a chunk of about 250 bytes per
+// token); a response four times larger than the text it could carry is
+// not an answer but a stream without end, and what it costs in memory
+// grows with it (about ten times its size, once decoded, accumulated and
+// written to the session).
+const DefaultMaxResponseBytes = 16 << 20
 
-// errIdle is the cause a guard cancels its request with.
-var errIdle = errors.New("idle timeout")
+// ErrIdleTimeout is in the chain of the error of a stream its guard gave
+// up for silence.
+var ErrIdleTimeout = errors.New("idle timeout")
 
-// errTooLarge ends a body read past its cap.
-var errTooLarge = errors.New("response too large")
+// ErrResponseTooLarge is in the chain of the error of a stream its guard
+// cut at the size cap.
+var ErrResponseTooLarge = errors.New("response too large")
 
 // StreamGuard bounds one streamed response, for the adapters: the time
 // between its events, from the request being sent to its end, and its
@@ -53,7 +60,7 @@ func NewStreamGuard(ctx context.Context, provider string, idle time.Duration, ma
 	}
 	g := &StreamGuard{parent: ctx, idle: idle, max: maxBytes, provider: provider}
 	g.ctx, g.cancel = context.WithCancelCause(ctx)
-	g.timer = time.AfterFunc(idle, func() { g.cancel(errIdle) })
+	g.timer = time.AfterFunc(idle, func() { g.cancel(ErrIdleTimeout) })
 	return g, g.ctx
 }
 
@@ -86,22 +93,18 @@ func (g *StreamGuard) Err(err error) error {
 	if perr := g.parent.Err(); perr != nil {
 		return perr
 	}
-	if errors.Is(context.Cause(g.ctx), errIdle) {
-		return &Error{Kind: KindTransport, Provider: g.provider, Err: errIdle,
+	if errors.Is(context.Cause(g.ctx), ErrIdleTimeout) {
+		return &Error{Kind: KindTransport, Provider: g.provider, Err: ErrIdleTimeout,
 			Message: fmt.Sprintf("no response for %s (idle timeout): the provider stalled", g.idle)}
 	}
-	if errors.Is(err, errTooLarge) {
-		return &Error{Kind: KindTransport, Provider: g.provider, Err: errTooLarge,
+	if errors.Is(err, ErrResponseTooLarge) {
+		return &Error{Kind: KindTransport, Provider: g.provider, Err: ErrResponseTooLarge,
 			Message: fmt.Sprintf("response larger than %s: the stream was cut off", byteSize(g.max))}
 	}
 	return err
 }
 
-// IsIdleTimeout reports whether err is a stream given up by its guard's
-// idle timeout.
-func IsIdleTimeout(err error) bool { return errors.Is(err, errIdle) }
-
-// capReader reads until left bytes are used, then fails with errTooLarge.
+// capReader reads until left bytes are used, then fails with ErrResponseTooLarge.
 type capReader struct {
 	r    io.Reader
 	left int64
@@ -114,7 +117,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 		if n, err := c.r.Read(one[:]); n == 0 {
 			return 0, err
 		}
-		return 0, errTooLarge
+		return 0, ErrResponseTooLarge
 	}
 	if int64(len(p)) > c.left {
 		p = p[:c.left]

@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -61,7 +62,7 @@ func TestResolve_StallBeforeTheFirstTokenIsRetriedThenFails(t *testing.T) {
 				})
 				provName, _, _ := strings.Cut(m.id, "/")
 				want := provName + ": transport: no response for 50ms (idle timeout)"
-				if err == nil || !strings.HasPrefix(err.Error(), want) || !llm.IsIdleTimeout(err) {
+				if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, llm.ErrIdleTimeout) {
 					t.Fatalf("err = %v, want %q…", err, want)
 				}
 				if retries != 1 || len(srv.Requests()) != 2 {
