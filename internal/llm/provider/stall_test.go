@@ -48,7 +48,9 @@ func TestResolve_StallBeforeTheFirstTokenIsRetriedThenFails(t *testing.T) {
 			t.Run(m.id+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				srv := llmtest.NewServer(t, stall, stall)
-				model := resolveAt(t, m.id, m.baseEnv, srv.URL+m.suffix, provider.Options{IdleTimeout: 50 * time.Millisecond})
+				// The timeout only needs to be longer than the fake takes to
+				// answer a turn that does answer.
+				model := resolveAt(t, m.id, m.baseEnv, srv.URL+m.suffix, provider.Options{IdleTimeout: time.Second})
 				var retries int
 				_, err := llm.Collect(func(yield func(llm.Event, error) bool) {
 					for ev, err := range model.Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("hello")}}) {
@@ -61,7 +63,7 @@ func TestResolve_StallBeforeTheFirstTokenIsRetriedThenFails(t *testing.T) {
 					}
 				})
 				provName, _, _ := strings.Cut(m.id, "/")
-				want := provName + ": transport: no response for 50ms (idle timeout)"
+				want := provName + ": transport: no response for 1s (idle timeout)"
 				if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, llm.ErrIdleTimeout) {
 					t.Fatalf("err = %v, want %q…", err, want)
 				}
@@ -87,11 +89,12 @@ func TestResolve_StallAfterContentFails(t *testing.T) {
 	long := llm.Message{Content: []llm.Part{llm.Text("the beginning of a long answer")}}
 	cases := map[string]struct {
 		turn llmtest.ServerTurn
+		idle time.Duration // longer than the fake takes to send its first events
 		want string
 	}{
-		"quiet":     {llmtest.ServerTurn{Message: long, Cut: llmtest.CutHang, CutAfter: 4}, "no response for 50ms (idle timeout)"},
-		"keepalive": {llmtest.ServerTurn{Message: long, Cut: llmtest.CutPings, CutAfter: 4}, "no response for 50ms (idle timeout)"},
-		"endless":   {llmtest.ServerTurn{Message: long, Cut: llmtest.CutEndless, CutAfter: 4}, "response larger than 1 MiB: the stream was cut off"},
+		"quiet":     {llmtest.ServerTurn{Message: long, Cut: llmtest.CutHang, CutAfter: 4}, time.Second, "no response for 1s (idle timeout)"},
+		"keepalive": {llmtest.ServerTurn{Message: long, Cut: llmtest.CutPings, CutAfter: 4}, time.Second, "no response for 1s (idle timeout)"},
+		"endless":   {llmtest.ServerTurn{Message: long, Cut: llmtest.CutEndless, CutAfter: 4}, time.Minute, "response larger than 1 MiB: the stream was cut off"},
 	}
 	for _, m := range stallIDs {
 		for name, c := range cases {
@@ -99,7 +102,7 @@ func TestResolve_StallAfterContentFails(t *testing.T) {
 				t.Parallel()
 				srv := llmtest.NewServer(t, c.turn, llmtest.ServerTurn{Message: long})
 				model := resolveAt(t, m.id, m.baseEnv, srv.URL+m.suffix,
-					provider.Options{IdleTimeout: 50 * time.Millisecond, MaxResponseBytes: 1 << 20})
+					provider.Options{IdleTimeout: c.idle, MaxResponseBytes: 1 << 20})
 				msg, err := llm.Collect(model.Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("hello")}}))
 				if err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Fatalf("err = %v, want one saying %q", err, c.want)
