@@ -72,7 +72,8 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	if err != nil {
 		return nil, err
 	}
-	log := slog.New(slog.NewTextHandler(lf, nil)).With("pid", os.Getpid())
+	redact := secrets(ctx, a, st)
+	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
 	agentEnv := cfg.Agent.Env
 	ws, err := workspace.New(workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
@@ -91,7 +92,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		return nil, err
 	}
 	open := func(id string) (llm.Model, llm.Info, error) {
-		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv, Catalog: cat})
+		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv, Catalog: cat, Redactor: redact})
 		return r.Model, r.Info, err
 	}
 	runner, err := agentrunner.New(agentrunner.Options{
@@ -115,6 +116,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
+		Redact: redact.String,
 	})
 	if err != nil {
 		lf.Close()

@@ -28,6 +28,7 @@ type agentRun struct {
 	agent    *agent.Agent
 	config   config.Config
 	models   modelResolver
+	redact   *llm.Redactor // the process's secrets
 
 	mu      sync.Mutex
 	handler func(agent.Event) // the mode's event handler
@@ -85,7 +86,8 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 		sess.Close()
 		return nil, err
 	}
-	rt.models = envModels(a.getenv, cat)
+	rt.redact = secrets(ctx, a, nil)
+	rt.models = envModels(a.getenv, cat, rt.redact)
 	model, info, warning, err := rt.models(modelID)
 	if err != nil {
 		sess.Close()

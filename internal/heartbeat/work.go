@@ -100,10 +100,16 @@ type runState struct {
 // failures before the agent ran are an outcome with status error.
 func (r *runState) execute(ctx context.Context, beatDeadline time.Time, st *State) Outcome {
 	job, stop := r.prepare(ctx, beatDeadline, st)
+	var out Outcome
 	if stop != nil {
-		return *stop
+		out = *stop
+	} else {
+		out = r.runAgent(ctx, job)
 	}
-	return r.runAgent(ctx, job)
+	// The outcome goes to the run record, the ticket, the state file and
+	// the log, and from the ticket into the next beat's prompt.
+	out.Error, out.Summary = r.h.opts.Redact(out.Error), r.h.opts.Redact(out.Summary)
+	return out
 }
 
 // failed is the outcome of a run that could not start.

@@ -62,6 +62,9 @@
 //
 // [EncodeCache] keeps each message's wire encoding so a request in a long
 // session re-encodes only its new messages; [Body] sends the cached bytes
-// without copying them; [SSEReader] reads a text/event-stream body. They
-// do no I/O of their own: the adapters own the connections.
+// without copying them; [SSEReader] reads a text/event-stream body;
+// [StreamGuard] gives up a stream that goes quiet (keep-alives aside) or
+// grows past a size cap; [Redactor] hides the process's secrets in every
+// error an adapter returns, since a proxy may echo the request's headers.
+// They do no I/O of their own: the adapters own the connections.
 package llm
