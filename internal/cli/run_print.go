@@ -62,14 +62,14 @@ func (rt *agentRun) hint(err error) string {
 	if err == nil || perr != nil {
 		return ""
 	}
-	p, ok := llmprovider.Builtin[mid.Provider]
+	p, ok := llm.LookupProvider(mid.Provider)
 	if !ok {
 		return ""
 	}
 	// The base URL may hold a password: it is never printed.
 	base := rt.a.getenv(p.BaseURLEnv)
 	if base == "" {
-		base = p.BaseURL
+		base = p.DefaultBaseURL
 	}
 	base = llm.HidePassword(base)
 	switch llm.KindOf(err) {
@@ -85,7 +85,7 @@ func (rt *agentRun) hint(err error) string {
 		return fmt.Sprintf("hint: could not talk to %s: is the server running? Set %s to reach another one", base, p.BaseURLEnv)
 	case llm.KindInvalidRequest:
 		if le, ok := errors.AsType[*llm.Error](err); ok && le.Status == 404 && rt.a.getenv(p.BaseURLEnv) != "" {
-			return fmt.Sprintf("hint: %s=%s: check that it is the API root (%s)", p.BaseURLEnv, base, p.BaseURL)
+			return fmt.Sprintf("hint: %s=%s: check that it is the API root (%s)", p.BaseURLEnv, base, p.DefaultBaseURL)
 		}
 	}
 	return ""

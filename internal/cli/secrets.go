@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
-	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
@@ -22,8 +21,7 @@ var forgeTokenEnv = []string{"GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN"}
 // shown or logged.
 func secrets(ctx context.Context, a *app, st store.Store) *llm.Redactor {
 	var s []string
-	for _, name := range llmprovider.Names() {
-		p := llmprovider.Builtin[name]
+	for _, p := range llm.Providers() {
 		s = append(s, a.getenv(p.KeyEnv))
 		s = append(s, llm.URLSecrets(a.getenv(p.BaseURLEnv))...)
 	}

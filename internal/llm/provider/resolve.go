@@ -68,7 +68,7 @@ func Resolve(id string, opts Options) (Resolved, error) {
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	base := firstNonEmpty(opts.BaseURL, getenv(p.BaseURLEnv), p.BaseURL)
+	base := firstNonEmpty(opts.BaseURL, getenv(p.BaseURLEnv), p.DefaultBaseURL)
 	idle, max, err := limits(opts, getenv)
 	if err != nil {
 		return Resolved{}, err
@@ -76,18 +76,17 @@ func Resolve(id string, opts Options) (Resolved, error) {
 	info, warning := cat.Lookup(mid.String())
 
 	var m llm.Model
-	switch p.API {
-	case APIAnthropic:
+	switch p.Wire {
+	case llm.WireAnthropicMessages:
 		m = anthropic.New(anthropic.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
 			HTTPClient: opts.HTTPClient, Provider: p.Name, Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max})
+	case llm.WireOpenAIChat:
+		m = openai.New(openai.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
+			HTTPClient: opts.HTTPClient, Provider: p.Name, LegacyMaxTokens: p.LegacyMaxTokens, Headers: p.Headers,
+			Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max})
 	default:
-		cfg := openai.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
-			HTTPClient: opts.HTTPClient, Provider: p.Name, LegacyMaxTokens: p.LegacyMaxTokens,
-			Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}
-		if p.Name == "openrouter" {
-			cfg.Headers = map[string]string{"HTTP-Referer": "https://github.com/bonsai-run/bonsai", "X-Title": "Bonsai"}
-		}
-		m = openai.New(cfg)
+		return Resolved{}, &llm.Error{Kind: llm.KindInvalidRequest, Provider: p.Name,
+			Message: fmt.Sprintf("no adapter speaks %q", p.Wire)}
 	}
 	return Resolved{Model: llm.WithRetry(m, opts.Retry), ID: mid, Info: info, Warning: warning, BaseURL: base}, nil
 }
@@ -102,17 +101,17 @@ func Check(id string, getenv func(string) string) error {
 	return err
 }
 
-// locate parses id and finds its provider and key: apiKey, or else the
-// provider's variable.
-func locate(id, apiKey string, getenv func(string) string) (llm.ModelID, Provider, string, error) {
+// locate parses id and finds its provider in [llm.Providers] and its key:
+// apiKey, or else the provider's variable.
+func locate(id, apiKey string, getenv func(string) string) (llm.ModelID, llm.ProviderInfo, string, error) {
 	mid, err := llm.ParseModelID(id)
 	if err != nil {
-		return mid, Provider{}, "", err
+		return mid, llm.ProviderInfo{}, "", err
 	}
-	p, ok := Builtin[mid.Provider]
+	p, ok := llm.LookupProvider(mid.Provider)
 	if !ok {
 		return mid, p, "", &llm.Error{Kind: llm.KindInvalidRequest,
-			Message: fmt.Sprintf("unknown provider %q in model %s (known: %s)", mid.Provider, id, strings.Join(Names(), ", "))}
+			Message: fmt.Sprintf("unknown provider %q in model %s (known: %s)", mid.Provider, id, strings.Join(llm.ProviderNames(), ", "))}
 	}
 	key := firstNonEmpty(apiKey, getenv(p.KeyEnv))
 	if key == "" && !p.KeyOptional {
