@@ -26,7 +26,7 @@
 // response with its cost in USD, and an error message when the stream
 // failed. The JSON encoding is compact (empty fields are omitted) and
 // stable: field names and order are part of the session file format
-// (DESIGN.md §7).
+// (docs/design.md §7).
 //
 // # Streaming
 //
@@ -54,9 +54,12 @@
 //
 // # Models
 //
-// Models are named "provider/model" ([ParseModelID]). [Info] describes a
-// model's limits and prices; the embedded catalog lives in llm/catalog and
-// the wiring from an id to a concrete adapter in llm/provider.
+// Models are named "provider/model" ([ParseModelID]). [Providers] is the
+// table of the providers Bonsai knows: each one's wire format, key and base
+// URL variables and default base URL, as data, so that the CLI and the web
+// UI read the variables the wiring reads. [Info] describes a model's limits
+// and prices; the embedded catalog lives in llm/catalog and the wiring from
+// an id to a concrete adapter in llm/provider.
 //
 // # Helpers for adapters
 //
