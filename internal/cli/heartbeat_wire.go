@@ -22,8 +22,8 @@ import (
 // remoteEnv names the runtime's variables that git needs to reach a
 // remote (SSH agent, askpass helpers, tokens read by credential helpers).
 // They go to clone, fetch and push only, never to the agent's commands.
-var remoteEnv = []string{"SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND",
-	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN"}
+var remoteEnv = append([]string{"SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*"}, forgeTokenEnv...)
 
 // maxRunTurns ends a heartbeat run after this many model requests, so a
 // model that never stops calling tools costs a bounded amount per beat.
