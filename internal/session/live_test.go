@@ -257,7 +257,7 @@ func TestLiveReader_KeepsTheEndOfAHugePart(t *testing.T) {
 	}
 }
 
-func TestLiveReader_OversizedDelta(t *testing.T) {
+func TestLiveFollower_OversizedDelta(t *testing.T) {
 	path := filepath.Join(t.TempDir(), session.LiveFileName)
 	big := strings.Repeat("y", 3<<20)
 	os.WriteFile(path, []byte(`{"type":"message","at":10}`+"\n"+
