@@ -54,7 +54,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	if err := rt.openWorkspace(); err != nil {
 		return nil, err
 	}
-	rt.sessDir = filepath.Join(d.Sessions(), "cli", sessionDirName(rt.cwd))
+	rt.sessDir = session.Layout{Root: d.Sessions()}.RunDir(rt.cwd)
 	thinking, err := llm.ParseThinkingLevel(o.thinking)
 	if err != nil {
 		return nil, usagef("--thinking: %s", llmMessage(err))
@@ -249,14 +249,6 @@ func (rt *agentRun) close() {
 	if rt.skillsEx != nil {
 		rt.skillsEx.Close()
 	}
-}
-
-// sessionDirName turns a working directory into the name of its sessions
-// directory: --home-me-project-- for /home/me/project.
-func sessionDirName(cwd string) string {
-	s := strings.TrimLeft(filepath.ToSlash(cwd), "/")
-	s = strings.NewReplacer("/", "-", "\\", "-", ":", "-").Replace(s)
-	return "--" + s + "--"
 }
 
 func dirExists(p string) bool {

@@ -28,8 +28,8 @@ type Options struct {
 	// StateFile keeps the last beat and the paused providers between beats;
 	// empty disables it.
 	StateFile string
-	// Sessions is the root of the agent transcripts:
-	// Sessions/{projectID}/{ticketID}/transcript.jsonl.
+	// Sessions is the root of the agent transcripts, laid out by
+	// session.Layout.
 	Sessions string
 	// Skills is the user's skills directory, offered to every ticket
 	// agent beside the repository's .bonsai/skills; empty means none.

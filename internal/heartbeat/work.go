@@ -12,15 +12,16 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
+	"github.com/bonsai-run/bonsai/internal/session"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
 // runtimeAuthor is the author name of the comments the runtime writes.
 const runtimeAuthor = "bonsai"
 
-// SessionFile returns the transcript of a ticket under the sessions root.
-func SessionFile(sessions, projectID, ticketID string) string {
-	return filepath.Join(sessions, projectID, ticketID, "transcript.jsonl")
+// transcript returns the transcript of a ticket under the sessions root.
+func (h *Heartbeat) transcript(projectID, ticketID string) (string, error) {
+	return session.Layout{Root: h.opts.Sessions}.Transcript(projectID, ticketID)
 }
 
 // work runs the agent on one planned ticket and records the result. Every
@@ -171,8 +172,11 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	if len(over) > 0 {
 		return Job{}, &Outcome{Status: board.RunBudgetExceeded, Error: over[0].text()}
 	}
-	session := SessionFile(h.opts.Sessions, t.ProjectID, t.ID)
-	if err := os.MkdirAll(filepath.Dir(session), 0o700); err != nil {
+	transcript, err := h.transcript(t.ProjectID, t.ID)
+	if err != nil {
+		return Job{}, failed("create session directory", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(transcript), 0o700); err != nil {
 		return Job{}, failed("create session directory", err)
 	}
 	r.tools = tickettool.New(tickettool.Config{
@@ -188,7 +192,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 		SystemPrompt: SystemPrompt(ctx, PromptInput{Workspace: ws, Project: r.plan.Project, Ticket: t,
 			Comments: comments, Fresh: fresh, Now: h.opts.Now(), UserSkills: h.opts.Skills}),
 		Prompt:      TaskPrompt(r.plan.Task, r.plan.Project, t, ws),
-		SessionFile: session, Deadline: deadline, Budget: budget, Skills: h.opts.Skills,
+		SessionFile: transcript, Deadline: deadline, Budget: budget, Skills: h.opts.Skills,
 		Tools: r.tools.Tools(), OnUsage: r.setUsage,
 	}, nil
 }

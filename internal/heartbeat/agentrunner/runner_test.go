@@ -171,7 +171,10 @@ func TestRunner_ResearchThenImplement(t *testing.T) {
 	if runs[0].InputTokens != 2000 || runs[0].OutputTokens != 100 {
 		t.Errorf("run usage = %d in / %d out, want 2000 / 100", runs[0].InputTokens, runs[0].OutputTokens)
 	}
-	sess := heartbeat.SessionFile(f.opts.Sessions, tk.ProjectID, tk.ID)
+	sess, err := session.Layout{Root: f.opts.Sessions}.Transcript(tk.ProjectID, tk.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(sess); err != nil {
 		t.Errorf("no transcript at %s", sess)
 	}
@@ -186,7 +189,10 @@ func TestRunner_ResumesAfterKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := heartbeat.SessionFile(f.opts.Sessions, tk.ProjectID, tk.ID)
+	path, err := session.Layout{Root: f.opts.Sessions}.Transcript(tk.ProjectID, tk.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s, err := session.Create(path, "demo", session.Options{})
 	if err != nil {
 		t.Fatal(err)

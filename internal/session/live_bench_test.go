@@ -1,4 +1,4 @@
-package agentrunner_test
+package session_test
 
 import (
 	"os"
@@ -6,13 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/agent"
-	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/session"
 )
 
 // BenchmarkLive_Stream measures what the live file costs a run: the time
-// Event takes on the agent loop's goroutine per streamed delta (target:
+// Delta takes on the agent loop's goroutine per streamed delta (target:
 // under 1 µs; the loop never waits for the disk) and the writes a second
 // (target: at most 1/LiveInterval = 10, however fast the stream).
 // "unpaced" emits deltas as fast as the loop can; "1000/s" paces them like
@@ -27,28 +26,28 @@ func BenchmarkLive_Stream(b *testing.B) {
 			if err := os.WriteFile(transcript, []byte(`{"type":"session"}`+"\n"), 0o600); err != nil {
 				b.Fatal(err)
 			}
-			lw := agentrunner.NewLive(transcript, nil)
+			lw := session.NewLiveWriter(transcript, nil)
 			defer lw.Close()
-			lw.Event(agent.Event{Type: agent.EventMessageStart, Message: &llm.Message{Role: llm.RoleAssistant}})
-			ev := agent.Event{Type: agent.EventMessageUpdate, Delta: &llm.Event{Type: llm.EventTextDelta, Index: 0, Delta: "tok "}}
+			lw.Start()
+			ev := llm.Event{Type: llm.EventTextDelta, Index: 0, Delta: "tok "}
 			var tick *time.Ticker
 			if bc.every > 0 {
 				tick = time.NewTicker(bc.every)
 				defer tick.Stop()
 			}
-			var inEvent time.Duration
+			var inDelta time.Duration
 			start := time.Now()
 			for b.Loop() {
 				if tick != nil {
 					<-tick.C
 				}
 				t0 := time.Now()
-				lw.Event(ev)
-				inEvent += time.Since(t0)
+				lw.Delta(ev)
+				inDelta += time.Since(t0)
 			}
 			elapsed := time.Since(start)
 			writes := lw.Writes()
-			b.ReportMetric(float64(inEvent.Nanoseconds())/float64(b.N), "event-ns/delta")
+			b.ReportMetric(float64(inDelta.Nanoseconds())/float64(b.N), "event-ns/delta")
 			b.ReportMetric(float64(writes)/elapsed.Seconds(), "writes/s")
 			b.ReportMetric(float64(b.N)/float64(max(writes, 1)), "deltas/write")
 		})
