@@ -12,6 +12,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
@@ -78,7 +79,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	ws, err := workspace.New(workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
 		Open: func(root string) (executor.Executor, error) {
-			return executor.NewLocal(root, executor.LocalOptions{Env: agentEnv})
+			return local.New(root, local.Options{Env: agentEnv})
 		},
 		RemoteEnv: pickEnv(os.Environ(), remoteEnv),
 	})

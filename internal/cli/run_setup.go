@@ -12,6 +12,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
@@ -23,8 +24,8 @@ type agentRun struct {
 	mode     string
 	cwd      string // absolute host path of the workspace
 	sessDir  string // where this directory's sessions live
-	ex       *executor.Local
-	skillsEx *executor.Local
+	ex       *local.Executor
+	skillsEx *local.Executor
 	agent    *agent.Agent
 	config   config.Config
 	models   modelResolver
@@ -97,7 +98,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 		rt.warn("%s", warning)
 	}
 	if d := filepath.Join(d.Path(), "skills"); dirExists(d) {
-		if rt.skillsEx, err = executor.NewLocal(d, executor.LocalOptions{}); err != nil {
+		if rt.skillsEx, err = local.New(d, local.Options{}); err != nil {
 			rt.warn("skills: %v", err)
 		}
 	}
@@ -137,7 +138,7 @@ func (rt *agentRun) openWorkspace() error {
 	if !dirExists(abs) {
 		return usagef("--cwd %s is not a directory", cwd)
 	}
-	ex, err := executor.NewLocal(abs, executor.LocalOptions{Env: rt.config.Agent.Env})
+	ex, err := local.New(abs, local.Options{Env: rt.config.Agent.Env})
 	if err != nil {
 		return err
 	}
@@ -257,7 +258,7 @@ func dirExists(p string) bool {
 }
 
 // executorOrNil avoids a typed nil in an interface.
-func executorOrNil(l *executor.Local) executor.Executor {
+func executorOrNil(l *local.Executor) executor.Executor {
 	if l == nil {
 		return nil
 	}

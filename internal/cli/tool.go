@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/tools"
 )
 
@@ -95,7 +95,7 @@ func runTool(cmd *cobra.Command, a *app, o toolOptions, args []string) error {
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 		return usagef("--root %s is not a directory", root)
 	}
-	ex, err := executor.NewLocal(abs, executor.LocalOptions{})
+	ex, err := local.New(abs, local.Options{})
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
@@ -73,7 +74,7 @@ func newEnv(t testing.TB) *env {
 		Projects:  filepath.Join(data, "projects"),
 		Worktrees: filepath.Join(data, "worktrees"),
 		Open: func(root string) (executor.Executor, error) {
-			return executor.NewLocal(root, executor.LocalOptions{})
+			return local.New(root, local.Options{})
 		},
 	})
 	if err != nil {

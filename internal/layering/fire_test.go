@@ -92,9 +92,9 @@ func TestRules_FireOnBrokenGraphs(t *testing.T) {
 			return g
 		}, "adapter internal/store/sqlite imports adapter internal/llm/openai"},
 		{"adapter subpackage imports adapter", adaptersApart, func(g graph) graph {
-			g["internal/llm/openai/wire"] = pkg{Deps: []string{"internal/executor"}}
+			g["internal/llm/openai/wire"] = pkg{Deps: []string{"internal/executor/local"}}
 			return g
-		}, "adapter internal/llm/openai/wire imports adapter internal/executor"},
+		}, "adapter internal/llm/openai/wire imports adapter internal/executor/local"},
 		{"core imports adapter", coreAvoidsAdapters, func(g graph) graph {
 			p := g["internal/heartbeat"]
 			p.Deps = append(p.Deps, "internal/store/sqlite")

@@ -35,7 +35,7 @@ var adapters = []string{
 	"internal/store/postgres",
 	"internal/llm/anthropic",
 	"internal/llm/openai",
-	"internal/executor",
+	"internal/executor/local",
 }
 
 // core packages depend on interfaces they declare, never on an adapter's

@@ -64,7 +64,7 @@ func (t *bashTool) Run(ctx context.Context, raw json.RawMessage, update UpdateFu
 }
 
 // pathHider is implemented by executors that can rewrite their root's host
-// path in command output as relative paths (executor.Local).
+// path in command output as relative paths (local.Executor).
 type pathHider interface {
 	HidePaths(s string) string
 }
@@ -139,7 +139,7 @@ func (t *bashTool) spill(ctx context.Context, full string) (string, error) {
 }
 
 // fileCreator is implemented by executors that can create a new file
-// without following symlinks on the way (executor.Local).
+// without following symlinks on the way (local.Executor).
 type fileCreator interface {
 	CreateFile(ctx context.Context, path string, data []byte) error
 }

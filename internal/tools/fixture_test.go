@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/tools"
 )
 
@@ -92,7 +92,7 @@ func fixture(t testing.TB) string {
 // clock and ID source so that results are deterministic.
 func newSet(t testing.TB, root string, search tools.Search) []tools.Tool {
 	t.Helper()
-	ex, err := executor.NewLocal(root, executor.LocalOptions{})
+	ex, err := local.New(root, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
@@ -77,7 +78,7 @@ func newFixtureTurns(t *testing.T, maxTurns int) *fixture {
 	}
 	ws, err := workspace.New(workspace.Options{
 		Projects: filepath.Join(data, "projects"), Worktrees: filepath.Join(data, "worktrees"),
-		Open: func(root string) (executor.Executor, error) { return executor.NewLocal(root, executor.LocalOptions{}) },
+		Open: func(root string) (executor.Executor, error) { return local.New(root, local.Options{}) },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
-	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 )
 
@@ -15,14 +15,14 @@ import (
 // heartbeat.UserSkillsPrefix are read from the user's skills directory,
 // which lies outside the worktree. It returns the executor to close after
 // the run, nil when there is no such directory.
-func withSkills(tools []agent.Tool, dir string) ([]agent.Tool, *executor.Local, error) {
+func withSkills(tools []agent.Tool, dir string) ([]agent.Tool, *local.Executor, error) {
 	if dir == "" {
 		return tools, nil, nil
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return tools, nil, nil
 	}
-	ex, err := executor.NewLocal(dir, executor.LocalOptions{})
+	ex, err := local.New(dir, local.Options{})
 	if err != nil {
 		return nil, nil, err
 	}

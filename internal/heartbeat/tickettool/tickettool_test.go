@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 )
@@ -57,7 +57,7 @@ func setupDir(t *testing.T, verify string, criteria ...string) (*tickettool.Sess
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := executor.NewLocal(dir, executor.LocalOptions{})
+	ex, err := local.New(dir, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package executor
+package local
 
 import (
 	"sync"
@@ -8,7 +8,7 @@ import (
 var protectOnce sync.Once
 
 // Protect marks the runtime's process as not dumpable (Linux; elsewhere
-// it does nothing). NewLocal calls it; long-running processes that hold
+// it does nothing). New calls it; long-running processes that hold
 // API keys without opening an executor (bonsai up, bonsai serve) should
 // call it at start.
 func Protect() { protectProcess() }

@@ -1,4 +1,4 @@
-package executor
+package local
 
 import (
 	"context"
@@ -8,19 +8,17 @@ import (
 	"path"
 	"strings"
 	"syscall"
-)
 
-// ErrLink means a path that must be made of real directories goes through
-// a symbolic link (or a component that is not a directory).
-var ErrLink = errors.New("path goes through a symbolic link or a non-directory")
+	"github.com/bonsai-run/bonsai/internal/executor"
+)
 
 // CreateFile creates a new file holding data at a root-relative path
 // without following any symlink: each directory on the way must be a real
-// directory (missing ones are created) or the call fails with ErrLink, and
+// directory (missing ones are created) or the call fails with executor.ErrLink, and
 // the file itself must not exist (fs.ErrExist, even for a dangling link).
 // The runtime uses it for files it owns inside a repository, which may
 // have committed a symlink in their place.
-func (l *Local) CreateFile(ctx context.Context, p string, data []byte) error {
+func (l *Executor) CreateFile(ctx context.Context, p string, data []byte) error {
 	rel, err := l.rel(p)
 	if err != nil {
 		return l.pathErr("create", l.display(p), err)
@@ -52,7 +50,7 @@ func (l *Local) CreateFile(ctx context.Context, p string, data []byte) error {
 // component by component that each one is a real directory and that the
 // handle opened is the directory its parent names, so that no symlink (even
 // one swapped in meanwhile) is followed.
-func (l *Local) realDir(rel string) (*os.Root, error) {
+func (l *Executor) realDir(rel string) (*os.Root, error) {
 	cur, err := l.fsroot.OpenRoot(".")
 	if err != nil {
 		return nil, err
@@ -82,7 +80,7 @@ func childDir(parent *os.Root, name string) (*os.Root, error) {
 	// between is caught too).
 	d, err := parent.OpenRoot(name)
 	if err != nil {
-		return nil, ErrLink
+		return nil, executor.ErrLink
 	}
 	fi, err := d.Stat(".")
 	var li fs.FileInfo
@@ -91,7 +89,7 @@ func childDir(parent *os.Root, name string) (*os.Root, error) {
 	}
 	if err != nil || !li.IsDir() || !os.SameFile(fi, li) {
 		d.Close()
-		return nil, ErrLink
+		return nil, executor.ErrLink
 	}
 	return d, nil
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package executor
+package local
 
 // markedProc is a process carrying a mark.
 type markedProc struct {

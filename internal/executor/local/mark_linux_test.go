@@ -1,4 +1,4 @@
-package executor_test
+package local_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 )
 
 // alive reports whether pid is a live process (not gone, not a zombie).
@@ -58,7 +59,7 @@ func readPID(t *testing.T, path string) int {
 func TestKillMarked_SetsidDoubleFork(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	l, err := executor.NewLocal(root, executor.LocalOptions{})
+	l, err := local.New(root, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestKillMarked_SetsidDoubleFork(t *testing.T) {
 	}
 	defer func() { other.Process.Kill(); other.Wait() }()
 
-	n, err := executor.KillMarked(mark)
+	n, err := local.KillMarked(mark)
 	if err != nil || n < 1 {
 		t.Fatalf("KillMarked = %d, %v; want at least 1 process killed", n, err)
 	}
@@ -93,7 +94,7 @@ func TestKillMarked_SetsidDoubleFork(t *testing.T) {
 	if !alive(other.Process.Pid) {
 		t.Error("KillMarked killed a process with another mark")
 	}
-	if n, err := executor.KillMarked(mark); n != 0 || err != nil {
+	if n, err := local.KillMarked(mark); n != 0 || err != nil {
 		t.Errorf("second KillMarked = %d, %v; want 0, nil", n, err)
 	}
 }
@@ -101,7 +102,7 @@ func TestKillMarked_SetsidDoubleFork(t *testing.T) {
 // A runtime killed with SIGKILL takes the command it was running with it.
 func TestLocal_CommandDiesWithRuntime(t *testing.T) {
 	if dir := os.Getenv("BONSAI_DEATH_HELPER"); dir != "" {
-		l, err := executor.NewLocal(dir, executor.LocalOptions{})
+		l, err := local.New(dir, local.Options{})
 		if err != nil {
 			os.Exit(2)
 		}

@@ -1,4 +1,4 @@
-package executor_test
+package local_test
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/executortest"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 )
 
 // FuzzLocal_Paths asserts that no path, however built, lets a file
@@ -22,7 +22,7 @@ func FuzzLocal_Paths(f *testing.F) {
 	for _, p := range []string{"a.txt", "sub/b.txt", "sub-link/b.txt", "./sub/../a.txt", "sub/up/root/a.txt", w.Root + "/a.txt", w.Root + "/../outside"} {
 		f.Add(p)
 	}
-	l, err := executor.NewLocal(w.Root, executor.LocalOptions{})
+	l, err := local.New(w.Root, local.Options{})
 	if err != nil {
 		f.Fatal(err)
 	}

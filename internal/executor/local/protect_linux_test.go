@@ -1,4 +1,4 @@
-package executor_test
+package local_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 )
 
 // TestLocal_ParentEnvironHidden starts a runtime process whose environment
@@ -67,7 +68,7 @@ func TestLocalHelper_ReadParentEnviron(t *testing.T) {
 	if os.Getenv("BONSAI_ENVIRON_HELPER") != "1" {
 		t.Skip("helper process only")
 	}
-	l, err := executor.NewLocal(t.TempDir(), executor.LocalOptions{})
+	l, err := local.New(t.TempDir(), local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

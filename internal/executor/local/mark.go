@@ -1,4 +1,4 @@
-package executor
+package local
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 // find what a command left running after its runtime died. Call it before
 // the executor is shared. The pair is no secret: it names, it does not
 // grant.
-func (l *Local) Mark(kv string) {
+func (l *Executor) Mark(kv string) {
 	l.marks = append(l.marks, kv)
 }
 

@@ -1,4 +1,4 @@
-package executor_test
+package local_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 )
 
 // TestLocal_CreateFileRefusesLinks checks that CreateFile creates missing
@@ -28,7 +29,7 @@ func TestLocal_CreateFileRefusesLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l, err := executor.NewLocal(root, executor.LocalOptions{})
+	l, err := local.New(root, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

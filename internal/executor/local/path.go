@@ -1,4 +1,4 @@
-package executor
+package local
 
 import (
 	"errors"
@@ -6,17 +6,19 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
 // rel turns a path given by a caller into a clean root-relative path with
 // forward slashes, refusing anything that lexically leaves the root. Symlinks
 // are checked later, when the path is used.
-func (l *Local) rel(p string) (string, error) {
+func (l *Executor) rel(p string) (string, error) {
 	if strings.IndexByte(p, 0) >= 0 {
-		return "", ErrNUL
+		return "", executor.ErrNUL
 	}
 	if strings.HasPrefix(p, "~") {
-		return "", ErrHome
+		return "", executor.ErrHome
 	}
 	if filepath.IsAbs(p) {
 		c := filepath.Clean(p)
@@ -28,11 +30,11 @@ func (l *Local) rel(p string) (string, error) {
 				return filepath.ToSlash(c[len(base)+1:]), nil
 			}
 		}
-		return "", ErrOutsideRoot
+		return "", executor.ErrOutsideRoot
 	}
 	c := filepath.Clean(p)
 	if c == ".." || strings.HasPrefix(c, ".."+string(filepath.Separator)) {
-		return "", ErrOutsideRoot
+		return "", executor.ErrOutsideRoot
 	}
 	return filepath.ToSlash(c), nil
 }
@@ -40,7 +42,7 @@ func (l *Local) rel(p string) (string, error) {
 // display is how a path given by a caller appears in errors: relative to
 // the root when it is inside, the caller's own words when relative, and
 // empty for absolute paths outside, so that no host path shows.
-func (l *Local) display(p string) string {
+func (l *Executor) display(p string) string {
 	if r, err := l.rel(p); err == nil {
 		return r
 	}
@@ -53,35 +55,35 @@ func (l *Local) display(p string) string {
 // hostPath resolves a root-relative path to an absolute host path with all
 // symlinks evaluated, and refuses results outside the root. Missing trailing
 // components are allowed (resolved as far as they exist).
-func (l *Local) hostPath(rel string) (string, error) {
+func (l *Executor) hostPath(rel string) (string, error) {
 	full := filepath.Join(l.root, filepath.FromSlash(rel))
 	real, err := filepath.EvalSymlinks(full)
 	if err != nil {
 		return "", err
 	}
 	if !l.inside(real) {
-		return "", ErrOutsideRoot
+		return "", executor.ErrOutsideRoot
 	}
 	return real, nil
 }
 
 // inside reports whether an absolute, symlink-free path is the root or below it.
-func (l *Local) inside(p string) bool {
+func (l *Executor) inside(p string) bool {
 	return p == l.root || strings.HasPrefix(p, l.root+string(filepath.Separator))
 }
 
 // pathErr wraps an error from the os package so that it names the
 // root-relative path and never a host path.
-func (l *Local) pathErr(op, shown string, err error) error {
+func (l *Executor) pathErr(op, shown string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var mine *PathError
+	var mine *executor.PathError
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &mine):
 		err = mine.Err
-	case errors.Is(err, ErrOutsideRoot), errors.Is(err, ErrNUL), errors.Is(err, ErrHome):
+	case errors.Is(err, executor.ErrOutsideRoot), errors.Is(err, executor.ErrNUL), errors.Is(err, executor.ErrHome):
 		// already clean
 	case errors.As(err, &pe):
 		err = cleanErr(pe.Err)
@@ -91,7 +93,7 @@ func (l *Local) pathErr(op, shown string, err error) error {
 			err = errno
 		}
 	}
-	return &PathError{Op: op, Path: shown, Err: err}
+	return &executor.PathError{Op: op, Path: shown, Err: err}
 }
 
 // cleanErr maps the inner error of an os.Root operation to one that holds no
@@ -102,7 +104,7 @@ func cleanErr(err error) error {
 		return errno
 	}
 	if strings.Contains(err.Error(), "escapes from parent") {
-		return ErrOutsideRoot
+		return executor.ErrOutsideRoot
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

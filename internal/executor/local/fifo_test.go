@@ -1,6 +1,6 @@
 //go:build unix
 
-package executor_test
+package local_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 )
 
 // TestLocal_ReadFIFO reads a FIFO with no writer, as an agent could leave
@@ -21,7 +22,7 @@ func TestLocal_ReadFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(root, "AGENTS.md"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	l, err := executor.NewLocal(root, executor.LocalOptions{})
+	l, err := local.New(root, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

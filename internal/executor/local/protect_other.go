@@ -1,6 +1,6 @@
 //go:build !linux
 
-package executor
+package local
 
 // protectProcess does nothing outside Linux.
 func protectProcess() {}

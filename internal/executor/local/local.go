@@ -1,4 +1,4 @@
-package executor
+package local
 
 import (
 	"context"
@@ -13,10 +13,12 @@ import (
 	"path/filepath"
 	"sort"
 	"syscall"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
-// LocalOptions configures a Local executor.
-type LocalOptions struct {
+// Options configures a local executor.
+type Options struct {
 	// Env lists extra variable names (or patterns with "*") that commands
 	// inherit besides the built-in allowlist. The denylist still wins.
 	Env []string
@@ -27,10 +29,10 @@ type LocalOptions struct {
 	Durable bool
 }
 
-// Local is an Executor working directly on the host filesystem under one
-// root. File operations go through an os.Root, so no path, symlink or race
-// can reach outside it.
-type Local struct {
+// Executor is an executor.Executor working directly on the host
+// filesystem under one root. File operations go through an os.Root, so no
+// path, symlink or race can reach outside it.
+type Executor struct {
 	given   string // absolute root as given
 	root    string // absolute root with symlinks evaluated
 	fsroot  *os.Root
@@ -40,12 +42,12 @@ type Local struct {
 	marks   []string // KEY=VALUE pairs every command gets (Mark)
 }
 
-var _ Executor = (*Local)(nil)
+var _ executor.Executor = (*Executor)(nil)
 
-// NewLocal opens a Local executor on the directory root. On Linux it also
+// New opens a local executor on the directory root. On Linux it also
 // hides the calling process's environment and memory from the commands it
 // will run (see protectProcess).
-func NewLocal(root string, opts LocalOptions) (*Local, error) {
+func New(root string, opts Options) (*Executor, error) {
 	protectProcess()
 	given, err := filepath.Abs(root)
 	if err != nil {
@@ -59,20 +61,20 @@ func NewLocal(root string, opts LocalOptions) (*Local, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}
-	return &Local{given: given, root: real, fsroot: r, env: opts.Env, shell: findShell(), durable: opts.Durable}, nil
+	return &Executor{given: given, root: real, fsroot: r, env: opts.Env, shell: findShell(), durable: opts.Durable}, nil
 }
 
 // Close releases the root directory handle.
-func (l *Local) Close() error { return l.fsroot.Close() }
+func (l *Executor) Close() error { return l.fsroot.Close() }
 
 // Root returns the host path of the workspace root, for wiring code only:
 // never show it to the model.
-func (l *Local) Root() string { return l.root }
+func (l *Executor) Root() string { return l.root }
 
 // Resolve returns the host path a root-relative path refers to, with
 // symlinks evaluated, or an error if it is outside the root. Components
 // that do not exist yet are kept as given.
-func (l *Local) Resolve(p string) (string, error) {
+func (l *Executor) Resolve(p string) (string, error) {
 	rel, err := l.rel(p)
 	if err != nil {
 		return "", l.pathErr("resolve", l.display(p), err)
@@ -85,20 +87,20 @@ func (l *Local) Resolve(p string) (string, error) {
 		if err == nil {
 			return filepath.Join(host, filepath.FromSlash(missing)), nil
 		}
-		if errors.Is(err, ErrOutsideRoot) || !errors.Is(err, fs.ErrNotExist) || cur == "." {
+		if errors.Is(err, executor.ErrOutsideRoot) || !errors.Is(err, fs.ErrNotExist) || cur == "." {
 			return "", l.pathErr("resolve", rel, err)
 		}
 		if _, lerr := l.fsroot.Lstat(cur); lerr == nil {
 			// A dangling symlink: refuse rather than guess where it goes.
-			return "", l.pathErr("resolve", rel, ErrOutsideRoot)
+			return "", l.pathErr("resolve", rel, executor.ErrOutsideRoot)
 		}
 		missing = path.Join(path.Base(cur), missing)
 		cur = path.Dir(cur)
 	}
 }
 
-// Rel implements Executor.
-func (l *Local) Rel(p string) (string, error) {
+// Rel implements executor.Executor.
+func (l *Executor) Rel(p string) (string, error) {
 	rel, err := l.rel(p)
 	if err != nil {
 		return "", l.pathErr("resolve", l.display(p), err)
@@ -106,8 +108,8 @@ func (l *Local) Rel(p string) (string, error) {
 	return rel, nil
 }
 
-// ReadFile implements Executor.
-func (l *Local) ReadFile(ctx context.Context, p string) ([]byte, error) {
+// ReadFile implements executor.Executor.
+func (l *Executor) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	rel, err := l.rel(p)
 	if err != nil {
 		return nil, l.pathErr("read", l.display(p), err)
@@ -128,15 +130,15 @@ func (l *Local) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	return b, nil
 }
 
-// Stat implements Executor.
-func (l *Local) Stat(ctx context.Context, p string) (Entry, error) {
+// Stat implements executor.Executor.
+func (l *Executor) Stat(ctx context.Context, p string) (executor.Entry, error) {
 	rel, err := l.rel(p)
 	if err != nil {
-		return Entry{}, l.pathErr("stat", l.display(p), err)
+		return executor.Entry{}, l.pathErr("stat", l.display(p), err)
 	}
 	fi, err := l.fsroot.Stat(rel)
 	if err != nil {
-		return Entry{}, l.pathErr("stat", rel, err)
+		return executor.Entry{}, l.pathErr("stat", rel, err)
 	}
 	e := entryOf(fi)
 	e.Name = path.Base(rel)
@@ -146,8 +148,8 @@ func (l *Local) Stat(ctx context.Context, p string) (Entry, error) {
 	return e, nil
 }
 
-// List implements Executor.
-func (l *Local) List(ctx context.Context, p string) ([]Entry, error) {
+// List implements executor.Executor.
+func (l *Executor) List(ctx context.Context, p string) ([]executor.Entry, error) {
 	rel, err := l.rel(p)
 	if err != nil {
 		return nil, l.pathErr("list", l.display(p), err)
@@ -161,9 +163,9 @@ func (l *Local) List(ctx context.Context, p string) ([]Entry, error) {
 	if err != nil {
 		return nil, l.pathErr("list", rel, err)
 	}
-	out := make([]Entry, 0, len(des))
+	out := make([]executor.Entry, 0, len(des))
 	for _, de := range des {
-		e := Entry{Name: de.Name(), Dir: de.IsDir(), Mode: de.Type()}
+		e := executor.Entry{Name: de.Name(), Dir: de.IsDir(), Mode: de.Type()}
 		if de.Type()&fs.ModeSymlink != 0 {
 			e.Symlink = true
 			// Follow links that stay inside the root; others stay plain names.
@@ -180,11 +182,11 @@ func (l *Local) List(ctx context.Context, p string) ([]Entry, error) {
 	return out, nil
 }
 
-// WriteFile implements Executor. The data goes to a temporary file in the
+// WriteFile implements executor.Executor. The data goes to a temporary file in the
 // same directory, which is synced and renamed over the target, so readers
 // see the old or the new content and never a mix. Writing through a symlink
 // replaces the file it points to (inside the root), not the link.
-func (l *Local) WriteFile(ctx context.Context, p string, data []byte) error {
+func (l *Executor) WriteFile(ctx context.Context, p string, data []byte) error {
 	rel, err := l.rel(p)
 	if err != nil {
 		return l.pathErr("write", l.display(p), err)
@@ -233,7 +235,7 @@ func (l *Local) WriteFile(ctx context.Context, p string, data []byte) error {
 	return nil
 }
 
-func (l *Local) writeTemp(d *os.Root, tmp string, data []byte, mode fs.FileMode) error {
+func (l *Executor) writeTemp(d *os.Root, tmp string, data []byte, mode fs.FileMode) error {
 	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return err
@@ -251,8 +253,8 @@ func (l *Local) writeTemp(d *os.Root, tmp string, data []byte, mode fs.FileMode)
 	return werr
 }
 
-func entryOf(fi fs.FileInfo) Entry {
-	return Entry{Name: fi.Name(), Dir: fi.IsDir(), Size: fi.Size(), Mode: fi.Mode(), ModTime: fi.ModTime()}
+func entryOf(fi fs.FileInfo) executor.Entry {
+	return executor.Entry{Name: fi.Name(), Dir: fi.IsDir(), Size: fi.Size(), Mode: fi.Mode(), ModTime: fi.ModTime()}
 }
 
 func randHex(n int) string {

@@ -1,4 +1,4 @@
-package executor
+package local
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
 // ReadFiles reads the named files of one directory, calling fn with each
@@ -13,7 +15,7 @@ import (
 // once, and reading every file into one reused buffer, makes it much
 // cheaper than ReadFile per file, which matters when grep reads a whole
 // tree. data is valid only until fn returns. Names must be plain file names.
-func (l *Local) ReadFiles(ctx context.Context, dir string, names []string, fn func(i int, data []byte, err error)) error {
+func (l *Executor) ReadFiles(ctx context.Context, dir string, names []string, fn func(i int, data []byte, err error)) error {
 	rel, err := l.rel(dir)
 	if err != nil {
 		return l.pathErr("read", l.display(dir), err)
@@ -30,7 +32,7 @@ func (l *Local) ReadFiles(ctx context.Context, dir string, names []string, fn fu
 		}
 		p := path.Join(rel, n)
 		if n == "" || n == "." || n == ".." || strings.ContainsAny(n, "/\x00") {
-			fn(i, nil, l.pathErr("read", p, ErrOutsideRoot))
+			fn(i, nil, l.pathErr("read", p, executor.ErrOutsideRoot))
 			continue
 		}
 		b, err := readInto(sub, n, buf[:0])
@@ -87,7 +89,7 @@ func openRegular(r *os.Root, name string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() && !fi.IsDir() {
 		f.Close()
-		return nil, ErrNotRegular
+		return nil, executor.ErrNotRegular
 	}
 	return f, nil
 }

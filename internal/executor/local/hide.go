@@ -1,4 +1,4 @@
-package executor
+package local
 
 import (
 	"path/filepath"
@@ -13,7 +13,7 @@ import (
 // tool passes its output through it, so the model is not shown the host's
 // layout (DESIGN.md §2) — a hygiene measure, not a boundary: a command can
 // still print the path in another form.
-func (l *Local) HidePaths(s string) string {
+func (l *Executor) HidePaths(s string) string {
 	for _, root := range l.rootForms() {
 		if strings.Contains(s, root) {
 			s = hideRoot(s, root)
@@ -24,7 +24,7 @@ func (l *Local) HidePaths(s string) string {
 
 // rootForms returns the root's host forms, longest first, so that one
 // form that is a prefix of another does not cut it.
-func (l *Local) rootForms() []string {
+func (l *Executor) rootForms() []string {
 	forms := []string{filepath.ToSlash(l.root)}
 	if g := filepath.ToSlash(l.given); g != forms[0] {
 		forms = append(forms, g)

@@ -1,4 +1,4 @@
-package executor_test
+package local_test
 
 import (
 	"context"

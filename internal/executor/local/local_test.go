@@ -1,4 +1,4 @@
-package executor_test
+package local_test
 
 import (
 	"bytes"
@@ -12,11 +12,12 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/executortest"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 )
 
 func openLocal(t *testing.T, root string) executor.Executor {
 	t.Helper()
-	l, err := executor.NewLocal(root, executor.LocalOptions{Env: []string{"BONSAI_TEST_*", "GITHUB_TOKEN"}})
+	l, err := local.New(root, local.Options{Env: []string{"BONSAI_TEST_*", "GITHUB_TOKEN"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestLocal_Contract(t *testing.T) {
 
 func TestLocal_ContractDurable(t *testing.T) {
 	executortest.Run(t, func(t *testing.T, root string) executor.Executor {
-		l, err := executor.NewLocal(root, executor.LocalOptions{Durable: true, Env: []string{"BONSAI_TEST_*", "GITHUB_TOKEN"}})
+		l, err := local.New(root, local.Options{Durable: true, Env: []string{"BONSAI_TEST_*", "GITHUB_TOKEN"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +129,7 @@ func TestCleanEnv(t *testing.T) {
 
 // BenchmarkLocal_ShellTrue measures one bash round trip. Target: < 5 ms.
 func BenchmarkLocal_ShellTrue(b *testing.B) {
-	l, err := executor.NewLocal(b.TempDir(), executor.LocalOptions{})
+	l, err := local.New(b.TempDir(), local.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func BenchmarkLocal_ShellTrue(b *testing.B) {
 
 func TestLocal_ReadFiles(t *testing.T) {
 	w := executortest.NewWorkspace(t)
-	l, err := executor.NewLocal(w.Root, executor.LocalOptions{})
+	l, err := local.New(w.Root, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package executor
+package local
 
 import (
 	"context"
@@ -10,22 +10,24 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
 // drainGrace bounds how long output is read after the process group is
 // gone, for descendants that left the group but kept the output open.
 const drainGrace = 500 * time.Millisecond
 
-// Exec implements Executor.
-func (l *Local) Exec(ctx context.Context, argv []string, opts RunOptions) (Exit, error) {
+// Exec implements executor.Executor.
+func (l *Executor) Exec(ctx context.Context, argv []string, opts executor.RunOptions) (executor.Exit, error) {
 	if len(argv) == 0 {
-		return Exit{}, errors.New("exec: empty command")
+		return executor.Exit{}, errors.New("exec: empty command")
 	}
 	return l.run(ctx, argv, opts)
 }
 
-// Shell implements Executor.
-func (l *Local) Shell(ctx context.Context, script string, opts RunOptions) (Exit, error) {
+// Shell implements executor.Executor.
+func (l *Executor) Shell(ctx context.Context, script string, opts executor.RunOptions) (executor.Exit, error) {
 	return l.run(ctx, append(append([]string(nil), l.shell...), script), opts)
 }
 
@@ -33,22 +35,22 @@ func (l *Local) Shell(ctx context.Context, script string, opts RunOptions) (Exit
 // copies its output as it arrives, and kills the whole group when the
 // command ends, times out or its context is canceled, so no background
 // child outlives the call.
-func (l *Local) run(ctx context.Context, argv []string, opts RunOptions) (Exit, error) {
+func (l *Executor) run(ctx context.Context, argv []string, opts executor.RunOptions) (executor.Exit, error) {
 	rel, err := l.rel(opts.Dir)
 	if opts.Dir == "" {
 		rel, err = ".", nil
 	}
 	if err != nil {
-		return Exit{}, l.pathErr("run", l.display(opts.Dir), err)
+		return executor.Exit{}, l.pathErr("run", l.display(opts.Dir), err)
 	}
 	dir, err := l.hostPath(rel)
 	if err != nil {
-		return Exit{}, l.pathErr("run", rel, err)
+		return executor.Exit{}, l.pathErr("run", rel, err)
 	}
-	env := append(append(CleanEnv(os.Environ(), l.env), l.marks...), opts.Env...)
+	env := append(append(executor.CleanEnv(os.Environ(), l.env), l.marks...), opts.Env...)
 	name, err := lookPath(argv[0])
 	if err != nil {
-		return Exit{}, err
+		return executor.Exit{}, err
 	}
 	cmd := exec.Command(name, argv[1:]...)
 	cmd.Args[0] = argv[0]
@@ -63,7 +65,7 @@ func (l *Local) run(ctx context.Context, argv []string, opts RunOptions) (Exit, 
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return Exit{}, fmt.Errorf("run %s: %w", argv[0], err)
+		return executor.Exit{}, fmt.Errorf("run %s: %w", argv[0], err)
 	}
 	cmd.Stdout, cmd.Stderr = pw, pw
 	var er, ew *os.File
@@ -71,7 +73,7 @@ func (l *Local) run(ctx context.Context, argv []string, opts RunOptions) (Exit, 
 		if er, ew, err = os.Pipe(); err != nil {
 			pr.Close()
 			pw.Close()
-			return Exit{}, fmt.Errorf("run %s: %w", argv[0], err)
+			return executor.Exit{}, fmt.Errorf("run %s: %w", argv[0], err)
 		}
 		cmd.Stderr = ew
 	}
@@ -88,7 +90,7 @@ func (l *Local) run(ctx context.Context, argv []string, opts RunOptions) (Exit, 
 		if er != nil {
 			er.Close()
 		}
-		return Exit{}, fmt.Errorf("run %s: %w", argv[0], cleanErr(err))
+		return executor.Exit{}, fmt.Errorf("run %s: %w", argv[0], cleanErr(err))
 	}
 	pid := cmd.Process.Pid
 
@@ -106,7 +108,7 @@ func (l *Local) run(ctx context.Context, argv []string, opts RunOptions) (Exit, 
 		defer t.Stop()
 		timeout = t.C
 	}
-	exit := Exit{PID: pid}
+	exit := executor.Exit{PID: pid}
 	select {
 	case <-waited:
 	case <-timeout:
@@ -201,7 +203,7 @@ func exitCode(ps *os.ProcessState) int {
 func lookPath(name string) (string, error) {
 	p, err := exec.LookPath(name)
 	if err != nil {
-		return "", fmt.Errorf("run %s: %w", name, ErrCommandNotFound)
+		return "", fmt.Errorf("run %s: %w", name, executor.ErrCommandNotFound)
 	}
 	return p, nil
 }

@@ -1,4 +1,4 @@
-package executor
+package local
 
 import (
 	"os"
@@ -12,7 +12,7 @@ func TestLocal_HidePaths(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Skip("symlinks:", err)
 	}
-	l, err := NewLocal(link, LocalOptions{})
+	l, err := New(link, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
