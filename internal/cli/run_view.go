@@ -10,6 +10,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // termView renders agent events for a person at a terminal.
@@ -163,7 +164,7 @@ func argsSummary(args json.RawMessage) string {
 	return clipLine(string(args), 100)
 }
 
-func resultSummary(v *termView, r *agent.ToolResult) string {
+func resultSummary(v *termView, r *tool.Result) string {
 	if r == nil {
 		return ""
 	}

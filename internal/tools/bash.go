@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 //go:embed bash.md
@@ -54,13 +56,13 @@ type bashArgs struct {
 	Timeout float64 `json:"timeout"`
 }
 
-// Run implements Tool.
-func (t *bashTool) Run(ctx context.Context, raw json.RawMessage, update UpdateFunc) (Result, error) {
+// Run implements tool.Tool.
+func (t *bashTool) Run(ctx context.Context, raw json.RawMessage, update func(tool.Result)) (tool.Result, error) {
 	var a bashArgs
 	if r := t.decode(raw, &a); r != nil {
 		return *r, nil
 	}
-	return safeRun(t.name, func() (Result, error) { return t.run(ctx, a, update) })
+	return t.run(ctx, a, update)
 }
 
 // pathHider is implemented by executors that can rewrite their root's host
@@ -69,7 +71,7 @@ type pathHider interface {
 	HidePaths(s string) string
 }
 
-func (t *bashTool) run(ctx context.Context, a bashArgs, update UpdateFunc) (Result, error) {
+func (t *bashTool) run(ctx context.Context, a bashArgs, update func(tool.Result)) (tool.Result, error) {
 	timeout := bashTimeout
 	if a.Timeout > 0 {
 		timeout = time.Duration(math.Min(a.Timeout, 86400) * float64(time.Second))
@@ -85,7 +87,7 @@ func (t *bashTool) run(ctx context.Context, a bashArgs, update UpdateFunc) (Resu
 	start := t.e.opts.Now()
 	x, err := t.e.ex.Shell(ctx, a.Command, executor.RunOptions{Output: out, Timeout: timeout})
 	if err != nil {
-		return Result{}, fmt.Errorf("bash: %w", err)
+		return tool.Result{}, fmt.Errorf("bash: %w", err)
 	}
 	d := BashDetails{
 		ExitCode: x.Code, DurationMs: t.e.opts.Now().Sub(start).Milliseconds(),
@@ -97,7 +99,7 @@ func (t *bashTool) run(ctx context.Context, a bashArgs, update UpdateFunc) (Resu
 	if v.truncated {
 		p, err := t.spill(context.WithoutCancel(ctx), hide(out.full()))
 		if err != nil {
-			return Result{}, fmt.Errorf("bash: save output: %w", err)
+			return tool.Result{}, fmt.Errorf("bash: save output: %w", err)
 		}
 		d.FullOutputPath = p
 		if v.partial {
@@ -111,11 +113,11 @@ func (t *bashTool) run(ctx context.Context, a bashArgs, update UpdateFunc) (Resu
 	}
 	switch {
 	case x.TimedOut:
-		return Result{Content: []Content{{Type: "text", Text: text + "\n\n" + fmt.Sprintf("Command timed out after %s seconds", secs(timeout))}}, IsError: true, Details: d}, nil
+		return tool.Result{Content: []llm.Part{llm.Text(text + "\n\n" + fmt.Sprintf("Command timed out after %s seconds", secs(timeout)))}, IsError: true, Details: d}, nil
 	case x.Canceled:
-		return Result{Content: []Content{{Type: "text", Text: text + "\n\nCommand aborted"}}, IsError: true, Details: d}, nil
+		return tool.Result{Content: []llm.Part{llm.Text(text + "\n\nCommand aborted")}, IsError: true, Details: d}, nil
 	case x.Code != 0:
-		return Result{Content: []Content{{Type: "text", Text: text + fmt.Sprintf("\n\nCommand exited with code %d", x.Code)}}, IsError: true, Details: d}, nil
+		return tool.Result{Content: []llm.Part{llm.Text(text + fmt.Sprintf("\n\nCommand exited with code %d", x.Code))}, IsError: true, Details: d}, nil
 	}
 	return textResult(text, d), nil
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
@@ -20,6 +19,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -121,7 +121,7 @@ func TestLive_StreamsTheMessageBeingWritten(t *testing.T) {
 		Model: func(id string) (llm.Model, llm.Info, error) {
 			return model, llm.Info{ID: id, ContextWindow: 200000}, nil
 		},
-		CodingTools: func(executor.Executor) []agent.Tool { return nil },
+		CodingTools: func(_, _ executor.Executor) []tool.Tool { return nil },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@
 // the tools: a refused call is a result with IsError that says what is
 // missing, never a Go error.
 //
-// The tools have the same shape as internal/tools (name, description,
-// JSON schema, Run); the CLI adapts them to the agent's tool type.
+// Each tool implements tool.Tool directly, like the coding tools of
+// internal/tools; the agent loop validates their arguments and recovers
+// their panics through tool.Checked.Call.
 package tickettool

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // Board is what the ticket tools read and write.
@@ -77,8 +78,8 @@ func New(cfg Config) *Session {
 }
 
 // Tools returns ticket_comment, ticket_ask, ticket_plan and ticket_move.
-func (s *Session) Tools() []Tool {
-	return []Tool{s.commentTool(), s.askTool(), s.planTool(), s.moveTool()}
+func (s *Session) Tools() []tool.Tool {
+	return []tool.Tool{s.commentTool(), s.askTool(), s.planTool(), s.moveTool()}
 }
 
 // Effects returns what the tools did so far.
