@@ -11,7 +11,7 @@ import (
 // EventType names an agent event.
 type EventType string
 
-// The agent events, in the order of DESIGN.md §5.
+// The agent events, in the order of docs/design.md §5.
 const (
 	EventAgentStart          EventType = "agent_start"
 	EventTurnStart           EventType = "turn_start"

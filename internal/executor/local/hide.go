@@ -11,7 +11,7 @@ import (
 // root as given and with symlinks evaluated are rewritten; a longer path
 // that merely starts like the root ("<root>0") is left alone. The bash
 // tool passes its output through it, so the model is not shown the host's
-// layout (DESIGN.md §2) — a hygiene measure, not a boundary: a command can
+// layout (docs/design.md §2) — a hygiene measure, not a boundary: a command can
 // still print the path in another form.
 func (l *Executor) HidePaths(s string) string {
 	for _, root := range l.rootForms() {

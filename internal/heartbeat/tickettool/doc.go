@@ -1,4 +1,4 @@
-// Package tickettool holds the four ticket tools of DESIGN.md §6 that an
+// Package tickettool holds the four ticket tools of docs/design.md §6 that an
 // agent working a ticket has besides the coding tools: ticket_comment,
 // ticket_ask, ticket_plan and ticket_move. The board rules are enforced in
 // the tools: a refused call is a result with IsError that says what is
