@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )
@@ -66,7 +67,7 @@ the latest one for the directory, --session FILE a given one.`,
 	f.BoolVarP(&o.cont, "continue", "c", false, "continue the latest session of this directory")
 	f.StringVar(&o.session, "session", "", "resume or create this session file")
 	f.BoolVar(&o.noSession, "no-session", false, "keep the session in memory only")
-	f.StringVar(&o.tools, "tools", strings.Join(defaultTools, ","), "comma-separated tools to enable")
+	f.StringVar(&o.tools, "tools", strings.Join(agenthost.CodingTools(), ","), "comma-separated tools to enable")
 	f.IntVar(&o.maxTurns, "max-turns", 0, "stop after this many model requests (0: no limit)")
 	f.StringVar(&o.thinking, "thinking", "", "thinking level: off, low, medium or high")
 	cmd.MarkFlagsMutuallyExclusive("continue", "session", "no-session")
