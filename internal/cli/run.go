@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/agenthost"
-	"github.com/mattn/go-isatty"
+	"github.com/bonsai-run/bonsai/internal/runui"
 	"github.com/spf13/cobra"
 )
 
@@ -120,19 +119,17 @@ func runRun(ctx context.Context, a *app, o runOptions) error {
 		return err
 	}
 	defer rt.close()
+	ui := rt.ui()
 	switch mode {
 	case modePrint:
-		return rt.runPrint(ctx, prompt)
+		return ui.Print(ctx, prompt)
 	case modeJSON:
-		return rt.runJSON(ctx, prompt)
+		return ui.JSON(ctx, prompt)
 	case modeRPC:
-		return rt.runRPC(ctx)
+		return ui.RPC(ctx)
 	}
-	return rt.runInteractive(ctx, prompt)
+	return ui.Interactive(ctx, prompt)
 }
 
 // isTerminal reports whether a stream is a terminal.
-func isTerminal(stream any) bool {
-	f, ok := stream.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
-}
+func isTerminal(stream any) bool { return runui.Terminal(stream) }

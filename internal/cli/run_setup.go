@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/agenthost"
@@ -14,6 +13,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/runui"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
 
@@ -30,9 +30,7 @@ type agentRun struct {
 	config  config.Config
 	models  modelResolver
 	redact  *llm.Redactor // the process's secrets
-
-	mu      sync.Mutex
-	handler func(agent.Event) // the mode's event handler
+	events  runui.Events  // passed on to the mode's handler
 }
 
 // newRuntime opens the workspace, the session and the model, and builds
@@ -102,7 +100,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 			UserSkills: filepath.Join(d.Path(), "skills"), Date: a.now()},
 		OpenDir: func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
 		Tools:   names, Session: sess, Model: model, Info: info,
-		Thinking: thinking, MaxTurns: o.maxTurns, OnEvent: rt.onEvent,
+		Thinking: thinking, MaxTurns: o.maxTurns, OnEvent: rt.events.Handle,
 	})
 	if err != nil {
 		sess.Close()
@@ -181,20 +179,12 @@ func (rt *agentRun) warnAll(msgs []string) {
 	}
 }
 
-// onEvent passes agent events to the mode's handler.
-func (rt *agentRun) onEvent(e agent.Event) {
-	rt.mu.Lock()
-	h := rt.handler
-	rt.mu.Unlock()
-	if h != nil {
-		h(e)
+// ui returns the run as the front ends drive it.
+func (rt *agentRun) ui() *runui.Run {
+	return &runui.Run{
+		Agent: rt.agent, Events: &rt.events, Stdin: rt.a.stdin, Stdout: rt.a.stdout, Stderr: rt.a.stderr,
+		Getenv: rt.a.getenv, Redact: rt.redact.String, Models: rt.models, Sessions: rt.sessions(),
 	}
-}
-
-func (rt *agentRun) setHandler(h func(agent.Event)) {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	rt.handler = h
 }
 
 func (rt *agentRun) close() {
