@@ -99,6 +99,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	runner, err := agentrunner.New(agentrunner.Options{
 		Model:    open,
 		Ready:    func(id string) error { return llmprovider.Check(id, a.getenv) },
+		OpenDir:  func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
 		MaxTurns: maxRunTurns,
 		Logger:   log,
 	})
@@ -117,7 +118,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
-		Redact: redact.String,
+		Reap: local.KillMarked, Redact: redact.String,
 	})
 	if err != nil {
 		lf.Close()

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
-	"github.com/mattn/go-isatty"
+	"github.com/bonsai-run/bonsai/internal/agenthost"
+	"github.com/bonsai-run/bonsai/internal/runui"
 	"github.com/spf13/cobra"
 )
 
@@ -66,7 +66,7 @@ the latest one for the directory, --session FILE a given one.`,
 	f.BoolVarP(&o.cont, "continue", "c", false, "continue the latest session of this directory")
 	f.StringVar(&o.session, "session", "", "resume or create this session file")
 	f.BoolVar(&o.noSession, "no-session", false, "keep the session in memory only")
-	f.StringVar(&o.tools, "tools", strings.Join(defaultTools, ","), "comma-separated tools to enable")
+	f.StringVar(&o.tools, "tools", strings.Join(agenthost.CodingTools(), ","), "comma-separated tools to enable")
 	f.IntVar(&o.maxTurns, "max-turns", 0, "stop after this many model requests (0: no limit)")
 	f.StringVar(&o.thinking, "thinking", "", "thinking level: off, low, medium or high")
 	cmd.MarkFlagsMutuallyExclusive("continue", "session", "no-session")
@@ -119,19 +119,17 @@ func runRun(ctx context.Context, a *app, o runOptions) error {
 		return err
 	}
 	defer rt.close()
+	ui := rt.ui()
 	switch mode {
 	case modePrint:
-		return rt.runPrint(ctx, prompt)
+		return ui.Print(ctx, prompt)
 	case modeJSON:
-		return rt.runJSON(ctx, prompt)
+		return ui.JSON(ctx, prompt)
 	case modeRPC:
-		return rt.runRPC(ctx)
+		return ui.RPC(ctx)
 	}
-	return rt.runInteractive(ctx, prompt)
+	return ui.Interactive(ctx, prompt)
 }
 
 // isTerminal reports whether a stream is a terminal.
-func isTerminal(stream any) bool {
-	f, ok := stream.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
-}
+func isTerminal(stream any) bool { return runui.Terminal(stream) }

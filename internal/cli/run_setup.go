@@ -6,33 +6,31 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/runui"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
 
 // agentRun is one `bonsai run`: the workspace, the session and the agent.
 type agentRun struct {
-	a        *app
-	o        runOptions
-	mode     string
-	cwd      string // absolute host path of the workspace
-	sessDir  string // where this directory's sessions live
-	ex       *local.Executor
-	skillsEx *local.Executor
-	agent    *agent.Agent
-	config   config.Config
-	models   modelResolver
-	redact   *llm.Redactor // the process's secrets
-
-	mu      sync.Mutex
-	handler func(agent.Event) // the mode's event handler
+	a       *app
+	o       runOptions
+	mode    string
+	cwd     string // absolute host path of the workspace
+	sessDir string // where this directory's sessions live
+	ex      *local.Executor
+	host    *agenthost.Host
+	agent   *agent.Agent
+	config  config.Config
+	models  modelResolver
+	redact  *llm.Redactor // the process's secrets
+	events  runui.Events  // passed on to the mode's handler
 }
 
 // newRuntime opens the workspace, the session and the model, and builds
@@ -97,21 +95,20 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	if warning != "" {
 		rt.warn("%s", warning)
 	}
-	if d := filepath.Join(d.Path(), "skills"); dirExists(d) {
-		if rt.skillsEx, err = local.New(d, local.Options{}); err != nil {
-			rt.warn("skills: %v", err)
-		}
-	}
-	toolset := codingTools(rt.ex, names, executorOrNil(rt.skillsEx))
-	system := rt.systemPrompt(ctx, names, d)
-	ag, err := agent.New(agent.Config{
-		Model: model, Info: info, System: system, Tools: toolset, Session: sess,
-		Thinking: thinking, MaxTurns: o.maxTurns, OnEvent: rt.onEvent,
+	host, err := agenthost.New(ctx, agenthost.Config{
+		Prompt: agenthost.Prompt{Workspace: rt.ex, Root: rt.cwd, Name: filepath.Base(rt.cwd),
+			UserSkills: filepath.Join(d.Path(), "skills"), Date: a.now()},
+		OpenDir: func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
+		Tools:   names, Session: sess, Model: model, Info: info,
+		Thinking: thinking, MaxTurns: o.maxTurns, OnEvent: rt.events.Handle,
 	})
 	if err != nil {
 		sess.Close()
 		return nil, err
 	}
+	rt.host = host
+	rt.warnAll(host.Warnings())
+	ag := host.Agent()
 	rt.agent = ag
 	if resumed.Model != info.ID || resumed.Thinking != thinking {
 		if _, err := sess.AppendModelChange(info.ID, thinking); err != nil {
@@ -148,70 +145,28 @@ func (rt *agentRun) openWorkspace() error {
 
 // openSession creates, resumes or keeps in memory the session the flags ask for.
 func (rt *agentRun) openSession() (*session.File, error) {
-	opts := session.Options{Now: rt.a.now}
-	switch {
-	case rt.o.noSession:
-		return session.New(rt.cwd, opts), nil
-	case rt.o.session != "":
+	if rt.o.session != "" {
 		if _, err := os.Stat(rt.o.session); errors.Is(err, os.ErrNotExist) {
 			// A new file goes in an existing directory: a mistyped path
 			// should not leave a tree of directories behind.
 			if dir := filepath.Dir(rt.o.session); !isDir(dir) {
 				return nil, usagef("--session %s: directory %s does not exist", rt.o.session, dir)
 			}
-			return session.Create(rt.o.session, rt.cwd, opts)
-		}
-		return session.Open(rt.o.session, opts)
-	case rt.o.cont:
-		p, err := session.Latest(rt.sessDir)
-		if err != nil {
-			return nil, err
-		}
-		if p != "" {
-			return session.Open(p, opts)
 		}
 	}
-	return session.CreateIn(rt.sessDir, rt.cwd, opts)
+	return rt.sessions().Open(rt.o.session, rt.o.cont)
+}
+
+// sessions are the sessions of the workspace.
+func (rt *agentRun) sessions() agenthost.Sessions {
+	return agenthost.Sessions{Dir: rt.sessDir, Cwd: rt.cwd, Memory: rt.o.noSession, Now: rt.a.now}
 }
 
 // newSession starts a fresh session file (or an in-memory one).
-func (rt *agentRun) newSession() (*session.File, error) {
-	opts := session.Options{Now: rt.a.now}
-	if rt.o.noSession {
-		return session.New(rt.cwd, opts), nil
-	}
-	return session.CreateIn(rt.sessDir, rt.cwd, opts)
-}
+func (rt *agentRun) newSession() (*session.File, error) { return rt.sessions().New() }
 
 // forkPath returns the path of a new fork file.
-func (rt *agentRun) forkPath() string {
-	if rt.o.noSession {
-		return ""
-	}
-	return filepath.Join(rt.sessDir, session.FileName(rt.a.now(), session.RandomID()))
-}
-
-func (rt *agentRun) systemPrompt(ctx context.Context, names []string, d config.Dir) string {
-	var skills []agent.Skill
-	if rt.skillsEx != nil {
-		s, w := agent.LoadSkills(os.DirFS(filepath.Join(d.Path(), "skills")), strings.TrimSuffix(skillsPrefix, "/"))
-		skills = append(skills, s...)
-		rt.warnAll(w)
-	}
-	// The repository's skills are read through an os.Root: a SKILL.md that
-	// is a symlink out of the repository is refused, not followed.
-	if root, err := os.OpenRoot(filepath.Join(rt.cwd, ".bonsai", "skills")); err == nil {
-		s, w := agent.LoadSkills(root.FS(), ".bonsai/skills")
-		root.Close()
-		skills = append(skills, s...)
-		rt.warnAll(w)
-	}
-	prompt, w := agent.SystemPrompt(ctx, agent.PromptConfig{
-		Workspace: rt.ex, Cwd: filepath.Base(rt.cwd), Date: rt.a.now(), Tools: names, Skills: skills,
-	})
-	rt.warnAll(w)
-	return prompt
-}
+func (rt *agentRun) forkPath() string { return rt.sessions().ForkPath() }
 
 // warn prints a warning to stderr.
 func (rt *agentRun) warn(format string, args ...any) {
@@ -224,20 +179,12 @@ func (rt *agentRun) warnAll(msgs []string) {
 	}
 }
 
-// onEvent passes agent events to the mode's handler.
-func (rt *agentRun) onEvent(e agent.Event) {
-	rt.mu.Lock()
-	h := rt.handler
-	rt.mu.Unlock()
-	if h != nil {
-		h(e)
+// ui returns the run as the front ends drive it.
+func (rt *agentRun) ui() *runui.Run {
+	return &runui.Run{
+		Agent: rt.agent, Events: &rt.events, Stdin: rt.a.stdin, Stdout: rt.a.stdout, Stderr: rt.a.stderr,
+		Getenv: rt.a.getenv, Redact: rt.redact.String, Models: rt.models, Sessions: rt.sessions(),
 	}
-}
-
-func (rt *agentRun) setHandler(h func(agent.Event)) {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	rt.handler = h
 }
 
 func (rt *agentRun) close() {
@@ -247,22 +194,14 @@ func (rt *agentRun) close() {
 	if rt.ex != nil {
 		rt.ex.Close()
 	}
-	if rt.skillsEx != nil {
-		rt.skillsEx.Close()
+	if rt.host != nil {
+		rt.host.Close()
 	}
 }
 
 func dirExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
-}
-
-// executorOrNil avoids a typed nil in an interface.
-func executorOrNil(l *local.Executor) executor.Executor {
-	if l == nil {
-		return nil
-	}
-	return l
 }
 
 // isDir reports whether path names an existing directory.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/tool"
@@ -72,7 +73,7 @@ func runTool(cmd *cobra.Command, a *app, o toolOptions, args []string) error {
 	}
 	probe := tools.Lookup(tools.New(nil, tools.Options{}), args[0])
 	if probe == nil {
-		return usagef("unknown tool %q (known: %s)", args[0], strings.Join(defaultTools, ", "))
+		return usagef("unknown tool %q (known: %s)", args[0], strings.Join(agenthost.CodingTools(), ", "))
 	}
 	checked, err := tool.Check(probe)
 	if err != nil {

@@ -67,29 +67,42 @@ type Readiness interface {
 	Ready(model string) error
 }
 
-// Job is one run of an agent on one ticket.
-type Job struct {
-	Project   board.Project
-	Ticket    board.Ticket
-	Task      board.TaskKind
-	Workspace *workspace.Workspace
-	// Model is the "provider/model" to run.
-	Model string
-	// SystemPrompt is the whole system prompt: base prompt, project
-	// instructions, persona and the ticket quoted as data.
-	SystemPrompt string
-	// Prompt is the user message that says what this run is for.
-	Prompt string
-	// SessionFile is the ticket's transcript, resumed across beats.
-	SessionFile string
-	// Skills is the user's skills directory; the runner serves read calls
-	// under UserSkillsPrefix from it. Empty means none.
-	Skills string
+// Brief says what a run is for. The runner puts it in words for its own
+// engine and tool set (a system prompt, a task message), reading the
+// project's instructions and persona from the worktree itself.
+type Brief struct {
+	// Task is what this run is for: research, implement, reply or
+	// feedback.
+	Task    board.TaskKind
+	Project board.Project
+	Ticket  board.Ticket
+	// Comments is the ticket's thread, oldest first.
+	Comments []board.Comment
+	// Unseen are the IDs of the comments of Comments the agent has not
+	// seen: people's comments not yet resolved.
+	Unseen []string
+	// Budget caps what the run may spend.
+	Budget Budget
 	// Deadline is when the run must stop; the runner ends with status
 	// timeout, keeping the transcript so that the next beat resumes.
 	Deadline time.Time
-	// Budget caps what the run may spend.
-	Budget Budget
+	// Now is when the run starts, in the runtime's clock.
+	Now time.Time
+}
+
+// Job is one run of an agent on one ticket: the brief, and where and with
+// what the runner works.
+type Job struct {
+	Brief
+	Workspace *workspace.Workspace
+	// Model is the "provider/model" to run.
+	Model string
+	// SessionFile is the ticket's transcript, resumed across beats.
+	SessionFile string
+	// Skills is the user's skills directory, offered beside the
+	// repository's .bonsai/skills; the runner serves read calls under
+	// ~/.bonsai/skills/ from it. Empty means none.
+	Skills string
 	// Tools are the ticket tools, in addition to the coding tools. A result
 	// with Terminate set ends the run after the current turn.
 	Tools []tool.Tool

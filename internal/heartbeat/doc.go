@@ -5,6 +5,9 @@
 // write the results back to the board, and release the lock.
 //
 // The package depends only on small interfaces it declares: the board store
-// methods it calls, a WorkspaceProvider and an AgentRunner. The CLI wires
-// the concrete SQLite store, git workspaces and the in-process agent.
+// methods it calls, a WorkspaceProvider and an AgentRunner. A runner gets
+// a Brief (what the run is for), not a prompt: it renders the brief for its
+// own engine and reads the worktree's files itself. The CLI wires the
+// concrete SQLite store, git workspaces, the process reaper and the
+// in-process agent.
 package heartbeat

@@ -51,6 +51,10 @@ type Options struct {
 	WorkerID string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Reap kills the processes whose environment holds mark (a
+	// RunMark=ID pair) and returns how many it killed; a beat reaps what
+	// a dead beat's runs left. nil reaps nothing.
+	Reap func(mark string) (int, error)
 	// Redact removes the process's secrets from a run's error and the
 	// agent's last words before they are stored, posted or logged: they
 	// may quote a provider's answer. nil keeps them as they are.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
@@ -237,8 +238,9 @@ func TestBeat_PlanModeWaitsForAPerson(t *testing.T) {
 	tk := e.ticket("careful", "Risky change", board.Research)
 	var refused tool.Result
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
-		if !strings.Contains(job.Prompt, "ask for approval with ticket_ask") || strings.Contains(job.Prompt, "move the ticket to IN_PROGRESS with ticket_move") {
-			t.Errorf("research prompt in plan mode:\n%s", job.Prompt)
+		prompt := agentrunner.TaskPrompt(job)
+		if !strings.Contains(prompt, "ask for approval with ticket_ask") || strings.Contains(prompt, "move the ticket to IN_PROGRESS with ticket_move") {
+			t.Errorf("research prompt in plan mode:\n%s", prompt)
 		}
 		call(t, ctx, job, "ticket_plan", map[string]string{"plan": "Change the schema, then the code."})
 		refused = call(t, ctx, job, "ticket_move", map[string]string{"to": "IN_PROGRESS"})

@@ -15,6 +15,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
@@ -26,12 +27,21 @@ type fakeRunner struct {
 	ready func(model string) error
 
 	mu   sync.Mutex
-	jobs []heartbeat.Job
+	jobs []renderedJob
+}
+
+// renderedJob is a job with the prompts the in-process runner would
+// render from its brief.
+type renderedJob struct {
+	heartbeat.Job
+	SystemPrompt string
+	Prompt       string
 }
 
 func (f *fakeRunner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+	r := renderedJob{Job: job, SystemPrompt: agentrunner.SystemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job)}
 	f.mu.Lock()
-	f.jobs = append(f.jobs, job)
+	f.jobs = append(f.jobs, r)
 	f.mu.Unlock()
 	if f.run == nil {
 		return heartbeat.Outcome{Status: board.RunCompleted}, nil
@@ -46,10 +56,10 @@ func (f *fakeRunner) Ready(model string) error {
 	return f.ready(model)
 }
 
-func (f *fakeRunner) calls() []heartbeat.Job {
+func (f *fakeRunner) calls() []renderedJob {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]heartbeat.Job(nil), f.jobs...)
+	return append([]renderedJob(nil), f.jobs...)
 }
 
 // env is a data directory with a real SQLite store and git workspaces.
@@ -87,7 +97,7 @@ func newEnv(t testing.TB) *env {
 		StateFile:     filepath.Join(data, "heartbeat.json"),
 		Sessions:      filepath.Join(data, "sessions"),
 		DefaultModel:  "anthropic/claude-sonnet-4-5",
-		MaxConcurrent: 2, MaxDuration: time.Minute, WorkerID: "test",
+		MaxConcurrent: 2, MaxDuration: time.Minute, WorkerID: "test", Reap: local.KillMarked,
 	}
 	return e
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
 
@@ -26,7 +25,10 @@ func runMark(id string) string { return RunMark + "=" + id }
 // killRun kills the processes the commands of run id left, and reports
 // whether none is left. A failure is logged.
 func (h *Heartbeat) killRun(id string) bool {
-	n, err := local.KillMarked(runMark(id))
+	if h.opts.Reap == nil {
+		return true
+	}
+	n, err := h.opts.Reap(runMark(id))
 	if n > 0 {
 		h.log.Warn("killed processes a run left", "run", id, "count", n)
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -156,10 +157,8 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	if err != nil {
 		return Job{}, failed("read comments", err)
 	}
-	fresh := map[string]bool{}
 	for _, c := range comments {
 		if c.AuthorType == board.Human && !c.Resolved {
-			fresh[c.ID] = true
 			r.seen = append(r.seen, c.ID)
 		}
 	}
@@ -188,11 +187,9 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 		deadline = beatDeadline
 	}
 	return Job{
-		Project: r.plan.Project, Ticket: t, Task: r.plan.Task, Workspace: ws, Model: r.plan.Model,
-		SystemPrompt: SystemPrompt(ctx, PromptInput{Workspace: ws, Project: r.plan.Project, Ticket: t,
-			Comments: comments, Fresh: fresh, Now: h.opts.Now(), UserSkills: h.opts.Skills}),
-		Prompt:      TaskPrompt(r.plan.Task, r.plan.Project, t, ws),
-		SessionFile: transcript, Deadline: deadline, Budget: budget, Skills: h.opts.Skills,
+		Brief: Brief{Task: r.plan.Task, Project: r.plan.Project, Ticket: t, Comments: comments,
+			Unseen: slices.Clone(r.seen), Budget: budget, Deadline: deadline, Now: h.opts.Now()},
+		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Skills: h.opts.Skills,
 		Tools: r.tools.Tools(), OnUsage: r.setUsage,
 	}, nil
 }

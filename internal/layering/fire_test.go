@@ -36,10 +36,12 @@ func cleanDoc() map[string][]string {
 // checks that the rule, and only the rule, reports it.
 func TestRules_FireOnBrokenGraphs(t *testing.T) {
 	all := map[string]rule{
-		"board": boardPure,
-		"apart": adaptersApart,
-		"core":  coreAvoidsAdapters,
-		"doc":   matchesDoc(cleanDoc()),
+		"board":  boardPure,
+		"apart":  adaptersApart,
+		"core":   coreAvoidsAdapters,
+		"doc":    matchesDoc(cleanDoc()),
+		"runner": heartbeatBehindRunner,
+		"wires":  onlyCLIWires,
 	}
 	for name, r := range all {
 		if v := r(clean()); len(v) != 0 {
@@ -105,6 +107,30 @@ func TestRules_FireOnBrokenGraphs(t *testing.T) {
 			g["internal/heartbeat/agentrunner"] = pkg{Deps: []string{"internal/llm/openai"}}
 			return g
 		}, "core package internal/heartbeat/agentrunner imports adapter internal/llm/openai"},
+		{"heartbeat depends on the agent", heartbeatBehindRunner, func(g graph) graph {
+			p := g["internal/heartbeat"]
+			p.Deps = append(p.Deps, "internal/agenthost", "internal/agent")
+			g["internal/heartbeat"] = p
+			return g
+		}, "internal/heartbeat depends on internal/agent;"},
+		{"heartbeat depends on the local executor", heartbeatBehindRunner, func(g graph) graph {
+			p := g["internal/heartbeat"]
+			p.Deps = append(p.Deps, "internal/executor/local")
+			g["internal/heartbeat"] = p
+			return g
+		}, "internal/heartbeat depends on internal/executor/local"},
+		{"runner imports the local executor", onlyCLIWires, func(g graph) graph {
+			g["internal/heartbeat/agentrunner"] = pkg{Imports: []string{"internal/executor/local"}}
+			return g
+		}, "internal/heartbeat/agentrunner imports internal/executor/local"},
+		{"web opens the store", onlyCLIWires, func(g graph) graph {
+			g["internal/web"] = pkg{Imports: []string{"internal/store/sqlite"}}
+			return g
+		}, "internal/web imports internal/store/sqlite"},
+		{"provider wires a store", onlyCLIWires, func(g graph) graph {
+			g["internal/llm/provider"] = pkg{Imports: []string{"internal/llm/openai", "internal/store/sqlite"}}
+			return g
+		}, "internal/llm/provider imports internal/store/sqlite"},
 		{"import the doc does not list", matchesDoc(cleanDoc()), func(g graph) graph {
 			p := g["internal/heartbeat"]
 			p.Imports = append(p.Imports, "internal/llm")

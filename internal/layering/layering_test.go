@@ -103,6 +103,8 @@ func TestModule_KeepsTheRules(t *testing.T) {
 		"adapters stay apart":           adaptersApart,
 		"core avoids adapters":          coreAvoidsAdapters,
 		"architecture.md's may-imports": matchesDoc(allowed),
+		"heartbeat behind the runner":   heartbeatBehindRunner,
+		"only cli wires adapters":       onlyCLIWires,
 	}
 	for name, r := range rules {
 		t.Run(name, func(t *testing.T) {

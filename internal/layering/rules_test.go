@@ -182,3 +182,53 @@ func graphOf(m map[string][]string) graph {
 	}
 	return g
 }
+
+// runnerFree are the packages the heartbeat may not depend on, even
+// transitively: the agent, its assembly and the host executor stay behind
+// the AgentRunner boundary, which internal/cli wires.
+var runnerFree = []string{"internal/agent", "internal/agenthost", "internal/executor/local"}
+
+// heartbeatBehindRunner: internal/heartbeat itself depends on none of
+// runnerFree (its agentrunner subpackage is the runner, and may).
+func heartbeatBehindRunner(g graph) []string {
+	var v []string
+	for _, d := range g["internal/heartbeat"].Deps {
+		for _, f := range runnerFree {
+			if under(d, f) {
+				v = append(v, fmt.Sprintf("internal/heartbeat depends on %s; hand the runner a Brief and let internal/cli wire the rest", d))
+			}
+		}
+	}
+	return v
+}
+
+// wired are the concrete adapters only the wiring constructs.
+var wired = []string{"internal/executor/local", "internal/store/sqlite", "internal/store/postgres", "internal/llm/anthropic", "internal/llm/openai"}
+
+// wiring may import an adapter of wired: internal/cli wires everything,
+// cmd and bench are programs, and internal/llm/provider is the adapter
+// wiring of the llm adapters (a provider/model id to an adapter).
+func mayWire(p, adapter string) bool {
+	switch {
+	case under(p, "internal/cli"), under(p, "cmd"), under(p, "bench"), under(p, adapter):
+		return true
+	case p == "internal/llm/provider":
+		return under(adapter, "internal/llm")
+	}
+	return false
+}
+
+// onlyCLIWires: no other package imports a concrete adapter directly.
+func onlyCLIWires(g graph) []string {
+	var v []string
+	for _, p := range sortedKeys(g) {
+		for _, d := range g[p].Imports {
+			for _, a := range wired {
+				if under(d, a) && !mayWire(p, a) {
+					v = append(v, fmt.Sprintf("%s imports %s; only internal/cli constructs adapters", p, d))
+				}
+			}
+		}
+	}
+	return v
+}

@@ -131,9 +131,9 @@ func TestLive_StreamsTheMessageBeingWritten(t *testing.T) {
 	done := make(chan heartbeat.Outcome)
 	go func() {
 		out, err := runner.RunAgent(context.Background(), heartbeat.Job{
-			Project: board.Project{Slug: "demo"}, Ticket: board.Ticket{Number: 1}, Workspace: &workspace.Workspace{},
-			Model: "llmtest/stepped", Prompt: "Work on the ticket", SessionFile: transcript,
-			Deadline: time.Now().Add(time.Minute)})
+			Brief: heartbeat.Brief{Task: board.TaskImplement, Project: board.Project{Slug: "demo"},
+				Ticket: board.Ticket{Number: 1}, Deadline: time.Now().Add(time.Minute)},
+			Workspace: &workspace.Workspace{}, Model: "llmtest/stepped", SessionFile: transcript})
 		if err != nil {
 			t.Error(err)
 		}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
@@ -29,9 +29,13 @@ type Options struct {
 	// Ready reports, without a request, whether a model id can be opened;
 	// nil means every model is ready.
 	Ready func(id string) error
-	// CodingTools returns the coding tools working through the worktree
-	// ws, with read serving the user's skills from skills when it is not
-	// nil; nil means CodingTools of this package.
+	// OpenDir opens a host directory as an executor: the user's skills
+	// directory, which read serves under ~/.bonsai/skills/. nil offers no
+	// user skills.
+	OpenDir func(dir string) (executor.Executor, error)
+	// CodingTools, when not nil, replaces the coding tools working
+	// through the worktree ws, with read serving the user's skills from
+	// skills when it is not nil.
 	CodingTools func(ws, skills executor.Executor) []tool.Tool
 	// MaxTurns ends a run after this many model requests (0: no limit).
 	MaxTurns int
@@ -56,9 +60,6 @@ func New(opts Options) (*Runner, error) {
 	if opts.Model == nil {
 		return nil, errors.New("agent runner: Model is required")
 	}
-	if opts.CodingTools == nil {
-		opts.CodingTools = CodingTools
-	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -81,21 +82,11 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	if err != nil {
 		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
-	sess, err := openSession(job.SessionFile, job.Project.Slug)
+	sess, err := agenthost.Resume(job.SessionFile, job.Project.Slug, session.Options{})
 	if err != nil {
-		return heartbeat.Outcome{}, err
+		return heartbeat.Outcome{}, fmt.Errorf("open transcript: %w", err)
 	}
 	defer sess.Close()
-	skillsEx, err := openSkills(job.Skills)
-	if err != nil {
-		return heartbeat.Outcome{}, fmt.Errorf("open the skills directory: %w", err)
-	}
-	var skills executor.Executor
-	if skillsEx != nil {
-		defer skillsEx.Close()
-		skills = skillsEx
-	}
-	tools := append(r.opts.CodingTools(job.Workspace.Exec, skills), job.Tools...)
 	// The message being streamed goes to a side file the web UI follows.
 	live := NewLive(job.SessionFile, r.opts.Logger)
 	defer live.Close()
@@ -103,9 +94,11 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		a     *agent.Agent
 		start llm.Usage // the agent's total before this run
 	)
-	a, err = agent.New(agent.Config{
-		Model: model, Info: info, System: job.SystemPrompt, Tools: tools, Session: sess,
-		MaxTurns: r.opts.MaxTurns, Budget: job.Budget.USD, TokenBudget: job.Budget.Tokens, Deadline: job.Deadline,
+	host, err := agenthost.New(ctx, agenthost.Config{
+		Prompt:  Prompt(ctx, job, nil),
+		OpenDir: r.opts.OpenDir, Tools: agenthost.CodingTools(), NewTools: r.opts.CodingTools, Extra: job.Tools,
+		Session: sess, Model: model, Info: info, MaxTurns: r.opts.MaxTurns,
+		Budget: job.Budget.USD, TokenBudget: job.Budget.Tokens, Deadline: job.Deadline,
 		OnEvent: func(e agent.Event) {
 			live.Event(e)
 			if e.Type == agent.EventToolExecutionEnd && r.opts.Logger != nil && e.ToolResult != nil {
@@ -126,23 +119,17 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	if err != nil {
 		return heartbeat.Outcome{}, err
 	}
+	defer host.Close()
+	if r.opts.Logger != nil {
+		for _, w := range host.Warnings() {
+			r.opts.Logger.Warn("agent setup", "ticket", job.Ticket.Ref().String(), "warning", w)
+		}
+	}
+	a = host.Agent()
 	start = a.Usage()
 	// The run's usage comes from the loop's result (compaction included).
-	res := a.Prompt(ctx, llm.UserText(job.Prompt))
+	res := a.Prompt(ctx, llm.UserText(TaskPrompt(job)))
 	return r.outcome(res), nil
-}
-
-// openSession resumes the ticket's transcript, or creates it. Opening
-// repairs tool calls a killed beat left without a result.
-func openSession(path, cwd string) (*session.File, error) {
-	s, err := session.Open(path, session.Options{})
-	if errors.Is(err, fs.ErrNotExist) {
-		s, err = session.Create(path, cwd, session.Options{})
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open transcript: %w", err)
-	}
-	return s, nil
 }
 
 // outcome maps how the loop ended to the run's outcome.

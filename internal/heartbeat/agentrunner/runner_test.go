@@ -89,6 +89,7 @@ func newFixtureTurns(t *testing.T, maxTurns int) *fixture {
 			return f.model, llm.Info{ID: id, ContextWindow: 200000}, nil
 		},
 		MaxTurns: maxTurns,
+		OpenDir:  func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +98,7 @@ func newFixtureTurns(t *testing.T, maxTurns int) *fixture {
 		Store: db, Workspaces: ws, Runner: runner,
 		LockFile: filepath.Join(data, "heartbeat.lock"), Sessions: filepath.Join(data, "sessions"),
 		StateFile:    filepath.Join(data, "heartbeat.json"),
-		DefaultModel: "llmtest/scripted", MaxDuration: time.Minute,
+		DefaultModel: "llmtest/scripted", MaxDuration: time.Minute, Reap: local.KillMarked,
 	}
 	return f
 }

@@ -1,4 +1,4 @@
-package cli
+package runui
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 )
 
-func TestAgentRun_Hint(t *testing.T) {
+func TestRun_Hint(t *testing.T) {
 	env := map[string]string{"OLLAMA_BASE_URL": "http://10.0.0.5:11434/v1", "VLLM_BASE_URL": "http://bob:hunter2-secret@10.0.0.6:8000/v1"}
 	tests := []struct {
 		model string
@@ -32,7 +32,7 @@ func TestAgentRun_Hint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rt := &agentRun{a: &app{getenv: func(k string) string { return env[k] }}, agent: a}
+		rt := &Run{Getenv: func(k string) string { return env[k] }, Agent: a}
 		if got := rt.hint(tt.err); got != tt.want {
 			t.Errorf("hint(%s, %v) = %q, want %q", tt.model, tt.err, got, tt.want)
 		}

@@ -1,4 +1,4 @@
-package cli
+package runui
 
 import (
 	"bufio"
@@ -14,17 +14,17 @@ import (
 
 // interactive is the state of `bonsai run` on a terminal.
 type interactive struct {
-	rt     *agentRun
+	rt     *Run
 	view   *termView
 	cancel context.CancelFunc // of the current run
 	done   chan struct{}      // closed when the current run ends; nil when idle
 	armed  bool               // a Ctrl-C was pressed: the next one exits
 }
 
-// runInteractive reads prompts line by line. Ctrl-C aborts the running
+// Interactive reads prompts line by line. Ctrl-C aborts the running
 // turn; a second Ctrl-C (or Ctrl-D, /exit) exits. A line typed while the
 // agent works is queued as a steering message.
-func (rt *agentRun) runInteractive(ctx context.Context, prompt string) error {
+func (rt *Run) Interactive(ctx context.Context, prompt string) error {
 	// The process-wide interrupt handler cancels ctx on the first Ctrl-C;
 	// here Ctrl-C aborts a turn instead, so runs do not inherit that.
 	base := context.WithoutCancel(ctx)
@@ -32,11 +32,11 @@ func (rt *agentRun) runInteractive(ctx context.Context, prompt string) error {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 
-	color := isTerminal(rt.a.stdout) && rt.a.getenv("NO_COLOR") == "" && rt.a.getenv("TERM") != "dumb"
-	in := &interactive{rt: rt, view: newTermView(rt.a.stdout, color)}
-	rt.setHandler(in.view.event)
-	in.view.banner(rt.agent.Model().ID, rt.agent.Session().Path(), len(rt.agent.Messages()))
-	lines := readLines(rt.a.stdin)
+	color := Terminal(rt.Stdout) && rt.Getenv("NO_COLOR") == "" && rt.Getenv("TERM") != "dumb"
+	in := &interactive{rt: rt, view: newTermView(rt.Stdout, color)}
+	rt.Events.Set(in.view.event)
+	in.view.banner(rt.Agent.Model().ID, rt.Agent.Session().Path(), len(rt.Agent.Messages()))
+	lines := readLines(rt.Stdin)
 	if prompt != "" {
 		in.start(base, prompt)
 	} else {
@@ -51,7 +51,7 @@ func (rt *agentRun) runInteractive(ctx context.Context, prompt string) error {
 		case line, ok := <-lines:
 			if !ok {
 				in.stop()
-				in.view.summary(rt.agent.Usage())
+				in.view.summary(rt.Agent.Usage())
 				return nil
 			}
 			if !in.input(base, strings.TrimSpace(line)) {
@@ -61,7 +61,7 @@ func (rt *agentRun) runInteractive(ctx context.Context, prompt string) error {
 		case s := <-sigs:
 			if s == syscall.SIGTERM || in.armed {
 				in.stop()
-				in.view.summary(rt.agent.Usage())
+				in.view.summary(rt.Agent.Usage())
 				return nil
 			}
 			in.armed = true
@@ -81,14 +81,14 @@ func (in *interactive) input(base context.Context, text string) bool {
 	in.armed = false
 	switch {
 	case text == "/exit" || text == "/quit":
-		in.view.summary(in.rt.agent.Usage())
+		in.view.summary(in.rt.Agent.Usage())
 		return false
 	case text == "":
 		if in.done == nil {
 			in.view.prompt()
 		}
 	case in.done != nil:
-		in.rt.agent.Steer(llm.UserText(text))
+		in.rt.Agent.Steer(llm.UserText(text))
 		in.view.notice("queued: delivered after the running tool")
 	default:
 		in.start(base, text)
@@ -102,7 +102,7 @@ func (in *interactive) start(base context.Context, text string) {
 	in.cancel, in.done = cancel, done
 	go func() {
 		defer close(done)
-		res := in.rt.agent.Prompt(ctx, llm.UserText(text))
+		res := in.rt.Agent.Prompt(ctx, llm.UserText(text))
 		in.view.result(res)
 	}()
 }

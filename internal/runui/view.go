@@ -1,4 +1,4 @@
-package cli
+package runui
 
 import (
 	"encoding/json"

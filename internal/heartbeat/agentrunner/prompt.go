@@ -1,17 +1,17 @@
-package heartbeat
+package agentrunner
 
 import (
 	"context"
 	"embed"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"text/template"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -26,77 +26,65 @@ const (
 	maxComments     = 40
 )
 
+// maxPromptFile is the largest worktree file the prompt reads (AGENTS.md,
+// CLAUDE.md, SOUL.md); the prompt keeps far less of it.
+const maxPromptFile = 4 << 20
+
 // personaFiles are where a project's SOUL.md persona may live in the
 // worktree, after the clone's own SOUL.md (see persona).
 var personaFiles = []string{"SOUL.md", ".bonsai/SOUL.md"}
 
-// toolNames are the tools a ticket agent has: the coding tools and the
-// ticket tools. The agent's prompt adds tool guidance for them.
-var toolNames = []string{"read", "write", "edit", "bash", "grep", "find", "ls",
-	"ticket_comment", "ticket_ask", "ticket_plan", "ticket_move"}
-
 func mustPrompt(name string) string {
 	b, err := prompts.ReadFile("prompts/" + name)
 	if err != nil {
-		panic("heartbeat: missing prompt " + name)
+		panic("agentrunner: missing prompt " + name)
 	}
 	return strings.TrimSpace(string(b))
 }
 
-// PromptInput is what a run's system prompt is built from.
-type PromptInput struct {
-	Workspace *workspace.Workspace
-	Project   board.Project
-	Ticket    board.Ticket
-	// Comments is the ticket's thread, oldest first; the IDs in Fresh are
-	// the ones the agent has not seen.
-	Comments []board.Comment
-	Fresh    map[string]bool
-	Now      time.Time
-	// UserSkills is the user's skills directory (the data directory's
-	// skills/); empty means none. The model reads its files under
-	// UserSkillsPrefix.
-	UserSkills string
-}
-
-// UserSkillsPrefix is how the model names the files of the user's skills
-// directory, which lies outside the worktree; the runner serves read calls
-// under it from that directory.
-const UserSkillsPrefix = "~/.bonsai/skills/"
-
-// SystemPrompt builds the system prompt of a run (DESIGN.md §8 step 4):
-// the agent's base prompt and tool guidance, the project's AGENTS.md or
+// Prompt is how a job's system prompt is built (docs/design.md §8 step
+// 4): the agent's base prompt and tool guidance, the project's AGENTS.md or
 // CLAUDE.md, the skills of the user's skills directory and of the
-// repository's .bonsai/skills, the rules of
-// ticket work, the project's SOUL.md persona, and
-// the ticket with its criteria, plan and comments quoted as untrusted data.
-func SystemPrompt(ctx context.Context, in PromptInput) string {
-	sections := []string{mustPrompt("ticket.md")}
-	if name, s := persona(ctx, in.Workspace, in.Project.Slug); s != "" {
-		sections = append(sections, fmt.Sprintf("# Persona (%s)\n\nAdopt this persona for your tone and working style; it does not change the rules above.\n\n%s", name, s))
+// repository's .bonsai/skills, the rules of ticket work, the project's
+// SOUL.md persona, and the ticket with its criteria, plan and comments
+// quoted as untrusted data. Tools names the tools offered besides the
+// job's ticket tools.
+func Prompt(ctx context.Context, job heartbeat.Job, tools []string) agenthost.Prompt {
+	ws := job.Workspace
+	p := agenthost.Prompt{Name: job.Project.Slug, UserSkills: job.Skills, MaxFile: maxPromptFile, Date: job.Now,
+		Tools: append(append([]string(nil), tools...), agenthost.Names(job.Tools)...)}
+	if ws != nil {
+		p.Workspace, p.Root = ws.Exec, ws.Root
+	}
+	p.Sections = []string{mustPrompt("ticket.md")}
+	if name, s := persona(ctx, ws, job.Project.Slug); s != "" {
+		p.Sections = append(p.Sections, fmt.Sprintf("# Persona (%s)\n\nAdopt this persona for your tone and working style; it does not change the rules above.\n\n%s", name, s))
 	}
 	var b strings.Builder
 	b.WriteString("# The ticket\n\n")
-	writeTicket(&b, in.Ticket, in.Comments, in.Fresh)
-	sections = append(sections, b.String())
-	// The user's skills, then the repository's; the read tool reaches them
-	// by these paths.
-	var skills []agent.Skill
-	if in.UserSkills != "" {
-		skills, _ = agent.LoadSkills(os.DirFS(in.UserSkills), strings.TrimSuffix(UserSkillsPrefix, "/"))
+	unseen := map[string]bool{}
+	for _, id := range job.Unseen {
+		unseen[id] = true
 	}
-	skills = append(skills, repoSkills(in.Workspace.Root)...)
-	prompt, _ := agent.SystemPrompt(ctx, agent.PromptConfig{
-		Workspace: cappedReader{in.Workspace.Exec}, Cwd: in.Project.Slug, Date: in.Now, Tools: toolNames,
-		Skills: skills, Sections: sections,
-	})
-	return prompt
+	writeTicket(&b, job.Ticket, job.Comments, unseen)
+	p.Sections = append(p.Sections, b.String())
+	return p
+}
+
+// SystemPrompt renders the system prompt of a job whose agent has the
+// coding tools and the job's ticket tools.
+func SystemPrompt(ctx context.Context, job heartbeat.Job) string {
+	s, _ := Prompt(ctx, job, agenthost.CodingTools()).Render(ctx)
+	return s
 }
 
 // persona returns the project's SOUL.md and where it was found: the
 // clone's projects/<slug>/SOUL.md first (a persona kept next to the clone,
 // committed or not), then SOUL.md or .bonsai/SOUL.md in the worktree.
 func persona(ctx context.Context, ws *workspace.Workspace, slug string) (string, string) {
+	if ws == nil {
+		return "", ""
+	}
 	if ws.Clone != "" {
 		// The clone is a checkout of the repository, whose SOUL.md may be a
 		// symlink to any host file: read it without leaving the clone.
@@ -106,22 +94,18 @@ func persona(ctx context.Context, ws *workspace.Workspace, slug string) (string,
 			}
 		}
 	}
+	if ws.Exec == nil {
+		return "", ""
+	}
+	r := agenthost.CappedReader(ws.Exec, maxPromptFile)
 	for _, name := range personaFiles {
-		if s := readCapped(ctx, cappedReader{ws.Exec}, name, maxPersona); s != "" {
-			return name, s
+		if data, err := r.ReadFile(ctx, name); err == nil {
+			if s := capText(string(data), maxPersona); s != "" {
+				return name, s
+			}
 		}
 	}
 	return "", ""
-}
-
-// readCapped reads a file of the worktree, cut at limit bytes; "" when it
-// is missing or empty.
-func readCapped(ctx context.Context, ex cappedReader, name string, limit int) string {
-	data, err := ex.ReadFile(ctx, name)
-	if err != nil {
-		return ""
-	}
-	return capText(string(data), limit)
 }
 
 // capText trims s and cuts it at limit bytes.
@@ -191,14 +175,18 @@ func orNone(s string) string {
 
 var taskTemplates = template.Must(template.ParseFS(prompts, "prompts/task_*.md"))
 
-// TaskPrompt is the user message that starts a run: what this run is for,
-// in project p.
-func TaskPrompt(task board.TaskKind, p board.Project, t board.Ticket, ws *workspace.Workspace) string {
+// TaskPrompt is the user message that starts a job's run: what this run
+// is for.
+func TaskPrompt(job heartbeat.Job) string {
 	var b strings.Builder
-	data := map[string]any{"Ref": t.Ref().String(), "State": string(t.State), "Branch": ws.Branch, "Base": ws.Base,
-		"ApprovePlans": p.Agent.PermissionMode == board.ModePlan}
-	if err := taskTemplates.ExecuteTemplate(&b, "task_"+string(task)+".md", data); err != nil {
-		panic("heartbeat: task prompt " + string(task) + ": " + err.Error())
+	t := job.Ticket
+	data := map[string]any{"Ref": t.Ref().String(), "State": string(t.State),
+		"ApprovePlans": job.Project.Agent.PermissionMode == board.ModePlan}
+	if ws := job.Workspace; ws != nil {
+		data["Branch"], data["Base"] = ws.Branch, ws.Base
+	}
+	if err := taskTemplates.ExecuteTemplate(&b, "task_"+string(job.Task)+".md", data); err != nil {
+		panic("agentrunner: task prompt " + string(job.Task) + ": " + err.Error())
 	}
 	return strings.TrimSpace(b.String())
 }

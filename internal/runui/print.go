@@ -1,4 +1,4 @@
-package cli
+package runui
 
 import (
 	"context"
@@ -13,9 +13,9 @@ import (
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 )
 
-// runPrint runs one prompt and prints only the final assistant text.
-func (rt *agentRun) runPrint(ctx context.Context, prompt string) error {
-	res := rt.agent.Prompt(ctx, llm.UserText(prompt))
+// Print runs one prompt and prints only the final assistant text.
+func (rt *Run) Print(ctx context.Context, prompt string) error {
+	res := rt.Agent.Prompt(ctx, llm.UserText(prompt))
 	if err := rt.runError(res); err != nil {
 		return err
 	}
@@ -23,26 +23,26 @@ func (rt *agentRun) runPrint(ctx context.Context, prompt string) error {
 	if text != "" && text[len(text)-1] != '\n' {
 		text += "\n"
 	}
-	_, err := io.WriteString(rt.a.stdout, text)
+	_, err := io.WriteString(rt.Stdout, text)
 	return err
 }
 
-// runJSON runs one prompt, printing the session header and then every
+// JSON runs one prompt, printing the session header and then every
 // event as one JSON line.
-func (rt *agentRun) runJSON(ctx context.Context, prompt string) error {
-	w := newJSONLines(rt.a.stdout)
-	if err := w.write(rt.agent.Session().Header()); err != nil {
+func (rt *Run) JSON(ctx context.Context, prompt string) error {
+	w := newJSONLines(rt.Stdout)
+	if err := w.write(rt.Agent.Session().Header()); err != nil {
 		return err
 	}
-	rt.setHandler(func(e agent.Event) { _ = w.write(e) })
-	res := rt.agent.Prompt(ctx, llm.UserText(prompt))
+	rt.Events.Set(func(e agent.Event) { _ = w.write(e) })
+	res := rt.Agent.Prompt(ctx, llm.UserText(prompt))
 	return rt.runError(res)
 }
 
 // runError turns a run that did not end normally into an error (exit 1),
 // with a hint naming the variable to check when the provider refused the
 // key or could not be reached.
-func (rt *agentRun) runError(res agent.Result) error {
+func (rt *Run) runError(res agent.Result) error {
 	if res.Reason == agent.EndStop {
 		return nil
 	}
@@ -53,12 +53,12 @@ func (rt *agentRun) runError(res agent.Result) error {
 	if hint := rt.hint(res.Err); hint != "" {
 		msg += "\n" + hint
 	}
-	return errors.New(rt.redact.String(msg))
+	return errors.New(rt.redact(msg))
 }
 
 // hint says which variable to look at for an auth or connection failure.
-func (rt *agentRun) hint(err error) string {
-	mid, perr := llm.ParseModelID(rt.agent.Model().ID)
+func (rt *Run) hint(err error) string {
+	mid, perr := llm.ParseModelID(rt.Agent.Model().ID)
 	if err == nil || perr != nil {
 		return ""
 	}
@@ -67,7 +67,7 @@ func (rt *agentRun) hint(err error) string {
 		return ""
 	}
 	// The base URL may hold a password: it is never printed.
-	base := rt.a.getenv(p.BaseURLEnv)
+	base := rt.Getenv(p.BaseURLEnv)
 	if base == "" {
 		base = p.DefaultBaseURL
 	}
@@ -84,7 +84,7 @@ func (rt *agentRun) hint(err error) string {
 		}
 		return fmt.Sprintf("hint: could not talk to %s: is the server running? Set %s to reach another one", base, p.BaseURLEnv)
 	case llm.KindInvalidRequest:
-		if le, ok := errors.AsType[*llm.Error](err); ok && le.Status == 404 && rt.a.getenv(p.BaseURLEnv) != "" {
+		if le, ok := errors.AsType[*llm.Error](err); ok && le.Status == 404 && rt.Getenv(p.BaseURLEnv) != "" {
 			return fmt.Sprintf("hint: %s=%s: check that it is the API root (%s)", p.BaseURLEnv, base, p.DefaultBaseURL)
 		}
 	}

@@ -1,4 +1,4 @@
-package cli
+package runui
 
 import (
 	"bufio"
@@ -48,8 +48,12 @@ type rpcState struct {
 
 // rpcServer serves commands from stdin while runs go on in the background.
 type rpcServer struct {
-	rt  *agentRun
+	rt  *Run
 	out *jsonLines
+
+	// runs owns the goroutines commands start (a run, an abort, a
+	// compaction); RPC waits for them before it returns.
+	runs group
 
 	mu      sync.Mutex
 	running bool               // a prompt was accepted and its agent_end not yet seen
@@ -57,10 +61,10 @@ type rpcServer struct {
 	done    chan struct{}      // closed when the current run's goroutine ends
 }
 
-// runRPC reads commands until stdin ends, then waits for the current run.
-func (rt *agentRun) runRPC(ctx context.Context) error {
-	s := &rpcServer{rt: rt, out: newJSONLines(rt.a.stdout)}
-	rt.setHandler(func(e agent.Event) {
+// RPC reads commands until stdin ends, then waits for the current run.
+func (rt *Run) RPC(ctx context.Context) error {
+	s := &rpcServer{rt: rt, out: newJSONLines(rt.Stdout)}
+	rt.Events.Set(func(e agent.Event) {
 		if e.Type == agent.EventAgentEnd {
 			// A client may send the next prompt as soon as it reads this.
 			s.mu.Lock()
@@ -69,11 +73,17 @@ func (rt *agentRun) runRPC(ctx context.Context) error {
 		}
 		_ = s.out.write(e)
 	})
+	defer s.runs.Wait()
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
-	go func() {
+	// The reader ends when stdin does, or at the first line after ctx is
+	// done. On the normal path (stdin ended) RPC waits for it; once ctx is
+	// done it may be blocked in a read of stdin that nothing can interrupt,
+	// and the process ends without it.
+	var reader group
+	reader.Go(func() {
 		defer close(lines)
-		br := bufio.NewReaderSize(rt.a.stdin, 64<<10)
+		br := bufio.NewReaderSize(rt.Stdin, 64<<10)
 		for {
 			line, err := br.ReadBytes('\n')
 			if len(line) > 0 {
@@ -90,7 +100,7 @@ func (rt *agentRun) runRPC(ctx context.Context) error {
 				return
 			}
 		}
-	}()
+	})
 	for {
 		select {
 		case <-ctx.Done():
@@ -98,6 +108,7 @@ func (rt *agentRun) runRPC(ctx context.Context) error {
 			return ctx.Err()
 		case line, ok := <-lines:
 			if !ok {
+				reader.Wait()
 				s.wait()
 				select {
 				case err := <-readErr:
@@ -120,7 +131,7 @@ func (s *rpcServer) handle(ctx context.Context, line []byte) {
 		s.reply(c, nil, fmt.Errorf("malformed command: %v", err))
 		return
 	}
-	a := s.rt.agent
+	a := s.rt.Agent
 	switch c.Type {
 	case "prompt":
 		s.reply(c, nil, s.start(ctx, c.Message))
@@ -137,7 +148,7 @@ func (s *rpcServer) handle(ctx context.Context, line []byte) {
 		s.reply(c, nil, nil)
 	case "abort":
 		// Answer once the run has ended, so a prompt sent next is accepted.
-		go func() { s.abort(); s.reply(c, nil, nil) }()
+		s.runs.Go(func() { s.abort(); s.reply(c, nil, nil) })
 	case "get_state":
 		s.reply(c, s.state(), nil)
 	case "get_messages":
@@ -149,17 +160,17 @@ func (s *rpcServer) handle(ctx context.Context, line []byte) {
 			s.reply(c, nil, agent.ErrBusy)
 			return
 		}
-		go func() {
+		s.runs.Go(func() {
 			err := a.Compact(ctx)
 			var data any
 			if err == nil {
 				data = map[string]any{"compaction": a.Session().Context().Compaction}
 			}
 			s.reply(c, data, err)
-		}()
+		})
 	case "new_session":
 		data, err := s.switchSession(func() error {
-			sess, err := s.rt.newSession()
+			sess, err := s.rt.Sessions.New()
 			if err != nil {
 				return err
 			}
@@ -173,7 +184,7 @@ func (s *rpcServer) handle(ctx context.Context, line []byte) {
 			if at == "" {
 				at = old.Leaf()
 			}
-			sess, err := old.Fork(at, s.rt.forkPath())
+			sess, err := old.Fork(at, s.rt.Sessions.ForkPath())
 			if err != nil {
 				return err
 			}
@@ -192,23 +203,23 @@ func (s *rpcServer) start(ctx context.Context, msg string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.running || s.rt.agent.Running() { // a run, or a compaction
+	if s.running || s.rt.Agent.Running() { // a run, or a compaction
 		return fmt.Errorf("%w: send steer or follow_up instead", agent.ErrBusy)
 	}
 	s.running = true
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	s.cancel, s.done = cancel, done
-	go func() {
+	s.runs.Go(func() {
 		defer close(done)
 		defer cancel()
-		if res := s.rt.agent.Prompt(runCtx, llm.UserText(msg)); errors.Is(res.Err, agent.ErrBusy) {
+		if res := s.rt.Agent.Prompt(runCtx, llm.UserText(msg)); errors.Is(res.Err, agent.ErrBusy) {
 			// The previous run had not quite returned; it has now ended its events.
 			s.mu.Lock()
 			s.running = false
 			s.mu.Unlock()
 		}
-	}()
+	})
 	return nil
 }
 
@@ -233,7 +244,7 @@ func (s *rpcServer) wait() {
 }
 
 func (s *rpcServer) state() rpcState {
-	a := s.rt.agent
+	a := s.rt.Agent
 	sess := a.Session()
 	return rpcState{Model: a.Model().ID, Thinking: string(a.Thinking()), Running: a.Running(),
 		SessionID: sess.Header().ID, SessionFile: sess.Path(), MessageCount: len(a.Messages()), Usage: a.Usage()}
@@ -243,7 +254,7 @@ func (s *rpcServer) setModel(c rpcCommand) error {
 	if c.Model == "" {
 		return errors.New("model is empty")
 	}
-	thinking := s.rt.agent.Thinking()
+	thinking := s.rt.Agent.Thinking()
 	if c.Thinking != "" {
 		t, err := llm.ParseThinkingLevel(c.Thinking)
 		if err != nil {
@@ -251,32 +262,32 @@ func (s *rpcServer) setModel(c rpcCommand) error {
 		}
 		thinking = t
 	}
-	m, info, warning, err := s.rt.models(c.Model)
+	m, info, warning, err := s.rt.Models(c.Model)
 	if err != nil {
 		return err
 	}
 	if warning != "" {
-		s.rt.warn("%s", warning)
+		s.rt.warn(warning)
 	}
-	return s.rt.agent.SetModel(m, info, thinking)
+	return s.rt.Agent.SetModel(m, info, thinking)
 }
 
 // switchSession runs fn when idle and returns the new session's identity.
 func (s *rpcServer) switchSession(fn func() error) (any, error) {
-	if s.rt.agent.Running() {
+	if s.rt.Agent.Running() {
 		return nil, agent.ErrBusy
 	}
 	if err := fn(); err != nil {
 		return nil, err
 	}
-	sess := s.rt.agent.Session()
+	sess := s.rt.Agent.Session()
 	return map[string]any{"sessionId": sess.Header().ID, "sessionFile": sess.Path()}, nil
 }
 
 // swap makes sess the agent's session, recording the model in it, and
 // closes the old one.
 func (s *rpcServer) swap(sess *session.File) error {
-	a := s.rt.agent
+	a := s.rt.Agent
 	old := a.Session()
 	if err := a.SetSession(sess); err != nil {
 		sess.Close()
