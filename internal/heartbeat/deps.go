@@ -40,7 +40,7 @@ type Store interface {
 	Board
 }
 
-// Workspaces is the WorkspaceProvider (DESIGN.md §4).
+// Workspaces is the WorkspaceProvider (docs/design.md §4).
 type Workspaces interface {
 	// Prepare clones, fetches and returns the ticket's worktree.
 	Prepare(ctx context.Context, p board.Project, t board.Ticket) (*workspace.Workspace, error)
@@ -52,7 +52,7 @@ type Workspaces interface {
 	Remove(ctx context.Context, slug string, n int) error
 }
 
-// AgentRunner does the work on one ticket (DESIGN.md §4). The first
+// AgentRunner does the work on one ticket (docs/design.md §4). The first
 // implementation runs Bonsai's agent loop in process.
 type AgentRunner interface {
 	RunAgent(ctx context.Context, job Job) (Outcome, error)

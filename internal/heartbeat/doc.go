@@ -1,4 +1,4 @@
-// Package heartbeat is one beat of Bonsai's heartbeat (DESIGN.md §8): take
+// Package heartbeat is one beat of Bonsai's heartbeat (docs/design.md §8): take
 // the heartbeat lock, mark runs a dead beat left running as interrupted,
 // pick one ticket per active project with plain SQL, run an agent on each
 // picked ticket in its git worktree (projects in parallel, up to a limit),

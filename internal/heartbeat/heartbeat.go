@@ -13,7 +13,7 @@ import (
 )
 
 // MaxRun is the longest one agent run may take, whatever the beat's
-// remaining time (DESIGN.md §8).
+// remaining time (docs/design.md §8).
 const MaxRun = 15 * time.Minute
 
 // Options configures a Heartbeat. Store, Workspaces, Runner, LockFile and

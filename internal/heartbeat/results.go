@@ -16,7 +16,7 @@ const recordTimeout = 30 * time.Second
 // maxSummary bounds the agent's last words quoted in a status comment.
 const maxSummary = 2000
 
-// finish writes the results of a run (DESIGN.md §8 step 5): the run
+// finish writes the results of a run (docs/design.md §8 step 5): the run
 // record, the human comments the agent saw marked resolved, a status
 // comment when the agent neither moved the ticket nor asked nor reported,
 // the pushed branch, and a provider pause after a quota error.
