@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compares grep and find (Go and rg backends) with rg run directly over a
-# generated tree of 50,000 files / 500 MB (DESIGN.md §6, issue 3 targets:
+# generated tree of 50,000 files / 500 MB (docs/design.md §6, issue 3 targets:
 # rg backend <= 1.2x rg, Go backend <= 3x rg).
 #
 # Usage: bench/tools/run.sh [files] [kb-per-file]

@@ -1,4 +1,4 @@
--- 0007: projects whose agents take BACKLOG tickets by themselves (DESIGN.md
+-- 0007: projects whose agents take BACKLOG tickets by themselves (docs/design.md
 -- §3), as the pick policy's fifth and last class: once nothing in RESEARCH
 -- or IN_PROGRESS waits, the oldest most urgent BACKLOG ticket that is not
 -- blocked.
