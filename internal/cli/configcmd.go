@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 	"github.com/spf13/cobra"
 )
 
@@ -107,11 +108,11 @@ func newConfigListCmd(a *app) *cobra.Command {
 			if asJSON {
 				return writeJSON(a.stdout, c.List())
 			}
-			t := newTable(a.stdout, "KEY", "VALUE", "DESCRIPTION")
+			t := text.NewTable(a.stdout, "KEY", "VALUE", "DESCRIPTION")
 			for _, s := range c.List() {
-				t.row(s.Key, s.Value, s.Help)
+				t.Row(s.Key, s.Value, s.Help)
 			}
-			return t.flush()
+			return t.Flush()
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")

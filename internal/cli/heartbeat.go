@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"time"
 
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 	"github.com/spf13/cobra"
 )
 
@@ -69,7 +67,7 @@ func runHeartbeat(cmd *cobra.Command, a *app, o heartbeatOptions) error {
 		if err != nil {
 			return err
 		}
-		return printPlans(a, plans, idle)
+		return text.WritePlans(a.stdout, plans, idle)
 	}
 	rep, err := w.hb.Beat(ctx)
 	if err != nil {
@@ -79,7 +77,7 @@ func runHeartbeat(cmd *cobra.Command, a *app, o heartbeatOptions) error {
 	if o.asJSON {
 		return writeJSON(a.stdout, rep)
 	}
-	return printReport(a, rep)
+	return text.WriteReport(a.stdout, rep)
 }
 
 // planView is one line of --dry-run --json.
@@ -125,61 +123,4 @@ func idleProjects(ctx context.Context, a *app, only string, plans []heartbeat.Pl
 		}
 	}
 	return idle, nil
-}
-
-func printPlans(a *app, plans []heartbeat.Plan, idle []string) error {
-	if len(plans) == 0 {
-		fmt.Fprintln(a.stdout, "Nothing to pick: no RESEARCH or IN_PROGRESS ticket is waiting for an agent.")
-		return nil
-	}
-	t := newTable(a.stdout, "PROJECT", "TICKET", "TITLE", "WHY", "TASK", "MODEL")
-	for _, p := range plans {
-		model := p.Model
-		if p.Blocker != "" {
-			model += " (not run: " + p.Blocker + ")"
-		}
-		t.row(p.Project.Slug, "#"+fmt.Sprint(p.Ticket.Number), truncate(p.Ticket.Title, 40), p.Class.String(), string(p.Task), model)
-	}
-	for _, slug := range idle {
-		t.row(slug, "-", "nothing to pick", "", "", "")
-	}
-	return t.flush()
-}
-
-func printReport(a *app, rep heartbeat.Report) error {
-	if rep.Skipped {
-		fmt.Fprintln(a.stdout, (&heartbeat.HeldError{PID: rep.HolderPID}).Error())
-		return nil
-	}
-	var notes []string
-	if rep.Interrupted > 0 {
-		notes = append(notes, fmt.Sprintf("marked %d run(s) of a dead beat interrupted", rep.Interrupted))
-	}
-	if rep.Removed > 0 {
-		notes = append(notes, fmt.Sprintf("removed %d worktree(s) of done tickets", rep.Removed))
-	}
-	for _, n := range notes {
-		fmt.Fprintln(a.stdout, strings.ToUpper(n[:1])+n[1:]+".")
-	}
-	if len(rep.Runs) == 0 {
-		fmt.Fprintf(a.stdout, "Nothing to do (%s).\n", max(rep.Duration(), time.Millisecond).Round(time.Millisecond))
-		return nil
-	}
-	t := newTable(a.stdout, "TICKET", "TASK", "RESULT", "DURATION")
-	for _, r := range rep.Runs {
-		result := string(r.Status)
-		switch {
-		case r.Skipped != "":
-			result = "skipped: " + r.Skipped
-		case r.MovedTo != "":
-			result += ", moved to " + string(r.MovedTo)
-		case r.Error != "":
-			result += ": " + truncate(r.Error, 80)
-		}
-		if r.PushError != "" {
-			result += "; NOT PUSHED: " + oneLine(r.PushError, 120)
-		}
-		t.row(r.Ticket, string(r.Task), result, formatDuration(r.Duration))
-	}
-	return t.flush()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/catalog"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
 // checkModelID refuses a model id whose provider Bonsai does not know
@@ -76,16 +77,11 @@ func unpriced(cfg config.Config, id string) bool {
 	return pc.unpriced(id)
 }
 
-// unpricedHelp says what an unpriced model means and how to price it.
-func unpricedHelp(id string) string {
-	return fmt.Sprintf("budgets in USD do not count its runs; if it is not free, set its price with: bonsai config set models.%s.price.input <USD per million tokens> (and price.output, price.cacheRead, price.cacheWrite)", id)
-}
-
 // warnUnpriced warns on w when the catalog has no price for the model id
 // just chosen (config set model, project add/edit --model).
 func warnUnpriced(w io.Writer, cfg config.Config, id string) {
 	if unpriced(cfg, id) {
-		fmt.Fprintf(w, "bonsai: warning: the model catalog has no price for %s: %s\n", id, unpricedHelp(id))
+		fmt.Fprintf(w, "bonsai: warning: the model catalog has no price for %s: %s\n", id, text.UnpricedHelp(id))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 	"github.com/spf13/cobra"
 )
 
@@ -189,15 +190,7 @@ func newProjectListCmd(a *app) *cobra.Command {
 				fmt.Fprintln(a.stdout, "No projects yet. Add one with: bonsai project add <slug> --repo <path-or-url>")
 				return nil
 			}
-			t := newTable(a.stdout, "SLUG", "NAME", "BRANCH", "REPO", "CREATED")
-			for _, p := range ps {
-				slug := p.Slug
-				if !p.Active {
-					slug += " (archived)"
-				}
-				t.row(slug, p.Name, p.DefaultBranch, p.Repo, relTime(a.now(), p.CreatedAt))
-			}
-			return t.flush()
+			return text.WriteProjects(a.stdout, ps, a.now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -229,53 +222,11 @@ func newProjectShowCmd(a *app) *cobra.Command {
 			if asJSON {
 				return writeJSON(a.stdout, d)
 			}
-			return printProject(a, d)
+			return text.WriteProject(a.stdout, d, a.now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-func printProject(a *app, d view.ProjectDetail) error {
-	p := d.Project
-	status := "active"
-	if !p.Active {
-		status = "archived"
-	}
-	t := newTable(a.stdout)
-	t.row("Project:", fmt.Sprintf("%s (%s)", p.Name, p.Slug))
-	t.row("Status:", status)
-	t.row("Repository:", p.Repo)
-	t.row("Branch:", p.DefaultBranch)
-	t.row("Model:", orDefault(p.Agent.Model, "default (config.json)"))
-	t.row("Verify:", orDefault(p.Agent.Verify, "-"))
-	backlog := "people move tickets out of BACKLOG"
-	if p.Agent.TakeBacklog {
-		backlog = "agents take BACKLOG tickets when nothing else waits"
-	}
-	t.row("Backlog:", backlog)
-	plans := "agents implement the plans they save (auto)"
-	if p.Agent.PermissionMode == board.ModePlan {
-		plans = "a person approves each plan before agents implement it (plan)"
-	}
-	t.row("Plans:", plans)
-	if caps := budgetText(p.Agent); len(caps) > 0 {
-		t.row("Budget:", strings.Join(caps, ", "))
-	}
-	t.row("Created:", relTime(a.now(), p.CreatedAt))
-	var counts []string
-	for _, s := range board.States {
-		counts = append(counts, fmt.Sprintf("%s %d", s, d.Counts[s]))
-	}
-	t.row("Tickets:", strings.Join(counts, "  "))
-	return t.flush()
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 func newProjectEditCmd(a *app) *cobra.Command {

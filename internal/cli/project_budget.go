@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/spf13/pflag"
 )
@@ -45,24 +43,4 @@ func (b *budgetFlags) update(f *pflag.FlagSet, u *board.ProjectPatch) {
 	if f.Changed("daily-tokens") {
 		u.DailyTokens = &b.dailyTokens
 	}
-}
-
-// budgetText describes a project's own caps for `project show`, or "" when
-// it has none (config.json's caps apply).
-func budgetText(s board.AgentSettings) []string {
-	var out []string
-	add := func(usd float64, tokens int64, per string) {
-		switch {
-		case usd > 0 && tokens > 0:
-			out = append(out, fmt.Sprintf("%s or %d tokens per %s", board.USD(usd), tokens, per))
-		case usd > 0:
-			out = append(out, fmt.Sprintf("%s per %s", board.USD(usd), per))
-		case tokens > 0:
-			out = append(out, fmt.Sprintf("%d tokens per %s", tokens, per))
-		}
-	}
-	add(s.RunBudgetUSD, s.RunTokens, "run")
-	add(s.BudgetUSD, s.TicketTokens, "ticket")
-	add(s.DailyBudgetUSD, s.DailyTokens, "day")
-	return out
 }

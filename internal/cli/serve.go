@@ -134,7 +134,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Service:    func() (bool, string) { return serviceState(a) },
 		Diff:       diff,
 		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },
-		Heartbeat:  func() any { return loadHeartbeatView(d, a.now()) },
+		Heartbeat:  func() any { return loadHeartbeat(d, a.now()) },
 		Models: func(ps []board.Project) []view.ModelStatus {
 			c, err := config.Load(d.ConfigFile())
 			if err != nil {

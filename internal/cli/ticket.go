@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 	"github.com/spf13/cobra"
 )
 
@@ -149,28 +149,12 @@ func newTicketListCmd(a *app) *cobra.Command {
 				}
 				return writeJSON(a.stdout, views)
 			}
-			if len(ts) == 0 {
-				fmt.Fprintln(a.stdout, "No tickets.")
-				return nil
-			}
-			t := newTable(a.stdout, "TICKET", "STATE", "PRIORITY", "TITLE", "UPDATED")
-			for _, tk := range ts {
-				t.row(tk.Ref().String(), stateLabel(tk), board.PriorityName(tk.Priority), truncate(tk.Title, 60), relTime(a.now(), tk.UpdatedAt))
-			}
-			return t.flush()
+			return text.WriteTickets(a.stdout, ts, a.now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&state, "state", "", "only tickets in this state")
 	return cmd
-}
-
-// stateLabel is the state with its sub-state, e.g. "IN_PROGRESS (blocked)".
-func stateLabel(t board.Ticket) string {
-	if t.SubState == board.SubNone {
-		return string(t.State)
-	}
-	return fmt.Sprintf("%s (%s)", t.State, t.SubState)
 }
 
 // parseRef parses a ticket reference argument.
@@ -207,81 +191,12 @@ func newTicketShowCmd(a *app) *cobra.Command {
 				return err
 			}
 			d := view.NewTicketDetail(t, comments, runs)
-			if d.Comments == nil {
-				d.Comments = []board.Comment{}
-			}
-			for i, r := range runs {
-				d.Runs[i] = view.NewRun(r)
-			}
 			if asJSON {
 				return writeJSON(a.stdout, d)
 			}
-			return printTicket(a, d)
+			return text.WriteTicket(a.stdout, d, a.now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-func printTicket(a *app, d view.TicketDetail) error {
-	w := a.stdout
-	t := d.Ticket.Ticket
-	fmt.Fprintf(w, "%s  %s\n", d.Ref, t.Title)
-	fmt.Fprintf(w, "%s · priority %s · updated %s", stateLabel(t), board.PriorityName(t.Priority), relTime(a.now(), t.UpdatedAt))
-	if t.Branch != "" {
-		fmt.Fprintf(w, " · branch %s", t.Branch)
-	}
-	fmt.Fprintln(w)
-	if next := nextStep(d.Ref, t); next != "" {
-		fmt.Fprintf(w, "Next: %s\n", next)
-	}
-	if strings.TrimSpace(t.Description) != "" {
-		fmt.Fprintf(w, "\n%s\n", plainText(t.Description))
-	}
-	if len(t.Criteria) > 0 {
-		fmt.Fprintln(w, "\nAcceptance criteria:")
-		for i, c := range t.Criteria {
-			fmt.Fprintf(w, "  %d. %s\n", i+1, c)
-		}
-	}
-	if strings.TrimSpace(t.Plan) != "" {
-		fmt.Fprintf(w, "\nPlan:\n%s\n", indent(plainText(t.Plan), "  "))
-	}
-	if len(d.Comments) > 0 {
-		fmt.Fprintf(w, "\nComments (%d):\n", len(d.Comments))
-		for _, c := range d.Comments {
-			fmt.Fprintf(w, "\n  %s (%s) · %s · %s\n", c.AuthorName, c.AuthorType, c.Kind, relTime(a.now(), c.CreatedAt))
-			fmt.Fprintln(w, indent(plainText(c.Content), "  "))
-		}
-	}
-	if len(d.Runs) > 0 {
-		fmt.Fprintf(w, "\nRuns (%d):\n", len(d.Runs))
-		tw := newTable(w, "  STARTED", "TASK", "STATUS", "DURATION", "TOKENS IN/OUT", "COST")
-		for _, r := range d.Runs {
-			tw.row("  "+relTime(a.now(), r.StartedAt), string(r.Task), string(r.Status), formatDuration(r.Duration()),
-				fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens), board.USD(r.CostUSD))
-		}
-		return tw.flush()
-	}
-	return nil
-}
-
-// nextStep says what a person can do with the ticket now, or "" while it is
-// the agent's turn.
-func nextStep(ref string, t board.Ticket) string {
-	switch {
-	case t.SubState == board.SubBlocked && t.State == board.Research && strings.TrimSpace(t.Plan) != "":
-		return fmt.Sprintf("the agent asked about its plan (see the comments); approve it with: bonsai ticket move %s IN_PROGRESS, or answer with: bonsai comment add %s TEXT", ref, ref)
-	case t.SubState == board.SubBlocked:
-		return fmt.Sprintf("the agent asked a question (see the comments); answer with: bonsai comment add %s TEXT", ref)
-	case t.State == board.Backlog:
-		return fmt.Sprintf("hand it to the agent with: bonsai ticket move %s RESEARCH (or IN_PROGRESS)", ref)
-	case t.State == board.Verification:
-		return fmt.Sprintf("review the work, then: bonsai ticket approve %s, or bonsai ticket return %s --feedback TEXT", ref, ref)
-	}
-	return ""
-}
-
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

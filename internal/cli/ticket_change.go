@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 	"github.com/spf13/cobra"
 )
 
@@ -111,7 +112,7 @@ A refused move exits with code 4 and names the rule.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "Moved %s to %s\n", t.Ref(), stateLabel(t))
+			fmt.Fprintf(a.stdout, "Moved %s to %s\n", t.Ref(), text.StateLabel(t))
 			return nil
 		},
 	}

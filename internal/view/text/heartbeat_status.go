@@ -1,32 +1,31 @@
-package cli
+package text
 
 import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 )
 
-// heartbeatView is what `bonsai status` shows of the heartbeat: the last
-// beat and the providers paused by a rate limit, quota or rejected key. It
-// reads heartbeat.json, which every beat rewrites; see docs/heartbeat.md.
-type heartbeatView struct {
+// HeartbeatStatus is what `bonsai status` and the web UI show of the
+// heartbeat: the last beat and the providers paused by a rate limit, quota
+// or rejected key. It is the "heartbeat" field of `status --json`, made
+// from heartbeat.json, which every beat rewrites; see docs/heartbeat.md.
+type HeartbeatStatus struct {
 	LastBeat *heartbeat.Report `json:"lastBeat"`
-	Paused   []pausedProvider  `json:"paused"`
+	Paused   []PausedProvider  `json:"paused"`
 	// RepoBackoff lists projects whose repository failed to clone or
 	// fetch, and that wait until Until.
-	RepoBackoff []repoBackoff `json:"repoBackoff"`
+	RepoBackoff []RepoBackoff `json:"repoBackoff"`
 	// PushFailures lists tickets whose branch the last push left off the
 	// remote; each stays until a push of the ticket works.
-	PushFailures []pushFailure `json:"pushFailures"`
+	PushFailures []PushFailure `json:"pushFailures"`
 }
 
-// pushFailure is a ticket whose work is in the local clone only.
-type pushFailure struct {
+// PushFailure is a ticket whose work is in the local clone only.
+type PushFailure struct {
 	Ticket   string    `json:"ticket"`
 	Branch   string    `json:"branch"`
 	Failures int       `json:"failures"`
@@ -34,48 +33,48 @@ type pushFailure struct {
 	Error    string    `json:"error"`
 }
 
-// repoBackoff is a project the heartbeat leaves alone after its
+// RepoBackoff is a project the heartbeat leaves alone after its
 // repository failed.
-type repoBackoff struct {
+type RepoBackoff struct {
 	Project  string    `json:"project"`
 	Failures int       `json:"failures"`
 	Until    time.Time `json:"until"`
 	Error    string    `json:"error"`
 }
 
-// pausedProvider is a provider the heartbeat leaves alone until Until.
-type pausedProvider struct {
+// PausedProvider is a provider the heartbeat leaves alone until Until.
+type PausedProvider struct {
 	Provider string    `json:"provider"`
 	Until    time.Time `json:"until"`
 }
 
-// loadHeartbeatView reads the heartbeat's state; pauses already over are
-// left out.
-func loadHeartbeatView(d config.Dir, now time.Time) heartbeatView {
-	st := heartbeat.ReadState(d.Path("heartbeat.json"))
-	v := heartbeatView{LastBeat: st.LastBeat, Paused: []pausedProvider{}, RepoBackoff: []repoBackoff{}}
+// NewHeartbeatStatus returns the status of the heartbeat whose saved state
+// is st (heartbeat.ReadState); pauses and backoffs already over at now are
+// left out, and every list is sorted and never null.
+func NewHeartbeatStatus(st *heartbeat.State, now time.Time) HeartbeatStatus {
+	v := HeartbeatStatus{LastBeat: st.LastBeat, Paused: []PausedProvider{}, RepoBackoff: []RepoBackoff{}}
 	for p, until := range st.Paused {
 		if now.Before(until) {
-			v.Paused = append(v.Paused, pausedProvider{Provider: p, Until: until})
+			v.Paused = append(v.Paused, PausedProvider{Provider: p, Until: until})
 		}
 	}
 	sort.Slice(v.Paused, func(i, j int) bool { return v.Paused[i].Provider < v.Paused[j].Provider })
 	for slug, b := range st.Repos {
 		if now.Before(b.Until) {
-			v.RepoBackoff = append(v.RepoBackoff, repoBackoff{Project: slug, Failures: b.Failures, Until: b.Until, Error: b.Error})
+			v.RepoBackoff = append(v.RepoBackoff, RepoBackoff{Project: slug, Failures: b.Failures, Until: b.Until, Error: b.Error})
 		}
 	}
 	sort.Slice(v.RepoBackoff, func(i, j int) bool { return v.RepoBackoff[i].Project < v.RepoBackoff[j].Project })
-	v.PushFailures = []pushFailure{}
+	v.PushFailures = []PushFailure{}
 	for ref, f := range st.Pushes {
-		v.PushFailures = append(v.PushFailures, pushFailure{Ticket: ref, Branch: f.Branch, Failures: f.Failures, At: f.At, Error: f.Error})
+		v.PushFailures = append(v.PushFailures, PushFailure{Ticket: ref, Branch: f.Branch, Failures: f.Failures, At: f.At, Error: f.Error})
 	}
 	sort.Slice(v.PushFailures, func(i, j int) bool { return v.PushFailures[i].Ticket < v.PushFailures[j].Ticket })
 	return v
 }
 
-// printHeartbeatView writes the HEARTBEAT section of `bonsai status`.
-func printHeartbeatView(w io.Writer, v heartbeatView, now time.Time) {
+// WriteHeartbeatStatus writes the HEARTBEAT section of `bonsai status`.
+func WriteHeartbeatStatus(w io.Writer, v HeartbeatStatus, now time.Time) {
 	fmt.Fprintln(w, "HEARTBEAT")
 	b := v.LastBeat
 	switch {
@@ -90,7 +89,7 @@ func printHeartbeatView(w io.Writer, v heartbeatView, now time.Time) {
 				ran++
 			}
 		}
-		fmt.Fprintf(w, "  last beat %s, took %s: %d run(s)", relTime(now, b.StartedAt), b.Duration().Round(time.Millisecond), ran)
+		fmt.Fprintf(w, "  last beat %s, took %s: %d run(s)", RelTime(now, b.StartedAt), b.Duration().Round(time.Millisecond), ran)
 		if skipped > 0 {
 			fmt.Fprintf(w, ", %d skipped", skipped)
 		}
@@ -113,11 +112,6 @@ func printHeartbeatView(w io.Writer, v heartbeatView, now time.Time) {
 	}
 	for _, f := range v.PushFailures {
 		fmt.Fprintf(w, "  %s NOT PUSHED: branch %s failed to push %d time(s) in a row, last %s: %s\n",
-			f.Ticket, f.Branch, f.Failures, relTime(now, f.At), oneLine(f.Error, 200))
+			f.Ticket, f.Branch, f.Failures, RelTime(now, f.At), OneLine(f.Error, 200))
 	}
-}
-
-// oneLine joins the lines of s and cuts it at n characters.
-func oneLine(s string, n int) string {
-	return truncate(strings.Join(strings.Fields(s), " "), n)
 }

@@ -1,10 +1,10 @@
-package cli
+package text
 
 import "testing"
 
-// TestPlainText checks that Markdown reads as plain text in a terminal:
+// TestPlain checks that Markdown reads as plain text in a terminal:
 // no emphasis markers, code kept as written.
-func TestPlainText(t *testing.T) {
+func TestPlain(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"emphasis", "Run ended **error** after _3s_, *really*.", "Run ended error after 3s, really."},
 		{"line breaks kept", "one\ntwo  \nthree", "one\ntwo\nthree"},
@@ -20,8 +20,8 @@ func TestPlainText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := plainText(tt.in); got != tt.want {
-				t.Errorf("plainText(%q) =\n%q\nwant\n%q", tt.in, got, tt.want)
+			if got := Plain(tt.in); got != tt.want {
+				t.Errorf("Plain(%q) =\n%q\nwant\n%q", tt.in, got, tt.want)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package cli
+package text
 
 import (
 	"strings"
@@ -10,11 +10,11 @@ import (
 // TestNextStep_PlanAwaitingApproval: a researched ticket whose agent asked
 // about its plan says how to approve it, as well as how to answer.
 func TestNextStep_PlanAwaitingApproval(t *testing.T) {
-	got := nextStep("demo#3", board.Ticket{State: board.Research, SubState: board.SubBlocked, Plan: "1. Do it."})
+	got := NextStep("demo#3", board.Ticket{State: board.Research, SubState: board.SubBlocked, Plan: "1. Do it."})
 	if !strings.Contains(got, "approve it with: bonsai ticket move demo#3 IN_PROGRESS") || !strings.Contains(got, "bonsai comment add demo#3 TEXT") {
-		t.Errorf("nextStep = %q", got)
+		t.Errorf("NextStep = %q", got)
 	}
-	if got := nextStep("demo#3", board.Ticket{State: board.Research, SubState: board.SubBlocked}); strings.Contains(got, "approve") {
+	if got := NextStep("demo#3", board.Ticket{State: board.Research, SubState: board.SubBlocked}); strings.Contains(got, "approve") {
 		t.Errorf("without a plan: %q", got)
 	}
 }

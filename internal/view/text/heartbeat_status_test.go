@@ -1,20 +1,21 @@
-package cli
+package text
 
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
 )
 
-func TestHeartbeatView(t *testing.T) {
-	d := config.Dir(t.TempDir())
+func TestHeartbeatStatus(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "heartbeat.json")
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var out bytes.Buffer
-	printHeartbeatView(&out, loadHeartbeatView(d, now), now)
+	WriteHeartbeatStatus(&out, NewHeartbeatStatus(heartbeat.ReadState(path), now), now)
 	if !strings.Contains(out.String(), "no beat yet") {
 		t.Errorf("without heartbeat.json:\n%s", out.String())
 	}
@@ -24,10 +25,10 @@ func TestHeartbeatView(t *testing.T) {
 	  "paused":{"anthropic":"2026-01-02T04:00:00Z","openai":"2026-01-01T00:00:00Z"},
 	  "repoBackoff":{"web":{"repo":"git@example.com:x/web.git","failures":3,"until":"2026-01-02T03:10:00Z","error":"clone git@example.com:x/web.git: exit status 128"},
 	                 "old":{"repo":"/gone","failures":1,"until":"2026-01-02T03:00:00Z","error":"clone /gone"}}}`
-	if err := os.WriteFile(d.Path("heartbeat.json"), []byte(state), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(state), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v := loadHeartbeatView(d, now)
+	v := NewHeartbeatStatus(heartbeat.ReadState(path), now)
 	if len(v.Paused) != 1 || v.Paused[0].Provider != "anthropic" {
 		t.Errorf("paused = %+v; an expired pause must be left out", v.Paused)
 	}
@@ -35,7 +36,7 @@ func TestHeartbeatView(t *testing.T) {
 		t.Errorf("repo backoff = %+v; an expired one must be left out", v.RepoBackoff)
 	}
 	out.Reset()
-	printHeartbeatView(&out, v, now)
+	WriteHeartbeatStatus(&out, v, now)
 	for _, want := range []string{"last beat 4 minutes ago, took 2s: 1 run(s), 1 skipped, 1 interrupted",
 		"web#2 skipped: no API key for openai: set OPENAI_API_KEY", "provider anthropic paused until",
 		"project web waits until", "its repository failed 3 time(s) in a row: clone git@example.com:x/web.git: exit status 128"} {

@@ -1,4 +1,4 @@
-package cli
+package text
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
+	mdtext "github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -14,14 +14,14 @@ import (
 // as their source.
 var mdParser = goldmark.New().Parser()
 
-// plainText renders the Markdown of a description, plan or comment for a
+// Plain renders the Markdown of a description, plan or comment for a
 // terminal: the text without its emphasis markers ("**error**" reads
 // "error"), headings as their text, lists with their markers, code spans
 // in backticks and code blocks indented four spaces, verbatim, and links
 // as "text (url)". The web UI renders the same Markdown as HTML.
-func plainText(src string) string {
+func Plain(src string) string {
 	b := []byte(src)
-	doc := mdParser.Parse(text.NewReader(b))
+	doc := mdParser.Parse(mdtext.NewReader(b))
 	out := strings.Split(plainBlocks(doc, b), "\n")
 	for i, l := range out {
 		out[i] = strings.TrimRight(l, " ")
@@ -49,7 +49,7 @@ func plainBlock(n ast.Node, src []byte) string {
 	case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
 		return plainInline(n, src)
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		return indent(strings.TrimRight(lines(n, src), "\n"), "    ")
+		return Indent(strings.TrimRight(lines(n, src), "\n"), "    ")
 	case *ast.HTMLBlock:
 		s := lines(n, src)
 		if n.HasClosure() {
@@ -57,7 +57,7 @@ func plainBlock(n ast.Node, src []byte) string {
 		}
 		return strings.TrimRight(s, "\n")
 	case *ast.Blockquote:
-		return indent(plainBlocks(n, src), "> ")
+		return Indent(plainBlocks(n, src), "> ")
 	case *ast.ThematicBreak:
 		return "---"
 	case *ast.List:
@@ -69,7 +69,7 @@ func plainBlock(n ast.Node, src []byte) string {
 				marker = fmt.Sprintf("%d%c ", i, n.Marker)
 				i++
 			}
-			body := indent(plainBlocks(c, src), strings.Repeat(" ", len(marker)))
+			body := Indent(plainBlocks(c, src), strings.Repeat(" ", len(marker)))
 			items = append(items, marker+body[len(marker):])
 		}
 		sep := "\n"

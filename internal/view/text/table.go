@@ -1,8 +1,7 @@
-package cli
+package text
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -10,50 +9,47 @@ import (
 	"time"
 )
 
-// writeJSON writes v as indented JSON followed by a newline.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 // cellSpace keeps a cell on one line of its column. A Replacer builds its
 // tables on first use, so declaring it costs nothing at start-up.
 var cellSpace = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 
-// table writes aligned columns, like gh's lists. The output is buffered:
+// Table writes aligned columns, like gh's lists. The output is buffered:
 // tabwriter writes every cell and its padding separately, thousands of
 // system calls for a long list.
-type table struct {
+type Table struct {
 	buf *bufio.Writer
 	tw  *tabwriter.Writer
 }
 
-func newTable(w io.Writer, header ...string) *table {
+// NewTable returns a table writing to w, with header as its first row when
+// one is given.
+func NewTable(w io.Writer, header ...string) *Table {
 	buf := bufio.NewWriter(w)
-	t := &table{buf: buf, tw: tabwriter.NewWriter(buf, 0, 0, 2, ' ', 0)}
+	t := &Table{buf: buf, tw: tabwriter.NewWriter(buf, 0, 0, 2, ' ', 0)}
 	if len(header) > 0 {
-		t.row(header...)
+		t.Row(header...)
 	}
 	return t
 }
 
-func (t *table) row(cols ...string) {
+// Row adds a row; tabs and line breaks in a cell become spaces.
+func (t *Table) Row(cols ...string) {
 	for i, c := range cols {
 		cols[i] = cellSpace.Replace(c)
 	}
 	fmt.Fprintln(t.tw, strings.Join(cols, "\t"))
 }
 
-func (t *table) flush() error {
+// Flush aligns the rows and writes them out.
+func (t *Table) Flush() error {
 	if err := t.tw.Flush(); err != nil {
 		return err
 	}
 	return t.buf.Flush()
 }
 
-// relTime describes t relative to now, as "3 minutes ago".
-func relTime(now, t time.Time) string {
+// RelTime describes t relative to now, as "3 minutes ago".
+func RelTime(now, t time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
@@ -82,8 +78,8 @@ func relTime(now, t time.Time) string {
 	return t.Local().Format("Jan 2, 2006")
 }
 
-// truncate shortens s to n runes, marking the cut with "…".
-func truncate(s string, n int) string {
+// Truncate shortens s to n runes, marking the cut with "…".
+func Truncate(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
@@ -91,8 +87,13 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// formatDuration prints a run's duration compactly.
-func formatDuration(d time.Duration) string {
+// OneLine joins the lines of s and cuts it at n characters.
+func OneLine(s string, n int) string {
+	return Truncate(strings.Join(strings.Fields(s), " "), n)
+}
+
+// Duration prints a run's duration compactly: "-" for none.
+func Duration(d time.Duration) string {
 	switch {
 	case d <= 0:
 		return "-"
@@ -100,4 +101,9 @@ func formatDuration(d time.Duration) string {
 		return d.Round(100 * time.Millisecond).String()
 	}
 	return d.Round(time.Second).String()
+}
+
+// Indent puts prefix before every line of s.
+func Indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

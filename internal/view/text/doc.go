@@ -1,0 +1,8 @@
+// Package text renders Bonsai's values for a terminal: the tables and
+// reports of the one-shot commands (`bonsai status`, `ticket show`,
+// `project show`, `heartbeat`), Markdown as plain text, and the small
+// helpers they share (relative times, durations, cut strings). It parses
+// no flags and opens nothing; cli loads the values and hands them here, so
+// every rendering is tested without a command line. Its output is what the
+// testscripts of internal/cli assert, byte for byte.
+package text

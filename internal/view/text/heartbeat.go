@@ -1,0 +1,71 @@
+package text
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+)
+
+// WritePlans writes what `bonsai heartbeat --dry-run` would pick: a row per
+// planned ticket, then a row per project in idle, which has nothing to pick.
+func WritePlans(w io.Writer, plans []heartbeat.Plan, idle []string) error {
+	if len(plans) == 0 {
+		fmt.Fprintln(w, "Nothing to pick: no RESEARCH or IN_PROGRESS ticket is waiting for an agent.")
+		return nil
+	}
+	t := NewTable(w, "PROJECT", "TICKET", "TITLE", "WHY", "TASK", "MODEL")
+	for _, p := range plans {
+		model := p.Model
+		if p.Blocker != "" {
+			model += " (not run: " + p.Blocker + ")"
+		}
+		t.Row(p.Project.Slug, "#"+fmt.Sprint(p.Ticket.Number), Truncate(p.Ticket.Title, 40), p.Class.String(), string(p.Task), model)
+	}
+	for _, slug := range idle {
+		t.Row(slug, "-", "nothing to pick", "", "", "")
+	}
+	return t.Flush()
+}
+
+// WriteReport writes the report of one beat: what it cleaned up, then a
+// row per run with its result.
+func WriteReport(w io.Writer, rep heartbeat.Report) error {
+	if rep.Skipped {
+		fmt.Fprintln(w, (&heartbeat.HeldError{PID: rep.HolderPID}).Error())
+		return nil
+	}
+	var notes []string
+	if rep.Interrupted > 0 {
+		notes = append(notes, fmt.Sprintf("marked %d run(s) of a dead beat interrupted", rep.Interrupted))
+	}
+	if rep.Removed > 0 {
+		notes = append(notes, fmt.Sprintf("removed %d worktree(s) of done tickets", rep.Removed))
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, strings.ToUpper(n[:1])+n[1:]+".")
+	}
+	if len(rep.Runs) == 0 {
+		fmt.Fprintf(w, "Nothing to do (%s).\n", max(rep.Duration(), time.Millisecond).Round(time.Millisecond))
+		return nil
+	}
+	t := NewTable(w, "TICKET", "TASK", "RESULT", "DURATION")
+	for _, r := range rep.Runs {
+		result := string(r.Status)
+		switch {
+		case r.Skipped != "":
+			result = "skipped: " + r.Skipped
+		case r.MovedTo != "":
+			result += ", moved to " + string(r.MovedTo)
+		case r.Error != "":
+			result += ": " + Truncate(r.Error, 80)
+		}
+		if r.PushError != "" {
+			result += "; NOT PUSHED: " + OneLine(r.PushError, 120)
+		}
+		t.Row(r.Ticket, string(r.Task), result, Duration(r.Duration))
+	}
+	return t.Flush()
+}

@@ -1,0 +1,89 @@
+package text
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view"
+)
+
+// WriteProjects writes the rows of `bonsai project list`; archived projects
+// are marked.
+func WriteProjects(w io.Writer, ps []board.Project, now time.Time) error {
+	t := NewTable(w, "SLUG", "NAME", "BRANCH", "REPO", "CREATED")
+	for _, p := range ps {
+		slug := p.Slug
+		if !p.Active {
+			slug += " (archived)"
+		}
+		t.Row(slug, p.Name, p.DefaultBranch, p.Repo, RelTime(now, p.CreatedAt))
+	}
+	return t.Flush()
+}
+
+// WriteProject writes `bonsai project show`: the project's settings, in
+// words, and its ticket counts.
+func WriteProject(w io.Writer, d view.ProjectDetail, now time.Time) error {
+	p := d.Project
+	status := "active"
+	if !p.Active {
+		status = "archived"
+	}
+	t := NewTable(w)
+	t.Row("Project:", fmt.Sprintf("%s (%s)", p.Name, p.Slug))
+	t.Row("Status:", status)
+	t.Row("Repository:", p.Repo)
+	t.Row("Branch:", p.DefaultBranch)
+	t.Row("Model:", orDefault(p.Agent.Model, "default (config.json)"))
+	t.Row("Verify:", orDefault(p.Agent.Verify, "-"))
+	backlog := "people move tickets out of BACKLOG"
+	if p.Agent.TakeBacklog {
+		backlog = "agents take BACKLOG tickets when nothing else waits"
+	}
+	t.Row("Backlog:", backlog)
+	plans := "agents implement the plans they save (auto)"
+	if p.Agent.PermissionMode == board.ModePlan {
+		plans = "a person approves each plan before agents implement it (plan)"
+	}
+	t.Row("Plans:", plans)
+	if caps := budgetText(p.Agent); len(caps) > 0 {
+		t.Row("Budget:", strings.Join(caps, ", "))
+	}
+	t.Row("Created:", RelTime(now, p.CreatedAt))
+	var counts []string
+	for _, s := range board.States {
+		counts = append(counts, fmt.Sprintf("%s %d", s, d.Counts[s]))
+	}
+	t.Row("Tickets:", strings.Join(counts, "  "))
+	return t.Flush()
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// budgetText describes a project's own caps, or nothing when it has none
+// (config.json's caps apply).
+func budgetText(s board.AgentSettings) []string {
+	var out []string
+	add := func(usd float64, tokens int64, per string) {
+		switch {
+		case usd > 0 && tokens > 0:
+			out = append(out, fmt.Sprintf("%s or %d tokens per %s", board.USD(usd), tokens, per))
+		case usd > 0:
+			out = append(out, fmt.Sprintf("%s per %s", board.USD(usd), per))
+		case tokens > 0:
+			out = append(out, fmt.Sprintf("%d tokens per %s", tokens, per))
+		}
+	}
+	add(s.RunBudgetUSD, s.RunTokens, "run")
+	add(s.BudgetUSD, s.TicketTokens, "ticket")
+	add(s.DailyBudgetUSD, s.DailyTokens, "day")
+	return out
+}

@@ -1,0 +1,106 @@
+package text
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view"
+)
+
+// WriteStatus writes `bonsai status`: the heartbeat, the models that cannot
+// run or have no price, the projects, the queue, the tickets waiting on a
+// person, the running and recent runs and today's spend. v.Heartbeat is a
+// HeartbeatStatus; anything else shows as no beat yet.
+func WriteStatus(w io.Writer, v view.Status, now time.Time) error {
+	hb, _ := v.Heartbeat.(HeartbeatStatus)
+	WriteHeartbeatStatus(w, hb, now)
+	fmt.Fprintln(w)
+	if len(v.Projects) == 0 {
+		fmt.Fprintln(w, "No projects yet. Add one with: bonsai project add <slug> --repo <path-or-url>")
+		return nil
+	}
+	for _, m := range v.Models {
+		if m.Problem != "" {
+			fmt.Fprintf(w, "MODEL %s cannot run (%s): %s\n\n", m.Model, someOf(m.Projects, 5), m.Problem)
+		}
+		if m.Unpriced {
+			fmt.Fprintf(w, "MODEL %s has no price in the model catalog (%s): %s\n\n", m.Model, someOf(m.Projects, 5), UnpricedHelp(m.Model))
+		}
+	}
+	fmt.Fprintln(w, "PROJECTS")
+	t := NewTable(w, "  SLUG", "BACKLOG", "RESEARCH", "IN_PROGRESS", "VERIFICATION", "DONE")
+	for _, p := range v.Projects {
+		c := p.Counts
+		t.Row("  "+p.Slug, itoa(c[board.Backlog]), itoa(c[board.Research]), itoa(c[board.InProgress]),
+			itoa(c[board.Verification]), itoa(c[board.Done]))
+	}
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nQUEUE (what the next heartbeat would pick)")
+	if len(v.Queue) == 0 {
+		fmt.Fprintln(w, "  nothing to do: no ticket in RESEARCH or IN_PROGRESS is waiting for the agent")
+	} else {
+		t = NewTable(w)
+		for _, q := range v.Queue {
+			t.Row("  "+q.Ref, q.Reason, board.PriorityName(q.Priority), Truncate(q.Title, 60))
+		}
+		if err := t.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(v.Blocked) > 0 {
+		fmt.Fprintf(w, "\nWAITING ON YOU: %d (the agent asked; answer with: bonsai comment add <ticket> <text>)\n", v.BlockedTotal)
+		t = NewTable(w)
+		for _, b := range v.Blocked {
+			t.Row("  "+b.Ref, "asked "+RelTime(now, b.UpdatedAt), Truncate(b.Title, 60))
+		}
+		if err := t.Flush(); err != nil {
+			return err
+		}
+		if more := v.BlockedTotal - len(v.Blocked); more > 0 {
+			fmt.Fprintf(w, "  …and %d more (bonsai status --json lists the first %d)\n", more, view.BlockedShown)
+		}
+	}
+	if len(v.Running) > 0 {
+		fmt.Fprintln(w, "\nRUNNING")
+		t = NewTable(w)
+		for _, r := range v.Running {
+			t.Row("  "+r.Ref, string(r.Task), "started "+RelTime(now, r.StartedAt))
+		}
+		if err := t.Flush(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "\nSPEND TODAY\n  %s in %d run(s), %d tokens\n", board.USD(v.SpendToday.CostUSD), v.SpendToday.Runs, v.SpendToday.Tokens)
+	fmt.Fprintln(w, "\nRECENT RUNS")
+	if len(v.RecentRuns) == 0 {
+		fmt.Fprintln(w, "  none yet")
+		return nil
+	}
+	t = NewTable(w)
+	for _, r := range v.RecentRuns {
+		t.Row("  "+r.Ref, string(r.Status), string(r.Task), RelTime(now, r.StartedAt),
+			Duration(r.Duration()), board.USD(r.CostUSD))
+	}
+	return t.Flush()
+}
+
+// UnpricedHelp says what a model without a price in the catalog means and
+// how to price it.
+func UnpricedHelp(id string) string {
+	return fmt.Sprintf("budgets in USD do not count its runs; if it is not free, set its price with: bonsai config set models.%s.price.input <USD per million tokens> (and price.output, price.cacheRead, price.cacheWrite)", id)
+}
+
+func itoa(n int) string { return fmt.Sprint(n) }
+
+// someOf lists the first n names and counts the rest: "a, b, c and 97 more".
+func someOf(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}

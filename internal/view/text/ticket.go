@@ -1,0 +1,94 @@
+package text
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view"
+)
+
+// WriteTickets writes `bonsai ticket list`: a row per ticket, or "No
+// tickets." for none.
+func WriteTickets(w io.Writer, ts []board.Ticket, now time.Time) error {
+	if len(ts) == 0 {
+		fmt.Fprintln(w, "No tickets.")
+		return nil
+	}
+	t := NewTable(w, "TICKET", "STATE", "PRIORITY", "TITLE", "UPDATED")
+	for _, tk := range ts {
+		t.Row(tk.Ref().String(), StateLabel(tk), board.PriorityName(tk.Priority), Truncate(tk.Title, 60), RelTime(now, tk.UpdatedAt))
+	}
+	return t.Flush()
+}
+
+// WriteTicket writes `bonsai ticket show`: the ticket, what a person can do
+// next, its description, criteria and plan as plain text, its comments and
+// its runs.
+func WriteTicket(w io.Writer, d view.TicketDetail, now time.Time) error {
+	t := d.Ticket.Ticket
+	fmt.Fprintf(w, "%s  %s\n", d.Ref, t.Title)
+	fmt.Fprintf(w, "%s · priority %s · updated %s", StateLabel(t), board.PriorityName(t.Priority), RelTime(now, t.UpdatedAt))
+	if t.Branch != "" {
+		fmt.Fprintf(w, " · branch %s", t.Branch)
+	}
+	fmt.Fprintln(w)
+	if next := NextStep(d.Ref, t); next != "" {
+		fmt.Fprintf(w, "Next: %s\n", next)
+	}
+	if strings.TrimSpace(t.Description) != "" {
+		fmt.Fprintf(w, "\n%s\n", Plain(t.Description))
+	}
+	if len(t.Criteria) > 0 {
+		fmt.Fprintln(w, "\nAcceptance criteria:")
+		for i, c := range t.Criteria {
+			fmt.Fprintf(w, "  %d. %s\n", i+1, c)
+		}
+	}
+	if strings.TrimSpace(t.Plan) != "" {
+		fmt.Fprintf(w, "\nPlan:\n%s\n", Indent(Plain(t.Plan), "  "))
+	}
+	if len(d.Comments) > 0 {
+		fmt.Fprintf(w, "\nComments (%d):\n", len(d.Comments))
+		for _, c := range d.Comments {
+			fmt.Fprintf(w, "\n  %s (%s) · %s · %s\n", c.AuthorName, c.AuthorType, c.Kind, RelTime(now, c.CreatedAt))
+			fmt.Fprintln(w, Indent(Plain(c.Content), "  "))
+		}
+	}
+	if len(d.Runs) > 0 {
+		fmt.Fprintf(w, "\nRuns (%d):\n", len(d.Runs))
+		tw := NewTable(w, "  STARTED", "TASK", "STATUS", "DURATION", "TOKENS IN/OUT", "COST")
+		for _, r := range d.Runs {
+			tw.Row("  "+RelTime(now, r.StartedAt), string(r.Task), string(r.Status), Duration(r.Duration()),
+				fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens), board.USD(r.CostUSD))
+		}
+		return tw.Flush()
+	}
+	return nil
+}
+
+// StateLabel is the state with its sub-state, e.g. "IN_PROGRESS (blocked)".
+func StateLabel(t board.Ticket) string {
+	if t.SubState == board.SubNone {
+		return string(t.State)
+	}
+	return fmt.Sprintf("%s (%s)", t.State, t.SubState)
+}
+
+// NextStep says what a person can do with the ticket now, or "" while it is
+// the agent's turn.
+func NextStep(ref string, t board.Ticket) string {
+	switch {
+	case t.SubState == board.SubBlocked && t.State == board.Research && strings.TrimSpace(t.Plan) != "":
+		return fmt.Sprintf("the agent asked about its plan (see the comments); approve it with: bonsai ticket move %s IN_PROGRESS, or answer with: bonsai comment add %s TEXT", ref, ref)
+	case t.SubState == board.SubBlocked:
+		return fmt.Sprintf("the agent asked a question (see the comments); answer with: bonsai comment add %s TEXT", ref)
+	case t.State == board.Backlog:
+		return fmt.Sprintf("hand it to the agent with: bonsai ticket move %s RESEARCH (or IN_PROGRESS)", ref)
+	case t.State == board.Verification:
+		return fmt.Sprintf("review the work, then: bonsai ticket approve %s, or bonsai ticket return %s --feedback TEXT", ref, ref)
+	}
+	return ""
+}
