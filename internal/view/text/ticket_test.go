@@ -1,10 +1,13 @@
 package text
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // TestNextStep_PlanAwaitingApproval: a researched ticket whose agent asked
@@ -16,5 +19,52 @@ func TestNextStep_PlanAwaitingApproval(t *testing.T) {
 	}
 	if got := NextStep("demo#3", board.Ticket{State: board.Research, SubState: board.SubBlocked}); strings.Contains(got, "approve") {
 		t.Errorf("without a plan: %q", got)
+	}
+}
+
+// TestWriteTicket: the description, plan and comments read as plain text,
+// the plan and comments indented under their headings, and the next step
+// is named.
+func TestWriteTicket(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tk := board.Ticket{ProjectSlug: "demo", Number: 3, Title: "Add **flags**", State: board.Verification, Priority: 1,
+		Description: "Users want **progress**.", Criteria: []string{"it prints"}, Plan: "1. Do _it_.\n2. Test.", Branch: "bonsai/demo-3",
+		UpdatedAt: now.Add(-2 * time.Hour)}
+	comments := []board.Comment{{AuthorName: "ann", AuthorType: board.Human, Kind: board.KindNote, Content: "Looks *good*.", CreatedAt: now}}
+	runs := []board.Run{{Task: board.TaskImplement, Status: board.RunCompleted, StartedAt: now.Add(-time.Hour)}}
+	var b bytes.Buffer
+	if err := WriteTicket(&b, view.NewTicketDetail(tk, comments, runs), now); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"demo#3  Add **flags**\n",
+		"VERIFICATION · priority high · updated 2 hours ago · branch bonsai/demo-3\n",
+		"Next: review the work, then: bonsai ticket approve demo#3",
+		"\nUsers want progress.\n",
+		"Acceptance criteria:\n  1. it prints\n",
+		"Plan:\n  1. Do it.\n  2. Test.\n",
+		"Comments (1):\n\n  ann (human) · note · just now\n  Looks good.\n",
+		"Runs (1):\n  STARTED",
+		"1 hour ago",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ticket lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestWriteTickets(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteTickets(&b, nil, time.Now()); err != nil || b.String() != "No tickets.\n" {
+		t.Errorf("no tickets = %q, %v", b.String(), err)
+	}
+	b.Reset()
+	ts := []board.Ticket{{ProjectSlug: "demo", Number: 1, Title: "One", State: board.InProgress, SubState: board.SubBlocked, Priority: 2}}
+	if err := WriteTickets(&b, ts, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "demo#1  IN_PROGRESS (blocked)  medium") {
+		t.Errorf("tickets =\n%s", b.String())
 	}
 }

@@ -1,0 +1,53 @@
+package text
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view"
+)
+
+// TestWriteProject: settings read as words, only the caps the project
+// sets are listed, and every state is counted.
+func TestWriteProject(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	p := board.Project{Slug: "demo", Name: "Demo", Repo: "/src/demo", DefaultBranch: "main", CreatedAt: now,
+		Agent: board.AgentSettings{PermissionMode: board.ModePlan, TakeBacklog: true, BudgetUSD: 2.5, TicketTokens: 1000, DailyTokens: 50}}
+	var b bytes.Buffer
+	if err := WriteProject(&b, view.ProjectDetail{Project: p, Counts: view.NewStateCounts(map[board.State]int{board.Done: 4})}, now); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"Project:     Demo (demo)\n", "Status:      archived\n", "Model:       default (config.json)\n", "Verify:      -\n",
+		"agents take BACKLOG tickets", "a person approves each plan",
+		"Budget:      $2.50 or 1000 tokens per ticket, 50 tokens per day\n",
+		"DONE 4",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("project lacks %q:\n%s", want, out)
+		}
+	}
+	b.Reset()
+	p.Agent = board.AgentSettings{}
+	if err := WriteProject(&b, view.ProjectDetail{Project: p}, now); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "Budget:") {
+		t.Errorf("a project without caps shows a budget:\n%s", b.String())
+	}
+}
+
+func TestWriteProjects(t *testing.T) {
+	var b bytes.Buffer
+	ps := []board.Project{{Slug: "a", Name: "A", Active: true}, {Slug: "old", Name: "Old"}}
+	if err := WriteProjects(&b, ps, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "old (archived)") || strings.Contains(b.String(), "a (archived)") {
+		t.Errorf("projects =\n%s", b.String())
+	}
+}

@@ -1,0 +1,55 @@
+package text
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/view"
+)
+
+// TestWriteStatus_Empty: a board without projects says how to add one.
+func TestWriteStatus_Empty(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteStatus(&b, view.Status{Heartbeat: HeartbeatStatus{}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	want := "HEARTBEAT\n  no beat yet: run 'bonsai heartbeat', 'bonsai up' or 'bonsai service install'\n\n" +
+		"No projects yet. Add one with: bonsai project add <slug> --repo <path-or-url>\n"
+	if b.String() != want {
+		t.Errorf("status =\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+// TestWriteStatus_Models: a model that cannot run or has no price is named
+// with a few of its projects, before the tables.
+func TestWriteStatus_Models(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	v := view.Status{
+		Projects: []view.ProjectSummary{{Slug: "demo", Counts: view.NewStateCounts(nil)}},
+		Models: []view.ModelStatus{
+			{Model: "openai/gpt-5", Projects: []string{"a", "b", "c", "d", "e", "f", "g"}, Problem: "set OPENAI_API_KEY"},
+			{Model: "x/free", Projects: []string{"demo"}, Unpriced: true},
+		},
+		Blocked:      []view.Ticket{{Ref: "demo#1"}},
+		BlockedTotal: 3,
+	}
+	var b bytes.Buffer
+	if err := WriteStatus(&b, v, now); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"MODEL openai/gpt-5 cannot run (a, b, c, d, e and 2 more): set OPENAI_API_KEY\n",
+		"MODEL x/free has no price in the model catalog (demo): " + UnpricedHelp("x/free"),
+		"PROJECTS\n  SLUG", "\n  demo  0 ",
+		"nothing to do",
+		"WAITING ON YOU: 3", "…and 2 more",
+		"RECENT RUNS\n  none yet\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+}
