@@ -27,7 +27,7 @@ first. Give - as the text to read it from standard input.`,
 		Example: `  bonsai comment add demo#3 "Use the v2 API, not v1."`,
 		Args:    exactArgs("<slug>#<n>", "<text>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ref, err := parseRef(args[0])
+			ref, err := board.ParseRef(args[0])
 			if err != nil {
 				return err
 			}

@@ -6,7 +6,14 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/spf13/pflag"
 )
+
+// addPriorityFlag registers --priority on f, setting *p; its default is
+// *p as it is now.
+func addPriorityFlag(f *pflag.FlagSet, p *int) {
+	f.Var(priorityValue{p}, "priority", "priority: 0 urgent, 1 high, 2 medium, 3 low, 4 none (number or name)")
+}
 
 // priorityValue is the --priority flag: a number 0-4 or its name (urgent,
 // high, medium, low, none), as tables show it. Numbers out of range are

@@ -75,7 +75,7 @@ func newTicketAddCmd(a *app) *cobra.Command {
 	f.StringVar(&o.descriptionFile, "description-file", "", "read the description from a file, or - for standard input")
 	f.StringArrayVar(&o.criteria, "criterion", nil, "an acceptance criterion (repeat for several)")
 	o.priority = board.DefaultPriority
-	f.Var(priorityValue{&o.priority}, "priority", "priority: 0 urgent, 1 high, 2 medium, 3 low, 4 none (number or name)")
+	addPriorityFlag(f, &o.priority)
 	f.StringVar(&o.state, "state", "BACKLOG", "starting state: BACKLOG, RESEARCH or IN_PROGRESS")
 	cmd.MarkFlagsMutuallyExclusive("description", "description-file")
 	return cmd
@@ -157,11 +157,6 @@ func newTicketListCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-// parseRef parses a ticket reference argument.
-func parseRef(s string) (board.Ref, error) {
-	return board.ParseRef(s)
-}
-
 func newTicketShowCmd(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -170,7 +165,7 @@ func newTicketShowCmd(a *app) *cobra.Command {
 		Example: "  bonsai ticket show demo#12\n  bonsai ticket show demo#12 --json",
 		Args:    exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ref, err := parseRef(args[0])
+			ref, err := board.ParseRef(args[0])
 			if err != nil {
 				return err
 			}

@@ -23,7 +23,7 @@ func newTicketEditCmd(a *app) *cobra.Command {
   bonsai ticket edit demo#3 --description-file notes.md`,
 		Args: exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ref, err := parseRef(args[0])
+			ref, err := board.ParseRef(args[0])
 			if err != nil {
 				return err
 			}
@@ -74,14 +74,14 @@ func newTicketEditCmd(a *app) *cobra.Command {
 	f.StringVar(&description, "description", "", "new description (Markdown)")
 	f.StringVar(&descriptionFile, "description-file", "", "read the new description from a file, or - for standard input")
 	f.StringArrayVar(&criteria, "criterion", nil, "replace the acceptance criteria (repeat for several)")
-	f.Var(priorityValue{&priority}, "priority", "priority: 0 urgent, 1 high, 2 medium, 3 low, 4 none (number or name)")
+	addPriorityFlag(f, &priority)
 	cmd.MarkFlagsMutuallyExclusive("description", "description-file")
 	return cmd
 }
 
 // moveTicket moves a ticket as a person and reports the new state.
 func moveTicket(cmd *cobra.Command, a *app, refArg string, req board.MoveRequest) (board.Ticket, error) {
-	ref, err := parseRef(refArg)
+	ref, err := board.ParseRef(refArg)
 	if err != nil {
 		return board.Ticket{}, err
 	}
@@ -188,7 +188,7 @@ returned; to hand a BACKLOG or RESEARCH ticket to the agent use 'ticket move'.`,
 // board would accept the move of a BACKLOG or RESEARCH ticket to IN_PROGRESS
 // as a hand-over and drop the feedback, yet report it returned.
 func checkReturnable(cmd *cobra.Command, a *app, refArg string) error {
-	ref, err := parseRef(refArg)
+	ref, err := board.ParseRef(refArg)
 	if err != nil {
 		return err
 	}
