@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/chromedp/chromedp"
@@ -74,18 +73,7 @@ func TestServe_BrowserWatchesAgentRun(t *testing.T) {
 	}
 	browser := startChromium(t)
 	ta := newTestApp(t)
-	repo := t.TempDir()
-	for _, argv := range [][]string{{"init", "-q", "-b", "main"}, {"add", "."},
-		{"-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "initial"}} {
-		if argv[0] == "add" {
-			os.WriteFile(filepath.Join(repo, "README.md"), []byte("# demo\n"), 0o644)
-		}
-		cmd := exec.Command("git", argv...)
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", argv, err, out)
-		}
-	}
+	repo := gittest.Repo(t, t.TempDir(), map[string]string{"README.md": "# demo\n"})
 	ta.run("project", "add", "demo", "--repo", repo)
 	ta.run("ticket", "add", "demo", "Add a feature", "--state", "RESEARCH", "--criterion", "feature.txt exists")
 

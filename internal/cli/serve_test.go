@@ -20,6 +20,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -160,9 +161,7 @@ func TestServe_PrintsLinkServesAndStops(t *testing.T) {
 func TestServe_APIMirrorsCLIJSON(t *testing.T) {
 	ta := newTestApp(t)
 	repo := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", "-b", "main", repo).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	gittest.Run(t, repo, "init", "-q", "-b", "main")
 	ta.run("project", "add", "demo", "--repo", repo, "--verify", "go test ./...")
 	ta.run("ticket", "add", "demo", "First", "--criterion", "it works", "--description", "Some *text*")
 	ta.run("ticket", "add", "demo", "Second", "--state", "RESEARCH")
@@ -215,9 +214,7 @@ func TestServe_APIMirrorsCLIJSON(t *testing.T) {
 func TestServe_ProjectModelChecked(t *testing.T) {
 	ta := newTestApp(t)
 	repo := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", "-b", "main", repo).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	gittest.Run(t, repo, "init", "-q", "-b", "main")
 	ta.run("project", "add", "demo", "--repo", repo)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -251,10 +248,7 @@ func TestTicketDiff_BranchAgainstDefault(t *testing.T) {
 	clone := d.Path("projects", "demo")
 	git := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", clone, "-c", "user.name=T", "-c", "user.email=t@example.com"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		gittest.Run(t, clone, args...)
 	}
 	p := board.Project{Slug: "demo", DefaultBranch: "main"}
 	tk := board.Ticket{Number: 3, Title: "Add a flag"}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 )
 
 // TestBeat_RepoSymlinksStayInTheRepo commits symlinks that point out of the
@@ -34,8 +35,8 @@ func TestBeat_RepoSymlinksStayInTheRepo(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "evil", "SKILL.md"), filepath.Join(p.Repo, ".bonsai", "skills", "evil", "SKILL.md")); err != nil {
 		t.Fatal(err)
 	}
-	git(t, p.Repo, "add", ".")
-	git(t, p.Repo, "commit", "-q", "-m", "symlinks")
+	gittest.Run(t, p.Repo, "add", ".")
+	gittest.Run(t, p.Repo, "commit", "-q", "-m", "symlinks")
 	e.ticket("demo", "Work", board.InProgress)
 	e.beat()
 

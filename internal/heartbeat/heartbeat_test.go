@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 )
@@ -150,7 +151,7 @@ func TestBeat_TicketLifecycle(t *testing.T) {
 		t.Errorf("completion comment:\n%s", last.Content)
 	}
 	// The runtime pushed the branch to the project's repository.
-	git(t, p.Repo, "rev-parse", "--verify", "bonsai/demo/1-add-a-feature")
+	gittest.Run(t, p.Repo, "rev-parse", "--verify", "bonsai/demo/1-add-a-feature")
 
 	// Approve: the next beat removes the worktree without running an agent.
 	if _, err := e.db.MoveTicket(context.Background(), ref, board.MoveRequest{To: board.Done, Actor: board.Human}, "alice"); err != nil {

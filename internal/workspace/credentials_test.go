@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -49,8 +50,8 @@ func gitHTTPServer(t *testing.T, root, user, pass string) *httptest.Server {
 func TestProvider_CredentialsStayOutOfTheClone(t *testing.T) {
 	src := newRepo(t)
 	root := t.TempDir()
-	git(t, root, "clone", "-q", "--bare", src, filepath.Join(root, "repo.git"))
-	git(t, filepath.Join(root, "repo.git"), "config", "http.receivepack", "true")
+	gittest.Run(t, root, "clone", "-q", "--bare", src, filepath.Join(root, "repo.git"))
+	gittest.Run(t, filepath.Join(root, "repo.git"), "config", "http.receivepack", "true")
 	srv := gitHTTPServer(t, root, "x-access-token", "tok-SECRET-77")
 	repo := strings.Replace(srv.URL, "http://", "http://x-access-token:tok-SECRET-77@", 1) + "/repo.git"
 
@@ -58,21 +59,21 @@ func TestProvider_CredentialsStayOutOfTheClone(t *testing.T) {
 	proj := project(repo)
 	ws := prepare(t, p, proj, ticket(3, "Feature"))
 	os.WriteFile(filepath.Join(ws.Root, "feature.txt"), []byte("done\n"), 0o644)
-	git(t, ws.Root, "add", ".")
-	git(t, ws.Root, "commit", "-q", "-m", "add feature")
+	gittest.Run(t, ws.Root, "add", ".")
+	gittest.Run(t, ws.Root, "commit", "-q", "-m", "add feature")
 	if pushed, err := p.Push(context.Background(), proj, ws); err != nil || !pushed {
 		t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
 	}
 	prepare(t, p, proj, ticket(3, "Feature")) // fetches again
 
-	if got := git(t, ws.Root, "remote", "-v"); strings.Contains(got, "SECRET") || !strings.Contains(got, srv.URL+"/repo.git") {
+	if got := gittest.Run(t, ws.Root, "remote", "-v"); strings.Contains(got, "SECRET") || !strings.Contains(got, srv.URL+"/repo.git") {
 		t.Errorf("git remote -v in the worktree:\n%s", got)
 	}
 	cfg, _ := os.ReadFile(filepath.Join(p.ClonePath("demo"), ".git", "config"))
 	if strings.Contains(string(cfg), "SECRET") {
 		t.Errorf("the clone's config holds the token:\n%s", cfg)
 	}
-	if got := git(t, filepath.Join(root, "repo.git"), "rev-parse", ws.Branch); got != git(t, ws.Root, "rev-parse", "HEAD") {
+	if got := gittest.Run(t, filepath.Join(root, "repo.git"), "rev-parse", ws.Branch); got != gittest.Run(t, ws.Root, "rev-parse", "HEAD") {
 		t.Errorf("the push did not reach the server")
 	}
 }
@@ -124,16 +125,16 @@ func TestProvider_RefusesCommandTransports(t *testing.T) {
 func TestProvider_PushRunsNoRepositoryHooks(t *testing.T) {
 	src := newRepo(t)
 	bare := filepath.Join(t.TempDir(), "remote.git")
-	git(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
+	gittest.Run(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
 	p, _, _ := newProvider(t)
 	proj := project("file://" + bare)
 	ws := prepare(t, p, proj, ticket(5, "Hooks"))
 	leak := filepath.Join(t.TempDir(), "leak")
 	os.MkdirAll(filepath.Join(ws.Root, ".hooks"), 0o755)
 	os.WriteFile(filepath.Join(ws.Root, ".hooks", "pre-push"), []byte("#!/bin/sh\nenv > "+leak+"\n"), 0o755)
-	git(t, ws.Root, "add", ".")
-	git(t, ws.Root, "commit", "-q", "-m", "add hooks")
-	git(t, ws.Root, "config", "core.hooksPath", filepath.Join(ws.Root, ".hooks"))
+	gittest.Run(t, ws.Root, "add", ".")
+	gittest.Run(t, ws.Root, "commit", "-q", "-m", "add hooks")
+	gittest.Run(t, ws.Root, "config", "core.hooksPath", filepath.Join(ws.Root, ".hooks"))
 	if pushed, err := p.Push(context.Background(), proj, ws); err != nil || !pushed {
 		t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
 	}

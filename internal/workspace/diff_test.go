@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/gittest"
 )
 
 // TestProvider_DiffRunsNothingTheAgentConfigured sets, from the ticket's
@@ -22,14 +24,14 @@ func TestProvider_DiffRunsNothingTheAgentConfigured(t *testing.T) {
 	}
 	ws := prepare(t, p, proj, tk)
 	os.WriteFile(filepath.Join(ws.Root, "README.md"), []byte("# changed\n"), 0o644)
-	git(t, ws.Root, "commit", "-q", "-am", "change readme")
+	gittest.Run(t, ws.Root, "commit", "-q", "-am", "change readme")
 
 	marker := filepath.Join(t.TempDir(), "ran")
 	attrs := filepath.Join(t.TempDir(), "attributes")
 	os.WriteFile(attrs, []byte("* diff=evil\n"), 0o644)
-	git(t, ws.Root, "config", "core.attributesFile", attrs)
-	git(t, ws.Root, "config", "diff.evil.textconv", "sh -c 'echo textconv >> "+marker+"; cat \"$0\"'")
-	git(t, ws.Root, "config", "diff.external", "sh -c 'echo external >> "+marker+"'")
+	gittest.Run(t, ws.Root, "config", "core.attributesFile", attrs)
+	gittest.Run(t, ws.Root, "config", "diff.evil.textconv", "sh -c 'echo textconv >> "+marker+"; cat \"$0\"'")
+	gittest.Run(t, ws.Root, "config", "diff.external", "sh -c 'echo external >> "+marker+"'")
 
 	tk.Branch = ws.Branch
 	d, err := p.Diff(context.Background(), proj, tk)
