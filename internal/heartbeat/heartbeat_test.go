@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -342,7 +343,11 @@ func TestBeat_ProjectsInParallelUpToLimit(t *testing.T) {
 		e.project(slug, nil)
 		e.ticket(slug, "Work "+slug, board.InProgress)
 	}
+	// Each run holds its slot until two runs have overlapped (or a generous
+	// deadline passes, when the heartbeat runs them one at a time).
 	var running, peak atomic.Int32
+	two := make(chan struct{})
+	var once sync.Once
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
 		n := running.Add(1)
 		for {
@@ -351,7 +356,13 @@ func TestBeat_ProjectsInParallelUpToLimit(t *testing.T) {
 				break
 			}
 		}
-		time.Sleep(150 * time.Millisecond)
+		if n >= 2 {
+			once.Do(func() { close(two) })
+		}
+		select {
+		case <-two:
+		case <-time.After(10 * time.Second):
+		}
 		running.Add(-1)
 		return heartbeat.Outcome{Status: board.RunCompleted}, nil
 	}
