@@ -62,6 +62,16 @@ func pollJS(t *testing.T, ctx context.Context, what, cond string, within time.Du
 	}
 }
 
+// eventStreamsOpen holds in a page once every event stream it connects
+// (htmx's sse-connect) is open.
+const eventStreamsOpen = `(() => {
+	const els = [...document.querySelectorAll("[sse-connect]")];
+	return els.length > 0 && els.every(el => {
+		const s = (el["htmx-internal-data"] || {}).sseEventSource;
+		return !!s && s.readyState === EventSource.OPEN;
+	});
+})()`
+
 // TestServe_BrowserWatchesAgentRun runs the whole thing: bonsai serve, a
 // browser on the ticket page, and a heartbeat running the real agent loop
 // and tools against a fake Anthropic server scripted as a model would act.
@@ -101,7 +111,7 @@ func TestServe_BrowserWatchesAgentRun(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(".ticket-head"))); err != nil {
 		t.Fatalf("open the ticket page: %v", err)
 	}
-	time.Sleep(300 * time.Millisecond) // let the page's event stream connect
+	pollJS(t, browser, "the page's event stream is open", eventStreamsOpen, 10*time.Second)
 
 	beat := make(chan string, 1)
 	go func() {

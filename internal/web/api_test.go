@@ -187,8 +187,7 @@ func TestAPI_EditIsOptimistic(t *testing.T) {
 	tk := e.ticket(t, "demo", "old", board.Backlog)
 	seen := tk.UpdatedAt.Format(time.RFC3339Nano)
 
-	// Someone else edits first.
-	time.Sleep(5 * time.Millisecond)
+	// Someone else edits first (the env's clock makes theirs a later time).
 	title := "theirs"
 	if _, err := e.db.UpdateTicket(context.Background(), tk.Ref(), storeTitle(&title), board.Human); err != nil {
 		t.Fatal(err)

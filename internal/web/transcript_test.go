@@ -16,8 +16,15 @@ import (
 // agentSession opens the ticket's transcript the way the agent writes it.
 func agentSession(t testing.TB, e *env, tk board.Ticket) *session.File {
 	t.Helper()
+	return agentSessionClock(t, e, tk, nil)
+}
+
+// agentSessionClock is agentSession with the transcript's clock; nil means
+// time.Now.
+func agentSessionClock(t testing.TB, e *env, tk board.Ticket, now func() time.Time) *session.File {
+	t.Helper()
 	path := e.srv.transcriptPath(tk.ProjectID, tk.ID)
-	f, err := session.Create(path, "/work", session.Options{})
+	f, err := session.Create(path, "/work", session.Options{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,9 +125,12 @@ func TestActivity_StreamsAppendedEntries(t *testing.T) {
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.InProgress)
 	ctx := context.Background()
-	f := agentSession(t, e, tk)
+	// The old run's entries are dated two seconds back: older than the new
+	// run by more than the second of slack the page allows.
+	offset := -2 * time.Second
+	f := agentSessionClock(t, e, tk, func() time.Time { return time.Now().Add(offset) })
 	appendMsg(t, f, llm.UserText("Old run's prompt"))
-	time.Sleep(1100 * time.Millisecond) // the old run's entries are older than the new run
+	offset = 0
 	if _, err := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement}); err != nil {
 		t.Fatal(err)
 	}
