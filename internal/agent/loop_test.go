@@ -16,6 +16,7 @@ import (
 )
 
 func TestAgent_EventOrder(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(
 		turn("Let me look.", call("c1", "ls", `{"path":"."}`)),
 		turn("Done."),
@@ -66,6 +67,7 @@ agent_end stop`
 }
 
 func TestAgent_ErrorsAsContent(t *testing.T) {
+	t.Parallel()
 	failing := &fakeTool{name: "fail", run: func(context.Context, json.RawMessage, func(agent.ToolResult)) (agent.ToolResult, error) {
 		return agent.ToolResult{}, errors.New("disk on fire")
 	}}
@@ -113,6 +115,7 @@ func TestAgent_ErrorsAsContent(t *testing.T) {
 }
 
 func TestAgent_SteeringSkipsRemainingTools(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(
 		turn("", call("c1", "bash", `{"path":"1"}`), call("c2", "bash", `{"path":"2"}`), call("c3", "bash", `{"path":"3"}`)),
 		turn("Changed course."),
@@ -142,6 +145,7 @@ func TestAgent_SteeringSkipsRemainingTools(t *testing.T) {
 }
 
 func TestAgent_FollowUpWaitsForStop(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(
 		turn("", call("c1", "ls", `{"path":"."}`)),
 		turn("First answer."),
@@ -170,6 +174,7 @@ func TestAgent_FollowUpWaitsForStop(t *testing.T) {
 }
 
 func TestAgent_AbortMidStream(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	model := llmtest.NewModel(llmtest.Turn{Message: asst("Thinking about it at length"), Wait: hold})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -202,6 +207,7 @@ func TestAgent_AbortMidStream(t *testing.T) {
 }
 
 func TestAgent_AbortMidTool(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(turn("", call("c1", "bash", `{"path":"sleep"}`), call("c2", "bash", `{"path":"never"}`)))
 	ctx, cancel := context.WithCancel(context.Background())
 	started := make(chan struct{})
@@ -231,6 +237,7 @@ func TestAgent_AbortMidTool(t *testing.T) {
 }
 
 func TestAgent_NoProgressBreaker(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(
 		turn("", call("c1", "read", `{"path":"missing.go"}`)),
 		turn("", call("c2", "read", `{"path":"missing.go"}`)),
@@ -251,6 +258,7 @@ func TestAgent_NoProgressBreaker(t *testing.T) {
 }
 
 func TestAgent_BreakerResetsOnSuccess(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(
 		turn("", call("c1", "read", `{"path":"a"}`)),
 		turn("", call("c2", "read", `{"path":"a"}`)),
@@ -271,6 +279,7 @@ func TestAgent_BreakerResetsOnSuccess(t *testing.T) {
 }
 
 func TestAgent_MaxTurnsAndBudget(t *testing.T) {
+	t.Parallel()
 	loop := func() *llmtest.Model {
 		var turns []llmtest.Turn
 		for range 5 {
@@ -299,6 +308,7 @@ func TestAgent_MaxTurnsAndBudget(t *testing.T) {
 }
 
 func TestAgent_Deadline(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	model := llmtest.NewModel(llmtest.Turn{Message: asst("slow"), Wait: hold})
 	a, _ := newAgent(t, model, agent.Config{Deadline: time.Now().Add(50 * time.Millisecond)})
@@ -309,6 +319,7 @@ func TestAgent_Deadline(t *testing.T) {
 }
 
 func TestAgent_ParallelReadOnly(t *testing.T) {
+	t.Parallel()
 	// Each read-only call waits until both have started: this only
 	// finishes if they run at the same time.
 	var wg sync.WaitGroup
@@ -344,6 +355,7 @@ func TestAgent_ParallelReadOnly(t *testing.T) {
 }
 
 func TestAgent_ModelErrorEndsRun(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(llmtest.Turn{Err: &llm.Error{Kind: llm.KindAuth, Status: 401, Message: "invalid x-api-key"}})
 	a, rec := newAgent(t, model, agent.Config{})
 	res := a.Prompt(context.Background(), llm.UserText("go"))
@@ -356,6 +368,7 @@ func TestAgent_ModelErrorEndsRun(t *testing.T) {
 }
 
 func TestAgent_Busy(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	model := llmtest.NewModel(llmtest.Turn{Message: asst("x"), Wait: hold})
 	a, _ := newAgent(t, model, agent.Config{})
@@ -374,6 +387,7 @@ func TestAgent_Busy(t *testing.T) {
 }
 
 func TestAgent_ResumeWithoutMessage(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(turn("Picked up where we left off."))
 	s := session.New("p", fixedOptions())
 	a, _ := newAgent(t, model, agent.Config{Session: s})
@@ -391,6 +405,7 @@ func TestAgent_ResumeWithoutMessage(t *testing.T) {
 }
 
 func TestAgent_SetModel(t *testing.T) {
+	t.Parallel()
 	first := llmtest.NewModel(turn("From the first."))
 	second := llmtest.NewModel(turn("From the second."))
 	s := session.New("p", fixedOptions())

@@ -33,6 +33,7 @@ func TestMain(m *testing.M) {
 // TestScripts runs testdata/script/*.txtar: each script drives the bonsai
 // command against its own temporary data directory.
 func TestScripts(t *testing.T) {
+	t.Parallel() // each script has its own work directory and environment
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       *update,

@@ -78,6 +78,7 @@ const eventStreamsOpen = `(() => {
 // The agent's first message must show on the page while the run is still
 // going (its bash call sleeps), and the page must show the outcome after.
 func TestServe_BrowserWatchesAgentRun(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

@@ -101,6 +101,7 @@ func (ta *testApp) serve(ctx context.Context, out *syncBuffer) (url string, done
 }
 
 func TestServe_RefusesPublicAddressWithoutFlag(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		o    serveOptions
 		want string
@@ -125,6 +126,7 @@ func TestServe_RefusesPublicAddressWithoutFlag(t *testing.T) {
 }
 
 func TestServe_PrintsLinkServesAndStops(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.run("init")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -159,6 +161,7 @@ func TestServe_PrintsLinkServesAndStops(t *testing.T) {
 // TestServe_APIMirrorsCLIJSON checks that the API answers with exactly what
 // the CLI's --json prints for the same data.
 func TestServe_APIMirrorsCLIJSON(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	repo := t.TempDir()
 	gittest.Run(t, repo, "init", "-q", "-b", "main")
@@ -212,6 +215,7 @@ func TestServe_APIMirrorsCLIJSON(t *testing.T) {
 // project's model as 'project edit --model' does: an unknown provider is
 // refused, a model whose key is not set yet is accepted.
 func TestServe_ProjectModelChecked(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	repo := t.TempDir()
 	gittest.Run(t, repo, "init", "-q", "-b", "main")
@@ -244,6 +248,7 @@ func TestServe_ProjectModelChecked(t *testing.T) {
 }
 
 func TestTicketDiff_BranchAgainstDefault(t *testing.T) {
+	t.Parallel()
 	d := config.Dir(t.TempDir())
 	clone := d.Path("projects", "demo")
 	git := func(args ...string) {
@@ -284,6 +289,7 @@ func TestTicketDiff_BranchAgainstDefault(t *testing.T) {
 }
 
 func TestBeater_FiresHeartbeatAndSurvivesFailures(t *testing.T) {
+	t.Parallel()
 	bonsai, err := exec.LookPath("bonsai") // the test binary as bonsai (script_test.go's TestMain)
 	if err != nil {
 		t.Skip("no bonsai command on PATH")

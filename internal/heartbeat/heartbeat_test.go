@@ -18,6 +18,7 @@ import (
 )
 
 func TestBeat_NothingToDo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	e.ticket("demo", "Someday", board.Backlog)
@@ -32,6 +33,7 @@ func TestBeat_NothingToDo(t *testing.T) {
 }
 
 func TestBeat_SecondBeatWhileLocked(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	e.ticket("demo", "Work", board.Research)
@@ -53,6 +55,7 @@ func TestBeat_SecondBeatWhileLocked(t *testing.T) {
 }
 
 func TestBeat_InterruptsRunsOfDeadBeat(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Old", board.Backlog)
@@ -71,6 +74,7 @@ func TestBeat_InterruptsRunsOfDeadBeat(t *testing.T) {
 // TestBeat_TicketLifecycle walks a ticket from RESEARCH to DONE with a fake
 // agent that uses the real ticket tools, a real worktree and real git.
 func TestBeat_TicketLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := e.project("demo", func(p *board.Project) { p.Agent.Verify = "test -f feature.txt" })
 	tk := e.ticket("demo", "Add a feature", board.Research, "feature.txt exists", "it says done")
@@ -169,6 +173,7 @@ func TestBeat_TicketLifecycle(t *testing.T) {
 }
 
 func TestBeat_ReturnedWorkIsPickedFirst(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	e.ticket("demo", "Plain work", board.InProgress)
@@ -197,6 +202,7 @@ func TestBeat_ReturnedWorkIsPickedFirst(t *testing.T) {
 // the runtime moves it to RESEARCH and says so on the ticket. Another
 // project's backlog is left to people.
 func TestBeat_TakesBacklogWhenTheProjectSaysSo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("auto", func(p *board.Project) { p.Agent.TakeBacklog = true })
 	e.project("manual", nil)
@@ -234,6 +240,7 @@ func TestBeat_TakesBacklogWhenTheProjectSaysSo(t *testing.T) {
 // each plan, the research prompt says to ask for approval, the agent cannot
 // move its ticket to IN_PROGRESS, and the ticket waits until a person does.
 func TestBeat_PlanModeWaitsForAPerson(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("careful", func(p *board.Project) { p.Agent.PermissionMode = board.ModePlan })
 	tk := e.ticket("careful", "Risky change", board.Research)
@@ -281,6 +288,7 @@ func TestBeat_PlanModeWaitsForAPerson(t *testing.T) {
 }
 
 func TestBeat_RunWithoutMoveLeavesStatusComment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Explore", board.InProgress)
@@ -311,6 +319,7 @@ func TestBeat_RunWithoutMoveLeavesStatusComment(t *testing.T) {
 }
 
 func TestBeat_AskBlocksUntilHumanReplies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Unclear", board.InProgress)
@@ -338,6 +347,7 @@ func TestBeat_AskBlocksUntilHumanReplies(t *testing.T) {
 }
 
 func TestBeat_ProjectsInParallelUpToLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, slug := range []string{"a", "b", "c"} {
 		e.project(slug, nil)
@@ -376,6 +386,7 @@ func TestBeat_ProjectsInParallelUpToLimit(t *testing.T) {
 }
 
 func TestBeat_QuotaPausesProvider(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Work", board.InProgress)
@@ -397,6 +408,7 @@ func TestBeat_QuotaPausesProvider(t *testing.T) {
 }
 
 func TestBeat_ModelNotConfiguredTouchesNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Work", board.Research)
@@ -411,6 +423,7 @@ func TestBeat_ModelNotConfiguredTouchesNothing(t *testing.T) {
 }
 
 func TestBeat_BadRepoIsARunError(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", func(p *board.Project) { p.Repo = filepath.Join(t.TempDir(), "missing") })
 	tk := e.ticket("demo", "Work", board.InProgress)
@@ -425,6 +438,7 @@ func TestBeat_BadRepoIsARunError(t *testing.T) {
 }
 
 func TestBeat_TimeoutKeepsTicket(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.opts.MaxRun = 200 * time.Millisecond
 	e.project("demo", nil)
@@ -442,6 +456,7 @@ func TestBeat_TimeoutKeepsTicket(t *testing.T) {
 }
 
 func TestBeat_BudgetSpentBlocksTicket(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", func(p *board.Project) { p.Agent.BudgetUSD = 0.05 })
 	tk := e.ticket("demo", "Costly", board.InProgress)
@@ -469,6 +484,7 @@ func TestBeat_BudgetSpentBlocksTicket(t *testing.T) {
 }
 
 func TestBeat_PersonaNextToTheClone(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	e.ticket("demo", "Work", board.InProgress)

@@ -77,6 +77,7 @@ func activityAt(t testing.TB, e *env, c *http.Client, path string) *sseClient {
 }
 
 func TestActivity_OversizedEntryShowsPlaceholder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	f, _ := activityTicket(t, e)
 	c := e.browser(t)
@@ -100,6 +101,7 @@ func TestActivity_OversizedEntryShowsPlaceholder(t *testing.T) {
 }
 
 func TestRunPage_OversizedEntryShowsPlaceholder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	f, run := activityTicket(t, e)
 	writeHugeResult(t, f.Path(), 2_500_000, true)
@@ -237,6 +239,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 }
 
 func TestActivity_OneReaderPerTicket(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	f, _ := activityTicket(t, e)
 	c := e.browser(t)
@@ -284,6 +287,7 @@ func TestActivity_OneReaderPerTicket(t *testing.T) {
 }
 
 func TestLiveFollower_OversizedDelta(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), liveFileName)
 	big := strings.Repeat("y", 3<<20)
 	os.WriteFile(path, []byte(`{"type":"message","at":10}`+"\n"+

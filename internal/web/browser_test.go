@@ -173,6 +173,7 @@ func drag(t *testing.T, ctx context.Context, from, to string) {
 }
 
 func TestBrowser_Board(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -287,6 +288,7 @@ func TestBrowser_Board(t *testing.T) {
 }
 
 func TestBrowser_Ticket(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -338,6 +340,7 @@ func TestBrowser_Ticket(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestBrowser_LiveActivity(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

@@ -40,6 +40,7 @@ func nextOf(t *testing.T, s *sseClient, event string) sseEvent {
 }
 
 func TestActivity_StreamsThePartialMessage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.InProgress)
@@ -150,6 +151,7 @@ func partialText(v partialView) string {
 }
 
 func TestLiveFollower_Consistency(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), liveFileName)
 	l := &liveFollower{path: path}
 	l.poll()
@@ -204,6 +206,7 @@ func TestLiveFollower_Consistency(t *testing.T) {
 }
 
 func TestLiveFollower_ShowsTheEndOfAHugePart(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), liveFileName)
 	big := strings.Repeat("é", partialShow) // 2 bytes a rune
 	writeLive(t, path, `{"type":"message","at":1}`+"\n")

@@ -50,6 +50,7 @@ func scriptedTurn(t testing.TB, f *session.File, text string) {
 }
 
 func TestRunPage_Transcript(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.Research)
@@ -78,6 +79,7 @@ func TestRunPage_Transcript(t *testing.T) {
 }
 
 func TestRunPage_ToolArgumentsAsPeopleReadThem(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.Research)
@@ -121,6 +123,7 @@ func TestRunPage_ToolArgumentsAsPeopleReadThem(t *testing.T) {
 }
 
 func TestActivity_StreamsAppendedEntries(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.InProgress)
@@ -181,6 +184,7 @@ func readAll(t *testing.T, path string, lr *lineReader) []string {
 }
 
 func TestLineReader_PartialAndOversizedLines(t *testing.T) {
+	t.Parallel()
 	path := t.TempDir() + "/t.jsonl"
 	os.WriteFile(path, []byte("one\ntw"), 0o644)
 	lr := newLineReader(0, 2000)
@@ -205,6 +209,7 @@ func TestLineReader_PartialAndOversizedLines(t *testing.T) {
 }
 
 func TestParseHead_OfACutLine(t *testing.T) {
+	t.Parallel()
 	line := `{"type":"message","id":"0000abcd","parentId":"0000abcc","timestamp":"2026-01-02T03:04:08.000Z","message":{"role":"toolResult","content":[{"type":"text","text":"xxxxxxxx`
 	h := parseHead([]byte(line))
 	if h != (entryHead{Type: "message", ID: "0000abcd", Timestamp: "2026-01-02T03:04:08.000Z", Role: "toolResult"}) {
@@ -213,6 +218,7 @@ func TestParseHead_OfACutLine(t *testing.T) {
 }
 
 func TestTranscriptPath_RefusesEscapes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, ids := range [][2]string{{"..", "x"}, {"a/b", "x"}, {"p", "../x"}, {"", "x"}, {".hidden", "x"}} {
 		if p := e.srv.transcriptPath(ids[0], ids[1]); p != "" {
@@ -222,6 +228,7 @@ func TestTranscriptPath_RefusesEscapes(t *testing.T) {
 }
 
 func TestRunPage_RunningRunShowsUsageSoFar(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.InProgress)

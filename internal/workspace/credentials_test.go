@@ -48,6 +48,7 @@ func gitHTTPServer(t *testing.T, root, user, pass string) *httptest.Server {
 // all three work, and the clone's config, which the agent can read with
 // `git remote -v` in its worktree, never holds the token.
 func TestProvider_CredentialsStayOutOfTheClone(t *testing.T) {
+	t.Parallel()
 	src := newRepo(t)
 	root := t.TempDir()
 	gittest.Run(t, root, "clone", "-q", "--bare", src, filepath.Join(root, "repo.git"))
@@ -84,6 +85,7 @@ func TestProvider_CredentialsStayOutOfTheClone(t *testing.T) {
 // would), and an option where set-url expects the URL. None may run: the
 // marker file must not appear.
 func TestProvider_RefusesCommandTransports(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	marker := filepath.Join(t.TempDir(), "pwned")
 	for _, repo := range []string{
@@ -123,6 +125,7 @@ func TestProvider_RefusesCommandTransports(t *testing.T) {
 // is repository code too): the runtime's push, which holds the
 // credentials, must not run it.
 func TestProvider_PushRunsNoRepositoryHooks(t *testing.T) {
+	t.Parallel()
 	src := newRepo(t)
 	bare := filepath.Join(t.TempDir(), "remote.git")
 	gittest.Run(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)

@@ -16,6 +16,7 @@ import (
 // Diff, which the web server runs when a person opens the ticket's
 // changes, must show the plain diff and run neither.
 func TestProvider_DiffRunsNothingTheAgentConfigured(t *testing.T) {
+	t.Parallel()
 	p, _, _ := newProvider(t)
 	proj := project(newRepo(t))
 	tk := ticket(2, "Change readme")

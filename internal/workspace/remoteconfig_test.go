@@ -229,6 +229,7 @@ var refusalCases = []refusalCase{
 // Where a case pairs keys (core.sshCommand with a url.insteadOf that makes
 // git use ssh), the pair works without the check.
 func TestProvider_RemoteOpsRefuseTheAgentsGitConfig(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range refusalCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -295,6 +296,7 @@ func checkRefusal(t *testing.T, f *remoteFixture, err error, keys []string) {
 // config, next to what Bonsai and git write themselves: fetch and push must
 // still work, with the credentials, and leave the settings alone.
 func TestProvider_RemoteOpsKeepOrdinaryConfig(t *testing.T) {
+	t.Parallel()
 	for _, overHTTP := range []bool{false, true} {
 		t.Run(fmt.Sprintf("overHTTP=%v", overHTTP), func(t *testing.T) {
 			f := newRemoteFixture(t, overHTTP)
@@ -338,6 +340,7 @@ func TestProvider_RemoteOpsKeepOrdinaryConfig(t *testing.T) {
 // see: that push is refused and their commit stays; after the next fetch
 // the branch is Bonsai's again.
 func TestProvider_PushLeasesOnTheFetchedBranch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newRemoteFixture(t, false)
 	if pushed, err := f.p.Push(ctx, f.proj, f.ws); err != nil || !pushed {

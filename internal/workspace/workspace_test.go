@@ -104,6 +104,7 @@ func prepare(t *testing.T, p *workspace.Provider, proj board.Project, tk board.T
 }
 
 func TestProvider_PrepareClonesAndCreatesWorktree(t *testing.T) {
+	t.Parallel()
 	repo := newRepo(t)
 	p, rec, data := newProvider(t)
 	ws := prepare(t, p, project(repo), ticket(3, "Fix the login page!"))
@@ -145,6 +146,7 @@ func TestProvider_PrepareClonesAndCreatesWorktree(t *testing.T) {
 }
 
 func TestProvider_PrepareReusesWorktreeAndFetches(t *testing.T) {
+	t.Parallel()
 	repo := newRepo(t)
 	p, rec, _ := newProvider(t)
 	proj := project(repo)
@@ -176,6 +178,7 @@ func TestProvider_PrepareReusesWorktreeAndFetches(t *testing.T) {
 }
 
 func TestProvider_PushAndRemove(t *testing.T) {
+	t.Parallel()
 	src := newRepo(t)
 	bare := filepath.Join(t.TempDir(), "remote.git")
 	gittest.Run(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
@@ -223,6 +226,7 @@ func TestProvider_PushAndRemove(t *testing.T) {
 }
 
 func TestProvider_BadInput(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("RepoCannotBeCloned", func(t *testing.T) {
 		p, _, _ := newProvider(t)
@@ -281,6 +285,7 @@ func TestProvider_SetsIdentityWhenMissing(t *testing.T) {
 }
 
 func TestBranchName(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		slug  string
 		n     int
@@ -310,6 +315,7 @@ func TestBranchName(t *testing.T) {
 // branch named before branch names held the project keeps working on it,
 // with its commits.
 func TestProvider_PrepareKeepsRecordedLegacyBranch(t *testing.T) {
+	t.Parallel()
 	repo := newRepo(t)
 	gittest.Run(t, repo, "checkout", "-q", "-b", "bonsai/5-old-work")
 	os.WriteFile(filepath.Join(repo, "old.txt"), []byte("old\n"), 0o644)

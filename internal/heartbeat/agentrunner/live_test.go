@@ -110,6 +110,7 @@ func waitLive(t *testing.T, path, what string, ok func(liveState) bool) liveStat
 }
 
 func TestLive_StreamsTheMessageBeingWritten(t *testing.T) {
+	t.Parallel()
 	thinking := "The flag needs a test first."
 	text := strings.Repeat("Streaming a long answer, word by word. ", 40)
 	args := `{"path":"main.go","content":"` + strings.Repeat("x", 200) + `"}`
@@ -239,6 +240,7 @@ func TestLive_WithoutTranscriptWritesNothing(t *testing.T) {
 }
 
 func TestLive_UnwritableDirectoryNeverFailsTheRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	transcript := filepath.Join(dir, "transcript.jsonl")
 	os.WriteFile(transcript, []byte(`{"type":"session"}`+"\n"), 0o600)

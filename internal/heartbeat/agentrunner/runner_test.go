@@ -100,6 +100,7 @@ func (f *fixture) beat(t *testing.T) heartbeat.Report {
 // and ticket tools over two beats against a scripted model: the second beat
 // resumes the transcript of the first.
 func TestRunner_ResearchThenImplement(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	tk, err := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Add feature",
@@ -162,6 +163,7 @@ func TestRunner_ResearchThenImplement(t *testing.T) {
 // TestRunner_ResumesAfterKill resumes a transcript whose process died in
 // the middle of a tool call: the dangling call gets a synthetic result.
 func TestRunner_ResumesAfterKill(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	tk, err := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Crashy", State: board.InProgress, Priority: 2}, board.Human)
@@ -203,6 +205,7 @@ func TestRunner_ResumesAfterKill(t *testing.T) {
 }
 
 func TestRunner_ModelErrorIsRunError(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Limited", State: board.InProgress, Priority: 2}, board.Human)
@@ -227,6 +230,7 @@ func TestRunner_ModelErrorIsRunError(t *testing.T) {
 // tools after MaxTurns requests; the run ends as a timeout with a status
 // comment, and the next beat resumes.
 func TestRunner_LoopingModelIsCut(t *testing.T) {
+	t.Parallel()
 	f := newFixtureTurns(t, 3)
 	ctx := context.Background()
 	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Loop", State: board.InProgress, Priority: 2}, board.Human)
@@ -247,6 +251,7 @@ func TestRunner_LoopingModelIsCut(t *testing.T) {
 }
 
 func TestRunner_RejectedKeyPausesProvider(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Keyless", State: board.InProgress, Priority: 2}, board.Human)
@@ -267,6 +272,7 @@ func TestRunner_RejectedKeyPausesProvider(t *testing.T) {
 // the loop stops within one turn of crossing it, and the ticket asks a
 // person to raise the budget.
 func TestRunner_BudgetStopsLoopingModel(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	budget := 0.0025
@@ -296,6 +302,7 @@ func TestRunner_BudgetStopsLoopingModel(t *testing.T) {
 // stopped within one turn of crossing it, the run ends budget_exceeded
 // with the tokens recorded, and a status comment says how to raise it.
 func TestRunner_TokenBudgetStopsLoopingModel(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.opts.Limits = heartbeat.Limits{RunTokens: 2500}
 	ctx := context.Background()
@@ -326,6 +333,7 @@ func TestRunner_TokenBudgetStopsLoopingModel(t *testing.T) {
 // agent beside the repository's: the system prompt lists the skill, and
 // the read tool reads it by the path shown, outside the worktree.
 func TestRunner_UserSkills(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	skills := filepath.Join(f.data, "skills")
 	os.MkdirAll(filepath.Join(skills, "deploy"), 0o755)
@@ -377,6 +385,7 @@ func toolResults(ms []llm.Message) []llm.Message {
 // compacted: the summary request's cost is part of the run's cost, which
 // comes from the loop's result rather than from the turns.
 func TestRunner_UsageIncludesCompaction(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	runner, err := agentrunner.New(agentrunner.Options{
 		Model: func(id string) (llm.Model, llm.Info, error) {

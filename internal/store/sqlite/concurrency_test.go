@@ -80,6 +80,7 @@ func TestHelperProcess(t *testing.T) {
 // ticket is there, numbers run 1..N without gap or duplicate, and each
 // change wrote exactly one event.
 func TestConcurrentWriters(t *testing.T) {
+	t.Parallel()
 	const (
 		goroutines = 8
 		processes  = 2

@@ -12,6 +12,7 @@ import (
 
 // TestContract runs the Store contract against real database files.
 func TestContract(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, now func() time.Time) store.Store {
 		db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"), sqlite.WithClock(now))
 		if err != nil {
@@ -25,6 +26,7 @@ func TestContract(t *testing.T) {
 // one-shot process, so transactions whose dirty pages outgrow the cache
 // (SQLite then spills them to the log before the commit) are covered too.
 func TestContract_SmallCache(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, now func() time.Time) store.Store {
 		db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"), sqlite.WithClock(now), sqlite.WithCachePages(4))
 		if err != nil {
