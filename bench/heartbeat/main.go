@@ -6,6 +6,13 @@
 // most 1.5× the wall time of `bonsai version` and makes 0 model requests.
 //
 //	go run ./bench/heartbeat [-projects 100] [-tickets 1000] [-runs 30] [-data DIR]
+//
+// With -busy it times instead one beat with work in every project (one
+// IN_PROGRESS ticket each, its own repository) against a model that takes
+// -latency to answer and has each agent run -command with bash once, for
+// each heartbeat.maxConcurrentAgents value in -limits:
+//
+//	go run ./bench/heartbeat -busy -projects 20 [-latency 2s] [-command CMD] [-limits auto,4,8,16]
 package main
 
 import (
@@ -31,10 +38,35 @@ func main() {
 	tickets := flag.Int("tickets", 1000, "tickets per project")
 	runs := flag.Int("runs", 30, "timed runs of each command")
 	data := flag.String("data", "", "data directory to use and keep (seeded only when it has no bonsai.db)")
+	busy := flag.Bool("busy", false, "measure a beat with work in every project instead of an idle one")
+	latency := flag.Duration("latency", 2*time.Second, "with -busy: the model's time to answer each request")
+	command := flag.String("command", "true", "with -busy: the bash command each agent runs")
+	limits := flag.String("limits", "auto,4,8,16", "with -busy: the heartbeat.maxConcurrentAgents values to time")
 	flag.Parse()
+	if *busy {
+		if err := runBusy(*projects, *latency, *command, splitList(*limits)); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if err := bench(*projects, *tickets, *runs, *data); err != nil {
 		log.Fatal(err)
 	}
+}
+
+func runBusy(projects int, latency time.Duration, command string, limits []string) error {
+	tmp, err := os.MkdirTemp("", "bonsai-heartbeat-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "bonsai")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/bonsai")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	return busyBench(bin, projects, latency, command, limits)
 }
 
 func bench(projects, tickets, runs int, data string) error {

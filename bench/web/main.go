@@ -30,6 +30,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/session"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 )
 
@@ -181,7 +182,10 @@ func seed(dir config.Dir) (string, error) {
 	if _, err := db.StartRun(ctx, board.Run{TicketID: t.ID, Task: board.TaskImplement}); err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir.Sessions(), p.ID, t.ID, "transcript.jsonl")
+	path, err := session.Layout{Root: dir.Sessions()}.Transcript(p.ID, t.ID)
+	if err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}

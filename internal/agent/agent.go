@@ -8,6 +8,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // Compaction defaults of issue 4: compact when the context exceeds the
@@ -28,7 +29,7 @@ type Config struct {
 	// System is the system prompt (see SystemPrompt).
 	System string
 	// Tools are the tools offered to the model.
-	Tools []Tool
+	Tools []tool.Tool
 	// Session records every message; nil keeps the conversation in memory.
 	// The agent resumes from the session's current leaf.
 	Session *session.File
@@ -57,7 +58,7 @@ type Config struct {
 // and FollowUp may be called from other goroutines while a run is going.
 type Agent struct {
 	cfg     Config
-	tools   map[string]*toolEntry
+	tools   map[string]*tool.Checked
 	specs   []llm.ToolSpec
 	session *session.File
 
@@ -92,7 +93,7 @@ func New(cfg Config) (*Agent, error) {
 		cfg.KeepRecent = DefaultKeepRecent
 	}
 	a := &Agent{cfg: cfg, session: cfg.Session, model: cfg.Model, info: cfg.Info,
-		thinking: cfg.Thinking, tools: make(map[string]*toolEntry)}
+		thinking: cfg.Thinking, tools: make(map[string]*tool.Checked)}
 	if a.session == nil {
 		a.session = session.New("", session.Options{})
 	}
@@ -100,7 +101,7 @@ func New(cfg Config) (*Agent, error) {
 		if _, dup := a.tools[t.Name()]; dup {
 			return nil, fmt.Errorf("new agent: two tools are named %q", t.Name())
 		}
-		e, err := newToolEntry(t)
+		e, err := tool.Check(t)
 		if err != nil {
 			return nil, fmt.Errorf("new agent: %w", err)
 		}

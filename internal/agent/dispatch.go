@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // Texts of the results of calls that did not run.
@@ -33,7 +34,7 @@ func (a *Agent) dispatch(ctx context.Context, msg llm.Message, br *breaker) (tur
 		if skip := a.skipReason(ctx, out); skip != "" {
 			for _, c := range calls[i:] {
 				a.emit(Event{Type: EventToolExecutionStart, ToolCallID: c.ID, ToolName: c.Name, Args: c.Arguments})
-				if err := a.conclude(c, ErrorResult(skip), &out); err != nil {
+				if err := a.conclude(c, tool.Error(skip), &out); err != nil {
 					return out, err
 				}
 			}
@@ -79,7 +80,7 @@ func (a *Agent) readOnlyRun(calls []llm.Part) int {
 	n := 0
 	for _, c := range calls {
 		e, ok := a.tools[c.Name]
-		if !ok || !e.readOnly {
+		if !ok || !e.ReadOnly() {
 			break
 		}
 		n++
@@ -89,8 +90,8 @@ func (a *Agent) readOnlyRun(calls []llm.Part) int {
 
 // runGroup runs the calls, in parallel when there are several, and
 // returns their results in call order.
-func (a *Agent) runGroup(ctx context.Context, calls []llm.Part) []ToolResult {
-	results := make([]ToolResult, len(calls))
+func (a *Agent) runGroup(ctx context.Context, calls []llm.Part) []tool.Result {
+	results := make([]tool.Result, len(calls))
 	if len(calls) == 1 {
 		results[0] = a.execute(ctx, calls[0])
 		return results
@@ -104,11 +105,11 @@ func (a *Agent) runGroup(ctx context.Context, calls []llm.Part) []ToolResult {
 }
 
 // conclude emits tool_execution_end and records the result message.
-func (a *Agent) conclude(c llm.Part, res ToolResult, out *turnOutcome) error {
+func (a *Agent) conclude(c llm.Part, res tool.Result, out *turnOutcome) error {
 	a.emit(Event{Type: EventToolExecutionEnd, ToolCallID: c.ID, ToolName: c.Name, ToolResult: &res})
-	m := res.message(c)
+	m := resultMessage(res, c)
 	a.emit(Event{Type: EventMessageStart, Message: &m})
-	if err := a.record(m, res.Details); err != nil {
+	if err := a.record(m, res.DetailsJSON()); err != nil {
 		return err
 	}
 	a.emit(Event{Type: EventMessageEnd, Message: &m})

@@ -1,4 +1,4 @@
-// Package agent runs Bonsai's agent loop (DESIGN.md §5): it sends the
+// Package agent runs Bonsai's agent loop (docs/design.md §5): it sends the
 // conversation to a model, streams the answer, runs the tools the model
 // asks for, records every message in a session file, and repeats until the
 // model stops asking for tools.

@@ -5,12 +5,13 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // EventType names an agent event.
 type EventType string
 
-// The agent events, in the order of DESIGN.md §5.
+// The agent events, in the order of docs/design.md §5.
 const (
 	EventAgentStart          EventType = "agent_start"
 	EventTurnStart           EventType = "turn_start"
@@ -46,7 +47,7 @@ type Event struct {
 	ToolName   string          `json:"toolName,omitempty"`
 	Args       json.RawMessage `json:"args,omitempty"`
 	// ToolResult is the partial (update) or final (end) result.
-	ToolResult *ToolResult `json:"result,omitempty"`
+	ToolResult *tool.Result `json:"result,omitempty"`
 	// ToolResults are the tool result messages of turn_end.
 	ToolResults []llm.Message `json:"toolResults,omitempty"`
 	// Compaction is set on compaction_end.

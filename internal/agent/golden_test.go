@@ -13,6 +13,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -22,17 +23,17 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestGolden_Transcripts(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{"main.go": "package main\n\nfunc main() { println(\"hi\") }\n"}
-	read := &fakeTool{name: "read", readOnly: true, run: func(_ context.Context, args json.RawMessage, _ func(agent.ToolResult)) (agent.ToolResult, error) {
+	read := &fakeTool{name: "read", readOnly: true, run: func(_ context.Context, args json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 		var a struct{ Path string }
 		json.Unmarshal(args, &a)
 		if c, ok := files[a.Path]; ok {
-			return agent.TextResult(c), nil
+			return tool.Text(c), nil
 		}
-		return agent.ErrorResult(a.Path + ": no such file"), nil
+		return tool.Error(a.Path + ": no such file"), nil
 	}}
 	edit := &fakeTool{name: "edit", schema: `{"type":"object","properties":{"path":{"type":"string"},"old_string":{"type":"string"},"new_string":{"type":"string"}},"required":["path","old_string","new_string"]}`,
-		run: func(_ context.Context, args json.RawMessage, _ func(agent.ToolResult)) (agent.ToolResult, error) {
-			r := agent.TextResult("Edited main.go")
+		run: func(_ context.Context, args json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
+			r := tool.Text("Edited main.go")
 			r.Details = json.RawMessage(`{"diff":"-hi\n+hello"}`)
 			return r, nil
 		}}
@@ -65,7 +66,7 @@ func TestGolden_Transcripts(t *testing.T) {
 			}
 			e := edit
 			if tt.during != nil {
-				e = &fakeTool{name: "edit", schema: edit.schema, run: func(ctx context.Context, args json.RawMessage, u func(agent.ToolResult)) (agent.ToolResult, error) {
+				e = &fakeTool{name: "edit", schema: edit.schema, run: func(ctx context.Context, args json.RawMessage, u func(tool.Result)) (tool.Result, error) {
 					tt.during()
 					return edit.run(ctx, args, u)
 				}}

@@ -13,6 +13,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // fakeTool is a tool whose behaviour is a function field.
@@ -20,7 +21,7 @@ type fakeTool struct {
 	name     string
 	schema   string
 	readOnly bool
-	run      func(ctx context.Context, args json.RawMessage, update func(agent.ToolResult)) (agent.ToolResult, error)
+	run      func(ctx context.Context, args json.RawMessage, update func(tool.Result)) (tool.Result, error)
 }
 
 func (f *fakeTool) Name() string        { return f.name }
@@ -32,14 +33,14 @@ func (f *fakeTool) Schema() json.RawMessage {
 	return json.RawMessage(f.schema)
 }
 func (f *fakeTool) ReadOnly() bool { return f.readOnly }
-func (f *fakeTool) Run(ctx context.Context, args json.RawMessage, update func(agent.ToolResult)) (agent.ToolResult, error) {
+func (f *fakeTool) Run(ctx context.Context, args json.RawMessage, update func(tool.Result)) (tool.Result, error) {
 	return f.run(ctx, args, update)
 }
 
 // echo returns a tool that answers "<name> <args>".
 func echo(name string, readOnly bool) *fakeTool {
-	return &fakeTool{name: name, readOnly: readOnly, run: func(_ context.Context, args json.RawMessage, _ func(agent.ToolResult)) (agent.ToolResult, error) {
-		return agent.TextResult(name + " " + string(args)), nil
+	return &fakeTool{name: name, readOnly: readOnly, run: func(_ context.Context, args json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
+		return tool.Text(name + " " + string(args)), nil
 	}}
 }
 
@@ -125,13 +126,13 @@ func turn(text string, calls ...llm.Part) llmtest.Turn {
 }
 
 // newAgent builds an agent on model with tools, recording events.
-func newAgent(t *testing.T, model llm.Model, cfg agent.Config, tools ...agent.Tool) (*agent.Agent, *recorder) {
+func newAgent(t *testing.T, model llm.Model, cfg agent.Config, tools ...tool.Tool) (*agent.Agent, *recorder) {
 	t.Helper()
 	return newAgentWith(t, model, cfg, nil, tools...)
 }
 
 // newAgentWith is newAgent with a hook called after each event is recorded.
-func newAgentWith(t *testing.T, model llm.Model, cfg agent.Config, hook func(agent.Event), tools ...agent.Tool) (*agent.Agent, *recorder) {
+func newAgentWith(t *testing.T, model llm.Model, cfg agent.Config, hook func(agent.Event), tools ...tool.Tool) (*agent.Agent, *recorder) {
 	t.Helper()
 	rec := &recorder{}
 	cfg.Model = model

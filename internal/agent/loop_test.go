@@ -13,6 +13,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 func TestAgent_EventOrder(t *testing.T) {
@@ -22,10 +23,10 @@ func TestAgent_EventOrder(t *testing.T) {
 		turn("Done."),
 	)
 	ls := echo("ls", true)
-	ls.run = func(_ context.Context, args json.RawMessage, update func(agent.ToolResult)) (agent.ToolResult, error) {
-		update(agent.TextResult("partial"))
-		update(agent.TextResult("partial 2"))
-		return agent.TextResult("a.go"), nil
+	ls.run = func(_ context.Context, args json.RawMessage, update func(tool.Result)) (tool.Result, error) {
+		update(tool.Text("partial"))
+		update(tool.Text("partial 2"))
+		return tool.Text("a.go"), nil
 	}
 	a, rec := newAgent(t, model, agent.Config{}, ls)
 	res := a.Prompt(context.Background(), llm.UserText("list"))
@@ -68,10 +69,10 @@ agent_end stop`
 
 func TestAgent_ErrorsAsContent(t *testing.T) {
 	t.Parallel()
-	failing := &fakeTool{name: "fail", run: func(context.Context, json.RawMessage, func(agent.ToolResult)) (agent.ToolResult, error) {
-		return agent.ToolResult{}, errors.New("disk on fire")
+	failing := &fakeTool{name: "fail", run: func(context.Context, json.RawMessage, func(tool.Result)) (tool.Result, error) {
+		return tool.Result{}, errors.New("disk on fire")
 	}}
-	panicking := &fakeTool{name: "boom", run: func(context.Context, json.RawMessage, func(agent.ToolResult)) (agent.ToolResult, error) {
+	panicking := &fakeTool{name: "boom", run: func(context.Context, json.RawMessage, func(tool.Result)) (tool.Result, error) {
 		panic("nil map")
 	}}
 	model := llmtest.NewModel(
@@ -122,10 +123,10 @@ func TestAgent_SteeringSkipsRemainingTools(t *testing.T) {
 	)
 	var a *agent.Agent
 	ran := 0
-	bash := &fakeTool{name: "bash", run: func(context.Context, json.RawMessage, func(agent.ToolResult)) (agent.ToolResult, error) {
+	bash := &fakeTool{name: "bash", run: func(context.Context, json.RawMessage, func(tool.Result)) (tool.Result, error) {
 		ran++
 		a.Steer(llm.UserText("stop, do X instead"))
-		return agent.TextResult("ran"), nil
+		return tool.Text("ran"), nil
 	}}
 	a, rec := newAgent(t, model, agent.Config{}, bash)
 	res := a.Prompt(context.Background(), llm.UserText("go"))
@@ -154,7 +155,7 @@ func TestAgent_FollowUpWaitsForStop(t *testing.T) {
 	var a *agent.Agent
 	ls := echo("ls", true)
 	inner := ls.run
-	ls.run = func(ctx context.Context, args json.RawMessage, u func(agent.ToolResult)) (agent.ToolResult, error) {
+	ls.run = func(ctx context.Context, args json.RawMessage, u func(tool.Result)) (tool.Result, error) {
 		a.FollowUp(llm.UserText("and then?"))
 		return inner(ctx, args, u)
 	}
@@ -211,10 +212,10 @@ func TestAgent_AbortMidTool(t *testing.T) {
 	model := llmtest.NewModel(turn("", call("c1", "bash", `{"path":"sleep"}`), call("c2", "bash", `{"path":"never"}`)))
 	ctx, cancel := context.WithCancel(context.Background())
 	started := make(chan struct{})
-	bash := &fakeTool{name: "bash", run: func(ctx context.Context, _ json.RawMessage, _ func(agent.ToolResult)) (agent.ToolResult, error) {
+	bash := &fakeTool{name: "bash", run: func(ctx context.Context, _ json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 		close(started)
 		<-ctx.Done() // a command killed through its context
-		return agent.ErrorResult("Command aborted"), nil
+		return tool.Error("Command aborted"), nil
 	}}
 	a, rec := newAgent(t, model, agent.Config{}, bash)
 	go func() { <-started; cancel() }()
@@ -244,8 +245,8 @@ func TestAgent_NoProgressBreaker(t *testing.T) {
 		turn("", call("c3", "read", `{"path":"missing.go"}`)),
 		turn("never reached"),
 	)
-	read := &fakeTool{name: "read", run: func(context.Context, json.RawMessage, func(agent.ToolResult)) (agent.ToolResult, error) {
-		return agent.ErrorResult("missing.go: no such file"), nil
+	read := &fakeTool{name: "read", run: func(context.Context, json.RawMessage, func(tool.Result)) (tool.Result, error) {
+		return tool.Error("missing.go: no such file"), nil
 	}}
 	a, _ := newAgent(t, model, agent.Config{}, read)
 	res := a.Prompt(context.Background(), llm.UserText("go"))
@@ -266,11 +267,11 @@ func TestAgent_BreakerResetsOnSuccess(t *testing.T) {
 		turn("", call("c4", "read", `{"path":"a"}`)),
 		turn("done"),
 	)
-	read := &fakeTool{name: "read", run: func(_ context.Context, args json.RawMessage, _ func(agent.ToolResult)) (agent.ToolResult, error) {
+	read := &fakeTool{name: "read", run: func(_ context.Context, args json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 		if strings.Contains(string(args), "ok") {
-			return agent.TextResult("fine"), nil
+			return tool.Text("fine"), nil
 		}
-		return agent.ErrorResult("no"), nil
+		return tool.Error("no"), nil
 	}}
 	a, _ := newAgent(t, model, agent.Config{}, read)
 	if res := a.Prompt(context.Background(), llm.UserText("go")); res.Reason != agent.EndStop {
@@ -327,15 +328,15 @@ func TestAgent_ParallelReadOnly(t *testing.T) {
 	both := make(chan struct{})
 	go func() { wg.Wait(); close(both) }()
 	slow := func(name string, delay time.Duration) *fakeTool {
-		return &fakeTool{name: name, readOnly: true, run: func(ctx context.Context, args json.RawMessage, _ func(agent.ToolResult)) (agent.ToolResult, error) {
+		return &fakeTool{name: name, readOnly: true, run: func(ctx context.Context, args json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 			wg.Done()
 			select {
 			case <-both:
 			case <-time.After(5 * time.Second):
-				return agent.ErrorResult("ran alone"), nil
+				return tool.Error("ran alone"), nil
 			}
 			time.Sleep(delay)
-			return agent.TextResult(name), nil
+			return tool.Text(name), nil
 		}}
 	}
 	model := llmtest.NewModel(

@@ -13,7 +13,7 @@ const (
 	EndMaxTurns   EndReason = "max_turns"       // Config.MaxTurns turns were used
 	EndBudget     EndReason = "budget_exceeded" // the cost reached Config.Budget
 	EndNoProgress EndReason = "no_progress"     // the same failing call three times in a row
-	EndStopped    EndReason = "stopped"         // a tool result asked to end the run (ToolResult.Terminate)
+	EndStopped    EndReason = "stopped"         // a tool result asked to end the run (tool.Result.Terminate)
 	EndError      EndReason = "error"           // the model or the session failed
 )
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // breakerLimit is how many identical failing calls in a row end a run.
@@ -20,7 +21,7 @@ type breaker struct {
 
 // observe records a result and returns a reason when the same call has
 // now failed breakerLimit times in a row.
-func (b *breaker) observe(c llm.Part, r ToolResult) string {
+func (b *breaker) observe(c llm.Part, r tool.Result) string {
 	if !r.IsError {
 		b.key, b.n = "", 0
 		return ""

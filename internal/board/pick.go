@@ -17,7 +17,7 @@ type Candidate struct {
 // PickClass is the reason a ticket is picked. Lower classes win.
 type PickClass int
 
-// The pick classes of DESIGN.md §3, in order of precedence.
+// The pick classes of docs/design.md §3, in order of precedence.
 const (
 	ClassNone       PickClass = iota // not pickable
 	ClassHumanReply                  // RESEARCH or IN_PROGRESS with an unresolved human comment

@@ -40,7 +40,7 @@ type AgentSettings struct {
 	Verify string `json:"verify,omitempty"`
 	// TakeBacklog lets agents take BACKLOG tickets by themselves once
 	// nothing in RESEARCH or IN_PROGRESS is waiting: the runtime moves the
-	// ticket to RESEARCH and researches it (DESIGN.md §3).
+	// ticket to RESEARCH and researches it (docs/design.md §3).
 	TakeBacklog bool `json:"takeBacklog,omitempty"`
 	// PermissionMode is how far the agents go without a person: by
 	// default they implement the plan they saved; in ModePlan a person
@@ -49,7 +49,7 @@ type AgentSettings struct {
 }
 
 // PermissionMode is how far a project's agents go without a person
-// (DESIGN.md §3, a project's agent settings).
+// (docs/design.md §3, a project's agent settings).
 type PermissionMode string
 
 // The permission modes.

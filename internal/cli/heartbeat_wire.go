@@ -12,6 +12,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
@@ -22,8 +23,8 @@ import (
 // remoteEnv names the runtime's variables that git needs to reach a
 // remote (SSH agent, askpass helpers, tokens read by credential helpers).
 // They go to clone, fetch and push only, never to the agent's commands.
-var remoteEnv = []string{"SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND",
-	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN"}
+var remoteEnv = append([]string{"SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*"}, forgeTokenEnv...)
 
 // maxRunTurns ends a heartbeat run after this many model requests, so a
 // model that never stops calling tools costs a bounded amount per beat.
@@ -72,12 +73,13 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	if err != nil {
 		return nil, err
 	}
-	log := slog.New(slog.NewTextHandler(lf, nil)).With("pid", os.Getpid())
+	redact := secrets(ctx, a, st)
+	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
 	agentEnv := cfg.Agent.Env
 	ws, err := workspace.New(workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
 		Open: func(root string) (executor.Executor, error) {
-			return executor.NewLocal(root, executor.LocalOptions{Env: agentEnv})
+			return local.New(root, local.Options{Env: agentEnv})
 		},
 		RemoteEnv: pickEnv(os.Environ(), remoteEnv),
 	})
@@ -91,7 +93,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		return nil, err
 	}
 	open := func(id string) (llm.Model, llm.Info, error) {
-		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv, Catalog: cat})
+		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv, Catalog: cat, Redactor: redact})
 		return r.Model, r.Info, err
 	}
 	runner, err := agentrunner.New(agentrunner.Options{
@@ -115,6 +117,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
+		Redact: redact.String,
 	})
 	if err != nil {
 		lf.Close()

@@ -54,9 +54,9 @@ func budgetText(s board.AgentSettings) []string {
 	add := func(usd float64, tokens int64, per string) {
 		switch {
 		case usd > 0 && tokens > 0:
-			out = append(out, fmt.Sprintf("$%.2f or %d tokens per %s", usd, tokens, per))
+			out = append(out, fmt.Sprintf("%s or %d tokens per %s", board.USD(usd), tokens, per))
 		case usd > 0:
-			out = append(out, fmt.Sprintf("$%.2f per %s", usd, per))
+			out = append(out, fmt.Sprintf("%s per %s", board.USD(usd), per))
 		case tokens > 0:
 			out = append(out, fmt.Sprintf("%d tokens per %s", tokens, per))
 		}

@@ -46,7 +46,8 @@ func setFakeServer(key string, s *llmtest.Server) {
 
 // cmdFakeLLM starts llmtest's HTTP server in the test process, playing the
 // turns of a file (one JSON llmtest.ServerTurn per line), and points the
-// Anthropic, OpenAI and Ollama base URLs and keys of later commands at it:
+// Anthropic, OpenAI and Ollama base URLs and keys of later commands at it
+// (FAKELLM_HOSTPORT is its host:port):
 // fakellm <turns-file>. fakellm requests prints, one per line, the JSON
 // bodies the server received so far.
 func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []string) {
@@ -91,5 +92,6 @@ func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []s
 		ts.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
 		ts.Setenv("OPENAI_API_KEY", "test-key")
 		ts.Setenv("OLLAMA_BASE_URL", srv.URL+"/v1")
+		ts.Setenv("FAKELLM_HOSTPORT", strings.TrimPrefix(srv.URL, "http://"))
 	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func TestAgentRun_Hint(t *testing.T) {
-	env := map[string]string{"OLLAMA_BASE_URL": "http://10.0.0.5:11434/v1"}
+	env := map[string]string{"OLLAMA_BASE_URL": "http://10.0.0.5:11434/v1", "VLLM_BASE_URL": "http://bob:hunter2-secret@10.0.0.6:8000/v1"}
 	tests := []struct {
 		model string
 		err   error
@@ -18,6 +18,8 @@ func TestAgentRun_Hint(t *testing.T) {
 	}{
 		{"ollama/qwen3:8b", &llm.Error{Kind: llm.KindTransport, Message: "connection refused"},
 			"hint: could not talk to http://10.0.0.5:11434/v1: is the server running? Set OLLAMA_BASE_URL to reach another one"},
+		{"vllm/qwen3", &llm.Error{Kind: llm.KindTransport, Message: "connection refused"},
+			"hint: could not talk to http://bob:xxxxx@10.0.0.6:8000/v1: is the server running? Set VLLM_BASE_URL to reach another one"},
 		{"openai/gpt-5", &llm.Error{Kind: llm.KindTransport},
 			"hint: could not talk to https://api.openai.com/v1: is the server running? Set OPENAI_BASE_URL to reach another one"},
 		{"anthropic/claude-sonnet-4-5", &llm.Error{Kind: llm.KindAuth, Status: 401}, "hint: the provider refused the key: check ANTHROPIC_API_KEY"},

@@ -28,9 +28,11 @@ type modelResolver func(id string) (llm.Model, llm.Info, string, error)
 // the environment, limits and prices from the catalog (the embedded one
 // with config.json's models settings). Without a key the error names the
 // variable to set; a malformed id or an unknown provider is a usage error.
-func envModels(getenv func(string) string, cat *catalog.Catalog) modelResolver {
+//
+// Every error the models return has the secrets of redact hidden.
+func envModels(getenv func(string) string, cat *catalog.Catalog, redact *llm.Redactor) modelResolver {
 	return func(id string) (llm.Model, llm.Info, string, error) {
-		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: getenv, Catalog: cat})
+		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: getenv, Catalog: cat, Redactor: redact})
 		if err != nil {
 			switch llm.KindOf(err) {
 			case llm.KindInvalidRequest:

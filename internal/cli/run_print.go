@@ -53,7 +53,7 @@ func (rt *agentRun) runError(res agent.Result) error {
 	if hint := rt.hint(res.Err); hint != "" {
 		msg += "\n" + hint
 	}
-	return errors.New(msg)
+	return errors.New(rt.redact.String(msg))
 }
 
 // hint says which variable to look at for an auth or connection failure.
@@ -62,19 +62,31 @@ func (rt *agentRun) hint(err error) string {
 	if err == nil || perr != nil {
 		return ""
 	}
-	p, ok := llmprovider.Builtin[mid.Provider]
+	p, ok := llm.LookupProvider(mid.Provider)
 	if !ok {
 		return ""
 	}
+	// The base URL may hold a password: it is never printed.
+	base := rt.a.getenv(p.BaseURLEnv)
+	if base == "" {
+		base = p.DefaultBaseURL
+	}
+	base = llm.HidePassword(base)
 	switch llm.KindOf(err) {
 	case llm.KindAuth:
 		return fmt.Sprintf("hint: the provider refused the key: check %s", p.KeyEnv)
 	case llm.KindTransport:
-		base := rt.a.getenv(p.BaseURLEnv)
-		if base == "" {
-			base = p.BaseURL
+		switch {
+		case errors.Is(err, llm.ErrIdleTimeout):
+			return fmt.Sprintf("hint: %s accepted the request but stopped answering; %s sets the idle timeout", base, llmprovider.IdleTimeoutEnv)
+		case errors.Is(err, llm.ErrResponseTooLarge):
+			return fmt.Sprintf("hint: %s sent an answer without end; %s sets the size cap", base, llmprovider.MaxResponseBytesEnv)
 		}
 		return fmt.Sprintf("hint: could not talk to %s: is the server running? Set %s to reach another one", base, p.BaseURLEnv)
+	case llm.KindInvalidRequest:
+		if le, ok := errors.AsType[*llm.Error](err); ok && le.Status == 404 && rt.a.getenv(p.BaseURLEnv) != "" {
+			return fmt.Sprintf("hint: %s=%s: check that it is the API root (%s)", p.BaseURLEnv, base, p.DefaultBaseURL)
+		}
 	}
 	return ""
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
@@ -23,11 +24,12 @@ type agentRun struct {
 	mode     string
 	cwd      string // absolute host path of the workspace
 	sessDir  string // where this directory's sessions live
-	ex       *executor.Local
-	skillsEx *executor.Local
+	ex       *local.Executor
+	skillsEx *local.Executor
 	agent    *agent.Agent
 	config   config.Config
 	models   modelResolver
+	redact   *llm.Redactor // the process's secrets
 
 	mu      sync.Mutex
 	handler func(agent.Event) // the mode's event handler
@@ -53,7 +55,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	if err := rt.openWorkspace(); err != nil {
 		return nil, err
 	}
-	rt.sessDir = filepath.Join(d.Sessions(), "cli", sessionDirName(rt.cwd))
+	rt.sessDir = session.Layout{Root: d.Sessions()}.RunDir(rt.cwd)
 	thinking, err := llm.ParseThinkingLevel(o.thinking)
 	if err != nil {
 		return nil, usagef("--thinking: %s", llmMessage(err))
@@ -85,7 +87,8 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 		sess.Close()
 		return nil, err
 	}
-	rt.models = envModels(a.getenv, cat)
+	rt.redact = secrets(ctx, a, nil)
+	rt.models = envModels(a.getenv, cat, rt.redact)
 	model, info, warning, err := rt.models(modelID)
 	if err != nil {
 		sess.Close()
@@ -95,7 +98,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 		rt.warn("%s", warning)
 	}
 	if d := filepath.Join(d.Path(), "skills"); dirExists(d) {
-		if rt.skillsEx, err = executor.NewLocal(d, executor.LocalOptions{}); err != nil {
+		if rt.skillsEx, err = local.New(d, local.Options{}); err != nil {
 			rt.warn("skills: %v", err)
 		}
 	}
@@ -135,7 +138,7 @@ func (rt *agentRun) openWorkspace() error {
 	if !dirExists(abs) {
 		return usagef("--cwd %s is not a directory", cwd)
 	}
-	ex, err := executor.NewLocal(abs, executor.LocalOptions{Env: rt.config.Agent.Env})
+	ex, err := local.New(abs, local.Options{Env: rt.config.Agent.Env})
 	if err != nil {
 		return err
 	}
@@ -249,21 +252,13 @@ func (rt *agentRun) close() {
 	}
 }
 
-// sessionDirName turns a working directory into the name of its sessions
-// directory: --home-me-project-- for /home/me/project.
-func sessionDirName(cwd string) string {
-	s := strings.TrimLeft(filepath.ToSlash(cwd), "/")
-	s = strings.NewReplacer("/", "-", "\\", "-", ":", "-").Replace(s)
-	return "--" + s + "--"
-}
-
 func dirExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
 }
 
 // executorOrNil avoids a typed nil in an interface.
-func executorOrNil(l *executor.Local) executor.Executor {
+func executorOrNil(l *local.Executor) executor.Executor {
 	if l == nil {
 		return nil
 	}

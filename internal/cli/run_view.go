@@ -8,7 +8,9 @@ import (
 	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // termView renders agent events for a person at a terminal.
@@ -128,7 +130,7 @@ func (v *termView) summary(u llm.Usage) {
 		s += fmt.Sprintf(", %d from cache", u.CacheRead)
 	}
 	if u.Cost > 0 {
-		s += fmt.Sprintf(", $%.4f", u.Cost)
+		s += ", " + board.USD(u.Cost)
 	}
 	v.write(v.style(styleDim, s+")") + "\n")
 }
@@ -162,7 +164,7 @@ func argsSummary(args json.RawMessage) string {
 	return clipLine(string(args), 100)
 }
 
-func resultSummary(v *termView, r *agent.ToolResult) string {
+func resultSummary(v *termView, r *tool.Result) string {
 	if r == nil {
 		return ""
 	}

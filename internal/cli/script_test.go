@@ -58,6 +58,10 @@ func TestScripts(t *testing.T) {
 			"private":  cmdPrivate,
 			// fakellm (run_fakellm_test.go) serves scripted model turns.
 			"fakellm": cmdFakeLLM(t),
+			// secret_cmds_test.go: files and web answers free of a secret.
+			"nosecret": cmdNoSecret,
+			"freeport": cmdFreePort,
+			"webget":   cmdWebGet,
 		},
 	})
 }

@@ -12,14 +12,16 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/bonsai-run/bonsai/internal/web"
 	"github.com/bonsai-run/bonsai/internal/workspace"
-	"github.com/spf13/cobra"
 )
 
 // defaultAddr is where the web UI listens unless told otherwise.
@@ -104,7 +106,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	// The server holds the API keys of its environment for as long as it
 	// runs: keep other processes of the user (an agent's commands among
 	// them) from reading them out of /proc.
-	executor.Protect()
+	local.Protect()
 	d, err := a.dataDir()
 	if err != nil {
 		return fail(err)
@@ -207,7 +209,7 @@ func ticketDiff(d config.Dir) (web.DiffFunc, error) {
 	ws, err := workspace.New(workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
 		Open: func(root string) (executor.Executor, error) {
-			return executor.NewLocal(root, executor.LocalOptions{})
+			return local.New(root, local.Options{})
 		},
 	})
 	if err != nil {

@@ -110,7 +110,7 @@ func printStatus(a *app, v view.Status) error {
 			return err
 		}
 	}
-	fmt.Fprintf(w, "\nSPEND TODAY\n  $%.2f in %d run(s), %d tokens\n", v.SpendToday.CostUSD, v.SpendToday.Runs, v.SpendToday.Tokens)
+	fmt.Fprintf(w, "\nSPEND TODAY\n  %s in %d run(s), %d tokens\n", board.USD(v.SpendToday.CostUSD), v.SpendToday.Runs, v.SpendToday.Tokens)
 	fmt.Fprintln(w, "\nRECENT RUNS")
 	if len(v.RecentRuns) == 0 {
 		fmt.Fprintln(w, "  none yet")
@@ -119,7 +119,7 @@ func printStatus(a *app, v view.Status) error {
 	t = newTable(w)
 	for _, r := range v.RecentRuns {
 		t.row("  "+r.Ref, string(r.Status), string(r.Task), relTime(a.now(), r.StartedAt),
-			formatDuration(r.Duration()), fmt.Sprintf("$%.4f", r.CostUSD))
+			formatDuration(r.Duration()), board.USD(r.CostUSD))
 	}
 	return t.flush()
 }

@@ -259,7 +259,7 @@ func printTicket(a *app, d view.TicketDetail) error {
 		tw := newTable(w, "  STARTED", "TASK", "STATUS", "DURATION", "TOKENS IN/OUT", "COST")
 		for _, r := range d.Runs {
 			tw.row("  "+relTime(a.now(), r.StartedAt), string(r.Task), string(r.Status), formatDuration(r.Duration()),
-				fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens), fmt.Sprintf("$%.4f", r.CostUSD))
+				fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens), board.USD(r.CostUSD))
 		}
 		return tw.flush()
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/tools"
 )
 
@@ -73,12 +74,12 @@ func runTool(cmd *cobra.Command, a *app, o toolOptions, args []string) error {
 	if probe == nil {
 		return usagef("unknown tool %q (known: %s)", args[0], strings.Join(defaultTools, ", "))
 	}
-	if err := tools.Validate(probe, json.RawMessage(raw)); err != nil {
-		var ve *tools.ValidationError
-		if errors.As(err, &ve) {
-			return &usageError{err}
-		}
+	checked, err := tool.Check(probe)
+	if err != nil {
 		return err
+	}
+	if err := checked.Validate(json.RawMessage(raw)); err != nil {
+		return &usageError{err}
 	}
 	root := o.root
 	if root == "" {
@@ -95,28 +96,37 @@ func runTool(cmd *cobra.Command, a *app, o toolOptions, args []string) error {
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 		return usagef("--root %s is not a directory", root)
 	}
-	ex, err := executor.NewLocal(abs, executor.LocalOptions{})
+	ex, err := local.New(abs, local.Options{})
 	if err != nil {
 		return err
 	}
 	defer ex.Close()
-	t := tools.Lookup(tools.New(ex, tools.Options{Search: search}), args[0])
-	res, err := t.Run(cmd.Context(), json.RawMessage(raw), nil)
+	if checked, err = tool.Check(tools.Lookup(tools.New(ex, tools.Options{Search: search}), args[0])); err != nil {
+		return err
+	}
+	res, err := checked.Run(cmd.Context(), json.RawMessage(raw), nil)
 	if err != nil {
 		return fmt.Errorf("tool %s: %w", args[0], err)
 	}
 	if o.json {
-		return writeJSON(a.stdout, res)
+		return writeJSON(a.stdout, toolOutput{Content: res.Content, IsError: res.IsError, Details: res.Details})
 	}
 	return printResult(a.stdout, res)
 }
 
+// toolOutput is the --json shape of a result: isError is always shown.
+type toolOutput struct {
+	Content []llm.Part `json:"content"`
+	IsError bool       `json:"isError"`
+	Details any        `json:"details,omitempty"`
+}
+
 // printResult writes a result's text parts, and a line per image.
-func printResult(w io.Writer, r tools.Result) error {
+func printResult(w io.Writer, r tool.Result) error {
 	for _, c := range r.Content {
 		var err error
-		if c.Type == "image" {
-			_, err = fmt.Fprintf(w, "[image %s, %d bytes base64]\n", c.MIMEType, len(c.Data))
+		if c.Type == llm.PartImage {
+			_, err = fmt.Fprintf(w, "[image %s, %d bytes base64]\n", c.MimeType, len(c.Data))
 		} else {
 			_, err = fmt.Fprintln(w, c.Text)
 		}
@@ -128,7 +138,7 @@ func printResult(w io.Writer, r tools.Result) error {
 }
 
 // listTools prints each tool's name, description and schema.
-func listTools(w io.Writer, ts []tools.Tool, asJSON bool) error {
+func listTools(w io.Writer, ts []tool.Tool, asJSON bool) error {
 	if asJSON {
 		type spec struct {
 			Name        string          `json:"name"`

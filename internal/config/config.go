@@ -26,7 +26,7 @@ type Heartbeat struct {
 	IntervalSec    int `json:"intervalSec"`
 	MaxDurationSec int `json:"maxDurationSec"`
 	// MaxConcurrentAgents caps agents running at once; 0 means "auto":
-	// derived from free memory and cores.
+	// four per core, 4 to 16, at most one per GiB of available memory.
 	MaxConcurrentAgents AutoInt `json:"maxConcurrentAgents"`
 }
 

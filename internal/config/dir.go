@@ -7,7 +7,7 @@ import (
 )
 
 // Dir is the data directory: everything Bonsai owns lives below it
-// (DESIGN.md §2).
+// (docs/design.md §2).
 type Dir string
 
 // DefaultDir returns $BONSAI_DATA_DIR, or ~/.bonsai when it is unset.

@@ -2,7 +2,9 @@
 // filesystem and runs processes: every path is resolved inside one workspace
 // root, and every command gets a clean environment.
 //
-// Executor is the interface; Local is the implementation that works directly
-// on the host, checking every path. Sandboxed and container executors come
-// later and must pass the contract suite in package executortest.
+// This package holds the Executor interface, its option and result types,
+// its errors and the environment policy every implementation applies. The
+// implementations are adapters in their own packages: local (on the host,
+// path-checked); sandboxed and container executors come later. Each must
+// pass the contract suite in package executortest.
 package executor

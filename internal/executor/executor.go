@@ -97,6 +97,9 @@ var (
 	ErrNotRegular = errors.New("not a regular file")
 	// ErrCommandNotFound means the program to run is not on PATH.
 	ErrCommandNotFound = errors.New("command not found")
+	// ErrLink means a path that must be made of real directories goes
+	// through a symbolic link (or a component that is not a directory).
+	ErrLink = errors.New("path goes through a symbolic link or a non-directory")
 )
 
 // PathError records a failed file operation on a root-relative path.

@@ -148,7 +148,7 @@ func TestBeat_TicketTokenCapBlocks(t *testing.T) {
 		t.Fatalf("sub-state %q, comments %+v", got.SubState, cs)
 	}
 	for _, want := range []string{
-		"This run's budget is used up ($0.0600 spent of $0.0500)",
+		"This run's budget is used up ($0.06 spent of $0.05)",
 		"This ticket's budget is used up (3500 tokens spent of 3000 tokens)",
 		"`bonsai project edit demo --ticket-tokens <N>`",
 		"The ticket has used 3500 tokens",
@@ -183,7 +183,7 @@ func TestBeat_DailyCapWaitsForMidnight(t *testing.T) {
 	}
 	e.beat()
 	cs := e.comments(tk.Ref())
-	if len(cs) != 1 || cs[0].Kind != board.KindStatus || !strings.Contains(cs[0].Content, "the project's daily budget is used up ($0.1200 spent of $0.1000)") ||
+	if len(cs) != 1 || cs[0].Kind != board.KindStatus || !strings.Contains(cs[0].Content, "the project's daily budget is used up ($0.12 spent of $0.10)") ||
 		!strings.Contains(cs[0].Content, "--daily-budget <USD>") || !strings.Contains(cs[0].Content, "wait until midnight") {
 		t.Fatalf("comments %+v", cs)
 	}

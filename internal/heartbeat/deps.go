@@ -7,6 +7,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -91,7 +92,7 @@ type Job struct {
 	Budget Budget
 	// Tools are the ticket tools, in addition to the coding tools. A result
 	// with Terminate set ends the run after the current turn.
-	Tools []tickettool.Tool
+	Tools []tool.Tool
 	// OnUsage, when not nil, receives the run's cumulative usage after
 	// each model response, so the ticket tools can report it.
 	OnUsage func(Usage)

@@ -28,8 +28,8 @@ type Options struct {
 	// StateFile keeps the last beat and the paused providers between beats;
 	// empty disables it.
 	StateFile string
-	// Sessions is the root of the agent transcripts:
-	// Sessions/{projectID}/{ticketID}/transcript.jsonl.
+	// Sessions is the root of the agent transcripts, laid out by
+	// session.Layout.
 	Sessions string
 	// Skills is the user's skills directory, offered to every ticket
 	// agent beside the repository's .bonsai/skills; empty means none.
@@ -51,6 +51,10 @@ type Options struct {
 	WorkerID string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Redact removes the process's secrets from a run's error and the
+	// agent's last words before they are stored, posted or logged: they
+	// may quote a provider's answer. nil keeps them as they are.
+	Redact func(string) string
 }
 
 // Heartbeat runs beats.
@@ -68,6 +72,9 @@ func New(opts Options) (*Heartbeat, error) {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Redact == nil {
+		opts.Redact = func(s string) string { return s }
 	}
 	if opts.MaxConcurrent < 1 {
 		opts.MaxConcurrent = 1

@@ -14,7 +14,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
-	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 func TestBeat_NothingToDo(t *testing.T) {
@@ -87,11 +87,11 @@ func TestBeat_TicketLifecycle(t *testing.T) {
 			t.Errorf("task = %s, want reply (an unresolved human comment comes first)", job.Task)
 		}
 		if r := call(t, ctx, job, "ticket_move", map[string]any{"to": "IN_PROGRESS"}); !r.IsError {
-			t.Errorf("move without a plan succeeded: %s", r.Text)
+			t.Errorf("move without a plan succeeded: %s", r.Text())
 		}
 		call(t, ctx, job, "ticket_plan", map[string]string{"plan": "1. create feature.txt\n2. commit"})
 		if r := call(t, ctx, job, "ticket_move", map[string]any{"to": "IN_PROGRESS"}); r.IsError {
-			t.Errorf("move to IN_PROGRESS: %s", r.Text)
+			t.Errorf("move to IN_PROGRESS: %s", r.Text())
 		}
 		return heartbeat.Outcome{Status: board.RunCompleted, Usage: heartbeat.Usage{InputTokens: 100, OutputTokens: 20, CostUSD: 0.01}}, nil
 	}
@@ -129,11 +129,11 @@ func TestBeat_TicketLifecycle(t *testing.T) {
 		}
 		shell(t, ctx, job, "echo done > feature.txt")
 		crit := []map[string]string{{"criterion": "feature.txt exists", "evidence": "created it"}, {"criterion": "it says done", "evidence": "cat shows done"}}
-		if r := call(t, ctx, job, "ticket_move", map[string]any{"to": "VERIFICATION", "criteria": crit}); !r.IsError || !strings.Contains(r.Text, "uncommitted") {
+		if r := call(t, ctx, job, "ticket_move", map[string]any{"to": "VERIFICATION", "criteria": crit}); !r.IsError || !strings.Contains(r.Text(), "uncommitted") {
 			t.Errorf("move with a dirty worktree = %+v", r)
 		}
 		shell(t, ctx, job, "git add feature.txt && git commit -q -m 'add feature'")
-		if r := call(t, ctx, job, "ticket_move", map[string]any{"to": "VERIFICATION", "criteria": crit[:1]}); !r.IsError || !strings.Contains(r.Text, "criterion 2") {
+		if r := call(t, ctx, job, "ticket_move", map[string]any{"to": "VERIFICATION", "criteria": crit[:1]}); !r.IsError || !strings.Contains(r.Text(), "criterion 2") {
 			t.Errorf("move with missing evidence = %+v", r)
 		}
 		r := call(t, ctx, job, "ticket_move", map[string]any{"to": "VERIFICATION", "criteria": crit})
@@ -244,7 +244,7 @@ func TestBeat_PlanModeWaitsForAPerson(t *testing.T) {
 	e := newEnv(t)
 	e.project("careful", func(p *board.Project) { p.Agent.PermissionMode = board.ModePlan })
 	tk := e.ticket("careful", "Risky change", board.Research)
-	var refused tickettool.Result
+	var refused tool.Result
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
 		if !strings.Contains(job.Prompt, "ask for approval with ticket_ask") || strings.Contains(job.Prompt, "move the ticket to IN_PROGRESS with ticket_move") {
 			t.Errorf("research prompt in plan mode:\n%s", job.Prompt)
@@ -255,7 +255,7 @@ func TestBeat_PlanModeWaitsForAPerson(t *testing.T) {
 		return heartbeat.Outcome{Status: board.RunCompleted}, nil
 	}
 	rep := e.beat()
-	if !refused.IsError || !strings.Contains(refused.Text, "a person approves each plan") {
+	if !refused.IsError || !strings.Contains(refused.Text(), "a person approves each plan") {
 		t.Errorf("ticket_move in plan mode = %+v, want a refusal saying a person approves plans", refused)
 	}
 	if got := e.get(tk.Ref()); got.State != board.Research || got.SubState != board.SubBlocked || rep.Runs[0].Status != board.RunBlocked {

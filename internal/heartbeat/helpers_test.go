@@ -11,10 +11,11 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
-	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -72,7 +73,7 @@ func newEnv(t testing.TB) *env {
 		Projects:  filepath.Join(data, "projects"),
 		Worktrees: filepath.Join(data, "worktrees"),
 		Open: func(root string) (executor.Executor, error) {
-			return executor.NewLocal(root, executor.LocalOptions{})
+			return local.New(root, local.Options{})
 		},
 	})
 	if err != nil {
@@ -175,12 +176,12 @@ func (e *env) humanComment(ref board.Ref, text string) {
 }
 
 // call runs the named ticket tool of job with args.
-func call(t *testing.T, ctx context.Context, job heartbeat.Job, name string, args any) tickettool.Result {
+func call(t *testing.T, ctx context.Context, job heartbeat.Job, name string, args any) tool.Result {
 	t.Helper()
 	raw, _ := json.Marshal(args)
 	for _, tl := range job.Tools {
 		if tl.Name() == name {
-			r, err := tl.Run(ctx, raw)
+			r, err := tl.Run(ctx, raw, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -188,7 +189,7 @@ func call(t *testing.T, ctx context.Context, job heartbeat.Job, name string, arg
 		}
 	}
 	t.Fatalf("job has no tool %s", name)
-	return tickettool.Result{}
+	return tool.Result{}
 }
 
 // shell runs a command in the job's worktree through its executor.

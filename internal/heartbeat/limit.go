@@ -8,25 +8,26 @@ import (
 	"strings"
 )
 
-// Sizing of "auto" concurrency: an agent process needs about this much
-// memory for its tools (builds, tests), and no more than this many run by
-// default however big the machine.
+// Sizing of "auto" concurrency. Agents mostly wait on the model, so
+// several run per core: four per core, at least four, at most sixteen
+// (docs/heartbeat.md has the measurements). An agent's tools (builds,
+// tests) may need about memPerAgent, so available memory bounds it too.
 const (
-	memPerAgent = 1 << 30
-	maxAuto     = 8
+	agentsPerCore = 4
+	minAuto       = 4
+	maxAuto       = 16
+	memPerAgent   = 1 << 30
 )
 
 // AutoConcurrency derives how many agents may run at once from the number
-// of cores and the available memory (bytes; 0 when unknown): one per core,
-// at most one per GiB available, at least one, at most 8.
+// of cores and the available memory (bytes; 0 when unknown): four per
+// core, between 4 and 16, at most one per GiB available, at least one.
 func AutoConcurrency(cores int, availMem uint64) int {
-	n := cores
+	n := min(max(agentsPerCore*cores, minAuto), maxAuto)
 	if availMem > 0 {
-		if m := int(availMem / memPerAgent); m < n {
-			n = m
-		}
+		n = min(n, int(availMem/memPerAgent))
 	}
-	return max(1, min(n, maxAuto))
+	return max(1, n)
 }
 
 // MachineConcurrency is AutoConcurrency for this machine.

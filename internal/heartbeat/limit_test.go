@@ -18,17 +18,18 @@ func TestAutoConcurrency(t *testing.T) {
 		mem   uint64
 		want  int
 	}{
-		{2, 16 * gib, 2},   // cores bound
-		{16, 3 * gib, 3},   // memory bound
-		{4, 0, 4},          // memory unknown: cores
-		{1, gib / 2, 1},    // never below one
-		{64, 256 * gib, 8}, // never above eight
+		{2, 16 * gib, 8},    // four per core: agents mostly wait on the model
+		{1, 16 * gib, 4},    // at least four
+		{16, 3 * gib, 3},    // memory bound
+		{3, 0, 12},          // memory unknown: cores
+		{1, gib / 2, 1},     // never below one
+		{64, 256 * gib, 16}, // never above sixteen
 	} {
 		if got := heartbeat.AutoConcurrency(tc.cores, tc.mem); got != tc.want {
 			t.Errorf("AutoConcurrency(%d, %d GiB) = %d, want %d", tc.cores, tc.mem/gib, got, tc.want)
 		}
 	}
-	if n := heartbeat.MachineConcurrency(); n < 1 || n > 8 {
+	if n := heartbeat.MachineConcurrency(); n < 1 || n > 16 {
 		t.Errorf("MachineConcurrency() = %d", n)
 	}
 }

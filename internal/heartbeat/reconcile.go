@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
 
@@ -26,7 +26,7 @@ func runMark(id string) string { return RunMark + "=" + id }
 // killRun kills the processes the commands of run id left, and reports
 // whether none is left. A failure is logged.
 func (h *Heartbeat) killRun(id string) bool {
-	n, err := executor.KillMarked(runMark(id))
+	n, err := local.KillMarked(runMark(id))
 	if n > 0 {
 		h.log.Warn("killed processes a run left", "run", id, "count", n)
 	}
@@ -54,17 +54,28 @@ func (h *Heartbeat) reconcile(ctx context.Context) (n int, busy map[string]bool,
 			busy[r.TicketID] = true
 			continue
 		}
-		u, err := session.UsageSince(SessionFile(h.opts.Sessions, r.ProjectID, r.TicketID), r.StartedAt)
-		if err != nil {
+		if err := h.chargeTranscript(&r); err != nil {
 			h.log.Error("read the usage of an interrupted run", "run", r.ID, "err", err)
 		}
 		r.Status, r.Error = board.RunInterrupted, interruptedError
-		r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens = u.Input, u.Output, u.CacheRead, u.CacheWrite
-		r.CostUSD = u.Cost
 		if _, err := h.opts.Store.FinishRun(ctx, r); err != nil {
 			return n, busy, fmt.Errorf("reconcile: %w", err)
 		}
 		n++
 	}
 	return n, busy, nil
+}
+
+// chargeTranscript sets r's usage to what its ticket's transcript recorded
+// since the run started (none when it cannot be read).
+func (h *Heartbeat) chargeTranscript(r *board.Run) error {
+	path, err := h.transcript(r.ProjectID, r.TicketID)
+	if err != nil {
+		r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD = 0, 0, 0, 0, 0
+		return err
+	}
+	u, err := session.UsageSince(path, r.StartedAt)
+	r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens = u.Input, u.Output, u.CacheRead, u.CacheWrite
+	r.CostUSD = u.Cost
+	return err
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
@@ -22,7 +21,10 @@ func TestBeat_InterruptedRunIsCharged(t *testing.T) {
 	tk := e.ticket("demo", "Crashy", board.InProgress)
 	ctx := context.Background()
 
-	path := heartbeat.SessionFile(e.opts.Sessions, tk.ProjectID, tk.ID)
+	path, err := session.Layout{Root: e.opts.Sessions}.Transcript(tk.ProjectID, tk.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	now := time.Now().Add(-time.Hour)
 	s, err := session.Create(path, "/w", session.Options{Now: func() time.Time { return now }})
 	if err != nil {

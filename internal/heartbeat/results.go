@@ -109,7 +109,7 @@ func (r *runState) askPlanApproval(ctx context.Context) bool {
 func statusText(out Outcome, task board.TaskKind, d time.Duration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Run (%s) ended **%s** after %s", task, out.Status, d.Round(time.Second))
-	fmt.Fprintf(&b, ", %d tokens in, %d out, $%.4f.", out.Usage.InputTokens, out.Usage.OutputTokens, out.Usage.CostUSD)
+	fmt.Fprintf(&b, ", %d tokens in, %d out, %s.", out.Usage.InputTokens, out.Usage.OutputTokens, board.USD(out.Usage.CostUSD))
 	if out.Error != "" {
 		fmt.Fprintf(&b, "\n\nError: %s", out.Error)
 	}
@@ -134,10 +134,7 @@ func (h *Heartbeat) pause(st *State, provider string, until time.Time) {
 	}
 }
 
-// usd formats dollars with cents, or with four decimals under a dollar.
+// usd formats dollars as every comment and the CLI show them.
 func usd(v float64) string {
-	if v < 1 {
-		return fmt.Sprintf("$%.4f", v)
-	}
-	return fmt.Sprintf("$%.2f", v)
+	return board.USD(v)
 }

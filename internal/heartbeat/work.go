@@ -12,15 +12,16 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
+	"github.com/bonsai-run/bonsai/internal/session"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
 // runtimeAuthor is the author name of the comments the runtime writes.
 const runtimeAuthor = "bonsai"
 
-// SessionFile returns the transcript of a ticket under the sessions root.
-func SessionFile(sessions, projectID, ticketID string) string {
-	return filepath.Join(sessions, projectID, ticketID, "transcript.jsonl")
+// transcript returns the transcript of a ticket under the sessions root.
+func (h *Heartbeat) transcript(projectID, ticketID string) (string, error) {
+	return session.Layout{Root: h.opts.Sessions}.Transcript(projectID, ticketID)
 }
 
 // work runs the agent on one planned ticket and records the result. Every
@@ -100,10 +101,16 @@ type runState struct {
 // failures before the agent ran are an outcome with status error.
 func (r *runState) execute(ctx context.Context, beatDeadline time.Time, st *State) Outcome {
 	job, stop := r.prepare(ctx, beatDeadline, st)
+	var out Outcome
 	if stop != nil {
-		return *stop
+		out = *stop
+	} else {
+		out = r.runAgent(ctx, job)
 	}
-	return r.runAgent(ctx, job)
+	// The outcome goes to the run record, the ticket, the state file and
+	// the log, and from the ticket into the next beat's prompt.
+	out.Error, out.Summary = r.h.opts.Redact(out.Error), r.h.opts.Redact(out.Summary)
+	return out
 }
 
 // failed is the outcome of a run that could not start.
@@ -165,8 +172,11 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	if len(over) > 0 {
 		return Job{}, &Outcome{Status: board.RunBudgetExceeded, Error: over[0].text()}
 	}
-	session := SessionFile(h.opts.Sessions, t.ProjectID, t.ID)
-	if err := os.MkdirAll(filepath.Dir(session), 0o700); err != nil {
+	transcript, err := h.transcript(t.ProjectID, t.ID)
+	if err != nil {
+		return Job{}, failed("create session directory", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(transcript), 0o700); err != nil {
 		return Job{}, failed("create session directory", err)
 	}
 	r.tools = tickettool.New(tickettool.Config{
@@ -182,7 +192,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 		SystemPrompt: SystemPrompt(ctx, PromptInput{Workspace: ws, Project: r.plan.Project, Ticket: t,
 			Comments: comments, Fresh: fresh, Now: h.opts.Now(), UserSkills: h.opts.Skills}),
 		Prompt:      TaskPrompt(r.plan.Task, r.plan.Project, t, ws),
-		SessionFile: session, Deadline: deadline, Budget: budget, Skills: h.opts.Skills,
+		SessionFile: transcript, Deadline: deadline, Budget: budget, Skills: h.opts.Skills,
 		Tools: r.tools.Tools(), OnUsage: r.setUsage,
 	}, nil
 }
@@ -217,10 +227,12 @@ func (r *runState) setUsage(u Usage) {
 	r.mu.Unlock()
 }
 
-func (r *runState) runUsage() (int64, float64) {
+func (r *runState) runUsage() tickettool.Spend {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.usage.InputTokens + r.usage.OutputTokens, r.usage.CostUSD
+	u := r.usage
+	return tickettool.Spend{Input: u.InputTokens, Output: u.OutputTokens,
+		Cache: u.CacheReadTokens + u.CacheWriteTokens, CostUSD: u.CostUSD}
 }
 
 // note posts a comment as the runtime; a failure is logged, not fatal.

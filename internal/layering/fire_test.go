@@ -11,7 +11,7 @@ func clean() graph {
 		"cmd/bonsai":            {Imports: []string{"internal/cli"}},
 		"internal/board":        {Imports: []string{"errors", "strings"}, Deps: []string{"errors", "strings", "os"}},
 		"internal/store":        {Imports: []string{"internal/board"}, Deps: []string{"internal/board"}},
-		"internal/store/sqlite": {Imports: []string{"internal/store", "modernc.org/sqlite"}, Deps: []string{"internal/store", "internal/board", "modernc.org/sqlite"}},
+		"internal/store/sqlite": {Imports: []string{"internal/board", "internal/store", "modernc.org/sqlite"}, Deps: []string{"internal/store", "internal/board", "modernc.org/sqlite"}},
 		"internal/llm":          {Imports: []string{"net/http"}, Deps: []string{"net/http"}},
 		"internal/llm/openai":   {Imports: []string{"internal/llm"}, Deps: []string{"internal/llm"}},
 		"internal/heartbeat":    {Imports: []string{"internal/board", "internal/store"}, Deps: []string{"internal/board", "internal/store"}},
@@ -92,9 +92,9 @@ func TestRules_FireOnBrokenGraphs(t *testing.T) {
 			return g
 		}, "adapter internal/store/sqlite imports adapter internal/llm/openai"},
 		{"adapter subpackage imports adapter", adaptersApart, func(g graph) graph {
-			g["internal/llm/openai/wire"] = pkg{Deps: []string{"internal/executor"}}
+			g["internal/llm/openai/wire"] = pkg{Deps: []string{"internal/executor/local"}}
 			return g
-		}, "adapter internal/llm/openai/wire imports adapter internal/executor"},
+		}, "adapter internal/llm/openai/wire imports adapter internal/executor/local"},
 		{"core imports adapter", coreAvoidsAdapters, func(g graph) graph {
 			p := g["internal/heartbeat"]
 			p.Deps = append(p.Deps, "internal/store/sqlite")
@@ -111,6 +111,10 @@ func TestRules_FireOnBrokenGraphs(t *testing.T) {
 			g["internal/heartbeat"] = p
 			return g
 		}, "internal/heartbeat imports internal/llm, which docs/architecture.md does not list"},
+		{"doc lists an import that is gone", matchesDoc(cleanDoc()), func(g graph) graph {
+			g["internal/heartbeat"] = pkg{Imports: []string{"internal/board"}}
+			return g
+		}, "docs/architecture.md says internal/heartbeat imports internal/store, which it does not"},
 		{"package the doc lacks", matchesDoc(cleanDoc()), func(g graph) graph {
 			g["internal/notify"] = pkg{}
 			return g

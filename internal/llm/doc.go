@@ -26,7 +26,7 @@
 // response with its cost in USD, and an error message when the stream
 // failed. The JSON encoding is compact (empty fields are omitted) and
 // stable: field names and order are part of the session file format
-// (DESIGN.md §7).
+// (docs/design.md §7).
 //
 // # Streaming
 //
@@ -54,14 +54,20 @@
 //
 // # Models
 //
-// Models are named "provider/model" ([ParseModelID]). [Info] describes a
-// model's limits and prices; the embedded catalog lives in llm/catalog and
-// the wiring from an id to a concrete adapter in llm/provider.
+// Models are named "provider/model" ([ParseModelID]). [Providers] is the
+// table of the providers Bonsai knows: each one's wire format, key and base
+// URL variables and default base URL, as data, so that the CLI and the web
+// UI read the variables the wiring reads. [Info] describes a model's limits
+// and prices; the embedded catalog lives in llm/catalog and the wiring from
+// an id to a concrete adapter in llm/provider.
 //
 // # Helpers for adapters
 //
 // [EncodeCache] keeps each message's wire encoding so a request in a long
 // session re-encodes only its new messages; [Body] sends the cached bytes
-// without copying them; [SSEReader] reads a text/event-stream body. They
-// do no I/O of their own: the adapters own the connections.
+// without copying them; [SSEReader] reads a text/event-stream body;
+// [StreamGuard] gives up a stream that goes quiet (keep-alives aside) or
+// grows past a size cap; [Redactor] hides the process's secrets in every
+// error an adapter returns, since a proxy may echo the request's headers.
+// They do no I/O of their own: the adapters own the connections.
 package llm

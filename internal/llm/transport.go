@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 )
 
 // TransportError turns an error of sending a request or reading its stream
@@ -22,16 +21,4 @@ func TransportError(ctx context.Context, provider, what string, err error) error
 		return &Error{Kind: KindTransport, Provider: provider, Message: "malformed " + what + ": " + err.Error(), Err: err}
 	}
 	return &Error{Kind: KindTransport, Provider: provider, Message: err.Error(), Err: err}
-}
-
-// HideKey removes the API key from an [*Error]'s message: a proxy or an
-// OpenAI-compatible server may echo the request's headers in its error
-// body, and the message ends up in logs, on tickets and before the agent.
-// Keys shorter than 8 bytes are left alone: replacing them would mangle
-// ordinary words.
-func HideKey(err error, key string) error {
-	if e, ok := errors.AsType[*Error](err); ok && len(key) >= 8 {
-		e.Message = strings.ReplaceAll(e.Message, key, "[redacted]")
-	}
-	return err
 }

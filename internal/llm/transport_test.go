@@ -23,14 +23,3 @@ func TestTransportError(t *testing.T) {
 		t.Fatalf("cancelled context: %v", err)
 	}
 }
-
-func TestHideKey(t *testing.T) {
-	err := HideKey(&Error{Message: "bad header: Bearer sk-secret-123"}, "sk-secret-123")
-	if got := err.(*Error).Message; got != "bad header: Bearer [redacted]" {
-		t.Fatalf("message %q", got)
-	}
-	err = HideKey(&Error{Message: "the key is short"}, "key")
-	if got := err.(*Error).Message; got != "the key is short" {
-		t.Fatalf("a short key mangled the message: %q", got)
-	}
-}

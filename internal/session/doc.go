@@ -1,5 +1,6 @@
 // Package session reads and writes the JSONL transcript files of
-// DESIGN.md §7.
+// docs/design.md (§7), and owns where they live and the live file beside
+// a ticket's transcript.
 //
 // A file starts with a header line
 //
@@ -22,4 +23,13 @@
 // [File.Context] rebuilds what the model sees: the path from the leaf to
 // the root, and after a compaction the latest summary first, then the
 // messages kept verbatim.
+//
+// [Layout] spells the sessions directory: a ticket's transcript and live
+// file from its project and ticket IDs (refusing IDs that could name a
+// path outside it), and the directory of `bonsai run`'s sessions for a
+// working directory, whose files are named by [FileName]. The live file
+// holds the assistant message being streamed, one [LiveLine] a line:
+// [LiveWriter] writes it, [LiveReader] follows it with bounded memory
+// through a [LineReader], which also serves readers of growing
+// transcripts.
 package session

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 //go:embed bash.md
@@ -54,22 +56,22 @@ type bashArgs struct {
 	Timeout float64 `json:"timeout"`
 }
 
-// Run implements Tool.
-func (t *bashTool) Run(ctx context.Context, raw json.RawMessage, update UpdateFunc) (Result, error) {
+// Run implements tool.Tool.
+func (t *bashTool) Run(ctx context.Context, raw json.RawMessage, update func(tool.Result)) (tool.Result, error) {
 	var a bashArgs
 	if r := t.decode(raw, &a); r != nil {
 		return *r, nil
 	}
-	return safeRun(t.name, func() (Result, error) { return t.run(ctx, a, update) })
+	return t.run(ctx, a, update)
 }
 
 // pathHider is implemented by executors that can rewrite their root's host
-// path in command output as relative paths (executor.Local).
+// path in command output as relative paths (local.Executor).
 type pathHider interface {
 	HidePaths(s string) string
 }
 
-func (t *bashTool) run(ctx context.Context, a bashArgs, update UpdateFunc) (Result, error) {
+func (t *bashTool) run(ctx context.Context, a bashArgs, update func(tool.Result)) (tool.Result, error) {
 	timeout := bashTimeout
 	if a.Timeout > 0 {
 		timeout = time.Duration(math.Min(a.Timeout, 86400) * float64(time.Second))
@@ -85,7 +87,7 @@ func (t *bashTool) run(ctx context.Context, a bashArgs, update UpdateFunc) (Resu
 	start := t.e.opts.Now()
 	x, err := t.e.ex.Shell(ctx, a.Command, executor.RunOptions{Output: out, Timeout: timeout})
 	if err != nil {
-		return Result{}, fmt.Errorf("bash: %w", err)
+		return tool.Result{}, fmt.Errorf("bash: %w", err)
 	}
 	d := BashDetails{
 		ExitCode: x.Code, DurationMs: t.e.opts.Now().Sub(start).Milliseconds(),
@@ -97,7 +99,7 @@ func (t *bashTool) run(ctx context.Context, a bashArgs, update UpdateFunc) (Resu
 	if v.truncated {
 		p, err := t.spill(context.WithoutCancel(ctx), hide(out.full()))
 		if err != nil {
-			return Result{}, fmt.Errorf("bash: save output: %w", err)
+			return tool.Result{}, fmt.Errorf("bash: save output: %w", err)
 		}
 		d.FullOutputPath = p
 		if v.partial {
@@ -111,11 +113,11 @@ func (t *bashTool) run(ctx context.Context, a bashArgs, update UpdateFunc) (Resu
 	}
 	switch {
 	case x.TimedOut:
-		return Result{Content: []Content{{Type: "text", Text: text + "\n\n" + fmt.Sprintf("Command timed out after %s seconds", secs(timeout))}}, IsError: true, Details: d}, nil
+		return tool.Result{Content: []llm.Part{llm.Text(text + "\n\n" + fmt.Sprintf("Command timed out after %s seconds", secs(timeout)))}, IsError: true, Details: d}, nil
 	case x.Canceled:
-		return Result{Content: []Content{{Type: "text", Text: text + "\n\nCommand aborted"}}, IsError: true, Details: d}, nil
+		return tool.Result{Content: []llm.Part{llm.Text(text + "\n\nCommand aborted")}, IsError: true, Details: d}, nil
 	case x.Code != 0:
-		return Result{Content: []Content{{Type: "text", Text: text + fmt.Sprintf("\n\nCommand exited with code %d", x.Code)}}, IsError: true, Details: d}, nil
+		return tool.Result{Content: []llm.Part{llm.Text(text + fmt.Sprintf("\n\nCommand exited with code %d", x.Code))}, IsError: true, Details: d}, nil
 	}
 	return textResult(text, d), nil
 }
@@ -127,49 +129,77 @@ func secs(d time.Duration) string {
 // spill saves the full output under .bonsai-tmp/ and returns its
 // workspace-relative path.
 func (t *bashTool) spill(ctx context.Context, full string) (string, error) {
-	if err := t.e.prepareTmp(ctx); err != nil {
+	dir, err := t.e.prepareTmp(ctx)
+	if err != nil {
 		return "", err
 	}
-	p := tmpDir + "/bash-" + t.e.opts.NewID() + ".log"
-	if err := t.e.ex.WriteFile(ctx, p, []byte(full)); err != nil {
+	p := dir + "/bash-" + t.e.opts.NewID() + ".log"
+	if err := t.e.createFile(ctx, p, []byte(full)); err != nil {
 		return "", err
 	}
 	return p, nil
 }
 
-// prepareTmp makes sure git ignores .bonsai-tmp/: a .gitignore inside it
-// covers every repository layout (worktrees included), and the entry in
-// .git/info/exclude keeps the directory itself out of git status.
-func (e *env) prepareTmp(ctx context.Context) error {
+// fileCreator is implemented by executors that can create a new file
+// without following symlinks on the way (local.Executor).
+type fileCreator interface {
+	CreateFile(ctx context.Context, path string, data []byte) error
+}
+
+// createFile creates a file the tools own in the workspace, never through
+// a symlink when the executor can refuse them.
+func (e *env) createFile(ctx context.Context, p string, data []byte) error {
+	if c, ok := e.ex.(fileCreator); ok {
+		return c.CreateFile(ctx, p, data)
+	}
+	if _, err := e.ex.Stat(ctx, p); err == nil {
+		return &executor.PathError{Op: "create", Path: p, Err: fs.ErrExist}
+	}
+	return e.ex.WriteFile(ctx, p, data)
+}
+
+// prepareTmp picks the directory for full outputs and makes sure git
+// ignores it: a .gitignore inside it covers every repository layout
+// (worktrees included), and the entry in .git/info/exclude keeps the
+// directory itself out of git status. The directory is .bonsai-tmp, made
+// of real directories only; when the repository has something else there
+// (a committed symlink or file), a fresh .bonsai-tmp-<id> beside it is
+// used instead, so that the repository can neither redirect the output
+// nor make it fail.
+func (e *env) prepareTmp(ctx context.Context) (string, error) {
 	e.tmpOnce.Lock()
 	defer e.tmpOnce.Unlock()
-	if e.tmpDone {
-		return nil
+	if e.tmpDir != "" {
+		return e.tmpDir, nil
 	}
 	ex := e.ex
-	if _, err := ex.Stat(ctx, tmpDir+"/.gitignore"); errors.Is(err, fs.ErrNotExist) {
-		if err := ex.WriteFile(ctx, tmpDir+"/.gitignore", []byte("*\n")); err != nil {
-			return err
-		}
+	dir := tmpDir
+	err := e.createFile(ctx, dir+"/.gitignore", []byte("*\n"))
+	if errors.Is(err, executor.ErrLink) {
+		dir = tmpDir + "-" + e.opts.NewID()
+		err = e.createFile(ctx, dir+"/.gitignore", []byte("*\n"))
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
 	}
 	if st, err := ex.Stat(ctx, ".git"); err == nil && st.Dir {
 		const exclude = ".git/info/exclude"
 		old, err := ex.ReadFile(ctx, exclude)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+			return "", err
 		}
-		if !hasLine(string(old), "/"+tmpDir+"/") {
+		if !hasLine(string(old), "/"+dir+"/") {
 			s := string(old)
 			if s != "" && !strings.HasSuffix(s, "\n") {
 				s += "\n"
 			}
-			if err := ex.WriteFile(ctx, exclude, []byte(s+"/"+tmpDir+"/\n")); err != nil {
-				return err
+			if err := ex.WriteFile(ctx, exclude, []byte(s+"/"+dir+"/\n")); err != nil {
+				return "", err
 			}
 		}
 	}
-	e.tmpDone = true
-	return nil
+	e.tmpDir = dir
+	return dir, nil
 }
 
 func hasLine(s, line string) bool {

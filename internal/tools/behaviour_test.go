@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/tools"
 )
 
@@ -139,11 +140,11 @@ func TestBash_FullOutputFileIgnoredByGit(t *testing.T) {
 
 func TestBash_StreamsUpdates(t *testing.T) {
 	root := fixture(t)
-	tool := tools.Lookup(newSet(t, root, tools.SearchGo), "bash")
+	bash := tools.Lookup(newSet(t, root, tools.SearchGo), "bash")
 	var mu sync.Mutex
 	var updates []string
-	r, err := tool.Run(context.Background(), json.RawMessage(`{"command":"for i in 1 2 3; do echo $i; sleep 0.25; done"}`),
-		func(p tools.Result) {
+	r, err := bash.Run(context.Background(), json.RawMessage(`{"command":"for i in 1 2 3; do echo $i; sleep 0.25; done"}`),
+		func(p tool.Result) {
 			mu.Lock()
 			defer mu.Unlock()
 			updates = append(updates, p.Text())
@@ -163,10 +164,10 @@ func TestBash_StreamsUpdates(t *testing.T) {
 
 func TestBash_AbortKeepsPartialOutput(t *testing.T) {
 	root := fixture(t)
-	tool := tools.Lookup(newSet(t, root, tools.SearchGo), "bash")
+	bash := tools.Lookup(newSet(t, root, tools.SearchGo), "bash")
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	r, err := tool.Run(ctx, json.RawMessage(`{"command":"echo partial; sleep 100"}`), nil)
+	r, err := bash.Run(ctx, json.RawMessage(`{"command":"echo partial; sleep 100"}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,9 +220,15 @@ func TestWrite_KeepsModeAndLeavesNoTemp(t *testing.T) {
 	}
 }
 
+// validate checks args with the tool's own validator, which tool.Check
+// prefers to the schema.
+func validate(t tool.Tool, args json.RawMessage) error {
+	return t.(tool.Validator).Validate(args)
+}
+
 func TestValidate(t *testing.T) {
 	ts := tools.New(nil, tools.Options{})
-	err := tools.Validate(tools.Lookup(ts, "grep"), json.RawMessage(`{"pattern":1,"limit":-1}`))
+	err := validate(tools.Lookup(ts, "grep"), json.RawMessage(`{"pattern":1,"limit":-1}`))
 	var ve *tools.ValidationError
 	if !errors.As(err, &ve) {
 		t.Fatalf("err = %v", err)
@@ -230,23 +237,23 @@ func TestValidate(t *testing.T) {
 	if err.Error() != want {
 		t.Fatalf("got  %s\nwant %s", err, want)
 	}
-	if err := tools.Validate(tools.Lookup(ts, "read"), json.RawMessage(`{"path":"a"}`)); err != nil {
+	if err := validate(tools.Lookup(ts, "read"), json.RawMessage(`{"path":"a"}`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := tools.Validate(tools.Lookup(ts, "read"), json.RawMessage(`not json`)); !errors.As(err, &ve) {
+	if err := validate(tools.Lookup(ts, "read"), json.RawMessage(`not json`)); !errors.As(err, &ve) {
 		t.Fatalf("bad JSON: %v", err)
 	}
 	// An argument a tool does not take is refused, not ignored: a model
 	// that sends "lines" for "limit" learns the names instead of reading
 	// the whole file unawares.
-	for _, tool := range ts {
-		err := tools.Validate(tool, json.RawMessage(`{"lines":5}`))
+	for _, tl := range ts {
+		err := validate(tl, json.RawMessage(`{"lines":5}`))
 		if !errors.As(err, &ve) || !strings.Contains(err.Error(), `unknown argument "lines" (the arguments are `) {
-			t.Errorf("%s with an unknown argument: %v", tool.Name(), err)
+			t.Errorf("%s with an unknown argument: %v", tl.Name(), err)
 		}
 	}
 	want = `invalid arguments for read: unknown argument "lines" (the arguments are limit, offset, path)`
-	if err := tools.Validate(tools.Lookup(ts, "read"), json.RawMessage(`{"path":"a","lines":5}`)); err == nil || err.Error() != want {
+	if err := validate(tools.Lookup(ts, "read"), json.RawMessage(`{"path":"a","lines":5}`)); err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}
 }
@@ -260,8 +267,8 @@ func TestTools_SchemaSize(t *testing.T) {
 		InputSchema json.RawMessage `json:"input_schema"`
 	}
 	var specs []spec
-	for _, tool := range tools.New(nil, tools.Options{}) {
-		specs = append(specs, spec{tool.Name(), tool.Description(), tool.Schema()})
+	for _, tl := range tools.New(nil, tools.Options{}) {
+		specs = append(specs, spec{tl.Name(), tl.Description(), tl.Schema()})
 	}
 	b, err := json.Marshal(specs)
 	if err != nil {
@@ -275,9 +282,10 @@ func TestTools_SchemaSize(t *testing.T) {
 }
 
 func TestTools_PanicBecomesErrorResult(t *testing.T) {
-	// A nil executor makes every file tool panic inside Run.
-	r, err := tools.Lookup(tools.New(nil, tools.Options{}), "ls").Run(context.Background(), json.RawMessage(`{}`), nil)
-	if err != nil || !r.IsError || !strings.HasPrefix(r.Text(), "tool ls failed:") {
-		t.Fatalf("r=%+v err=%v", r, err)
+	// A nil executor makes every file tool panic inside Run; tool.Call,
+	// which every host uses, recovers it.
+	r := tool.Call(context.Background(), tools.Lookup(tools.New(nil, tools.Options{}), "ls"), json.RawMessage(`{}`), nil)
+	if !r.IsError || !strings.HasPrefix(r.Text(), "Tool ls failed: internal error:") {
+		t.Fatalf("r=%+v", r)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 //go:embed edit.md
@@ -46,16 +48,16 @@ type editArgs struct {
 	ReplaceAll bool   `json:"replace_all"`
 }
 
-// Run implements Tool.
-func (t *editTool) Run(ctx context.Context, raw json.RawMessage, _ UpdateFunc) (Result, error) {
+// Run implements tool.Tool.
+func (t *editTool) Run(ctx context.Context, raw json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 	var a editArgs
 	if r := t.decode(raw, &a); r != nil {
 		return *r, nil
 	}
-	return safeRun(t.name, func() (Result, error) { return t.edit(ctx, a) })
+	return t.edit(ctx, a)
 }
 
-func (t *editTool) edit(ctx context.Context, a editArgs) (Result, error) {
+func (t *editTool) edit(ctx context.Context, a editArgs) (tool.Result, error) {
 	ex := t.e.ex
 	name := shown(ex, a.Path)
 	if r := checkEditArgs(a); r != nil {
@@ -100,7 +102,7 @@ func (t *editTool) edit(ctx context.Context, a editArgs) (Result, error) {
 
 // applyEdit performs the replacement on the file content and returns the
 // new content with the result to report. It does no I/O.
-func applyEdit(name, content string, a editArgs) (string, Result) {
+func applyEdit(name, content string, a editArgs) (string, tool.Result) {
 	if r := checkEditArgs(a); r != nil {
 		return "", *r
 	}
@@ -153,8 +155,8 @@ func applyEdit(name, content string, a editArgs) (string, Result) {
 }
 
 // checkEditArgs refuses edits that cannot change anything.
-func checkEditArgs(a editArgs) *Result {
-	var r Result
+func checkEditArgs(a editArgs) *tool.Result {
+	var r tool.Result
 	switch {
 	case a.OldString == "":
 		r = errorResult("old_string is empty. Use write to create or replace a whole file.")
@@ -166,7 +168,7 @@ func checkEditArgs(a editArgs) *Result {
 	return &r
 }
 
-func notFound(name, content, old string) Result {
+func notFound(name, content, old string) tool.Result {
 	at, lines := closest(content, old)
 	if at == 0 {
 		return errorResult("Could not find old_string in %s. Read the file and copy the text exactly, including whitespace.", name)

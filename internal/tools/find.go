@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 //go:embed find.md
@@ -45,16 +47,16 @@ type findArgs struct {
 	Limit   int    `json:"limit"`
 }
 
-// Run implements Tool.
-func (t *findTool) Run(ctx context.Context, raw json.RawMessage, _ UpdateFunc) (Result, error) {
+// Run implements tool.Tool.
+func (t *findTool) Run(ctx context.Context, raw json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 	var a findArgs
 	if r := t.decode(raw, &a); r != nil {
 		return *r, nil
 	}
-	return safeRun(t.name, func() (Result, error) { return t.find(ctx, a) })
+	return t.find(ctx, a)
 }
 
-func (t *findTool) find(ctx context.Context, a findArgs) (Result, error) {
+func (t *findTool) find(ctx context.Context, a findArgs) (tool.Result, error) {
 	ex := t.e.ex
 	if a.Path == "" {
 		a.Path = "."
@@ -103,7 +105,7 @@ func matchEntries(files []string, base, pattern string) []string {
 	return out
 }
 
-func formatFind(ents []string, pattern string, limit int) Result {
+func formatFind(ents []string, pattern string, limit int) tool.Result {
 	d := FindDetails{Results: len(ents)}
 	if len(ents) == 0 {
 		return textResult("No files found matching "+pattern, d)

@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/tools"
 )
 
@@ -90,9 +91,9 @@ func fixture(t testing.TB) string {
 
 // newSet opens an executor on root and builds the tool set with a fixed
 // clock and ID source so that results are deterministic.
-func newSet(t testing.TB, root string, search tools.Search) []tools.Tool {
+func newSet(t testing.TB, root string, search tools.Search) []tool.Tool {
 	t.Helper()
-	ex, err := executor.NewLocal(root, executor.LocalOptions{})
+	ex, err := local.New(root, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,27 +111,23 @@ func hasRipgrep() bool {
 	return err == nil
 }
 
-// run calls a tool and fails the test on a Go error.
-func run(t testing.TB, ts []tools.Tool, name, args string) tools.Result {
+// run calls a tool as every host does, through tool.Call.
+func run(t testing.TB, ts []tool.Tool, name, args string) tool.Result {
 	t.Helper()
-	tool := tools.Lookup(ts, name)
-	if tool == nil {
+	tl := tools.Lookup(ts, name)
+	if tl == nil {
 		t.Fatalf("no tool %q", name)
 	}
-	r, err := tool.Run(context.Background(), json.RawMessage(args), nil)
-	if err != nil {
-		t.Fatalf("%s %s: %v", name, args, err)
-	}
-	return r
+	return tool.Call(context.Background(), tl, json.RawMessage(args), nil)
 }
 
 // render turns a result into the text stored in a golden file.
-func render(r tools.Result) string {
+func render(r tool.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "isError: %v\n", r.IsError)
 	for _, c := range r.Content {
 		if c.Type == "image" {
-			fmt.Fprintf(&b, "--- image %s (%d bytes base64)\n", c.MIMEType, len(c.Data))
+			fmt.Fprintf(&b, "--- image %s (%d bytes base64)\n", c.MimeType, len(c.Data))
 			continue
 		}
 		fmt.Fprintf(&b, "--- text\n%s\n", c.Text)

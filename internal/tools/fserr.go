@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // shown is how a path the model gave appears in a message: the model's own
@@ -24,7 +25,7 @@ func shown(ex executor.Executor, p string) string {
 
 // fsError turns an executor error on path p into a result the model reads.
 // what names the missing thing: "File", "Path" or "Directory".
-func fsError(ex executor.Executor, p, what string, err error) Result {
+func fsError(ex executor.Executor, p, what string, err error) tool.Result {
 	s := shown(ex, p)
 	switch {
 	case errors.Is(err, executor.ErrOutsideRoot):

@@ -5,12 +5,14 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"github.com/bonsai-run/bonsai/internal/executor"
 	"path"
 	"regexp"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 //go:embed grep.md
@@ -59,16 +61,16 @@ type grepArgs struct {
 	Limit      int    `json:"limit"`
 }
 
-// Run implements Tool.
-func (t *grepTool) Run(ctx context.Context, raw json.RawMessage, _ UpdateFunc) (Result, error) {
+// Run implements tool.Tool.
+func (t *grepTool) Run(ctx context.Context, raw json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 	var a grepArgs
 	if r := t.decode(raw, &a); r != nil {
 		return *r, nil
 	}
-	return safeRun(t.name, func() (Result, error) { return t.grep(ctx, a) })
+	return t.grep(ctx, a)
 }
 
-func (t *grepTool) grep(ctx context.Context, a grepArgs) (Result, error) {
+func (t *grepTool) grep(ctx context.Context, a grepArgs) (tool.Result, error) {
 	ex := t.e.ex
 	if a.Path == "" {
 		a.Path = "."
@@ -116,7 +118,7 @@ func (t *grepTool) grep(ctx context.Context, a grepArgs) (Result, error) {
 
 // formatGrep renders hits in order, stopping at limit matches or 50 KB,
 // and names the files the search skipped for their size.
-func formatGrep(found grepResult, limit, ctxLines int) Result {
+func formatGrep(found grepResult, limit, ctxLines int) tool.Result {
 	files := found.files
 	var b strings.Builder
 	d := GrepDetails{Skipped: len(found.skipped)}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/tools"
 )
 
@@ -20,7 +20,7 @@ func TestGrep_GoSearchSkipsHugeFiles(t *testing.T) {
 		"big/huge.log":  strings.Repeat("needle in a haystack\n", 10),
 		"big/other.log": strings.Repeat("x", 300) + "\nneedle\n",
 	})
-	ex, err := executor.NewLocal(root, executor.LocalOptions{})
+	ex, err := local.New(root, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

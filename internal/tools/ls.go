@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 //go:embed ls.md
@@ -41,16 +43,16 @@ type lsArgs struct {
 	Limit int    `json:"limit"`
 }
 
-// Run implements Tool.
-func (t *lsTool) Run(ctx context.Context, raw json.RawMessage, _ UpdateFunc) (Result, error) {
+// Run implements tool.Tool.
+func (t *lsTool) Run(ctx context.Context, raw json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 	var a lsArgs
 	if r := t.decode(raw, &a); r != nil {
 		return *r, nil
 	}
-	return safeRun(t.name, func() (Result, error) { return t.ls(ctx, a) })
+	return t.ls(ctx, a)
 }
 
-func (t *lsTool) ls(ctx context.Context, a lsArgs) (Result, error) {
+func (t *lsTool) ls(ctx context.Context, a lsArgs) (tool.Result, error) {
 	ex := t.e.ex
 	if a.Path == "" {
 		a.Path = "."

@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 //go:embed read.md
@@ -42,6 +45,8 @@ type ReadDetails struct {
 type readTool struct {
 	spec
 	e *env
+	// skills, when not nil, reads the paths under e.opts.SkillsPrefix.
+	skills *readTool
 }
 
 func newRead(e *env) *readTool {
@@ -54,16 +59,22 @@ type readArgs struct {
 	Limit  int    `json:"limit"`
 }
 
-// Run implements Tool.
-func (t *readTool) Run(ctx context.Context, raw json.RawMessage, _ UpdateFunc) (Result, error) {
+// Run implements tool.Tool.
+func (t *readTool) Run(ctx context.Context, raw json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 	var a readArgs
 	if r := t.decode(raw, &a); r != nil {
 		return *r, nil
 	}
-	return safeRun(t.name, func() (Result, error) { return t.read(ctx, a) })
+	if t.skills != nil {
+		if rest, ok := strings.CutPrefix(a.Path, t.e.opts.SkillsPrefix); ok {
+			a.Path = rest
+			return t.skills.read(ctx, a)
+		}
+	}
+	return t.read(ctx, a)
 }
 
-func (t *readTool) read(ctx context.Context, a readArgs) (Result, error) {
+func (t *readTool) read(ctx context.Context, a readArgs) (tool.Result, error) {
 	ex := t.e.ex
 	name := shown(ex, a.Path)
 	st, err := ex.Stat(ctx, a.Path)
@@ -84,10 +95,10 @@ func (t *readTool) read(ctx context.Context, a readArgs) (Result, error) {
 		if len(data) > maxImageBytes {
 			return errorResult("Image %s is %.1f MB, over the 5 MB limit.", name, float64(len(data))/(1<<20)), nil
 		}
-		return Result{
-			Content: []Content{
-				{Type: "text", Text: fmt.Sprintf("Read image file %s [%s, %d bytes]", name, mime, len(data))},
-				{Type: "image", MIMEType: mime, Data: base64.StdEncoding.EncodeToString(data)},
+		return tool.Result{
+			Content: []llm.Part{
+				llm.Text(fmt.Sprintf("Read image file %s [%s, %d bytes]", name, mime, len(data))),
+				llm.Image(mime, base64.StdEncoding.EncodeToString(data)),
 			},
 			Details: ReadDetails{Path: name, MIMEType: mime, Bytes: int64(len(data))},
 		}, nil
@@ -117,7 +128,7 @@ func (t *readTool) read(ctx context.Context, a readArgs) (Result, error) {
 }
 
 // format numbers lines start..end (1-based), cut to the limits.
-func (t *readTool) format(name string, lines []string, start, end int, lim limits) Result {
+func (t *readTool) format(name string, lines []string, start, end int, lim limits) tool.Result {
 	total := len(lines)
 	width := len(strconv.Itoa(end))
 	first := strings.TrimSuffix(lines[start-1], "\r")

@@ -20,21 +20,6 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("invalid arguments for %s: %s", e.Tool, strings.Join(e.Problems, "; "))
 }
 
-// Validate checks args against t's schema. It returns a *ValidationError
-// for arguments that do not match and nil otherwise.
-func Validate(t Tool, args json.RawMessage) error {
-	if v, ok := t.(interface{ validator() *validator }); ok {
-		return v.validator().validate(args)
-	}
-	v, err := newValidator(t.Name(), string(t.Schema()))
-	if err != nil {
-		return err
-	}
-	return v.validate(args)
-}
-
-func (s spec) validator() *validator { return s.valid }
-
 type validator struct {
 	tool   string
 	schema *schema.Schema

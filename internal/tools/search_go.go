@@ -11,7 +11,7 @@ import (
 )
 
 // batchReader is implemented by executors that read many files of one
-// directory at a lower cost than one ReadFile each (executor.Local).
+// directory at a lower cost than one ReadFile each (local.Executor).
 type batchReader interface {
 	ReadFiles(ctx context.Context, dir string, names []string, fn func(i int, data []byte, err error)) error
 }

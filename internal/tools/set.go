@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // Search selects how grep and find search.
@@ -29,6 +30,10 @@ type Options struct {
 	Now func() time.Time
 	// NewID names bash output files; nil means random hex.
 	NewID func() string
+	// Skills, when not nil, is a directory outside the workspace (the
+	// user's skills) from which read serves paths under SkillsPrefix.
+	Skills       executor.Executor
+	SkillsPrefix string
 
 	// maxGrepFile, when positive, replaces maxGrepFileBytes (tests).
 	maxGrepFile int64
@@ -44,12 +49,12 @@ type env struct {
 	rgOK   bool
 
 	tmpOnce sync.Mutex
-	tmpDone bool
+	tmpDir  string // where full outputs go, once chosen
 }
 
 // New returns the seven coding tools working through ex, in the order
 // read, write, edit, bash, grep, find, ls.
-func New(ex executor.Executor, opts Options) []Tool {
+func New(ex executor.Executor, opts Options) []tool.Tool {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -57,13 +62,17 @@ func New(ex executor.Executor, opts Options) []Tool {
 		opts.NewID = randomID
 	}
 	e := &env{ex: ex, opts: opts, locks: &fileLocks{}}
-	return []Tool{
-		newRead(e), newWrite(e), newEdit(e), newBash(e), newGrep(e), newFind(e), newLs(e),
+	read := newRead(e)
+	if opts.Skills != nil && opts.SkillsPrefix != "" {
+		read.skills = newRead(&env{ex: opts.Skills, opts: opts, locks: &fileLocks{}})
+	}
+	return []tool.Tool{
+		read, newWrite(e), newEdit(e), newBash(e), newGrep(e), newFind(e), newLs(e),
 	}
 }
 
 // Lookup returns the tool called name, or nil.
-func Lookup(ts []Tool, name string) Tool {
+func Lookup(ts []tool.Tool, name string) tool.Tool {
 	for _, t := range ts {
 		if t.Name() == name {
 			return t

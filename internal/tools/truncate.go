@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// Output limits of DESIGN.md §6: whichever comes first.
+// Output limits of docs/design.md §6: whichever comes first.
 const (
 	maxLines = 2000
 	maxBytes = 50 * 1024
@@ -16,7 +16,7 @@ const (
 // limits bounds what one result shows; tests use small ones.
 type limits struct{ lines, bytes int }
 
-// outputLimits are the limits of DESIGN.md §6.
+// outputLimits are the limits of docs/design.md §6.
 var outputLimits = limits{maxLines, maxBytes}
 
 // splitLines splits text into lines without their "\n"; a final newline

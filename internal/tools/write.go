@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 //go:embed write.md
@@ -42,16 +44,16 @@ type writeArgs struct {
 	Content string `json:"content"`
 }
 
-// Run implements Tool.
-func (t *writeTool) Run(ctx context.Context, raw json.RawMessage, _ UpdateFunc) (Result, error) {
+// Run implements tool.Tool.
+func (t *writeTool) Run(ctx context.Context, raw json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 	var a writeArgs
 	if r := t.decode(raw, &a); r != nil {
 		return *r, nil
 	}
-	return safeRun(t.name, func() (Result, error) { return t.write(ctx, a) })
+	return t.write(ctx, a)
 }
 
-func (t *writeTool) write(ctx context.Context, a writeArgs) (Result, error) {
+func (t *writeTool) write(ctx context.Context, a writeArgs) (tool.Result, error) {
 	ex := t.e.ex
 	name := shown(ex, a.Path)
 	if len(a.Content) > maxWriteBytes {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/bonsai-run/bonsai/internal/session"
 )
 
 // Each ticket's transcript is followed by one hub, however many pages
@@ -114,8 +116,8 @@ type activityHub struct {
 	partial activityEvent // the last partial published
 
 	// Owned by the goroutine.
-	lines        *lineReader
-	live         *liveFollower
+	lines        *session.LineReader
+	live         *session.LiveReader
 	lastVersion  int
 	lastAt       int64
 	partialShown bool
@@ -124,7 +126,7 @@ type activityHub struct {
 func newActivityHub(path string, offset int64, render func(string, any) string) *activityHub {
 	return &activityHub{
 		path: path, render: render, subs: map[*activitySub]struct{}{}, offset: offset,
-		lines: newLineReader(offset, maxEntryBytes), live: &liveFollower{path: livePath(path)},
+		lines: session.NewLineReader(offset, session.MaxLineBytes), live: newLiveReader(path),
 		lastAt: offset, done: make(chan struct{}),
 	}
 }
@@ -157,13 +159,13 @@ func (h *activityHub) stop() {
 // every entry before it was published, and goes when its entry arrives.
 func (h *activityHub) poll() {
 	h.pollTranscript()
-	h.live.poll()
-	at := h.lines.complete()
-	if h.live.version == h.lastVersion && at == h.lastAt {
+	h.live.Poll()
+	at := h.lines.Complete()
+	if h.live.Version() == h.lastVersion && at == h.lastAt {
 		return
 	}
-	h.lastVersion, h.lastAt = h.live.version, at
-	v := h.live.view(at)
+	h.lastVersion, h.lastAt = h.live.Version(), at
+	v := livePartial(h.live, at)
 	shown := len(v.Parts) > 0
 	if shown || h.partialShown {
 		h.publish(activityEvent{name: "partial", data: h.render("partial", v), start: at, shown: shown})
@@ -184,8 +186,8 @@ func (h *activityHub) pollTranscript() {
 	if err != nil {
 		return
 	}
-	if fi.Size() < h.lines.off { // the file was replaced
-		h.lines = newLineReader(0, maxEntryBytes)
+	if fi.Size() < h.lines.Offset() { // the file was replaced
+		h.lines = session.NewLineReader(0, session.MaxLineBytes)
 		h.mu.Lock()
 		h.epoch++
 		h.offset = 0
@@ -193,8 +195,8 @@ func (h *activityHub) pollTranscript() {
 	}
 	// Bounded per poll, so one poll stays short; memory is bounded by the
 	// line reader whatever is read.
-	end := min(fi.Size(), h.lines.off+16*maxActivityRead)
-	readLines(f, h.lines, end, func(l fileLine) {
+	end := min(fi.Size(), h.lines.Offset()+16*maxActivityRead)
+	session.ReadLines(f, h.lines, end, func(l session.Line) {
 		if ev, ok := renderLine(h.render, l); ok {
 			h.publish(ev)
 		} else {
@@ -228,7 +230,7 @@ func (h *activityHub) publish(ev activityEvent) {
 
 // renderLine renders one transcript line as an entry event; ok is false
 // for lines that are not entries.
-func renderLine(render func(string, any) string, l fileLine) (activityEvent, bool) {
+func renderLine(render func(string, any) string, l session.Line) (activityEvent, bool) {
 	v, ok := lineEntry(l)
 	if !ok {
 		return activityEvent{}, false
@@ -250,7 +252,7 @@ func catchUp(path string, from, to int64, render func(string, any) string, send 
 	}
 	defer f.Close()
 	var sendErr error
-	readLines(f, newLineReader(from, maxEntryBytes), to, func(l fileLine) {
+	session.ReadLines(f, session.NewLineReader(from, session.MaxLineBytes), to, func(l session.Line) {
 		if sendErr != nil {
 			return
 		}

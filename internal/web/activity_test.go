@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -284,26 +283,4 @@ func TestActivity_OneReaderPerTicket(t *testing.T) {
 	}
 	// The last stream to leave stops the reader.
 	waitUntil(t, "the reader stops", func() bool { return e.srv.activity.running() == 0 })
-}
-
-func TestLiveFollower_OversizedDelta(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), liveFileName)
-	big := strings.Repeat("y", 3<<20)
-	os.WriteFile(path, []byte(`{"type":"message","at":10}`+"\n"+
-		`{"type":"delta","i":1,"kind":"text","d":"start "}`+"\n"+
-		`{"type":"delta","i":1,"kind":"text","d":"`+big+`"}`+"\n"+
-		`{"type":"delta","i":1,"kind":"text","d":" and the end"}`+"\n"), 0o644)
-	fi, _ := os.Stat(path)
-	l := &liveFollower{path: path}
-	for l.offset() < fi.Size() {
-		l.poll()
-		if l.lines.held() > maxEntryBytes {
-			t.Fatalf("the follower holds %d bytes of a line", l.lines.held())
-		}
-	}
-	v := l.view(10)
-	if len(v.Parts) != 1 || v.Parts[0].Text != " and the end" || v.Parts[0].Cut < 3<<20 {
-		t.Fatalf("view %+v", v)
-	}
 }

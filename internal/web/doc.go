@@ -1,4 +1,4 @@
-// Package web serves Bonsai's web UI and its JSON API (DESIGN.md §9).
+// Package web serves Bonsai's web UI and its JSON API (docs/design.md §9).
 //
 // Pages are rendered on the server with html/template; htmx, its SSE
 // extension and SortableJS are vendored under static/vendor and embedded, so

@@ -12,6 +12,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/session"
 )
 
 // BenchmarkPartialLatency measures how long a streamed delta takes to reach
@@ -41,7 +42,7 @@ func BenchmarkPartialLatency(b *testing.B) {
 			req, _ := http.NewRequest("GET", e.ts.URL+"/p/demo/1/activity?offset="+itoa64(fi.Size()), nil)
 			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: e.srv.auth.session})
 			s := openStream(b, req, http.DefaultClient)
-			path := livePath(f.Path())
+			path := session.LivePath(f.Path())
 			lw := agentrunner.NewLive(f.Path(), nil)
 			defer lw.Close()
 			if viaWriter {

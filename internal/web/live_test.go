@@ -13,6 +13,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/session"
 )
 
 // streamDelta feeds the heartbeat's live writer one streamed delta, as the
@@ -142,81 +143,18 @@ func appendLive(t testing.TB, path, content string) {
 	}
 }
 
-func partialText(v partialView) string {
-	var b strings.Builder
-	for _, p := range v.Parts {
-		b.WriteString(p.Kind + ":" + p.Name + ":" + p.Text + ";")
-	}
-	return b.String()
-}
-
-func TestLiveFollower_Consistency(t *testing.T) {
+func TestLivePartial_ShowsTheEndOfAHugePart(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), liveFileName)
-	l := &liveFollower{path: path}
-	l.poll()
-	if v := l.view(100); len(v.Parts) != 0 {
-		t.Fatal("a missing file shows a partial")
-	}
-	cases := []struct {
-		name  string
-		do    func()
-		at    int64
-		want  string
-		fresh bool // the write started a new file
-	}{
-		{"half a line is not read", func() {
-			writeLive(t, path, `{"type":"message","at":100}`+"\n"+`{"type":"delta","i":0,"kind":"text","d":"Hel`)
-		}, 100, "", true},
-		{"the line completes", func() { appendLive(t, path, `lo"}`+"\n") }, 100, "text::Hello;", false},
-		{"the transcript moved past the message", func() {}, 180, "", false},
-		{"the stream has not caught up with the message", func() {}, 50, "", false},
-		{"garbage lines are skipped", func() {
-			appendLive(t, path, "not json\n"+`{"type":"delta","i":1,"kind":"toolCall","name":"bash"}`+"\n"+`{"type":"delta","i":1,"kind":"toolCall","d":"{\"command\":"}`+"\n")
-		}, 100, `text::Hello;toolCall:bash:{"command":;`, false},
-		{"done hides it", func() { appendLive(t, path, `{"type":"done"}`+"\n") }, 100, "", false},
-		{"a new message replaces the file", func() {
-			writeLive(t, path, `{"type":"message","at":180}`+"\n"+`{"type":"delta","kind":"text","d":"Next"}`+"\n")
-		}, 180, "text::Next;", true},
-		{"a file rewritten in place with another message is read from its start", func() {
-			if err := os.WriteFile(path, []byte(`{"type":"message","at":190}`+"\n"+`{"type":"delta","kind":"text","d":"Rewritten in place"}`+"\n"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}, 190, "text::Rewritten in place;", true},
-		{"a file without a message line is ignored", func() {
-			writeLive(t, path, `{"type":"delta","kind":"text","d":"orphan"}`+"\n")
-		}, 190, "", true},
-		{"a removed file hides it", func() {
-			writeLive(t, path, `{"type":"message","at":180}`+"\n"+`{"type":"delta","kind":"text","d":"Again"}`+"\n")
-			l.poll()
-			os.Remove(path)
-		}, 180, "", true},
-	}
-	for _, c := range cases {
-		before := l.version
-		c.do()
-		l.poll()
-		if got := partialText(l.view(c.at)); got != c.want {
-			t.Errorf("%s: partial %q, want %q", c.name, got, c.want)
-		}
-		if c.fresh && l.version == before {
-			t.Errorf("%s: the follower did not notice the change", c.name)
-		}
-	}
-}
-
-func TestLiveFollower_ShowsTheEndOfAHugePart(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), liveFileName)
+	path := filepath.Join(t.TempDir(), session.LiveFileName)
 	big := strings.Repeat("é", partialShow) // 2 bytes a rune
 	writeLive(t, path, `{"type":"message","at":1}`+"\n")
 	for range 16 {
 		appendLive(t, path, `{"type":"delta","kind":"text","d":"`+big+`"}`+"\n")
 	}
 	appendLive(t, path, `{"type":"delta","kind":"text","d":"END"}`+"\n")
-	l := &liveFollower{path: path}
-	l.poll()
-	v := l.view(1)
+	l := session.NewLiveReader(path, partialShow)
+	l.Poll()
+	v := livePartial(l, 1)
 	if len(v.Parts) != 1 {
 		t.Fatalf("parts %d", len(v.Parts))
 	}
@@ -224,31 +162,35 @@ func TestLiveFollower_ShowsTheEndOfAHugePart(t *testing.T) {
 	if len(p.Text) > partialShow || !strings.HasSuffix(p.Text, "éEND") || !strings.HasPrefix(p.Text, "é") || p.Cut+len(p.Text) != 16*len(big)+3 {
 		t.Fatalf("shown %d bytes (cut %d), ends %q", len(p.Text), p.Cut, p.Text[len(p.Text)-10:])
 	}
-	if cap(l.parts[0].Text) > 8*partialShow { // not the 512 KiB streamed
-		t.Fatalf("the follower keeps %d bytes of a part", cap(l.parts[0].Text))
+	if _, parts, _ := l.Streaming(); cap(parts[0].Text) > 8*partialShow { // not the 512 KiB streamed
+		t.Fatalf("the reader keeps %d bytes of a part", cap(parts[0].Text))
 	}
 }
 
-// FuzzLiveFollower_Apply feeds arbitrary live-file lines to the follower,
-// which must not panic on anything a crashed or older writer leaves
-// behind, and must keep each part bounded.
-func FuzzLiveFollower_Apply(f *testing.F) {
+// FuzzLivePartial feeds arbitrary live-file lines to the reader, which
+// must not panic on anything a crashed or older writer leaves behind, and
+// must keep each part bounded, as must the page.
+func FuzzLivePartial(f *testing.F) {
 	f.Add(`{"type":"message","at":10}`, `{"type":"delta","i":2,"kind":"toolCall","name":"read","d":"{\"pa"}`)
 	f.Add(`{"type":"message","at":-1}`, `{"type":"delta","i":-3,"kind":"text","d":"x"}`)
 	f.Add(`{"type":"delta","i":99999999999,"d":"x"}`, `{"type":"done"}`)
 	f.Add(`{"type":"message"}`, `{"type":"delta","kind":"text","d":"\u00e9\u00e9"}`)
+	path := filepath.Join(f.TempDir(), session.LiveFileName)
 	f.Fuzz(func(t *testing.T, first, line string) {
-		l := &liveFollower{}
-		l.apply([]byte(first))
-		for range 3 {
-			l.apply([]byte(line))
+		one := func(s string) string { return strings.ReplaceAll(s, "\n", " ") + "\n" }
+		content := one(first) + strings.Repeat(one(line), 3)
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
 		}
-		for _, p := range l.parts {
+		l := session.NewLiveReader(path, partialShow)
+		l.Poll()
+		at, parts, _ := l.Streaming()
+		for _, p := range parts {
 			if len(p.Text) > 2*partialShow {
 				t.Fatalf("a part keeps %d bytes", len(p.Text))
 			}
 		}
-		for _, p := range l.view(l.at).Parts {
+		for _, p := range livePartial(l, at).Parts {
 			if len(p.Text) > partialShow {
 				t.Fatalf("a part shows %d bytes", len(p.Text))
 			}

@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -50,7 +49,7 @@ func (s *Server) card(t board.Ticket) card {
 	c := card{Ticket: t, Running: running, CostUSD: cost, Lower: strings.ToLower(t.Title),
 		Updated: t.UpdatedAt.UnixMilli(), PrioName: board.PriorityName(t.Priority)}
 	if cost > 0 {
-		c.Cost = fmt.Sprintf("$%.2f", cost)
+		c.Cost = board.USD(cost)
 	}
 	return c
 }

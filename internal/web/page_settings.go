@@ -6,20 +6,18 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
-// keyVars are the environment variables whose presence the settings page
-// reports. Their values are never shown.
-var keyVars = []string{
-	"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL",
-	"OPENROUTER_API_KEY", "GROQ_API_KEY", "GEMINI_API_KEY",
-}
-
-type keyPresence struct {
-	Name    string
-	Present bool
+// providerVars is a provider's row on the settings page: the variables
+// llm.Providers says it reads, and whether the server's environment sets
+// them. Their values are never shown: a base URL may hold a password.
+type providerVars struct {
+	llm.ProviderInfo
+	KeySet     bool
+	BaseURLSet bool
 }
 
 type settingView struct {
@@ -30,7 +28,7 @@ type settingView struct {
 type settingsView struct {
 	Status     view.Status
 	Settings   []settingView
-	Keys       []keyPresence
+	Providers  []providerVars
 	ConfigFile string
 	LastRun    time.Time
 	LastBeat   time.Time     // zero when no beat is known
@@ -67,8 +65,9 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, status i
 		return err
 	}
 	v.Model = c.Model
-	for _, k := range keyVars {
-		v.Keys = append(v.Keys, keyPresence{Name: k, Present: s.opts.Getenv(k) != ""})
+	for _, p := range llm.Providers() {
+		v.Providers = append(v.Providers, providerVars{ProviderInfo: p,
+			KeySet: s.opts.Getenv(p.KeyEnv) != "", BaseURLSet: s.opts.Getenv(p.BaseURLEnv) != ""})
 	}
 	v.ConfigFile, v.LastRun, v.Interval = s.opts.Dir.ConfigFile(), s.runs.last(), c.Heartbeat.IntervalSec
 	v.Service, v.Manager = s.opts.Service()

@@ -422,3 +422,33 @@ func TestPages_BoardSeesOtherWritersAtOnce(t *testing.T) {
 		t.Error("the board shows the old card")
 	}
 }
+
+// TestPages_SubCentCostsShow checks that a ticket that spent less than a
+// cent shows what it spent, on its card, its page and the projects page,
+// not "$0.00".
+func TestPages_SubCentCostsShow(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.browser(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "t", board.Research)
+	ctx := context.Background()
+	run, err := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskResearch, WorkerID: "w1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Status, run.CostUSD, run.InputTokens = board.RunCompleted, 0.0045, 783
+	if _, err := e.db.FinishRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.srv.Catchup(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/p/demo", "/p/demo/1", "/"} {
+		r := e.get(t, c, path)
+		wantBody(t, r, "$0.0045")
+		if strings.Contains(r.body, "$0.00<") || strings.Contains(r.body, "$0.00 ") {
+			t.Errorf("%s shows $0.00 for a ticket that spent $0.0045", path)
+		}
+	}
+}

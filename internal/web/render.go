@@ -116,7 +116,7 @@ func (s *Server) funcs() template.FuncMap {
 		"states":    func() []board.State { return board.States },
 		"prioNames": func() []string { return []string{"urgent", "high", "medium", "low", "none"} },
 		"stateName": stateName,
-		"money":     func(f float64) string { return fmt.Sprintf("$%.2f", f) },
+		"money":     board.USD,
 		"money4":    func(f float64) string { return fmt.Sprintf("$%.4f", f) },
 		"mb":        megabytes,
 		"ago":       func(t time.Time) string { return relTime(s.opts.Now(), t) },

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -56,17 +55,17 @@ func isLong(s string) bool {
 // transcriptPath returns a ticket's transcript, or "" for
 // IDs that could escape the sessions directory.
 func (s *Server) transcriptPath(projectID, ticketID string) string {
-	if projectID == "" || ticketID == "" || filepath.Base(projectID) != projectID || filepath.Base(ticketID) != ticketID ||
-		strings.HasPrefix(projectID, ".") || strings.HasPrefix(ticketID, ".") {
+	path, err := session.Layout{Root: s.opts.Dir.Sessions()}.Transcript(projectID, ticketID)
+	if err != nil {
 		return ""
 	}
-	return filepath.Join(s.opts.Dir.Sessions(), projectID, ticketID, "transcript.jsonl")
+	return path
 }
 
 // readTranscript reads the entries of a transcript written between from
 // and to (to zero: up to now) and the offset after its last complete line.
 // A missing file is an empty transcript. It holds at most one line of
-// maxEntryBytes at a time; a longer line is an oversized entry.
+// session.MaxLineBytes at a time; a longer line is an oversized entry.
 func readTranscript(path string, from, to time.Time) ([]entryView, int64, error) {
 	if path == "" {
 		return nil, 0, nil
@@ -85,8 +84,8 @@ func readTranscript(path string, from, to time.Time) ([]entryView, int64, error)
 	}
 	var out []entryView
 	// Only complete lines: the writer may be in the middle of one.
-	lr := newLineReader(0, maxEntryBytes)
-	err = readLines(f, lr, fi.Size(), func(l fileLine) {
+	lr := session.NewLineReader(0, session.MaxLineBytes)
+	err = session.ReadLines(f, lr, fi.Size(), func(l session.Line) {
 		v, ok := lineEntry(l)
 		if !ok || v.Time.Before(from) || !to.IsZero() && v.Time.After(to) {
 			return
@@ -96,12 +95,12 @@ func readTranscript(path string, from, to time.Time) ([]entryView, int64, error)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read transcript: %w", err)
 	}
-	return out, lr.complete(), nil
+	return out, lr.Complete(), nil
 }
 
 // lineEntry reads one complete line of a transcript: the entry, or a
 // placeholder when the line is too large to show.
-func lineEntry(l fileLine) (entryView, bool) {
+func lineEntry(l session.Line) (entryView, bool) {
 	if !l.Over {
 		return parseLine(l.Data)
 	}

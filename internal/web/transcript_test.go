@@ -160,54 +160,6 @@ func TestActivity_StreamsAppendedEntries(t *testing.T) {
 	wantStatus(t, send(t, c, req), 400)
 }
 
-// readAll feeds what the file holds past the reader's offset and returns
-// the complete lines, oversized ones as "over:<size>".
-func readAll(t *testing.T, path string, lr *lineReader) []string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	fi, _ := f.Stat()
-	var out []string
-	if err := readLines(f, lr, fi.Size(), func(l fileLine) {
-		if l.Over {
-			out = append(out, "over:"+itoa64(l.Size()))
-		} else {
-			out = append(out, string(l.Data))
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func TestLineReader_PartialAndOversizedLines(t *testing.T) {
-	t.Parallel()
-	path := t.TempDir() + "/t.jsonl"
-	os.WriteFile(path, []byte("one\ntw"), 0o644)
-	lr := newLineReader(0, 2000)
-	if got := readAll(t, path, lr); len(got) != 1 || got[0] != "one" || lr.complete() != 4 {
-		t.Fatalf("lines %q, complete %d", got, lr.complete())
-	}
-	fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	fh.WriteString("o\nthree\n")
-	// A line far over the limit, written in pieces: the reader never holds
-	// more than the limit of it.
-	for range 50 {
-		fh.WriteString(strings.Repeat("x", 1000))
-		if got := readAll(t, path, lr); len(got) > 0 && got[0] != "two" || lr.held() > 2000 {
-			t.Fatalf("lines %q, holding %d bytes of an unfinished line", got, lr.held())
-		}
-	}
-	fh.WriteString("\nfour\n")
-	fh.Close()
-	if got := readAll(t, path, lr); strings.Join(got, ",") != "over:50000,four" {
-		t.Fatalf("lines after the long one %q", got)
-	}
-}
-
 func TestParseHead_OfACutLine(t *testing.T) {
 	t.Parallel()
 	line := `{"type":"message","id":"0000abcd","parentId":"0000abcc","timestamp":"2026-01-02T03:04:08.000Z","message":{"role":"toolResult","content":[{"type":"text","text":"xxxxxxxx`

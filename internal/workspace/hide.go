@@ -20,7 +20,7 @@ func (e *shownError) Unwrap() error { return e.err }
 // worktrees in err's message as "projects" and "worktrees". Prepare's
 // errors become the run's error and a comment on the ticket, which the
 // agent reads in its next prompt, and the agent is never shown a host path
-// (DESIGN.md §2). A *RepoError stays one.
+// (docs/design.md §2). A *RepoError stays one.
 func (p *Provider) hidePaths(err error) error {
 	if err == nil {
 		return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
@@ -30,18 +31,18 @@ type call struct {
 	env  []string
 }
 
-// recorder wraps executor.Local and records every command run through it.
+// recorder wraps local.Executor and records every command run through it.
 type recorder struct {
 	mu    sync.Mutex
 	calls []call
 }
 
 func (r *recorder) open(root string) (executor.Executor, error) {
-	l, err := executor.NewLocal(root, executor.LocalOptions{})
+	l, err := local.New(root, local.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return &recordingExec{Local: l, r: r, root: root}, nil
+	return &recordingExec{Executor: l, r: r, root: root}, nil
 }
 
 func (r *recorder) find(sub string) []call {
@@ -57,7 +58,7 @@ func (r *recorder) find(sub string) []call {
 }
 
 type recordingExec struct {
-	*executor.Local
+	*local.Executor
 	r    *recorder
 	root string
 }
@@ -66,7 +67,7 @@ func (e *recordingExec) Exec(ctx context.Context, argv []string, opts executor.R
 	e.r.mu.Lock()
 	e.r.calls = append(e.r.calls, call{root: e.root, argv: argv, env: opts.Env})
 	e.r.mu.Unlock()
-	return e.Local.Exec(ctx, argv, opts)
+	return e.Executor.Exec(ctx, argv, opts)
 }
 
 func newProvider(t *testing.T) (*workspace.Provider, *recorder, string) {

@@ -1,89 +1,30 @@
 package agentrunner
 
 import (
-	"bytes"
-	"encoding/json"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"sync"
-	"time"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/session"
 )
 
-// LiveFile is the name of the side file, next to a ticket's transcript,
-// that holds the assistant message being streamed, so that `bonsai serve`
-// can show it before it is complete. Its format is described in
-// docs/web.md ("How live updates work").
-const LiveFile = "live.jsonl"
-
-// LiveInterval is the most often the live file is written while a message
-// streams: deltas arriving in between are batched into one write.
-const LiveInterval = 100 * time.Millisecond
-
-// liveLine is one line of the live file. The first line of a file is a
-// "message" line; "delta" lines follow; a "done" line ends it.
-type liveLine struct {
-	Type string `json:"type"` // message, delta, done
-	// At is the transcript's size in bytes when the message started: the
-	// offset its complete entry is appended at (message lines).
-	At int64 `json:"at,omitempty"`
-	// I is the part's index in the message's content (delta lines).
-	I int `json:"i,omitempty"`
-	// Kind is the part's type: text, thinking or toolCall (delta lines).
-	Kind string `json:"kind,omitempty"`
-	// Name is a tool call's name, on its first delta line.
-	Name string `json:"name,omitempty"`
-	// D is the text, thinking or argument JSON appended to the part.
-	D string `json:"d,omitempty"`
-}
-
-// pendingLine is a line waiting for the next write; the deltas batched
-// into it grow d, not the string, so a batch costs linear time.
-type pendingLine struct {
-	liveLine
-	d []byte
-}
-
-// Live writes the assistant message being streamed to a live file. Each
-// message gets a new file (written under a temporary name and renamed
-// into place), which is then only appended to, in whole lines, so a reader
-// never sees a file rewritten under it. Writes happen on a timer
-// goroutine, at most every LiveInterval and once at the message's end;
-// Event never waits for the disk. A failed write is logged once and never
-// fails the run. Live is safe for concurrent use.
+// Live feeds a run's agent events to the live file beside the ticket's
+// transcript (session.LiveWriter), so that `bonsai serve` can show the
+// assistant message being streamed before it is complete. Live is safe
+// for concurrent use.
 type Live struct {
-	path, transcript string
-	log              *slog.Logger
-
-	mu      sync.Mutex
-	pending []pendingLine // lines not written yet
-	fresh   bool          // pending starts a new message: the next write starts a new file
-	on      bool          // a message is streaming and being written
-	timer   *time.Timer
-	last    time.Time // the last write
-	closed  bool
-	logged  bool
-
-	wmu    sync.Mutex // held while writing; f and writes are touched only under it
-	f      *os.File
-	writes int
+	w *session.LiveWriter
 }
 
-// NewLive returns a Live writing dir/LiveFile for the transcript at
-// dir/transcript; logger (nil: none) receives the first failure. Without
-// a transcript it writes nothing.
+// NewLive returns a Live writing the live file of the transcript at
+// transcript; logger (nil: none) receives the first failure. Without a
+// transcript it writes nothing.
 func NewLive(transcript string, logger *slog.Logger) *Live {
-	if transcript == "" {
-		return &Live{closed: true}
-	}
-	return &Live{path: filepath.Join(filepath.Dir(transcript), LiveFile), transcript: transcript, log: logger}
+	return &Live{w: session.NewLiveWriter(transcript, logger)}
 }
 
 // Path returns the live file's path.
-func (l *Live) Path() string { return l.path }
+func (l *Live) Path() string { return l.w.Path() }
 
 // Event folds one agent event into the live file: an assistant
 // message_start starts a message, message_update deltas are batched and
@@ -91,191 +32,22 @@ func (l *Live) Path() string { return l.path }
 func (l *Live) Event(e agent.Event) {
 	switch e.Type {
 	case agent.EventMessageStart:
-		if e.Message == nil || e.Message.Role != llm.RoleAssistant {
-			return
+		// The loop has fsynced every earlier entry before it starts a
+		// message.
+		if e.Message != nil && e.Message.Role == llm.RoleAssistant {
+			l.w.Start()
 		}
-		// The loop has fsynced every earlier entry: the transcript's size
-		// is where this message will be appended.
-		fi, err := os.Stat(l.transcript)
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.pending, l.fresh, l.on = nil, false, false
-		if l.closed {
-			return
-		}
-		if err != nil {
-			l.failLocked("stat the transcript", err)
-			return
-		}
-		l.pending, l.fresh, l.on = []pendingLine{{liveLine: liveLine{Type: "message", At: fi.Size()}}}, true, true
-		l.scheduleLocked(false)
 	case agent.EventMessageUpdate:
 		if e.Delta != nil {
-			l.delta(*e.Delta)
+			l.w.Delta(*e.Delta)
 		}
 	case agent.EventMessageEnd:
-		if e.Message == nil || e.Message.Role != llm.RoleAssistant {
-			return
-		}
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		if !l.on {
-			return
-		}
-		l.pending, l.on = append(l.pending, pendingLine{liveLine: liveLine{Type: "done"}}), false
-		l.scheduleLocked(true)
-	}
-}
-
-// delta batches one stream event: consecutive deltas of a part become one
-// line.
-func (l *Live) delta(ev llm.Event) {
-	line := liveLine{Type: "delta", I: ev.Index}
-	switch ev.Type {
-	case llm.EventTextDelta:
-		line.Kind = string(llm.PartText)
-	case llm.EventThinkingDelta:
-		line.Kind = string(llm.PartThinking)
-	case llm.EventToolCallDelta:
-		line.Kind = string(llm.PartToolCall)
-	case llm.EventToolCallStart:
-		// The name shows before the arguments stream.
-		line.Kind = string(llm.PartToolCall)
-		if ev.Part != nil {
-			line.Name = ev.Part.Name
-		}
-		if line.Name == "" {
-			return
-		}
-	default:
-		return
-	}
-	if ev.Delta == "" && line.Name == "" {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.on {
-		return
-	}
-	if n := len(l.pending); n > 0 && line.Name == "" {
-		if p := &l.pending[n-1]; p.Type == "delta" && p.I == line.I && p.Kind == line.Kind {
-			p.d = append(p.d, ev.Delta...)
-			return
+		if e.Message != nil && e.Message.Role == llm.RoleAssistant {
+			l.w.End()
 		}
 	}
-	l.pending = append(l.pending, pendingLine{liveLine: line, d: []byte(ev.Delta)})
-	l.scheduleLocked(false)
-}
-
-// scheduleLocked arranges a write LiveInterval after the last one, or at
-// once when now is set.
-func (l *Live) scheduleLocked(now bool) {
-	if l.closed {
-		return
-	}
-	d := LiveInterval - time.Since(l.last)
-	if now || d < 0 {
-		d = 0
-	}
-	if l.timer == nil {
-		l.timer = time.AfterFunc(d, l.flush)
-	} else if now {
-		l.timer.Reset(0)
-	}
-}
-
-// flush writes the pending lines: a new message's into a new file renamed
-// into place, a streaming message's appended in one write.
-func (l *Live) flush() {
-	l.wmu.Lock()
-	defer l.wmu.Unlock()
-	l.mu.Lock()
-	lines, fresh := l.pending, l.fresh
-	l.pending, l.fresh, l.timer, l.last = nil, false, nil, time.Now()
-	closed := l.closed
-	l.mu.Unlock()
-	if closed || len(lines) == 0 {
-		return
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	for _, p := range lines {
-		p.D = string(p.d)
-		_ = enc.Encode(p.liveLine) // plain strings and numbers: cannot fail
-	}
-	l.writes++
-	if err := l.write(buf.Bytes(), fresh); err != nil {
-		l.mu.Lock()
-		l.failLocked("write the live file", err)
-		l.mu.Unlock()
-	}
-	if lines[len(lines)-1].Type == "done" && l.f != nil {
-		l.f.Close()
-		l.f = nil
-	}
-}
-
-func (l *Live) write(b []byte, fresh bool) error {
-	if fresh {
-		if l.f != nil {
-			l.f.Close()
-			l.f = nil
-		}
-		tmp := l.path + ".tmp"
-		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
-		if err != nil {
-			return err
-		}
-		if _, err := f.Write(b); err != nil {
-			f.Close()
-			return err
-		}
-		if err := os.Rename(tmp, l.path); err != nil {
-			f.Close()
-			return err
-		}
-		l.f = f
-		return nil
-	}
-	if l.f == nil { // the message's first write failed
-		return nil
-	}
-	_, err := l.f.Write(b)
-	return err
-}
-
-func (l *Live) failLocked(what string, err error) {
-	if l.logged || l.log == nil {
-		return
-	}
-	l.logged = true
-	l.log.Warn("live activity: "+what+"; the page shows messages when complete", "path", l.path, "error", err)
 }
 
 // Close stops writing and removes the live file: the run is over, and
 // everything the file held is in the transcript.
-func (l *Live) Close() {
-	l.mu.Lock()
-	l.closed = true
-	if l.timer != nil {
-		l.timer.Stop()
-	}
-	l.mu.Unlock()
-	l.wmu.Lock() // a write in flight finishes first
-	defer l.wmu.Unlock()
-	if l.f != nil {
-		l.f.Close()
-		l.f = nil
-	}
-	if l.path == "" {
-		return
-	}
-	os.Remove(l.path + ".tmp")
-	if err := os.Remove(l.path); err != nil && !os.IsNotExist(err) {
-		l.mu.Lock()
-		l.failLocked("remove the live file", err)
-		l.mu.Unlock()
-	}
-}
+func (l *Live) Close() { l.w.Close() }

@@ -5,17 +5,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"iter"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
@@ -23,6 +19,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -125,13 +122,13 @@ func TestLive_StreamsTheMessageBeingWritten(t *testing.T) {
 		Model: func(id string) (llm.Model, llm.Info, error) {
 			return model, llm.Info{ID: id, ContextWindow: 200000}, nil
 		},
-		CodingTools: func(executor.Executor) []agent.Tool { return nil },
+		CodingTools: func(_, _ executor.Executor) []tool.Tool { return nil },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	transcript := filepath.Join(t.TempDir(), "sessions", "p1", "t1", "transcript.jsonl")
-	livePath := filepath.Join(filepath.Dir(transcript), agentrunner.LiveFile)
+	livePath := session.LivePath(transcript)
 	done := make(chan heartbeat.Outcome)
 	go func() {
 		out, err := runner.RunAgent(context.Background(), heartbeat.Job{
@@ -224,59 +221,4 @@ func TestLive_StreamsTheMessageBeingWritten(t *testing.T) {
 	if _, err := os.Stat(livePath + ".tmp"); !os.IsNotExist(err) {
 		t.Fatalf("a temporary live file is left: %v", err)
 	}
-}
-
-func TestLive_WithoutTranscriptWritesNothing(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
-	os.WriteFile(agentrunner.LiveFile, []byte("someone else's file\n"), 0o600)
-	lw := agentrunner.NewLive("", nil)
-	lw.Event(agent.Event{Type: agent.EventMessageStart, Message: &llm.Message{Role: llm.RoleAssistant}})
-	lw.Event(agent.Event{Type: agent.EventMessageUpdate, Delta: &llm.Event{Type: llm.EventTextDelta, Delta: "hi"}})
-	lw.Close()
-	if b, err := os.ReadFile(agentrunner.LiveFile); err != nil || string(b) != "someone else's file\n" {
-		t.Fatalf("a Live without a transcript touched %s: %q, %v", agentrunner.LiveFile, b, err)
-	}
-}
-
-func TestLive_UnwritableDirectoryNeverFailsTheRun(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	transcript := filepath.Join(dir, "transcript.jsonl")
-	os.WriteFile(transcript, []byte(`{"type":"session"}`+"\n"), 0o600)
-	// A directory where the file should be: every write fails.
-	if err := os.Mkdir(filepath.Join(dir, agentrunner.LiveFile), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, agentrunner.LiveFile, "x"), nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var logged strings.Builder
-	lw := agentrunner.NewLive(transcript, slog.New(slog.NewTextHandler(&syncWriter{w: &logged}, nil)))
-	for i := range 3 {
-		lw.Event(agent.Event{Type: agent.EventMessageStart, Message: &llm.Message{Role: llm.RoleAssistant}})
-		lw.Event(agent.Event{Type: agent.EventMessageUpdate, Delta: &llm.Event{Type: llm.EventTextDelta, Delta: "hi"}})
-		lw.Event(agent.Event{Type: agent.EventMessageEnd, Message: &llm.Message{Role: llm.RoleAssistant}})
-		for lw.Writes() <= i { // the attempt has been made
-			time.Sleep(time.Millisecond)
-		}
-	}
-	lw.Close()
-	out := logged.String()
-	if strings.Count(out, "live activity") != 1 {
-		t.Fatalf("the failure is not logged once: %q", out)
-	}
-}
-
-// syncWriter lets the live writer's timer goroutine and the test share a
-// log buffer.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }

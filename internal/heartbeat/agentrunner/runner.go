@@ -14,6 +14,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // AuthPause is how long a provider that rejected the key is left alone,
@@ -28,9 +29,10 @@ type Options struct {
 	// Ready reports, without a request, whether a model id can be opened;
 	// nil means every model is ready.
 	Ready func(id string) error
-	// CodingTools returns the coding tools working through ex; nil means
-	// CodingTools of this package.
-	CodingTools func(ex executor.Executor) []agent.Tool
+	// CodingTools returns the coding tools working through the worktree
+	// ws, with read serving the user's skills from skills when it is not
+	// nil; nil means CodingTools of this package.
+	CodingTools func(ws, skills executor.Executor) []tool.Tool
 	// MaxTurns ends a run after this many model requests (0: no limit).
 	MaxTurns int
 	// Logger receives one line per tool call; nil logs nothing.
@@ -84,17 +86,16 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		return heartbeat.Outcome{}, err
 	}
 	defer sess.Close()
-	tools := r.opts.CodingTools(job.Workspace.Exec)
-	tools, skillsEx, err := withSkills(tools, job.Skills)
+	skillsEx, err := openSkills(job.Skills)
 	if err != nil {
 		return heartbeat.Outcome{}, fmt.Errorf("open the skills directory: %w", err)
 	}
+	var skills executor.Executor
 	if skillsEx != nil {
 		defer skillsEx.Close()
+		skills = skillsEx
 	}
-	for _, t := range job.Tools {
-		tools = append(tools, ticketTool{t})
-	}
+	tools := append(r.opts.CodingTools(job.Workspace.Exec, skills), job.Tools...)
 	// The message being streamed goes to a side file the web UI follows.
 	live := NewLive(job.SessionFile, r.opts.Logger)
 	defer live.Close()
@@ -111,8 +112,13 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 				r.opts.Logger.Info("tool call", "ticket", job.Ticket.Ref().String(), "tool", e.ToolName, "error", e.ToolResult.IsError)
 			}
 			// The agent's total includes compaction summaries, which no
-			// turn reports.
-			if e.Type == agent.EventTurnEnd && job.OnUsage != nil {
+			// turn reports. It is reported as soon as a response ends,
+			// before its tool calls run, so that a ticket tool (the
+			// completion comment of ticket_move) counts the response that
+			// called it.
+			end := e.Type == agent.EventTurnEnd ||
+				e.Type == agent.EventMessageEnd && e.Message != nil && e.Message.Role == llm.RoleAssistant
+			if end && job.OnUsage != nil {
 				job.OnUsage(usageOf(since(a.Usage(), start)))
 			}
 		},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
@@ -59,7 +60,7 @@ func newFixtureTurns(t *testing.T, maxTurns int) *fixture {
 	}
 	ws, err := workspace.New(workspace.Options{
 		Projects: filepath.Join(data, "projects"), Worktrees: filepath.Join(data, "worktrees"),
-		Open: func(root string) (executor.Executor, error) { return executor.NewLocal(root, executor.LocalOptions{}) },
+		Open: func(root string) (executor.Executor, error) { return local.New(root, local.Options{}) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +155,10 @@ func TestRunner_ResearchThenImplement(t *testing.T) {
 	if runs[0].InputTokens != 2000 || runs[0].OutputTokens != 100 {
 		t.Errorf("run usage = %d in / %d out, want 2000 / 100", runs[0].InputTokens, runs[0].OutputTokens)
 	}
-	sess := heartbeat.SessionFile(f.opts.Sessions, tk.ProjectID, tk.ID)
+	sess, err := session.Layout{Root: f.opts.Sessions}.Transcript(tk.ProjectID, tk.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(sess); err != nil {
 		t.Errorf("no transcript at %s", sess)
 	}
@@ -170,7 +174,10 @@ func TestRunner_ResumesAfterKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := heartbeat.SessionFile(f.opts.Sessions, tk.ProjectID, tk.ID)
+	path, err := session.Layout{Root: f.opts.Sessions}.Transcript(tk.ProjectID, tk.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s, err := session.Create(path, "demo", session.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,26 +5,28 @@ import (
 	"encoding/json"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // asResult turns an error the board raised for the model's input into a
 // result it reads; any other error is the runtime's failure.
-func asResult(err error) (Result, error) {
+func asResult(err error) (tool.Result, error) {
 	switch board.ErrorCode(err) {
 	case board.EINVALID, board.EREFUSED, board.ENOTFOUND, board.ECONFLICT:
 		return refuse("%v", err), nil
 	}
-	return Result{}, err
+	return tool.Result{}, err
 }
 
-func (s *Session) commentTool() Tool {
-	return &tool{
+func (s *Session) commentTool() tool.Tool {
+	return &ticketTool{
 		name: "ticket_comment",
 		schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"content":{"type":"string","description":"Markdown text of the comment"},` +
 			`"kind":{"type":"string","enum":["status","completion"],"description":"status for progress, completion when the work is done"}},` +
 			`"required":["content","kind"],"additionalProperties":false}`),
-		run: func(ctx context.Context, raw json.RawMessage) (Result, error) {
+		run: func(ctx context.Context, raw json.RawMessage) (tool.Result, error) {
 			var args struct {
 				Content string `json:"content"`
 				Kind    string `json:"kind"`
@@ -40,18 +42,18 @@ func (s *Session) commentTool() Tool {
 			if err != nil {
 				return asResult(err)
 			}
-			return Result{Text: "Comment posted on " + s.cfg.Ref.String() + ".", Details: c}, nil
+			return tool.Result{Content: []llm.Part{llm.Text("Comment posted on " + s.cfg.Ref.String() + ".")}, Details: c}, nil
 		},
 	}
 }
 
-func (s *Session) askTool() Tool {
-	return &tool{
+func (s *Session) askTool() tool.Tool {
+	return &ticketTool{
 		name: "ticket_ask",
 		schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"question":{"type":"string","description":"the question, with the context a person needs to answer it"}},` +
 			`"required":["question"],"additionalProperties":false}`),
-		run: func(ctx context.Context, raw json.RawMessage) (Result, error) {
+		run: func(ctx context.Context, raw json.RawMessage) (tool.Result, error) {
 			var args struct {
 				Question string `json:"question"`
 			}
@@ -62,8 +64,8 @@ func (s *Session) askTool() Tool {
 			if err != nil {
 				return asResult(err)
 			}
-			return Result{
-				Text:      "Question posted; the ticket is blocked until a person replies. Stop here: this run ends.",
+			return tool.Result{
+				Content:   []llm.Part{llm.Text("Question posted; the ticket is blocked until a person replies. Stop here: this run ends.")},
 				Terminate: true,
 				Details:   c,
 			}, nil
@@ -71,13 +73,13 @@ func (s *Session) askTool() Tool {
 	}
 }
 
-func (s *Session) planTool() Tool {
-	return &tool{
+func (s *Session) planTool() tool.Tool {
+	return &ticketTool{
 		name: "ticket_plan",
 		schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"plan":{"type":"string","description":"the plan in Markdown; replaces any earlier plan"}},` +
 			`"required":["plan"],"additionalProperties":false}`),
-		run: func(ctx context.Context, raw json.RawMessage) (Result, error) {
+		run: func(ctx context.Context, raw json.RawMessage) (tool.Result, error) {
 			var args struct {
 				Plan string `json:"plan"`
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 func planUpdate(plan string) board.TicketPatch { return board.TicketPatch{Plan: &plan} }
@@ -22,8 +24,8 @@ type moveArgs struct {
 	Criteria []Evidence `json:"criteria"`
 }
 
-func (s *Session) moveTool() Tool {
-	return &tool{
+func (s *Session) moveTool() tool.Tool {
+	return &ticketTool{
 		name: "ticket_move",
 		schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"to":{"type":"string","enum":["IN_PROGRESS","VERIFICATION"]},` +
@@ -35,7 +37,7 @@ func (s *Session) moveTool() Tool {
 	}
 }
 
-func (s *Session) move(ctx context.Context, raw json.RawMessage) (Result, error) {
+func (s *Session) move(ctx context.Context, raw json.RawMessage) (tool.Result, error) {
 	var args moveArgs
 	if r := decode("ticket_move", raw, &args); r != nil {
 		return *r, nil
@@ -67,7 +69,7 @@ func (s *Session) move(ctx context.Context, raw json.RawMessage) (Result, error)
 
 // submit moves the ticket to VERIFICATION once every rule holds, posting
 // the completion comment with the evidence and the verification summary.
-func (s *Session) submit(ctx context.Context, t board.Ticket, given []Evidence) (Result, error) {
+func (s *Session) submit(ctx context.Context, t board.Ticket, given []Evidence) (tool.Result, error) {
 	req := board.MoveRequest{To: board.Verification, Actor: board.Agent}
 	if err := board.CheckMove(t, req); err != nil {
 		return asResult(err)
@@ -78,7 +80,7 @@ func (s *Session) submit(ctx context.Context, t board.Ticket, given []Evidence) 
 	}
 	g := &gitCheck{ex: s.cfg.Exec, base: s.cfg.Base}
 	if problem, err := g.ready(ctx); err != nil {
-		return Result{}, err
+		return tool.Result{}, err
 	} else if problem != "" {
 		return refuse("not moved to VERIFICATION: %s", problem), nil
 	}
@@ -86,7 +88,7 @@ func (s *Session) submit(ctx context.Context, t board.Ticket, given []Evidence) 
 	if s.cfg.Verify != "" {
 		v, err := s.runVerify(ctx)
 		if err != nil {
-			return Result{}, err
+			return tool.Result{}, err
 		}
 		if !v.passed() {
 			return refuse("not moved to VERIFICATION: the verify command `%s` %s. End of its output:\n%s",
@@ -96,7 +98,7 @@ func (s *Session) submit(ctx context.Context, t board.Ticket, given []Evidence) 
 	}
 	summary, err := s.summary(ctx, g, ver)
 	if err != nil {
-		return Result{}, err
+		return tool.Result{}, err
 	}
 	if _, err := s.comment(ctx, board.KindCompletion, completionText(matched, summary)); err != nil {
 		return asResult(err)
@@ -105,8 +107,8 @@ func (s *Session) submit(ctx context.Context, t board.Ticket, given []Evidence) 
 		return asResult(err)
 	}
 	s.record(func(e *Effects) { e.MovedTo = board.Verification })
-	return Result{
-		Text:      fmt.Sprintf("%s moved to VERIFICATION; a person will review it. Your work on this ticket is done for now.", s.cfg.Ref),
+	return tool.Result{
+		Content:   []llm.Part{llm.Text(fmt.Sprintf("%s moved to VERIFICATION; a person will review it. Your work on this ticket is done for now.", s.cfg.Ref))},
 		Terminate: true,
 	}, nil
 }

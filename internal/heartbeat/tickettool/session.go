@@ -7,6 +7,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // Board is what the ticket tools read and write.
@@ -38,9 +39,10 @@ type Config struct {
 	Verify string
 	// VerifyTimeout bounds Verify; zero means DefaultVerifyTimeout.
 	VerifyTimeout time.Duration
-	// RunUsage reports the tokens and cost of the current run so far, for
-	// the verification summary; nil counts zero.
-	RunUsage func() (tokens int64, costUSD float64)
+	// RunUsage reports the usage of the current run so far (every
+	// response, the current one included), for the verification summary;
+	// nil counts zero.
+	RunUsage func() Spend
 }
 
 // Effects records what the tools changed during a run.
@@ -76,8 +78,8 @@ func New(cfg Config) *Session {
 }
 
 // Tools returns ticket_comment, ticket_ask, ticket_plan and ticket_move.
-func (s *Session) Tools() []Tool {
-	return []Tool{s.commentTool(), s.askTool(), s.planTool(), s.moveTool()}
+func (s *Session) Tools() []tool.Tool {
+	return []tool.Tool{s.commentTool(), s.askTool(), s.planTool(), s.moveTool()}
 }
 
 // Effects returns what the tools did so far.

@@ -10,9 +10,10 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 func git(t *testing.T, dir string, args ...string) {
@@ -57,21 +58,21 @@ func setupDir(t *testing.T, verify string, criteria ...string) (*tickettool.Sess
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := executor.NewLocal(dir, executor.LocalOptions{})
+	ex, err := local.New(dir, local.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := tickettool.New(tickettool.Config{Board: db, Ref: tk.Ref(), Exec: ex, Base: "base", Verify: verify,
-		RunUsage: func() (int64, float64) { return 1500, 0.25 }})
+		RunUsage: func() tickettool.Spend { return tickettool.Spend{Input: 1200, Output: 100, Cache: 200, CostUSD: 0.25} }})
 	return s, db, tk.Ref(), dir
 }
 
-func run(t *testing.T, s *tickettool.Session, name string, args any) tickettool.Result {
+func run(t *testing.T, s *tickettool.Session, name string, args any) tool.Result {
 	t.Helper()
 	raw, _ := json.Marshal(args)
 	for _, tl := range s.Tools() {
 		if tl.Name() == name {
-			r, err := tl.Run(context.Background(), raw)
+			r, err := tl.Run(context.Background(), raw, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -79,7 +80,7 @@ func run(t *testing.T, s *tickettool.Session, name string, args any) tickettool.
 		}
 	}
 	t.Fatalf("no tool %s", name)
-	return tickettool.Result{}
+	return tool.Result{}
 }
 
 func TestTools_SchemasAndDescriptions(t *testing.T) {
@@ -124,7 +125,7 @@ func TestMove_Verification(t *testing.T) {
 			s, db, ref := setup(t, tc.verify, crit...)
 			r := run(t, s, "ticket_move", tc.args)
 			if tc.wantErr != "" {
-				if !r.IsError || !strings.Contains(r.Text, tc.wantErr) {
+				if !r.IsError || !strings.Contains(r.Text(), tc.wantErr) {
 					t.Fatalf("result = %+v, want an error containing %q", r, tc.wantErr)
 				}
 				if got, _ := db.Ticket(context.Background(), ref); got.State != board.InProgress {
@@ -132,12 +133,12 @@ func TestMove_Verification(t *testing.T) {
 				}
 				return
 			}
-			if r.IsError || !strings.Contains(r.Text, tc.wantText) || !r.Terminate {
+			if r.IsError || !strings.Contains(r.Text(), tc.wantText) || !r.Terminate {
 				t.Fatalf("result = %+v", r)
 			}
 			cs, _ := db.Comments(context.Background(), ref)
 			c := cs[len(cs)-1].Content
-			for _, want := range []string{"1. **b.txt exists**", "2. **tests pass**\n   go test ok", "`test -f b.txt` exited 0", "1 file changed", "commits (1)", "add b", "1500 tokens, $0.2500"} {
+			for _, want := range []string{"1. **b.txt exists**", "2. **tests pass**\n   go test ok", "`test -f b.txt` exited 0", "1 file changed", "commits (1)", "add b", "ticket so far: 1500 tokens (1200 in, 100 out, 200 cache), $0.25"} {
 				if !strings.Contains(c, want) {
 					t.Errorf("completion comment lacks %q:\n%s", want, c)
 				}
@@ -153,12 +154,12 @@ func TestMove_VerificationNeedsCleanCommittedWork(t *testing.T) {
 	args := map[string]any{"to": "VERIFICATION", "criteria": []map[string]string{{"criterion": "x", "evidence": "y"}}}
 	s, _, _, dir := setupDir(t, "", "x")
 	os.WriteFile(filepath.Join(dir, "new.txt"), []byte("untracked\n"), 0o644)
-	if r := run(t, s, "ticket_move", args); !r.IsError || !strings.Contains(r.Text, "uncommitted changes") || !strings.Contains(r.Text, "?? new.txt") {
+	if r := run(t, s, "ticket_move", args); !r.IsError || !strings.Contains(r.Text(), "uncommitted changes") || !strings.Contains(r.Text(), "?? new.txt") {
 		t.Errorf("dirty worktree: %+v", r)
 	}
 	os.Remove(filepath.Join(dir, "new.txt"))
 	git(t, dir, "branch", "-f", "base", "HEAD")
-	if r := run(t, s, "ticket_move", args); !r.IsError || !strings.Contains(r.Text, "no commit beyond base") {
+	if r := run(t, s, "ticket_move", args); !r.IsError || !strings.Contains(r.Text(), "no commit beyond base") {
 		t.Errorf("no commit: %+v", r)
 	}
 }
@@ -170,12 +171,12 @@ func TestPlanAndComment(t *testing.T) {
 		t.Errorf("a near-empty plan was saved: %+v", r)
 	}
 	if r := run(t, s, "ticket_plan", map[string]string{"plan": "1. change b.txt\n2. test"}); r.IsError {
-		t.Fatalf("plan: %s", r.Text)
+		t.Fatalf("plan: %s", r.Text())
 	}
 	if got, _ := db.Ticket(ctx, ref); !strings.Contains(got.Plan, "change b.txt") {
 		t.Errorf("plan not saved: %q", got.Plan)
 	}
-	if r := run(t, s, "ticket_comment", map[string]string{"kind": "question", "content": "?"}); !r.IsError || !strings.Contains(r.Text, "ticket_ask") {
+	if r := run(t, s, "ticket_comment", map[string]string{"kind": "question", "content": "?"}); !r.IsError || !strings.Contains(r.Text(), "ticket_ask") {
 		t.Errorf("comment of kind question = %+v", r)
 	}
 	run(t, s, "ticket_comment", map[string]string{"kind": "status", "content": "half done"})
@@ -188,7 +189,7 @@ func TestPlanAndComment(t *testing.T) {
 		t.Errorf("sub-state %q, effects %+v", got.SubState, e)
 	}
 	// A RESEARCH → IN_PROGRESS move is refused for a ticket already there.
-	if r := run(t, s, "ticket_move", map[string]string{"to": "IN_PROGRESS"}); !r.IsError || !strings.Contains(r.Text, "already in IN_PROGRESS") {
+	if r := run(t, s, "ticket_move", map[string]string{"to": "IN_PROGRESS"}); !r.IsError || !strings.Contains(r.Text(), "already in IN_PROGRESS") {
 		t.Errorf("move to the current state = %+v", r)
 	}
 }

@@ -6,55 +6,36 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 //go:embed *.md
 var descriptions embed.FS
 
-// Tool is one ticket tool the model can call.
-type Tool interface {
-	// Name is the name the model calls the tool by.
-	Name() string
-	// Description tells the model what the tool does.
-	Description() string
-	// Schema is the JSON schema of the arguments.
-	Schema() json.RawMessage
-	// Run executes one call. Refusals are results with IsError; the error
-	// is for runtime failures only.
-	Run(ctx context.Context, args json.RawMessage) (Result, error)
-}
+func ok(format string, args ...any) tool.Result { return tool.Text(fmt.Sprintf(format, args...)) }
 
-// Result is what a call returns to the model.
-type Result struct {
-	// Text is what the model reads.
-	Text string
-	// IsError reports whether the call failed or was refused.
-	IsError bool
-	// Terminate asks the agent loop to end the run after this turn
-	// (ticket_ask: the agent waits for a person).
-	Terminate bool
-	// Details holds structured data for the UI.
-	Details any
-}
+func refuse(format string, args ...any) tool.Result { return tool.Errorf(format, args...) }
 
-func ok(format string, args ...any) Result { return Result{Text: fmt.Sprintf(format, args...)} }
-
-func refuse(format string, args ...any) Result {
-	return Result{Text: fmt.Sprintf(format, args...), IsError: true}
-}
-
-// tool is the common part of the four tools.
-type tool struct {
+// ticketTool is the common part of the four tools. It implements
+// tool.Tool; the host validates the arguments against the schema and
+// recovers panics (tool.Checked.Call).
+type ticketTool struct {
 	name   string
 	schema json.RawMessage
-	run    func(ctx context.Context, args json.RawMessage) (Result, error)
+	run    func(ctx context.Context, args json.RawMessage) (tool.Result, error)
 }
 
-func (t *tool) Name() string            { return t.name }
-func (t *tool) Schema() json.RawMessage { return t.schema }
+var _ tool.Tool = (*ticketTool)(nil)
+
+// Name implements tool.Tool.
+func (t *ticketTool) Name() string { return t.name }
+
+// Schema implements tool.Tool.
+func (t *ticketTool) Schema() json.RawMessage { return t.schema }
 
 // Description reads the tool's embedded <name>.md.
-func (t *tool) Description() string {
+func (t *ticketTool) Description() string {
 	b, err := descriptions.ReadFile(t.name + ".md")
 	if err != nil {
 		panic("tickettool: missing description " + t.name + ".md")
@@ -62,20 +43,15 @@ func (t *tool) Description() string {
 	return strings.TrimSpace(string(b))
 }
 
-// Run decodes nothing itself: each tool decodes its arguments strictly and
-// turns a decoding failure into a result the model reads. A panic becomes
-// an error result too.
-func (t *tool) Run(ctx context.Context, args json.RawMessage) (r Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			r, err = refuse("%s failed: %v", t.name, p), nil
-		}
-	}()
+// Run implements tool.Tool. Each tool decodes its arguments strictly and
+// turns a decoding failure into a result the model reads; the ticket
+// tools send no partial results.
+func (t *ticketTool) Run(ctx context.Context, args json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 	return t.run(ctx, args)
 }
 
 // decode unmarshals args into v, refusing unknown fields.
-func decode(name string, args json.RawMessage, v any) *Result {
+func decode(name string, args json.RawMessage, v any) *tool.Result {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}

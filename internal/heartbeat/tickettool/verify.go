@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
@@ -135,29 +136,41 @@ func (s *Session) summary(ctx context.Context, g *gitCheck, v *verification) (st
 	for _, l := range lines {
 		fmt.Fprintf(&b, "  - %s\n", l)
 	}
-	tokens, cost, err := s.ticketSpend(ctx)
+	sp, err := s.ticketSpend(ctx)
 	if err != nil {
 		return "", err
 	}
-	fmt.Fprintf(&b, "- ticket so far: %d tokens, $%.4f\n", tokens, cost)
+	fmt.Fprintf(&b, "- ticket so far: %d tokens (%d in, %d out, %d cache), %s\n",
+		sp.Tokens(), sp.Input, sp.Output, sp.Cache, board.USD(sp.CostUSD))
 	return b.String(), nil
 }
 
+// Spend is what runs used: tokens and cost.
+type Spend struct {
+	Input, Output int64
+	Cache         int64 // cache reads and writes
+	CostUSD       float64
+}
+
+// Tokens counts every token, as budgets and the run records do.
+func (s Spend) Tokens() int64 { return s.Input + s.Output + s.Cache }
+
 // ticketSpend adds the finished runs of the ticket and the current run.
-func (s *Session) ticketSpend(ctx context.Context) (int64, float64, error) {
+func (s *Session) ticketSpend(ctx context.Context) (Spend, error) {
 	runs, err := s.cfg.Board.Runs(ctx, s.cfg.Ref)
 	if err != nil {
-		return 0, 0, err
+		return Spend{}, err
 	}
-	var tokens int64
-	var cost float64
+	var sp Spend
 	for _, r := range runs {
-		tokens += r.InputTokens + r.OutputTokens
-		cost += r.CostUSD
+		sp.Input += r.InputTokens
+		sp.Output += r.OutputTokens
+		sp.Cache += r.CacheReadTokens + r.CacheWriteTokens
+		sp.CostUSD += r.CostUSD
 	}
 	if s.cfg.RunUsage != nil {
-		t, c := s.cfg.RunUsage()
-		tokens, cost = tokens+t, cost+c
+		c := s.cfg.RunUsage()
+		sp.Input, sp.Output, sp.Cache, sp.CostUSD = sp.Input+c.Input, sp.Output+c.Output, sp.Cache+c.Cache, sp.CostUSD+c.CostUSD
 	}
-	return tokens, cost, nil
+	return sp, nil
 }

@@ -3,6 +3,7 @@ package anthropic_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -107,6 +108,24 @@ func BenchmarkModel_RequestLate(b *testing.B) {
 	for b.Loop() {
 		if _, err := llm.Collect(m.Stream(context.Background(), req)); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkModel_OversizedAnswer streams a recorded 52 MB answer (4 KB
+// text deltas): the size cap ends it at 16 MiB, so what one costs in
+// allocations (B/op) stays bounded however long the answer. Before the
+// cap it grew with the answer: the whole text was read and accumulated.
+func BenchmarkModel_OversizedAnswer(b *testing.B) {
+	body := record(b, llmtest.ServerTurn{Chunk: 4096, Message: llm.Message{Content: []llm.Part{
+		llm.Text(strings.Repeat("0123456789abcdef", 52<<16))}}})
+	m := anthropic.New(anthropic.Config{Model: "claude-sonnet-4-5", APIKey: "k", BaseURL: "http://replay.invalid",
+		HTTPClient: &http.Client{Transport: replay(body)}})
+	req := llm.Request{Messages: []llm.Message{llm.UserText("hi")}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := llm.Collect(m.Stream(context.Background(), req)); !errors.Is(err, llm.ErrResponseTooLarge) {
+			b.Fatalf("err = %v, want the size cap", err)
 		}
 	}
 }

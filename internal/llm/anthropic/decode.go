@@ -9,6 +9,7 @@ import (
 
 // decoder turns stream events into llm events and the final message.
 type decoder struct {
+	redact  *llm.Redactor
 	cfg     Config
 	msg     llm.Message
 	usage   llm.Usage
@@ -19,8 +20,9 @@ type decoder struct {
 	stopped bool                     // message_stop seen
 }
 
-func newDecoder(cfg Config) *decoder {
+func newDecoder(cfg Config, redact *llm.Redactor) *decoder {
 	return &decoder{
+		redact: redact,
 		cfg:    cfg,
 		msg:    llm.Message{Role: llm.RoleAssistant, Provider: cfg.Provider, Model: cfg.Model},
 		blocks: map[int64]int{},
@@ -170,7 +172,10 @@ func (d *decoder) finish(ctx context.Context, yield func(llm.Event, error) bool)
 }
 
 // fail ends the stream with the partial message and err.
+// Every error of the adapter passes here: its text is redacted once, for
+// the error and the partial message alike.
 func (d *decoder) fail(yield func(llm.Event, error) bool, err error) {
+	err = d.redact.Error(err)
 	d.closeArgs()
 	d.msg.StopReason = llm.StopError
 	if isAbort(err) {

@@ -31,8 +31,9 @@ func classify(ctx context.Context, provider string, err error) error {
 	return llm.TransportError(ctx, provider, "stream event", err)
 }
 
-// statusError reads an error response into an [*llm.Error].
-func statusError(ctx context.Context, provider string, resp *http.Response) error {
+// statusError reads an error response to a request to url into an
+// [*llm.Error].
+func statusError(ctx context.Context, provider string, resp *http.Response, url string) error {
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	if err != nil {
 		return classify(ctx, provider, err)
@@ -45,6 +46,9 @@ func statusError(ctx context.Context, provider string, resp *http.Response) erro
 	}
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
+	}
+	if resp.StatusCode == http.StatusNotFound {
+		msg += notFoundHint(url)
 	}
 	out := &llm.Error{Provider: provider, Status: resp.StatusCode, Message: msg,
 		Kind: llm.KindForStatus(resp.StatusCode, msg), RetryAfter: retryAfter(resp.Header)}
@@ -100,4 +104,14 @@ func retryAfter(h http.Header) time.Duration {
 
 func isAbort(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// notFoundHint names the URL a 404 answered, and the likely fix when the
+// base URL ends in /v1: the adapter appends /v1/messages itself.
+func notFoundHint(url string) string {
+	h := " (POST " + llm.HidePassword(url) + ")"
+	if strings.HasSuffix(url, "/v1/v1/messages") {
+		h += ": the base URL should not end in /v1; drop it"
+	}
+	return h
 }

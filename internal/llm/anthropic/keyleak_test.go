@@ -1,6 +1,7 @@
 package anthropic_test
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/anthropic"
+	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 )
 
 // TestModel_ErrorHidesAPIKey talks to a server that echoes the request's
@@ -31,5 +33,31 @@ func TestModel_ErrorHidesAPIKey(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "SECRET") || !strings.Contains(err.Error(), "bad credentials in Bearer [redacted]") {
 		t.Errorf("error = %q, want the key redacted", err.Error())
+	}
+}
+
+// TestModel_ErrorEventHidesAPIKey: a proxy answers 200 text/event-stream
+// and then sends an error event whose message echoes the request's
+// headers. Neither the error, nor the partial message, nor any event may
+// hold the key.
+func TestModel_ErrorEventHidesAPIKey(t *testing.T) {
+	const key = "sk-ant-SECRET-0123456789"
+	for _, after := range []int{0, 3} {
+		srv := llmtest.NewServer(t, llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("partial answer")}},
+			Cut: llmtest.CutErrorEvent, CutAfter: after, ErrorType: "api_error", ErrorMessage: "upstream failed", EchoHeaders: true})
+		m := anthropic.New(anthropic.Config{Model: "claude-sonnet-4-5", APIKey: key, BaseURL: srv.URL, Info: sonnet})
+		evs, msg, err := collect(t, m, llm.Request{Messages: []llm.Message{llm.UserText("hi")}})
+		if err == nil || !strings.Contains(err.Error(), "upstream failed (request headers:") {
+			t.Fatalf("err = %v, want the echoing error event", err)
+		}
+		all, _ := json.Marshal(evs)
+		for what, s := range map[string]string{"error": err.Error(), "message": msg.ErrorMessage, "events": string(all)} {
+			if strings.Contains(s, "SECRET") {
+				t.Errorf("after %d events, the %s holds the key: %s", after, what, s)
+			}
+		}
+		if !strings.Contains(err.Error(), "Bearer [redacted]") {
+			t.Errorf("error = %q, want the key replaced by [redacted]", err.Error())
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -31,15 +32,25 @@ type Config struct {
 	// HTTPClient defaults to a client without timeout (streams are long;
 	// the context bounds them).
 	HTTPClient *http.Client
+	// Redactor hides the process's secrets in the errors the model
+	// returns; the key and the base URL's password are always hidden.
+	Redactor *llm.Redactor
+	// IdleTimeout ends a stream that sends no event (keep-alives aside)
+	// for this long; 0 means llm.DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// MaxResponseBytes caps one response's size; 0 means
+	// llm.DefaultMaxResponseBytes.
+	MaxResponseBytes int64
 	// Provider names the provider in assistant messages; default "anthropic".
 	Provider string
 }
 
 // Model streams responses from the Messages API.
 type Model struct {
-	cfg   Config
-	url   string
-	cache llm.EncodeCache[[]byte] // each message's encoded blocks
+	cfg    Config
+	url    string
+	redact *llm.Redactor
+	cache  llm.EncodeCache[[]byte] // each message's encoded blocks
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -55,20 +66,23 @@ func New(cfg Config) *Model {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{}
 	}
-	return &Model{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/v1/messages"}
+	redact := cfg.Redactor.With(cfg.APIKey).With(llm.URLSecrets(cfg.BaseURL)...)
+	return &Model{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/v1/messages", redact: redact}
 }
 
 // Stream sends req and streams the response.
 func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event, error] {
 	return func(yield func(llm.Event, error) bool) {
-		d := newDecoder(m.cfg)
-		resp, err := m.send(ctx, req)
+		d := newDecoder(m.cfg, m.redact)
+		g, reqCtx := llm.NewStreamGuard(ctx, m.cfg.Provider, m.cfg.IdleTimeout, m.cfg.MaxResponseBytes)
+		defer g.Stop()
+		resp, err := m.send(reqCtx, req)
 		if err != nil {
-			d.fail(yield, err)
+			d.fail(yield, g.Err(err))
 			return
 		}
 		defer resp.Body.Close()
-		sse := llm.NewSSEReader(resp.Body)
+		sse := llm.NewSSEReader(g.Body(resp.Body))
 		var ev streamEvent
 		for sse.Next() {
 			// Buffered events must not outrun a cancellation.
@@ -78,6 +92,7 @@ func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event
 			}
 			switch name := string(sse.Event()); name {
 			case "", "ping":
+				// Keep-alives do not hold the stream open: the idle clock runs on.
 				continue
 			case "error":
 				d.fail(yield, streamError(m.cfg.Provider, sse.Data()))
@@ -86,6 +101,7 @@ func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event
 			if len(bytes.TrimSpace(sse.Data())) == 0 {
 				continue
 			}
+			g.Hold()
 			ev = streamEvent{}
 			if err := ev.decode(sse.Data()); err != nil {
 				d.fail(yield, classify(ctx, m.cfg.Provider, err))
@@ -94,9 +110,10 @@ func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event
 			if !d.handle(&ev, yield) {
 				return
 			}
+			g.Alive()
 		}
 		if err := sse.Err(); err != nil {
-			d.fail(yield, classify(ctx, m.cfg.Provider, err))
+			d.fail(yield, g.Err(classify(ctx, m.cfg.Provider, err)))
 			return
 		}
 		d.finish(ctx, yield)
@@ -133,7 +150,7 @@ func (m *Model) send(ctx context.Context, req llm.Request) (*http.Response, erro
 	}
 	if resp.StatusCode >= 300 {
 		defer resp.Body.Close()
-		return nil, llm.HideKey(statusError(ctx, m.cfg.Provider, resp), m.cfg.APIKey)
+		return nil, statusError(ctx, m.cfg.Provider, resp, m.url)
 	}
 	return resp, nil
 }

@@ -57,6 +57,15 @@ func (anthropicProtocol) errorEvent(w *streamWriter, errType, message string) {
 	w.write("error", b)
 }
 
+func (anthropicProtocol) ping(w *streamWriter) {
+	w.write("ping", []byte(`{"type": "ping"}`))
+}
+
+func (anthropicProtocol) filler(w *streamWriter) {
+	b, _ := json.Marshal(obj{{"type", "content_block_delta"}, {"index", 0}, {"delta", obj{{"type", "text_delta"}, {"text", fillerText}}}})
+	w.write("content_block_delta", b)
+}
+
 func anthropicStop(r llm.StopReason) string {
 	switch r {
 	case llm.StopToolUse:

@@ -1,6 +1,10 @@
 package llmtest
 
-import "github.com/bonsai-run/bonsai/internal/llm"
+import (
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+)
 
 // Events returns the start, delta and end events that stream msg's
 // content, splitting text, thinking and tool arguments into deltas of at
@@ -60,3 +64,6 @@ func Split(s string, n int) []string {
 	}
 	return out
 }
+
+// fillerText is the text of each delta of an endless stream.
+var fillerText = strings.Repeat("all work and no play ", 48)

@@ -3,6 +3,7 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -51,11 +52,27 @@ func (openaiProtocol) errorEvent(w *streamWriter, errType, message string) {
 	if message == "" {
 		message = "The server had an error while processing your request. Sorry about that!"
 	}
+	typ := "server_error"
 	var c any
-	if errType != "" {
+	switch {
+	case strings.HasSuffix(errType, "_error"):
+		typ = errType // a type such as invalid_request_error
+	case errType != "":
 		c = errType
 	}
-	b, _ := json.Marshal(obj{{"error", obj{{"message", message}, {"type", "server_error"}, {"param", nil}, {"code", c}}}})
+	b, _ := json.Marshal(obj{{"error", obj{{"message", message}, {"type", typ}, {"param", nil}, {"code", c}}}})
+	w.write("", b)
+}
+
+func (openaiProtocol) ping(w *streamWriter) {
+	// OpenRouter and others keep a quiet stream open with SSE comments.
+	w.buf.WriteString(": keep-alive\n\n")
+	w.flush()
+}
+
+func (openaiProtocol) filler(w *streamWriter) {
+	b, _ := json.Marshal(obj{{"id", "chatcmpl-test"}, {"object", "chat.completion.chunk"}, {"created", 1700000000},
+		{"model", "gpt-5"}, {"choices", []any{obj{{"index", 0}, {"delta", obj{{"content", fillerText}}}, {"finish_reason", nil}}}}})
 	w.write("", b)
 }
 

@@ -6,9 +6,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -26,6 +28,16 @@ const (
 	// "event: error", OpenAI's data chunk with an "error" object) carrying
 	// ErrorType and ErrorMessage, then ends the response.
 	CutErrorEvent Cut = "error_event"
+	// CutHang stops answering: with CutAfter 0 the server sends not even
+	// the response headers; later, the stream just goes quiet. The handler
+	// waits until the client goes away.
+	CutHang Cut = "hang"
+	// CutPings sends only keep-alives from then on (Anthropic's ping
+	// event, an SSE comment for OpenAI), one every few milliseconds, until
+	// the client goes away.
+	CutPings Cut = "pings"
+	// CutEndless sends text deltas without end until the client goes away.
+	CutEndless Cut = "endless"
 )
 
 // ServerTurn is one scripted HTTP response.
@@ -42,8 +54,10 @@ type ServerTurn struct {
 
 	// Status, when not 0, answers with this HTTP status and the provider's
 	// error body built from ErrorType and ErrorMessage instead of a stream.
-	Status       int
-	ErrorType    string // Anthropic error.type, OpenAI error.code; default from Status
+	Status int
+	// ErrorType is Anthropic's error.type; for OpenAI, error.code, or
+	// error.type when it ends in "_error". The default follows Status.
+	ErrorType    string
 	ErrorMessage string
 	// RetryAfter is sent as the retry-after header when not empty.
 	RetryAfter string
@@ -51,6 +65,11 @@ type ServerTurn struct {
 	// Cut, when set, breaks the stream after CutAfter events (data lines).
 	Cut      Cut
 	CutAfter int
+
+	// EchoHeaders appends the request's headers, the key among them, to
+	// the error message of an error status or an error event, as some
+	// proxies do.
+	EchoHeaders bool
 }
 
 // Request is a request the server received.
@@ -65,8 +84,8 @@ type Request struct {
 }
 
 // Server is a fake model server speaking both streaming wire formats:
-// POST /v1/messages (Anthropic) and POST /v1/chat/completions or
-// /chat/completions (OpenAI). It plays one turn per request, whichever
+// POST /v1/messages (Anthropic) and POST {root}/chat/completions (OpenAI,
+// where root is a path such as /v1, not empty). It plays one turn per request, whichever
 // protocol asks. Anything it cannot serve is answered with a 400 in the
 // protocol's error shape.
 type Server struct {
@@ -122,7 +141,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
 		proto = anthropicProtocol{}
-	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions") && r.URL.Path != "/chat/completions":
+		// A base URL without its API root (no /v1) misses, as on real servers.
 		proto = openaiProtocol{}
 	default:
 		http.Error(w, "llmtest: no route for "+r.Method+" "+r.URL.Path, http.StatusNotFound)
@@ -141,6 +161,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		turn = ServerTurn{Status: http.StatusBadRequest, ErrorMessage: "llmtest: no scripted turn left"}
 	}
+	if turn.EchoHeaders {
+		turn.ErrorMessage = strings.TrimSpace(turn.ErrorMessage + " (request headers: " + echo(r.Header) + ")")
+	}
+	if turn.Cut == CutHang && turn.CutAfter == 0 {
+		<-r.Context().Done()
+		return
+	}
 	if turn.RetryAfter != "" {
 		w.Header().Set("retry-after", turn.RetryAfter)
 	}
@@ -158,7 +185,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("content-type", "text/event-stream")
 	w.Header().Set("cache-control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	sw := &streamWriter{w: w, turn: turn, proto: proto}
+	sw := &streamWriter{w: w, turn: turn, proto: proto, done: r.Context().Done()}
 	proto.stream(sw, turn, model, includeUsage)
 	sw.flush()
 }
@@ -168,6 +195,9 @@ type protocol interface {
 	errorBody(status int, errType, message string) []byte
 	stream(w *streamWriter, turn ServerTurn, model string, includeUsage bool)
 	errorEvent(w *streamWriter, errType, message string)
+	// ping writes one keep-alive; filler writes one text delta.
+	ping(w *streamWriter)
+	filler(w *streamWriter)
 }
 
 // streamWriter writes SSE events and applies the turn's cut.
@@ -178,6 +208,7 @@ type streamWriter struct {
 	buf   bytes.Buffer
 	cut   bool
 	proto protocol
+	done  <-chan struct{} // the request's end
 }
 
 // event writes one SSE event (name may be empty; data is marshalled to
@@ -238,7 +269,47 @@ func (s *streamWriter) doCut(name string) {
 		s.write(name, []byte(`{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "oops`))
 	case CutErrorEvent:
 		s.proto.errorEvent(s, s.turn.ErrorType, s.turn.ErrorMessage)
+	case CutHang:
+		s.flush()
+		<-s.done
+	case CutPings:
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			s.proto.ping(s)
+			select {
+			case <-s.done:
+				return
+			case <-t.C:
+			}
+		}
+	case CutEndless:
+		for {
+			s.proto.filler(s)
+			select {
+			case <-s.done:
+				return
+			default:
+			}
+		}
 	}
+}
+
+// echo renders request headers the way a proxy's error page might.
+func echo(h http.Header) string {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(k + ": " + strings.Join(h[k], ", "))
+	}
+	return b.String()
 }
 
 func stopReason(m llm.Message) llm.StopReason {

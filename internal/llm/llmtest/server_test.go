@@ -73,7 +73,7 @@ func TestServer_OpenAIWireFormat(t *testing.T) {
 		t.Errorf("finish and usage chunks = %s\n%s", lines[3], lines[4])
 	}
 	// Without include_usage there is no usage at all.
-	_, body = post(t, s.URL+"/chat/completions", `{"model":"gpt-5","stream":true}`)
+	_, body = post(t, s.URL+"/v1/chat/completions", `{"model":"gpt-5","stream":true}`)
 	if strings.Contains(body, "usage") {
 		t.Errorf("usage sent without include_usage:\n%s", body)
 	}

@@ -16,6 +16,7 @@ var errTruncated = errors.New("stream ended before finish_reason")
 // thinking parts end when another part starts; tool calls, whose deltas
 // may interleave, end when the choice finishes.
 type decoder struct {
+	redact   *llm.Redactor
 	cfg      Config
 	msg      llm.Message
 	usage    llm.Usage
@@ -26,13 +27,14 @@ type decoder struct {
 	finished bool
 }
 
-func newDecoder(cfg Config) *decoder {
+func newDecoder(cfg Config, redact *llm.Redactor) *decoder {
 	return &decoder{
-		cfg:   cfg,
-		msg:   llm.Message{Role: llm.RoleAssistant, Provider: cfg.Provider, Model: cfg.Model},
-		open:  -1,
-		calls: map[int64]int{},
-		args:  map[int][]byte{},
+		redact: redact,
+		cfg:    cfg,
+		msg:    llm.Message{Role: llm.RoleAssistant, Provider: cfg.Provider, Model: cfg.Model},
+		open:   -1,
+		calls:  map[int64]int{},
+		args:   map[int][]byte{},
 	}
 }
 
@@ -193,7 +195,10 @@ func (d *decoder) flushText(i int) {
 }
 
 // fail ends the stream with the partial message and err.
+// Every error of the adapter passes here: its text is redacted once, for
+// the error and the partial message alike.
 func (d *decoder) fail(yield func(llm.Event, error) bool, err error) {
+	err = d.redact.Error(err)
 	if d.open >= 0 {
 		d.flushText(d.open)
 		d.open = -1

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -37,8 +38,9 @@ func classify(ctx context.Context, provider string, err error) error {
 	return llm.TransportError(ctx, provider, "stream chunk", err)
 }
 
-// statusError reads an error response into an [*llm.Error].
-func statusError(ctx context.Context, provider string, resp *http.Response) error {
+// statusError reads an error response to a request to url into an
+// [*llm.Error].
+func statusError(ctx context.Context, provider string, resp *http.Response, url string) error {
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	if err != nil {
 		return classify(ctx, provider, err)
@@ -54,6 +56,9 @@ func statusError(ctx context.Context, provider string, resp *http.Response) erro
 	}
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
+	}
+	if resp.StatusCode == http.StatusNotFound {
+		msg += notFoundHint(url)
 	}
 	out := &llm.Error{Provider: provider, Status: resp.StatusCode, Message: msg,
 		Kind: llm.KindForStatus(resp.StatusCode, msg), RetryAfter: retryAfter(resp.Header)}
@@ -96,4 +101,22 @@ func retryAfter(h http.Header) time.Duration {
 		}
 	}
 	return llm.ParseRetryAfter(h.Get("retry-after"), time.Now())
+}
+
+// notFoundHint names the URL a 404 answered, and the likely fix: the
+// adapter appends /chat/completions to a base URL that, for most servers,
+// ends in /v1.
+func notFoundHint(raw string) string {
+	h := " (POST " + llm.HidePassword(raw) + ")"
+	u, err := url.Parse(raw)
+	if err != nil {
+		return h
+	}
+	switch p := strings.TrimSuffix(u.Path, "/chat/completions"); {
+	case strings.HasSuffix(p, "/chat/completions"):
+		h += ": the base URL should not end in /chat/completions; drop it"
+	case strings.Trim(p, "/") == "":
+		h += ": the base URL usually ends in /v1; add it"
+	}
+	return h
 }

@@ -1,6 +1,7 @@
 package openai_test
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/llm/openai"
 )
 
@@ -31,5 +33,31 @@ func TestModel_ErrorHidesAPIKey(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "SECRET") || !strings.Contains(err.Error(), "bad credentials in Bearer [redacted]") {
 		t.Errorf("error = %q, want the key redacted", err.Error())
+	}
+}
+
+// TestModel_ErrorChunkHidesAPIKey: a proxy answers 200 text/event-stream
+// and then sends a data chunk with an error object whose message echoes
+// the request's headers. Neither the error, nor the partial message, nor
+// any event may hold the key.
+func TestModel_ErrorChunkHidesAPIKey(t *testing.T) {
+	const key = "sk-proj-SECRET-0123456789"
+	for _, after := range []int{0, 3} {
+		srv := llmtest.NewServer(t, llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("partial answer")}},
+			Cut: llmtest.CutErrorEvent, CutAfter: after, ErrorMessage: "upstream failed", EchoHeaders: true})
+		m := openai.New(openai.Config{Model: "gpt-5", APIKey: key, BaseURL: srv.URL + "/v1"})
+		evs, msg, err := collect(t, m, llm.Request{Messages: []llm.Message{llm.UserText("hi")}})
+		if err == nil || !strings.Contains(err.Error(), "upstream failed (request headers:") {
+			t.Fatalf("err = %v, want the echoing error chunk", err)
+		}
+		all, _ := json.Marshal(evs)
+		for what, s := range map[string]string{"error": err.Error(), "message": msg.ErrorMessage, "events": string(all)} {
+			if strings.Contains(s, "SECRET") {
+				t.Errorf("after %d events, the %s holds the key: %s", after, what, s)
+			}
+		}
+		if !strings.Contains(err.Error(), "Bearer [redacted]") {
+			t.Errorf("error = %q, want the key replaced by [redacted]", err.Error())
+		}
 	}
 }

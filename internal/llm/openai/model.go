@@ -8,6 +8,7 @@ import (
 	"iter"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -27,6 +28,15 @@ type Config struct {
 	// HTTPClient defaults to a client without timeout (the context bounds
 	// requests).
 	HTTPClient *http.Client
+	// Redactor hides the process's secrets in the errors the model
+	// returns; the key and the base URL's password are always hidden.
+	Redactor *llm.Redactor
+	// IdleTimeout ends a stream that sends no event (keep-alives aside)
+	// for this long; 0 means llm.DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// MaxResponseBytes caps one response's size; 0 means
+	// llm.DefaultMaxResponseBytes.
+	MaxResponseBytes int64
 	// Provider names the provider in assistant messages and errors; default
 	// "openai".
 	Provider string
@@ -39,9 +49,10 @@ type Config struct {
 
 // Model streams responses from a Chat Completions endpoint.
 type Model struct {
-	cfg   Config
-	url   string
-	cache llm.EncodeCache[encodedMessage]
+	cfg    Config
+	url    string
+	redact *llm.Redactor
+	cache  llm.EncodeCache[encodedMessage]
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -54,20 +65,24 @@ func New(cfg Config) *Model {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{}
 	}
-	return &Model{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions"}
+	redact := cfg.Redactor.With(cfg.APIKey).With(llm.URLSecrets(cfg.BaseURL)...)
+	return &Model{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions", redact: redact}
 }
 
 // Stream sends req and streams the response.
 func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event, error] {
 	return func(yield func(llm.Event, error) bool) {
-		d := newDecoder(m.cfg)
-		resp, err := m.send(ctx, req)
+		d := newDecoder(m.cfg, m.redact)
+		g, reqCtx := llm.NewStreamGuard(ctx, m.cfg.Provider, m.cfg.IdleTimeout, m.cfg.MaxResponseBytes)
+		defer g.Stop()
+		resp, err := m.send(reqCtx, req)
 		if err != nil {
-			d.fail(yield, err)
+			d.fail(yield, g.Err(err))
 			return
 		}
 		defer resp.Body.Close()
-		sse := llm.NewSSEReader(resp.Body)
+		// Keep-alive comments never reach this loop: the idle clock runs on.
+		sse := llm.NewSSEReader(g.Body(resp.Body))
 		var c chunk
 		for sse.Next() {
 			// Buffered chunks must not outrun a cancellation.
@@ -82,6 +97,7 @@ func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event
 			if len(bytes.TrimSpace(data)) == 0 {
 				continue
 			}
+			g.Hold()
 			c = chunk{}
 			if err := json.Unmarshal(data, &c); err != nil {
 				d.fail(yield, classify(ctx, m.cfg.Provider, err))
@@ -99,9 +115,10 @@ func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event
 			if !d.handle(&c, yield) {
 				return
 			}
+			g.Alive()
 		}
 		if err := sse.Err(); err != nil {
-			d.fail(yield, classify(ctx, m.cfg.Provider, err))
+			d.fail(yield, g.Err(classify(ctx, m.cfg.Provider, err)))
 			return
 		}
 		d.finish(ctx, yield)
@@ -137,7 +154,7 @@ func (m *Model) send(ctx context.Context, req llm.Request) (*http.Response, erro
 	}
 	if resp.StatusCode >= 300 {
 		defer resp.Body.Close()
-		return nil, llm.HideKey(statusError(ctx, m.cfg.Provider, resp), m.cfg.APIKey)
+		return nil, statusError(ctx, m.cfg.Provider, resp, m.url)
 	}
 	return resp, nil
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/anthropic"
@@ -27,6 +29,14 @@ type Options struct {
 	HTTPClient *http.Client
 	// Retry configures retries; the zero value means llm.DefaultRetryPolicy.
 	Retry llm.RetryPolicy
+	// Redactor holds the secrets of the process, hidden in every error the
+	// model returns (the model's own key and base URL password always are).
+	Redactor *llm.Redactor
+	// IdleTimeout and MaxResponseBytes bound each streamed response; zero
+	// reads BONSAI_LLM_IDLE_TIMEOUT (a duration such as "90s") and
+	// BONSAI_LLM_MAX_RESPONSE_BYTES, or else uses the llm defaults.
+	IdleTimeout      time.Duration
+	MaxResponseBytes int64
 }
 
 // Resolved is a model ready to use.
@@ -58,21 +68,25 @@ func Resolve(id string, opts Options) (Resolved, error) {
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	base := firstNonEmpty(opts.BaseURL, getenv(p.BaseURLEnv), p.BaseURL)
+	base := firstNonEmpty(opts.BaseURL, getenv(p.BaseURLEnv), p.DefaultBaseURL)
+	idle, max, err := limits(opts, getenv)
+	if err != nil {
+		return Resolved{}, err
+	}
 	info, warning := cat.Lookup(mid.String())
 
 	var m llm.Model
-	switch p.API {
-	case APIAnthropic:
+	switch p.Wire {
+	case llm.WireAnthropicMessages:
 		m = anthropic.New(anthropic.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
-			HTTPClient: opts.HTTPClient, Provider: p.Name})
+			HTTPClient: opts.HTTPClient, Provider: p.Name, Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max})
+	case llm.WireOpenAIChat:
+		m = openai.New(openai.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
+			HTTPClient: opts.HTTPClient, Provider: p.Name, LegacyMaxTokens: p.LegacyMaxTokens, Headers: p.Headers,
+			Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max})
 	default:
-		cfg := openai.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
-			HTTPClient: opts.HTTPClient, Provider: p.Name, LegacyMaxTokens: p.LegacyMaxTokens}
-		if p.Name == "openrouter" {
-			cfg.Headers = map[string]string{"HTTP-Referer": "https://github.com/bonsai-run/bonsai", "X-Title": "Bonsai"}
-		}
-		m = openai.New(cfg)
+		return Resolved{}, &llm.Error{Kind: llm.KindInvalidRequest, Provider: p.Name,
+			Message: fmt.Sprintf("no adapter speaks %q", p.Wire)}
 	}
 	return Resolved{Model: llm.WithRetry(m, opts.Retry), ID: mid, Info: info, Warning: warning, BaseURL: base}, nil
 }
@@ -87,17 +101,17 @@ func Check(id string, getenv func(string) string) error {
 	return err
 }
 
-// locate parses id and finds its provider and key: apiKey, or else the
-// provider's variable.
-func locate(id, apiKey string, getenv func(string) string) (llm.ModelID, Provider, string, error) {
+// locate parses id and finds its provider in [llm.Providers] and its key:
+// apiKey, or else the provider's variable.
+func locate(id, apiKey string, getenv func(string) string) (llm.ModelID, llm.ProviderInfo, string, error) {
 	mid, err := llm.ParseModelID(id)
 	if err != nil {
-		return mid, Provider{}, "", err
+		return mid, llm.ProviderInfo{}, "", err
 	}
-	p, ok := Builtin[mid.Provider]
+	p, ok := llm.LookupProvider(mid.Provider)
 	if !ok {
 		return mid, p, "", &llm.Error{Kind: llm.KindInvalidRequest,
-			Message: fmt.Sprintf("unknown provider %q in model %s (known: %s)", mid.Provider, id, strings.Join(Names(), ", "))}
+			Message: fmt.Sprintf("unknown provider %q in model %s (known: %s)", mid.Provider, id, strings.Join(llm.ProviderNames(), ", "))}
 	}
 	key := firstNonEmpty(apiKey, getenv(p.KeyEnv))
 	if key == "" && !p.KeyOptional {
@@ -105,6 +119,33 @@ func locate(id, apiKey string, getenv func(string) string) (llm.ModelID, Provide
 			Message: "no API key: set " + p.KeyEnv}
 	}
 	return mid, p, key, nil
+}
+
+// The variables that bound a streamed response.
+const (
+	IdleTimeoutEnv      = "BONSAI_LLM_IDLE_TIMEOUT"
+	MaxResponseBytesEnv = "BONSAI_LLM_MAX_RESPONSE_BYTES"
+)
+
+// limits returns the idle timeout and the response size cap: the
+// options', else the environment's, else zero (the adapters' defaults).
+func limits(opts Options, getenv func(string) string) (time.Duration, int64, error) {
+	idle, max := opts.IdleTimeout, opts.MaxResponseBytes
+	if v := getenv(IdleTimeoutEnv); idle == 0 && v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return 0, 0, &llm.Error{Kind: llm.KindInvalidRequest, Message: fmt.Sprintf("%s=%q is not a positive duration such as 90s", IdleTimeoutEnv, v)}
+		}
+		idle = d
+	}
+	if v := getenv(MaxResponseBytesEnv); max == 0 && v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return 0, 0, &llm.Error{Kind: llm.KindInvalidRequest, Message: fmt.Sprintf("%s=%q is not a positive number of bytes", MaxResponseBytesEnv, v)}
+		}
+		max = n
+	}
+	return idle, max, nil
 }
 
 func firstNonEmpty(s ...string) string {

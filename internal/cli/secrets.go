@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// forgeTokenEnv names the variables holding forge tokens, which git's
+// credential helpers read for clone, fetch and push.
+var forgeTokenEnv = []string{"GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN"}
+
+// secrets returns the Redactor of the secrets this process holds: every
+// provider's key and the password of its base URL, the forge tokens, the
+// web token, and the passwords in the repository URLs of projects (when a
+// store is given). Text from a provider passes it before it is stored,
+// shown or logged.
+func secrets(ctx context.Context, a *app, st store.Store) *llm.Redactor {
+	var s []string
+	for _, p := range llm.Providers() {
+		s = append(s, a.getenv(p.KeyEnv))
+		s = append(s, llm.URLSecrets(a.getenv(p.BaseURLEnv))...)
+	}
+	for _, k := range forgeTokenEnv {
+		s = append(s, a.getenv(k))
+	}
+	if d, err := a.dataDir(); err == nil {
+		if tok, err := os.ReadFile(d.WebTokenFile()); err == nil {
+			s = append(s, string(tok))
+		}
+	}
+	if st != nil {
+		if ps, err := st.Projects(ctx, store.ProjectFilter{IncludeArchived: true}); err == nil {
+			for _, p := range ps {
+				s = append(s, llm.URLSecrets(p.Repo)...)
+			}
+		}
+	}
+	return llm.NewRedactor(s...)
+}
+
+// redactWriter redacts each write before passing it on: slog's handlers
+// write one whole record per call, so no secret is split across writes.
+type redactWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+	r  *llm.Redactor
+}
+
+func (w *redactWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, err := io.WriteString(w.w, w.r.String(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

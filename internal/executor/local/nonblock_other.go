@@ -1,0 +1,6 @@
+//go:build !unix
+
+package local
+
+// openNonblock is not needed where opening a file never blocks.
+const openNonblock = 0

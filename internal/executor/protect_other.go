@@ -1,9 +1,0 @@
-//go:build !linux
-
-package executor
-
-// protectProcess does nothing outside Linux.
-func protectProcess() {}
-
-// Protect does nothing outside Linux; see the Linux version.
-func Protect() {}

@@ -1,0 +1,123 @@
+package provider_test
+
+import (
+	"context"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
+	"github.com/bonsai-run/bonsai/internal/llm/provider"
+)
+
+// recorder is a getenv that remembers the variables asked for.
+type recorder struct {
+	mu   sync.Mutex
+	vars map[string]string
+	read map[string]bool
+}
+
+func (r *recorder) getenv(k string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.read[k] = true
+	return r.vars[k]
+}
+
+// TestProviders_TableAndWiringAgree: every provider of llm.Providers
+// resolves to the adapter of its wire format, which sends the table's key
+// and headers to the base URL its variable names; and Resolve reads no
+// provider variable the table does not name.
+func TestProviders_TableAndWiringAgree(t *testing.T) {
+	limits := map[string]bool{provider.IdleTimeoutEnv: true, provider.MaxResponseBytesEnv: true}
+	for _, p := range llm.Providers() {
+		t.Run(p.Name, func(t *testing.T) {
+			def, err := url.Parse(p.DefaultBaseURL)
+			if err != nil || def.Scheme == "" || def.Host == "" {
+				t.Fatalf("default base URL %q: %v", p.DefaultBaseURL, err)
+			}
+			srv := llmtest.NewServer(t, llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("hi")}}})
+			rec := &recorder{read: map[string]bool{}, vars: map[string]string{p.KeyEnv: "k-" + p.Name, p.BaseURLEnv: srv.URL + def.Path}}
+			r, err := provider.Resolve(p.Name+"/some-model", provider.Options{Getenv: rec.getenv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := llm.Collect(r.Model.Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("hello")}})); err != nil {
+				t.Fatal(err)
+			}
+			want := map[llm.WireFormat]string{llm.WireAnthropicMessages: "/v1/messages", llm.WireOpenAIChat: "/chat/completions"}[p.Wire]
+			if want == "" {
+				t.Fatalf("wire format %q: this test knows no request path for it", p.Wire)
+			}
+			req := srv.Requests()[0]
+			if req.Path != def.Path+want || req.Header.Get("Authorization") != "Bearer k-"+p.Name {
+				t.Errorf("request to %s with authorization %q; want %s with the key of %s", req.Path, req.Header.Get("Authorization"), def.Path+want, p.KeyEnv)
+			}
+			for k, v := range p.Headers {
+				if req.Header.Get(k) != v {
+					t.Errorf("header %s = %q, want %q", k, req.Header.Get(k), v)
+				}
+			}
+			for k := range rec.read {
+				if k != p.KeyEnv && k != p.BaseURLEnv && !limits[k] {
+					t.Errorf("Resolve read %s, which the table does not name for %s", k, p.Name)
+				}
+			}
+			if !rec.read[p.KeyEnv] || !rec.read[p.BaseURLEnv] {
+				t.Errorf("Resolve read %v; want %s and %s among them", rec.read, p.KeyEnv, p.BaseURLEnv)
+			}
+		})
+	}
+}
+
+// TestProviders_KeyOptionalMeansResolvableWithoutKey: Check and Resolve
+// ask for a key exactly when the table says it is required.
+func TestProviders_KeyOptionalMeansResolvableWithoutKey(t *testing.T) {
+	for _, p := range llm.Providers() {
+		err := provider.Check(p.Name+"/m", env(nil))
+		if p.KeyOptional != (err == nil) {
+			t.Errorf("%s: key optional %v, Check without key: %v", p.Name, p.KeyOptional, err)
+		}
+	}
+}
+
+// TestProviders_VariablesAreSpelledOnce: no Go file but the table spells a
+// provider's variable, so every reader goes through llm.Providers.
+func TestProviders_VariablesAreSpelledOnce(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := filepath.Join(root, "internal", "llm", "providers.go")
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || path == table {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, p := range llm.Providers() {
+			for _, v := range []string{p.KeyEnv, p.BaseURLEnv} {
+				if strings.Contains(string(src), `"`+v+`"`) {
+					t.Errorf("%s spells %s: read it from llm.Providers", path, v)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
