@@ -11,6 +11,7 @@ import (
 )
 
 func TestHeartbeatView(t *testing.T) {
+	t.Parallel()
 	d := config.Dir(t.TempDir())
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var out bytes.Buffer

@@ -8,7 +8,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
-func testRunSpend(t *testing.T, s store.Store) {
+func testRunSpend(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	mustProject(t, s, "demo")
 	mustProject(t, s, "other")
@@ -33,7 +33,7 @@ func testRunSpend(t *testing.T, s store.Store) {
 		return r
 	}
 	finish(a, 100, 10, 1000, 50, 0.5)
-	tick()
+	clock.tick()
 	second := finish(b, 200, 20, 0, 0, 0.25)
 	finish(o, 9999, 9999, 9999, 9999, 99) // another project's runs never count
 	running := mustStart(t, s, a, board.TaskImplement)
