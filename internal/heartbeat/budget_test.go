@@ -41,7 +41,7 @@ func (e *env) spend(tk board.Ticket, tokens int64, cost float64) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if _, err := e.db.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, InputTokens: tokens, CostUSD: cost}); err != nil {
+	if _, err := e.db.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: tokens, CostUSD: cost}}); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -99,7 +99,7 @@ func TestBeat_RunCapLeavesStatus(t *testing.T) {
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Loop", board.InProgress)
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
-		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: heartbeat.Usage{InputTokens: 1100, OutputTokens: 100, CostUSD: 0.01}}, nil
+		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: board.Usage{InputTokens: 1100, OutputTokens: 100, CostUSD: 0.01}}, nil
 	}
 	rep := e.beat()
 	if rep.Runs[0].Status != board.RunBudgetExceeded {
@@ -139,7 +139,7 @@ func TestBeat_TicketTokenCapBlocks(t *testing.T) {
 		if job.Budget.Tokens != 1000 || job.Budget.USD != 0.05 {
 			t.Errorf("budget = %+v, want 1000 tokens and $0.05", job.Budget)
 		}
-		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: heartbeat.Usage{InputTokens: 1500, CostUSD: 0.06}}, nil
+		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: board.Usage{InputTokens: 1500, CostUSD: 0.06}}, nil
 	}
 	e.beat()
 	got := e.get(tk.Ref())
@@ -179,7 +179,7 @@ func TestBeat_DailyCapWaitsForMidnight(t *testing.T) {
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Work", board.InProgress)
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
-		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: heartbeat.Usage{OutputTokens: 10, CostUSD: 0.12}}, nil
+		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: board.Usage{OutputTokens: 10, CostUSD: 0.12}}, nil
 	}
 	e.beat()
 	cs := e.comments(tk.Ref())

@@ -94,7 +94,7 @@ func TestBeat_TicketLifecycle(t *testing.T) {
 		if r := call(t, ctx, job, "ticket_move", map[string]any{"to": "IN_PROGRESS"}); r.IsError {
 			t.Errorf("move to IN_PROGRESS: %s", r.Text())
 		}
-		return heartbeat.Outcome{Status: board.RunCompleted, Usage: heartbeat.Usage{InputTokens: 100, OutputTokens: 20, CostUSD: 0.01}}, nil
+		return heartbeat.Outcome{Status: board.RunCompleted, Usage: board.Usage{InputTokens: 100, OutputTokens: 20, CostUSD: 0.01}}, nil
 	}
 	rep := e.beat()
 	if len(rep.Runs) != 1 || rep.Runs[0].Status != board.RunCompleted || rep.Runs[0].MovedTo != board.InProgress {
@@ -296,7 +296,7 @@ func TestBeat_RunWithoutMoveLeavesStatusComment(t *testing.T) {
 	tk := e.ticket("demo", "Explore", board.InProgress)
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
 		return heartbeat.Outcome{Status: board.RunCompleted, Summary: "I read main.go and found the bug.",
-			Usage: heartbeat.Usage{InputTokens: 1200, OutputTokens: 80, CostUSD: 0.0123}}, nil
+			Usage: board.Usage{InputTokens: 1200, OutputTokens: 80, CostUSD: 0.0123}}, nil
 	}
 	e.beat()
 	cs := e.comments(tk.Ref())
@@ -466,7 +466,7 @@ func TestBeat_BudgetSpentBlocksTicket(t *testing.T) {
 		if job.Budget.USD != 0.05 {
 			t.Errorf("budget = %+v, want $0.05", job.Budget)
 		}
-		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: heartbeat.Usage{CostUSD: 0.06}}, nil
+		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: board.Usage{CostUSD: 0.06}}, nil
 	}
 	e.beat()
 	got := e.get(tk.Ref())

@@ -55,6 +55,12 @@ func (f *fakeRunner) Ready(model string) error {
 	return f.ready(model)
 }
 
+// Spent charges a dead beat's run the way the in-process runner does,
+// from the transcript the run wrote.
+func (f *fakeRunner) Spent(sessionFile string, since time.Time) (board.Usage, error) {
+	return new(agentrunner.Runner).Spent(sessionFile, since)
+}
+
 func (f *fakeRunner) calls() []renderedJob {
 	f.mu.Lock()
 	defer f.mu.Unlock()

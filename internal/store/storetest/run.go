@@ -32,7 +32,7 @@ func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 	clock.tick()
 
 	before := lastEventID(t, s)
-	r, err := s.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement, WorkerID: "host-1", Status: board.RunCompleted, InputTokens: 99})
+	r, err := s.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement, WorkerID: "host-1", Status: board.RunCompleted, Usage: board.Usage{InputTokens: 99}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,8 +58,7 @@ func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 
 	before = lastEventID(t, s)
 	done, err := s.FinishRun(ctx, board.Run{
-		ID: r.ID, Status: board.RunCompleted, InputTokens: 1200, OutputTokens: 340, CacheReadTokens: 5000,
-		CacheWriteTokens: 800, CostUSD: 0.0421, Error: "", TicketID: "ignored", WorkerID: "ignored",
+		ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: 1200, OutputTokens: 340, CacheReadTokens: 5000, CacheWriteTokens: 800, CostUSD: 0.0421}, Error: "", TicketID: "ignored", WorkerID: "ignored",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +106,7 @@ func testRunErrors(t *testing.T, s store.Store, clock *clock) {
 		_, err = s.FinishRun(ctx, board.Run{ID: r.ID, Status: st})
 		wantCode(t, err, board.EINVALID, "")
 	}
-	_, err = s.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, InputTokens: -1})
+	_, err = s.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: -1}})
 	wantCode(t, err, board.EINVALID, "negative")
 	wantEvents(t, s, before)
 

@@ -25,8 +25,7 @@ func testRunSpend(t *testing.T, s store.Store, clock *clock) {
 	finish := func(tk board.Ticket, in, out, cr, cw int64, usd float64) board.Run {
 		t.Helper()
 		r := mustStart(t, s, tk, board.TaskImplement)
-		r, err := s.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, InputTokens: in, OutputTokens: out,
-			CacheReadTokens: cr, CacheWriteTokens: cw, CostUSD: usd})
+		r, err := s.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: in, OutputTokens: out, CacheReadTokens: cr, CacheWriteTokens: cw, CostUSD: usd}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,8 +41,7 @@ func testRunSpend(t *testing.T, s store.Store, clock *clock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	same(t, "spend of every run", all, store.Spend{Runs: 3, InputTokens: 300, OutputTokens: 30,
-		CacheReadTokens: 1000, CacheWriteTokens: 50, CostUSD: 0.75})
+	same(t, "spend of every run", all, store.Spend{Runs: 3, Usage: board.Usage{InputTokens: 300, OutputTokens: 30, CacheReadTokens: 1000, CacheWriteTokens: 50, CostUSD: 0.75}})
 	if all.Tokens() != 1380 {
 		t.Errorf("Tokens() = %d, want 1380", all.Tokens())
 	}
@@ -54,7 +52,7 @@ func testRunSpend(t *testing.T, s store.Store, clock *clock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	same(t, "spend since the second run", later, store.Spend{Runs: 2, InputTokens: 200, OutputTokens: 20, CostUSD: 0.25})
+	same(t, "spend since the second run", later, store.Spend{Runs: 2, Usage: board.Usage{InputTokens: 200, OutputTokens: 20, CostUSD: 0.25}})
 	none, err := s.Spend(ctx, "demo", running.StartedAt.Add(time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -66,8 +64,7 @@ func testRunSpend(t *testing.T, s store.Store, clock *clock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	same(t, "spend of every project", total, store.Spend{Runs: 4, InputTokens: 10299, OutputTokens: 10029,
-		CacheReadTokens: 10999, CacheWriteTokens: 10049, CostUSD: 99.75})
+	same(t, "spend of every project", total, store.Spend{Runs: 4, Usage: board.Usage{InputTokens: 10299, OutputTokens: 10029, CacheReadTokens: 10999, CacheWriteTokens: 10049, CostUSD: 99.75}})
 
 	_, err = s.Spend(ctx, "nope", time.Time{})
 	wantCode(t, err, board.ENOTFOUND, "nope")
