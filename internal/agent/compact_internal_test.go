@@ -8,6 +8,7 @@ import (
 )
 
 func TestCutPoint_NeverSplitsCallFromResult(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("x", 400) // 100 tokens + 4
 	user := llm.UserText(big)
 	asstCalls := llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.ToolCall("a", "read", []byte(`{}`)), llm.ToolCall("b", "read", []byte(`{}`))}}
@@ -45,6 +46,7 @@ func TestCutPoint_NeverSplitsCallFromResult(t *testing.T) {
 }
 
 func TestSendable_DropsFailedResponses(t *testing.T) {
+	t.Parallel()
 	msgs := []llm.Message{
 		llm.UserText("go"),
 		{Role: llm.RoleAssistant, StopReason: llm.StopAborted, Content: []llm.Part{llm.ToolCall("x", "bash", nil)}},

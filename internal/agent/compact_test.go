@@ -34,6 +34,7 @@ func history(t *testing.T, s *session.File, n, size int) {
 const summary = "## Goal\nFix the parser.\n## Progress\nRead files."
 
 func TestAgent_OverflowCompactsAndRetries(t *testing.T) {
+	t.Parallel()
 	s := session.New("p", fixedOptions())
 	history(t, s, 6, 2000)
 	model := llmtest.NewModel(
@@ -86,6 +87,7 @@ func TestAgent_OverflowCompactsAndRetries(t *testing.T) {
 }
 
 func TestAgent_OverflowTwiceFails(t *testing.T) {
+	t.Parallel()
 	s := session.New("p", fixedOptions())
 	history(t, s, 6, 2000)
 	overflow := llmtest.Turn{Err: &llm.Error{Kind: llm.KindContextOverflow, Message: "prompt is too long"}}
@@ -98,6 +100,7 @@ func TestAgent_OverflowTwiceFails(t *testing.T) {
 }
 
 func TestAgent_CompactsAtThreshold(t *testing.T) {
+	t.Parallel()
 	s := session.New("p", fixedOptions())
 	history(t, s, 6, 2000)
 	// The last response reported a context just over window - reserve.
@@ -127,6 +130,7 @@ func TestAgent_CompactsAtThreshold(t *testing.T) {
 }
 
 func TestAgent_CompactMergesPreviousSummary(t *testing.T) {
+	t.Parallel()
 	s := session.New("p", fixedOptions())
 	history(t, s, 4, 2000)
 	model := llmtest.NewModel(turn("## Goal\nFirst."), turn("## Goal\nSecond."))
@@ -156,6 +160,7 @@ func TestAgent_CompactMergesPreviousSummary(t *testing.T) {
 }
 
 func TestAgent_CompactNothing(t *testing.T) {
+	t.Parallel()
 	a, _ := newAgent(t, llmtest.NewModel(), agent.Config{})
 	if err := a.Compact(context.Background()); err == nil || !strings.Contains(err.Error(), "nothing to compact") {
 		t.Errorf("Compact on an empty session = %v", err)

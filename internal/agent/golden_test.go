@@ -21,6 +21,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // TestGolden_Transcripts runs representative sessions and compares the
 // session file and the event trace with testdata/golden.
 func TestGolden_Transcripts(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"main.go": "package main\n\nfunc main() { println(\"hi\") }\n"}
 	read := &fakeTool{name: "read", readOnly: true, run: func(_ context.Context, args json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
 		var a struct{ Path string }

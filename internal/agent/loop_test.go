@@ -17,6 +17,7 @@ import (
 )
 
 func TestAgent_EventOrder(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(
 		turn("Let me look.", call("c1", "ls", `{"path":"."}`)),
 		turn("Done."),
@@ -67,6 +68,7 @@ agent_end stop`
 }
 
 func TestAgent_ErrorsAsContent(t *testing.T) {
+	t.Parallel()
 	failing := &fakeTool{name: "fail", run: func(context.Context, json.RawMessage, func(tool.Result)) (tool.Result, error) {
 		return tool.Result{}, errors.New("disk on fire")
 	}}
@@ -114,6 +116,7 @@ func TestAgent_ErrorsAsContent(t *testing.T) {
 }
 
 func TestAgent_SteeringSkipsRemainingTools(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(
 		turn("", call("c1", "bash", `{"path":"1"}`), call("c2", "bash", `{"path":"2"}`), call("c3", "bash", `{"path":"3"}`)),
 		turn("Changed course."),
@@ -143,6 +146,7 @@ func TestAgent_SteeringSkipsRemainingTools(t *testing.T) {
 }
 
 func TestAgent_FollowUpWaitsForStop(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(
 		turn("", call("c1", "ls", `{"path":"."}`)),
 		turn("First answer."),
@@ -171,6 +175,7 @@ func TestAgent_FollowUpWaitsForStop(t *testing.T) {
 }
 
 func TestAgent_AbortMidStream(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	model := llmtest.NewModel(llmtest.Turn{Message: asst("Thinking about it at length"), Wait: hold})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -203,6 +208,7 @@ func TestAgent_AbortMidStream(t *testing.T) {
 }
 
 func TestAgent_AbortMidTool(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(turn("", call("c1", "bash", `{"path":"sleep"}`), call("c2", "bash", `{"path":"never"}`)))
 	ctx, cancel := context.WithCancel(context.Background())
 	started := make(chan struct{})
@@ -232,6 +238,7 @@ func TestAgent_AbortMidTool(t *testing.T) {
 }
 
 func TestAgent_NoProgressBreaker(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(
 		turn("", call("c1", "read", `{"path":"missing.go"}`)),
 		turn("", call("c2", "read", `{"path":"missing.go"}`)),
@@ -252,6 +259,7 @@ func TestAgent_NoProgressBreaker(t *testing.T) {
 }
 
 func TestAgent_BreakerResetsOnSuccess(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(
 		turn("", call("c1", "read", `{"path":"a"}`)),
 		turn("", call("c2", "read", `{"path":"a"}`)),
@@ -272,6 +280,7 @@ func TestAgent_BreakerResetsOnSuccess(t *testing.T) {
 }
 
 func TestAgent_MaxTurnsAndBudget(t *testing.T) {
+	t.Parallel()
 	loop := func() *llmtest.Model {
 		var turns []llmtest.Turn
 		for range 5 {
@@ -300,6 +309,7 @@ func TestAgent_MaxTurnsAndBudget(t *testing.T) {
 }
 
 func TestAgent_Deadline(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	model := llmtest.NewModel(llmtest.Turn{Message: asst("slow"), Wait: hold})
 	a, _ := newAgent(t, model, agent.Config{Deadline: time.Now().Add(50 * time.Millisecond)})
@@ -310,6 +320,7 @@ func TestAgent_Deadline(t *testing.T) {
 }
 
 func TestAgent_ParallelReadOnly(t *testing.T) {
+	t.Parallel()
 	// Each read-only call waits until both have started: this only
 	// finishes if they run at the same time.
 	var wg sync.WaitGroup
@@ -345,6 +356,7 @@ func TestAgent_ParallelReadOnly(t *testing.T) {
 }
 
 func TestAgent_ModelErrorEndsRun(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(llmtest.Turn{Err: &llm.Error{Kind: llm.KindAuth, Status: 401, Message: "invalid x-api-key"}})
 	a, rec := newAgent(t, model, agent.Config{})
 	res := a.Prompt(context.Background(), llm.UserText("go"))
@@ -357,6 +369,7 @@ func TestAgent_ModelErrorEndsRun(t *testing.T) {
 }
 
 func TestAgent_Busy(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	model := llmtest.NewModel(llmtest.Turn{Message: asst("x"), Wait: hold})
 	a, _ := newAgent(t, model, agent.Config{})
@@ -375,6 +388,7 @@ func TestAgent_Busy(t *testing.T) {
 }
 
 func TestAgent_ResumeWithoutMessage(t *testing.T) {
+	t.Parallel()
 	model := llmtest.NewModel(turn("Picked up where we left off."))
 	s := session.New("p", fixedOptions())
 	a, _ := newAgent(t, model, agent.Config{Session: s})
@@ -392,6 +406,7 @@ func TestAgent_ResumeWithoutMessage(t *testing.T) {
 }
 
 func TestAgent_SetModel(t *testing.T) {
+	t.Parallel()
 	first := llmtest.NewModel(turn("From the first."))
 	second := llmtest.NewModel(turn("From the second."))
 	s := session.New("p", fixedOptions())

@@ -29,6 +29,7 @@ func (m mapReader) ReadFile(_ context.Context, p string) ([]byte, error) {
 }
 
 func TestSystemPrompt(t *testing.T) {
+	t.Parallel()
 	date := time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)
 	skills := fstest.MapFS{
 		"deploy/SKILL.md": {Data: []byte("---\nname: deploy\ndescription: \"How to ship a release\"\n---\nSteps…")},

@@ -14,6 +14,7 @@ import (
 // with no writer and one that links to /dev/zero: reading either would
 // never end. Both are skipped and the real skill is found.
 func TestLoadSkills_SpecialFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, d := range []string{"fifo", "zero", "good"} {
 		os.MkdirAll(filepath.Join(dir, d), 0o755)

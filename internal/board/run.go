@@ -41,23 +41,20 @@ const (
 
 // Run is one agent run on one ticket in one heartbeat.
 type Run struct {
-	ID               string     `json:"id"`
-	TicketID         string     `json:"ticketId"`
-	ProjectID        string     `json:"projectId"`
-	ProjectSlug      string     `json:"project"`      // filled on read, for display
-	TicketNumber     int        `json:"ticketNumber"` // filled on read, for display
-	Task             TaskKind   `json:"task"`
-	Status           RunStatus  `json:"status"`
-	SessionKey       string     `json:"sessionKey"`
-	StartedAt        time.Time  `json:"startedAt"`
-	FinishedAt       *time.Time `json:"finishedAt"`
-	InputTokens      int64      `json:"inputTokens"`
-	OutputTokens     int64      `json:"outputTokens"`
-	CacheReadTokens  int64      `json:"cacheReadTokens"`
-	CacheWriteTokens int64      `json:"cacheWriteTokens"`
-	CostUSD          float64    `json:"costUsd"`
-	Error            string     `json:"error"`
-	WorkerID         string     `json:"workerId"`
+	ID           string     `json:"id"`
+	TicketID     string     `json:"ticketId"`
+	ProjectID    string     `json:"projectId"`
+	ProjectSlug  string     `json:"project"`      // filled on read, for display
+	TicketNumber int        `json:"ticketNumber"` // filled on read, for display
+	Task         TaskKind   `json:"task"`
+	Status       RunStatus  `json:"status"`
+	SessionKey   string     `json:"sessionKey"`
+	StartedAt    time.Time  `json:"startedAt"`
+	FinishedAt   *time.Time `json:"finishedAt"`
+	// Usage is what the run consumed; its fields appear inline in JSON.
+	Usage
+	Error    string `json:"error"`
+	WorkerID string `json:"workerId"`
 }
 
 // Ref returns the reference of the run's ticket.

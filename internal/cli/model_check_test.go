@@ -10,6 +10,7 @@ import (
 // TestDefaultModelIsPriced checks what priceCheck's shortcut assumes: the
 // catalog prices the default model, so a board using it needs no parse.
 func TestDefaultModelIsPriced(t *testing.T) {
+	t.Parallel()
 	info, warn := catalog.Default().Lookup(config.DefaultModel)
 	if warn != "" || info.Price.Input == 0 || info.Price.Output == 0 {
 		t.Fatalf("catalog entry for %s: %+v %q; want input and output prices", config.DefaultModel, info.Price, warn)
@@ -19,6 +20,7 @@ func TestDefaultModelIsPriced(t *testing.T) {
 // TestPriceCheck checks which models count as unpriced: unknown ones, and
 // known ones whose price config.json sets to zero; not once priced.
 func TestPriceCheck(t *testing.T) {
+	t.Parallel()
 	cfg := config.Default()
 	for _, tt := range []struct {
 		id   string

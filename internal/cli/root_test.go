@@ -7,6 +7,7 @@ import (
 )
 
 func TestLongRunning(t *testing.T) {
+	t.Parallel()
 	root := newRootCmd(newApp(strings.NewReader(""), io.Discard, io.Discard, func(string) string { return "" }))
 	for path, want := range map[string]bool{
 		"up": true, "serve": true, "heartbeat": true, "run": true,

@@ -78,11 +78,18 @@ func TestRun_Interactive(t *testing.T) {
 	defer tty.Close()
 	out := &ptyOutput{}
 	go func() { _, _ = copyAll(out, tty) }()
+	// exited delivers Wait's error once; the cleanup kills a process that
+	// is still running and waits for it, without touching cmd from two
+	// goroutines.
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	waited := make(chan struct{})
+	go func() { exited <- cmd.Wait(); close(waited) }()
 	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
+		select {
+		case <-waited:
+		default:
 			cmd.Process.Kill()
+			<-waited
 		}
 	})
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/cli"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -32,6 +33,7 @@ func TestMain(m *testing.M) {
 // TestScripts runs testdata/script/*.txtar: each script drives the bonsai
 // command against its own temporary data directory.
 func TestScripts(t *testing.T) {
+	t.Parallel() // each script has its own work directory and environment
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       *update,
@@ -70,20 +72,7 @@ func cmdMkrepo(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: mkrepo <dir>")
 	}
-	dir := ts.MkAbs(args[0])
-	ts.Check(os.MkdirAll(dir, 0o755))
-	ts.Check(os.WriteFile(filepath.Join(dir, "README.md"), []byte("# test repo\n"), 0o644))
-	for _, argv := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"add", "."},
-		{"-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "initial"},
-	} {
-		cmd := exec.Command("git", argv...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			ts.Fatalf("git %v: %v\n%s", argv, err, out)
-		}
-	}
+	ts.Check(gittest.Init(ts.MkAbs(args[0]), map[string]string{"README.md": "# test repo\n"}))
 }
 
 // cmdExits runs a command and checks its exit code, keeping its output for

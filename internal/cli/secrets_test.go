@@ -17,6 +17,7 @@ import (
 // base URL's password, the forge tokens, the web token and a project
 // repository URL's token, and heartbeat.log's writer hides them all.
 func TestSecrets_HeldByTheProcess(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	env := map[string]string{
 		"BONSAI_DATA_DIR":   data,

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/chromedp/chromedp"
@@ -63,29 +62,29 @@ func pollJS(t *testing.T, ctx context.Context, what, cond string, within time.Du
 	}
 }
 
+// eventStreamsOpen holds in a page once every event stream it connects
+// (htmx's sse-connect) is open.
+const eventStreamsOpen = `(() => {
+	const els = [...document.querySelectorAll("[sse-connect]")];
+	return els.length > 0 && els.every(el => {
+		const s = (el["htmx-internal-data"] || {}).sseEventSource;
+		return !!s && s.readyState === EventSource.OPEN;
+	});
+})()`
+
 // TestServe_BrowserWatchesAgentRun runs the whole thing: bonsai serve, a
 // browser on the ticket page, and a heartbeat running the real agent loop
 // and tools against a fake Anthropic server scripted as a model would act.
 // The agent's first message must show on the page while the run is still
 // going (its bash call sleeps), and the page must show the outcome after.
 func TestServe_BrowserWatchesAgentRun(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
 	browser := startChromium(t)
 	ta := newTestApp(t)
-	repo := t.TempDir()
-	for _, argv := range [][]string{{"init", "-q", "-b", "main"}, {"add", "."},
-		{"-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "initial"}} {
-		if argv[0] == "add" {
-			os.WriteFile(filepath.Join(repo, "README.md"), []byte("# demo\n"), 0o644)
-		}
-		cmd := exec.Command("git", argv...)
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", argv, err, out)
-		}
-	}
+	repo := gittest.Repo(t, t.TempDir(), map[string]string{"README.md": "# demo\n"})
 	ta.run("project", "add", "demo", "--repo", repo)
 	ta.run("ticket", "add", "demo", "Add a feature", "--state", "RESEARCH", "--criterion", "feature.txt exists")
 
@@ -113,7 +112,7 @@ func TestServe_BrowserWatchesAgentRun(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(".ticket-head"))); err != nil {
 		t.Fatalf("open the ticket page: %v", err)
 	}
-	time.Sleep(300 * time.Millisecond) // let the page's event stream connect
+	pollJS(t, browser, "the page's event stream is open", eventStreamsOpen, 10*time.Second)
 
 	beat := make(chan string, 1)
 	go func() {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -100,6 +101,7 @@ func (ta *testApp) serve(ctx context.Context, out *syncBuffer) (url string, done
 }
 
 func TestServe_RefusesPublicAddressWithoutFlag(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		o    serveOptions
 		want string
@@ -124,6 +126,7 @@ func TestServe_RefusesPublicAddressWithoutFlag(t *testing.T) {
 }
 
 func TestServe_PrintsLinkServesAndStops(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.run("init")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -158,11 +161,10 @@ func TestServe_PrintsLinkServesAndStops(t *testing.T) {
 // TestServe_APIMirrorsCLIJSON checks that the API answers with exactly what
 // the CLI's --json prints for the same data.
 func TestServe_APIMirrorsCLIJSON(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	repo := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", "-b", "main", repo).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	gittest.Run(t, repo, "init", "-q", "-b", "main")
 	ta.run("project", "add", "demo", "--repo", repo, "--verify", "go test ./...")
 	ta.run("ticket", "add", "demo", "First", "--criterion", "it works", "--description", "Some *text*")
 	ta.run("ticket", "add", "demo", "Second", "--state", "RESEARCH")
@@ -213,11 +215,10 @@ func TestServe_APIMirrorsCLIJSON(t *testing.T) {
 // project's model as 'project edit --model' does: an unknown provider is
 // refused, a model whose key is not set yet is accepted.
 func TestServe_ProjectModelChecked(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	repo := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", "-b", "main", repo).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	gittest.Run(t, repo, "init", "-q", "-b", "main")
 	ta.run("project", "add", "demo", "--repo", repo)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -247,14 +248,12 @@ func TestServe_ProjectModelChecked(t *testing.T) {
 }
 
 func TestTicketDiff_BranchAgainstDefault(t *testing.T) {
+	t.Parallel()
 	d := config.Dir(t.TempDir())
 	clone := d.Path("projects", "demo")
 	git := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", clone, "-c", "user.name=T", "-c", "user.email=t@example.com"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		gittest.Run(t, clone, args...)
 	}
 	p := board.Project{Slug: "demo", DefaultBranch: "main"}
 	tk := board.Ticket{Number: 3, Title: "Add a flag"}
@@ -290,6 +289,7 @@ func TestTicketDiff_BranchAgainstDefault(t *testing.T) {
 }
 
 func TestBeater_FiresHeartbeatAndSurvivesFailures(t *testing.T) {
+	t.Parallel()
 	bonsai, err := exec.LookPath("bonsai") // the test binary as bonsai (script_test.go's TestMain)
 	if err != nil {
 		t.Skip("no bonsai command on PATH")

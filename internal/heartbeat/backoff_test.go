@@ -18,6 +18,7 @@ import (
 // the project (no run, no comment) until the backoff is over, each
 // failure doubles the wait, and fixing the repository ends it at once.
 func TestBeat_RepoBackoff(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var skew time.Duration
 	e.opts.Now = func() time.Time { return time.Now().Add(skew) }

@@ -81,11 +81,7 @@ func (h *Heartbeat) spending(ctx context.Context, l Limits, p board.Project, ref
 		}
 		for _, r := range runs {
 			s.ticket.Runs++
-			s.ticket.InputTokens += r.InputTokens
-			s.ticket.OutputTokens += r.OutputTokens
-			s.ticket.CacheReadTokens += r.CacheReadTokens
-			s.ticket.CacheWriteTokens += r.CacheWriteTokens
-			s.ticket.CostUSD += r.CostUSD
+			s.ticket.Usage = s.ticket.Add(r.Usage)
 		}
 	}
 	if l.DailyTokens > 0 || l.DailyUSD > 0 {
@@ -108,7 +104,7 @@ func (h *Heartbeat) dailyBlocker(ctx context.Context, p board.Project) (string, 
 	if err != nil {
 		return "", fmt.Errorf("read the spend of %s today: %w", p.Slug, err)
 	}
-	if over := crossedCaps(l, Usage{}, s, false); len(over) > 0 {
+	if over := crossedCaps(l, board.Usage{}, s, false); len(over) > 0 {
 		return fmt.Sprintf("project %s: %s; it resets at midnight", p.Slug, over[0].text()), nil
 	}
 	return "", nil
@@ -117,7 +113,7 @@ func (h *Heartbeat) dailyBlocker(ctx context.Context, p board.Project) (string, 
 // budgetOf returns the budget of a run that has not spent anything yet
 // and, when a ticket or daily cap is already reached, the caps reached.
 func budgetOf(l Limits, s spent) (Budget, []capHit) {
-	if over := crossedCaps(l, Usage{}, s, false); len(over) > 0 {
+	if over := crossedCaps(l, board.Usage{}, s, false); len(over) > 0 {
 		return Budget{}, over
 	}
 	b := Budget{USD: l.RunUSD, Tokens: l.RunTokens}
@@ -187,7 +183,7 @@ func (c capHit) raise(slug string) string {
 
 // crossedCaps lists the caps reached: by the run's usage (when run is
 // true) and by the ticket's and the project's spend of today.
-func crossedCaps(l Limits, u Usage, s spent, run bool) []capHit {
+func crossedCaps(l Limits, u board.Usage, s spent, run bool) []capHit {
 	var out []capHit
 	check := func(scope string, tokens int64, tokenCap int64, cost, usdCap float64) {
 		if tokenCap > 0 && tokens >= tokenCap {
@@ -203,9 +199,4 @@ func crossedCaps(l Limits, u Usage, s spent, run bool) []capHit {
 	check("ticket", s.ticket.Tokens(), l.TicketTokens, s.ticket.CostUSD, l.TicketUSD)
 	check("day", s.day.Tokens(), l.DailyTokens, s.day.CostUSD, l.DailyUSD)
 	return out
-}
-
-// Tokens returns every token counted against a token budget.
-func (u Usage) Tokens() int64 {
-	return u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheWriteTokens
 }

@@ -11,6 +11,7 @@ import (
 )
 
 func TestLimits_Of(t *testing.T) {
+	t.Parallel()
 	cfg := heartbeat.Limits{RunTokens: 1000, RunUSD: 1, TicketTokens: 2000, TicketUSD: 2, DailyTokens: 3000, DailyUSD: 3}
 	tests := []struct {
 		name string
@@ -40,7 +41,7 @@ func (e *env) spend(tk board.Ticket, tokens int64, cost float64) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if _, err := e.db.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, InputTokens: tokens, CostUSD: cost}); err != nil {
+	if _, err := e.db.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: tokens, CostUSD: cost}}); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -48,6 +49,7 @@ func (e *env) spend(tk board.Ticket, tokens int64, cost float64) {
 // TestBeat_BudgetIsTheLeastCap checks that a run gets the least of its own
 // cap and what is left of the ticket's and the project's day.
 func TestBeat_BudgetIsTheLeastCap(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		limits heartbeat.Limits
@@ -91,12 +93,13 @@ func TestBeat_BudgetIsTheLeastCap(t *testing.T) {
 // not blocked, and a status comment says what was spent and how to raise
 // the cap.
 func TestBeat_RunCapLeavesStatus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.opts.Limits = heartbeat.Limits{RunTokens: 1000}
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Loop", board.InProgress)
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
-		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: heartbeat.Usage{InputTokens: 1100, OutputTokens: 100, CostUSD: 0.01}}, nil
+		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: board.Usage{InputTokens: 1100, OutputTokens: 100, CostUSD: 0.01}}, nil
 	}
 	rep := e.beat()
 	if rep.Runs[0].Status != board.RunBudgetExceeded {
@@ -126,6 +129,7 @@ func TestBeat_RunCapLeavesStatus(t *testing.T) {
 // TestBeat_TicketTokenCapBlocks stops at the ticket's token cap: the
 // ticket asks a person to raise it, naming both caps it crossed.
 func TestBeat_TicketTokenCapBlocks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.opts.Limits = heartbeat.Limits{RunUSD: 0.05}
 	e.project("demo", func(p *board.Project) { p.Agent.TicketTokens = 3000 })
@@ -135,7 +139,7 @@ func TestBeat_TicketTokenCapBlocks(t *testing.T) {
 		if job.Budget.Tokens != 1000 || job.Budget.USD != 0.05 {
 			t.Errorf("budget = %+v, want 1000 tokens and $0.05", job.Budget)
 		}
-		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: heartbeat.Usage{InputTokens: 1500, CostUSD: 0.06}}, nil
+		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: board.Usage{InputTokens: 1500, CostUSD: 0.06}}, nil
 	}
 	e.beat()
 	got := e.get(tk.Ref())
@@ -160,6 +164,7 @@ func TestBeat_TicketTokenCapBlocks(t *testing.T) {
 // next beats skip its picks, with the reason, and make no run until the
 // day is over.
 func TestBeat_DailyCapWaitsForMidnight(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// The store stamps runs with the real clock, so the beat's clock is
 	// real too, until it jumps to the next day.
@@ -174,7 +179,7 @@ func TestBeat_DailyCapWaitsForMidnight(t *testing.T) {
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Work", board.InProgress)
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
-		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: heartbeat.Usage{OutputTokens: 10, CostUSD: 0.12}}, nil
+		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: board.Usage{OutputTokens: 10, CostUSD: 0.12}}, nil
 	}
 	e.beat()
 	cs := e.comments(tk.Ref())

@@ -39,7 +39,7 @@ func (r *runState) budgetStop(ctx context.Context, out Outcome) {
 	}
 	fmt.Fprintf(&b, "\n\nThis run used %d tokens (%d in, %d out, %d cached) and cost %s.",
 		out.Usage.Tokens(), out.Usage.InputTokens, out.Usage.OutputTokens,
-		out.Usage.CacheReadTokens+out.Usage.CacheWriteTokens, usd(out.Usage.CostUSD))
+		out.Usage.CacheTokens(), usd(out.Usage.CostUSD))
 	if r.limits.TicketTokens > 0 || r.limits.TicketUSD > 0 {
 		fmt.Fprintf(&b, " The ticket has used %d tokens and %s so far.", sp.ticket.Tokens(), usd(sp.ticket.CostUSD))
 	}

@@ -58,6 +58,15 @@ type AgentRunner interface {
 	RunAgent(ctx context.Context, job Job) (Outcome, error)
 }
 
+// Charger is implemented by runners that can tell what a run spent from
+// the transcript it wrote, so that a run whose beat died is charged what
+// it used. Only the runner knows its engine's transcript.
+type Charger interface {
+	// Spent returns the usage the transcript at sessionFile recorded
+	// since a time.
+	Spent(sessionFile string, since time.Time) (board.Usage, error)
+}
+
 // Readiness is implemented by runners that can tell, without a model
 // request, whether a model is usable (a key or a server is configured). A
 // beat runs no agent, and touches no ticket, for a model that is not ready.
@@ -108,16 +117,7 @@ type Job struct {
 	Tools []tool.Tool
 	// OnUsage, when not nil, receives the run's cumulative usage after
 	// each model response, so the ticket tools can report it.
-	OnUsage func(Usage)
-}
-
-// Usage is what a run consumed.
-type Usage struct {
-	InputTokens      int64
-	OutputTokens     int64
-	CacheReadTokens  int64
-	CacheWriteTokens int64
-	CostUSD          float64
+	OnUsage func(board.Usage)
 }
 
 // Outcome is how a run ended.
@@ -125,7 +125,7 @@ type Outcome struct {
 	// Status is completed, timeout, error or budget_exceeded; the heartbeat
 	// turns it into blocked when the agent asked a question.
 	Status board.RunStatus
-	Usage  Usage
+	Usage  board.Usage
 	// Summary is the agent's last words (its final text), used for the
 	// status comment the runtime writes when the agent wrote none.
 	Summary string

@@ -6,17 +6,20 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 func TestBeat_NothingToDo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	e.ticket("demo", "Someday", board.Backlog)
@@ -31,6 +34,7 @@ func TestBeat_NothingToDo(t *testing.T) {
 }
 
 func TestBeat_SecondBeatWhileLocked(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	e.ticket("demo", "Work", board.Research)
@@ -52,6 +56,7 @@ func TestBeat_SecondBeatWhileLocked(t *testing.T) {
 }
 
 func TestBeat_InterruptsRunsOfDeadBeat(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Old", board.Backlog)
@@ -70,6 +75,7 @@ func TestBeat_InterruptsRunsOfDeadBeat(t *testing.T) {
 // TestBeat_TicketLifecycle walks a ticket from RESEARCH to DONE with a fake
 // agent that uses the real ticket tools, a real worktree and real git.
 func TestBeat_TicketLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := e.project("demo", func(p *board.Project) { p.Agent.Verify = "test -f feature.txt" })
 	tk := e.ticket("demo", "Add a feature", board.Research, "feature.txt exists", "it says done")
@@ -88,7 +94,7 @@ func TestBeat_TicketLifecycle(t *testing.T) {
 		if r := call(t, ctx, job, "ticket_move", map[string]any{"to": "IN_PROGRESS"}); r.IsError {
 			t.Errorf("move to IN_PROGRESS: %s", r.Text())
 		}
-		return heartbeat.Outcome{Status: board.RunCompleted, Usage: heartbeat.Usage{InputTokens: 100, OutputTokens: 20, CostUSD: 0.01}}, nil
+		return heartbeat.Outcome{Status: board.RunCompleted, Usage: board.Usage{InputTokens: 100, OutputTokens: 20, CostUSD: 0.01}}, nil
 	}
 	rep := e.beat()
 	if len(rep.Runs) != 1 || rep.Runs[0].Status != board.RunCompleted || rep.Runs[0].MovedTo != board.InProgress {
@@ -151,7 +157,7 @@ func TestBeat_TicketLifecycle(t *testing.T) {
 		t.Errorf("completion comment:\n%s", last.Content)
 	}
 	// The runtime pushed the branch to the project's repository.
-	git(t, p.Repo, "rev-parse", "--verify", "bonsai/demo/1-add-a-feature")
+	gittest.Run(t, p.Repo, "rev-parse", "--verify", "bonsai/demo/1-add-a-feature")
 
 	// Approve: the next beat removes the worktree without running an agent.
 	if _, err := e.db.MoveTicket(context.Background(), ref, board.MoveRequest{To: board.Done, Actor: board.Human}, "alice"); err != nil {
@@ -168,6 +174,7 @@ func TestBeat_TicketLifecycle(t *testing.T) {
 }
 
 func TestBeat_ReturnedWorkIsPickedFirst(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	e.ticket("demo", "Plain work", board.InProgress)
@@ -196,6 +203,7 @@ func TestBeat_ReturnedWorkIsPickedFirst(t *testing.T) {
 // the runtime moves it to RESEARCH and says so on the ticket. Another
 // project's backlog is left to people.
 func TestBeat_TakesBacklogWhenTheProjectSaysSo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("auto", func(p *board.Project) { p.Agent.TakeBacklog = true })
 	e.project("manual", nil)
@@ -233,6 +241,7 @@ func TestBeat_TakesBacklogWhenTheProjectSaysSo(t *testing.T) {
 // each plan, the research prompt says to ask for approval, the agent cannot
 // move its ticket to IN_PROGRESS, and the ticket waits until a person does.
 func TestBeat_PlanModeWaitsForAPerson(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("careful", func(p *board.Project) { p.Agent.PermissionMode = board.ModePlan })
 	tk := e.ticket("careful", "Risky change", board.Research)
@@ -281,12 +290,13 @@ func TestBeat_PlanModeWaitsForAPerson(t *testing.T) {
 }
 
 func TestBeat_RunWithoutMoveLeavesStatusComment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Explore", board.InProgress)
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
 		return heartbeat.Outcome{Status: board.RunCompleted, Summary: "I read main.go and found the bug.",
-			Usage: heartbeat.Usage{InputTokens: 1200, OutputTokens: 80, CostUSD: 0.0123}}, nil
+			Usage: board.Usage{InputTokens: 1200, OutputTokens: 80, CostUSD: 0.0123}}, nil
 	}
 	e.beat()
 	cs := e.comments(tk.Ref())
@@ -311,6 +321,7 @@ func TestBeat_RunWithoutMoveLeavesStatusComment(t *testing.T) {
 }
 
 func TestBeat_AskBlocksUntilHumanReplies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Unclear", board.InProgress)
@@ -338,12 +349,17 @@ func TestBeat_AskBlocksUntilHumanReplies(t *testing.T) {
 }
 
 func TestBeat_ProjectsInParallelUpToLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, slug := range []string{"a", "b", "c"} {
 		e.project(slug, nil)
 		e.ticket(slug, "Work "+slug, board.InProgress)
 	}
+	// Each run holds its slot until two runs have overlapped (or a generous
+	// deadline passes, when the heartbeat runs them one at a time).
 	var running, peak atomic.Int32
+	two := make(chan struct{})
+	var once sync.Once
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
 		n := running.Add(1)
 		for {
@@ -352,7 +368,13 @@ func TestBeat_ProjectsInParallelUpToLimit(t *testing.T) {
 				break
 			}
 		}
-		time.Sleep(150 * time.Millisecond)
+		if n >= 2 {
+			once.Do(func() { close(two) })
+		}
+		select {
+		case <-two:
+		case <-time.After(10 * time.Second):
+		}
 		running.Add(-1)
 		return heartbeat.Outcome{Status: board.RunCompleted}, nil
 	}
@@ -366,6 +388,7 @@ func TestBeat_ProjectsInParallelUpToLimit(t *testing.T) {
 }
 
 func TestBeat_QuotaPausesProvider(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Work", board.InProgress)
@@ -387,6 +410,7 @@ func TestBeat_QuotaPausesProvider(t *testing.T) {
 }
 
 func TestBeat_ModelNotConfiguredTouchesNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Work", board.Research)
@@ -401,6 +425,7 @@ func TestBeat_ModelNotConfiguredTouchesNothing(t *testing.T) {
 }
 
 func TestBeat_BadRepoIsARunError(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", func(p *board.Project) { p.Repo = filepath.Join(t.TempDir(), "missing") })
 	tk := e.ticket("demo", "Work", board.InProgress)
@@ -415,6 +440,7 @@ func TestBeat_BadRepoIsARunError(t *testing.T) {
 }
 
 func TestBeat_TimeoutKeepsTicket(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.opts.MaxRun = 200 * time.Millisecond
 	e.project("demo", nil)
@@ -432,6 +458,7 @@ func TestBeat_TimeoutKeepsTicket(t *testing.T) {
 }
 
 func TestBeat_BudgetSpentBlocksTicket(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", func(p *board.Project) { p.Agent.BudgetUSD = 0.05 })
 	tk := e.ticket("demo", "Costly", board.InProgress)
@@ -439,7 +466,7 @@ func TestBeat_BudgetSpentBlocksTicket(t *testing.T) {
 		if job.Budget.USD != 0.05 {
 			t.Errorf("budget = %+v, want $0.05", job.Budget)
 		}
-		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: heartbeat.Usage{CostUSD: 0.06}}, nil
+		return heartbeat.Outcome{Status: board.RunBudgetExceeded, Usage: board.Usage{CostUSD: 0.06}}, nil
 	}
 	e.beat()
 	got := e.get(tk.Ref())
@@ -459,6 +486,7 @@ func TestBeat_BudgetSpentBlocksTicket(t *testing.T) {
 }
 
 func TestBeat_PersonaNextToTheClone(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	e.ticket("demo", "Work", board.InProgress)

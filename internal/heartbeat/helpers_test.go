@@ -3,8 +3,6 @@ package heartbeat_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,6 +12,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
@@ -54,6 +53,12 @@ func (f *fakeRunner) Ready(model string) error {
 		return nil
 	}
 	return f.ready(model)
+}
+
+// Spent charges a dead beat's run the way the in-process runner does,
+// from the transcript the run wrote.
+func (f *fakeRunner) Spent(sessionFile string, since time.Time) (board.Usage, error) {
+	return new(agentrunner.Runner).Spent(sessionFile, since)
 }
 
 func (f *fakeRunner) calls() []renderedJob {
@@ -116,35 +121,15 @@ func (e *env) beat() heartbeat.Report {
 	return rep
 }
 
-// git runs git in dir for test setup.
-func git(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
 // project creates a project on a new repository with one commit on main.
 func (e *env) project(slug string, edit func(p *board.Project)) board.Project {
 	e.t.Helper()
-	repo := filepath.Join(e.t.TempDir(), slug)
-	os.MkdirAll(repo, 0o755)
-	git(e.t, repo, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(repo, "README.md"), []byte("# "+slug+"\n"), 0o644)
-	os.WriteFile(filepath.Join(repo, "AGENTS.md"), []byte("Run `make test` before committing.\n"), 0o644)
-	os.MkdirAll(filepath.Join(repo, ".bonsai"), 0o755)
-	os.WriteFile(filepath.Join(repo, ".bonsai", "SOUL.md"), []byte("You are terse and dry.\n"), 0o644)
-	os.MkdirAll(filepath.Join(repo, ".bonsai", "skills", "release"), 0o755)
-	os.WriteFile(filepath.Join(repo, ".bonsai", "skills", "release", "SKILL.md"),
-		[]byte("---\nname: release\ndescription: How to cut a release of this project\n---\nSteps.\n"), 0o644)
-	git(e.t, repo, "add", ".")
-	git(e.t, repo, "commit", "-q", "-m", "initial")
+	repo := gittest.Repo(e.t, filepath.Join(e.t.TempDir(), slug), map[string]string{
+		"README.md":                       "# " + slug + "\n",
+		"AGENTS.md":                       "Run `make test` before committing.\n",
+		".bonsai/SOUL.md":                 "You are terse and dry.\n",
+		".bonsai/skills/release/SKILL.md": "---\nname: release\ndescription: How to cut a release of this project\n---\nSteps.\n",
+	})
 	p := board.Project{Slug: slug, Name: slug, Repo: repo, DefaultBranch: "main", Active: true}
 	if edit != nil {
 		edit(&p)

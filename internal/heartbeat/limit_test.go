@@ -11,6 +11,7 @@ import (
 )
 
 func TestAutoConcurrency(t *testing.T) {
+	t.Parallel()
 	const gib = 1 << 30
 	for _, tc := range []struct {
 		cores int
@@ -34,6 +35,7 @@ func TestAutoConcurrency(t *testing.T) {
 }
 
 func TestTryLock_WritesPIDAndReportsHolder(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "heartbeat.lock")
 	// A longer stale content is cut to the new PID.
 	os.WriteFile(path, []byte("1234567890123\n"), 0o644)
@@ -60,6 +62,7 @@ func TestTryLock_WritesPIDAndReportsHolder(t *testing.T) {
 }
 
 func TestOpenLog_Rotates(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	big := make([]byte, 11<<20)
 	os.WriteFile(filepath.Join(dir, "heartbeat.log"), big, 0o644)

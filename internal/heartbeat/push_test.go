@@ -10,6 +10,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 )
 
@@ -17,14 +18,9 @@ import (
 // its directory and its file:// URL.
 func bareRepo(t *testing.T) (dir, url string) {
 	t.Helper()
-	src := filepath.Join(t.TempDir(), "src")
-	os.MkdirAll(src, 0o755)
-	git(t, src, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(src, "README.md"), []byte("# shared\n"), 0o644)
-	git(t, src, "add", ".")
-	git(t, src, "commit", "-q", "-m", "initial")
+	src := gittest.Repo(t, filepath.Join(t.TempDir(), "src"), map[string]string{"README.md": "# shared\n"})
 	dir = filepath.Join(t.TempDir(), "shared.git")
-	git(t, filepath.Dir(dir), "clone", "-q", "--bare", src, dir)
+	gittest.Run(t, filepath.Dir(dir), "clone", "-q", "--bare", src, dir)
 	return dir, "file://" + filepath.ToSlash(dir)
 }
 
@@ -103,7 +99,7 @@ func TestBeat_ProjectsSharingARepoKeepTheirBranches(t *testing.T) {
 	for _, s := range slugs {
 		tk := e.get(board.Ref{Project: s, Number: 1})
 		branches[tk.Branch] = true
-		log := git(t, bare, "log", "--format=%s", "main.."+tk.Branch)
+		log := gittest.Run(t, bare, "log", "--format=%s", "main.."+tk.Branch)
 		for _, c := range strings.Split(log, "\n") {
 			if c != "work of "+s {
 				t.Errorf("remote branch %s of %s has %q, want only its own work", tk.Branch, s, log)
@@ -162,7 +158,7 @@ func TestBeat_FailedPushIsOnTheTicket(t *testing.T) {
 	if f, ok := heartbeat.ReadState(e.opts.StateFile).Pushes["demo#1"]; ok {
 		t.Errorf("the push failure outlived a working push: %+v", f)
 	}
-	if n := strings.Count(git(t, bare, "log", "--format=%s", "main.."+e.get(tk.Ref()).Branch), "work of demo"); n != 3 {
+	if n := strings.Count(gittest.Run(t, bare, "log", "--format=%s", "main.."+e.get(tk.Ref()).Branch), "work of demo"); n != 3 {
 		t.Errorf("remote has %d commits of the ticket, want 3", n)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/session"
 )
 
 // RunMark is the environment variable every command of a run's agent gets,
@@ -69,15 +68,18 @@ func (h *Heartbeat) reconcile(ctx context.Context) (n int, busy map[string]bool,
 }
 
 // chargeTranscript sets r's usage to what its ticket's transcript recorded
-// since the run started (none when it cannot be read).
+// since the run started, as the runner that wrote it reads it (none when
+// it cannot be read, or the runner cannot tell).
 func (h *Heartbeat) chargeTranscript(r *board.Run) error {
+	r.Usage = board.Usage{}
+	c, ok := h.opts.Runner.(Charger)
+	if !ok {
+		return nil
+	}
 	path, err := h.transcript(r.ProjectID, r.TicketID)
 	if err != nil {
-		r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD = 0, 0, 0, 0, 0
 		return err
 	}
-	u, err := session.UsageSince(path, r.StartedAt)
-	r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens = u.Input, u.Output, u.CacheRead, u.CacheWrite
-	r.CostUSD = u.Cost
+	r.Usage, err = c.Spent(path, r.StartedAt)
 	return err
 }

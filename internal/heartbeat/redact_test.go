@@ -17,6 +17,7 @@ import (
 // run's error or the agent's last words reaches neither the run record,
 // nor the status comment, nor the state file, nor the log.
 func TestBeat_RedactsTheRunError(t *testing.T) {
+	t.Parallel()
 	const secret = "sk-ant-LEAKME-0123456789"
 	e := newEnv(t)
 	var log bytes.Buffer

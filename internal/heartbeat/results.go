@@ -45,8 +45,7 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 	}
 	run := r.run
 	run.Status, run.Error = out.Status, out.Error
-	run.InputTokens, run.OutputTokens = out.Usage.InputTokens, out.Usage.OutputTokens
-	run.CacheReadTokens, run.CacheWriteTokens, run.CostUSD = out.Usage.CacheReadTokens, out.Usage.CacheWriteTokens, out.Usage.CostUSD
+	run.Usage = out.Usage
 	if _, err := h.opts.Store.FinishRun(ctx, run); err != nil {
 		r.log.Error("finish run", "err", err)
 	}

@@ -95,7 +95,7 @@ type runState struct {
 	limits Limits // the caps of this run's project
 
 	mu    sync.Mutex
-	usage Usage
+	usage board.Usage
 }
 
 // execute prepares the run and runs the agent. It returns the outcome;
@@ -218,18 +218,16 @@ func (r *runState) runAgent(ctx context.Context, job Job) Outcome {
 	return out
 }
 
-func (r *runState) setUsage(u Usage) {
+func (r *runState) setUsage(u board.Usage) {
 	r.mu.Lock()
 	r.usage = u
 	r.mu.Unlock()
 }
 
-func (r *runState) runUsage() tickettool.Spend {
+func (r *runState) runUsage() board.Usage {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	u := r.usage
-	return tickettool.Spend{Input: u.InputTokens, Output: u.OutputTokens,
-		Cache: u.CacheReadTokens + u.CacheWriteTokens, CostUSD: u.CostUSD}
+	return r.usage
 }
 
 // note posts a comment as the runtime; a failure is logged, not fatal.

@@ -130,18 +130,8 @@ type ProjectFilter struct {
 
 // Spend is what a set of runs consumed.
 type Spend struct {
-	Runs             int
-	InputTokens      int64
-	OutputTokens     int64
-	CacheReadTokens  int64
-	CacheWriteTokens int64
-	CostUSD          float64
-}
-
-// Tokens returns every token counted against a token budget: input,
-// output and cached alike, as the agent loop counts them.
-func (s Spend) Tokens() int64 {
-	return s.InputTokens + s.OutputTokens + s.CacheReadTokens + s.CacheWriteTokens
+	Runs int
+	board.Usage
 }
 
 // TicketFilter selects tickets; zero fields match everything.

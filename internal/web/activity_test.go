@@ -76,6 +76,7 @@ func activityAt(t testing.TB, e *env, c *http.Client, path string) *sseClient {
 }
 
 func TestActivity_OversizedEntryShowsPlaceholder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	f, _ := activityTicket(t, e)
 	c := e.browser(t)
@@ -99,6 +100,7 @@ func TestActivity_OversizedEntryShowsPlaceholder(t *testing.T) {
 }
 
 func TestRunPage_OversizedEntryShowsPlaceholder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	f, run := activityTicket(t, e)
 	writeHugeResult(t, f.Path(), 2_500_000, true)
@@ -236,6 +238,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 }
 
 func TestActivity_OneReaderPerTicket(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	f, _ := activityTicket(t, e)
 	c := e.browser(t)

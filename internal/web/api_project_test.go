@@ -12,6 +12,7 @@ import (
 )
 
 func TestAPI_EditProject(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.srv.opts.CheckModel = checkModel
 	e.project(t, "demo")
@@ -103,6 +104,7 @@ func TestAPI_EditProject(t *testing.T) {
 }
 
 func TestAPI_ArchiveProject(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	e.ticket(t, "demo", "kept", board.Backlog)
@@ -140,6 +142,7 @@ func TestAPI_ArchiveProject(t *testing.T) {
 // TestAPI_ProjectRoutesNeedCredentials covers 401 and 403 on the new
 // routes: no token, and a browser's cookie without the CSRF token.
 func TestAPI_ProjectRoutesNeedCredentials(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	c := e.browser(t)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestAPI_Projects(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.api(t, "GET", "/api/projects", "")
 	wantStatus(t, r, 200)
@@ -44,6 +45,7 @@ func TestAPI_Projects(t *testing.T) {
 }
 
 func TestAPI_Tickets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	r := e.api(t, "POST", "/api/projects/demo/tickets",
@@ -103,6 +105,7 @@ func TestAPI_Tickets(t *testing.T) {
 }
 
 func TestAPI_ContentTypeAndSize(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	req, _ := http.NewRequest("POST", e.ts.URL+"/api/projects/demo/tickets", strings.NewReader(`{"title":"x"}`))
@@ -117,6 +120,7 @@ func TestAPI_ContentTypeAndSize(t *testing.T) {
 }
 
 func TestAPI_MoveAndRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	e.ticket(t, "demo", "t", board.Backlog)
@@ -133,6 +137,7 @@ func TestAPI_MoveAndRefusals(t *testing.T) {
 }
 
 func TestAPI_CommentUnblocks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.InProgress)
@@ -154,6 +159,7 @@ func TestAPI_CommentUnblocks(t *testing.T) {
 }
 
 func TestAPI_ApproveAndReturn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	a := e.ticket(t, "demo", "a", board.InProgress)
@@ -182,13 +188,13 @@ func TestAPI_ApproveAndReturn(t *testing.T) {
 }
 
 func TestAPI_EditIsOptimistic(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "old", board.Backlog)
 	seen := tk.UpdatedAt.Format(time.RFC3339Nano)
 
-	// Someone else edits first.
-	time.Sleep(5 * time.Millisecond)
+	// Someone else edits first (the env's clock makes theirs a later time).
 	title := "theirs"
 	if _, err := e.db.UpdateTicket(context.Background(), tk.Ref(), storeTitle(&title), board.Human); err != nil {
 		t.Fatal(err)
@@ -206,6 +212,7 @@ func TestAPI_EditIsOptimistic(t *testing.T) {
 }
 
 func TestAPI_Events(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	e.ticket(t, "demo", "t", board.Backlog)
@@ -232,6 +239,7 @@ func TestAPI_Events(t *testing.T) {
 }
 
 func TestAPI_StatusAndRuns(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.Research)

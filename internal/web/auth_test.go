@@ -8,6 +8,7 @@ import (
 )
 
 func TestAuth_RequiredEverywhere(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	e.ticket(t, "demo", "First", "BACKLOG")
@@ -43,6 +44,7 @@ func TestAuth_RequiredEverywhere(t *testing.T) {
 }
 
 func TestAuth_TokenLinkSetsStrictCookie(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res, err := anon().Get(e.ts.URL + "/p/demo?q=x&token=" + e.token)
 	if err != nil {
@@ -69,6 +71,7 @@ func TestAuth_TokenLinkSetsStrictCookie(t *testing.T) {
 }
 
 func TestAuth_WrongTokens(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.get(t, anon(), "/?token=nope")
 	wantStatus(t, r, http.StatusUnauthorized)
@@ -87,6 +90,7 @@ func TestAuth_WrongTokens(t *testing.T) {
 }
 
 func TestAuth_TokenLinkIsForPagesOnly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.get(t, anon(), "/api/projects?token="+e.token)
 	wantStatus(t, r, http.StatusUnauthorized)
@@ -94,6 +98,7 @@ func TestAuth_TokenLinkIsForPagesOnly(t *testing.T) {
 }
 
 func TestAuth_LoginForm(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	post := func(token, next string) response {
 		req, _ := http.NewRequest("POST", e.ts.URL+"/login", strings.NewReader(url.Values{"token": {token}, "next": {next}}.Encode()))
@@ -122,6 +127,7 @@ func TestAuth_LoginForm(t *testing.T) {
 }
 
 func TestAuth_CSRF(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	e.ticket(t, "demo", "First", "BACKLOG")
@@ -170,6 +176,7 @@ func TestAuth_CSRF(t *testing.T) {
 }
 
 func TestAuth_BearerNeedsNoCSRF(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	r := e.api(t, "POST", "/api/projects/demo/tickets", `{"title":"From a script"}`)
@@ -177,6 +184,7 @@ func TestAuth_BearerNeedsNoCSRF(t *testing.T) {
 }
 
 func TestAuth_LoopbackHostOnly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	req, _ := http.NewRequest("GET", e.ts.URL+"/login", nil)
 	req.Host = "evil.example"
@@ -190,6 +198,7 @@ func TestAuth_LoopbackHostOnly(t *testing.T) {
 }
 
 func TestAuth_Logout(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.browser(t)
 	r := e.post(t, c, "/logout", nil)
@@ -198,6 +207,7 @@ func TestAuth_Logout(t *testing.T) {
 }
 
 func TestAuth_CSRFOnEveryStateChange(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	e.ticket(t, "demo", "First", "BACKLOG")

@@ -100,6 +100,17 @@ func waitFor(t *testing.T, ctx context.Context, what, cond string) {
 	}
 }
 
+// streamsOpen holds in a page once every event stream it connects (htmx's
+// sse-connect) is open, so a test waits for the streams rather than for a
+// guess at how long connecting takes.
+const streamsOpen = `(() => {
+	const els = [...document.querySelectorAll("[sse-connect]")];
+	return els.length > 0 && els.every(el => {
+		const s = (el["htmx-internal-data"] || {}).sseEventSource;
+		return !!s && s.readyState === EventSource.OPEN;
+	});
+})()`
+
 // waitState polls the database until the ticket is in the state.
 func waitState(t *testing.T, e *env, ref board.Ref, st board.State, sub board.SubState) {
 	t.Helper()
@@ -162,6 +173,7 @@ func drag(t *testing.T, ctx context.Context, from, to string) {
 }
 
 func TestBrowser_Board(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -276,6 +288,7 @@ func TestBrowser_Board(t *testing.T) {
 }
 
 func TestBrowser_Ticket(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -302,8 +315,7 @@ func TestBrowser_Ticket(t *testing.T) {
 
 	// The agent writes while the page is open: it shows without a reload.
 	eval[bool](t, ctx, `window.__noReload = true`)
-	waitFor(t, ctx, "the live stream is open", `!!document.querySelector("[sse-connect]")`)
-	time.Sleep(300 * time.Millisecond) // let EventSource connect
+	waitFor(t, ctx, "the live stream is open", streamsOpen)
 	w := otherWriter(t, e)
 	w.AddComment(bg, blocked.Ref(), board.Comment{AuthorType: board.Agent, AuthorName: "agent", Kind: board.KindStatus, Content: "Switched the output to stderr."})
 	waitFor(t, ctx, "the agent's comment appears", `document.querySelector(".thread").textContent.includes("Switched the output to stderr.") && window.__noReload === true`)
@@ -328,6 +340,7 @@ func TestBrowser_Ticket(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestBrowser_LiveActivity(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -338,7 +351,7 @@ func TestBrowser_LiveActivity(t *testing.T) {
 	steps(t, ctx, "log in", chromedp.Navigate(e.ts.URL+"/?token="+e.token), chromedp.WaitVisible(chromedp.CSS(".project-card")))
 	steps(t, ctx, "open the ticket", chromedp.Navigate(e.ts.URL+"/p/demo/1"), chromedp.WaitVisible(chromedp.CSS(".ticket-head")))
 	eval[bool](t, ctx, `window.__noReload = true`)
-	time.Sleep(300 * time.Millisecond) // let EventSource connect
+	waitFor(t, ctx, "the event stream is open", streamsOpen)
 
 	// A heartbeat in another process starts a run: the activity appears,
 	// then each entry the agent writes streams in.
@@ -349,7 +362,7 @@ func TestBrowser_LiveActivity(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, "the live activity shows", `!!document.getElementById("activity")`)
-	time.Sleep(300 * time.Millisecond)
+	waitFor(t, ctx, "the activity stream is open", streamsOpen)
 	f := agentSession(t, e, tk)
 	scriptedTurn(t, f, "Looking at **main.go** first.")
 	waitFor(t, ctx, "the agent's text streams in", `document.getElementById("activity").textContent.includes("Looking at main.go first.")`)

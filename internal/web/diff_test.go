@@ -30,6 +30,7 @@ Binary files a/logo.png and b/logo.png differ
 `
 
 func TestParseDiff(t *testing.T) {
+	t.Parallel()
 	files, truncated := parseDiff(sampleDiff)
 	if truncated || len(files) != 3 {
 		t.Fatalf("%d files, truncated %v", len(files), truncated)
@@ -51,6 +52,7 @@ func TestParseDiff(t *testing.T) {
 }
 
 func TestTicketDiff(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.browser(t)
 	e.project(t, "demo")

@@ -47,6 +47,7 @@ func (l *lockedBuffer) String() string {
 }
 
 func TestErrors_InternalDetailsStayInTheLog(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	var log lockedBuffer
@@ -73,6 +74,7 @@ func TestErrors_InternalDetailsStayInTheLog(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		err    error
 		status int

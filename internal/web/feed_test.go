@@ -15,6 +15,7 @@ func items(from, to int64) []item {
 }
 
 func TestFeed_RingAndCursor(t *testing.T) {
+	t.Parallel()
 	f := newFeed(nil, newRunIndex(), 0, nil)
 	got, wake, ok := f.since(0)
 	if !ok || len(got) != 0 {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,7 +45,7 @@ func newEnvPoll(t testing.TB, poll time.Duration) *env {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	db, err := sqlite.Open(ctx, dir.DB())
+	db, err := sqlite.Open(ctx, dir.DB(), sqlite.WithClock(increasingClock()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,3 +208,21 @@ func storeTitle(s *string) board.TicketPatch { return board.TicketPatch{Title: s
 func planUpdate(s *string) board.TicketPatch { return board.TicketPatch{Plan: s} }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// increasingClock reads time.Now in milliseconds but never returns the same
+// millisecond twice, so of two writes in a row the second is always the
+// later one, with no test sleeping for it.
+func increasingClock() func() time.Time {
+	var mu sync.Mutex
+	var last time.Time
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now := time.Now().UTC().Truncate(time.Millisecond)
+		if !now.After(last) {
+			now = last.Add(time.Millisecond)
+		}
+		last = now
+		return now
+	}
+}

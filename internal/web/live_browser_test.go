@@ -17,6 +17,7 @@ import (
 // written, each batch replacing the last, and the complete message takes
 // its place when it reaches the transcript.
 func TestBrowser_PartialMessageStreams(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

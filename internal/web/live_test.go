@@ -41,6 +41,7 @@ func nextOf(t *testing.T, s *sseClient, event string) sseEvent {
 }
 
 func TestActivity_StreamsThePartialMessage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.InProgress)
@@ -143,6 +144,7 @@ func appendLive(t testing.TB, path, content string) {
 }
 
 func TestLivePartial_ShowsTheEndOfAHugePart(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), session.LiveFileName)
 	big := strings.Repeat("é", partialShow) // 2 bytes a rune
 	writeLive(t, path, `{"type":"message","at":1}`+"\n")

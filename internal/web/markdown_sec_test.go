@@ -44,6 +44,7 @@ func riskyMarkup(page string) string {
 // collaborator could write and checks that no script URL, event handler,
 // raw HTML or htmx attribute survives.
 func TestMarkdown_DangerousInputsInert(t *testing.T) {
+	t.Parallel()
 	m := newMarkdown()
 	for _, src := range []string{
 		"[a](javascript:alert(1))",

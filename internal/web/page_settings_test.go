@@ -11,6 +11,7 @@ import (
 // for each provider of llm.Providers with the key and base URL variables
 // the provider reads, set or not, and never a value.
 func TestSettings_ListsEveryProvidersVariables(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.browser(t)
 	vars := map[string]string{"ANTHROPIC_API_KEY": "sk-secret-value", "OLLAMA_BASE_URL": "http://me:base-secret@gpu.lan:11434/v1"}

@@ -44,6 +44,7 @@ func liveScript(page string) string {
 }
 
 func TestPages_SecurityHeaders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	e.ticket(t, "demo", "t", board.Backlog)
@@ -68,6 +69,7 @@ func TestPages_SecurityHeaders(t *testing.T) {
 }
 
 func TestPages_XSSIsInert(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	ctx := context.Background()
@@ -104,6 +106,7 @@ func TestPages_XSSIsInert(t *testing.T) {
 }
 
 func TestPages_Projects(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.browser(t)
 	r := e.get(t, c, "/")
@@ -133,6 +136,7 @@ func TestPages_Projects(t *testing.T) {
 }
 
 func TestPages_Board(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	e.ticket(t, "demo", "Backlog item", board.Backlog)
@@ -174,6 +178,7 @@ func TestPages_Board(t *testing.T) {
 }
 
 func TestPages_BoardLimitsColumns(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	for i := 0; i < columnLimit+5; i++ {
@@ -187,6 +192,7 @@ func TestPages_BoardLimitsColumns(t *testing.T) {
 }
 
 func TestPages_Ticket(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "Blocked", board.InProgress)
@@ -235,6 +241,7 @@ func TestPages_Ticket(t *testing.T) {
 // the plan", which moves it to IN_PROGRESS; without a plan, or in another
 // state, there is no such button.
 func TestPages_ApprovePlan(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := e.project(t, "demo")
 	mode := board.ModePlan
@@ -262,6 +269,7 @@ func TestPages_ApprovePlan(t *testing.T) {
 }
 
 func TestPages_Review(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	a := e.ticket(t, "demo", "a", board.InProgress)
@@ -288,6 +296,7 @@ func TestPages_Review(t *testing.T) {
 }
 
 func TestPages_EditKeepsTextOnConflict(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "Original", board.Backlog)
@@ -313,6 +322,7 @@ func TestPages_EditKeepsTextOnConflict(t *testing.T) {
 }
 
 func TestPages_Settings(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.browser(t)
 	e.db.CreateProject(context.Background(), board.Project{Slug: "capped", Name: "c", Repo: "https://example.com/c.git",
@@ -359,6 +369,7 @@ func TestPages_Settings(t *testing.T) {
 }
 
 func TestPages_RunAndErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.Research)
@@ -382,6 +393,7 @@ func TestPages_RunAndErrors(t *testing.T) {
 }
 
 func TestLiveScript_Detects(t *testing.T) {
+	t.Parallel()
 	for _, page := range []string{`<script>x()</script>`, `<img src=x onerror=alert(1)>`, `<a href=" javascript:alert(1)">`} {
 		if liveScript(page) == "" {
 			t.Errorf("liveScript(%q) found nothing", page)
@@ -393,6 +405,7 @@ func TestLiveScript_Detects(t *testing.T) {
 }
 
 func TestPages_BoardSeesOtherWritersAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnvPoll(t, time.Hour) // the loop never polls: the page must
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "Moving", board.Backlog)
@@ -414,6 +427,7 @@ func TestPages_BoardSeesOtherWritersAtOnce(t *testing.T) {
 // cent shows what it spent, on its card, its page and the projects page,
 // not "$0.00".
 func TestPages_SubCentCostsShow(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.browser(t)
 	e.project(t, "demo")

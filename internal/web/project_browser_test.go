@@ -11,6 +11,7 @@ import (
 // turns on "agents take BACKLOG tickets", saves, and sees it kept after a
 // reload; then archives the project and unarchives it from the board.
 func TestBrowser_ProjectSettings(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test")
 	}

@@ -71,6 +71,7 @@ func updatedFields(t *testing.T, e *env) ([]string, int) {
 }
 
 func TestPages_ProjectSettingsRenders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, err := e.db.CreateProject(context.Background(), board.Project{Slug: "demo", Name: "Demo <b>app</b>",
 		Repo: "https://example.com/demo.git", DefaultBranch: "develop", Active: true,
@@ -109,6 +110,7 @@ func TestPages_ProjectSettingsRenders(t *testing.T) {
 }
 
 func TestPages_ProjectSettingsSaves(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.srv.opts.CheckModel = checkModel
 	p := e.project(t, "demo")
@@ -182,6 +184,7 @@ func TestPages_ProjectSettingsSaves(t *testing.T) {
 func loc(r response) string { return r.header.Get("Location") }
 
 func TestPages_ProjectSettingsErrorsKeepTyped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.srv.opts.CheckModel = checkModel
 	p := e.project(t, "demo")
@@ -250,6 +253,7 @@ func TestPages_ProjectSettingsErrorsKeepTyped(t *testing.T) {
 }
 
 func TestPages_ProjectFormsNeedCSRF(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := e.project(t, "demo")
 	c := e.browser(t)
@@ -270,6 +274,7 @@ func TestPages_ProjectFormsNeedCSRF(t *testing.T) {
 }
 
 func TestPages_ProjectArchive(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	e.ticket(t, "demo", "Kept ticket", board.Backlog)
@@ -328,6 +333,7 @@ func (s refusingStore) UpdateProject(context.Context, string, board.ProjectPatch
 // after the page's own checks passed: a refusal is shown on the form with
 // the typed values; a failure is a 500 that keeps its details in the log.
 func TestPages_ProjectSettingsStoreRefuses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := e.project(t, "demo")
 	for _, tt := range []struct {

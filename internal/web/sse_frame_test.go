@@ -33,6 +33,7 @@ func parseSSE(body string) (events []map[string]string) {
 // tool result may: the browser must see one event of the given type, with
 // no id or retry field smuggled in.
 func TestStream_CarriageReturnCannotAddFields(t *testing.T) {
+	t.Parallel()
 	rec := httptest.NewRecorder()
 	st, err := newStream(rec)
 	if err != nil {

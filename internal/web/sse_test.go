@@ -101,6 +101,7 @@ func otherWriter(t testing.TB, e *env) *sqlite.DB {
 }
 
 func TestEventStream_HistoryThenLive(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	req, _ := http.NewRequest("GET", e.ts.URL+"/api/events/stream?after=0", nil)
@@ -122,6 +123,7 @@ func TestEventStream_HistoryThenLive(t *testing.T) {
 }
 
 func TestEventStream_ResumesFromLastEventID(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	e.ticket(t, "demo", "a", board.Backlog)
@@ -139,6 +141,7 @@ func TestEventStream_ResumesFromLastEventID(t *testing.T) {
 }
 
 func TestBoardStream_CardsFromAnotherWriter(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	e.project(t, "other")
@@ -175,6 +178,7 @@ func TestBoardStream_CardsFromAnotherWriter(t *testing.T) {
 }
 
 func TestTicketStream_SignalsChanges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	a := e.ticket(t, "demo", "a", board.InProgress)
@@ -194,6 +198,7 @@ func TestTicketStream_SignalsChanges(t *testing.T) {
 }
 
 func TestServe_GracefulShutdownEndsStreams(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -225,6 +230,7 @@ func TestServe_GracefulShutdownEndsStreams(t *testing.T) {
 }
 
 func TestServe_WarmsBoards(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := e.project(t, "demo")
 	e.ticket(t, "demo", "t", board.Backlog)

@@ -16,8 +16,15 @@ import (
 // agentSession opens the ticket's transcript the way the agent writes it.
 func agentSession(t testing.TB, e *env, tk board.Ticket) *session.File {
 	t.Helper()
+	return agentSessionClock(t, e, tk, nil)
+}
+
+// agentSessionClock is agentSession with the transcript's clock; nil means
+// time.Now.
+func agentSessionClock(t testing.TB, e *env, tk board.Ticket, now func() time.Time) *session.File {
+	t.Helper()
 	path := e.srv.transcriptPath(tk.ProjectID, tk.ID)
-	f, err := session.Create(path, "/work", session.Options{})
+	f, err := session.Create(path, "/work", session.Options{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +50,7 @@ func scriptedTurn(t testing.TB, f *session.File, text string) {
 }
 
 func TestRunPage_Transcript(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.Research)
@@ -71,6 +79,7 @@ func TestRunPage_Transcript(t *testing.T) {
 }
 
 func TestRunPage_ToolArgumentsAsPeopleReadThem(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.Research)
@@ -114,13 +123,17 @@ func TestRunPage_ToolArgumentsAsPeopleReadThem(t *testing.T) {
 }
 
 func TestActivity_StreamsAppendedEntries(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.InProgress)
 	ctx := context.Background()
-	f := agentSession(t, e, tk)
+	// The old run's entries are dated two seconds back: older than the new
+	// run by more than the second of slack the page allows.
+	offset := -2 * time.Second
+	f := agentSessionClock(t, e, tk, func() time.Time { return time.Now().Add(offset) })
 	appendMsg(t, f, llm.UserText("Old run's prompt"))
-	time.Sleep(1100 * time.Millisecond) // the old run's entries are older than the new run
+	offset = 0
 	if _, err := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement}); err != nil {
 		t.Fatal(err)
 	}
@@ -148,6 +161,7 @@ func TestActivity_StreamsAppendedEntries(t *testing.T) {
 }
 
 func TestParseHead_OfACutLine(t *testing.T) {
+	t.Parallel()
 	line := `{"type":"message","id":"0000abcd","parentId":"0000abcc","timestamp":"2026-01-02T03:04:08.000Z","message":{"role":"toolResult","content":[{"type":"text","text":"xxxxxxxx`
 	h := parseHead([]byte(line))
 	if h != (entryHead{Type: "message", ID: "0000abcd", Timestamp: "2026-01-02T03:04:08.000Z", Role: "toolResult"}) {
@@ -156,6 +170,7 @@ func TestParseHead_OfACutLine(t *testing.T) {
 }
 
 func TestTranscriptPath_RefusesEscapes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, ids := range [][2]string{{"..", "x"}, {"a/b", "x"}, {"p", "../x"}, {"", "x"}, {".hidden", "x"}} {
 		if p := e.srv.transcriptPath(ids[0], ids[1]); p != "" {
@@ -165,6 +180,7 @@ func TestTranscriptPath_RefusesEscapes(t *testing.T) {
 }
 
 func TestRunPage_RunningRunShowsUsageSoFar(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project(t, "demo")
 	tk := e.ticket(t, "demo", "t", board.InProgress)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -47,10 +48,11 @@ func gitHTTPServer(t *testing.T, root, user, pass string) *httptest.Server {
 // all three work, and the clone's config, which the agent can read with
 // `git remote -v` in its worktree, never holds the token.
 func TestProvider_CredentialsStayOutOfTheClone(t *testing.T) {
+	t.Parallel()
 	src := newRepo(t)
 	root := t.TempDir()
-	git(t, root, "clone", "-q", "--bare", src, filepath.Join(root, "repo.git"))
-	git(t, filepath.Join(root, "repo.git"), "config", "http.receivepack", "true")
+	gittest.Run(t, root, "clone", "-q", "--bare", src, filepath.Join(root, "repo.git"))
+	gittest.Run(t, filepath.Join(root, "repo.git"), "config", "http.receivepack", "true")
 	srv := gitHTTPServer(t, root, "x-access-token", "tok-SECRET-77")
 	repo := strings.Replace(srv.URL, "http://", "http://x-access-token:tok-SECRET-77@", 1) + "/repo.git"
 
@@ -58,21 +60,21 @@ func TestProvider_CredentialsStayOutOfTheClone(t *testing.T) {
 	proj := project(repo)
 	ws := prepare(t, p, proj, ticket(3, "Feature"))
 	os.WriteFile(filepath.Join(ws.Root, "feature.txt"), []byte("done\n"), 0o644)
-	git(t, ws.Root, "add", ".")
-	git(t, ws.Root, "commit", "-q", "-m", "add feature")
+	gittest.Run(t, ws.Root, "add", ".")
+	gittest.Run(t, ws.Root, "commit", "-q", "-m", "add feature")
 	if pushed, err := p.Push(context.Background(), proj, ws); err != nil || !pushed {
 		t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
 	}
 	prepare(t, p, proj, ticket(3, "Feature")) // fetches again
 
-	if got := git(t, ws.Root, "remote", "-v"); strings.Contains(got, "SECRET") || !strings.Contains(got, srv.URL+"/repo.git") {
+	if got := gittest.Run(t, ws.Root, "remote", "-v"); strings.Contains(got, "SECRET") || !strings.Contains(got, srv.URL+"/repo.git") {
 		t.Errorf("git remote -v in the worktree:\n%s", got)
 	}
 	cfg, _ := os.ReadFile(filepath.Join(p.ClonePath("demo"), ".git", "config"))
 	if strings.Contains(string(cfg), "SECRET") {
 		t.Errorf("the clone's config holds the token:\n%s", cfg)
 	}
-	if got := git(t, filepath.Join(root, "repo.git"), "rev-parse", ws.Branch); got != git(t, ws.Root, "rev-parse", "HEAD") {
+	if got := gittest.Run(t, filepath.Join(root, "repo.git"), "rev-parse", ws.Branch); got != gittest.Run(t, ws.Root, "rev-parse", "HEAD") {
 		t.Errorf("the push did not reach the server")
 	}
 }
@@ -83,6 +85,7 @@ func TestProvider_CredentialsStayOutOfTheClone(t *testing.T) {
 // would), and an option where set-url expects the URL. None may run: the
 // marker file must not appear.
 func TestProvider_RefusesCommandTransports(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	marker := filepath.Join(t.TempDir(), "pwned")
 	for _, repo := range []string{
@@ -122,18 +125,19 @@ func TestProvider_RefusesCommandTransports(t *testing.T) {
 // is repository code too): the runtime's push, which holds the
 // credentials, must not run it.
 func TestProvider_PushRunsNoRepositoryHooks(t *testing.T) {
+	t.Parallel()
 	src := newRepo(t)
 	bare := filepath.Join(t.TempDir(), "remote.git")
-	git(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
+	gittest.Run(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
 	p, _, _ := newProvider(t)
 	proj := project("file://" + bare)
 	ws := prepare(t, p, proj, ticket(5, "Hooks"))
 	leak := filepath.Join(t.TempDir(), "leak")
 	os.MkdirAll(filepath.Join(ws.Root, ".hooks"), 0o755)
 	os.WriteFile(filepath.Join(ws.Root, ".hooks", "pre-push"), []byte("#!/bin/sh\nenv > "+leak+"\n"), 0o755)
-	git(t, ws.Root, "add", ".")
-	git(t, ws.Root, "commit", "-q", "-m", "add hooks")
-	git(t, ws.Root, "config", "core.hooksPath", filepath.Join(ws.Root, ".hooks"))
+	gittest.Run(t, ws.Root, "add", ".")
+	gittest.Run(t, ws.Root, "commit", "-q", "-m", "add hooks")
+	gittest.Run(t, ws.Root, "config", "core.hooksPath", filepath.Join(ws.Root, ".hooks"))
 	if pushed, err := p.Push(context.Background(), proj, ws); err != nil || !pushed {
 		t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/gittest"
 )
 
 // TestProvider_DiffRunsNothingTheAgentConfigured sets, from the ticket's
@@ -14,6 +16,7 @@ import (
 // Diff, which the web server runs when a person opens the ticket's
 // changes, must show the plain diff and run neither.
 func TestProvider_DiffRunsNothingTheAgentConfigured(t *testing.T) {
+	t.Parallel()
 	p, _, _ := newProvider(t)
 	proj := project(newRepo(t))
 	tk := ticket(2, "Change readme")
@@ -22,14 +25,14 @@ func TestProvider_DiffRunsNothingTheAgentConfigured(t *testing.T) {
 	}
 	ws := prepare(t, p, proj, tk)
 	os.WriteFile(filepath.Join(ws.Root, "README.md"), []byte("# changed\n"), 0o644)
-	git(t, ws.Root, "commit", "-q", "-am", "change readme")
+	gittest.Run(t, ws.Root, "commit", "-q", "-am", "change readme")
 
 	marker := filepath.Join(t.TempDir(), "ran")
 	attrs := filepath.Join(t.TempDir(), "attributes")
 	os.WriteFile(attrs, []byte("* diff=evil\n"), 0o644)
-	git(t, ws.Root, "config", "core.attributesFile", attrs)
-	git(t, ws.Root, "config", "diff.evil.textconv", "sh -c 'echo textconv >> "+marker+"; cat \"$0\"'")
-	git(t, ws.Root, "config", "diff.external", "sh -c 'echo external >> "+marker+"'")
+	gittest.Run(t, ws.Root, "config", "core.attributesFile", attrs)
+	gittest.Run(t, ws.Root, "config", "diff.evil.textconv", "sh -c 'echo textconv >> "+marker+"; cat \"$0\"'")
+	gittest.Run(t, ws.Root, "config", "diff.external", "sh -c 'echo external >> "+marker+"'")
 
 	tk.Branch = ws.Branch
 	d, err := p.Diff(context.Background(), proj, tk)

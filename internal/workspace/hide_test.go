@@ -12,6 +12,7 @@ import (
 // is a file): Prepare's error, posted on the ticket the agent reads, names
 // the worktree by its place in the data directory, not by its host path.
 func TestProvider_ErrorsShowNoHostPath(t *testing.T) {
+	t.Parallel()
 	p, _, data := newProvider(t)
 	os.MkdirAll(filepath.Join(data, "worktrees"), 0o755)
 	if err := os.WriteFile(filepath.Join(data, "worktrees", "demo"), []byte("in the way"), 0o644); err != nil {

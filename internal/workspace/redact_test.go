@@ -14,6 +14,7 @@ import (
 // heartbeat logs and posts on the ticket the agent reads, must not hold
 // the token.
 func TestProvider_RepoErrorHidesCredentials(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +37,7 @@ func TestProvider_RepoErrorHidesCredentials(t *testing.T) {
 }
 
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"clone https://u:tok@host/r.git: fatal: 'https://u:tok@host/r.git' not found": "clone https://***@host/r.git: fatal: 'https://***@host/r.git' not found",
 		"ssh://git@host:22/r.git":       "ssh://***@host:22/r.git",

@@ -6,6 +6,7 @@ import (
 )
 
 func TestDeniedKey(t *testing.T) {
+	t.Parallel()
 	const url = "https://host/r.git"
 	for key, want := range map[string]bool{
 		// What git and Bonsai write in a clone, and common harmless keys.
@@ -35,6 +36,7 @@ func TestDeniedKey(t *testing.T) {
 }
 
 func TestParseConfigList(t *testing.T) {
+	t.Parallel()
 	out := strings.Join([]string{
 		"global", "file:/home/u/.gitconfig", "user.name\nU",
 		"local", "file:.git/config", "credential.helper",
@@ -61,6 +63,7 @@ func TestParseConfigList(t *testing.T) {
 // TestUnsafeConfigError_Message checks that the message names each key
 // once, quotes keys for the shell, and redacts credentials in a key.
 func TestUnsafeConfigError_Message(t *testing.T) {
+	t.Parallel()
 	e := &UnsafeConfigError{Slug: "demo", Settings: []ConfigSetting{
 		{Scope: "local", Key: "credential.helper"}, {Scope: "local", Key: "credential.helper"},
 		{Scope: "local", Key: "url.https://u:tok@evil/.insteadof"},

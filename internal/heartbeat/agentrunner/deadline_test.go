@@ -14,6 +14,7 @@ import (
 // the next beat resumes it. The beat's context and the run's end at the
 // same instant, and the loop must not mistake the first for a cancel.
 func TestRunner_BeatDeadlineIsTimeout(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.opts.MaxDuration = 2 * time.Second
 	ctx := context.Background()

@@ -107,6 +107,7 @@ func waitLive(t *testing.T, path, what string, ok func(liveState) bool) liveStat
 }
 
 func TestLive_StreamsTheMessageBeingWritten(t *testing.T) {
+	t.Parallel()
 	thinking := "The flag needs a test first."
 	text := strings.Repeat("Streaming a long answer, word by word. ", 40)
 	args := `{"path":"main.go","content":"` + strings.Repeat("x", 200) + `"}`

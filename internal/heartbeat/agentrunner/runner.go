@@ -112,7 +112,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 			end := e.Type == agent.EventTurnEnd ||
 				e.Type == agent.EventMessageEnd && e.Message != nil && e.Message.Role == llm.RoleAssistant
 			if end && job.OnUsage != nil {
-				job.OnUsage(usageOf(since(a.Usage(), start)))
+				job.OnUsage(UsageOf(a.Usage()).Sub(UsageOf(start)))
 			}
 		},
 	})
@@ -134,7 +134,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 
 // outcome maps how the loop ended to the run's outcome.
 func (r *Runner) outcome(res agent.Result) heartbeat.Outcome {
-	out := heartbeat.Outcome{Usage: usageOf(res.Usage), Summary: res.Text()}
+	out := heartbeat.Outcome{Usage: UsageOf(res.Usage), Summary: res.Text()}
 	switch res.Reason {
 	case agent.EndStop, agent.EndStopped:
 		out.Status = board.RunCompleted
@@ -163,14 +163,16 @@ func (r *Runner) outcome(res agent.Result) heartbeat.Outcome {
 	return out
 }
 
-// since returns the usage between two totals.
-func since(now, start llm.Usage) llm.Usage {
-	return llm.Usage{Input: now.Input - start.Input, Output: now.Output - start.Output,
-		CacheRead: now.CacheRead - start.CacheRead, CacheWrite: now.CacheWrite - start.CacheWrite,
-		Cost: now.Cost - start.Cost}
+// Spent implements heartbeat.Charger: it sums the usage of the assistant
+// messages the transcript recorded since a time.
+func (r *Runner) Spent(sessionFile string, since time.Time) (board.Usage, error) {
+	u, err := session.UsageSince(sessionFile, since)
+	return UsageOf(u), err
 }
 
-func usageOf(u llm.Usage) heartbeat.Usage {
-	return heartbeat.Usage{InputTokens: u.Input, OutputTokens: u.Output,
+// UsageOf converts the provider's usage, as the agent loop counts it, to
+// the board's: the one place where the two meet.
+func UsageOf(u llm.Usage) board.Usage {
+	return board.Usage{InputTokens: u.Input, OutputTokens: u.Output,
 		CacheReadTokens: u.CacheRead, CacheWriteTokens: u.CacheWrite, CostUSD: u.Cost}
 }

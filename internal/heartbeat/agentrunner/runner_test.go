@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
@@ -22,19 +22,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
-
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 // call is a scripted assistant turn asking for one tool.
 func call(id, name string, args any) llmtest.Turn {
@@ -67,12 +54,7 @@ func newFixtureTurns(t *testing.T, maxTurns int) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	repo := filepath.Join(t.TempDir(), "repo")
-	os.MkdirAll(repo, 0o755)
-	git(t, repo, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(repo, "README.md"), []byte("# demo\n"), 0o644)
-	git(t, repo, "add", ".")
-	git(t, repo, "commit", "-q", "-m", "initial")
+	repo := gittest.Repo(t, filepath.Join(t.TempDir(), "repo"), map[string]string{"README.md": "# demo\n"})
 	if _, err := db.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo", Repo: repo, DefaultBranch: "main", Active: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +102,7 @@ func (f *fixture) beat(t *testing.T) heartbeat.Report {
 // and ticket tools over two beats against a scripted model: the second beat
 // resumes the transcript of the first.
 func TestRunner_ResearchThenImplement(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	tk, err := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Add feature",
@@ -185,6 +168,7 @@ func TestRunner_ResearchThenImplement(t *testing.T) {
 // TestRunner_ResumesAfterKill resumes a transcript whose process died in
 // the middle of a tool call: the dangling call gets a synthetic result.
 func TestRunner_ResumesAfterKill(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	tk, err := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Crashy", State: board.InProgress, Priority: 2}, board.Human)
@@ -229,6 +213,7 @@ func TestRunner_ResumesAfterKill(t *testing.T) {
 }
 
 func TestRunner_ModelErrorIsRunError(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Limited", State: board.InProgress, Priority: 2}, board.Human)
@@ -253,6 +238,7 @@ func TestRunner_ModelErrorIsRunError(t *testing.T) {
 // tools after MaxTurns requests; the run ends as a timeout with a status
 // comment, and the next beat resumes.
 func TestRunner_LoopingModelIsCut(t *testing.T) {
+	t.Parallel()
 	f := newFixtureTurns(t, 3)
 	ctx := context.Background()
 	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Loop", State: board.InProgress, Priority: 2}, board.Human)
@@ -273,6 +259,7 @@ func TestRunner_LoopingModelIsCut(t *testing.T) {
 }
 
 func TestRunner_RejectedKeyPausesProvider(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	tk, _ := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Keyless", State: board.InProgress, Priority: 2}, board.Human)
@@ -293,6 +280,7 @@ func TestRunner_RejectedKeyPausesProvider(t *testing.T) {
 // the loop stops within one turn of crossing it, and the ticket asks a
 // person to raise the budget.
 func TestRunner_BudgetStopsLoopingModel(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	budget := 0.0025
@@ -322,6 +310,7 @@ func TestRunner_BudgetStopsLoopingModel(t *testing.T) {
 // stopped within one turn of crossing it, the run ends budget_exceeded
 // with the tokens recorded, and a status comment says how to raise it.
 func TestRunner_TokenBudgetStopsLoopingModel(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.opts.Limits = heartbeat.Limits{RunTokens: 2500}
 	ctx := context.Background()
@@ -352,6 +341,7 @@ func TestRunner_TokenBudgetStopsLoopingModel(t *testing.T) {
 // agent beside the repository's: the system prompt lists the skill, and
 // the read tool reads it by the path shown, outside the worktree.
 func TestRunner_UserSkills(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	skills := filepath.Join(f.data, "skills")
 	os.MkdirAll(filepath.Join(skills, "deploy"), 0o755)
@@ -403,6 +393,7 @@ func toolResults(ms []llm.Message) []llm.Message {
 // compacted: the summary request's cost is part of the run's cost, which
 // comes from the loop's result rather than from the turns.
 func TestRunner_UsageIncludesCompaction(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	runner, err := agentrunner.New(agentrunner.Options{
 		Model: func(id string) (llm.Model, llm.Info, error) {

@@ -42,7 +42,7 @@ type Config struct {
 	// RunUsage reports the usage of the current run so far (every
 	// response, the current one included), for the verification summary;
 	// nil counts zero.
-	RunUsage func() Spend
+	RunUsage func() board.Usage
 }
 
 // Effects records what the tools changed during a run.

@@ -63,7 +63,9 @@ func setupDir(t *testing.T, verify string, criteria ...string) (*tickettool.Sess
 		t.Fatal(err)
 	}
 	s := tickettool.New(tickettool.Config{Board: db, Ref: tk.Ref(), Exec: ex, Base: "base", Verify: verify,
-		RunUsage: func() tickettool.Spend { return tickettool.Spend{Input: 1200, Output: 100, Cache: 200, CostUSD: 0.25} }})
+		RunUsage: func() board.Usage {
+			return board.Usage{InputTokens: 1200, OutputTokens: 100, CacheReadTokens: 200, CostUSD: 0.25}
+		}})
 	return s, db, tk.Ref(), dir
 }
 

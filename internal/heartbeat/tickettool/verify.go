@@ -141,36 +141,22 @@ func (s *Session) summary(ctx context.Context, g *gitCheck, v *verification) (st
 		return "", err
 	}
 	fmt.Fprintf(&b, "- ticket so far: %d tokens (%d in, %d out, %d cache), %s\n",
-		sp.Tokens(), sp.Input, sp.Output, sp.Cache, board.USD(sp.CostUSD))
+		sp.Tokens(), sp.InputTokens, sp.OutputTokens, sp.CacheTokens(), board.USD(sp.CostUSD))
 	return b.String(), nil
 }
 
-// Spend is what runs used: tokens and cost.
-type Spend struct {
-	Input, Output int64
-	Cache         int64 // cache reads and writes
-	CostUSD       float64
-}
-
-// Tokens counts every token, as budgets and the run records do.
-func (s Spend) Tokens() int64 { return s.Input + s.Output + s.Cache }
-
 // ticketSpend adds the finished runs of the ticket and the current run.
-func (s *Session) ticketSpend(ctx context.Context) (Spend, error) {
+func (s *Session) ticketSpend(ctx context.Context) (board.Usage, error) {
 	runs, err := s.cfg.Board.Runs(ctx, s.cfg.Ref)
 	if err != nil {
-		return Spend{}, err
+		return board.Usage{}, err
 	}
-	var sp Spend
+	var sp board.Usage
 	for _, r := range runs {
-		sp.Input += r.InputTokens
-		sp.Output += r.OutputTokens
-		sp.Cache += r.CacheReadTokens + r.CacheWriteTokens
-		sp.CostUSD += r.CostUSD
+		sp = sp.Add(r.Usage)
 	}
 	if s.cfg.RunUsage != nil {
-		c := s.cfg.RunUsage()
-		sp.Input, sp.Output, sp.Cache, sp.CostUSD = sp.Input+c.Input, sp.Output+c.Output, sp.Cache+c.Cache, sp.CostUSD+c.CostUSD
+		sp = sp.Add(s.cfg.RunUsage())
 	}
 	return sp, nil
 }

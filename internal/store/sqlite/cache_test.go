@@ -9,6 +9,7 @@ import (
 // TestWithCachePages checks that the bound reaches every connection of the
 // pool, not only the first, and that without it SQLite keeps its default.
 func TestWithCachePages(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		opts []Option

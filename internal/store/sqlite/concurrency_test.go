@@ -80,6 +80,8 @@ func TestHelperProcess(t *testing.T) {
 // ticket is there, numbers run 1..N without gap or duplicate, and each
 // change wrote exactly one event.
 func TestConcurrentWriters(t *testing.T) {
+	// Not parallel: writers wait for each other within SQLite's busy
+	// timeout, which CPU-heavy tests running alongside can exhaust.
 	const (
 		goroutines = 8
 		processes  = 2

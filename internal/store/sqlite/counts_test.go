@@ -42,6 +42,7 @@ func countByScan(t *testing.T, db *DB) map[string]map[board.State]int {
 // in the tables and checks that the trigger-kept counts always equal a
 // count over the tickets.
 func TestTicketCounts_FollowTickets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openTest(t)
 	r := rand.New(rand.NewPCG(3, 4))
@@ -96,6 +97,7 @@ func TestTicketCounts_FollowTickets(t *testing.T) {
 // and checks that the ticket counts, the queue and the runs' ticket numbers
 // are filled from the tickets it holds.
 func TestMigrate_FromVersion1(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "bonsai.db")
 	v1, err := sql.Open("sqlite", path)

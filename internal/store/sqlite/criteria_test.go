@@ -7,6 +7,7 @@ import (
 )
 
 func TestDecodeCriteria(t *testing.T) {
+	t.Parallel()
 	for _, cs := range [][]string{
 		{}, {""}, {"one"}, {"a", "b", "c"},
 		{`say "hi"`, `back\slash`, "tab\there", "<html> & co", "line\u2028sep", "ünïcödé ✓"},

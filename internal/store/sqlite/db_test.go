@@ -25,6 +25,7 @@ func openTest(t *testing.T, opts ...Option) *DB {
 // TestOpen_PragmasOnEveryConnection checks that the DSN pragmas hold on
 // every pooled connection, not only the first.
 func TestOpen_PragmasOnEveryConnection(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	ctx := context.Background()
 	var conns []*sql.Conn
@@ -54,6 +55,7 @@ func TestOpen_PragmasOnEveryConnection(t *testing.T) {
 }
 
 func TestOpen_MigratesAndReopens(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "bonsai.db")
 	ctx := context.Background()
 	for range 2 {
@@ -73,6 +75,7 @@ func TestOpen_MigratesAndReopens(t *testing.T) {
 }
 
 func TestOpen_NewerSchemaIsRefused(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "bonsai.db")
 	ctx := context.Background()
 	db, err := Open(ctx, path)
@@ -108,6 +111,7 @@ func TestOpen_NewerSchemaIsRefused(t *testing.T) {
 }
 
 func TestOpen_CorruptFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "bonsai.db")
 	junk := []byte(strings.Repeat("this is not a database\n", 400))
 	if err := os.WriteFile(path, junk, 0o600); err != nil {
@@ -127,6 +131,7 @@ func TestOpen_CorruptFile(t *testing.T) {
 }
 
 func TestOpen_ForeignDatabase(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "other.db")
 	raw, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -143,6 +148,7 @@ func TestOpen_ForeignDatabase(t *testing.T) {
 }
 
 func TestOpen_MissingDirectory(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "no", "such", "dir", "bonsai.db")
 	_, err := Open(context.Background(), path)
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), path) {
@@ -158,6 +164,7 @@ func TestOpen_MissingDirectory(t *testing.T) {
 // TestOpen_PathWithURICharacters checks that a path with characters that
 // mean something in a URI still names the right file.
 func TestOpen_PathWithURICharacters(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "a?b#c %d")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)

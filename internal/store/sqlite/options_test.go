@@ -15,6 +15,7 @@ import (
 // database keeps before they are returned, so a returned value equals the
 // stored one exactly.
 func TestOptions_ClockAndIDs(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 4, 3, 2, 1, 123_456_789, time.FixedZone("X", 3600))
 	n := 0
 	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"),

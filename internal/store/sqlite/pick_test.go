@@ -244,6 +244,7 @@ func (g genBoard) want() []board.Pick {
 // their projects' slugs: the policy works per project, so they cannot
 // interfere, and one database keeps the test fast under -race.
 func TestPick_AgreesWithPolicy(t *testing.T) {
+	t.Parallel()
 	const boards = 1000
 	ctx := context.Background()
 	db := openTest(t)
@@ -370,6 +371,7 @@ func queryPlan(t *testing.T, db *DB, q string, args ...any) string {
 // rowid), with no sorting; the triggers that keep ticket_queue recompute a
 // project's row with one seek into the partial tickets_pick index.
 func TestPick_UsesIndex(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	for name, tc := range map[string]struct {
 		q    string
@@ -399,6 +401,7 @@ func TestPick_UsesIndex(t *testing.T) {
 // status and the board read: none scans every ticket, and the blocked list
 // status shows the start of needs no sort.
 func TestTickets_UsesIndexes(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	for _, tc := range []struct {
 		name   string
@@ -431,6 +434,7 @@ func TestTickets_UsesIndexes(t *testing.T) {
 // TestRunningRuns_UsesIndex guards the plan of the running runs status
 // lists: the partial index of running runs, not a scan of every run.
 func TestRunningRuns_UsesIndex(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	if plan := queryPlan(t, db, runningRunsQuery); !strings.Contains(plan, "USING INDEX runs_running") {
 		t.Errorf("running runs plan:\n%s\nwant a search of runs_running", plan)

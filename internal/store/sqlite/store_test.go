@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
@@ -11,8 +12,9 @@ import (
 
 // TestContract runs the Store contract against real database files.
 func TestContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store {
-		db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"))
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, now func() time.Time) store.Store {
+		db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"), sqlite.WithClock(now))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -24,8 +26,9 @@ func TestContract(t *testing.T) {
 // one-shot process, so transactions whose dirty pages outgrow the cache
 // (SQLite then spills them to the log before the commit) are covered too.
 func TestContract_SmallCache(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store {
-		db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"), sqlite.WithCachePages(4))
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, now func() time.Time) store.Store {
+		db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"), sqlite.WithClock(now), sqlite.WithCachePages(4))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 // TestWrite_WaitsForTheProcessWriteLock checks that a writer queues behind
 // another writer of the same process, and gives up when its context ends.
 func TestWrite_WaitsForTheProcessWriteLock(t *testing.T) {
+	t.Parallel()
 	db := openTest(t)
 	db.writeLock <- struct{}{} // another writer is inside
 

@@ -14,10 +14,10 @@ var commentCases = []testCase{
 	{"Resolve", testCommentResolve},
 }
 
-func testCommentAddAndList(t *testing.T, s store.Store) {
+func testCommentAddAndList(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.InProgress)
-	tick()
+	clock.tick()
 	before := lastEventID(t, s)
 	in := board.Comment{AuthorType: board.Human, AuthorName: "ana", Kind: board.KindNote, Content: "Use **Postgres**.", Resolved: true}
 	c, err := s.AddComment(t.Context(), tk.Ref(), in)
@@ -63,7 +63,7 @@ func testCommentAddAndList(t *testing.T, s store.Store) {
 	same(t, "thread of a ticket without comments", got, []board.Comment{})
 }
 
-func testCommentValidation(t *testing.T, s store.Store) {
+func testCommentValidation(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.InProgress)
 	before := lastEventID(t, s)
@@ -92,7 +92,7 @@ func testCommentValidation(t *testing.T, s store.Store) {
 // testCommentSubState checks board.ApplyComment through the store: an agent
 // question blocks the ticket, a human reply unblocks it, other comments
 // leave the sub-state alone.
-func testCommentSubState(t *testing.T, s store.Store) {
+func testCommentSubState(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.InProgress)
 	ref := tk.Ref()
@@ -138,7 +138,7 @@ func testCommentSubState(t *testing.T, s store.Store) {
 	}
 }
 
-func testCommentResolve(t *testing.T, s store.Store) {
+func testCommentResolve(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.InProgress)

@@ -3,8 +3,8 @@
 // fresh, empty store:
 //
 //	func TestContract(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) store.Store {
-//			db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"))
+//		storetest.Run(t, func(t *testing.T, now func() time.Time) store.Store {
+//			db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"), sqlite.WithClock(now))
 //			if err != nil {
 //				t.Fatal(err)
 //			}
@@ -12,7 +12,9 @@
 //		})
 //	}
 //
-// The suite uses the store's own clock. Where it depends on the order of two
-// writes in time it waits a few milliseconds between them, since stores keep
-// millisecond timestamps.
+// The store must read the time from now only. That clock is the suite's: it
+// stands still until a test moves it on by a millisecond (stores keep
+// millisecond timestamps), so where a test depends on the order of two
+// writes in time the order is fixed, and nothing waits. Subtests run in
+// parallel, each on its own store.
 package storetest

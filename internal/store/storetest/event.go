@@ -16,7 +16,7 @@ var eventCases = []testCase{
 // testEventLog runs a small workflow and checks that each change wrote its
 // events, in order, with increasing IDs, and that reads and refused changes
 // wrote none.
-func testEventLog(t *testing.T, s store.Store) {
+func testEventLog(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	es, err := s.Events(ctx, 0, 10)
 	if err != nil || len(es) != 0 {
@@ -97,7 +97,7 @@ func testEventLog(t *testing.T, s store.Store) {
 	}
 }
 
-func testEventCursor(t *testing.T, s store.Store) {
+func testEventCursor(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	mustProject(t, s, "demo")
 	for range 5 {

@@ -12,10 +12,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
-// tick waits long enough that the store's next timestamp is later than the
-// last one (stores keep milliseconds).
-func tick() { time.Sleep(3 * time.Millisecond) }
-
 // newProject returns a valid project to create.
 func newProject(slug string) board.Project {
 	return board.Project{Slug: slug, Name: "Project " + slug, Repo: "/src/" + slug, DefaultBranch: "main"}

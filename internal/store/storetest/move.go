@@ -22,7 +22,7 @@ var moveCases = []testCase{
 // checks that the store does exactly what board.CheckMove and
 // board.ApplyMove say: refused moves return the *board.RuleError and change
 // nothing; allowed ones persist the new state and record one event.
-func testMoveEveryRule(t *testing.T, s store.Store) {
+func testMoveEveryRule(t *testing.T, s store.Store, clock *clock) {
 	projects := map[string]board.AgentSettings{
 		"demo":  {},
 		"auto":  {TakeBacklog: true},
@@ -107,7 +107,7 @@ func mustUpdate(t *testing.T, s store.Store, ref board.Ref, u board.TicketPatch)
 	return got
 }
 
-func testMovePlanNeeded(t *testing.T, s store.Store) {
+func testMovePlanNeeded(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.Research)
 	req := board.MoveRequest{To: board.InProgress, Actor: board.Agent}
@@ -123,7 +123,7 @@ func testMovePlanNeeded(t *testing.T, s store.Store) {
 	}
 }
 
-func testMoveReturnWithFeedback(t *testing.T, s store.Store) {
+func testMoveReturnWithFeedback(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.Verification)
 	before := lastEventID(t, s)
@@ -159,7 +159,7 @@ func testMoveReturnWithFeedback(t *testing.T, s store.Store) {
 	}
 }
 
-func testMoveReturnNeedsFeedback(t *testing.T, s store.Store) {
+func testMoveReturnNeedsFeedback(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.Verification)
 	before := lastEventID(t, s)
@@ -178,7 +178,7 @@ func testMoveReturnNeedsFeedback(t *testing.T, s store.Store) {
 	wantEvents(t, s, before)
 }
 
-func testMoveClearsBlocked(t *testing.T, s store.Store) {
+func testMoveClearsBlocked(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.InProgress)
 	mustComment(t, s, tk.Ref(), board.Agent, board.KindQuestion, "which database?")

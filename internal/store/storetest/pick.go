@@ -126,7 +126,7 @@ func checkOverview(t *testing.T, s store.Store) {
 	}
 }
 
-func testPickEmpty(t *testing.T, s store.Store) {
+func testPickEmpty(t *testing.T, s store.Store, clock *clock) {
 	picks, err := s.Pick(t.Context(), "")
 	if err != nil || len(picks) != 0 {
 		t.Errorf("Pick on an empty store = %+v, %v; want nothing", picks, err)
@@ -146,14 +146,14 @@ func testPickEmpty(t *testing.T, s store.Store) {
 
 // testPickClassOrder walks one board through the four classes of the
 // policy, removing the winner each time.
-func testPickClassOrder(t *testing.T, s store.Store) {
+func testPickClassOrder(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	mustProject(t, s, "demo")
 	rOld := ticketIn(t, s, "demo", board.Research)
-	tick()
+	clock.tick()
 	rNew := ticketIn(t, s, "demo", board.Research)
 	ipA := ticketIn(t, s, "demo", board.InProgress)
-	tick()
+	clock.tick()
 	ipB := ticketIn(t, s, "demo", board.InProgress)
 	ret := ticketIn(t, s, "demo", board.Verification)
 	ret = mustMove(t, s, ret.Ref(), board.InProgress, board.Human)
@@ -163,7 +163,7 @@ func testPickClassOrder(t *testing.T, s store.Store) {
 		tk := ticketIn(t, s, "demo", st)
 		mustComment(t, s, tk.Ref(), board.Human, board.KindNote, "a human comment outside the agent's states")
 	}
-	tick()
+	clock.tick()
 	c := mustComment(t, s, rNew.Ref(), board.Human, board.KindNote, "please look at this first")
 
 	// The returned ticket's feedback is an unresolved human comment too,
@@ -186,7 +186,7 @@ func testPickClassOrder(t *testing.T, s store.Store) {
 	// Least recently updated in-progress ticket first; working it sends it
 	// to the back of the queue.
 	wantPick(t, s, "demo", ipA, board.ClassInProgress)
-	tick()
+	clock.tick()
 	mustStart(t, s, ipA, board.TaskImplement)
 	wantPick(t, s, "demo", ipB, board.ClassInProgress)
 	mustMove(t, s, ipA.Ref(), board.Verification, board.Agent)
@@ -198,10 +198,10 @@ func testPickClassOrder(t *testing.T, s store.Store) {
 	wantPick(t, s, "demo", rNew, board.ClassResearch)
 }
 
-func testPickPriority(t *testing.T, s store.Store) {
+func testPickPriority(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	old := ticketIn(t, s, "demo", board.InProgress)
-	tick()
+	clock.tick()
 	urgent := ticketIn(t, s, "demo", board.InProgress)
 	wantPick(t, s, "demo", old, board.ClassInProgress)
 	prio := board.PriorityUrgent
@@ -216,7 +216,7 @@ func testPickPriority(t *testing.T, s store.Store) {
 	wantPick(t, s, "demo", low, board.ClassHumanReply)
 }
 
-func testPickProjects(t *testing.T, s store.Store) {
+func testPickProjects(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	for _, slug := range []string{"zeta", "alpha", "idle", "gone"} {
 		mustProject(t, s, slug)
@@ -252,7 +252,7 @@ func testPickProjects(t *testing.T, s store.Store) {
 // testPickBacklog: a project whose agents take BACKLOG tickets picks its
 // most urgent, oldest BACKLOG ticket once nothing else waits; other
 // projects never do; the setting can be turned on and off.
-func testPickBacklog(t *testing.T, s store.Store) {
+func testPickBacklog(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	auto := newProject("auto")
 	auto.Agent.TakeBacklog = true
@@ -261,7 +261,7 @@ func testPickBacklog(t *testing.T, s store.Store) {
 	}
 	mustProject(t, s, "manual")
 	old := ticketIn(t, s, "auto", board.Backlog)
-	tick()
+	clock.tick()
 	ticketIn(t, s, "auto", board.Backlog)
 	ticketIn(t, s, "manual", board.Backlog)
 	wantPick(t, s, "auto", old, board.ClassBacklog)

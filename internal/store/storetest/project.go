@@ -16,7 +16,7 @@ var projectCases = []testCase{
 	{"Update", testProjectUpdate},
 }
 
-func testProjectCreateAndRead(t *testing.T, s store.Store) {
+func testProjectCreateAndRead(t *testing.T, s store.Store, clock *clock) {
 	before := lastEventID(t, s)
 	in := newProject("demo")
 	in.Agent = board.AgentSettings{Model: "anthropic/claude-sonnet-4-5", BudgetUSD: 2.5, Verify: "go test ./...",
@@ -53,7 +53,7 @@ func testProjectCreateAndRead(t *testing.T, s store.Store) {
 	}
 }
 
-func testProjectValidation(t *testing.T, s store.Store) {
+func testProjectValidation(t *testing.T, s store.Store, clock *clock) {
 	before := lastEventID(t, s)
 	for _, tc := range []struct {
 		name string
@@ -90,7 +90,7 @@ func testProjectValidation(t *testing.T, s store.Store) {
 	wantEvents(t, s, before)
 }
 
-func testProjectDuplicateSlug(t *testing.T, s store.Store) {
+func testProjectDuplicateSlug(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	before := lastEventID(t, s)
 	_, err := s.CreateProject(t.Context(), newProject("demo"))
@@ -105,7 +105,7 @@ func testProjectDuplicateSlug(t *testing.T, s store.Store) {
 	wantCode(t, err, board.ECONFLICT, `project "demo" already exists`)
 }
 
-func testProjectNotFound(t *testing.T, s store.Store) {
+func testProjectNotFound(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	ctx := t.Context()
 	const msg = `project "nope" not found`
@@ -124,7 +124,7 @@ func testProjectNotFound(t *testing.T, s store.Store) {
 	wantCode(t, err, board.ENOTFOUND, msg)
 }
 
-func testProjectListAndArchive(t *testing.T, s store.Store) {
+func testProjectListAndArchive(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	ps, err := s.Projects(ctx, store.ProjectFilter{})
 	if err != nil || len(ps) != 0 {
@@ -134,7 +134,7 @@ func testProjectListAndArchive(t *testing.T, s store.Store) {
 		mustProject(t, s, slug)
 	}
 	tk := ticketIn(t, s, "mid", board.InProgress)
-	tick()
+	clock.tick()
 
 	before := lastEventID(t, s)
 	p, err := s.ArchiveProject(ctx, "mid")
@@ -177,7 +177,7 @@ func testProjectListAndArchive(t *testing.T, s store.Store) {
 	}
 
 	// Restoring makes it active again, and its tickets pickable.
-	tick()
+	clock.tick()
 	before = lastEventID(t, s)
 	restored, err := s.RestoreProject(ctx, "mid")
 	if err != nil {
@@ -213,10 +213,10 @@ func mustProjectGet(t *testing.T, s store.Store, slug string) board.Project {
 	return p
 }
 
-func testProjectUpdate(t *testing.T, s store.Store) {
+func testProjectUpdate(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	p := mustProject(t, s, "demo")
-	tick()
+	clock.tick()
 
 	before := lastEventID(t, s)
 	name, repo, branch, model, verify, budget := "Renamed", "git@example.com:x/y.git", "trunk", "openai/gpt-5", "make test", 7.5

@@ -25,14 +25,14 @@ func mustStart(t *testing.T, s store.Store, tk board.Ticket, task board.TaskKind
 	return r
 }
 
-func testRunStartAndFinish(t *testing.T, s store.Store) {
+func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.InProgress)
-	tick()
+	clock.tick()
 
 	before := lastEventID(t, s)
-	r, err := s.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement, WorkerID: "host-1", Status: board.RunCompleted, InputTokens: 99})
+	r, err := s.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement, WorkerID: "host-1", Status: board.RunCompleted, Usage: board.Usage{InputTokens: 99}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,12 +54,11 @@ func testRunStartAndFinish(t *testing.T, s store.Store) {
 	if got := mustGet(t, s, tk.Ref()); !got.UpdatedAt.Equal(r.StartedAt) {
 		t.Errorf("ticket UpdatedAt = %v, want the run's start %v", got.UpdatedAt, r.StartedAt)
 	}
-	tick()
+	clock.tick()
 
 	before = lastEventID(t, s)
 	done, err := s.FinishRun(ctx, board.Run{
-		ID: r.ID, Status: board.RunCompleted, InputTokens: 1200, OutputTokens: 340, CacheReadTokens: 5000,
-		CacheWriteTokens: 800, CostUSD: 0.0421, Error: "", TicketID: "ignored", WorkerID: "ignored",
+		ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: 1200, OutputTokens: 340, CacheReadTokens: 5000, CacheWriteTokens: 800, CostUSD: 0.0421}, Error: "", TicketID: "ignored", WorkerID: "ignored",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +86,7 @@ func testRunStartAndFinish(t *testing.T, s store.Store) {
 	}
 }
 
-func testRunErrors(t *testing.T, s store.Store) {
+func testRunErrors(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.Research)
@@ -107,7 +106,7 @@ func testRunErrors(t *testing.T, s store.Store) {
 		_, err = s.FinishRun(ctx, board.Run{ID: r.ID, Status: st})
 		wantCode(t, err, board.EINVALID, "")
 	}
-	_, err = s.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, InputTokens: -1})
+	_, err = s.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: -1}})
 	wantCode(t, err, board.EINVALID, "negative")
 	wantEvents(t, s, before)
 
@@ -120,7 +119,7 @@ func testRunErrors(t *testing.T, s store.Store) {
 	wantEvents(t, s, before)
 }
 
-func testRunLists(t *testing.T, s store.Store) {
+func testRunLists(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	mustProject(t, s, "demo")
 	mustProject(t, s, "other")
@@ -129,7 +128,7 @@ func testRunLists(t *testing.T, s store.Store) {
 	var started []board.Run
 	for _, tk := range []board.Ticket{a, b, a, a, b} {
 		started = append(started, mustStart(t, s, tk, board.TaskImplement))
-		tick()
+		clock.tick()
 	}
 	runsOf := func(tk board.Ticket) []board.Run {
 		rs, err := s.Runs(ctx, tk.Ref())
@@ -161,7 +160,7 @@ func testRunLists(t *testing.T, s store.Store) {
 	}
 }
 
-func testRunRunning(t *testing.T, s store.Store) {
+func testRunRunning(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	running := func() []board.Run {
 		t.Helper()
@@ -175,7 +174,7 @@ func testRunRunning(t *testing.T, s store.Store) {
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.InProgress)
 	old := mustStart(t, s, tk, board.TaskImplement)
-	tick()
+	clock.tick()
 	// Many newer runs, finished, do not hide the old one still running.
 	for range 30 {
 		r := mustStart(t, s, tk, board.TaskFeedback)
@@ -183,7 +182,7 @@ func testRunRunning(t *testing.T, s store.Store) {
 			t.Fatal(err)
 		}
 	}
-	tick()
+	clock.tick()
 	other := mustStart(t, s, ticketIn(t, s, "demo", board.Research), board.TaskResearch)
 	same(t, "running runs, newest first", running(), []board.Run{other, old})
 	if _, err := s.FinishRun(ctx, board.Run{ID: other.ID, Status: board.RunBlocked}); err != nil {
@@ -192,7 +191,7 @@ func testRunRunning(t *testing.T, s store.Store) {
 	same(t, "running runs after one finished", running(), []board.Run{old})
 }
 
-func testRunInterrupt(t *testing.T, s store.Store) {
+func testRunInterrupt(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	mustProject(t, s, "demo")
 	tk := ticketIn(t, s, "demo", board.InProgress)

@@ -2,13 +2,16 @@ package storetest
 
 import (
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // Run runs the contract suite. open must return a new, empty store for each
-// subtest; Run closes it when the subtest ends.
-func Run(t *testing.T, open func(t *testing.T) store.Store) {
+// subtest, one that reads the time from now and from nothing else; Run
+// closes it when the subtest ends. The subtests run in parallel, so open is
+// called from several goroutines at once.
+func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store) {
 	groups := []struct {
 		name  string
 		cases []testCase
@@ -25,13 +28,15 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		t.Run(g.name, func(t *testing.T) {
 			for _, tc := range g.cases {
 				t.Run(tc.name, func(t *testing.T) {
-					s := open(t)
+					t.Parallel()
+					clock := newClock()
+					s := open(t, clock.Now)
 					t.Cleanup(func() {
 						if err := s.Close(); err != nil {
 							t.Errorf("Close: %v", err)
 						}
 					})
-					tc.fn(t, s)
+					tc.fn(t, s, clock)
 				})
 			}
 		})
@@ -41,5 +46,5 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 // testCase is one contract test.
 type testCase struct {
 	name string
-	fn   func(t *testing.T, s store.Store)
+	fn   func(t *testing.T, s store.Store, clock *clock)
 }

@@ -22,7 +22,7 @@ var ticketCases = []testCase{
 	{"Counts", testTicketCounts},
 }
 
-func testTicketCounts(t *testing.T, s store.Store) {
+func testTicketCounts(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	counts := func() map[string]map[board.State]int {
 		t.Helper()
@@ -61,7 +61,7 @@ func testTicketCounts(t *testing.T, s store.Store) {
 	})
 }
 
-func testTicketCreateAndRead(t *testing.T, s store.Store) {
+func testTicketCreateAndRead(t *testing.T, s store.Store, clock *clock) {
 	p := mustProject(t, s, "demo")
 	before := lastEventID(t, s)
 	in := board.Ticket{
@@ -115,7 +115,7 @@ func testTicketCreateAndRead(t *testing.T, s store.Store) {
 	}
 }
 
-func testTicketNumbersPerProject(t *testing.T, s store.Store) {
+func testTicketNumbersPerProject(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	mustProject(t, s, "other")
 	var got []string
@@ -134,7 +134,7 @@ func testTicketNumbersPerProject(t *testing.T, s store.Store) {
 
 // testTicketConcurrentNumbers creates tickets in one project from several
 // goroutines at once: every call succeeds and the numbers run 1..N.
-func testTicketConcurrentNumbers(t *testing.T, s store.Store) {
+func testTicketConcurrentNumbers(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	const writers, each = 8, 10
 	var wg sync.WaitGroup
@@ -174,7 +174,7 @@ func testTicketConcurrentNumbers(t *testing.T, s store.Store) {
 	}
 }
 
-func testTicketValidation(t *testing.T, s store.Store) {
+func testTicketValidation(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	before := lastEventID(t, s)
 	for _, tc := range []struct {
@@ -211,7 +211,7 @@ func testTicketValidation(t *testing.T, s store.Store) {
 	wantEvents(t, s, before)
 }
 
-func testTicketNotFound(t *testing.T, s store.Store) {
+func testTicketNotFound(t *testing.T, s store.Store, clock *clock) {
 	mustProject(t, s, "demo")
 	tk := mustTicket(t, s, board.Ticket{ProjectSlug: "demo"})
 	ctx := t.Context()
@@ -246,7 +246,7 @@ func testTicketNotFound(t *testing.T, s store.Store) {
 	wantCode(t, err, board.ENOTFOUND, "ticket other#1 not found")
 }
 
-func testTicketList(t *testing.T, s store.Store) {
+func testTicketList(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	mustProject(t, s, "beta")
 	mustProject(t, s, "alpha")
@@ -304,11 +304,11 @@ func testTicketList(t *testing.T, s store.Store) {
 	wantCode(t, err, board.EINVALID, "limit must be 0 (all) or more")
 }
 
-func testTicketUpdate(t *testing.T, s store.Store) {
+func testTicketUpdate(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	mustProject(t, s, "demo")
 	tk := mustTicket(t, s, board.Ticket{ProjectSlug: "demo", Title: "old", Criteria: []string{"one"}})
-	tick()
+	clock.tick()
 
 	before := lastEventID(t, s)
 	title, desc, plan, branch, prio := "new title", "new description", "1. do it", "bonsai/x", 0
@@ -366,7 +366,7 @@ func testTicketUpdate(t *testing.T, s store.Store) {
 	wantCode(t, err, board.ECONFLICT, "changed since")
 	same(t, "ticket after a stale edit", mustGet(t, s, tk.Ref()), got)
 	wantEvents(t, s, before)
-	tick()
+	clock.tick()
 	current := got.UpdatedAt
 	edited, err := s.UpdateTicket(ctx, tk.Ref(), board.TicketPatch{Title: &other, IfUpdatedAt: &current}, board.Human)
 	if err != nil || edited.Title != other {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestHeartbeatStatus(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "heartbeat.json")
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var out bytes.Buffer

@@ -14,6 +14,7 @@ import (
 // stands out on one line, and a skipped beat names the beat holding the
 // lock.
 func TestWriteReport(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC)
 	rep := heartbeat.Report{Interrupted: 2, StartedAt: start, FinishedAt: start.Add(3 * time.Second), Runs: []heartbeat.RunReport{
 		{Ticket: "demo#1", Task: board.TaskImplement, Status: board.RunCompleted, MovedTo: board.Verification, Duration: 2 * time.Second,
@@ -59,6 +60,7 @@ func TestWriteReport(t *testing.T) {
 // TestWritePlans: a blocked plan says why it will not run, and idle
 // projects are listed after the picks.
 func TestWritePlans(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := WritePlans(&b, nil, []string{"demo"}); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import "testing"
 // TestPlain checks that Markdown reads as plain text in a terminal:
 // no emphasis markers, code kept as written.
 func TestPlain(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, in, want string }{
 		{"emphasis", "Run ended **error** after _3s_, *really*.", "Run ended error after 3s, really."},
 		{"line breaks kept", "one\ntwo  \nthree", "one\ntwo\nthree"},

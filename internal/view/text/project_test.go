@@ -13,6 +13,7 @@ import (
 // TestWriteProject: settings read as words, only the caps the project
 // sets are listed, and every state is counted.
 func TestWriteProject(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	p := board.Project{Slug: "demo", Name: "Demo", Repo: "/src/demo", DefaultBranch: "main", CreatedAt: now,
 		Agent: board.AgentSettings{PermissionMode: board.ModePlan, TakeBacklog: true, BudgetUSD: 2.5, TicketTokens: 1000, DailyTokens: 50}}
@@ -42,6 +43,7 @@ func TestWriteProject(t *testing.T) {
 }
 
 func TestWriteProjects(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	ps := []board.Project{{Slug: "a", Name: "A", Active: true}, {Slug: "old", Name: "Old"}}
 	if err := WriteProjects(&b, ps, time.Now()); err != nil {

@@ -11,6 +11,7 @@ import (
 
 // TestWriteStatus_Empty: a board without projects says how to add one.
 func TestWriteStatus_Empty(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := WriteStatus(&b, view.Status{Heartbeat: HeartbeatStatus{}}, time.Now()); err != nil {
 		t.Fatal(err)
@@ -25,6 +26,7 @@ func TestWriteStatus_Empty(t *testing.T) {
 // TestWriteStatus_Models: a model that cannot run or has no price is named
 // with a few of its projects, before the tables.
 func TestWriteStatus_Models(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	v := view.Status{
 		Projects: []view.ProjectSummary{{Slug: "demo", Counts: view.NewStateCounts(nil)}},

@@ -9,6 +9,7 @@ import (
 // TestTable: columns line up two spaces apart, and a cell's tabs and line
 // breaks cannot break its row.
 func TestTable(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	tb := NewTable(&b, "A", "LONGER")
 	tb.Row("one\ttwo", "x\ny")
@@ -23,6 +24,7 @@ func TestTable(t *testing.T) {
 }
 
 func TestRelTime(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		ago  time.Duration
@@ -51,6 +53,7 @@ func TestRelTime(t *testing.T) {
 }
 
 func TestTruncateAndOneLine(t *testing.T) {
+	t.Parallel()
 	if got := Truncate("héllo world", 5); got != "héll…" {
 		t.Errorf("Truncate = %q; it cuts runes, not bytes", got)
 	}
@@ -63,6 +66,7 @@ func TestTruncateAndOneLine(t *testing.T) {
 }
 
 func TestDuration(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{
 		0:                           "-",
 		1234 * time.Millisecond:     "1.2s",
@@ -77,6 +81,7 @@ func TestDuration(t *testing.T) {
 }
 
 func TestIndent(t *testing.T) {
+	t.Parallel()
 	if got := Indent("a\nb", "  "); got != "  a\n  b" {
 		t.Errorf("Indent = %q", got)
 	}

@@ -13,6 +13,7 @@ import (
 // TestNextStep_PlanAwaitingApproval: a researched ticket whose agent asked
 // about its plan says how to approve it, as well as how to answer.
 func TestNextStep_PlanAwaitingApproval(t *testing.T) {
+	t.Parallel()
 	got := NextStep("demo#3", board.Ticket{State: board.Research, SubState: board.SubBlocked, Plan: "1. Do it."})
 	if !strings.Contains(got, "approve it with: bonsai ticket move demo#3 IN_PROGRESS") || !strings.Contains(got, "bonsai comment add demo#3 TEXT") {
 		t.Errorf("NextStep = %q", got)
@@ -26,6 +27,7 @@ func TestNextStep_PlanAwaitingApproval(t *testing.T) {
 // the plan and comments indented under their headings, and the next step
 // is named.
 func TestWriteTicket(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	tk := board.Ticket{ProjectSlug: "demo", Number: 3, Title: "Add **flags**", State: board.Verification, Priority: 1,
 		Description: "Users want **progress**.", Criteria: []string{"it prints"}, Plan: "1. Do _it_.\n2. Test.", Branch: "bonsai/demo-3",
@@ -55,6 +57,7 @@ func TestWriteTicket(t *testing.T) {
 }
 
 func TestWriteTickets(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := WriteTickets(&b, nil, time.Now()); err != nil || b.String() != "No tickets.\n" {
 		t.Errorf("no tickets = %q, %v", b.String(), err)
