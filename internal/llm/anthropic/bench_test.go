@@ -1,11 +1,9 @@
 package anthropic_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,33 +13,9 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 )
 
-// replay is a transport answering every request with one recorded body.
-type replay []byte
-
-func (r replay) RoundTrip(req *http.Request) (*http.Response, error) {
-	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
-		Body: io.NopCloser(bytes.NewReader(r)), Request: req}, nil
-}
-
-// longResponse is 2,000 text deltas of 16 bytes and a tool call whose
-// 32 KB of arguments arrive in 2,000 more deltas.
-func longResponse() llm.Message {
-	return llm.Message{Content: []llm.Part{
-		llm.Text(strings.Repeat("All work and no.", 2000)),
-		llm.ToolCall("toolu_1", "write", []byte(`{"path":"a.txt","content":"`+strings.Repeat("x", 32000-30)+`"}`)),
-	}, Usage: &llm.Usage{Input: 1000, Output: 9000}}
-}
-
 // record captures the fake server's bytes for a turn.
-func record(b *testing.B, turn llmtest.ServerTurn) []byte {
-	srv := llmtest.NewServer(b, turn)
-	resp, err := http.Post(srv.URL+"/v1/messages", "application/json", strings.NewReader(`{"model":"claude-sonnet-4-5"}`))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return body
+func record(tb testing.TB, turn llmtest.ServerTurn) []byte {
+	return llmtest.Record(tb, "/v1/messages", `{"model":"claude-sonnet-4-5"}`, turn)
 }
 
 // BenchmarkModel_StreamDecode decodes a recorded 4,000-delta stream
@@ -49,9 +23,9 @@ func record(b *testing.B, turn llmtest.ServerTurn) []byte {
 // response (25 µs a delta), negligible beside the 10-30 ms a real model
 // takes per delta; nearly all of it is the SDK's reflective JSON decoding.
 func BenchmarkModel_StreamDecode(b *testing.B) {
-	body := record(b, llmtest.ServerTurn{Message: longResponse()})
+	body := record(b, llmtest.ServerTurn{Message: llmtest.LongResponse("toolu_1")})
 	m := anthropic.New(anthropic.Config{Model: "claude-sonnet-4-5", APIKey: "k", BaseURL: "http://replay.invalid",
-		HTTPClient: &http.Client{Transport: replay(body)}})
+		HTTPClient: &http.Client{Transport: llmtest.Replay(body)}})
 	req := llm.Request{Messages: []llm.Message{llm.UserText("hi")}}
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
@@ -61,17 +35,6 @@ func BenchmarkModel_StreamDecode(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// drain is a transport that reads the whole request body, as a real
-// server does, then answers with one recorded body.
-type drain []byte
-
-func (r drain) RoundTrip(req *http.Request) (*http.Response, error) {
-	if _, err := io.Copy(io.Discard, req.Body); err != nil {
-		return nil, err
-	}
-	return replay(r).RoundTrip(req)
 }
 
 // session50 is a conversation of 50 tool turns, each reading a 2,000-line
@@ -99,7 +62,7 @@ func session50() []llm.Message {
 func BenchmarkModel_RequestLate(b *testing.B) {
 	body := record(b, llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("ok")}}})
 	m := anthropic.New(anthropic.Config{Model: "claude-sonnet-4-5", APIKey: "k", BaseURL: "http://replay.invalid",
-		HTTPClient: &http.Client{Transport: drain(body)}})
+		HTTPClient: &http.Client{Transport: llmtest.Drain(body)}})
 	req := llm.Request{System: "You are Bonsai.", Messages: session50(), Tools: []llm.ToolSpec{readTool}}
 	if _, err := llm.Collect(m.Stream(context.Background(), req)); err != nil {
 		b.Fatal(err)
@@ -120,7 +83,7 @@ func BenchmarkModel_OversizedAnswer(b *testing.B) {
 	body := record(b, llmtest.ServerTurn{Chunk: 4096, Message: llm.Message{Content: []llm.Part{
 		llm.Text(strings.Repeat("0123456789abcdef", 52<<16))}}})
 	m := anthropic.New(anthropic.Config{Model: "claude-sonnet-4-5", APIKey: "k", BaseURL: "http://replay.invalid",
-		HTTPClient: &http.Client{Transport: replay(body)}})
+		HTTPClient: &http.Client{Transport: llmtest.Replay(body)}})
 	req := llm.Request{Messages: []llm.Message{llm.UserText("hi")}}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -2,9 +2,7 @@ package anthropic_test
 
 import (
 	"context"
-	"io"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
@@ -22,26 +20,11 @@ func FuzzModel_Stream(f *testing.F) {
 			llm.ToolCall("toolu_1", "read", []byte(`{"path":"a"}`))}}},
 		{Message: hello, Cut: llmtest.CutErrorEvent, CutAfter: 3},
 	} {
-		f.Add(recordBody(f, turn))
+		f.Add(record(f, turn))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		m := anthropic.New(anthropic.Config{Model: "m", APIKey: "k", BaseURL: "http://replay.invalid",
-			HTTPClient: &http.Client{Transport: replay(body)}})
+			HTTPClient: &http.Client{Transport: llmtest.Replay(body)}})
 		llmtest.CheckStream(t, m.Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("hi")}}))
 	})
-}
-
-// recordBody returns the fake server's response body for a turn.
-func recordBody(f *testing.F, turn llmtest.ServerTurn) []byte {
-	srv := llmtest.NewServer(f, turn)
-	resp, err := http.Post(srv.URL+"/v1/messages", "application/json", strings.NewReader(`{}`))
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		f.Fatal(err)
-	}
-	return body
 }

@@ -1,10 +1,8 @@
 package openai_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,33 +12,9 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm/openai"
 )
 
-// replay is a transport answering every request with one recorded body.
-type replay []byte
-
-func (r replay) RoundTrip(req *http.Request) (*http.Response, error) {
-	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
-		Body: io.NopCloser(bytes.NewReader(r)), Request: req}, nil
-}
-
-// longResponse is 2,000 text deltas of 16 bytes and a tool call whose
-// 32 KB of arguments arrive in 2,000 more deltas.
-func longResponse() llm.Message {
-	return llm.Message{Content: []llm.Part{
-		llm.Text(strings.Repeat("All work and no.", 2000)),
-		llm.ToolCall("call_1", "write", []byte(`{"path":"a.txt","content":"`+strings.Repeat("x", 32000-30)+`"}`)),
-	}, Usage: &llm.Usage{Input: 1000, Output: 9000}}
-}
-
 // record captures the fake server's bytes for a turn.
-func record(b *testing.B, turn llmtest.ServerTurn) []byte {
-	srv := llmtest.NewServer(b, turn)
-	resp, err := http.Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"gpt-5","stream_options":{"include_usage":true}}`))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return body
+func record(tb testing.TB, turn llmtest.ServerTurn) []byte {
+	return llmtest.Record(tb, "/v1/chat/completions", `{"model":"gpt-5","stream_options":{"include_usage":true}}`, turn)
 }
 
 // BenchmarkModel_StreamDecode decodes a recorded 4,000-delta stream
@@ -48,9 +22,9 @@ func record(b *testing.B, turn llmtest.ServerTurn) []byte {
 // response (25 µs a delta), negligible beside the 10-30 ms a real model
 // takes per delta; nearly all of it is the SDK's reflective JSON decoding.
 func BenchmarkModel_StreamDecode(b *testing.B) {
-	body := record(b, llmtest.ServerTurn{Message: longResponse()})
+	body := record(b, llmtest.ServerTurn{Message: llmtest.LongResponse("call_1")})
 	m := openai.New(openai.Config{Model: "gpt-5", APIKey: "k", BaseURL: "http://replay.invalid/v1",
-		HTTPClient: &http.Client{Transport: replay(body)}})
+		HTTPClient: &http.Client{Transport: llmtest.Replay(body)}})
 	req := llm.Request{Messages: []llm.Message{llm.UserText("hi")}}
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
@@ -62,17 +36,6 @@ func BenchmarkModel_StreamDecode(b *testing.B) {
 	}
 }
 
-// drain is a transport that reads the whole request body, as a real
-// server does, then answers with one recorded body.
-type drain []byte
-
-func (r drain) RoundTrip(req *http.Request) (*http.Response, error) {
-	if _, err := io.Copy(io.Discard, req.Body); err != nil {
-		return nil, err
-	}
-	return replay(r).RoundTrip(req)
-}
-
 // BenchmarkModel_RequestLate sends the 51st request of a 50-turn session
 // (each turn reads a 2,000-line file, 2.4 MB in all) whose earlier
 // messages are already encoded, through a transport that reads the whole
@@ -81,7 +44,7 @@ func (r drain) RoundTrip(req *http.Request) (*http.Response, error) {
 func BenchmarkModel_RequestLate(b *testing.B) {
 	body := record(b, llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("ok")}}})
 	m := openai.New(openai.Config{Model: "gpt-5", APIKey: "k", BaseURL: "http://replay.invalid/v1",
-		HTTPClient: &http.Client{Transport: drain(body)}})
+		HTTPClient: &http.Client{Transport: llmtest.Drain(body)}})
 	var file strings.Builder
 	for i := range 2000 {
 		fmt.Fprintf(&file, "%4d\tline %04d abcde\n", i+1, i+1)

@@ -17,7 +17,7 @@ func TestModel_ContentAfterFinish(t *testing.T) {
 		"data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n" +
 		"data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"b\"},\"finish_reason\":null}]}\n\n" +
 		"data: [DONE]\n\n"
-	m := openai.New(openai.Config{Model: "m", BaseURL: "http://replay.invalid/v1", HTTPClient: &http.Client{Transport: replay(body)}})
+	m := openai.New(openai.Config{Model: "m", BaseURL: "http://replay.invalid/v1", HTTPClient: &http.Client{Transport: llmtest.Replay(body)}})
 	msg, err := llmtest.CheckStream(t, m.Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("x")}}))
 	if err != nil || msg.Text() != "ab" {
 		t.Errorf("text %q, err %v", msg.Text(), err)
