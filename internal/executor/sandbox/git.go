@@ -1,0 +1,81 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// gitWritable are the parts of a clone's .git a commit in a worktree
+// writes; everything else (config, hooks, info, HEAD) stays read-only.
+// packed-refs is rewritten by renaming over it, which a read-only .git
+// refuses, so deleting a packed ref fails inside the sandbox.
+var gitWritable = []string{"objects", "refs", "logs"}
+
+// gitReadOnly are bound read-only again last, so that no earlier writable
+// bind can expose them.
+var gitReadOnly = []string{"config", "hooks", "info"}
+
+// gitMounts returns the bwrap arguments that make the clone's .git usable
+// from a worktree at root: all of it visible read-only, the worktree's own
+// metadata directory and gitWritable writable, gitReadOnly read-only.
+func gitMounts(root, gitDir string) ([]string, error) {
+	if gitDir == "" {
+		return nil, nil
+	}
+	real, err := filepath.EvalSymlinks(gitDir)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: git directory: %w", err)
+	}
+	meta, err := worktreeMeta(root, real)
+	if err != nil {
+		return nil, err
+	}
+	a := []string{"--ro-bind", real, real}
+	if err := os.MkdirAll(filepath.Join(real, "logs"), 0o755); err != nil {
+		return nil, fmt.Errorf("sandbox: git directory: %w", err)
+	}
+	for _, w := range gitWritable {
+		if p := filepath.Join(real, w); exists(p) {
+			a = append(a, "--bind", p, p)
+		}
+	}
+	a = append(a, "--bind", meta, meta)
+	for _, r := range gitReadOnly {
+		if p := filepath.Join(real, r); exists(p) {
+			a = append(a, "--ro-bind", p, p)
+		}
+	}
+	return a, nil
+}
+
+// worktreeMeta reads root/.git ("gitdir: <gitDir>/worktrees/<name>") and
+// returns that directory, which must be inside gitDir/worktrees.
+func worktreeMeta(root, gitDir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(root, ".git"))
+	if err != nil {
+		return "", fmt.Errorf("sandbox: the workspace is not a git worktree: %w", err)
+	}
+	line, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return "", fmt.Errorf("sandbox: the workspace's .git file has no gitdir line")
+	}
+	meta := strings.TrimSpace(line)
+	if !filepath.IsAbs(meta) {
+		meta = filepath.Join(root, meta)
+	}
+	meta, err = filepath.EvalSymlinks(meta)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: worktree metadata: %w", err)
+	}
+	if filepath.Dir(meta) != filepath.Join(gitDir, "worktrees") {
+		return "", fmt.Errorf("sandbox: the workspace is a worktree of another clone than the git directory given")
+	}
+	return meta, nil
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}

@@ -1,0 +1,75 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// mounts returns the bwrap arguments every command shares and the cache
+// variables' KEY=VALUE pairs. Order matters: bwrap applies them in turn,
+// so the hiding tmpfs mounts come first and the directories that must
+// stay visible (caches, git metadata, the root) are bound back over them.
+func (s *Executor) mounts() ([]string, []string, error) {
+	o := s.opts
+	a := []string{
+		"--ro-bind", "/", "/",
+		"--dev", "/dev",
+		"--proc", "/proc",
+		"--tmpfs", "/tmp",
+		"--unshare-pid", "--unshare-ipc", "--unshare-uts",
+		"--die-with-parent", "--new-session",
+	}
+	if os.Geteuid() == 0 {
+		a = append(a, "--cap-drop", "ALL")
+	}
+	if o.Network != NetworkAll {
+		a = append(a, "--unshare-net")
+	}
+	a = append(a, "--tmpfs", s.home)
+	hidden := []string{s.home}
+	for _, h := range append([]string{o.DataDir}, o.Hide...) {
+		if h == "" || within(h, hidden...) {
+			continue
+		}
+		if _, err := os.Stat(h); err != nil {
+			continue // nothing to hide
+		}
+		a = append(a, "--tmpfs", h)
+		hidden = append(hidden, h)
+	}
+	var env []string
+	names := make([]string, 0, len(o.Caches))
+	for k := range o.Caches {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		host := o.Caches[k]
+		if err := os.MkdirAll(host, 0o755); err != nil {
+			return nil, nil, fmt.Errorf("sandbox: cache %s: %w", k, err)
+		}
+		in := filepath.Join(s.home, ".cache", "bonsai", strings.ToLower(k))
+		a = append(a, "--bind", host, in)
+		env = append(env, k+"="+in)
+	}
+	git, err := gitMounts(s.Root(), o.GitDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	a = append(a, git...)
+	a = append(a, "--bind", s.Root(), s.Root())
+	return a, env, nil
+}
+
+// within reports whether p is one of dirs or below one.
+func within(p string, dirs ...string) bool {
+	for _, d := range dirs {
+		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,96 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
+)
+
+// Network says what network a sandboxed command sees.
+type Network string
+
+const (
+	// NetworkNone gives commands a network namespace of their own with
+	// only a loopback interface: nothing on the host or beyond is reachable.
+	NetworkNone Network = "none"
+	// NetworkAll shares the host's network.
+	NetworkAll Network = "all"
+	// NetworkProxy will route commands through an allowlisting proxy; it
+	// is not implemented yet and New refuses it.
+	NetworkProxy Network = "proxy"
+)
+
+// ErrProxyNotImplemented is what New returns for NetworkProxy.
+var ErrProxyNotImplemented = errors.New(`sandbox: network mode "proxy" is not implemented yet; use "none" or "all"`)
+
+// Options configures a sandbox executor.
+type Options struct {
+	// Network is NetworkNone (the default when empty) or NetworkAll.
+	Network Network
+	// Home is the user's home directory, replaced by an empty one inside
+	// the sandbox; empty means os.UserHomeDir.
+	Home string
+	// DataDir is the Bonsai data directory (tokens, the database, the
+	// clones), hidden inside the sandbox. Empty hides nothing more.
+	DataDir string
+	// Hide lists more host directories to hide behind an empty one.
+	Hide []string
+	// Caches maps an environment variable (GOCACHE, GOMODCACHE,
+	// npm_config_cache, PIP_CACHE_DIR, CARGO_HOME...) to a host
+	// directory, created if missing, that commands can write: it is bound
+	// under the sandbox home and the variable points there.
+	Caches map[string]string
+	// GitDir is the .git directory of the clone the workspace root is a
+	// worktree of. Commands may commit (objects, refs, logs and the
+	// worktree's own metadata are writable) but not change the clone's
+	// config, hooks or info. Empty when the root is not a worktree.
+	GitDir string
+	// Env lists extra variable names (or patterns with "*") commands
+	// inherit besides executor.CleanEnv's allowlist; the denylist wins.
+	Env []string
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// check validates o and returns it with absolute, cleaned paths.
+func (o Options) check() (Options, error) {
+	switch o.Network {
+	case "":
+		o.Network = NetworkNone
+	case NetworkNone, NetworkAll:
+	case NetworkProxy:
+		return o, ErrProxyNotImplemented
+	default:
+		return o, fmt.Errorf("sandbox: unknown network mode %q (want none or all)", o.Network)
+	}
+	var err error
+	abs := func(p string) string {
+		if p == "" || err != nil {
+			return p
+		}
+		var a string
+		a, err = filepath.Abs(p)
+		return a
+	}
+	o.Home, o.DataDir, o.GitDir = abs(o.Home), abs(o.DataDir), abs(o.GitDir)
+	hide := make([]string, len(o.Hide))
+	for i, h := range o.Hide {
+		hide[i] = abs(h)
+	}
+	o.Hide = hide
+	caches := make(map[string]string, len(o.Caches))
+	for k, v := range o.Caches {
+		if !envName.MatchString(k) || executor.Denied(k) {
+			return o, fmt.Errorf("sandbox: cache variable %q is not a usable environment name", k)
+		}
+		caches[k] = abs(v)
+	}
+	o.Caches = caches
+	if err != nil {
+		return o, fmt.Errorf("sandbox: %w", err)
+	}
+	return o, nil
+}
