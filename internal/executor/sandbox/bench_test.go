@@ -1,0 +1,36 @@
+package sandbox
+
+import (
+	"context"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
+)
+
+func benchShellTrue(b *testing.B, ex executor.Executor) {
+	ctx := context.Background()
+	for b.Loop() {
+		x, err := ex.Shell(ctx, "true", executor.RunOptions{})
+		if err != nil || x.Code != 0 {
+			b.Fatalf("exit %d: %v", x.Code, err)
+		}
+	}
+}
+
+// BenchmarkShell_True compares the cost of starting `bash -c true` on the
+// host and inside bwrap.
+func BenchmarkShell_True(b *testing.B) {
+	b.Run("local", func(b *testing.B) {
+		l, err := local.New(b.TempDir(), local.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer l.Close()
+		benchShellTrue(b, l)
+	})
+	b.Run("sandbox", func(b *testing.B) {
+		requireBwrap(b)
+		benchShellTrue(b, open(b, b.TempDir(), Options{}))
+	})
+}
