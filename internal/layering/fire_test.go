@@ -8,27 +8,31 @@ import (
 // clean is a small graph that keeps every rule.
 func clean() graph {
 	return graph{
-		"cmd/bonsai":            {Imports: []string{"internal/cli"}},
-		"internal/board":        {Imports: []string{"errors", "strings"}, Deps: []string{"errors", "strings", "os"}},
-		"internal/store":        {Imports: []string{"internal/board"}, Deps: []string{"internal/board"}},
-		"internal/store/sqlite": {Imports: []string{"internal/board", "internal/store", "modernc.org/sqlite"}, Deps: []string{"internal/store", "internal/board", "modernc.org/sqlite"}},
-		"internal/llm":          {Imports: []string{"net/http"}, Deps: []string{"net/http"}},
-		"internal/llm/openai":   {Imports: []string{"internal/llm"}, Deps: []string{"internal/llm"}},
-		"internal/heartbeat":    {Imports: []string{"internal/board", "internal/store"}, Deps: []string{"internal/board", "internal/store"}},
-		"internal/cli":          {Imports: []string{"internal/store/sqlite", "internal/heartbeat", "internal/llm/openai"}},
+		"cmd/bonsai":                {Imports: []string{"internal/cli"}},
+		"internal/board":            {Imports: []string{"errors", "strings"}, Deps: []string{"errors", "strings", "os"}},
+		"internal/store":            {Imports: []string{"internal/board"}, Deps: []string{"internal/board"}},
+		"internal/store/sqlite":     {Imports: []string{"internal/board", "internal/store", "modernc.org/sqlite"}, Deps: []string{"internal/store", "internal/board", "modernc.org/sqlite"}},
+		"internal/llm":              {Imports: []string{"net/http"}, Deps: []string{"net/http"}},
+		"internal/llm/openai":       {Imports: []string{"internal/llm"}, Deps: []string{"internal/llm"}},
+		"internal/heartbeat":        {Imports: []string{"internal/board", "internal/store"}, Deps: []string{"internal/board", "internal/store"}},
+		"internal/executor/local":   {Imports: []string{"os"}, Deps: []string{"os"}},
+		"internal/executor/sandbox": {Imports: []string{"internal/executor/local"}, Deps: []string{"internal/executor/local", "os"}},
+		"internal/cli":              {Imports: []string{"internal/store/sqlite", "internal/heartbeat", "internal/llm/openai"}},
 	}
 }
 
 func cleanDoc() map[string][]string {
 	return map[string][]string{
-		"cmd/bonsai":            {"internal/cli"},
-		"internal/board":        nil,
-		"internal/store":        {"internal/board"},
-		"internal/store/sqlite": {"internal/board", "internal/store"},
-		"internal/llm":          nil,
-		"internal/llm/openai":   {"internal/llm"},
-		"internal/heartbeat":    {"internal/board", "internal/store"},
-		"internal/cli":          {allowAll},
+		"cmd/bonsai":                {"internal/cli"},
+		"internal/board":            nil,
+		"internal/store":            {"internal/board"},
+		"internal/store/sqlite":     {"internal/board", "internal/store"},
+		"internal/llm":              nil,
+		"internal/llm/openai":       {"internal/llm"},
+		"internal/executor/local":   nil,
+		"internal/executor/sandbox": {"internal/executor/local"},
+		"internal/heartbeat":        {"internal/board", "internal/store"},
+		"internal/cli":              {allowAll},
 	}
 }
 
@@ -97,6 +101,22 @@ func TestRules_FireOnBrokenGraphs(t *testing.T) {
 			g["internal/llm/openai/wire"] = pkg{Deps: []string{"internal/executor/local"}}
 			return g
 		}, "adapter internal/llm/openai/wire imports adapter internal/executor/local"},
+		{"adapter imports the sandbox", adaptersApart, func(g graph) graph {
+			p := g["internal/executor/local"]
+			p.Deps = append(p.Deps, "internal/executor/sandbox")
+			g["internal/executor/local"] = p
+			return g
+		}, "adapter internal/executor/local imports adapter internal/executor/sandbox"},
+		{"sandbox imports another adapter", adaptersApart, func(g graph) graph {
+			p := g["internal/executor/sandbox"]
+			p.Deps = append(p.Deps, "internal/store/sqlite")
+			g["internal/executor/sandbox"] = p
+			return g
+		}, "adapter internal/executor/sandbox imports adapter internal/store/sqlite"},
+		{"another package constructs the sandbox", onlyCLIWires, func(g graph) graph {
+			g["internal/llm/openai"] = pkg{Imports: []string{"internal/executor/sandbox"}}
+			return g
+		}, "internal/llm/openai imports internal/executor/sandbox; only internal/cli constructs adapters"},
 		{"core imports adapter", coreAvoidsAdapters, func(g graph) graph {
 			p := g["internal/heartbeat"]
 			p.Deps = append(p.Deps, "internal/store/sqlite")

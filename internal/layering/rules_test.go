@@ -36,6 +36,15 @@ var adapters = []string{
 	"internal/llm/anthropic",
 	"internal/llm/openai",
 	"internal/executor/local",
+	"internal/executor/sandbox",
+}
+
+// adapterWraps are the only adapter-to-adapter imports allowed: the
+// sandbox executor wraps the local one on purpose, keeping its os.Root
+// file operations and process-group handling and changing only how
+// commands start (inside bwrap).
+var adapterWraps = map[string]string{
+	"internal/executor/sandbox": "internal/executor/local",
 }
 
 // core packages depend on interfaces they declare, never on an adapter's
@@ -93,7 +102,8 @@ func boardPure(g graph) []string {
 	return v
 }
 
-// adaptersApart: no adapter depends on another.
+// adaptersApart: no adapter depends on another, except the pairs of
+// adapterWraps.
 func adaptersApart(g graph) []string {
 	var v []string
 	for _, p := range sortedKeys(g) {
@@ -103,7 +113,7 @@ func adaptersApart(g graph) []string {
 			}
 			for _, d := range g[p].Deps {
 				for _, b := range adapters {
-					if b != a && under(d, b) && !under(a, b) {
+					if b != a && under(d, b) && !under(a, b) && adapterWraps[a] != b {
 						v = append(v, fmt.Sprintf("adapter %s imports adapter %s", p, d))
 					}
 				}
@@ -186,7 +196,7 @@ func graphOf(m map[string][]string) graph {
 // runnerFree are the packages the heartbeat may not depend on, even
 // transitively: the agent, its assembly and the host executor stay behind
 // the AgentRunner boundary, which internal/cli wires.
-var runnerFree = []string{"internal/agent", "internal/agenthost", "internal/executor/local"}
+var runnerFree = []string{"internal/agent", "internal/agenthost", "internal/executor/local", "internal/executor/sandbox"}
 
 // heartbeatBehindRunner: internal/heartbeat itself depends on none of
 // runnerFree (its agentrunner subpackage is the runner, and may).
@@ -203,14 +213,14 @@ func heartbeatBehindRunner(g graph) []string {
 }
 
 // wired are the concrete adapters only the wiring constructs.
-var wired = []string{"internal/executor/local", "internal/store/sqlite", "internal/store/postgres", "internal/llm/anthropic", "internal/llm/openai"}
+var wired = []string{"internal/executor/local", "internal/executor/sandbox", "internal/store/sqlite", "internal/store/postgres", "internal/llm/anthropic", "internal/llm/openai"}
 
 // wiring may import an adapter of wired: internal/cli wires everything,
 // cmd and bench are programs, and internal/llm/provider is the adapter
 // wiring of the llm adapters (a provider/model id to an adapter).
 func mayWire(p, adapter string) bool {
 	switch {
-	case under(p, "internal/cli"), under(p, "cmd"), under(p, "bench"), under(p, adapter):
+	case under(p, "internal/cli"), under(p, "cmd"), under(p, "bench"), under(p, adapter), adapterWraps[p] == adapter:
 		return true
 	case p == "internal/llm/provider":
 		return under(adapter, "internal/llm")
