@@ -5,6 +5,7 @@
 // This package holds the Executor interface, its option and result types,
 // its errors and the environment policy every implementation applies. The
 // implementations are adapters in their own packages: local (on the host,
-// path-checked); sandboxed and container executors come later. Each must
+// path-checked), sandbox (commands inside bubblewrap); a container executor
+// comes later. Each must
 // pass the contract suite in package executortest.
 package executor
