@@ -40,6 +40,9 @@ func New(root string, opts Options) (*Executor, error) {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
+	if opts.Home == "/" {
+		return nil, errors.New("sandbox: the home directory is /, which cannot be hidden; set Options.Home")
+	}
 	bw, err := bwrapPath()
 	if err != nil {
 		return nil, err

@@ -56,6 +56,9 @@ func TestOptionsRefused(t *testing.T) {
 	if _, err := New(root, Options{Caches: map[string]string{"GITHUB_TOKEN": t.TempDir()}}); err == nil {
 		t.Fatal("a denied variable accepted as a cache")
 	}
+	if _, err := New(root, Options{Home: "/"}); err == nil {
+		t.Fatal("a home of / accepted")
+	}
 }
 
 func shell(t *testing.T, s executor.Executor, script string, env ...string) (int, string) {
