@@ -8,7 +8,7 @@ var (
 	privileged = set("sudo", "su", "doas", "pkexec", "run0", "sudoedit")
 	diskTools  = set("mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "cfdisk", "parted", "sgdisk", "mkdosfs")
 	diskWriter = set("tee", "cp", "mv", "shred", "install", "truncate", "cat")
-	shells     = set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox")
+	shells     = set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh")
 	// interpreters run a program read from standard input or an argument.
 	interpreters = set("python", "python3", "python2", "perl", "ruby", "node", "php", "deno", "bun", "lua")
 	downloaders  = set("curl", "wget", "fetch", "aria2c", "http", "xh", "lwp-request")
@@ -82,9 +82,6 @@ func (j *judge) shell(name string, args []word, cmd string, depth int) bool {
 			j.note(deny("download-to-shell", "running a download in a shell runs unreviewed code", cmd))
 			return true
 		}
-	}
-	if name == "busybox" {
-		return false
 	}
 	for i, a := range args {
 		t := a.text

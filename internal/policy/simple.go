@@ -84,7 +84,7 @@ func (j *judge) mode(name string, ws []word, writes bool, cmd string) {
 }
 
 // unwrap strips wrappers (env, nohup, timeout, nice, command, exec, xargs,
-// stdbuf, setsid, ionice, time, builtin) and returns the wrapped command
+// stdbuf, setsid, ionice, time, builtin, busybox) and returns the wrapped command
 // and the variables env sets. It returns nil when a wrapper runs nothing.
 func unwrap(ws []word) (rest []word, envNames []string) {
 	for guard := 0; len(ws) > 0 && guard < 32; guard++ {
@@ -118,6 +118,8 @@ func unwrap(ws []word) (rest []word, envNames []string) {
 			}
 		envDone:
 			ws = args[min(i, len(args)):]
+		case "busybox":
+			ws = args
 		case "nohup", "setsid", "builtin":
 			ws = skipFlags(args, nil)
 		case "command":
