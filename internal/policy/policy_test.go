@@ -190,6 +190,9 @@ var judgeCases = []judgeCase{
 	{"grep -r key --include=x /srv/bonsai/logs", auto, Deny, "data-dir"},
 	{"echo x > /srv/bonsai/config.json", auto, Deny, "data-dir"},
 	{"wc -l < ~/.bonsai/web-token", auto, Deny, "data-dir"},
+	{"D=~/.bonsai; cat $D/web-token", auto, Deny, "data-dir"},
+	{"export D=$HOME/.bonsai", auto, Deny, "data-dir"},
+	{"cat <<'EOF'\n$(sudo id)\nEOF", auto, Allow, "auto-mode"}, // a quoted here-document does not expand
 	{"cp x --target-directory=/srv/bonsai", auto, Deny, "data-dir"},
 	{"bash -c 'cat ~/.bonsai/web-token'", auto, Deny, "data-dir"},
 	{"cat ~/.bonsai/web-token", with(ModeAuto, []string{"cat *"}, nil), Deny, "data-dir"},

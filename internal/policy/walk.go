@@ -201,6 +201,9 @@ func isGitEnv(name string) bool {
 // assignments into the data directory.
 func (j *judge) assigns(as []*syntax.Assign, n syntax.Node) {
 	for _, a := range as {
+		if a.Value != nil && j.touchesData(wordOf(a.Value)) {
+			j.note(deny("data-dir", "the Bonsai data directory is off limits to agent commands", printNode(n)))
+		}
 		if a.Name != nil && isGitEnv(a.Name.Value) {
 			j.note(Decision{Verdict: Deny, Rule: "git-config-override", Reason: "changing how git connects or authenticates (" + a.Name.Value + ") is not allowed", Command: printNode(n)})
 		}
