@@ -19,6 +19,9 @@ func FuzzJudge(f *testing.F) {
 	f.Fuzz(func(t *testing.T, cmd string) {
 		for _, cfg := range []Config{auto, askM, readOnlyM, {}} {
 			d := Judge(cmd, cfg)
+			if d.Rule == "internal-error" {
+				t.Fatalf("Judge(%q) panicked: %s", cmd, d)
+			}
 			if d.Rule == "" || d.Reason == "" {
 				t.Fatalf("Judge(%q) = %#v: no rule or reason", cmd, d)
 			}

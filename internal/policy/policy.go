@@ -105,7 +105,12 @@ func (d Decision) String() string {
 const maxDepth = 8
 
 // Judge decides whether cmd may run under cfg. It never panics and does no I/O.
-func Judge(cmd string, cfg Config) Decision {
+func Judge(cmd string, cfg Config) (d Decision) {
+	defer func() {
+		if r := recover(); r != nil {
+			d = Decision{Verdict: Ask, Rule: "internal-error", Reason: fmt.Sprintf("the policy failed on this command (%v); a person must decide", r), Command: cmd}
+		}
+	}()
 	j := newJudge(cfg)
 	j.source(cmd, 0)
 	return j.result()

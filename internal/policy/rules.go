@@ -7,7 +7,7 @@ import (
 var (
 	privileged = set("sudo", "su", "doas", "pkexec", "run0", "sudoedit")
 	diskTools  = set("mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "cfdisk", "parted", "sgdisk", "mkdosfs")
-	diskWriter = set("tee", "cp", "mv", "shred", "install", "truncate", "cat")
+	diskWriter = set("tee", "cp", "mv", "shred", "install", "truncate")
 	shells     = set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh")
 	// interpreters run a program read from standard input or an argument.
 	interpreters = set("python", "python3", "python2", "perl", "ruby", "node", "php", "deno", "bun", "lua")
@@ -41,7 +41,7 @@ func (j *judge) denied(name string, ws []word, cmd string, depth int) bool {
 				return true
 			}
 		}
-	case diskWriter[name] && name != "cat":
+	case diskWriter[name]:
 		for _, a := range args {
 			if a.lit && isDisk(a.text) {
 				j.note(deny("raw-disk", "writing a raw disk device is never allowed", cmd))
