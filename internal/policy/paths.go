@@ -153,7 +153,7 @@ func fatalTarget(w word, cfg Config) bool {
 	}
 	if strings.HasPrefix(clean, "/") && !strings.Contains(clean[1:], "/") {
 		top := clean[1:]
-		return systemDirs[top] || strings.ContainsAny(top, "*?[")
+		return systemDirs[top] || strings.ContainsAny(top, "*?[{")
 	}
 	return false
 }

@@ -32,12 +32,12 @@ func (j *judge) call(node syntax.Node, ws []word, writes bool, depth int) {
 	if len(rest) == 0 {
 		rest = ws[:1]
 	}
-	if !rest[0].lit {
+	if !rest[0].lit || strings.ContainsAny(rest[0].text, "*?[{") {
 		if recursiveRemoval(rest[1:], j.cfg) {
 			j.note(deny("rm-rf-root", "the program name is computed and its arguments remove the root, the home or the workspace", cmd))
 			return
 		}
-		j.note(Decision{Verdict: Ask, Rule: "dynamic-command", Reason: "the program name is not a literal word, so the command cannot be judged", Command: cmd})
+		j.note(Decision{Verdict: Ask, Rule: "dynamic-command", Reason: "the program name is not a literal word (a variable, substitution, glob or brace expansion), so the command cannot be judged", Command: cmd})
 		return
 	}
 	name := progName(rest[0].text)

@@ -42,6 +42,7 @@ func (j *judge) stmt(st *syntax.Stmt, depth int) {
 	if st.Cmd == nil {
 		return
 	}
+	j.stdinScript(st, depth)
 	syntax.Walk(st.Cmd, visit)
 	if _, ok := st.Cmd.(*syntax.CallExpr); !ok && writes {
 		j.redirectOnly(st)
@@ -110,13 +111,62 @@ func isNumber(s string) bool {
 func (j *judge) pipeline(b *syntax.BinaryCmd) {
 	stmts := flattenPipe(b)
 	fetched := false
-	for _, st := range stmts {
+	for i, st := range stmts {
 		if fetched && runsShell(st) {
 			j.note(Decision{Verdict: Deny, Rule: "download-to-shell", Reason: "piping a download into a shell runs unreviewed code", Command: printNode(b)})
 			return
 		}
 		if downloads(st) {
 			fetched = true
+		}
+		if c, ok := st.Cmd.(*syntax.CallExpr); ok && i > 0 && shellReadsStdin(words(c.Args)) {
+			j.note(Decision{Verdict: Ask, Rule: "shell-from-stdin", Reason: "a shell reading its commands from a pipe cannot be judged", Command: printNode(b)})
+		}
+	}
+}
+
+// shellReadsStdin reports whether ws runs a shell that reads its commands
+// from standard input: no -c and no script, or -s.
+func shellReadsStdin(ws []word) bool {
+	rest, _ := unwrap(ws)
+	if len(rest) == 0 || !rest[0].lit || !shells[progName(rest[0].text)] {
+		return false
+	}
+	for _, a := range rest[1:] {
+		t := a.text
+		switch {
+		case t == "-s" || (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "s")):
+			return true
+		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "c"):
+			return false
+		case !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+"):
+			return false // a script file
+		}
+	}
+	return true
+}
+
+// stdinScript judges the here-document or here-string a shell reads its
+// commands from: bash <<< 'cmd', sh <<EOF … EOF.
+func (j *judge) stdinScript(st *syntax.Stmt, depth int) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || !shellReadsStdin(words(c.Args)) {
+		return
+	}
+	for _, r := range st.Redirs {
+		var w *syntax.Word
+		switch r.Op {
+		case syntax.WordHdoc:
+			w = r.Word
+		case syntax.Hdoc, syntax.DashHdoc:
+			w = r.Hdoc
+		default:
+			continue
+		}
+		if s := wordOf(w); s.lit {
+			j.source(s.text, depth+1)
+		} else {
+			j.note(Decision{Verdict: Ask, Rule: "dynamic-shell-string", Reason: "the script given to the shell on its input is not literal, so it cannot be judged", Command: printNode(st)})
 		}
 	}
 }
