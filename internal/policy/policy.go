@@ -123,10 +123,12 @@ type judge struct {
 	ask   []Pattern
 	worst Decision
 	seen  bool
+	// dlMemo and shellMemo remember downloads and runsShell per statement.
+	dlMemo, shellMemo map[*syntax.Stmt]bool
 }
 
 func newJudge(cfg Config) *judge {
-	j := &judge{cfg: cfg}
+	j := &judge{cfg: cfg, dlMemo: map[*syntax.Stmt]bool{}, shellMemo: map[*syntax.Stmt]bool{}}
 	if j.cfg.Mode == "" {
 		j.cfg.Mode = ModeAuto
 	}
@@ -184,8 +186,15 @@ func parse(src string) (f *syntax.File, err error) {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 }
 
+// maxShown bounds the source bytes printNode prints; printing every command
+// of a deeply nested line in full would cost time quadratic in its length.
+const maxShown = 4096
+
 // printNode renders a node the way the shell would print it, on one line.
 func printNode(n syntax.Node) string {
+	if span := int(n.End().Offset()) - int(n.Pos().Offset()); span > maxShown {
+		return fmt.Sprintf("(a command of %d bytes)", span)
+	}
 	var b strings.Builder
 	if err := syntax.NewPrinter(syntax.Minify(true)).Print(&b, n); err != nil {
 		return ""

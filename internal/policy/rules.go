@@ -64,7 +64,7 @@ func (j *judge) denied(name string, ws []word, cmd string, depth int) bool {
 		return j.eval(args, cmd, depth)
 	case name == "source" || name == "." || interpreters[name]:
 		for _, a := range args {
-			if fetches(a.node) {
+			if j.fetches(a.node) {
 				j.note(deny("download-to-shell", "running a download as code runs unreviewed code", cmd))
 				return true
 			}
@@ -78,7 +78,7 @@ func (j *judge) denied(name string, ws []word, cmd string, depth int) bool {
 // shell judges sh/bash/...: the -c string is parsed and judged in turn.
 func (j *judge) shell(name string, args []word, cmd string, depth int) bool {
 	for _, a := range args {
-		if fetches(a.node) {
+		if j.fetches(a.node) {
 			j.note(deny("download-to-shell", "running a download in a shell runs unreviewed code", cmd))
 			return true
 		}
@@ -108,7 +108,7 @@ func (j *judge) shell(name string, args []word, cmd string, depth int) bool {
 // eval judges its joined arguments as a command.
 func (j *judge) eval(args []word, cmd string, depth int) bool {
 	for _, a := range args {
-		if fetches(a.node) {
+		if j.fetches(a.node) {
 			j.note(deny("download-to-shell", "evaluating a download runs unreviewed code", cmd))
 			return true
 		}

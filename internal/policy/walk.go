@@ -55,9 +55,8 @@ func (j *judge) redirect(r *syntax.Redirect, st *syntax.Stmt) bool {
 		return false
 	}
 	w := wordOf(r.Word)
-	cmd := printNode(st)
 	if j.touchesData(w) {
-		j.note(Decision{Verdict: Deny, Rule: "data-dir", Reason: "the Bonsai data directory is off limits to agent commands", Command: cmd})
+		j.note(Decision{Verdict: Deny, Rule: "data-dir", Reason: "the Bonsai data directory is off limits to agent commands", Command: printNode(st)})
 		return false
 	}
 	switch r.Op {
@@ -70,7 +69,7 @@ func (j *judge) redirect(r *syntax.Redirect, st *syntax.Stmt) bool {
 		return false
 	}
 	if w.lit && isDisk(w.text) {
-		j.note(Decision{Verdict: Deny, Rule: "raw-disk", Reason: "writing a raw disk device is never allowed", Command: cmd})
+		j.note(Decision{Verdict: Deny, Rule: "raw-disk", Reason: "writing a raw disk device is never allowed", Command: printNode(st)})
 		return false
 	}
 	return !(w.lit && harmlessSink(w.text))
@@ -112,11 +111,11 @@ func (j *judge) pipeline(b *syntax.BinaryCmd) {
 	stmts := flattenPipe(b)
 	fetched := false
 	for i, st := range stmts {
-		if fetched && runsShell(st) {
+		if fetched && anyCall(st, j.shellMemo, runsShell) {
 			j.note(Decision{Verdict: Deny, Rule: "download-to-shell", Reason: "piping a download into a shell runs unreviewed code", Command: printNode(b)})
 			return
 		}
-		if downloads(st) {
+		if j.downloads(st) {
 			fetched = true
 		}
 		if c, ok := st.Cmd.(*syntax.CallExpr); ok && i > 0 && shellReadsStdin(words(c.Args)) {
@@ -183,19 +182,10 @@ func flattenPipe(b *syntax.BinaryCmd) []*syntax.Stmt {
 	return out
 }
 
-// runsShell reports whether st runs a shell or interpreter reading its input.
-func runsShell(st *syntax.Stmt) bool {
-	found := false
-	syntax.Walk(st, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok {
-			rest, _ := unwrap(words(c.Args))
-			if len(rest) > 0 && rest[0].lit && (shells[progName(rest[0].text)] || interpreters[progName(rest[0].text)]) {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
+// runsShell reports whether c runs a shell or interpreter.
+func runsShell(c *syntax.CallExpr) bool {
+	rest, _ := unwrap(words(c.Args))
+	return len(rest) > 0 && rest[0].lit && (shells[progName(rest[0].text)] || interpreters[progName(rest[0].text)])
 }
 
 // funcDecl denies a function that calls itself in a pipe or in the background.

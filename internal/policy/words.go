@@ -8,8 +8,8 @@ import (
 
 // word is one shell word as the policy sees it.
 type word struct {
-	// text is the word with quotes removed; parameters read as $NAME and
-	// substitutions as the shell would print them.
+	// text is the word with quotes removed; a plain parameter reads as
+	// $NAME, anything else computed as a placeholder such as $(…).
 	text string
 	// lit is true when text is exactly what the shell would pass: no
 	// parameter, substitution or arithmetic in it.
@@ -53,14 +53,25 @@ func parts(b *strings.Builder, ps []syntax.WordPart, quoted bool) bool {
 			}
 		case *syntax.ParamExp:
 			lit = false
-			if p.Short || (p.Param != nil && printNode(p) == "${"+p.Param.Value+"}") {
+			switch {
+			case p.Param != nil && simpleParam(p):
 				b.WriteString("$" + p.Param.Value)
-			} else {
-				b.WriteString(printNode(p))
+			case p.Param != nil:
+				b.WriteString("${" + p.Param.Value + "…}")
+			default:
+				b.WriteString("${…}")
 			}
-		default:
+		case *syntax.CmdSubst:
 			lit = false
-			b.WriteString(printNode(p))
+			b.WriteString("$(…)")
+		case *syntax.ProcSubst:
+			lit = false
+			b.WriteString("<(…)")
+		default:
+			// Arithmetic and extended globs; their text is not needed, and
+			// printing nested substitutions here would cost time per level.
+			lit = false
+			b.WriteString("$((…))")
 		}
 	}
 	return lit
@@ -93,7 +104,7 @@ func unescape(s string, quoted bool) string {
 	return b.String()
 }
 
-// substs returns the command and process substitutions inside w, outermost first.
+// substs returns the outermost command and process substitutions in w.
 func substs(w *syntax.Word) [][]*syntax.Stmt {
 	if w == nil {
 		return nil
@@ -103,8 +114,10 @@ func substs(w *syntax.Word) [][]*syntax.Stmt {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			out = append(out, n.Stmts)
+			return false
 		case *syntax.ProcSubst:
 			out = append(out, n.Stmts)
+			return false
 		}
 		return true
 	})
@@ -112,10 +125,10 @@ func substs(w *syntax.Word) [][]*syntax.Stmt {
 }
 
 // fetches reports whether any substitution in w runs a download tool.
-func fetches(w *syntax.Word) bool {
+func (j *judge) fetches(w *syntax.Word) bool {
 	for _, stmts := range substs(w) {
 		for _, st := range stmts {
-			if downloads(st) {
+			if j.downloads(st) {
 				return true
 			}
 		}
@@ -123,18 +136,44 @@ func fetches(w *syntax.Word) bool {
 	return false
 }
 
-// downloads reports whether a download tool runs anywhere in n.
-func downloads(n syntax.Node) bool {
+// anyCall reports whether pred holds for a simple command anywhere in st,
+// remembering the answer per statement in m so nested pipelines do not walk
+// the same statements again.
+func anyCall(st *syntax.Stmt, m map[*syntax.Stmt]bool, pred func(*syntax.CallExpr) bool) bool {
+	if v, ok := m[st]; ok {
+		return v
+	}
 	found := false
-	syntax.Walk(n, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-			if w := wordOf(c.Args[0]); w.lit && downloaders[progName(w.text)] {
-				found = true
+	syntax.Walk(st, func(n syntax.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if n != st {
+				found = anyCall(n, m, pred)
+				return false
 			}
+		case *syntax.CallExpr:
+			found = pred(n)
 		}
 		return !found
 	})
+	m[st] = found
 	return found
+}
+
+// downloads reports whether a download tool runs anywhere in st.
+func (j *judge) downloads(st *syntax.Stmt) bool {
+	return anyCall(st, j.dlMemo, isDownload)
+}
+
+func isDownload(c *syntax.CallExpr) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	w := wordOf(c.Args[0])
+	return w.lit && downloaders[progName(w.text)]
 }
 
 // progName reduces a program path to its name: /usr/bin/sudo → sudo.
@@ -151,4 +190,10 @@ func joinTexts(ws []word) string {
 		t[i] = w.text
 	}
 	return strings.Join(t, " ")
+}
+
+// simpleParam reports whether p is a bare $NAME or ${NAME}.
+func simpleParam(p *syntax.ParamExp) bool {
+	return p.Flags == nil && !p.Excl && !p.Length && !p.Width && !p.IsSet && p.NestedParam == nil &&
+		p.Index == nil && len(p.Modifiers) == 0 && p.Slice == nil && p.Repl == nil && p.Names == 0 && p.Exp == nil
 }
