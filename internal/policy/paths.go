@@ -34,7 +34,7 @@ func (j *judge) touchesData(w word) bool {
 		cands = append(cands, v)
 	}
 	for _, c := range cands {
-		if strings.Contains(c, "$BONSAI_DATA_DIR") {
+		if strings.Contains(c, "$BONSAI_DATA_DIR") || strings.Contains(c, "${BONSAI_DATA_DIR") {
 			return true
 		}
 		p := j.cfg.expandHome(c)

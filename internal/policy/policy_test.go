@@ -196,6 +196,7 @@ var judgeCases = []judgeCase{
 	{"cat ~/.bons*/web-token", auto, Deny, "data-dir"},
 	{"cat /home/u/x/../.bonsai/web-token", auto, Deny, "data-dir"},
 	{"ls $BONSAI_DATA_DIR", auto, Deny, "data-dir"},
+	{"cat ${BONSAI_DATA_DIR:-/x}/web-token", auto, Deny, "data-dir"},
 	{"sqlite3 /srv/bonsai/bonsai.db .dump", auto, Deny, "data-dir"},
 	{"grep -r key --include=x /srv/bonsai/logs", auto, Deny, "data-dir"},
 	{"echo x > /srv/bonsai/config.json", auto, Deny, "data-dir"},
