@@ -1,0 +1,176 @@
+package policy
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// call judges one simple command. node is nil for commands found inside
+// another one's arguments (find -exec).
+func (j *judge) call(node syntax.Node, ws []word, writes bool, depth int) {
+	if len(ws) == 0 {
+		return
+	}
+	cmd := joinTexts(ws)
+	if node != nil {
+		cmd = printNode(node)
+	}
+	for _, w := range ws {
+		if j.touchesData(w) {
+			j.note(deny("data-dir", "the Bonsai data directory is off limits to agent commands", cmd))
+			return
+		}
+	}
+	rest, envNames := unwrap(ws)
+	for _, n := range envNames {
+		if isGitEnv(n) {
+			j.note(deny("git-config-override", "changing how git connects or authenticates ("+n+") is not allowed", cmd))
+			return
+		}
+	}
+	if len(rest) == 0 {
+		rest = ws[:1]
+	}
+	if !rest[0].lit || strings.ContainsAny(rest[0].text, "*?[{") {
+		if recursiveRemoval(rest[1:], j.cfg) {
+			j.note(deny("rm-rf-root", "the program name is computed and its arguments remove the root, the home or the workspace", cmd))
+			return
+		}
+		j.note(Decision{Verdict: Ask, Rule: "dynamic-command", Reason: "the program name is not a literal word (a variable, substitution, glob or brace expansion), so the command cannot be judged", Command: cmd})
+		return
+	}
+	name := progName(rest[0].text)
+	if j.denied(name, rest, cmd, depth) {
+		return
+	}
+	j.mode(name, rest, writes, cmd)
+}
+
+func deny(rule, reason, cmd string) Decision {
+	return Decision{Verdict: Deny, Rule: rule, Reason: reason, Command: cmd}
+}
+
+// mode decides a command no deny rule caught: Ask patterns, then the mode's
+// mutating list, then Allow patterns, then the mode's default.
+func (j *judge) mode(name string, ws []word, writes bool, cmd string) {
+	norm := append([]word{{text: name, lit: true}}, ws[1:]...)
+	for _, p := range j.ask {
+		if p.match(norm) {
+			j.note(Decision{Verdict: Ask, Rule: "ask-pattern", Reason: "the project asks before running " + p.String(), Command: cmd})
+			return
+		}
+	}
+	if j.cfg.Mode == ModeReadOnly && (writes || mutating(name, ws)) {
+		j.note(deny("read-only-mode", "read-only mode: this command changes files, refs, packages or processes", cmd))
+		return
+	}
+	for _, p := range j.allow {
+		if p.match(norm) {
+			j.note(Decision{Verdict: Allow, Rule: "allow-pattern", Reason: "the project allows " + p.String(), Command: cmd})
+			return
+		}
+	}
+	switch {
+	case j.cfg.Mode == ModeAuto:
+		j.note(Decision{Verdict: Allow, Rule: "auto-mode", Reason: "auto mode allows commands no rule denies", Command: cmd})
+	case !writes && readOnly(name, ws):
+		j.note(Decision{Verdict: Allow, Rule: "read-only-builtin", Reason: "the command only reads", Command: cmd})
+	case j.cfg.Mode == ModeReadOnly:
+		j.note(Decision{Verdict: Ask, Rule: "read-only-unknown", Reason: "read-only mode: this command is not known to only read, so it needs approval", Command: cmd})
+	default:
+		j.note(Decision{Verdict: Ask, Rule: "ask-mode", Reason: "ask mode: this command is not on the allow list, so it needs approval", Command: cmd})
+	}
+}
+
+// unwrap strips wrappers (env, nohup, timeout, nice, command, exec, xargs,
+// stdbuf, setsid, ionice, time, builtin, busybox) and returns the wrapped command
+// and the variables env sets. It returns nil when a wrapper runs nothing.
+func unwrap(ws []word) (rest []word, envNames []string) {
+	for guard := 0; len(ws) > 0 && guard < 32; guard++ {
+		if !ws[0].lit {
+			return ws, envNames
+		}
+		args := ws[1:]
+		switch progName(ws[0].text) {
+		case "env":
+			i := 0
+			for ; i < len(args); i++ {
+				a := args[i].text
+				switch {
+				case a == "-u" || a == "--unset" || a == "-C" || a == "--chdir":
+					i++
+				case a == "-S" || a == "--split-string" || strings.HasPrefix(a, "--split-string="):
+					s := strings.TrimPrefix(a, "--split-string=")
+					if s == a && i+1 < len(args) {
+						s = args[i+1].text
+					}
+					return []word{{text: "sh", lit: true}, {text: "-c", lit: true}, {text: s, lit: args[min(i+1, len(args)-1)].lit}}, envNames
+				case a == "--":
+					i++
+					goto envDone
+				case strings.HasPrefix(a, "-"):
+				case strings.Contains(a, "="):
+					envNames = append(envNames, a[:strings.Index(a, "=")])
+				default:
+					goto envDone
+				}
+			}
+		envDone:
+			ws = args[min(i, len(args)):]
+		case "busybox":
+			ws = args
+		case "nohup", "setsid", "builtin":
+			ws = skipFlags(args, nil)
+		case "command":
+			if len(args) > 0 && (args[0].text == "-v" || args[0].text == "-V") {
+				return nil, envNames
+			}
+			ws = skipFlags(args, nil)
+		case "exec":
+			ws = skipFlags(args, map[string]bool{"-a": true})
+		case "nice":
+			ws = skipFlags(args, map[string]bool{"-n": true, "--adjustment": true})
+		case "ionice":
+			ws = skipFlags(args, map[string]bool{"-c": true, "-n": true, "-p": true, "-P": true, "-u": true})
+		case "stdbuf":
+			ws = skipFlags(args, map[string]bool{"-i": true, "-o": true, "-e": true})
+		case "time":
+			ws = skipFlags(args, map[string]bool{"-f": true, "-o": true, "--format": true, "--output": true})
+		case "timeout":
+			ws = skipFlags(args, map[string]bool{"-s": true, "-k": true, "--signal": true, "--kill-after": true})
+			if len(ws) > 0 {
+				ws = ws[1:] // the duration
+			}
+		case "xargs":
+			ws = skipFlags(args, map[string]bool{"-n": true, "-L": true, "-I": true, "-P": true, "-d": true,
+				"-s": true, "-E": true, "-a": true, "--max-args": true, "--max-lines": true, "--max-procs": true,
+				"--delimiter": true, "--max-chars": true, "--arg-file": true, "--replace": true})
+			if len(ws) == 0 {
+				return []word{{text: "echo", lit: true}}, envNames
+			}
+		default:
+			return ws, envNames
+		}
+	}
+	return ws, envNames
+}
+
+// skipFlags drops leading options; the ones in withArg take the next word
+// (unless written as -xVALUE or --long=VALUE).
+func skipFlags(ws []word, withArg map[string]bool) []word {
+	for len(ws) > 0 {
+		a := ws[0].text
+		if a == "--" {
+			return ws[1:]
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" || !ws[0].lit {
+			return ws
+		}
+		ws = ws[1:]
+		if withArg[a] && len(ws) > 0 {
+			ws = ws[1:]
+		}
+	}
+	return ws
+}
