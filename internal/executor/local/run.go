@@ -111,6 +111,17 @@ func (l *Executor) run(ctx context.Context, argv []string, opts executor.RunOpti
 	exit := executor.Exit{PID: pid}
 	select {
 	case <-waited:
+		// Ctrl-C on the runtime's terminal reaches a command that had not
+		// yet left the terminal's process group when it was pressed, at the
+		// same moment the runtime aborts: the command then ends by SIGINT
+		// just before ctx is cancelled. That is the abort, not a failure.
+		if interrupted(cmd.ProcessState) {
+			select {
+			case <-ctx.Done():
+				exit.Canceled = true
+			case <-time.After(interruptGrace):
+			}
+		}
 	case <-timeout:
 		exit.TimedOut = true
 		killGroup(pid)
@@ -186,6 +197,19 @@ func startLocked(cmd *exec.Cmd, waited chan<- error) error {
 		waited <- cmd.Wait()
 	}()
 	return <-started
+}
+
+// interruptGrace is how long a command that died of SIGINT waits for the
+// runtime's own abort before it counts as a command that failed.
+const interruptGrace = 500 * time.Millisecond
+
+// interrupted reports whether the process ended by SIGINT.
+func interrupted(ps *os.ProcessState) bool {
+	if ps == nil {
+		return false
+	}
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGINT
 }
 
 func exitCode(ps *os.ProcessState) int {
