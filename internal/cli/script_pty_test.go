@@ -45,11 +45,17 @@ func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
 	defer tty.Close()
 	out := &ptyOutput{}
 	go func() { _, _ = copyAll(out, tty) }()
+	// exited delivers Wait's error once; waited closes after it, so the
+	// deferred kill never reads cmd while Wait writes it.
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	waited := make(chan struct{})
+	go func() { exited <- cmd.Wait(); close(waited) }()
 	defer func() {
-		if cmd.ProcessState == nil {
+		select {
+		case <-waited:
+		default:
 			cmd.Process.Kill()
+			<-waited
 		}
 		ts.Check(os.WriteFile(filepath.Join(ts.Getenv("WORK"), "pty.out"), []byte(out.String()), 0o644))
 	}()
