@@ -25,6 +25,13 @@ type ProjectPatch struct {
 	TakeBacklog *bool
 	// PermissionMode is AgentSettings.PermissionMode.
 	PermissionMode *PermissionMode
+	// The command policy and sandbox settings of AgentSettings; a list
+	// replaces the whole list.
+	Allow      *[]string
+	Ask        *[]string
+	Sandbox    *SandboxMode
+	Network    *NetworkMode
+	AllowHosts *[]string
 }
 
 // IsZero reports whether the patch changes nothing, whatever the project.
@@ -49,6 +56,11 @@ func (pp ProjectPatch) Apply(p *Project) ([]string, error) {
 	setField(&ch, "dailyTokens", &next.Agent.DailyTokens, pp.DailyTokens)
 	setField(&ch, "takeBacklog", &next.Agent.TakeBacklog, pp.TakeBacklog)
 	setField(&ch, "permissionMode", &next.Agent.PermissionMode, pp.PermissionMode)
+	setList(&ch, "allow", &next.Agent.Allow, pp.Allow)
+	setList(&ch, "ask", &next.Agent.Ask, pp.Ask)
+	setField(&ch, "sandbox", &next.Agent.Sandbox, pp.Sandbox)
+	setField(&ch, "network", &next.Agent.Network, pp.Network)
+	setList(&ch, "allowHosts", &next.Agent.AllowHosts, pp.AllowHosts)
 	if len(ch) == 0 {
 		return nil, nil
 	}
@@ -115,6 +127,19 @@ func (tp TicketPatch) Apply(t *Ticket) ([]string, error) {
 
 // changes lists the names of the fields a patch changed.
 type changes []string
+
+// setList sets *dst to a copy of *v when v is set and differs, noting
+// field. An empty list becomes nil, as stores read it back.
+func setList(ch *changes, field string, dst *[]string, v *[]string) {
+	if v == nil || slices.Equal(*v, *dst) {
+		return
+	}
+	*dst = nil
+	if len(*v) > 0 {
+		*dst = slices.Clone(*v)
+	}
+	*ch = append(*ch, field)
+}
 
 // setField sets *dst to *v when v is set and differs, noting field.
 func setField[T comparable](ch *changes, field string, dst *T, v *T) {

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -36,7 +37,7 @@ func TestProjectPatch_Apply(t *testing.T) {
 				if ErrorCode(err) != tt.errCode {
 					t.Fatalf("err = %v, want code %s", err, tt.errCode)
 				}
-				if p != base {
+				if !reflect.DeepEqual(p, base) {
 					t.Errorf("a refused patch changed the project: %+v", p)
 				}
 				return
@@ -50,7 +51,7 @@ func TestProjectPatch_Apply(t *testing.T) {
 			if tt.check != nil && !tt.check(p) {
 				t.Errorf("project after the patch: %+v", p)
 			}
-			if len(changed) == 0 && p != base {
+			if len(changed) == 0 && !reflect.DeepEqual(p, base) {
 				t.Errorf("a patch that changed nothing changed %+v", p)
 			}
 		})

@@ -1,7 +1,6 @@
 package board
 
 import (
-	"strings"
 	"time"
 )
 
@@ -43,42 +42,23 @@ type AgentSettings struct {
 	// ticket to RESEARCH and researches it (docs/design.md §3).
 	TakeBacklog bool `json:"takeBacklog,omitempty"`
 	// PermissionMode is how far the agents go without a person: by
-	// default they implement the plan they saved; in ModePlan a person
-	// approves each plan first.
+	// default they implement the plan they saved and run any command the
+	// policy does not deny or hold for approval; see PermissionMode.
 	PermissionMode PermissionMode `json:"permissionMode,omitempty"`
-}
-
-// PermissionMode is how far a project's agents go without a person
-// (docs/design.md §3, a project's agent settings).
-type PermissionMode string
-
-// The permission modes.
-const (
-	// ModeAuto: an agent moves a researched ticket to IN_PROGRESS itself,
-	// once it saved a plan, and implements it.
-	ModeAuto PermissionMode = ""
-	// ModePlan: an agent researches and saves a plan, then asks a person to
-	// approve it; only a person moves the ticket to IN_PROGRESS.
-	ModePlan PermissionMode = "plan"
-)
-
-// String returns "auto" or "plan".
-func (m PermissionMode) String() string {
-	if m == ModeAuto {
-		return "auto"
-	}
-	return string(m)
-}
-
-// ParsePermissionMode reads "auto" (or "") or "plan".
-func ParsePermissionMode(s string) (PermissionMode, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "auto":
-		return ModeAuto, nil
-	case "plan":
-		return ModePlan, nil
-	}
-	return "", Errorf(EINVALID, "permission mode %q; use auto (agents implement their plans) or plan (a person approves each plan)", s)
+	// Allow and Ask are the project's command patterns (docs/policy.md):
+	// a command matching Allow runs without asking in every mode; one
+	// matching Ask needs a person's approval. Their syntax is checked by
+	// the policy before they are saved.
+	Allow []string `json:"allow,omitempty"`
+	Ask   []string `json:"ask,omitempty"`
+	// Sandbox says whether the agent's commands must run in the sandbox.
+	Sandbox SandboxMode `json:"sandbox,omitempty"`
+	// Network is what network the sandboxed commands reach.
+	Network NetworkMode `json:"network,omitempty"`
+	// AllowHosts are hosts, besides the built-in package registries and
+	// the project's git remote, that commands may reach through the
+	// proxy in NetworkProxy.
+	AllowHosts []string `json:"allowHosts,omitempty"`
 }
 
 // ValidateNew reports what is wrong with a project about to be created:
@@ -107,10 +87,10 @@ func (p Project) Validate() error {
 	if err := ValidateModelID(p.Agent.Model); err != nil {
 		return err
 	}
-	if m := p.Agent.PermissionMode; m != ModeAuto && m != ModePlan {
-		return Errorf(EINVALID, "permission mode %q; use auto (agents implement their plans) or plan (a person approves each plan)", string(m))
-	}
 	a := p.Agent
+	if err := a.validateSafety(); err != nil {
+		return err
+	}
 	for _, c := range []struct {
 		name string
 		v    float64

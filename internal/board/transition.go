@@ -103,7 +103,7 @@ func CheckMove(t Ticket, req MoveRequest) error {
 	switch {
 	case t.State == Backlog && req.Actor != Human && !req.Project.TakeBacklog:
 		return refuse("only a person takes a ticket out of BACKLOG, unless the project lets agents take BACKLOG tickets ('bonsai project edit <slug> --take-backlog')")
-	case t.State == Research && req.To == InProgress && req.Actor != Human && req.Project.PermissionMode == ModePlan:
+	case t.State == Research && req.To == InProgress && req.Actor != Human && req.Project.PermissionMode.PersonApprovesPlans():
 		return refuse("in this project a person approves each plan: ask for approval with ticket_ask, and a person moves the ticket to IN_PROGRESS")
 	case t.State == Research && req.To == InProgress && req.Actor != Human && strings.TrimSpace(t.Plan) == "":
 		return refuse("the agent must save a plan (ticket_plan) before it leaves RESEARCH")

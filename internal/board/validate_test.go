@@ -153,12 +153,12 @@ func TestValidateBranchAndModel(t *testing.T) {
 }
 
 func TestParsePermissionMode(t *testing.T) {
-	for in, want := range map[string]PermissionMode{"": ModeAuto, "auto": ModeAuto, " Plan ": ModePlan} {
+	for in, want := range map[string]PermissionMode{"": ModeAuto, "auto": ModeAuto, " Plan ": ModePlan, "ask": ModeAsk, "READ-ONLY": ModeReadOnly} {
 		if got, err := ParsePermissionMode(in); err != nil || got != want {
 			t.Errorf("ParsePermissionMode(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := ParsePermissionMode("yolo"); err == nil || !strings.Contains(err.Error(), `permission mode "yolo"; use auto (agents implement their plans) or plan`) {
+	if _, err := ParsePermissionMode("yolo"); err == nil || !strings.Contains(err.Error(), `permission mode "yolo"; use auto (agents implement their plans), plan`) {
 		t.Errorf("ParsePermissionMode(yolo) = %v", err)
 	}
 	p := Project{Slug: "demo", Name: "d", Repo: "/r", DefaultBranch: "main", Agent: AgentSettings{PermissionMode: "yolo"}}

@@ -30,12 +30,14 @@ type projectAddOptions struct {
 	caps                                    budgetFlags
 	takeBacklog                             bool
 	mode                                    string
+	safety                                  safetyFlags
 }
 
 // takeBacklogHelp and permissionModeHelp are flag helps, on add and edit.
 const (
 	takeBacklogHelp    = "let agents take BACKLOG tickets by themselves once nothing in RESEARCH or IN_PROGRESS waits"
-	permissionModeHelp = "auto: agents implement the plans they save; plan: a person approves each plan first"
+	permissionModeHelp = "auto: agents implement the plans they save; plan: a person approves each plan first; " +
+		"ask: a person approves each command not on the --allow list; read-only: agents research and plan only"
 )
 
 func newProjectAddCmd(a *app) *cobra.Command {
@@ -64,6 +66,7 @@ a-z, 0-9 and -.`,
 	f.BoolVar(&o.takeBacklog, "take-backlog", false, takeBacklogHelp)
 	f.StringVar(&o.mode, "permission-mode", "auto", permissionModeHelp)
 	o.caps.register(f)
+	o.safety.register(f)
 	cmd.MarkFlagRequired("repo")
 	return cmd
 }
@@ -99,6 +102,9 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	}
 	agent := board.AgentSettings{Model: o.model, Verify: o.verify, BudgetUSD: o.budget, TakeBacklog: o.takeBacklog, PermissionMode: mode}
 	o.caps.apply(&agent)
+	if err := o.safety.apply(cmd.Flags(), &agent); err != nil {
+		return err
+	}
 	p, err := s.CreateProject(cmd.Context(), board.Project{
 		Slug: o.slug, Name: o.name, Repo: repo, DefaultBranch: o.branch, Active: true, Agent: agent,
 	})
@@ -236,6 +242,7 @@ func newProjectEditCmd(a *app) *cobra.Command {
 		caps                              budgetFlags
 		takeBacklog                       bool
 		mode                              string
+		safety                            safetyFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "edit <slug> [flags]",
@@ -244,12 +251,25 @@ func newProjectEditCmd(a *app) *cobra.Command {
 --model or --verify clears it (the project then uses config.json's model, or
 runs no verification); a cap of 0 falls back to the matching budget.* key.
 --take-backlog=false hands the backlog back to people; --permission-mode plan
-has a person approve each plan before agents implement it.`,
+has a person approve each plan before agents implement it.
+
+Commands: every command an agent runs is judged by the command policy
+(docs/policy.md). --allow patterns run without asking, --ask patterns wait for
+a person's approval (bonsai ticket allow|deny), and some commands are always
+denied. Each list flag replaces its whole list; --allow "" clears it.
+
+Sandbox: agents' commands run in a bubblewrap sandbox that sees only the
+ticket's worktree (docs/sandbox.md). --network proxy lets them reach the
+package registries, the git remote and the --allow-host hosts; none reaches
+nothing; all reaches everything. --sandbox off runs commands on the host as
+you, with a warning in status and the web UI.`,
 		Example: `  bonsai project edit demo --model openai/gpt-5 --budget 2.50
   bonsai project edit demo --verify "go test ./..."
   bonsai project edit demo --verify ""
   bonsai project edit demo --take-backlog
-  bonsai project edit demo --permission-mode plan`,
+  bonsai project edit demo --permission-mode plan
+  bonsai project edit demo --permission-mode ask --allow "go test *" --allow "make *"
+  bonsai project edit demo --allow-host api.example.com --network proxy`,
 		Args: exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var u board.ProjectPatch
@@ -290,8 +310,11 @@ has a person approve each plan before agents implement it.`,
 				u.PermissionMode = &m
 			}
 			caps.update(f, &u)
+			if err := safety.update(f, &u); err != nil {
+				return err
+			}
 			if u.IsZero() {
-				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget, --take-backlog, --permission-mode, --ticket-tokens, --run-budget, --run-tokens, --daily-budget, --daily-tokens")
+				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget, --take-backlog, --permission-mode, --ticket-tokens, --run-budget, --run-tokens, --daily-budget, --daily-tokens, --allow, --ask, --sandbox, --network, --allow-host")
 			}
 			s, err := a.openStore(cmd.Context())
 			if err != nil {
@@ -323,6 +346,7 @@ has a person approve each plan before agents implement it.`,
 	f.BoolVar(&takeBacklog, "take-backlog", false, takeBacklogHelp)
 	f.StringVar(&mode, "permission-mode", "", permissionModeHelp)
 	caps.register(f)
+	safety.register(f)
 	return cmd
 }
 

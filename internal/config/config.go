@@ -17,6 +17,11 @@ type Config struct {
 	Heartbeat Heartbeat `json:"heartbeat"`
 	Agent     Agent     `json:"agent"`
 	Budget    Budget    `json:"budget"`
+	// Policy holds command patterns for every project, beside each
+	// project's own (docs/policy.md).
+	Policy Policy `json:"policy,omitzero"`
+	// Network configures the sandbox's proxy for every project.
+	Network Network `json:"network,omitzero"`
 	// Models overrides the model catalog, by "provider/model" id.
 	Models map[string]ModelSettings `json:"models,omitempty"`
 }
@@ -36,6 +41,21 @@ type Agent struct {
 	// beside the built-in allowlist. Secrets are never passed, whatever the
 	// name.
 	Env []string `json:"env"`
+}
+
+// Policy holds the command patterns every project's policy uses, beside
+// its own: Allow runs without asking, Ask waits for a person.
+type Policy struct {
+	Allow []string `json:"allow,omitempty"`
+	Ask   []string `json:"ask,omitempty"`
+}
+
+// Network configures the proxy of sandboxes in the proxy network mode.
+type Network struct {
+	// AllowHosts are hosts every project's commands may reach, beside
+	// the package registries, the project's git remote and the project's
+	// own allowed hosts.
+	AllowHosts []string `json:"allowHosts,omitempty"`
 }
 
 // Budget caps what agents spend, for every project; a project's own

@@ -6,6 +6,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/policy"
 )
 
 // key describes one settable key of config.json. Exactly one of the
@@ -20,6 +23,9 @@ type key struct {
 	usd      func(*Config) *float64
 	min, max int                // for num, auto and usd
 	check    func(string) error // extra check for str and list items
+	// items describes a list's items, sep separates them on the command
+	// line (default ","); a value starting with [ is a JSON array.
+	items, sep string
 }
 
 // keys is the schema of config.json, in the order `config list` prints it.
@@ -28,7 +34,10 @@ var keys = []key{
 	{name: "heartbeat.intervalSec", help: "seconds between heartbeats", num: func(c *Config) *int { return &c.Heartbeat.IntervalSec }, min: 10, max: 86400},
 	{name: "heartbeat.maxDurationSec", help: "longest a heartbeat may run, in seconds", num: func(c *Config) *int { return &c.Heartbeat.MaxDurationSec }, min: 60, max: 86400},
 	{name: "heartbeat.maxConcurrentAgents", help: "agents running at once", auto: func(c *Config) *AutoInt { return &c.Heartbeat.MaxConcurrentAgents }, min: 1, max: 64},
-	{name: "agent.env", help: "extra environment variable names passed to agent commands", list: func(c *Config) *[]string { return &c.Agent.Env }, check: checkEnvName},
+	{name: "agent.env", help: "extra environment variable names passed to agent commands", list: func(c *Config) *[]string { return &c.Agent.Env }, check: checkEnvName, items: "environment variable names"},
+	{name: "policy.allow", help: "command patterns every project's agents run without asking, separated by ;", list: func(c *Config) *[]string { return &c.Policy.Allow }, check: checkPattern, items: "command patterns", sep: ";"},
+	{name: "policy.ask", help: "command patterns that always wait for a person's approval, separated by ;", list: func(c *Config) *[]string { return &c.Policy.Ask }, check: checkPattern, items: "command patterns", sep: ";"},
+	{name: "network.allowHosts", help: "hosts every project's sandboxed commands may reach through the proxy", list: func(c *Config) *[]string { return &c.Network.AllowHosts }, check: checkHost, items: "host names"},
 	{name: "budget.runTokens", help: "tokens one agent run may use (0: no cap)", num: func(c *Config) *int { return &c.Budget.RunTokens }, min: 0, max: maxTokens},
 	{name: "budget.runUSD", help: "USD one agent run may cost (0: no cap)", usd: func(c *Config) *float64 { return &c.Budget.RunUSD }, min: 0, max: maxUSD},
 	{name: "budget.ticketTokens", help: "tokens all runs of a ticket may use (0: no cap)", num: func(c *Config) *int { return &c.Budget.TicketTokens }, min: 0, max: maxTokens},
@@ -79,7 +88,7 @@ func (k key) allowed() string {
 	case k.auto != nil:
 		return fmt.Sprintf(`"auto" or a whole number from %d to %d`, k.min, k.max)
 	case k.list != nil:
-		return "a list of environment variable names"
+		return "a list of " + k.items
 	case k.usd != nil:
 		return fmt.Sprintf("an amount of US dollars from %d to %d", k.min, k.max)
 	}
@@ -149,8 +158,21 @@ func (k key) setString(c *Config, s string) error {
 	case k.str != nil:
 		return k.setJSON(c, s)
 	case k.list != nil:
+		if strings.HasPrefix(strings.TrimSpace(s), "[") {
+			var v any
+			d := json.NewDecoder(strings.NewReader(s))
+			d.UseNumber()
+			if err := d.Decode(&v); err != nil {
+				return fmt.Errorf("must be %s: %v", k.allowed(), err)
+			}
+			return k.setJSON(c, v)
+		}
+		sep := k.sep
+		if sep == "" {
+			sep = ","
+		}
 		var items []any
-		for _, f := range strings.Split(s, ",") {
+		for _, f := range strings.Split(s, sep) {
 			if f = strings.TrimSpace(f); f != "" {
 				items = append(items, f)
 			}
@@ -213,6 +235,9 @@ func (k key) format(c Config) string {
 	case k.auto != nil:
 		return k.auto(&c).String()
 	case k.list != nil:
+		if k.sep == ";" {
+			return strings.Join(*k.list(&c), "; ")
+		}
 		return strings.Join(*k.list(&c), ",")
 	case k.usd != nil:
 		return strconv.FormatFloat(*k.usd(&c), 'f', -1, 64)
@@ -255,6 +280,17 @@ func checkEnvName(s string) error {
 		return fmt.Errorf("%q is not an environment variable name", s)
 	}
 	return nil
+}
+
+// checkPattern refuses a command pattern the policy cannot use, naming it.
+func checkPattern(s string) error {
+	_, err := policy.ParsePattern(s) // the error names the pattern
+	return err
+}
+
+// checkHost refuses a malformed allowed host.
+func checkHost(s string) error {
+	return board.ValidateHostPattern(s)
 }
 
 func checkModel(s string) error {

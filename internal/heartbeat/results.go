@@ -83,7 +83,7 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 // tells the agent to ask, and a run that forgot would otherwise research
 // the ticket again on every beat. It reports whether it asked.
 func (r *runState) askPlanApproval(ctx context.Context) bool {
-	if r.plan.Project.Agent.PermissionMode != board.ModePlan {
+	if !r.plan.Project.Agent.PermissionMode.PersonApprovesPlans() {
 		return false
 	}
 	ref := r.plan.Ticket.Ref()

@@ -181,7 +181,7 @@ func TaskPrompt(job heartbeat.Job) string {
 	var b strings.Builder
 	t := job.Ticket
 	data := map[string]any{"Ref": t.Ref().String(), "State": string(t.State),
-		"ApprovePlans": job.Project.Agent.PermissionMode == board.ModePlan}
+		"ApprovePlans": job.Project.Agent.PermissionMode.PersonApprovesPlans()}
 	if ws := job.Workspace; ws != nil {
 		data["Branch"], data["Base"] = ws.Branch, ws.Base
 	}

@@ -19,7 +19,8 @@ type queryer interface {
 type scanner interface{ Scan(dest ...any) error }
 
 const projectColumns = `id, slug, name, repo, default_branch, active, model, budget_usd, verify, created_at, updated_at,
-	ticket_tokens, run_budget_usd, run_tokens, daily_budget_usd, daily_tokens, take_backlog, permission_mode`
+	ticket_tokens, run_budget_usd, run_tokens, daily_budget_usd, daily_tokens, take_backlog, permission_mode,
+	allow_commands, ask_commands, sandbox, network, allow_hosts`
 
 func scanProject(s scanner) (board.Project, error) {
 	var p board.Project
@@ -27,7 +28,8 @@ func scanProject(s scanner) (board.Project, error) {
 	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active,
 		&p.Agent.Model, &p.Agent.BudgetUSD, &p.Agent.Verify, &created, &updated,
 		&p.Agent.TicketTokens, &p.Agent.RunBudgetUSD, &p.Agent.RunTokens, &p.Agent.DailyBudgetUSD, &p.Agent.DailyTokens,
-		&p.Agent.TakeBacklog, &p.Agent.PermissionMode)
+		&p.Agent.TakeBacklog, &p.Agent.PermissionMode,
+		jsonList{&p.Agent.Allow}, jsonList{&p.Agent.Ask}, &p.Agent.Sandbox, &p.Agent.Network, jsonList{&p.Agent.AllowHosts})
 	p.CreatedAt, p.UpdatedAt = fromMillis(created), fromMillis(updated)
 	return p, err
 }
@@ -66,11 +68,12 @@ func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project
 		}
 		p.ID, p.Active = db.newID(), true
 		p.CreatedAt, p.UpdatedAt = tx.now, tx.now
-		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, p.Agent.Model, p.Agent.BudgetUSD, p.Agent.Verify,
 			tx.nowMs(), tx.nowMs(),
 			p.Agent.TicketTokens, p.Agent.RunBudgetUSD, p.Agent.RunTokens, p.Agent.DailyBudgetUSD, p.Agent.DailyTokens,
-			p.Agent.TakeBacklog, string(p.Agent.PermissionMode))
+			p.Agent.TakeBacklog, string(p.Agent.PermissionMode),
+			jsonList{&p.Agent.Allow}, jsonList{&p.Agent.Ask}, string(p.Agent.Sandbox), string(p.Agent.Network), jsonList{&p.Agent.AllowHosts})
 		if err != nil {
 			return err
 		}
@@ -127,10 +130,12 @@ func (db *DB) UpdateProject(ctx context.Context, slug string, u board.ProjectPat
 		a := p.Agent
 		_, err = tx.exec(`UPDATE projects SET name = ?, repo = ?, default_branch = ?, model = ?, budget_usd = ?,
 			verify = ?, updated_at = ?, ticket_tokens = ?, run_budget_usd = ?, run_tokens = ?,
-			daily_budget_usd = ?, daily_tokens = ?, take_backlog = ?, permission_mode = ? WHERE id = ?`,
+			daily_budget_usd = ?, daily_tokens = ?, take_backlog = ?, permission_mode = ?,
+			allow_commands = ?, ask_commands = ?, sandbox = ?, network = ?, allow_hosts = ? WHERE id = ?`,
 			p.Name, p.Repo, p.DefaultBranch, a.Model, a.BudgetUSD, a.Verify, tx.nowMs(),
 			a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens, a.TakeBacklog,
-			string(a.PermissionMode), p.ID)
+			string(a.PermissionMode), jsonList{&a.Allow}, jsonList{&a.Ask}, string(a.Sandbox), string(a.Network),
+			jsonList{&a.AllowHosts}, p.ID)
 		if err != nil {
 			return err
 		}

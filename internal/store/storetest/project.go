@@ -222,11 +222,14 @@ func testProjectUpdate(t *testing.T, s store.Store, clock *clock) {
 	name, repo, branch, model, verify, budget := "Renamed", "git@example.com:x/y.git", "trunk", "openai/gpt-5", "make test", 7.5
 	var ticketTokens, runTokens, dailyTokens int64 = 100000, 20000, 900000
 	runUSD, dailyUSD := 0.75, 15.0
-	takeBacklog, mode := true, board.ModePlan
+	takeBacklog, mode := true, board.ModeReadOnly
+	allow, ask, hosts := []string{"go test *", "make"}, []string{"git push *"}, []string{"*.example.com", "10.0.0.1:3128"}
+	sandbox, network := board.SandboxOff, board.NetworkNone
 	got, err := s.UpdateProject(ctx, "demo", board.ProjectPatch{
 		Name: &name, Repo: &repo, DefaultBranch: &branch, Model: &model, Verify: &verify, BudgetUSD: &budget,
 		TicketTokens: &ticketTokens, RunBudgetUSD: &runUSD, RunTokens: &runTokens, DailyBudgetUSD: &dailyUSD, DailyTokens: &dailyTokens,
 		TakeBacklog: &takeBacklog, PermissionMode: &mode,
+		Allow: &allow, Ask: &ask, Sandbox: &sandbox, Network: &network, AllowHosts: &hosts,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -235,7 +238,8 @@ func testProjectUpdate(t *testing.T, s store.Store, clock *clock) {
 	want.Name, want.Repo, want.DefaultBranch = name, repo, branch
 	want.Agent = board.AgentSettings{Model: model, Verify: verify, BudgetUSD: budget,
 		TicketTokens: ticketTokens, RunBudgetUSD: runUSD, RunTokens: runTokens, DailyBudgetUSD: dailyUSD, DailyTokens: dailyTokens,
-		TakeBacklog: true, PermissionMode: board.ModePlan}
+		TakeBacklog: true, PermissionMode: board.ModeReadOnly,
+		Allow: allow, Ask: ask, Sandbox: board.SandboxOff, Network: board.NetworkNone, AllowHosts: hosts}
 	want.UpdatedAt = got.UpdatedAt
 	same(t, "updated project", got, want)
 	if !got.UpdatedAt.After(p.UpdatedAt) {
@@ -252,6 +256,19 @@ func testProjectUpdate(t *testing.T, s store.Store, clock *clock) {
 	}
 	same(t, "no-op update", again, got)
 	wantEvents(t, s, before)
+
+	// Emptied lists read back as none.
+	none := []string{}
+	cleared, err := s.UpdateProject(ctx, "demo", board.ProjectPatch{Allow: &none, AllowHosts: &none})
+	if err != nil || cleared.Agent.Allow != nil || cleared.Agent.AllowHosts != nil {
+		t.Fatalf("clearing the lists: %+v, %v", cleared.Agent, err)
+	}
+	same(t, "cleared lists read back", mustProjectGet(t, s, "demo"), cleared)
+	if _, err := s.UpdateProject(ctx, "demo", board.ProjectPatch{Allow: &allow, AllowHosts: &hosts}); err != nil {
+		t.Fatal(err)
+	}
+	got = mustProjectGet(t, s, "demo")
+	before = lastEventID(t, s)
 
 	// An invalid value changes nothing.
 	bad := "not a model"

@@ -44,11 +44,14 @@ func WriteProject(w io.Writer, d view.ProjectDetail, now time.Time) error {
 		backlog = "agents take BACKLOG tickets when nothing else waits"
 	}
 	t.Row("Backlog:", backlog)
-	plans := "agents implement the plans they save (auto)"
-	if p.Agent.PermissionMode == board.ModePlan {
-		plans = "a person approves each plan before agents implement it (plan)"
+	t.Row("Mode:", modeText(p.Agent.PermissionMode))
+	if len(p.Agent.Allow) > 0 {
+		t.Row("Allowed:", strings.Join(p.Agent.Allow, "; "))
 	}
-	t.Row("Plans:", plans)
+	if len(p.Agent.Ask) > 0 {
+		t.Row("Asked:", strings.Join(p.Agent.Ask, "; "))
+	}
+	t.Row("Sandbox:", sandboxText(p.Agent))
 	if caps := budgetText(p.Agent); len(caps) > 0 {
 		t.Row("Budget:", strings.Join(caps, ", "))
 	}
@@ -86,4 +89,29 @@ func budgetText(s board.AgentSettings) []string {
 	add(s.BudgetUSD, s.TicketTokens, "ticket")
 	add(s.DailyBudgetUSD, s.DailyTokens, "day")
 	return out
+}
+
+// modeText says what a permission mode lets agents do.
+func modeText(m board.PermissionMode) string {
+	switch m {
+	case board.ModePlan:
+		return "plan: a person approves each plan before agents implement it"
+	case board.ModeAsk:
+		return "ask: a person approves each command not on the allow list"
+	case board.ModeReadOnly:
+		return "read-only: agents research and plan; they change nothing"
+	}
+	return "auto: agents implement the plans they save"
+}
+
+// sandboxText says where the project's commands run and what they reach.
+func sandboxText(a board.AgentSettings) string {
+	if a.Sandbox == board.SandboxOff {
+		return "OFF: commands run on the host as you (bonsai project edit <slug> --sandbox required)"
+	}
+	s := "required, network " + a.Network.String()
+	if a.Network == board.NetworkProxy && len(a.AllowHosts) > 0 {
+		s += " (also " + strings.Join(a.AllowHosts, ", ") + ")"
+	}
+	return s
 }
