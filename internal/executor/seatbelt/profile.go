@@ -60,6 +60,12 @@ const base = `(version 1)
   (regex #"^/dev/ttys[0-9]+$"))
 `
 
+// xcrunCache is the cache file of xcrun, which /usr/bin/git, make, cc and
+// the other developer-tool shims run through; it lives in the per-user
+// temporary directory the profile otherwise hides.
+const xcrunCache = `(allow file-read* file-write* (regex #"^/private/var/folders/[^/]+/[^/]+/T/xcrun_db"))
+`
+
 // tlsServices are what the Security framework needs to verify a
 // certificate, for NetworkAll and NetworkProxy (TLS goes through the
 // proxy end to end).
@@ -113,6 +119,7 @@ func Profile(o Options) (string, error) {
 	visible := append(append([]string(nil), open...), gitDir)
 	w.rule("\n; the directories above the allowed ones, by name only\n(allow file-read-metadata", "literal", ancestors(visible, hide))
 	w.rule("\n; the workspace root, the private directory and the caches\n(allow file-read* file-write*", "subpath", open)
+	w.b.WriteString(xcrunCache)
 	if gitDir != "" {
 		w.rule("\n; the clone's .git: readable; what a commit writes, writable\n(allow file-read*", "subpath", []string{gitDir})
 		w.rule("(allow file-write*", "subpath", gitOpen)
