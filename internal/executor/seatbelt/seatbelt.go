@@ -32,14 +32,19 @@ type Executor struct {
 
 var _ executor.Executor = (*Executor)(nil)
 
-// Available reports whether Seatbelt can run here: macOS with
-// /usr/bin/sandbox-exec.
+// Available reports whether Seatbelt can run here: macOS, with
+// /usr/bin/sandbox-exec, able to apply a profile (it cannot inside another
+// Seatbelt sandbox), which it tries once.
 func Available() error {
 	if runtime.GOOS != "darwin" {
 		return fmt.Errorf("seatbelt: Seatbelt runs on macOS only, not %s; on Linux use the bubblewrap sandbox", runtime.GOOS)
 	}
 	if _, err := os.Stat(SandboxExec); err != nil {
 		return fmt.Errorf("seatbelt: %s is missing (%v); it ships with macOS, so check that the system is intact", SandboxExec, err)
+	}
+	out, err := exec.Command(SandboxExec, "-p", "(version 1)(allow default)", "--", "/usr/bin/true").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("seatbelt: sandbox-exec cannot apply a profile here (%v): %s; is Bonsai itself running inside a sandbox?", err, strings.TrimSpace(string(out)))
 	}
 	return nil
 }
