@@ -105,16 +105,22 @@ func Profile(o Options) (string, error) {
 		open = append(open, w.real(o.Caches[k]))
 	}
 	var gitDir string
-	var gitOpen, gitShut []string
+	var gitOpen, gitShut, gitFixed []string
 	if o.GitDir != "" {
 		gitDir = w.real(o.GitDir)
 		for _, d := range gitWritable {
 			gitOpen = append(gitOpen, filepath.Join(gitDir, d))
 		}
-		gitOpen = append(gitOpen, w.real(o.GitWorktree))
+		meta := w.real(o.GitWorktree)
+		gitOpen = append(gitOpen, meta)
 		for _, d := range gitReadOnly {
 			gitShut = append(gitShut, filepath.Join(gitDir, d))
 		}
+		// The files tying the worktree to the clone, and its metadata
+		// directory itself (no renaming it away): a command that pointed
+		// commondir at a config of its own would have the runtime's git,
+		// outside the sandbox, obey it.
+		gitFixed = []string{gitDir, meta, filepath.Join(meta, "commondir"), filepath.Join(meta, "gitdir")}
 	}
 	visible := append(append([]string(nil), open...), gitDir)
 	w.rule("\n; the directories above the allowed ones, by name only\n(allow file-read-metadata", "literal", ancestors(visible, hide))
@@ -123,9 +129,10 @@ func Profile(o Options) (string, error) {
 	if gitDir != "" {
 		w.rule("\n; the clone's .git: readable; what a commit writes, writable\n(allow file-read*", "subpath", []string{gitDir})
 		w.rule("(allow file-write*", "subpath", gitOpen)
-		w.b.WriteString("; never writable: its config, hooks and info, nor .git itself (no renaming it away)\n")
+		w.b.WriteString("; never writable: its config, hooks and info, nor .git itself (no renaming it away),\n")
+		w.b.WriteString("; nor the files tying the worktree to the clone\n")
 		w.rule("(deny file-write*", "subpath", gitShut)
-		w.rule("(deny file-write*", "literal", []string{gitDir})
+		w.rule("(deny file-write*", "literal", gitFixed)
 	}
 	w.network(o)
 	if w.err != nil {
