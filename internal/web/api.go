@@ -209,7 +209,11 @@ func (s *Server) apiStatus(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, v)
+	ps, err := s.store.Projects(r.Context(), store.ProjectFilter{})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, statusJSON{Status: v, Warnings: safetyWarnings(ps)})
 }
 
 func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) error {

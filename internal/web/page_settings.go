@@ -41,6 +41,7 @@ type settingsView struct {
 	Error      string          // a problem with the file itself
 	Projects   []board.Project // archived ones too: their settings page unarchives them
 	Model      string          // the configured default model
+	Warnings   []safetyWarning // unsafe settings of active projects
 }
 
 func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) error {
@@ -64,7 +65,7 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, status i
 	if v.Projects, err = s.store.Projects(r.Context(), store.ProjectFilter{IncludeArchived: true}); err != nil {
 		return err
 	}
-	v.Model = c.Model
+	v.Model, v.Warnings = c.Model, safetyWarnings(v.Projects)
 	for _, p := range llm.Providers() {
 		v.Providers = append(v.Providers, providerVars{ProviderInfo: p,
 			KeySet: s.opts.Getenv(p.KeyEnv) != "", BaseURLSet: s.opts.Getenv(p.BaseURLEnv) != ""})
