@@ -24,9 +24,9 @@ func checkCommandPattern(s string) error {
 
 // cleanList trims each item of a pattern list, drops the empty ones (the
 // blank lines of a textarea) and checks the others with check. The
-// message names every bad item (up to maxLineErrors) by its line, one a
-// line; it is empty when all are good.
-func cleanList(items []string, check func(string) error) ([]string, string) {
+// message names every bad item (up to maxLineErrors) by the list's name
+// and its line, one a line; it is empty when all are good.
+func cleanList(name string, items []string, check func(string) error) ([]string, string) {
 	var out, bad []string
 	n := 0
 	for i, it := range items {
@@ -36,14 +36,14 @@ func cleanList(items []string, check func(string) error) ([]string, string) {
 		}
 		if err := check(it); err != nil {
 			if n++; n <= maxLineErrors {
-				bad = append(bad, fmt.Sprintf("line %d: %v", i+1, err))
+				bad = append(bad, fmt.Sprintf("%s, line %d: %v", name, i+1, err))
 			}
 			continue
 		}
 		out = append(out, it)
 	}
 	if n > maxLineErrors {
-		bad = append(bad, fmt.Sprintf("and %d more bad lines", n-maxLineErrors))
+		bad = append(bad, fmt.Sprintf("%s: and %d more bad lines", name, n-maxLineErrors))
 	}
 	return out, strings.Join(bad, "\n")
 }
@@ -58,7 +58,7 @@ func planSafety(cur board.Project, e projectEdit, u *board.ProjectPatch, errs fi
 		if v == nil {
 			return
 		}
-		l, msg := cleanList(*v, check)
+		l, msg := cleanList(field, *v, check)
 		switch {
 		case msg != "":
 			errs[field] = msg
@@ -112,9 +112,9 @@ func newSafety(in newProjectInput, a *board.AgentSettings) error {
 		{"ask", in.Ask, checkCommandPattern, &a.Ask},
 		{"allowHosts", in.AllowHosts, board.ValidateHostPattern, &a.AllowHosts},
 	} {
-		list, msg := cleanList(l.in, l.check)
+		list, msg := cleanList(l.field, l.in, l.check)
 		if msg != "" {
-			return board.Errorf(board.EINVALID, "%s: %s", l.field, strings.ReplaceAll(msg, "\n", "; "))
+			return board.Errorf(board.EINVALID, "%s", msg)
 		}
 		*l.dst = list
 	}
