@@ -32,7 +32,7 @@ func (v projectSettingsView) SandboxChoice() choiceField {
 	return choiceField{Name: "sandbox", Label: "Sandbox", Value: v.Form.Sandbox, Error: v.Errors["sandbox"],
 		Options: []choiceOption{
 			{"required", "required", "every command of the agent, and the verify command, runs in the sandbox: the worktree writable, the home directory and Bonsai's data hidden; when the sandbox cannot start, the ticket is skipped with a comment saying how to install it"},
-			{"off", "off", sandboxOffRisk + ": an agent, or a prompt injection in a ticket or the repository, can read your SSH keys and cloud credentials, change any of your files and reach any host"},
+			{"off", "off", "commands run on the host as you, without the sandbox: an agent, or a prompt injection in a ticket or the repository, can read your SSH keys and cloud credentials, change any of your files and reach any host"},
 		}}
 }
 
