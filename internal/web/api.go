@@ -209,11 +209,7 @@ func (s *Server) apiStatus(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ps, err := s.store.Projects(r.Context(), store.ProjectFilter{})
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, statusJSON{Status: v, Warnings: safetyWarnings(ps)})
+	return writeJSON(w, http.StatusOK, v)
 }
 
 func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) error {

@@ -41,7 +41,6 @@ type settingsView struct {
 	Error      string          // a problem with the file itself
 	Projects   []board.Project // archived ones too: their settings page unarchives them
 	Model      string          // the configured default model
-	Warnings   []safetyWarning // unsafe settings of active projects
 }
 
 func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) error {
@@ -65,7 +64,7 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, status i
 	if v.Projects, err = s.store.Projects(r.Context(), store.ProjectFilter{IncludeArchived: true}); err != nil {
 		return err
 	}
-	v.Model, v.Warnings = c.Model, safetyWarnings(v.Projects)
+	v.Model = c.Model
 	for _, p := range llm.Providers() {
 		v.Providers = append(v.Providers, providerVars{ProviderInfo: p,
 			KeySet: s.opts.Getenv(p.KeyEnv) != "", BaseURLSet: s.opts.Getenv(p.BaseURLEnv) != ""})

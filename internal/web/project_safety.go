@@ -7,6 +7,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/policy"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // maxLineErrors is how many bad lines of one list a refusal names; the
@@ -121,31 +122,9 @@ func newSafety(in newProjectInput, a *board.AgentSettings) error {
 	return nil
 }
 
-// sandboxOffRisk is what the pages and the status say about a project
-// whose sandbox is off.
-const sandboxOffRisk = "Commands run on the host as you, without the sandbox"
-
-// safetyWarning is a project setting people should know is unsafe, as GET
-// /api/status and the status page list it.
-type safetyWarning struct {
-	Project string `json:"project"` // the project's slug
-	Kind    string `json:"kind"`    // "sandbox-off"
-	Message string `json:"message"` // what it means and how to change it
-}
-
-// safetyWarnings lists the warnings of the active projects in ps.
-func safetyWarnings(ps []board.Project) []safetyWarning {
-	out := []safetyWarning{}
-	for _, p := range ps {
-		if p.Active && p.Agent.Sandbox == board.SandboxOff {
-			out = append(out, safetyWarning{Project: p.Slug, Kind: "sandbox-off",
-				Message: fmt.Sprintf("%s: the sandbox is off. %s: they can read your keys and credentials, "+
-					"change files outside the worktree and reach any host. Turn it on in the project's settings "+
-					"or with: bonsai project edit %s --sandbox required", p.Slug, sandboxOffRisk, p.Slug)})
-		}
-	}
-	return out
-}
+// sandboxOffRisk is what the pages say about a project whose sandbox is
+// off.
+const sandboxOffRisk = view.SandboxOffRisk
 
 // lines shows a list in a textarea, one item a line.
 func lines(l []string) string { return strings.Join(l, "\n") }

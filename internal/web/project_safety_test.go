@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 func TestPages_ProjectSafetySaves(t *testing.T) {
@@ -312,7 +313,7 @@ func TestPages_SafetyBadgesAndBanners(t *testing.T) {
 
 	var st struct {
 		Projects []struct{ Slug string }
-		Warnings []safetyWarning
+		Warnings []view.Warning
 	}
 	r = e.api(t, "GET", "/api/status", "")
 	wantStatus(t, r, http.StatusOK)

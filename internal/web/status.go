@@ -8,13 +8,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
-// statusJSON is GET /api/status: what `bonsai status --json` prints, and
-// the warnings about unsafe settings of the active projects.
-type statusJSON struct {
-	view.Status
-	Warnings []safetyWarning `json:"warnings"`
-}
-
 // status loads what `bonsai status` shows.
 func (s *Server) status(ctx context.Context) (view.Status, error) {
 	var hb any = map[string]any{"lastBeat": nil, "paused": []any{}}
