@@ -60,9 +60,6 @@ type Spend struct {
 // StatusSource is what LoadStatus reads: a subset of store.Store.
 type StatusSource interface {
 	Overview(ctx context.Context, f store.ProjectFilter) ([]store.ProjectOverview, error)
-	// Projects gives the active projects' settings, which Overview leaves
-	// out, for the warnings.
-	Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
 	Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error)
 	CountTickets(ctx context.Context, f store.TicketFilter) (int, error)
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
@@ -77,8 +74,8 @@ type StatusOptions struct {
 	// Now is the time; spend today counts from its local midnight.
 	Now time.Time
 	// Models checks the models of the given projects; nil leaves the
-	// section empty. The projects carry only their slug, name, active flag
-	// and model (see store.ProjectOverview).
+	// section empty. The projects carry only their slug, name, active flag,
+	// model, permission mode and sandbox setting (see store.ProjectOverview).
 	Models func(projects []board.Project) []ModelStatus
 }
 
@@ -106,11 +103,7 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 	if o.Models != nil {
 		v.Models = o.Models(ps)
 	}
-	active, err := src.Projects(ctx, store.ProjectFilter{})
-	if err != nil {
-		return v, err
-	}
-	v.Warnings = SafetyWarnings(active)
+	v.Warnings = SafetyWarnings(ps)
 	board.SortQueue(picks)
 	for _, p := range picks {
 		v.Queue = append(v.Queue, NewQueueEntry(p))
