@@ -128,10 +128,14 @@ func attacks(t *testing.T, port int) []attack {
 			func(h host, out string) bool { return fileHas(filepath.Join(h.gitDir, "hooks", "pre-commit"), "evil") }, false},
 		{"point the worktree's metadata at a config of its own",
 			func(h host) string { return "echo " + h.base + " > " + h.gitDir + "/worktrees/w/commondir" },
-			func(h host, out string) bool { return fileHas(filepath.Join(h.gitDir, "worktrees", "w", "commondir"), h.base) }, false},
+			func(h host, out string) bool {
+				return fileHas(filepath.Join(h.gitDir, "worktrees", "w", "commondir"), h.base)
+			}, false},
 		{"point the clone back at another worktree",
 			func(h host) string { return "echo " + h.base + "/.git > " + h.gitDir + "/worktrees/w/gitdir" },
-			func(h host, out string) bool { return fileHas(filepath.Join(h.gitDir, "worktrees", "w", "gitdir"), h.base+"/.git") }, false},
+			func(h host, out string) bool {
+				return fileHas(filepath.Join(h.gitDir, "worktrees", "w", "gitdir"), h.base+"/.git")
+			}, false},
 		{"connect to the host's loopback",
 			func(h host) string { return fmt.Sprintf("echo hi > /dev/tcp/127.0.0.1/%d && echo CONNECTED", port) },
 			func(h host, out string) bool { return strings.Contains(out, "CONNECTED") }, false},
