@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/policy"
 )
 
 // MaxRun is the longest one agent run may take, whatever the beat's
@@ -59,6 +60,11 @@ type Options struct {
 	// agent's last words before they are stored, posted or logged: they
 	// may quote a provider's answer. nil keeps them as they are.
 	Redact func(string) string
+	// Policy holds what every run's command policy shares: config.json's
+	// Allow and Ask patterns (appended to each project's own), the data
+	// directory and the home directory. A project's permission mode sets
+	// the mode.
+	Policy policy.Config
 }
 
 // Heartbeat runs beats.
