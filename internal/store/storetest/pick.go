@@ -117,7 +117,7 @@ func checkOverview(t *testing.T, s store.Store) {
 			want = append(want, store.ProjectOverview{
 				Project: board.Project{Slug: p.Slug, Name: p.Name, Active: p.Active, Agent: board.AgentSettings{Model: p.Agent.Model,
 					PermissionMode: p.Agent.PermissionMode, Sandbox: p.Agent.Sandbox}},
-				Counts:  c, Pick: bySlug[p.Slug]})
+				Counts: c, Pick: bySlug[p.Slug]})
 		}
 		got, err := s.Overview(ctx, f)
 		if err != nil {
