@@ -61,6 +61,10 @@ func (s *Executor) mounts() ([]string, []string, error) {
 	}
 	a = append(a, git...)
 	a = append(a, "--bind", s.Root(), s.Root())
+	if s.proxy != nil {
+		// Last, so that no tmpfs or bind above covers them.
+		a = append(a, s.proxy.mounts()...)
+	}
 	return a, env, nil
 }
 
