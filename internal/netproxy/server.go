@@ -28,7 +28,8 @@ type Options struct {
 	// ParseHost); empty allows nothing. DefaultAllow is a usual start.
 	Allow []string
 	// OnRefused, when set, is called once for every refused connection,
-	// from the goroutine serving it; it must not block for long.
+	// from the goroutine serving it, so possibly from several at once; it
+	// must not block for long.
 	OnRefused func(Refusal)
 	// Hint ends the body of every 403 answer: how to allow a host, in
 	// the terms of the program that runs the proxy.

@@ -35,7 +35,8 @@ type ProxyOptions struct {
 	Allow []string
 	// OnRefused is called for every connection the proxy refuses (a host
 	// not on the list, a name resolving to an internal address, too many
-	// tunnels), from the proxy's goroutine; it must not block for long.
+	// tunnels), from the proxy's goroutines, possibly several at once; it
+	// must not block for long.
 	OnRefused func(netproxy.Refusal)
 	// Hint ends the body of the proxy's 403 answers: how a person allows
 	// a host, in the program's own terms.
