@@ -67,8 +67,9 @@ func RemoteHost(remote string) (string, error) {
 		return pat, ParseHost(pat)
 	}
 	// scp-like: [user@]host:path, with no slash before the colon.
+	// A drive letter (C:\repo) is a local path, as git reads it.
 	colon := strings.IndexByte(remote, ':')
-	if colon > 0 && !strings.Contains(remote[:colon], "/") {
+	if colon > 1 && !strings.ContainsAny(remote[:colon], "/\\") {
 		h := remote[:colon]
 		if at := strings.LastIndexByte(h, '@'); at >= 0 {
 			h = h[at+1:]

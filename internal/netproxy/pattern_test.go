@@ -167,7 +167,7 @@ func TestRemoteHost(t *testing.T) {
 			t.Errorf("RemoteHost(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"/srv/git/x.git", "./x", "file:///srv/x.git", "https:///x"} {
+	for _, in := range []string{"/srv/git/x.git", "./x", "file:///srv/x.git", "https:///x", `C:\repos\x`, "c:/repos/x"} {
 		if got, err := RemoteHost(in); err == nil {
 			t.Errorf("RemoteHost(%q) = %q, want an error", in, got)
 		}
