@@ -55,6 +55,7 @@ func BridgeMain(args []string) int {
 		return 126
 	}
 	pid := cmd.Process.Pid
+	releaseStdio()
 	go func() {
 		for s := range sigs {
 			_ = syscall.Kill(-pid, s.(syscall.Signal))
@@ -90,6 +91,8 @@ func bridgeAccept(ln net.Listener, sock string) {
 			defer c.Close()
 			up, err := net.Dial("unix", sock)
 			if err != nil {
+				body := "bonsai sandbox: the proxy is not running: " + err.Error() + "\n"
+				fmt.Fprintf(c, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
 				return
 			}
 			defer up.Close()
@@ -106,5 +109,20 @@ func copyHalf(dst, src net.Conn) {
 	_, _ = io.Copy(dst, src)
 	if cw, ok := dst.(interface{ CloseWrite() error }); ok {
 		_ = cw.CloseWrite()
+	}
+}
+
+// releaseStdio points the bridge's own stdin, stdout and stderr at
+// /dev/null once the command has them, so that the command alone holds
+// them: a command that closes its stdout ends the output as it would
+// without the bridge.
+func releaseStdio() {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer null.Close()
+	for fd := 0; fd <= 2; fd++ {
+		_ = syscall.Dup3(int(null.Fd()), fd, 0)
 	}
 }

@@ -217,3 +217,14 @@ func onHost(t *testing.T, root string) executor.Executor {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// TestProxy_BridgeReleasesStdio: once the command runs, the bridge holds
+// none of its stdin, stdout or stderr, so a command that closes them ends
+// them as it would without the bridge.
+func TestProxy_BridgeReleasesStdio(t *testing.T) {
+	p := newProxied(t)
+	code, out := shell(t, p.ex, "readlink /proc/$PPID/fd/0 /proc/$PPID/fd/1 /proc/$PPID/fd/2; readlink /proc/$$/fd/1")
+	if code != 0 || !strings.HasPrefix(out, "/dev/null\n/dev/null\n/dev/null\npipe:") {
+		t.Fatalf("exit %d: %q", code, out)
+	}
+}
