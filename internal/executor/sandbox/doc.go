@@ -7,12 +7,13 @@
 // already confined to the root through os.Root.
 //
 // Network modes: NetworkNone gives a network namespace with only a
-// loopback; NetworkAll shares the host's; NetworkProxy gives a namespace
+// loopback and an empty /run, where the host daemons' unix sockets are;
+// NetworkAll shares the host's network and /run; NetworkProxy gives a namespace
 // of its own in which only an HTTP(S) proxy is reachable. For it, New
 // starts the executor's own internal/netproxy server on a unix socket in
 // a private 0700 directory (Close stops it and removes the directory).
 // The socket and the bonsai binary (Options.Proxy.Bridge) are bound
-// read-only under /tmp/.bonsai in every sandbox, and the binary, run
+// read-only under /run/bonsai in every sandbox, and the binary, run
 // with BridgeArg, is the bridge: it listens on an ephemeral port of the
 // sandbox's loopback, forwards each connection to the socket, points
 // HTTP_PROXY and HTTPS_PROXY (both cases) at it with NO_PROXY the

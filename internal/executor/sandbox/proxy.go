@@ -11,12 +11,12 @@ import (
 )
 
 // Inside the sandbox, the bridge executable and the proxy's socket are
-// bound under /tmp/.bonsai: /tmp is the sandbox's own tmpfs, where bwrap
-// can create the mount points (the host's read-only / cannot take a new
-// directory), and a mount point cannot be removed or renamed over.
+// bound read-only under /run/bonsai: /run is the sandbox's own tmpfs in
+// this mode, where bwrap can create the mount points (the host's
+// read-only / cannot take a new directory).
 const (
-	bridgeIn = "/tmp/.bonsai/bonsai"
-	socketIn = "/tmp/.bonsai/proxy.sock"
+	bridgeIn = "/run/bonsai/bonsai"
+	socketIn = "/run/bonsai/proxy.sock"
 )
 
 // proxy is the executor's own netproxy server on a unix socket in a
