@@ -140,7 +140,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 			if err != nil {
 				c = config.Default()
 			}
-			return modelStatuses(a.getenv, c, ps)
+			return modelStatuses(a.presenceEnv(), a.keySource, c, ps)
 		},
 		LastBeat: func() (time.Time, time.Duration, bool) {
 			st := heartbeat.ReadState(d.Path("heartbeat.json"))
