@@ -23,7 +23,7 @@ type app struct {
 	env    func(string) string
 	getenv func(string) string
 	creds  storedCreds
-	now            func() time.Time
+	now    func() time.Time
 
 	// started is set once a command's own code runs; an error before that
 	// is a usage error.
