@@ -8,6 +8,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/credentials"
+	"github.com/bonsai-run/bonsai/internal/llm"
 )
 
 // keyringEnv forces where the key of a new credentials.json goes: file,
@@ -35,6 +36,9 @@ type storedCreds struct {
 	stamp  fileStamp
 	values map[string]string
 	warned string
+	// cfg is config.json as last read, for the providers' base URLs.
+	cfg      config.Config
+	cfgStamp fileStamp
 }
 
 // fileStamp tells whether a file changed since it was read.
@@ -53,18 +57,55 @@ func stampOf(path string) fileStamp {
 }
 
 // lookupEnv is app.getenv: the environment first, then, for a key or
-// token variable, the stored credential. Nothing is read from the data
+// token variable, the stored credential, and for a provider's base URL
+// variable, config.json's providers.<name>.baseURL. Nothing is read from the data
 // directory while the environment answers, so commands run with keys in
 // the environment start as fast as before.
 func (a *app) lookupEnv(k string) string {
 	if v := a.env(k); v != "" {
 		return v
 	}
+	if p, ok := baseURLEnv()[k]; ok {
+		return a.configuredBaseURL(p)
+	}
 	name, ok := credentialEnv()[k]
 	if !ok {
 		return ""
 	}
 	return a.storedValue(name)
+}
+
+// baseURLEnv maps each provider's base URL variable to the provider.
+var baseURLEnv = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, p := range llm.Providers() {
+		m[p.BaseURLEnv] = p.Name
+	}
+	return m
+})
+
+// configuredBaseURL returns config.json's providers.<p>.baseURL, read
+// again when the file changes; "" when unset or the file cannot be read
+// (the command reports a broken config.json itself).
+func (a *app) configuredBaseURL(p string) string {
+	a.creds.mu.Lock()
+	defer a.creds.mu.Unlock()
+	d := a.dir
+	if d == "" {
+		var err error
+		if d, err = config.DefaultDir(a.env); err != nil {
+			return ""
+		}
+	}
+	st := stampOf(d.ConfigFile())
+	if st != a.creds.cfgStamp {
+		c, err := config.Load(d.ConfigFile())
+		if err != nil {
+			c = config.Config{}
+		}
+		a.creds.cfg, a.creds.cfgStamp = c, st
+	}
+	return a.creds.cfg.BaseURL(p)
 }
 
 // credentialStore returns the credential store of the data directory,
