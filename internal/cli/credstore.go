@@ -41,11 +41,12 @@ type storedCreds struct {
 	cfgStamp fileStamp
 }
 
-// fileStamp tells whether a file changed since it was read.
+// fileStamp tells whether a file changed since it was read. Files are
+// replaced by a rename on every write, so the file's identity (its inode)
+// changes even when two writes fall in one tick of the file system's
+// clock and keep the size.
 type fileStamp struct {
-	mod  time.Time
-	size int64
-	ok   bool
+	fi os.FileInfo
 }
 
 func stampOf(path string) fileStamp {
@@ -53,7 +54,18 @@ func stampOf(path string) fileStamp {
 	if err != nil {
 		return fileStamp{}
 	}
-	return fileStamp{mod: fi.ModTime(), size: fi.Size(), ok: true}
+	return fileStamp{fi: fi}
+}
+
+// exists reports whether the file was there.
+func (s fileStamp) exists() bool { return s.fi != nil }
+
+// same reports whether s and o saw the same version of the file.
+func (s fileStamp) same(o fileStamp) bool {
+	if s.fi == nil || o.fi == nil {
+		return s.fi == o.fi
+	}
+	return os.SameFile(s.fi, o.fi) && s.fi.ModTime().Equal(o.fi.ModTime()) && s.fi.Size() == o.fi.Size()
 }
 
 // lookupEnv is app.getenv: the environment first, then, for a key or
@@ -98,7 +110,7 @@ func (a *app) configuredBaseURL(p string) string {
 		}
 	}
 	st := stampOf(d.ConfigFile())
-	if st != a.creds.cfgStamp {
+	if !st.same(a.creds.cfgStamp) || !st.exists() {
 		c, err := config.Load(d.ConfigFile())
 		if err != nil {
 			c = config.Config{}
@@ -142,11 +154,11 @@ func (a *app) storedValue(name string) string {
 		return ""
 	}
 	st := stampOf(s.Path())
-	if !st.ok {
+	if !st.exists() {
 		a.creds.values, a.creds.stamp = nil, st
 		return ""
 	}
-	if st != a.creds.stamp {
+	if !st.same(a.creds.stamp) {
 		vals, err := s.All()
 		if err != nil {
 			if msg := err.Error(); msg != a.creds.warned {
