@@ -101,6 +101,9 @@ the shell history and the process list.`,
 				shown = " (…" + l + ")"
 			}
 			fmt.Fprintf(a.stdout, "Stored the %s key%s in %s\n", n.Name, shown, s.Path())
+			if where, err := s.Keyring(); err == nil && where != "" {
+				fmt.Fprintf(a.stdout, "It is encrypted; the key that opens it is in %s.\n", where)
+			}
 			for _, v := range n.Env {
 				if a.env(v) != "" {
 					fmt.Fprintf(a.stdout, "Note: %s is set in this environment and wins over the stored key here.\n", v)

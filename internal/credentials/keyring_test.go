@@ -146,3 +146,32 @@ func TestChooseSecretServiceWhenBusAnswers(t *testing.T) {
 		t.Fatalf("chooseKeyring with a dead bus = %v, %v", kr, err)
 	}
 }
+
+// A keychain that is there but refuses the key (locked, no session) is
+// passed over for the key file, unless it was asked for by name.
+func TestRefusingKeychainFallsBackToKeyFile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the Secret Service is chosen on Linux")
+	}
+	installFake(t, "secret-tool", `#!/bin/sh
+if [ "$1" = lookup ]; then exit 1; fi
+echo 'Cannot create an item in a locked collection' >&2
+exit 1
+`)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
+	dir := t.TempDir()
+	s := Open(dir, Options{})
+	if err := s.Set("anthropic", anthropicKey); err != nil {
+		t.Fatal(err)
+	}
+	if where, _ := s.Keyring(); !strings.Contains(where, "the key file") {
+		t.Fatalf("Keyring = %q", where)
+	}
+	if v, _, err := Open(dir, Options{}).Get("anthropic"); err != nil || v != anthropicKey {
+		t.Fatalf("Get = %q, %v", v, err)
+	}
+	err := Open(t.TempDir(), Options{Keyring: KindSecretService}).Set("anthropic", anthropicKey)
+	if err == nil || !strings.Contains(err.Error(), "locked collection") {
+		t.Fatalf("Set with the Secret Service asked for = %v", err)
+	}
+}

@@ -60,6 +60,23 @@ func Open(dir string, opts Options) *Store {
 // Path is credentials.json.
 func (s *Store) Path() string { return filepath.Join(s.dir, FileName) }
 
+// Keyring describes where the key of credentials.json is kept ("the key
+// file /x/credentials.key", "the macOS keychain"); "" when there is no
+// file yet.
+func (s *Store) Keyring() (string, error) {
+	f, err := readFile(s.Path())
+	if err != nil || f == nil {
+		return "", err
+	}
+	switch f.Keyring {
+	case KindKeychain:
+		return "the macOS keychain (service " + keyringService + ", account " + f.KeyID + ")", nil
+	case KindSecretService:
+		return "the Secret Service (service " + keyringService + ", account " + f.KeyID + ")", nil
+	}
+	return "the key file " + keyFilePath(s.dir), nil
+}
+
 // List returns the stored entries, in Names' order. It needs no key.
 func (s *Store) List() ([]Entry, error) {
 	f, err := readFile(s.Path())
@@ -198,7 +215,16 @@ func (s *Store) create() (*fileFormat, error) {
 	f := &fileFormat{Bonsai: fileMagic, Version: formatVersion, Keyring: kr.Kind(),
 		KeyID: "bonsai-" + hex.EncodeToString(id), Values: map[string]value{}}
 	if err := kr.Put(f.KeyID, key); err != nil {
-		return nil, fmt.Errorf("store the credentials key: %w", err)
+		if s.opts.Keyring != "" || kr.Kind() == KindFile {
+			return nil, fmt.Errorf("store the credentials key: %w", err)
+		}
+		// A keychain that answered but refuses (locked, no session):
+		// the key file, as on a machine without one.
+		kr = keyFile{path: keyFilePath(s.dir)}
+		f.Keyring = kr.Kind()
+		if err := kr.Put(f.KeyID, key); err != nil {
+			return nil, fmt.Errorf("store the credentials key: %w", err)
+		}
 	}
 	s.mu.Lock()
 	s.key, s.kid = key, f.KeyID
