@@ -82,15 +82,21 @@ type Approval struct {
 }
 
 // ValidateRequest reports what is wrong with an approval about to be
-// requested: its command, rule, reason and pattern.
+// requested: its command (not empty, at most MaxApprovalCommand bytes of
+// text whose only control characters are newlines and tabs), rule, reason
+// and pattern.
 func (a Approval) ValidateRequest() error {
 	switch {
 	case strings.TrimSpace(a.Command) == "":
 		return Errorf(EINVALID, "the command to approve is empty")
 	case len(a.Command) > MaxApprovalCommand:
 		return Errorf(EINVALID, "the command is %d bytes; an approval names at most %d", len(a.Command), MaxApprovalCommand)
-	case !utf8.ValidString(a.Command) || strings.ContainsRune(a.Command, 0):
+	case !utf8.ValidString(a.Command):
 		return Errorf(EINVALID, "the command is not valid UTF-8 text")
+	case strings.IndexFunc(a.Command, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) >= 0:
+		// A terminal would run the escape sequences of a command shown
+		// on it (bonsai ticket show): such a command is not asked for.
+		return Errorf(EINVALID, "the command contains a control character other than a newline or tab")
 	case len(a.Rule) > maxApprovalText || len(a.Reason) > maxApprovalText:
 		return Errorf(EINVALID, "the policy's rule or reason is over %d bytes", maxApprovalText)
 	case len(a.Pattern) > maxPatternLength || strings.IndexFunc(a.Pattern, unicode.IsControl) >= 0:

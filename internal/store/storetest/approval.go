@@ -155,7 +155,9 @@ func testApprovalValidation(t *testing.T, s store.Store, clock *clock) {
 	}{
 		{"empty", ask(" \n", ""), "empty"},
 		{"too long", ask("echo "+strings.Repeat("x", board.MaxApprovalCommand), ""), "at most"},
-		{"nul", ask("echo a\x00b", ""), "UTF-8"},
+		{"nul", ask("echo a\x00b", ""), "control character"},
+		{"escape", ask("echo \x1b[2Jhi", ""), "control character"},
+		{"not UTF-8", ask("echo \xff", ""), "UTF-8"},
 		{"pattern with a newline", ask("ls", "ls\nrm"), "control character"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
