@@ -96,6 +96,11 @@ func (s timedSource) Overview(ctx context.Context, f store.ProjectFilter) ([]sto
 	return s.db.Overview(ctx, f)
 }
 
+func (s timedSource) Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error) {
+	defer s.mark("projects", time.Now())
+	return s.db.Projects(ctx, f)
+}
+
 func (s timedSource) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error) {
 	defer s.mark("tickets", time.Now())
 	return s.db.Tickets(ctx, f)

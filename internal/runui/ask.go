@@ -45,9 +45,9 @@ func refused(q *question) gate.Answer {
 		q.d.Rule, q.d.Reason, q.command)}
 }
 
-// answer handles a line typed while a question is pending; false means
-// the line was not an answer and the question stays.
-func (in *interactive) answer(line string) bool {
+// answer handles a line typed while a question is pending; a line that is
+// not an answer repeats the question.
+func (in *interactive) answer(line string) {
 	q := in.pending
 	switch strings.ToLower(line) {
 	case "y", "yes":
@@ -60,10 +60,9 @@ func (in *interactive) answer(line string) bool {
 	default:
 		in.view.notice("answer y (run it once), a (always, for this session) or n (refuse)")
 		in.view.ask(q)
-		return false
+		return
 	}
 	in.pending = nil
-	return true
 }
 
 // ask shows a held command and how to answer.

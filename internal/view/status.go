@@ -33,6 +33,9 @@ type Status struct {
 	// can reach it: a missing key or setting is named before a beat fails.
 	Models     []ModelStatus `json:"models"`
 	RecentRuns []Run         `json:"recentRuns"`
+	// Warnings are the unsafe settings of the active projects, such as a
+	// sandbox that is off (SafetyWarnings).
+	Warnings []Warning `json:"warnings"`
 }
 
 // ModelStatus is one model the board's agents use.
@@ -57,6 +60,9 @@ type Spend struct {
 // StatusSource is what LoadStatus reads: a subset of store.Store.
 type StatusSource interface {
 	Overview(ctx context.Context, f store.ProjectFilter) ([]store.ProjectOverview, error)
+	// Projects gives the active projects' settings, which Overview leaves
+	// out, for the warnings.
+	Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
 	Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error)
 	CountTickets(ctx context.Context, f store.TicketFilter) (int, error)
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
@@ -82,7 +88,7 @@ type StatusOptions struct {
 func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status, error) {
 	now := o.Now
 	v := Status{Heartbeat: o.Heartbeat, Projects: []ProjectSummary{}, Queue: []QueueEntry{},
-		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}, Models: []ModelStatus{}}
+		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}, Models: []ModelStatus{}, Warnings: []Warning{}}
 	ovs, err := src.Overview(ctx, store.ProjectFilter{})
 	if err != nil {
 		return v, err
@@ -100,6 +106,11 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 	if o.Models != nil {
 		v.Models = o.Models(ps)
 	}
+	active, err := src.Projects(ctx, store.ProjectFilter{})
+	if err != nil {
+		return v, err
+	}
+	v.Warnings = SafetyWarnings(active)
 	board.SortQueue(picks)
 	for _, p := range picks {
 		v.Queue = append(v.Queue, NewQueueEntry(p))
