@@ -73,6 +73,13 @@ func (r *runState) approve(ctx context.Context, command string, d policy.Decisio
 		}
 		return ApprovalAnswer{Message: msg + "\nDo not run it again: go on without it, or ask with ticket_ask if you cannot."}
 	}
+	if r.h.opts.Redact(command) != command {
+		// People read the request on the ticket; a runtime secret must
+		// not be posted there, and a redacted command is not the one
+		// that would run.
+		r.log.Warn("approval not asked: the command holds a secret of the runtime", "rule", d.Rule)
+		return ApprovalAnswer{Message: fmt.Sprintf("This command needs a person's approval (%s: %s), but it contains a secret of the runtime, so it cannot be posted on the ticket. It did not run; go on without it.", d.Rule, d.Reason)}
+	}
 	a, err := store.RequestApproval(ctx, ref, board.Approval{RunID: r.run.ID, Command: command,
 		Rule: d.Rule, Reason: d.Reason, Pattern: patternOf(command)}, runtimeAuthor)
 	if err != nil {

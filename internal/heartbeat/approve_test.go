@@ -229,3 +229,31 @@ func TestBeat_PendingApprovalIsAskedOnce(t *testing.T) {
 			rep.Runs[0], e.get(tk.Ref()).SubState, len(e.approvals(tk.Ref())))
 	}
 }
+
+// TestBeat_ApprovalNeverPostsASecret: a held command holding a secret of
+// the runtime is refused, not posted on the ticket for people to read.
+func TestBeat_ApprovalNeverPostsASecret(t *testing.T) {
+	t.Parallel()
+	const secret = "sk-secret-0123456789"
+	e := newEnv(t)
+	e.opts.Redact = func(s string) string { return strings.ReplaceAll(s, secret, "[redacted]") }
+	e.project("demo", func(p *board.Project) { p.Agent.PermissionMode = board.ModeAsk })
+	tk := e.ticket("demo", "Call the API", board.InProgress)
+	var answer heartbeat.ApprovalAnswer
+	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+		_, answer = approve(t, ctx, job, "curl -H 'Authorization: Bearer "+secret+"' https://api.example.com")
+		return heartbeat.Outcome{Status: board.RunCompleted}, nil
+	}
+	e.beat()
+	if answer.Allow || answer.EndRun || !strings.Contains(answer.Message, "contains a secret") {
+		t.Fatalf("answer = %+v, want a refusal naming the secret", answer)
+	}
+	if as := e.approvals(tk.Ref()); len(as) != 0 {
+		t.Fatalf("approvals = %+v, want none", as)
+	}
+	for _, c := range e.comments(tk.Ref()) {
+		if strings.Contains(c.Content, secret) {
+			t.Fatalf("comment %q holds the secret", c.Content)
+		}
+	}
+}
