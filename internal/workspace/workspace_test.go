@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -332,5 +333,50 @@ func TestProvider_PrepareKeepsRecordedLegacyBranch(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws.Root, "old.txt")); err != nil {
 		t.Errorf("the worktree lacks the branch's commit: %v", err)
+	}
+}
+
+// TestProvider_OpenAgent: the worktree's executor comes from OpenAgent,
+// given the project, the worktree and the clone, while the runtime's git
+// commands keep running through Open; an OpenAgent error fails Prepare
+// and keeps its cause.
+func TestProvider_OpenAgent(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	data := t.TempDir()
+	runtime, agent := &recorder{}, &recorder{}
+	var gotProject, gotRoot, gotClone string
+	refuse := false
+	p, err := workspace.New(workspace.Options{
+		Projects: filepath.Join(data, "projects"), Worktrees: filepath.Join(data, "worktrees"),
+		Open: runtime.open,
+		OpenAgent: func(pr board.Project, root, clone string) (executor.Executor, error) {
+			gotProject, gotRoot, gotClone = pr.Slug, root, clone
+			if refuse {
+				return nil, fmt.Errorf("%w: no bwrap", executor.ErrSandboxUnavailable)
+			}
+			return agent.open(root)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := prepare(t, p, project(repo), ticket(1, "One"))
+	if gotProject != "demo" || gotRoot != ws.Root || gotClone != filepath.Join(data, "projects", "demo") {
+		t.Errorf("OpenAgent(%q, %q, %q), want demo, %s and the clone", gotProject, gotRoot, gotClone, ws.Root)
+	}
+	if _, err := ws.Exec.Exec(context.Background(), []string{"git", "status"}, executor.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(agent.find("status")) != 1 || len(agent.find("clone")) != 0 {
+		t.Errorf("agent executor ran %v", agent.calls)
+	}
+	if len(runtime.find("clone")) != 1 || len(runtime.find("status")) != 0 {
+		t.Errorf("runtime executor ran %v", runtime.calls)
+	}
+	refuse = true
+	_, err = p.Prepare(context.Background(), project(repo), ticket(2, "Two"))
+	if !errors.Is(err, executor.ErrSandboxUnavailable) {
+		t.Fatalf("Prepare = %v, want ErrSandboxUnavailable", err)
 	}
 }
