@@ -75,12 +75,15 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	}
 	redact := secrets(ctx, a, st)
 	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
-	agentEnv := cfg.Agent.Env
+	agents := newAgentExecutors(d, cfg)
 	ws, err := workspace.New(workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
+		// The runtime's own git runs on the host: clone, fetch and push
+		// need the network and RemoteEnv's credentials.
 		Open: func(root string) (executor.Executor, error) {
-			return local.New(root, local.Options{Env: agentEnv})
+			return local.New(root, local.Options{})
 		},
+		OpenAgent: agents.open,
 		RemoteEnv: pickEnv(os.Environ(), remoteEnv),
 	})
 	if err != nil {
@@ -118,7 +121,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
-		Reap: local.KillMarked, Redact: redact.String,
+		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check,
 	})
 	if err != nil {
 		lf.Close()

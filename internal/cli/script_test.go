@@ -55,6 +55,7 @@ func TestScripts(t *testing.T) {
 			"pty":      cmdPty,
 			"takeport": cmdTakePort,
 			"proc":     cmdProc,
+			"procs":    cmdProcs,
 			"private":  cmdPrivate,
 			// fakellm (run_fakellm_test.go) serves scripted model turns.
 			"fakellm": cmdFakeLLM(t),
