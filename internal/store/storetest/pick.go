@@ -103,6 +103,13 @@ func checkOverview(t *testing.T, s store.Store) {
 		bySlug[tk.ProjectSlug] = &board.Pick{Class: p.Class, Ticket: board.Ticket{ProjectSlug: tk.ProjectSlug,
 			Number: tk.Number, Title: tk.Title, State: tk.State, SubState: tk.SubState, Priority: tk.Priority}}
 	}
+	// One project runs its commands unsandboxed, which the overview shows.
+	if ps, err := s.Projects(ctx, store.ProjectFilter{IncludeArchived: true}); err == nil && len(ps) > 0 {
+		off := board.SandboxOff
+		if _, err := s.UpdateProject(ctx, ps[0].Slug, board.ProjectPatch{Sandbox: &off}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, f := range []store.ProjectFilter{{}, {IncludeArchived: true}} {
 		ps, err := s.Projects(ctx, f)
 		if err != nil {
@@ -115,7 +122,7 @@ func checkOverview(t *testing.T, s store.Store) {
 				c = map[board.State]int{}
 			}
 			want = append(want, store.ProjectOverview{
-				Project: board.Project{Slug: p.Slug, Name: p.Name, Active: p.Active, Agent: board.AgentSettings{Model: p.Agent.Model}},
+				Project: board.Project{Slug: p.Slug, Name: p.Name, Active: p.Active, Agent: board.AgentSettings{Model: p.Agent.Model, Sandbox: p.Agent.Sandbox}},
 				Counts:  c, Pick: bySlug[p.Slug]})
 		}
 		got, err := s.Overview(ctx, f)

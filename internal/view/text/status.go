@@ -30,6 +30,7 @@ func WriteStatus(w io.Writer, v view.Status, now time.Time) error {
 			fmt.Fprintf(w, "MODEL %s has no price in the model catalog (%s): %s\n\n", m.Model, someOf(m.Projects, 5), UnpricedHelp(m.Model))
 		}
 	}
+	writeSandboxWarnings(w, v.Projects)
 	fmt.Fprintln(w, "PROJECTS")
 	t := NewTable(w, "  SLUG", "BACKLOG", "RESEARCH", "IN_PROGRESS", "VERIFICATION", "DONE")
 	for _, p := range v.Projects {
@@ -87,6 +88,31 @@ func WriteStatus(w io.Writer, v view.Status, now time.Time) error {
 			Duration(r.Duration()), board.USD(r.CostUSD))
 	}
 	return t.Flush()
+}
+
+// writeSandboxWarnings warns about the active projects whose commands
+// run on the host (sandbox off) and those whose required sandbox cannot
+// start (their tickets are skipped), one line per problem.
+func writeSandboxWarnings(w io.Writer, ps []view.ProjectSummary) {
+	var off, stuck []string
+	problem := ""
+	for _, p := range ps {
+		switch {
+		case !p.Active:
+		case p.SandboxProblem != "":
+			stuck, problem = append(stuck, p.Slug), p.SandboxProblem
+		case p.Sandbox == board.SandboxOff.String():
+			off = append(off, p.Slug)
+		}
+	}
+	if len(stuck) > 0 {
+		fmt.Fprintf(w, "SANDBOX cannot start (%s): %s; their tickets are skipped until it does, or until `bonsai project edit %s --sandbox off` lets commands run on the host\n\n",
+			someOf(stuck, 5), problem, stuck[0])
+	}
+	if len(off) > 0 {
+		fmt.Fprintf(w, "UNSANDBOXED (%s): --sandbox off, so commands run on the host as you, with your files, keys and network; `bonsai project edit %s --sandbox required` puts them back in the sandbox\n\n",
+			someOf(off, 5), off[0])
+	}
 }
 
 // UnpricedHelp says what a model without a price in the catalog means and

@@ -55,3 +55,36 @@ func TestWriteStatus_Models(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteStatus_Sandbox: active projects running unsandboxed are warned
+// about, and so are those whose required sandbox cannot start; archived
+// ones and sandboxed ones are not.
+func TestWriteStatus_Sandbox(t *testing.T) {
+	t.Parallel()
+	v := view.Status{Projects: []view.ProjectSummary{
+		{Slug: "loose", Active: true, Sandbox: "off"},
+		{Slug: "old", Sandbox: "off"},
+		{Slug: "stuck", Active: true, Sandbox: "required", SandboxProblem: "the sandbox cannot start: no bwrap"},
+		{Slug: "fine", Active: true, Sandbox: "required"},
+	}}
+	var b bytes.Buffer
+	if err := WriteStatus(&b, v, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ := strings.Cut(b.String(), "PROJECTS")
+	for _, want := range []string{
+		"UNSANDBOXED (loose): --sandbox off, so commands run on the host as you",
+		"`bonsai project edit loose --sandbox required`",
+		"SANDBOX cannot start (stuck): the sandbox cannot start: no bwrap; their tickets are skipped",
+		"`bonsai project edit stuck --sandbox off`",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+	for _, not := range []string{"old", "fine"} {
+		if strings.Contains(out, not) {
+			t.Errorf("status warns about %s:\n%s", not, out)
+		}
+	}
+}
