@@ -56,6 +56,7 @@ func TestScripts(t *testing.T) {
 			"takeport": cmdTakePort,
 			"proc":     cmdProc,
 			"procs":    cmdProcs,
+			"nobwrap":  cmdNoBwrap,
 			"private":  cmdPrivate,
 			// fakellm (run_fakellm_test.go) serves scripted model turns.
 			"fakellm": cmdFakeLLM(t),
