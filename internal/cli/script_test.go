@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -38,6 +39,14 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
+		// [root]: the tests run as root, who may read any process's
+		// /proc/<pid>/environ, the runtime's included.
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("BONSAI_DATA_DIR", filepath.Join(env.WorkDir, "data"))
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
