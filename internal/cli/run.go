@@ -24,6 +24,11 @@ type runOptions struct {
 	tools     string
 	maxTurns  int
 	thinking  string
+	// sandbox runs the agent's commands in bubblewrap, with network
+	// (none or all; networkSet when given).
+	sandbox    bool
+	network    string
+	networkSet bool
 }
 
 // The modes of `bonsai run`.
@@ -48,13 +53,19 @@ reads JSON-line commands on stdin (see docs/rpc.md). Piped stdin is put
 before the prompt: git diff | bonsai run -p "review this".
 
 Sessions are saved under $BONSAI_DATA_DIR/sessions/cli/; --continue resumes
-the latest one for the directory, --session FILE a given one.`,
+the latest one for the directory, --session FILE a given one.
+
+Commands run on the host as you, who watch them; --sandbox runs them in
+bubblewrap instead (Linux): only the directory is writable, the home and
+the data directory are hidden, secrets stay out, and --network none cuts
+the network (see docs/sandbox.md).`,
 		Example: `  bonsai run
   bonsai run -p "what does this project do?"
   git diff | bonsai run -p "review"
   bonsai run --mode json --model openai/gpt-5 "fix the failing test"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.prompt = args
+			o.networkSet = cmd.Flags().Changed("network")
 			return runRun(cmd.Context(), a, o)
 		},
 	}
@@ -69,6 +80,8 @@ the latest one for the directory, --session FILE a given one.`,
 	f.StringVar(&o.tools, "tools", strings.Join(agenthost.CodingTools(), ","), "comma-separated tools to enable")
 	f.IntVar(&o.maxTurns, "max-turns", 0, "stop after this many model requests (0: no limit)")
 	f.StringVar(&o.thinking, "thinking", "", "thinking level: off, low, medium or high")
+	f.BoolVar(&o.sandbox, "sandbox", false, "run the agent's commands in the bubblewrap sandbox (Linux)")
+	f.StringVar(&o.network, "network", "all", "network of sandboxed commands: none or all")
 	cmd.MarkFlagsMutuallyExclusive("continue", "session", "no-session")
 	return cmd
 }
@@ -98,6 +111,9 @@ func runRun(ctx context.Context, a *app, o runOptions) error {
 	}
 	if o.maxTurns < 0 {
 		return usagef("--max-turns must not be negative")
+	}
+	if err := checkRunSandbox(o); err != nil {
+		return err
 	}
 	prompt := strings.TrimSpace(strings.Join(o.prompt, " "))
 	if mode == modePrint || mode == modeJSON {
