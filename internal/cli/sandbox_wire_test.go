@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
+)
+
+func TestRepoHost(t *testing.T) {
+	t.Parallel()
+	for repo, want := range map[string]string{
+		"https://github.com/acme/app.git":     "github.com",
+		"https://user:pw@git.example.com/x":   "git.example.com",
+		"ssh://git@gitlab.example.org:2222/x": "gitlab.example.org",
+		"git@github.com:acme/app.git":         "github.com",
+		"github.com:acme/app.git":             "github.com",
+		"file:///srv/repo":                    "",
+		"/srv/repo":                           "",
+		"./repo":                              "",
+		"../x:y/repo":                         "",
+		`C:\src\repo`:                         "",
+	} {
+		if got := repoHost(repo); got != want {
+			t.Errorf("repoHost(%q) = %q, want %q", repo, got, want)
+		}
+	}
+}
+
+// TestNetworkFor: none and all map through; proxy, the default, gives no
+// network until the proxy lands, with its allow list already made of the
+// repository's host, config.json's hosts and the project's, once each.
+func TestNetworkFor(t *testing.T) {
+	t.Parallel()
+	p := board.Project{Repo: "git@github.com:acme/app.git", Agent: board.AgentSettings{AllowHosts: []string{"registry.npmjs.org", "github.com"}}}
+	n := networkFor(p, []string{"proxy.golang.org"})
+	if n.Mode != sandbox.NetworkNone || !slices.Equal(n.Allow, []string{"github.com", "proxy.golang.org", "registry.npmjs.org"}) {
+		t.Errorf("proxy: %+v", n)
+	}
+	p.Agent.Network = board.NetworkAll
+	if n := networkFor(p, nil); n.Mode != sandbox.NetworkAll || n.Allow != nil {
+		t.Errorf("all: %+v", n)
+	}
+	p.Agent.Network = board.NetworkNone
+	if n := networkFor(p, nil); n.Mode != sandbox.NetworkNone || n.Allow != nil {
+		t.Errorf("none: %+v", n)
+	}
+}
+
+// TestAgentExecutors_CachesPerProject: each project's sandbox writes its
+// own toolchain caches under the data directory and cannot see another
+// project's.
+func TestAgentExecutors_CachesPerProject(t *testing.T) {
+	t.Parallel()
+	if err := sandbox.Available(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("bwrap is required on CI: %v", err)
+		}
+		t.Skip(err)
+	}
+	base, err := os.MkdirTemp("/var/tmp", "bonsai-caches-test-") // outside the sandbox's private /tmp
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	d := config.Dir(filepath.Join(base, "data"))
+	x := newAgentExecutors(d, config.Config{})
+	open := func(slug string) executor.Executor {
+		clone := filepath.Join(base, "data", "projects", slug)
+		root := filepath.Join(base, "data", "worktrees", slug, "1")
+		for _, args := range [][]string{{"init", "-q", "-b", "main", clone}, {"-C", clone, "commit", "-q", "--allow-empty", "-m", "first"}, {"-C", clone, "worktree", "add", "-q", root}} {
+			cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e"}, args...)...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v %s", args, err, out)
+			}
+		}
+		ex, err := x.open(board.Project{Slug: slug}, root, clone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ex.(interface{ Close() error }).Close() })
+		return ex
+	}
+	shell := func(ex executor.Executor, script string) string {
+		var out strings.Builder
+		if _, err := ex.Shell(context.Background(), script, executor.RunOptions{Output: &out}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	a, b := open("alpha"), open("beta")
+	shell(a, `echo alpha > "$GOCACHE/mark"`)
+	if got, err := os.ReadFile(filepath.Join(base, "data", "caches", "alpha", "gocache", "mark")); err != nil || string(got) != "alpha\n" {
+		t.Fatalf("alpha's cache on the host: %q, %v", got, err)
+	}
+	out := shell(b, `ls "$GOCACHE"; cat `+filepath.Join(base, "data", "caches", "alpha", "gocache", "mark")+` 2>&1; echo $GOCACHE $CARGO_HOME $npm_config_cache $PIP_CACHE_DIR $GOMODCACHE`)
+	if strings.Contains(out, "alpha\n") || !strings.Contains(out, "No such file") {
+		t.Errorf("beta sees alpha's cache:\n%s", out)
+	}
+	for _, k := range toolchainCaches {
+		if !strings.Contains(out, "/.cache/bonsai/"+strings.ToLower(k)) {
+			t.Errorf("%s not set inside the sandbox:\n%s", k, out)
+		}
+	}
+}
