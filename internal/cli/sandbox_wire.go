@@ -33,6 +33,7 @@ const runCacheDir = "_run"
 // project's sandbox setting (docs/sandbox.md).
 type agentExecutors struct {
 	data       config.Dir
+	home       string   // the user's home, hidden in the sandbox
 	env        []string // config.json's agent.env
 	allowHosts []string // config.json's network.allowHosts
 	// available is sandbox.Available, asked once per process.
@@ -40,7 +41,7 @@ type agentExecutors struct {
 }
 
 func newAgentExecutors(d config.Dir, cfg config.Config) *agentExecutors {
-	return &agentExecutors{data: d, env: cfg.Agent.Env, allowHosts: cfg.Network.AllowHosts, available: sync.OnceValue(sandbox.Available)}
+	return &agentExecutors{data: d, home: userHome(), env: cfg.Agent.Env, allowHosts: cfg.Network.AllowHosts, available: sync.OnceValue(sandbox.Available)}
 }
 
 // check is heartbeat.Options.Sandbox: nil when p's commands can run as
@@ -80,7 +81,7 @@ func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Exe
 		return nil, err
 	}
 	return sandbox.New(root, sandbox.Options{
-		Network: networkFor(p, x.allowHosts).Mode, Home: userHome(), DataDir: x.data.Path(),
+		Network: networkFor(p, x.allowHosts).Mode, Home: x.home, DataDir: x.data.Path(),
 		GitDir: filepath.Join(clone, ".git"), Caches: caches, Env: x.env,
 	})
 }

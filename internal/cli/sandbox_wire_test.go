@@ -55,9 +55,10 @@ func TestNetworkFor(t *testing.T) {
 	}
 }
 
-// TestAgentExecutors_CachesPerProject: each project's sandbox writes its
-// own toolchain caches under the data directory and cannot see another
-// project's.
+// TestAgentExecutors_CachesPerProject: with the data directory in the
+// home, as by default, each project's sandbox commits in its worktree,
+// cannot read the web token, writes its own toolchain caches under the
+// data directory and cannot see another project's.
 func TestAgentExecutors_CachesPerProject(t *testing.T) {
 	t.Parallel()
 	if err := sandbox.Available(); err != nil {
@@ -71,11 +72,20 @@ func TestAgentExecutors_CachesPerProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(base) })
-	d := config.Dir(filepath.Join(base, "data"))
-	x := newAgentExecutors(d, config.Config{})
+	// The default layout: the data directory in the home.
+	home := filepath.Join(base, "home")
+	data := filepath.Join(home, ".bonsai")
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "web-token"), []byte("token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	x := newAgentExecutors(config.Dir(data), config.Config{})
+	x.home = home
 	open := func(slug string) executor.Executor {
-		clone := filepath.Join(base, "data", "projects", slug)
-		root := filepath.Join(base, "data", "worktrees", slug, "1")
+		clone := filepath.Join(data, "projects", slug)
+		root := filepath.Join(data, "worktrees", slug, "1")
 		for _, args := range [][]string{{"init", "-q", "-b", "main", clone}, {"-C", clone, "commit", "-q", "--allow-empty", "-m", "first"}, {"-C", clone, "worktree", "add", "-q", root}} {
 			cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e"}, args...)...)
 			if out, err := cmd.CombinedOutput(); err != nil {
@@ -97,11 +107,13 @@ func TestAgentExecutors_CachesPerProject(t *testing.T) {
 		return out.String()
 	}
 	a, b := open("alpha"), open("beta")
-	shell(a, `echo alpha > "$GOCACHE/mark"`)
-	if got, err := os.ReadFile(filepath.Join(base, "data", "caches", "alpha", "gocache", "mark")); err != nil || string(got) != "alpha\n" {
+	if out := shell(a, `echo alpha > "$GOCACHE/mark"; git -c user.name=t -c user.email=t@e commit -q --allow-empty -m inside && echo committed; cat `+filepath.Join(data, "web-token")+` 2>/dev/null || echo no-token`); out != "committed\nno-token\n" {
+		t.Errorf("in alpha's sandbox: %q", out)
+	}
+	if got, err := os.ReadFile(filepath.Join(data, "caches", "alpha", "gocache", "mark")); err != nil || string(got) != "alpha\n" {
 		t.Fatalf("alpha's cache on the host: %q, %v", got, err)
 	}
-	out := shell(b, `cat "$GOCACHE/mark" 2>/dev/null || echo own-cache; cat `+filepath.Join(base, "data", "caches", "alpha", "gocache", "mark")+
+	out := shell(b, `cat "$GOCACHE/mark" 2>/dev/null || echo own-cache; cat `+filepath.Join(data, "caches", "alpha", "gocache", "mark")+
 		` 2>/dev/null || echo hidden; echo $GOCACHE $CARGO_HOME $npm_config_cache $PIP_CACHE_DIR $GOMODCACHE`)
 	if strings.Contains(out, "alpha\n") || !strings.Contains(out, "own-cache\nhidden\n") {
 		t.Errorf("beta sees alpha's cache:\n%s", out)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -378,5 +379,39 @@ func TestProvider_OpenAgent(t *testing.T) {
 	_, err = p.Prepare(context.Background(), project(repo), ticket(2, "Two"))
 	if !errors.Is(err, executor.ErrSandboxUnavailable) {
 		t.Fatalf("Prepare = %v, want ErrSandboxUnavailable", err)
+	}
+}
+
+// TestProvider_CopiesUserIdentityIntoClone: the user's git identity is
+// written into the clone's own config, also of a clone made before, so
+// commits work where ~/.gitconfig is out of sight (the sandbox hides the
+// home).
+func TestProvider_CopiesUserIdentityIntoClone(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Ada\n\temail = ada@example.com\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, _, data := newProvider(t)
+	repo := newRepo(t)
+	prepare(t, p, project(repo), ticket(1, "x"))
+	clone := filepath.Join(data, "projects", "demo")
+	local := func(key string) string {
+		out, _ := exec.Command("git", "-C", clone, "config", "--local", key).Output()
+		return strings.TrimSpace(string(out))
+	}
+	if local("user.name") != "Ada" || local("user.email") != "ada@example.com" {
+		t.Errorf("clone identity = %q <%q>", local("user.name"), local("user.email"))
+	}
+	// A clone made before, without an identity of its own, gets one.
+	for _, k := range []string{"user.name", "user.email"} {
+		if out, err := exec.Command("git", "-C", clone, "config", "--local", "--unset", k).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+	prepare(t, p, project(repo), ticket(2, "y"))
+	if local("user.email") != "ada@example.com" {
+		t.Errorf("an older clone's identity = %q", local("user.email"))
 	}
 }
