@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -33,14 +34,45 @@ func openRunSandbox(d config.Dir, cfg config.Config, cwd, network string) (*sand
 	if err != nil {
 		return nil, err
 	}
+	env := append(passGitIdentity(cwd), cfg.Agent.Env...)
 	ex, err := sandbox.New(cwd, sandbox.Options{
 		Network: sandbox.Network(network), Home: userHome(), DataDir: d.Path(),
-		GitDir: linkedGitDir(cwd), Caches: caches, Env: cfg.Agent.Env,
+		GitDir: linkedGitDir(cwd), Caches: caches, Env: env,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("--sandbox: %w", err)
 	}
 	return ex, nil
+}
+
+// passGitIdentity puts the committer identity git finds for cwd on the
+// host (~/.gitconfig, which the sandbox hides) into this process's
+// GIT_AUTHOR_* and GIT_COMMITTER_* variables, unless set, and returns
+// their names for sandbox.Options.Env, so the agent's commits in the
+// sandbox carry the user's name. `bonsai run` is one process for one
+// workspace, so its environment is the place.
+func passGitIdentity(cwd string) []string {
+	get := func(key string) string {
+		out, err := exec.Command("git", "-C", cwd, "config", key).Output()
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
+	}
+	var names []string
+	for _, v := range []struct{ key, author, committer string }{
+		{"user.name", "GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"},
+		{"user.email", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"},
+	} {
+		val := get(v.key)
+		for _, name := range []string{v.author, v.committer} {
+			if os.Getenv(name) == "" && val != "" {
+				os.Setenv(name, val)
+			}
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // linkedGitDir returns the .git directory of the clone whose linked
