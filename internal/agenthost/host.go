@@ -8,6 +8,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/gate"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/session"
 	"github.com/bonsai-run/bonsai/internal/tool"
@@ -28,6 +29,11 @@ type Config struct {
 	// NewTools, when not nil, replaces the coding tools: it receives the
 	// workspace and the skills directory (nil when none).
 	NewTools func(ws, skills executor.Executor) []tool.Tool
+	// Gate judges the coding tools' calls: every bash command goes through
+	// the command policy, and read-only mode refuses write and edit. Its
+	// Policy.Workspace defaults to Prompt.Root. The zero value judges in
+	// auto mode and refuses the commands the policy holds for a person.
+	Gate gate.Config
 	// Extra are more tools, offered after the coding tools.
 	Extra []tool.Tool
 	// Session records the conversation; the agent resumes from its leaf.
@@ -73,6 +79,10 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	} else {
 		toolset = Tools(cfg.Prompt.Workspace, h.skills, cfg.Tools)
 	}
+	if cfg.Gate.Policy.Workspace == "" {
+		cfg.Gate.Policy.Workspace = cfg.Prompt.Root
+	}
+	toolset = gate.Wrap(toolset, cfg.Gate)
 	toolset = append(toolset, cfg.Extra...)
 	cfg.Prompt.Tools = append(append([]string(nil), cfg.Tools...), Names(cfg.Extra)...)
 	system, w := cfg.Prompt.Render(ctx)

@@ -248,14 +248,17 @@ func ValidateHostPattern(p string) error {
 	if name == "" || len(name) > 253 {
 		return bad("no host name")
 	}
+	if name != host && !strings.Contains(name, ".") {
+		return bad("a wildcard must stand for subdomains of a domain, not of a top-level domain")
+	}
 	for _, label := range strings.Split(name, ".") {
 		if label == "" || len(label) > 63 {
 			return bad("empty or overlong label")
 		}
 		for i, r := range label {
-			ok := r == '-' && i > 0 && i < len(label)-1 || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+			ok := r == '-' && i > 0 && i < len(label)-1 || r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
 			if !ok {
-				return bad("only letters, digits, dots and inner hyphens are allowed")
+				return bad("only letters, digits, underscores, dots and inner hyphens are allowed")
 			}
 		}
 	}

@@ -79,6 +79,7 @@ func TestValidate_SafetySettings(t *testing.T) {
 		"host empty":     {AllowHosts: []string{""}},
 		"host star":      {AllowHosts: []string{"*"}},
 		"host mid star":  {AllowHosts: []string{"a.*.com"}},
+		"host tld star":  {AllowHosts: []string{"*.com"}},
 		"host hyphen":    {AllowHosts: []string{"-a.com"}},
 		"host dots":      {AllowHosts: []string{"a..com"}},
 		"host v6 bare":   {AllowHosts: []string{"[example.com]"}},

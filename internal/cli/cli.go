@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
 	"github.com/spf13/cobra"
 )
 
@@ -27,6 +28,10 @@ const (
 // Main runs the bonsai command with the process's arguments and streams and
 // exits with its exit code.
 func Main() {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.BridgeArg {
+		// The sandbox's proxy bridge: no command line, no configuration.
+		os.Exit(sandbox.BridgeMain(os.Args[2:]))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -17,6 +17,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
+	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -122,6 +123,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check,
+		Policy: policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 	})
 	if err != nil {
 		lf.Close()
@@ -153,4 +155,14 @@ func pickEnv(env, names []string) []string {
 		}
 	}
 	return out
+}
+
+// homeDir is the user's home for the command policy's ~ and $HOME: $HOME,
+// else the account's home; empty when neither is known.
+func (a *app) homeDir() string {
+	if h := a.getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
 }

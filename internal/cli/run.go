@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/agenthost"
+	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/runui"
 	"github.com/spf13/cobra"
 )
@@ -29,6 +30,10 @@ type runOptions struct {
 	sandbox    bool
 	network    string
 	networkSet bool
+	// permissionMode and allow are the command policy's mode and the
+	// extra Allow patterns of this run.
+	permissionMode string
+	allow          []string
 }
 
 // The modes of `bonsai run`.
@@ -58,11 +63,23 @@ the latest one for the directory, --session FILE a given one.
 Commands run on the host as you, who watch them; --sandbox runs them in
 bubblewrap instead (Linux): only the directory is writable, the home and
 the data directory are hidden, secrets stay out, and --network none cuts
-the network (see docs/sandbox.md).`,
+the network (see docs/sandbox.md).
+
+Every command the agent runs is judged by the command policy first
+(docs/policy.md): the built-in deny list (sudo, git push --force, rm -rf /,
+the data directory, ...) is refused in every mode, and the agent is told
+which rule refused it. --permission-mode auto (the default) runs everything
+else; ask holds every command that is neither read-only nor allowed by a
+pattern; read-only also refuses write, edit and commands that change files.
+Interactively a held command is asked in the terminal (y once, a always
+for this session, n refuse); with -p, --mode json or rpc it is refused,
+unless an --allow pattern (or config.json's policy.allow) allows it.`,
 		Example: `  bonsai run
   bonsai run -p "what does this project do?"
   git diff | bonsai run -p "review"
-  bonsai run --mode json --model openai/gpt-5 "fix the failing test"`,
+  bonsai run --mode json --model openai/gpt-5 "fix the failing test"
+  bonsai run -p --permission-mode ask --allow 'go test *' "fix the failing test"
+  bonsai run --permission-mode read-only "how does the login work?"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.prompt = args
 			o.networkSet = cmd.Flags().Changed("network")
@@ -82,6 +99,8 @@ the network (see docs/sandbox.md).`,
 	f.StringVar(&o.thinking, "thinking", "", "thinking level: off, low, medium or high")
 	f.BoolVar(&o.sandbox, "sandbox", false, "run the agent's commands in the bubblewrap sandbox (Linux)")
 	f.StringVar(&o.network, "network", "all", "network of sandboxed commands: none or all")
+	f.StringVar(&o.permissionMode, "permission-mode", "auto", "command policy mode: auto, ask or read-only")
+	f.StringArrayVar(&o.allow, "allow", nil, "command pattern to run without asking, e.g. 'go test *' (repeatable)")
 	cmd.MarkFlagsMutuallyExclusive("continue", "session", "no-session")
 	return cmd
 }
@@ -115,6 +134,14 @@ func runRun(ctx context.Context, a *app, o runOptions) error {
 	if err := checkRunSandbox(o); err != nil {
 		return err
 	}
+	if _, err := runPolicyMode(o.permissionMode); err != nil {
+		return err
+	}
+	for _, p := range o.allow {
+		if _, err := policy.ParsePattern(p); err != nil {
+			return usagef("--allow %q: %s", p, strings.TrimPrefix(err.Error(), "policy: "))
+		}
+	}
 	prompt := strings.TrimSpace(strings.Join(o.prompt, " "))
 	if mode == modePrint || mode == modeJSON {
 		if !isTerminal(a.stdin) {
@@ -145,6 +172,20 @@ func runRun(ctx context.Context, a *app, o runOptions) error {
 		return ui.RPC(ctx)
 	}
 	return ui.Interactive(ctx, prompt)
+}
+
+// runPolicyMode reads --permission-mode.
+func runPolicyMode(s string) (policy.Mode, error) {
+	switch m := policy.Mode(strings.ToLower(strings.TrimSpace(s))); m {
+	case "", policy.ModeAuto:
+		return policy.ModeAuto, nil
+	case policy.ModeAsk, policy.ModeReadOnly:
+		return m, nil
+	}
+	if strings.EqualFold(strings.TrimSpace(s), "plan") {
+		return "", usagef("--permission-mode plan is for board projects (a person approves the plan); bonsai run takes auto, ask or read-only")
+	}
+	return "", usagef("--permission-mode %q is not one of auto, ask, read-only", s)
 }
 
 // isTerminal reports whether a stream is a terminal.

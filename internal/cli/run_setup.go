@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/gate"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/runui"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
@@ -31,6 +34,8 @@ type agentRun struct {
 	models  modelResolver
 	redact  *llm.Redactor // the process's secrets
 	events  runui.Events  // passed on to the mode's handler
+	// approvals decides the commands the policy holds for a person.
+	approvals *runui.Approvals
 }
 
 // newRuntime opens the workspace, the session and the model, and builds
@@ -95,7 +100,18 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	if warning != "" {
 		rt.warn("%s", warning)
 	}
+	pmode, err := runPolicyMode(o.permissionMode)
+	if err != nil {
+		sess.Close()
+		return nil, err
+	}
+	rt.approvals = &runui.Approvals{
+		Policy: policy.Config{Mode: pmode, Allow: append(slices.Clone(o.allow), rt.config.Policy.Allow...),
+			Ask: rt.config.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir(), Workspace: rt.cwd},
+		Warn: func(msg string) { rt.warn("%s", msg) },
+	}
 	host, err := agenthost.New(ctx, agenthost.Config{
+		Gate: gate.Config{Policy: rt.approvals.Policy, Ask: rt.approvals.Ask},
 		Prompt: agenthost.Prompt{Workspace: rt.ex, Root: rt.cwd, Name: filepath.Base(rt.cwd),
 			UserSkills: filepath.Join(d.Path(), "skills"), Date: a.now()},
 		OpenDir: func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
@@ -195,6 +211,7 @@ func (rt *agentRun) ui() *runui.Run {
 	return &runui.Run{
 		Agent: rt.agent, Events: &rt.events, Stdin: rt.a.stdin, Stdout: rt.a.stdout, Stderr: rt.a.stderr,
 		Getenv: rt.a.getenv, Redact: rt.redact.String, Models: rt.models, Sessions: rt.sessions(),
+		Approvals: rt.approvals,
 	}
 }
 

@@ -189,7 +189,11 @@ func newTicketShowCmd(a *app) *cobra.Command {
 			if asJSON {
 				return writeJSON(a.stdout, d)
 			}
-			return text.WriteTicket(a.stdout, d, a.now())
+			p, err := s.Project(cmd.Context(), ref.Project)
+			if err != nil {
+				return err
+			}
+			return text.WriteTicket(a.stdout, d, p.Agent.PermissionMode, a.now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")

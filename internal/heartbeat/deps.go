@@ -6,6 +6,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
+	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
@@ -118,6 +119,27 @@ type Job struct {
 	// OnUsage, when not nil, receives the run's cumulative usage after
 	// each model response, so the ticket tools can report it.
 	OnUsage func(board.Usage)
+	// Policy is the command policy for this run: the project's mode and
+	// patterns with config.json's policy.* patterns appended, DataDir and
+	// HomeDir set. The runner sets Workspace (the worktree root).
+	Policy policy.Config
+	// Approve is asked about a command the policy judged Ask. nil means no
+	// person can be asked: the command is refused.
+	Approve func(ctx context.Context, command string, d policy.Decision) ApprovalAnswer
+}
+
+// ApprovalAnswer is how a command the policy holds for a person is handled
+// now.
+type ApprovalAnswer struct {
+	// Allow is set when a person allowed this command (once, or always for
+	// the project): run it.
+	Allow bool
+	// Message, when not allowed, is the tool result the model sees: why,
+	// what the person said, what to do.
+	Message string
+	// EndRun is set when the request was posted and the ticket blocked: the
+	// run ends after this turn (tool.Result.Terminate).
+	EndRun bool
 }
 
 // Outcome is how a run ended.

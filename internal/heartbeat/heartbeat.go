@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/policy"
 )
 
 // MaxRun is the longest one agent run may take, whatever the beat's
@@ -66,6 +67,11 @@ type Options struct {
 	// then skipped, no run started, with one comment per streak. nil
 	// checks nothing.
 	Sandbox func(p board.Project) error
+	// Policy holds what every run's command policy shares: config.json's
+	// Allow and Ask patterns (appended to each project's own), the data
+	// directory and the home directory. A project's permission mode sets
+	// the mode.
+	Policy policy.Config
 }
 
 // Heartbeat runs beats.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
+	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/session"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
@@ -190,8 +191,19 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 		Brief: Brief{Task: r.plan.Task, Project: r.plan.Project, Ticket: t, Comments: comments,
 			Unseen: slices.Clone(r.seen), Budget: budget, Deadline: deadline, Now: h.opts.Now()},
 		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Skills: h.opts.Skills,
-		Tools: r.tools.Tools(), OnUsage: r.setUsage,
+		Tools: r.tools.Tools(), OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project),
 	}, nil
+}
+
+// policyOf is a project's command policy: its mode and patterns, then
+// config.json's, with the data and home directories.
+func (h *Heartbeat) policyOf(p board.Project) policy.Config {
+	c := h.opts.Policy
+	c.Mode = policy.Mode(p.Agent.PermissionMode.Commands())
+	c.Allow = append(slices.Clone(p.Agent.Allow), h.opts.Policy.Allow...)
+	c.Ask = append(slices.Clone(p.Agent.Ask), h.opts.Policy.Ask...)
+	c.Workspace = ""
+	return c
 }
 
 // runAgent runs the job until it ends or its deadline passes, and turns a

@@ -8,31 +8,33 @@ import (
 // clean is a small graph that keeps every rule.
 func clean() graph {
 	return graph{
-		"cmd/bonsai":                {Imports: []string{"internal/cli"}},
-		"internal/board":            {Imports: []string{"errors", "strings"}, Deps: []string{"errors", "strings", "os"}},
-		"internal/store":            {Imports: []string{"internal/board"}, Deps: []string{"internal/board"}},
-		"internal/store/sqlite":     {Imports: []string{"internal/board", "internal/store", "modernc.org/sqlite"}, Deps: []string{"internal/store", "internal/board", "modernc.org/sqlite"}},
-		"internal/llm":              {Imports: []string{"net/http"}, Deps: []string{"net/http"}},
-		"internal/llm/openai":       {Imports: []string{"internal/llm"}, Deps: []string{"internal/llm"}},
-		"internal/heartbeat":        {Imports: []string{"internal/board", "internal/store"}, Deps: []string{"internal/board", "internal/store"}},
-		"internal/executor/local":   {Imports: []string{"os"}, Deps: []string{"os"}},
-		"internal/executor/sandbox": {Imports: []string{"internal/executor/local"}, Deps: []string{"internal/executor/local", "os"}},
-		"internal/cli":              {Imports: []string{"internal/store/sqlite", "internal/heartbeat", "internal/llm/openai"}},
+		"cmd/bonsai":                 {Imports: []string{"internal/cli"}},
+		"internal/board":             {Imports: []string{"errors", "strings"}, Deps: []string{"errors", "strings", "os"}},
+		"internal/store":             {Imports: []string{"internal/board"}, Deps: []string{"internal/board"}},
+		"internal/store/sqlite":      {Imports: []string{"internal/board", "internal/store", "modernc.org/sqlite"}, Deps: []string{"internal/store", "internal/board", "modernc.org/sqlite"}},
+		"internal/llm":               {Imports: []string{"net/http"}, Deps: []string{"net/http"}},
+		"internal/llm/openai":        {Imports: []string{"internal/llm"}, Deps: []string{"internal/llm"}},
+		"internal/heartbeat":         {Imports: []string{"internal/board", "internal/store"}, Deps: []string{"internal/board", "internal/store"}},
+		"internal/executor/local":    {Imports: []string{"os"}, Deps: []string{"os"}},
+		"internal/executor/sandbox":  {Imports: []string{"internal/executor/local"}, Deps: []string{"internal/executor/local", "os"}},
+		"internal/executor/seatbelt": {Imports: []string{"internal/executor/local"}, Deps: []string{"internal/executor/local", "os"}},
+		"internal/cli":               {Imports: []string{"internal/store/sqlite", "internal/heartbeat", "internal/llm/openai"}},
 	}
 }
 
 func cleanDoc() map[string][]string {
 	return map[string][]string{
-		"cmd/bonsai":                {"internal/cli"},
-		"internal/board":            nil,
-		"internal/store":            {"internal/board"},
-		"internal/store/sqlite":     {"internal/board", "internal/store"},
-		"internal/llm":              nil,
-		"internal/llm/openai":       {"internal/llm"},
-		"internal/executor/local":   nil,
-		"internal/executor/sandbox": {"internal/executor/local"},
-		"internal/heartbeat":        {"internal/board", "internal/store"},
-		"internal/cli":              {allowAll},
+		"cmd/bonsai":                 {"internal/cli"},
+		"internal/board":             nil,
+		"internal/store":             {"internal/board"},
+		"internal/store/sqlite":      {"internal/board", "internal/store"},
+		"internal/llm":               nil,
+		"internal/llm/openai":        {"internal/llm"},
+		"internal/executor/local":    nil,
+		"internal/executor/sandbox":  {"internal/executor/local"},
+		"internal/executor/seatbelt": {"internal/executor/local"},
+		"internal/heartbeat":         {"internal/board", "internal/store"},
+		"internal/cli":               {allowAll},
 	}
 }
 
@@ -113,6 +115,22 @@ func TestRules_FireOnBrokenGraphs(t *testing.T) {
 			g["internal/executor/sandbox"] = p
 			return g
 		}, "adapter internal/executor/sandbox imports adapter internal/store/sqlite"},
+		{"seatbelt imports the bubblewrap sandbox", adaptersApart, func(g graph) graph {
+			p := g["internal/executor/seatbelt"]
+			p.Deps = append(p.Deps, "internal/executor/sandbox")
+			g["internal/executor/seatbelt"] = p
+			return g
+		}, "adapter internal/executor/seatbelt imports adapter internal/executor/sandbox"},
+		{"local imports seatbelt", adaptersApart, func(g graph) graph {
+			p := g["internal/executor/local"]
+			p.Deps = append(p.Deps, "internal/executor/seatbelt")
+			g["internal/executor/local"] = p
+			return g
+		}, "adapter internal/executor/local imports adapter internal/executor/seatbelt"},
+		{"another package constructs seatbelt", onlyCLIWires, func(g graph) graph {
+			g["internal/tools"] = pkg{Imports: []string{"internal/executor/seatbelt"}}
+			return g
+		}, "internal/tools imports internal/executor/seatbelt; only internal/cli constructs adapters"},
 		{"another package constructs the sandbox", onlyCLIWires, func(g graph) graph {
 			g["internal/llm/openai"] = pkg{Imports: []string{"internal/executor/sandbox"}}
 			return g

@@ -37,14 +37,16 @@ var adapters = []string{
 	"internal/llm/openai",
 	"internal/executor/local",
 	"internal/executor/sandbox",
+	"internal/executor/seatbelt",
 }
 
 // adapterWraps are the only adapter-to-adapter imports allowed: the
-// sandbox executor wraps the local one on purpose, keeping its os.Root
-// file operations and process-group handling and changing only how
-// commands start (inside bwrap).
+// sandbox executors (bubblewrap, Seatbelt) wrap the local one on purpose,
+// keeping its os.Root file operations and process-group handling and
+// changing only how commands start (inside bwrap, under sandbox-exec).
 var adapterWraps = map[string]string{
-	"internal/executor/sandbox": "internal/executor/local",
+	"internal/executor/sandbox":  "internal/executor/local",
+	"internal/executor/seatbelt": "internal/executor/local",
 }
 
 // core packages depend on interfaces they declare, never on an adapter's
@@ -196,7 +198,7 @@ func graphOf(m map[string][]string) graph {
 // runnerFree are the packages the heartbeat may not depend on, even
 // transitively: the agent, its assembly and the host executor stay behind
 // the AgentRunner boundary, which internal/cli wires.
-var runnerFree = []string{"internal/agent", "internal/agenthost", "internal/executor/local", "internal/executor/sandbox"}
+var runnerFree = []string{"internal/agent", "internal/agenthost", "internal/executor/local", "internal/executor/sandbox", "internal/executor/seatbelt"}
 
 // heartbeatBehindRunner: internal/heartbeat itself depends on none of
 // runnerFree (its agentrunner subpackage is the runner, and may).
@@ -213,7 +215,7 @@ func heartbeatBehindRunner(g graph) []string {
 }
 
 // wired are the concrete adapters only the wiring constructs.
-var wired = []string{"internal/executor/local", "internal/executor/sandbox", "internal/store/sqlite", "internal/store/postgres", "internal/llm/anthropic", "internal/llm/openai"}
+var wired = []string{"internal/executor/local", "internal/executor/sandbox", "internal/executor/seatbelt", "internal/store/sqlite", "internal/store/postgres", "internal/llm/anthropic", "internal/llm/openai"}
 
 // wiring may import an adapter of wired: internal/cli wires everything,
 // cmd and bench are programs, and internal/llm/provider is the adapter

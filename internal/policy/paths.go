@@ -42,6 +42,9 @@ func (j *judge) touchesData(w word) bool {
 			continue
 		}
 		p = path.Clean(p)
+		if j.inWorkspace(p) {
+			continue // a heartbeat's worktree lives in the data directory
+		}
 		home := j.cfg.HomeDir
 		if home == "" {
 			home = homeMark
@@ -52,6 +55,16 @@ func (j *judge) touchesData(w word) bool {
 		}
 	}
 	return false
+}
+
+// inWorkspace reports whether the clean absolute path p is the workspace
+// root or below it, literally: a glob in the root's part cannot match.
+func (j *judge) inWorkspace(p string) bool {
+	if j.cfg.Workspace == "" {
+		return false
+	}
+	ws := path.Clean(j.cfg.Workspace)
+	return p == ws || strings.HasPrefix(p, strings.TrimSuffix(ws, "/")+"/")
 }
 
 // under reports whether p, which may hold glob patterns, can name dir or a path below it.

@@ -15,6 +15,8 @@ func with(m Mode, allow, ask []string) Config {
 
 var (
 	auto      = with(ModeAuto, nil, nil)
+	// inData is a heartbeat's worktree, which lives in the data directory.
+	inData = Config{HomeDir: "/home/u", DataDir: "/srv/bonsai", Workspace: "/srv/bonsai/worktrees/demo/3"}
 	askM      = with(ModeAsk, []string{"go test *", "make", "npm run *"}, nil)
 	readOnlyM = with(ModeReadOnly, []string{"go test *"}, nil)
 	project   = with(ModeAuto, []string{"go test *"}, []string{"npm publish *", "docker *"})
@@ -190,6 +192,13 @@ var judgeCases = []judgeCase{
 	{"export GIT_ASKPASS=/tmp/x", auto, Deny, "git-config-override"},
 	{"git credential fill", auto, Deny, "git-credential"},
 	{"cat ~/.bonsai/web-token", auto, Deny, "data-dir"},
+	{"cat /srv/bonsai/worktrees/demo/3/README.md", inData, Allow, "auto-mode"},
+	{"ls /srv/bonsai/worktrees/demo/3", inData, Allow, "auto-mode"},
+	{"echo x > /srv/bonsai/worktrees/demo/3/out.txt", inData, Allow, "auto-mode"},
+	{"cat /srv/bonsai/worktrees/demo/3/../../../web-token", inData, Deny, "data-dir"},
+	{"cat /srv/bonsai/worktrees/demo/4/secret", inData, Deny, "data-dir"},
+	{"cat /srv/bonsai/worktrees/demo/30/secret", inData, Deny, "data-dir"},
+	{"cat /srv/bonsai/web-token", inData, Deny, "data-dir"},
 	{"cat $HOME/.bonsai/config.json", auto, Deny, "data-dir"},
 	{"ls \"$HOME/.bonsai\"", auto, Deny, "data-dir"},
 	{"cat /home/u/.bonsai/web-token", auto, Deny, "data-dir"},

@@ -14,11 +14,13 @@ import (
 
 // interactive is the state of `bonsai run` on a terminal.
 type interactive struct {
-	rt     *Run
-	view   *termView
-	cancel context.CancelFunc // of the current run
-	done   chan struct{}      // closed when the current run ends; nil when idle
-	armed  bool               // a Ctrl-C was pressed: the next one exits
+	rt      *Run
+	view    *termView
+	cancel  context.CancelFunc // of the current run
+	done    chan struct{}      // closed when the current run ends; nil when idle
+	armed   bool               // a Ctrl-C was pressed: the next one exits
+	asks    chan *question     // held commands, from the agent's goroutine
+	pending *question          // the question the next line answers
 }
 
 // Interactive reads prompts line by line. Ctrl-C aborts the running
@@ -33,8 +35,12 @@ func (rt *Run) Interactive(ctx context.Context, prompt string) error {
 	defer signal.Stop(sigs)
 
 	color := Terminal(rt.Stdout) && rt.Getenv("NO_COLOR") == "" && rt.Getenv("TERM") != "dumb"
-	in := &interactive{rt: rt, view: newTermView(rt.Stdout, color)}
+	in := &interactive{rt: rt, view: newTermView(rt.Stdout, color), asks: make(chan *question)}
 	rt.Events.Set(in.view.event)
+	if rt.Approvals != nil {
+		rt.Approvals.setPrompt(in.ask)
+		defer rt.Approvals.setPrompt(nil)
+	}
 	in.view.banner(rt.Agent.Model().ID, rt.Agent.Session().Path(), len(rt.Agent.Messages()))
 	lines := readLines(rt.Stdin)
 	if prompt != "" {
@@ -45,9 +51,12 @@ func (rt *Run) Interactive(ctx context.Context, prompt string) error {
 	for {
 		select {
 		case <-in.done:
-			in.done = nil
+			in.done, in.pending = nil, nil
 			in.cancel()
 			in.view.prompt()
+		case q := <-in.asks:
+			in.pending = q
+			in.view.ask(q)
 		case line, ok := <-lines:
 			if !ok {
 				in.stop()
@@ -65,6 +74,10 @@ func (rt *Run) Interactive(ctx context.Context, prompt string) error {
 				return nil
 			}
 			in.armed = true
+			if in.pending != nil {
+				in.pending.reply <- refused(in.pending)
+				in.pending = nil
+			}
 			if in.done != nil {
 				in.cancel()
 				in.view.notice("aborting — press Ctrl-C again to exit")
@@ -83,6 +96,8 @@ func (in *interactive) input(base context.Context, text string) bool {
 	case text == "/exit" || text == "/quit":
 		in.view.summary(in.rt.Agent.Usage())
 		return false
+	case in.pending != nil:
+		in.answer(text)
 	case text == "":
 		if in.done == nil {
 			in.view.prompt()

@@ -32,6 +32,9 @@ type Run struct {
 	Models func(id string) (llm.Model, llm.Info, string, error)
 	// Sessions opens new sessions and forks for new_session and fork.
 	Sessions agenthost.Sessions
+	// Approvals decides the commands the policy holds for a person: the
+	// interactive front end asks at the terminal. nil refuses them.
+	Approvals *Approvals
 }
 
 func (rt *Run) redact(s string) string {

@@ -112,8 +112,8 @@ type Store interface {
 // ProjectOverview is a project as `bonsai status` and the web status page
 // list it.
 type ProjectOverview struct {
-	// Project carries only the slug, name, active flag, model and
-	// sandbox setting.
+	// Project carries only the slug, name, active flag, model, permission
+	// mode and sandbox setting.
 	Project board.Project
 	// Counts are the project's tickets by state; states without tickets
 	// are absent.

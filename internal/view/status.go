@@ -33,6 +33,9 @@ type Status struct {
 	// can reach it: a missing key or setting is named before a beat fails.
 	Models     []ModelStatus `json:"models"`
 	RecentRuns []Run         `json:"recentRuns"`
+	// Warnings are the unsafe settings of the active projects, such as a
+	// sandbox that is off (SafetyWarnings).
+	Warnings []Warning `json:"warnings"`
 }
 
 // ModelStatus is one model the board's agents use.
@@ -71,8 +74,8 @@ type StatusOptions struct {
 	// Now is the time; spend today counts from its local midnight.
 	Now time.Time
 	// Models checks the models of the given projects; nil leaves the
-	// section empty. The projects carry only their slug, name, active flag
-	// and model (see store.ProjectOverview).
+	// section empty. The projects carry only their slug, name, active flag,
+	// model, permission mode and sandbox setting (see store.ProjectOverview).
 	Models func(projects []board.Project) []ModelStatus
 	// Sandbox reports whether the sandbox can start on this machine (nil)
 	// or why not, with the fix; it fills the SandboxProblem of the active
@@ -86,7 +89,7 @@ type StatusOptions struct {
 func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status, error) {
 	now := o.Now
 	v := Status{Heartbeat: o.Heartbeat, Projects: []ProjectSummary{}, Queue: []QueueEntry{},
-		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}, Models: []ModelStatus{}}
+		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}, Models: []ModelStatus{}, Warnings: []Warning{}}
 	ovs, err := src.Overview(ctx, store.ProjectFilter{})
 	if err != nil {
 		return v, err
@@ -115,6 +118,7 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 	if o.Models != nil {
 		v.Models = o.Models(ps)
 	}
+	v.Warnings = SafetyWarnings(ps)
 	board.SortQueue(picks)
 	for _, p := range picks {
 		v.Queue = append(v.Queue, NewQueueEntry(p))

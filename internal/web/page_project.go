@@ -19,7 +19,10 @@ type projectForm struct {
 	Name, Repo, DefaultBranch, Model, Verify                                      string
 	BudgetUSD, TicketTokens, RunBudgetUSD, RunTokens, DailyBudgetUSD, DailyTokens string
 	TakeBacklog                                                                   bool
-	ApprovePlans                                                                  bool
+	// Mode, Sandbox and Network are the chosen values ("auto", "plan", …);
+	// Allow, Ask and AllowHosts the textareas, one item a line.
+	Mode, Sandbox, Network string
+	Allow, Ask, AllowHosts string
 }
 
 // configCaps is what an empty field means: config.json's model and caps.
@@ -58,7 +61,8 @@ func formOf(p board.Project) projectForm {
 		BudgetUSD: usdText(a.BudgetUSD), TicketTokens: tokensText(a.TicketTokens),
 		RunBudgetUSD: usdText(a.RunBudgetUSD), RunTokens: tokensText(a.RunTokens),
 		DailyBudgetUSD: usdText(a.DailyBudgetUSD), DailyTokens: tokensText(a.DailyTokens), TakeBacklog: a.TakeBacklog,
-		ApprovePlans: a.PermissionMode == board.ModePlan}
+		Mode: a.PermissionMode.String(), Sandbox: a.Sandbox.String(), Network: a.Network.String(),
+		Allow: lines(a.Allow), Ask: lines(a.Ask), AllowHosts: lines(a.AllowHosts)}
 }
 
 // configCapsOf describes config.json's defaults; a config.json that does
@@ -166,12 +170,7 @@ func parseProjectForm(r *http.Request) (projectForm, projectEdit, fieldErrors) {
 	tokens("dailyTokens", "tokens per day", &f.DailyTokens, &e.DailyTokens)
 	f.TakeBacklog = r.PostFormValue("takeBacklog") != ""
 	e.TakeBacklog = &f.TakeBacklog
-	f.ApprovePlans = r.PostFormValue("approvePlans") != ""
-	mode := board.ModeAuto
-	if f.ApprovePlans {
-		mode = board.ModePlan
-	}
-	e.PermissionMode = &mode
+	parseSafetyForm(field, &f, &e)
 	return f, e, errs
 }
 

@@ -330,7 +330,7 @@ func TestPages_Settings(t *testing.T) {
 	e.project(t, "plain")
 	r := e.get(t, c, "/settings")
 	wantBody(t, r, "<td>openai/gpt-5</td><td>$2.50</td>", "anthropic/claude-sonnet-4-5 (default)", "no cap",
-		"<td>agents take it</td><td>a person approves</td>", `<span class="muted">people</span></td><td><span class="muted">agents go on</span>`)
+		"<td>agents take it</td><td>plan</td>", `<span class="muted">people</span></td><td>auto</td>`)
 	wantStatus(t, r, 200)
 	wantBody(t, r, "ANTHROPIC_API_KEY</code> <span class=\"badge ok\">set", "OPENAI_API_KEY</code> <span class=\"muted\">not set",
 		`name="heartbeat.intervalSec" value="60"`, "bonsai service install")

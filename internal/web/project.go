@@ -20,6 +20,14 @@ type newProjectInput struct {
 	Model     string  `json:"model"`
 	Verify    string  `json:"verify"`
 	BudgetUSD float64 `json:"budgetUsd"`
+	// The command policy and sandbox settings, as PATCH takes them;
+	// empty means the default (auto, required, proxy, no patterns).
+	PermissionMode string   `json:"permissionMode"`
+	Allow          []string `json:"allow"`
+	Ask            []string `json:"ask"`
+	Sandbox        string   `json:"sandbox"`
+	Network        string   `json:"network"`
+	AllowHosts     []string `json:"allowHosts"`
 }
 
 // remoteRepo matches git URLs: scheme://… and scp-like user@host:path.
@@ -35,6 +43,9 @@ func (s *Server) createProject(ctx context.Context, in newProjectInput) (board.P
 		Slug: strings.TrimSpace(in.Slug), Name: strings.TrimSpace(in.Name), Repo: repo,
 		DefaultBranch: strings.TrimSpace(in.Branch), Active: true,
 		Agent: board.AgentSettings{Model: strings.TrimSpace(in.Model), Verify: strings.TrimSpace(in.Verify), BudgetUSD: in.BudgetUSD},
+	}
+	if err := newSafety(in, &p.Agent); err != nil {
+		return board.Project{}, err
 	}
 	if p.Name == "" {
 		p.Name = p.Slug

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/bonsai-run/bonsai/internal/board"
 )
 
 // TestBrowser_ProjectSettings opens a project's settings from its board,
@@ -54,4 +56,53 @@ func TestBrowser_ProjectSettings(t *testing.T) {
 	if p, _ := e.db.Project(context.Background(), "demo"); !p.Active {
 		t.Fatal("the project is still archived")
 	}
+}
+
+// TestBrowser_ProjectSafety chooses the ask mode and an Allow pattern on
+// the settings page, sees a bad pattern refused next to its field with
+// the text kept, then sees the mode's badge on the board; turning the
+// sandbox off puts the warning on the board.
+func TestBrowser_ProjectSafety(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	e := newEnv(t)
+	e.project(t, "demo")
+	ctx := newBrowser(t)
+	steps(t, ctx, "log in", chromedp.Navigate(e.ts.URL+"/?token="+e.token), chromedp.WaitVisible(chromedp.CSS(".project-card")))
+	steps(t, ctx, "open the settings", chromedp.Navigate(e.ts.URL+"/p/demo/settings"), chromedp.WaitVisible(chromedp.CSS("#project-settings")))
+	if !eval[bool](t, ctx, `document.getElementById("ps-permissionMode-auto").checked`) {
+		t.Fatal("auto is not the chosen mode of a new project")
+	}
+	steps(t, ctx, "choose ask", chromedp.Click(chromedp.CSS("#ps-permissionMode-ask")))
+	steps(t, ctx, "type patterns, one bad", chromedp.SendKeys(chromedp.CSS("#ps-allow"), "go test *\ngo vet | tee x"))
+	steps(t, ctx, "save", chromedp.Click(chromedp.CSS("#save-project")))
+	waitFor(t, ctx, "the bad line shows next to the field, the text kept",
+		`document.readyState === "complete" && document.getElementById("ps-allow").value === "go test *\ngo vet | tee x" && `+
+			`document.getElementById("ps-allow").parentElement.querySelector(".field-error").textContent.includes('allow, line 2: pattern "go vet | tee x"') && `+
+			`document.getElementById("ps-permissionMode-ask").checked`)
+	screenshot(t, ctx, "project-settings-bad-pattern")
+	if p, _ := e.db.Project(context.Background(), "demo"); p.Agent.PermissionMode != board.ModeAuto || p.Agent.Allow != nil {
+		t.Fatalf("a refused form wrote %+v", p.Agent)
+	}
+
+	eval[bool](t, ctx, `(document.getElementById("ps-allow").value = "go test *") === "go test *"`)
+	steps(t, ctx, "save again", chromedp.Click(chromedp.CSS("#save-project")))
+	waitFor(t, ctx, "saved", `document.readyState === "complete" && !!document.getElementById("saved") && document.getElementById("saved").textContent === "Saved."`)
+	if p, _ := e.db.Project(context.Background(), "demo"); p.Agent.PermissionMode != board.ModeAsk || len(p.Agent.Allow) != 1 {
+		t.Fatalf("after saving %+v", p.Agent)
+	}
+	steps(t, ctx, "open the board", chromedp.Click(chromedp.CSS(".crumbs a")), chromedp.WaitVisible(chromedp.CSS("#board")))
+	waitFor(t, ctx, "the board shows the ask badge", `(document.querySelector(".board-head h1 .badge.mode") || {}).textContent === "Permission mode: ask"`)
+	if eval[bool](t, ctx, `!!document.getElementById("sandbox-off")`) {
+		t.Fatal("the board warns about a sandbox that is on")
+	}
+
+	steps(t, ctx, "open the settings", chromedp.Click(chromedp.CSS("#project-settings-link")), chromedp.WaitVisible(chromedp.CSS("#project-settings")))
+	steps(t, ctx, "turn the sandbox off", chromedp.Click(chromedp.CSS("#ps-sandbox-off")), chromedp.Click(chromedp.CSS("#save-project")))
+	waitFor(t, ctx, "the settings page warns", `document.readyState === "complete" && !!document.getElementById("sandbox-off")`)
+	steps(t, ctx, "open the board", chromedp.Click(chromedp.CSS(".crumbs a")), chromedp.WaitVisible(chromedp.CSS("#board")))
+	waitFor(t, ctx, "the board warns", `(document.getElementById("sandbox-off") || {}).textContent.includes("Commands run on the host as you, without the sandbox")`)
+	screenshot(t, ctx, "board-sandbox-off")
 }

@@ -24,14 +24,26 @@ type projectEdit struct {
 	DailyBudgetUSD *float64 `json:"dailyBudgetUsd"`
 	DailyTokens    *int64   `json:"dailyTokens"`
 	TakeBacklog    *bool    `json:"takeBacklog"`
-	// PermissionMode is "auto" (or "") or "plan" (board.ParsePermissionMode).
+	// PermissionMode is "auto" (or ""), "plan", "ask" or "read-only"
+	// (board.ParsePermissionMode).
 	PermissionMode *board.PermissionMode `json:"permissionMode"`
+	// Allow and Ask are command patterns (policy.ParsePattern), AllowHosts
+	// host patterns (board.ValidateHostPattern); each list replaces the
+	// project's, and an empty list clears it.
+	Allow *[]string `json:"allow"`
+	Ask   *[]string `json:"ask"`
+	// Sandbox is "required" (or "") or "off"; Network "proxy" (or ""),
+	// "none" or "all".
+	Sandbox    *board.SandboxMode `json:"sandbox"`
+	Network    *board.NetworkMode `json:"network"`
+	AllowHosts *[]string          `json:"allowHosts"`
 }
 
 // projectFields are the fields of projectEdit in the order the form shows
 // them; "form" is an error about no field in particular.
 var projectFields = []string{"name", "repo", "defaultBranch", "model", "verify", "budgetUsd", "ticketTokens",
-	"runBudgetUsd", "runTokens", "dailyBudgetUsd", "dailyTokens", "takeBacklog", "permissionMode", "form"}
+	"runBudgetUsd", "runTokens", "dailyBudgetUsd", "dailyTokens", "takeBacklog", "permissionMode",
+	"allow", "ask", "sandbox", "network", "allowHosts", "form"}
 
 // fieldErrors maps a field of projectEdit to what is wrong with its value.
 type fieldErrors map[string]string
@@ -121,6 +133,7 @@ func (s *Server) planProjectEdit(cur board.Project, e projectEdit) (board.Projec
 			u.PermissionMode = &m
 		}
 	}
+	planSafety(cur, e, &u, errs, valid)
 	return u, errs
 }
 

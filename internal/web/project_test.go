@@ -36,12 +36,11 @@ func settingsForm(p board.Project) url.Values {
 	f := formOf(p)
 	v := url.Values{"name": {f.Name}, "repo": {f.Repo}, "defaultBranch": {f.DefaultBranch}, "model": {f.Model},
 		"verify": {f.Verify}, "budgetUsd": {f.BudgetUSD}, "ticketTokens": {f.TicketTokens}, "runBudgetUsd": {f.RunBudgetUSD},
-		"runTokens": {f.RunTokens}, "dailyBudgetUsd": {f.DailyBudgetUSD}, "dailyTokens": {f.DailyTokens}}
+		"runTokens": {f.RunTokens}, "dailyBudgetUsd": {f.DailyBudgetUSD}, "dailyTokens": {f.DailyTokens},
+		"permissionMode": {f.Mode}, "allow": {f.Allow}, "ask": {f.Ask}, "sandbox": {f.Sandbox}, "network": {f.Network},
+		"allowHosts": {f.AllowHosts}}
 	if f.TakeBacklog {
 		v.Set("takeBacklog", "1")
-	}
-	if f.ApprovePlans {
-		v.Set("approvePlans", "1")
 	}
 	return v
 }
@@ -101,7 +100,7 @@ func TestPages_ProjectSettingsRenders(t *testing.T) {
 	}
 	r = e.get(t, c, "/p/plain/settings")
 	wantBody(t, r, `name="model" value="" placeholder="anthropic/claude-sonnet-4-5"`)
-	if strings.Contains(r.body, "checked") {
+	if strings.Contains(r.body, `name="takeBacklog" value="1" checked`) {
 		t.Error("take backlog is ticked on a project that does not take it")
 	}
 
@@ -123,7 +122,7 @@ func TestPages_ProjectSettingsSaves(t *testing.T) {
 	form.Set("budgetUsd", "2.50")
 	form.Set("dailyTokens", "1000000")
 	form.Set("takeBacklog", "1")
-	form.Set("approvePlans", "1")
+	form.Set("permissionMode", "plan")
 	r := e.post(t, c, "/p/demo/settings", form)
 	wantStatus(t, r, http.StatusSeeOther)
 	if loc := r.header.Get("Location"); loc != "/p/demo/settings?saved=1" {
@@ -143,7 +142,7 @@ func TestPages_ProjectSettingsSaves(t *testing.T) {
 		t.Fatalf("%d update events, fields %v, want 1 with %v", n, fields, want)
 	}
 	r = e.get(t, c, "/p/demo/settings?saved=1")
-	wantBody(t, r, "Saved.", `value="Renamed"`, `name="takeBacklog" value="1" checked`, `name="approvePlans" value="1" checked`, `name="budgetUsd" value="2.5"`)
+	wantBody(t, r, "Saved.", `value="Renamed"`, `name="takeBacklog" value="1" checked`, `name="permissionMode" value="plan" checked`, `name="budgetUsd" value="2.5"`)
 
 	// The same form again changes nothing and writes nothing.
 	r = e.post(t, c, "/p/demo/settings", settingsForm(got))
@@ -160,7 +159,7 @@ func TestPages_ProjectSettingsSaves(t *testing.T) {
 	// empty model to config.json's.
 	form = settingsForm(got)
 	form.Del("takeBacklog")
-	form.Del("approvePlans")
+	form.Set("permissionMode", "auto")
 	form.Set("budgetUsd", "")
 	form.Set("model", "")
 	form.Set("defaultBranch", "release/2.x")

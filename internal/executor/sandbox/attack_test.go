@@ -77,8 +77,8 @@ func (h host) local(t *testing.T) executor.Executor {
 	return l
 }
 
-func (h host) sandbox(t *testing.T) executor.Executor {
-	return open(t, h.root, Options{Home: h.home, DataDir: h.data, GitDir: h.gitDir, Hide: []string{h.elsewhere}})
+func (h host) sandbox(t *testing.T, network Network) executor.Executor {
+	return open(t, h.root, Options{Network: network, Home: h.home, DataDir: h.data, GitDir: h.gitDir, Hide: []string{h.elsewhere}})
 }
 
 func fileHas(p, s string) bool {
@@ -126,6 +126,16 @@ func attacks(t *testing.T, port int) []attack {
 		{"write a hook of the clone",
 			func(h host) string { return "printf '#!/bin/sh\\necho evil\\n' > " + h.gitDir + "/hooks/pre-commit" },
 			func(h host, out string) bool { return fileHas(filepath.Join(h.gitDir, "hooks", "pre-commit"), "evil") }, false},
+		{"point the worktree's metadata at a config of its own",
+			func(h host) string { return "echo " + h.base + " > " + h.gitDir + "/worktrees/w/commondir" },
+			func(h host, out string) bool {
+				return fileHas(filepath.Join(h.gitDir, "worktrees", "w", "commondir"), h.base)
+			}, false},
+		{"point the clone back at another worktree",
+			func(h host) string { return "echo " + h.base + "/.git > " + h.gitDir + "/worktrees/w/gitdir" },
+			func(h host, out string) bool {
+				return fileHas(filepath.Join(h.gitDir, "worktrees", "w", "gitdir"), h.base+"/.git")
+			}, false},
 		{"connect to the host's loopback",
 			func(h host) string { return fmt.Sprintf("echo hi > /dev/tcp/127.0.0.1/%d && echo CONNECTED", port) },
 			func(h host, out string) bool { return strings.Contains(out, "CONNECTED") }, false},
@@ -183,7 +193,7 @@ func withCmdline(tok string) []int {
 
 // TestAttacks runs each attack through the local executor, where it must
 // reach the host (else the case proves nothing), then through the
-// sandbox, where it must not.
+// sandbox, with no network and in proxy mode, where it must not.
 func TestAttacks(t *testing.T) {
 	requireBwrap(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -200,11 +210,14 @@ func TestAttacks(t *testing.T) {
 	}()
 	for _, a := range attacks(t, ln.Addr().(*net.TCPAddr).Port) {
 		t.Run(a.name, func(t *testing.T) {
-			for _, side := range []string{"local", "sandbox"} {
+			for _, side := range []string{"local", "sandbox", "proxy"} {
 				h := newHost(t)
 				ex := h.local(t)
-				if side == "sandbox" {
-					ex = h.sandbox(t)
+				switch side {
+				case "sandbox":
+					ex = h.sandbox(t, NetworkNone)
+				case "proxy":
+					ex = h.sandbox(t, NetworkProxy)
 				}
 				_, out := shell(t, ex, a.script(h))
 				got := a.reached(h, out)
@@ -220,26 +233,31 @@ func TestAttacks(t *testing.T) {
 }
 
 // TestCancelKillsLeftovers: a process that left the command's session is
-// gone once a canceled command returns.
+// gone once a canceled command returns, with and without the proxy's
+// bridge between bwrap and the command.
 func TestCancelKillsLeftovers(t *testing.T) {
 	requireBwrap(t)
-	h := newHost(t)
-	ex := h.sandbox(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan executor.Exit, 1)
-	go func() {
-		x, _ := ex.Shell(ctx, detach(h)+"; sleep 100", executor.RunOptions{})
-		done <- x
-	}()
-	for _, err := os.Stat(filepath.Join(h.root, ".up-"+token(h))); err != nil; _, err = os.Stat(filepath.Join(h.root, ".up-"+token(h))) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	cancel()
-	if x := <-done; !x.Canceled {
-		t.Fatalf("exit %+v", x)
-	}
-	if survives(t, token(h)) {
-		t.Fatal("a process left inside the sandbox outlived the canceled command")
+	for _, network := range []Network{NetworkNone, NetworkProxy} {
+		t.Run(string(network), func(t *testing.T) {
+			h := newHost(t)
+			ex := h.sandbox(t, network)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan executor.Exit, 1)
+			go func() {
+				x, _ := ex.Shell(ctx, detach(h)+"; sleep 100", executor.RunOptions{})
+				done <- x
+			}()
+			for _, err := os.Stat(filepath.Join(h.root, ".up-"+token(h))); err != nil; _, err = os.Stat(filepath.Join(h.root, ".up-"+token(h))) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			cancel()
+			if x := <-done; !x.Canceled {
+				t.Fatalf("exit %+v", x)
+			}
+			if survives(t, token(h)) {
+				t.Fatal("a process left inside the sandbox outlived the canceled command")
+			}
+		})
 	}
 }
 
@@ -248,7 +266,7 @@ func TestCancelKillsLeftovers(t *testing.T) {
 func TestGitWorktree(t *testing.T) {
 	requireBwrap(t)
 	h := newHost(t)
-	ex := h.sandbox(t)
+	ex := h.sandbox(t, NetworkNone)
 	code, out := shell(t, ex, "echo new > new.txt && git add new.txt && git -c user.name=a -c user.email=a@e commit -q -m inside && git log --oneline | wc -l")
 	if code != 0 || strings.TrimSpace(out) != "2" {
 		t.Fatalf("exit %d: %s", code, out)

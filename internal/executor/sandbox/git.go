@@ -17,6 +17,13 @@ var gitWritable = []string{"objects", "refs", "logs"}
 // bind can expose them.
 var gitReadOnly = []string{"config", "hooks", "info"}
 
+// metaReadOnly are the files of the worktree's own metadata that tie it
+// to the clone. Were commondir writable, a command could point it at a
+// directory holding a config of its own (core.fsmonitor, hooks), which the
+// runtime's git would then obey outside the sandbox; gitdir tells the
+// clone where the worktree is.
+var metaReadOnly = []string{"commondir", "gitdir"}
+
 // gitMounts returns the bwrap arguments that make the clone's .git usable
 // from a worktree at root: all of it visible read-only, the worktree's own
 // metadata directory and gitWritable writable, gitReadOnly read-only.
@@ -42,6 +49,11 @@ func gitMounts(root, gitDir string) ([]string, error) {
 		}
 	}
 	a = append(a, "--bind", meta, meta)
+	for _, r := range metaReadOnly {
+		if p := filepath.Join(meta, r); exists(p) {
+			a = append(a, "--ro-bind", p, p)
+		}
+	}
 	for _, r := range gitReadOnly {
 		if p := filepath.Join(real, r); exists(p) {
 			a = append(a, "--ro-bind", p, p)

@@ -26,7 +26,14 @@ func (s *Executor) mounts() ([]string, []string, error) {
 		a = append(a, "--cap-drop", "ALL")
 	}
 	if o.Network != NetworkAll {
-		a = append(a, "--unshare-net")
+		// Its own network namespace, and no host daemon's socket: /run
+		// holds the sockets of dbus, systemd, docker and the user's
+		// agents (/run/user/<uid>), which a read-only bind does not stop
+		// a client from connecting to.
+		a = append(a, "--unshare-net", "--tmpfs", "/run")
+		if fi, err := os.Lstat("/var/run"); err == nil && fi.IsDir() {
+			a = append(a, "--tmpfs", "/var/run")
+		}
 	}
 	a = append(a, "--tmpfs", s.home)
 	hidden := []string{s.home}
@@ -61,6 +68,10 @@ func (s *Executor) mounts() ([]string, []string, error) {
 	}
 	a = append(a, git...)
 	a = append(a, "--bind", s.Root(), s.Root())
+	if s.proxy != nil {
+		// Last, so that no tmpfs or bind above covers them.
+		a = append(a, s.proxy.mounts()...)
+	}
 	return a, env, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"regexp"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/netproxy"
 )
 
 // Network says what network a sandboxed command sees.
@@ -18,18 +19,41 @@ const (
 	NetworkNone Network = "none"
 	// NetworkAll shares the host's network.
 	NetworkAll Network = "all"
-	// NetworkProxy will route commands through an allowlisting proxy; it
-	// is not implemented yet and New refuses it.
+	// NetworkProxy gives commands a network namespace of their own in
+	// which only an HTTP(S) proxy is reachable: the executor's own
+	// allow-listing netproxy server, configured by Options.Proxy.
 	NetworkProxy Network = "proxy"
 )
 
-// ErrProxyNotImplemented is what New returns for NetworkProxy.
-var ErrProxyNotImplemented = errors.New(`sandbox: network mode "proxy" is not implemented yet; use "none" or "all"`)
+// ProxyOptions configures NetworkProxy.
+type ProxyOptions struct {
+	// Allow lists the hosts commands may reach, as netproxy patterns
+	// ("host", "*.host", an address, each with an optional ":port"; see
+	// netproxy.ParseHost). Empty allows nothing: callers usually pass
+	// netproxy.DefaultAllow(), the host of the project's git remote
+	// (netproxy.RemoteHost) and the project's own entries.
+	Allow []string
+	// OnRefused is called for every connection the proxy refuses (a host
+	// not on the list, a name resolving to an internal address, too many
+	// tunnels), from the proxy's goroutines, possibly several at once; it
+	// must not block for long.
+	OnRefused func(netproxy.Refusal)
+	// Hint ends the body of the proxy's 403 answers: how a person allows
+	// a host, in the program's own terms.
+	Hint string
+	// Bridge is the host path of the executable that runs as the bridge
+	// inside the sandbox: the bonsai binary, whose main dispatches
+	// BridgeArg to BridgeMain. Empty means os.Executable().
+	Bridge string
+}
 
 // Options configures a sandbox executor.
 type Options struct {
-	// Network is NetworkNone (the default when empty) or NetworkAll.
+	// Network is NetworkNone (the default when empty), NetworkProxy or
+	// NetworkAll.
 	Network Network
+	// Proxy configures NetworkProxy; other modes ignore it.
+	Proxy ProxyOptions
 	// Home is the user's home directory, replaced by an empty one inside
 	// the sandbox; empty means os.UserHomeDir.
 	Home string
@@ -62,9 +86,15 @@ func (o Options) check() (Options, error) {
 		o.Network = NetworkNone
 	case NetworkNone, NetworkAll:
 	case NetworkProxy:
-		return o, ErrProxyNotImplemented
+		var errs []error
+		for _, p := range o.Proxy.Allow {
+			errs = append(errs, netproxy.ParseHost(p))
+		}
+		if err := errors.Join(errs...); err != nil {
+			return o, fmt.Errorf("sandbox: %w", err)
+		}
 	default:
-		return o, fmt.Errorf("sandbox: unknown network mode %q (want none or all)", o.Network)
+		return o, fmt.Errorf("sandbox: unknown network mode %q (want none, proxy or all)", o.Network)
 	}
 	var err error
 	abs := func(p string) string {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
@@ -23,13 +24,15 @@ type Executor struct {
 	home  string   // HOME inside the sandbox
 	env   []string // KEY=VALUE pairs every command gets besides CleanEnv's
 	shell string   // bash, else sh
+	proxy *proxy   // NetworkProxy's server; nil otherwise
+	once  sync.Once
 }
 
 var _ executor.Executor = (*Executor)(nil)
 
 // New opens a sandbox executor on the directory root. It fails when bwrap
-// is missing (see Available), on systems other than Linux, and for
-// NetworkProxy.
+// is missing (see Available) and on systems other than Linux. For
+// NetworkProxy it starts the executor's proxy, which Close stops.
 func New(root string, opts Options) (*Executor, error) {
 	opts, err := opts.check()
 	if err != nil {
@@ -55,11 +58,30 @@ func New(root string, opts Options) (*Executor, error) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		s.shell = "sh"
 	}
+	if opts.Network == NetworkProxy {
+		if s.proxy, err = startProxy(opts.Proxy); err != nil {
+			l.Close()
+			return nil, err
+		}
+	}
 	if s.mount, s.env, err = s.mounts(); err != nil {
-		l.Close()
+		s.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// Close stops the proxy of NetworkProxy, if any, and closes the local
+// executor.
+func (s *Executor) Close() error {
+	var err error
+	s.once.Do(func() {
+		if s.proxy != nil {
+			err = s.proxy.stop()
+		}
+		err = errors.Join(err, s.Executor.Close())
+	})
+	return err
 }
 
 // Mark adds the KEY=VALUE pair kv to the environment of every command,
@@ -110,6 +132,9 @@ func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOpti
 		args = append(args, "--setenv", k, v)
 	}
 	args = append(args, "--")
+	if s.proxy != nil {
+		argv = s.proxy.wrap(argv)
+	}
 	args = append(args, argv...)
 	inner := opts
 	inner.Dir, inner.Env = "", nil

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,10 +44,23 @@ func TestContract(t *testing.T) {
 	})
 }
 
+// TestContract_Proxy: every command runs under the bridge in proxy mode,
+// which must keep the contract (stdin, output, exit codes, timeouts,
+// cancellation).
+func TestContract_Proxy(t *testing.T) {
+	requireBwrap(t)
+	executortest.Run(t, func(t *testing.T, root string) executor.Executor {
+		return open(t, root, Options{Network: NetworkProxy})
+	})
+}
+
 func TestOptionsRefused(t *testing.T) {
 	root := t.TempDir()
-	if _, err := New(root, Options{Network: NetworkProxy}); !errors.Is(err, ErrProxyNotImplemented) {
-		t.Fatalf("proxy: %v", err)
+	if _, err := New(root, Options{Network: NetworkProxy, Proxy: ProxyOptions{Allow: []string{"ok.example", "https://bad.example/"}}}); err == nil || !strings.Contains(err.Error(), "https://bad.example/") {
+		t.Fatalf("a bad allow-list entry accepted: %v", err)
+	}
+	if _, err := New(root, Options{Network: NetworkProxy, Proxy: ProxyOptions{Bridge: root}}); err == nil || !strings.Contains(err.Error(), "Options.Proxy.Bridge") {
+		t.Fatalf("a directory accepted as the bridge: %v", err)
 	}
 	if _, err := New(root, Options{Network: "some"}); err == nil {
 		t.Fatal("unknown network mode accepted")

@@ -11,8 +11,10 @@ import (
 	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/gate"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/session"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
@@ -97,6 +99,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	host, err := agenthost.New(ctx, agenthost.Config{
 		Prompt:  Prompt(ctx, job, nil),
 		OpenDir: r.opts.OpenDir, Tools: agenthost.CodingTools(), NewTools: r.opts.CodingTools, Extra: job.Tools,
+		Gate:    Gate(job),
 		Session: sess, Model: model, Info: info, MaxTurns: r.opts.MaxTurns,
 		Budget: job.Budget.USD, TokenBudget: job.Budget.Tokens, Deadline: job.Deadline,
 		OnEvent: func(e agent.Event) {
@@ -130,6 +133,22 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	// The run's usage comes from the loop's result (compaction included).
 	res := a.Prompt(ctx, llm.UserText(TaskPrompt(job)))
 	return r.outcome(res), nil
+}
+
+// Gate is the command gate of a job: its policy in the job's worktree,
+// and its Approve hook for the commands the policy holds for a person.
+func Gate(job heartbeat.Job) gate.Config {
+	c := gate.Config{Policy: job.Policy}
+	if job.Workspace != nil {
+		c.Policy.Workspace = job.Workspace.Root
+	}
+	if approve := job.Approve; approve != nil {
+		c.Ask = func(ctx context.Context, command string, d policy.Decision) gate.Answer {
+			a := approve(ctx, command, d)
+			return gate.Answer{Allow: a.Allow, Message: a.Message, EndRun: a.EndRun}
+		}
+	}
+	return c
 }
 
 // outcome maps how the loop ended to the run's outcome.

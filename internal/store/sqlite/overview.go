@@ -13,7 +13,7 @@ import (
 // pairs of countsQuery, and its ticket_queue row, all kept by triggers: a
 // row per project, whatever the number of tickets. Archived projects have
 // no pick.
-const overviewQuery = `SELECT p.slug, p.name, p.active, p.model, p.sandbox,
+const overviewQuery = `SELECT p.slug, p.name, p.active, p.model, p.permission_mode, p.sandbox,
 	(SELECT group_concat(c.state || ' ' || c.n) FROM ticket_counts c WHERE c.project_id = p.id AND c.n > 0),
 	q.number, q.title, q.state, q.sub_state, q.priority, q.pick_class
 	FROM projects p
@@ -40,7 +40,7 @@ func (db *DB) Overview(ctx context.Context, f store.ProjectFilter) ([]store.Proj
 			number, priority, cls  sql.NullInt64
 			title, state, subState sql.NullString
 		)
-		if err := rows.Scan(&p.Slug, &p.Name, &p.Active, &p.Agent.Model, &p.Agent.Sandbox, &pairs,
+		if err := rows.Scan(&p.Slug, &p.Name, &p.Active, &p.Agent.Model, &p.Agent.PermissionMode, &p.Agent.Sandbox, &pairs,
 			&number, &title, &state, &subState, &priority, &cls); err != nil {
 			return nil, fmt.Errorf("overview: %w", err)
 		}

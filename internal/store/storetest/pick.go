@@ -122,8 +122,9 @@ func checkOverview(t *testing.T, s store.Store) {
 				c = map[board.State]int{}
 			}
 			want = append(want, store.ProjectOverview{
-				Project: board.Project{Slug: p.Slug, Name: p.Name, Active: p.Active, Agent: board.AgentSettings{Model: p.Agent.Model, Sandbox: p.Agent.Sandbox}},
-				Counts:  c, Pick: bySlug[p.Slug]})
+				Project: board.Project{Slug: p.Slug, Name: p.Name, Active: p.Active, Agent: board.AgentSettings{Model: p.Agent.Model,
+					PermissionMode: p.Agent.PermissionMode, Sandbox: p.Agent.Sandbox}},
+				Counts: c, Pick: bySlug[p.Slug]})
 		}
 		got, err := s.Overview(ctx, f)
 		if err != nil {
@@ -263,6 +264,8 @@ func testPickBacklog(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	auto := newProject("auto")
 	auto.Agent.TakeBacklog = true
+	// Settings Overview carries, which the pick ignores.
+	auto.Agent.Sandbox, auto.Agent.PermissionMode = board.SandboxOff, board.ModeAsk
 	if _, err := s.CreateProject(ctx, auto); err != nil {
 		t.Fatal(err)
 	}

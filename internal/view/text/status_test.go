@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
@@ -56,25 +57,31 @@ func TestWriteStatus_Models(t *testing.T) {
 	}
 }
 
-// TestWriteStatus_Sandbox: active projects running unsandboxed are warned
-// about, and so are those whose required sandbox cannot start; archived
-// ones and sandboxed ones are not.
+// TestWriteStatus_Sandbox: a required sandbox that cannot start is named
+// with its projects, and each safety warning (a sandbox that is off) is
+// written; archived and sandboxed projects get no warning.
 func TestWriteStatus_Sandbox(t *testing.T) {
 	t.Parallel()
+	ps := []board.Project{
+		{Slug: "loose", Active: true, Agent: board.AgentSettings{Sandbox: board.SandboxOff}},
+		{Slug: "old", Agent: board.AgentSettings{Sandbox: board.SandboxOff}},
+		{Slug: "stuck", Active: true},
+		{Slug: "fine", Active: true},
+	}
 	v := view.Status{Projects: []view.ProjectSummary{
 		{Slug: "loose", Active: true, Sandbox: "off"},
 		{Slug: "old", Sandbox: "off"},
 		{Slug: "stuck", Active: true, Sandbox: "required", SandboxProblem: "the sandbox cannot start: no bwrap"},
 		{Slug: "fine", Active: true, Sandbox: "required"},
-	}}
+	}, Warnings: view.SafetyWarnings(ps)}
 	var b bytes.Buffer
 	if err := WriteStatus(&b, v, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	out, _, _ := strings.Cut(b.String(), "PROJECTS")
 	for _, want := range []string{
-		"UNSANDBOXED (loose): --sandbox off, so commands run on the host as you",
-		"`bonsai project edit loose --sandbox required`",
+		"WARNING loose: the sandbox is off. Commands run on the host as you",
+		"bonsai project edit loose --sandbox required",
 		"SANDBOX cannot start (stuck): the sandbox cannot start: no bwrap; their tickets are skipped",
 		"`bonsai project edit stuck --sandbox off`",
 	} {

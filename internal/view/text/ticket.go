@@ -24,10 +24,10 @@ func WriteTickets(w io.Writer, ts []board.Ticket, now time.Time) error {
 	return t.Flush()
 }
 
-// WriteTicket writes `bonsai ticket show`: the ticket, what a person can do
-// next, its description, criteria and plan as plain text, its comments and
-// its runs.
-func WriteTicket(w io.Writer, d view.TicketDetail, now time.Time) error {
+// WriteTicket writes `bonsai ticket show`: the ticket, its project's
+// permission mode when it is not auto, what a person can do next, its
+// description, criteria and plan as plain text, its comments and its runs.
+func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, now time.Time) error {
 	t := d.Ticket.Ticket
 	fmt.Fprintf(w, "%s  %s\n", d.Ref, t.Title)
 	fmt.Fprintf(w, "%s · priority %s · updated %s", StateLabel(t), board.PriorityName(t.Priority), RelTime(now, t.UpdatedAt))
@@ -35,6 +35,9 @@ func WriteTicket(w io.Writer, d view.TicketDetail, now time.Time) error {
 		fmt.Fprintf(w, " · branch %s", t.Branch)
 	}
 	fmt.Fprintln(w)
+	if mode != board.ModeAuto {
+		fmt.Fprintf(w, "Mode: %s\n", modeText(mode))
+	}
 	if next := NextStep(d.Ref, t); next != "" {
 		fmt.Fprintf(w, "Next: %s\n", next)
 	}

@@ -35,13 +35,20 @@ func TestWriteTicket(t *testing.T) {
 	comments := []board.Comment{{AuthorName: "ann", AuthorType: board.Human, Kind: board.KindNote, Content: "Looks *good*.", CreatedAt: now}}
 	runs := []board.Run{{Task: board.TaskImplement, Status: board.RunCompleted, StartedAt: now.Add(-time.Hour)}}
 	var b bytes.Buffer
-	if err := WriteTicket(&b, view.NewTicketDetail(tk, comments, runs), now); err != nil {
+	if err := WriteTicket(&b, view.NewTicketDetail(tk, comments, runs), board.ModeAuto, now); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "Mode:") {
+		t.Errorf("an auto project's ticket shows its mode:\n%s", b.String())
+	}
+	b.Reset()
+	if err := WriteTicket(&b, view.NewTicketDetail(tk, comments, runs), board.ModeReadOnly, now); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
 	for _, want := range []string{
 		"demo#3  Add **flags**\n",
-		"VERIFICATION · priority high · updated 2 hours ago · branch bonsai/demo-3\n",
+		"VERIFICATION · priority high · updated 2 hours ago · branch bonsai/demo-3\nMode: read-only: agents research and plan; they change nothing\n",
 		"Next: review the work, then: bonsai ticket approve demo#3",
 		"\nUsers want progress.\n",
 		"Acceptance criteria:\n  1. it prints\n",

@@ -1,0 +1,128 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+)
+
+// forwarded are the signals the bridge passes on to the command.
+var forwarded = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGCONT, syscall.SIGTSTP}
+
+// BridgeMain is the bridge: args are what follows BridgeArg, the unix
+// socket of the proxy, "--" and the command. It listens on an ephemeral
+// port of the sandbox's loopback and forwards every connection there to
+// the socket; it runs the command as its child in a process group of its
+// own, with stdin, stdout and stderr passed through, HTTP_PROXY,
+// HTTPS_PROXY (both cases) pointing at the listener and NO_PROXY the
+// loopback; it forwards the usual signals to the command's group; and
+// it exits when the command does, with its exit status, or dies of the
+// same signal (HUP, INT, TERM, KILL; others give 128+N, which is what
+// bwrap reports for a signal death anyway). It returns the exit code.
+func BridgeMain(args []string) int {
+	if len(args) < 3 || args[1] != "--" {
+		fmt.Fprintln(os.Stderr, "bonsai: "+BridgeArg+" is started by the sandbox, not by hand")
+		return 2
+	}
+	sock, argv := args[0], args[2:]
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bonsai sandbox: cannot listen on the sandbox's loopback for the proxy: %v\n", err)
+		return 126
+	}
+	go bridgeAccept(ln, sock)
+
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if errors.Is(cmd.Err, exec.ErrDot) {
+		cmd.Err = nil // found through "." in PATH, as a shell would
+	}
+	cmd.Env = commandEnv(os.Environ(), ln.Addr().String())
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, forwarded...)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "bonsai sandbox: %v\n", err)
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
+			return 127
+		}
+		return 126
+	}
+	pid := cmd.Process.Pid
+	releaseStdio()
+	go func() {
+		for s := range sigs {
+			_ = syscall.Kill(-pid, s.(syscall.Signal))
+		}
+	}()
+	_ = cmd.Wait()
+	signal.Stop(sigs)
+	ln.Close()
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return cmd.ProcessState.ExitCode()
+	}
+	sig := ws.Signal()
+	switch sig {
+	case syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL:
+		signal.Reset(sig)
+		_ = syscall.Kill(os.Getpid(), sig)
+		// The runtime raises it with the default action; should it
+		// return, exit as a shell reports a signal death.
+	}
+	return 128 + int(sig)
+}
+
+// bridgeAccept forwards each connection accepted on ln to the proxy's
+// socket until ln is closed.
+func bridgeAccept(ln net.Listener, sock string) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			up, err := net.Dial("unix", sock)
+			if err != nil {
+				body := "bonsai sandbox: the proxy is not running: " + err.Error() + "\n"
+				fmt.Fprintf(c, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+				return
+			}
+			defer up.Close()
+			done := make(chan struct{})
+			go func() { copyHalf(up, c); close(done) }()
+			copyHalf(c, up)
+			<-done
+		}()
+	}
+}
+
+// copyHalf copies src to dst, then half-closes dst.
+func copyHalf(dst, src net.Conn) {
+	_, _ = io.Copy(dst, src)
+	if cw, ok := dst.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
+	}
+}
+
+// releaseStdio points the bridge's own stdin, stdout and stderr at
+// /dev/null once the command has them, so that the command alone holds
+// them: a command that closes its stdout ends the output as it would
+// without the bridge.
+func releaseStdio() {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer null.Close()
+	for fd := 0; fd <= 2; fd++ {
+		_ = syscall.Dup3(int(null.Fd()), fd, 0)
+	}
+}

@@ -1,0 +1,97 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/bonsai-run/bonsai/internal/policy"
+	"github.com/bonsai-run/bonsai/internal/tool"
+)
+
+// Answer is how a command the policy holds for a person is handled now.
+type Answer struct {
+	// Allow runs the command.
+	Allow bool
+	// Message, when not allowed, is the tool result the model reads.
+	Message string
+	// EndRun ends the run after this turn (tool.Result.Terminate): the
+	// question was posted and the answer comes later.
+	EndRun bool
+}
+
+// Asker decides about a command the policy judged Ask. command is the
+// whole command line, d the policy's decision.
+type Asker func(ctx context.Context, command string, d policy.Decision) Answer
+
+// Config is what the gate judges with.
+type Config struct {
+	// Policy is the command policy, Workspace set to the workspace root.
+	Policy policy.Config
+	// Ask decides the commands the policy holds for a person; nil
+	// refuses them.
+	Ask Asker
+}
+
+// The tools the gate knows by name (internal/tools).
+const (
+	bashTool  = "bash"
+	writeTool = "write"
+	editTool  = "edit"
+)
+
+// Wrap returns ts with the bash tool judged before it runs and, in
+// read-only mode, write and edit refused. Other tools are returned as
+// they are.
+func Wrap(ts []tool.Tool, c Config) []tool.Tool {
+	out := make([]tool.Tool, len(ts))
+	for i, t := range ts {
+		switch {
+		case t.Name() == bashTool:
+			out[i] = &guarded{Tool: t, check: c.command}
+		case c.Policy.Mode == policy.ModeReadOnly && (t.Name() == writeTool || t.Name() == editTool):
+			out[i] = &guarded{Tool: t, check: readOnlyRefusal}
+		default:
+			out[i] = t
+		}
+	}
+	return out
+}
+
+// guarded is a tool whose calls pass check first: a non-nil result is
+// returned instead of running the tool.
+type guarded struct {
+	tool.Tool
+	check func(ctx context.Context, args json.RawMessage) *tool.Result
+}
+
+var (
+	_ tool.ReadOnly  = (*guarded)(nil)
+	_ tool.Validator = (*guarded)(nil)
+)
+
+// Run implements tool.Tool.
+func (g *guarded) Run(ctx context.Context, args json.RawMessage, update func(tool.Result)) (tool.Result, error) {
+	if r := g.check(ctx, args); r != nil {
+		return *r, nil
+	}
+	return g.Tool.Run(ctx, args, update)
+}
+
+// ReadOnly implements tool.ReadOnly as the wrapped tool does.
+func (g *guarded) ReadOnly() bool {
+	ro, ok := g.Tool.(tool.ReadOnly)
+	return ok && ro.ReadOnly()
+}
+
+// Validate implements tool.Validator as the wrapped tool does, or by its
+// schema when it has no validator of its own.
+func (g *guarded) Validate(args json.RawMessage) error {
+	if v, ok := g.Tool.(tool.Validator); ok {
+		return v.Validate(args)
+	}
+	c, err := tool.Check(g.Tool)
+	if err != nil {
+		return err
+	}
+	return c.Validate(args)
+}

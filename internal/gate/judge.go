@@ -1,0 +1,62 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/policy"
+	"github.com/bonsai-run/bonsai/internal/tool"
+)
+
+// command judges a bash call's command: nil lets it run.
+func (c Config) command(ctx context.Context, args json.RawMessage) *tool.Result {
+	var a struct {
+		Command string `json:"command"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		// A command that cannot be read cannot be judged: it never runs.
+		r := tool.Errorf("invalid arguments for bash: %v", err)
+		return &r
+	}
+	d := policy.Judge(a.Command, c.Policy)
+	switch d.Verdict {
+	case policy.Allow:
+		return nil
+	case policy.Deny:
+		r := tool.Error(Refusal(d) + "\nThe command did not run. Do not try to get around the rule; do the task another way, or say what you need and why.")
+		return &r
+	}
+	if c.Ask == nil {
+		r := tool.Error(fmt.Sprintf("Command held for a person's approval (%s): %s: %s\nNo one can approve commands in this run, so it did not run. Do the task another way, or say what you need and why.",
+			d.Rule, d.Reason, d.Command))
+		return &r
+	}
+	ans := c.Ask(ctx, a.Command, d)
+	if ans.Allow {
+		return nil
+	}
+	msg := ans.Message
+	if msg == "" {
+		msg = fmt.Sprintf("Command not approved (%s): %s: %s", d.Rule, d.Reason, d.Command)
+	}
+	r := tool.Error(msg)
+	r.Terminate = ans.EndRun
+	return &r
+}
+
+// Refusal is the first line of the result of a denied command: "Command
+// refused by the policy (rule): reason: command".
+func Refusal(d policy.Decision) string {
+	s := fmt.Sprintf("Command refused by the policy (%s): %s", d.Rule, d.Reason)
+	if d.Command != "" {
+		s += ": " + d.Command
+	}
+	return s
+}
+
+// readOnlyRefusal refuses a write or edit call in read-only mode.
+func readOnlyRefusal(context.Context, json.RawMessage) *tool.Result {
+	r := tool.Error("The project is read-only (research and plan only): files cannot be written or edited. Read and search the code, and write your findings or plan in your answer.")
+	return &r
+}
