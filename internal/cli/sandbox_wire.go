@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"net/url"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +15,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
+	"github.com/bonsai-run/bonsai/internal/netproxy"
 )
 
 // toolchainCaches are the variables of the toolchain caches a sandbox
@@ -36,6 +37,9 @@ type agentExecutors struct {
 	home       string   // the user's home, hidden in the sandbox
 	env        []string // config.json's agent.env
 	allowHosts []string // config.json's network.allowHosts
+	// log, when set, gets a line for each connection a project's proxy
+	// refuses.
+	log *slog.Logger
 	// available is sandbox.Available, asked once per process.
 	available func() error
 }
@@ -67,7 +71,7 @@ func sandboxUsable(available func() error) error {
 // the local executor, on the host; every other one bubblewrap, with the
 // data directory and the user's home hidden, the clone's .git reachable
 // for commits, the project's own toolchain caches and networkFor's
-// network. Nothing else of the runtime's environment goes in: executor.
+// network (in proxy mode a proxy of its own, stopped by Close). Nothing else of the runtime's environment goes in: executor.
 // CleanEnv's allowlist, agent.env and the cache variables.
 func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Executor, error) {
 	if p.Agent.Sandbox == board.SandboxOff {
@@ -80,9 +84,20 @@ func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Exe
 	if err != nil {
 		return nil, err
 	}
+	n := networkFor(p, x.allowHosts)
 	return sandbox.New(root, sandbox.Options{
-		Network: networkFor(p, x.allowHosts).Mode, Home: x.home, DataDir: x.data.Path(),
+		Network: n.Mode, Home: x.home, DataDir: x.data.Path(),
 		GitDir: filepath.Join(clone, ".git"), Caches: caches, Env: x.env,
+		Proxy: sandbox.ProxyOptions{
+			Allow: n.Allow,
+			Hint: fmt.Sprintf("Allow a host for the commands of %s with: bonsai project edit %s --allow-host HOST "+
+				"(or for every project: network.allowHosts in config.json)", p.Slug, p.Slug),
+			OnRefused: func(r netproxy.Refusal) {
+				if x.log != nil {
+					x.log.Warn("proxy refused a connection", "project", p.Slug, "host", r.Host, "port", r.Port, "reason", r.Reason)
+				}
+			},
+		},
 	})
 }
 
@@ -125,20 +140,17 @@ func userHome() string {
 type projectNetwork struct {
 	// Mode is the sandbox's network mode.
 	Mode sandbox.Network
-	// Allow are the hosts the proxy mode lets commands reach: the host of
-	// the project's repository when it is a URL, config.json's
+	// Allow are the hosts the proxy mode lets commands reach:
+	// netproxy.DefaultAllow (the public registries, GitHub, GitLab), the
+	// host of the project's repository when it is a URL, config.json's
 	// network.allowHosts and the project's own allowed hosts, without
 	// repeats. Empty for the other modes.
 	Allow []string
 }
 
 // networkFor returns the network of project p's sandbox; configHosts is
-// config.json's network.allowHosts.
-//
-// PROXY NOT WIRED YET: this is the one place the "proxy" mode (the
-// default) is mapped. Until the allowlisting proxy lands it gives no
-// network at all, as "none" does; Allow is already computed, so the switch
-// is Mode: sandbox.NetworkProxy here and the proxy options (Allow) in open.
+// config.json's network.allowHosts. The project's mode maps one to one:
+// proxy (the default), none or all.
 func networkFor(p board.Project, configHosts []string) projectNetwork {
 	switch p.Agent.Network {
 	case board.NetworkAll:
@@ -154,37 +166,17 @@ func networkFor(p board.Project, configHosts []string) projectNetwork {
 			allow = append(allow, h)
 		}
 	}
-	add(repoHost(p.Repo))
+	for _, h := range netproxy.DefaultAllow() {
+		add(h)
+	}
+	if h, err := netproxy.RemoteHost(p.Repo); err == nil {
+		add(h) // a local path has no host
+	}
 	for _, h := range configHosts {
 		add(h)
 	}
 	for _, h := range p.Agent.AllowHosts {
 		add(h)
 	}
-	return projectNetwork{Mode: sandbox.NetworkNone, Allow: allow}
-}
-
-// repoHost returns the host of a git remote given as a URL
-// (https://host/x, ssh://git@host:22/x) or in scp form (git@host:x), or
-// "" for a local path or file:// URL.
-func repoHost(repo string) string {
-	if strings.Contains(repo, "://") {
-		u, err := url.Parse(repo)
-		if err != nil || u.Scheme == "file" {
-			return ""
-		}
-		return u.Hostname()
-	}
-	colon := strings.Index(repo, ":")
-	if colon <= 0 || strings.ContainsAny(repo[:colon], `/\`) || filepath.IsAbs(repo) {
-		return "" // a path; C:\x is a Windows path, not host C
-	}
-	host := repo[:colon]
-	if at := strings.LastIndex(host, "@"); at >= 0 {
-		host = host[at+1:]
-	}
-	if len(host) == 1 {
-		return "" // a drive letter
-	}
-	return strings.Trim(host, "[]")
+	return projectNetwork{Mode: sandbox.NetworkProxy, Allow: allow}
 }

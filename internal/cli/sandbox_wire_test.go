@@ -13,37 +13,23 @@ import (
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
+	"github.com/bonsai-run/bonsai/internal/netproxy"
 )
 
-func TestRepoHost(t *testing.T) {
-	t.Parallel()
-	for repo, want := range map[string]string{
-		"https://github.com/acme/app.git":     "github.com",
-		"https://user:pw@git.example.com/x":   "git.example.com",
-		"ssh://git@gitlab.example.org:2222/x": "gitlab.example.org",
-		"git@github.com:acme/app.git":         "github.com",
-		"github.com:acme/app.git":             "github.com",
-		"file:///srv/repo":                    "",
-		"/srv/repo":                           "",
-		"./repo":                              "",
-		"../x:y/repo":                         "",
-		`C:\src\repo`:                         "",
-	} {
-		if got := repoHost(repo); got != want {
-			t.Errorf("repoHost(%q) = %q, want %q", repo, got, want)
-		}
-	}
-}
-
-// TestNetworkFor: none and all map through; proxy, the default, gives no
-// network until the proxy lands, with its allow list already made of the
-// repository's host, config.json's hosts and the project's, once each.
+// TestNetworkFor: none and all map through; proxy, the default, allows
+// the default registries, the repository's host, config.json's hosts and
+// the project's, once each.
 func TestNetworkFor(t *testing.T) {
 	t.Parallel()
-	p := board.Project{Repo: "git@github.com:acme/app.git", Agent: board.AgentSettings{AllowHosts: []string{"registry.npmjs.org", "github.com"}}}
-	n := networkFor(p, []string{"proxy.golang.org"})
-	if n.Mode != sandbox.NetworkNone || !slices.Equal(n.Allow, []string{"github.com", "proxy.golang.org", "registry.npmjs.org"}) {
-		t.Errorf("proxy: %+v", n)
+	p := board.Project{Repo: "https://git.example.com/acme/app.git", Agent: board.AgentSettings{AllowHosts: []string{"registry.internal", "github.com", "git.example.com"}}}
+	n := networkFor(p, []string{"proxy.golang.org", "mirror.example.org"})
+	want := append(netproxy.DefaultAllow(), "git.example.com", "mirror.example.org", "registry.internal")
+	if n.Mode != sandbox.NetworkProxy || !slices.Equal(n.Allow, want) {
+		t.Errorf("proxy: %+v, want allow %v", n, want)
+	}
+	p.Repo = "/srv/repo"
+	if n := networkFor(p, nil); slices.Contains(n.Allow, "") || len(n.Allow) != len(netproxy.DefaultAllow())+2 {
+		t.Errorf("a local repository: %v", n.Allow)
 	}
 	p.Agent.Network = board.NetworkAll
 	if n := networkFor(p, nil); n.Mode != sandbox.NetworkAll || n.Allow != nil {

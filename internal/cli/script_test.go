@@ -13,6 +13,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/cli"
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -24,6 +25,12 @@ var update = flag.Bool("update", false, "rewrite the testscript files' expected 
 // re-executes itself as the bonsai command. This is the only TestMain of the
 // package; register further commands here.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.BridgeArg {
+		// The sandbox's proxy bridge is os.Executable(), which is this
+		// test binary under its own name, not the "bonsai" testscript
+		// dispatches on.
+		os.Exit(sandbox.BridgeMain(os.Args[2:]))
+	}
 	testscript.Main(m, map[string]func(){
 		// Interrupts cancel the context as in the real binary, so scripts can
 		// show what Ctrl-C does.
