@@ -26,8 +26,8 @@ func checkRunSandbox(o runOptions) error {
 // the directory cwd: cwd writable, the home and the data directory hidden,
 // the toolchain caches of runCaches, network none or all. When cwd is a
 // linked git worktree its clone's .git is reachable, so commits work.
-func openRunSandbox(d config.Dir, cfg config.Config, cwd, network string) (*sandbox.Executor, error) {
-	if err := sandboxUsable(sandbox.Available); err != nil {
+func openRunSandbox(d config.Dir, cfg config.Config, cwd, network string) (workspaceExecutor, error) {
+	if err := sandboxUsable(sandboxAvailable); err != nil {
 		return nil, fmt.Errorf("--sandbox: %w; or run without --sandbox, with commands on the host", err)
 	}
 	caches, err := cachesUnder(runCaches(d, cwd))
@@ -35,8 +35,8 @@ func openRunSandbox(d config.Dir, cfg config.Config, cwd, network string) (*sand
 		return nil, err
 	}
 	env := append(passGitIdentity(cwd), cfg.Agent.Env...)
-	ex, err := sandbox.New(cwd, sandbox.Options{
-		Network: sandbox.Network(network), Home: userHome(), DataDir: d.Path(),
+	ex, err := openSandbox(cwd, sandboxSpec{
+		Net: projectNetwork{Mode: sandbox.Network(network)}, Home: userHome(), DataDir: d.Path(),
 		GitDir: linkedGitDir(cwd), Caches: caches, Env: env,
 	})
 	if err != nil {

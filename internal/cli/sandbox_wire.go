@@ -40,12 +40,12 @@ type agentExecutors struct {
 	// log, when set, gets a line for each connection a project's proxy
 	// refuses.
 	log *slog.Logger
-	// available is sandbox.Available, asked once per process.
+	// available is sandboxAvailable, asked once per process.
 	available func() error
 }
 
 func newAgentExecutors(d config.Dir, cfg config.Config) *agentExecutors {
-	return &agentExecutors{data: d, home: userHome(), env: cfg.Agent.Env, allowHosts: cfg.Network.AllowHosts, available: sync.OnceValue(sandbox.Available)}
+	return &agentExecutors{data: d, home: userHome(), env: cfg.Agent.Env, allowHosts: cfg.Network.AllowHosts, available: sync.OnceValue(sandboxAvailable)}
 }
 
 // check is heartbeat.Options.Sandbox: nil when p's commands can run as
@@ -68,7 +68,8 @@ func sandboxUsable(available func() error) error {
 
 // open is workspace.Options.OpenAgent: the executor of a ticket's
 // worktree root, a worktree of clone. A project with its sandbox off gets
-// the local executor, on the host; every other one bubblewrap, with the
+// the local executor, on the host; every other one the system's sandbox
+// (bubblewrap, or Seatbelt on macOS), with the
 // data directory and the user's home hidden, the clone's .git reachable
 // for commits, the project's own toolchain caches and networkFor's
 // network (in proxy mode a proxy of its own, stopped by Close). Nothing else of the runtime's environment goes in: executor.
@@ -84,19 +85,15 @@ func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Exe
 	if err != nil {
 		return nil, err
 	}
-	n := networkFor(p, x.allowHosts)
-	return sandbox.New(root, sandbox.Options{
-		Network: n.Mode, Home: x.home, DataDir: x.data.Path(),
-		GitDir: filepath.Join(clone, ".git"), Caches: caches, Env: x.env,
-		Proxy: sandbox.ProxyOptions{
-			Allow: n.Allow,
-			Hint: fmt.Sprintf("Allow a host for the commands of %s with: bonsai project edit %s --allow-host HOST "+
-				"(or for every project: network.allowHosts in config.json)", p.Slug, p.Slug),
-			OnRefused: func(r netproxy.Refusal) {
-				if x.log != nil {
-					x.log.Warn("proxy refused a connection", "project", p.Slug, "host", r.Host, "port", r.Port, "reason", r.Reason)
-				}
-			},
+	return openSandbox(root, sandboxSpec{
+		Home: x.home, DataDir: x.data.Path(), GitDir: filepath.Join(clone, ".git"), Caches: caches, Env: x.env,
+		Net: networkFor(p, x.allowHosts),
+		Hint: fmt.Sprintf("Allow a host for the commands of %s with: bonsai project edit %s --allow-host HOST "+
+			"(or for every project: network.allowHosts in config.json)", p.Slug, p.Slug),
+		OnRefused: func(r netproxy.Refusal) {
+			if x.log != nil {
+				x.log.Warn("proxy refused a connection", "project", p.Slug, "host", r.Host, "port", r.Port, "reason", r.Reason)
+			}
 		},
 	})
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
-	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/bonsai-run/bonsai/internal/view/text"
@@ -48,7 +47,7 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 		Models: func(ps []board.Project) []view.ModelStatus {
 			return modelStatuses(a.getenv, cfg, ps)
 		},
-		Sandbox: func() error { return sandboxUsable(sandbox.Available) },
+		Sandbox: func() error { return sandboxUsable(sandboxAvailable) },
 	})
 }
 

@@ -75,7 +75,10 @@ func (h *Heartbeat) noteSandbox(ctx context.Context, plans []Plan, st *State) {
 // with its risk.
 func sandboxFailedText(p board.Project, problem string) string {
 	fix := "This system has no sandbox Bonsai can use yet."
-	if runtime.GOOS == "linux" {
+	switch runtime.GOOS {
+	case "darwin":
+		fix = "Seatbelt (`/usr/bin/sandbox-exec`) ships with macOS; it fails when Bonsai itself runs inside another sandbox: run the heartbeat from launchd (`bonsai service install`) or a plain terminal."
+	case "linux":
 		fix = "Install bubblewrap (Debian and Ubuntu: `sudo apt-get install bubblewrap`; Fedora: `sudo dnf install bubblewrap`; " +
 			"Arch: `sudo pacman -S bubblewrap`) and check that `bwrap --ro-bind / / true` works as the user the heartbeat runs as: " +
 			"some systems restrict unprivileged user namespaces (Ubuntu 24.04: an AppArmor profile for bwrap, or " +
