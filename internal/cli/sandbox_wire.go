@@ -44,6 +44,8 @@ type agentExecutors struct {
 	available func() error
 }
 
+// newAgentExecutors returns the executors of the data directory d with
+// config.json's agent.env and network.allowHosts.
 func newAgentExecutors(d config.Dir, cfg config.Config) *agentExecutors {
 	return &agentExecutors{data: d, home: userHome(), env: cfg.Agent.Env, allowHosts: cfg.Network.AllowHosts, available: sync.OnceValue(sandboxAvailable)}
 }
@@ -69,11 +71,12 @@ func sandboxUsable(available func() error) error {
 // open is workspace.Options.OpenAgent: the executor of a ticket's
 // worktree root, a worktree of clone. A project with its sandbox off gets
 // the local executor, on the host; every other one the system's sandbox
-// (bubblewrap, or Seatbelt on macOS), with the
-// data directory and the user's home hidden, the clone's .git reachable
-// for commits, the project's own toolchain caches and networkFor's
-// network (in proxy mode a proxy of its own, stopped by Close). Nothing else of the runtime's environment goes in: executor.
-// CleanEnv's allowlist, agent.env and the cache variables.
+// (bubblewrap, or Seatbelt on macOS) with the data directory and the
+// user's home hidden, the clone's .git reachable for commits, the
+// project's own toolchain caches and networkFor's network (in the proxy
+// mode a proxy of its own, stopped by Close). Nothing else of the
+// runtime's environment goes in: executor.CleanEnv's allowlist, agent.env
+// and the cache variables.
 func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Executor, error) {
 	if p.Agent.Sandbox == board.SandboxOff {
 		return local.New(root, local.Options{Env: x.env})
