@@ -16,6 +16,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/net v0.61.0
+	golang.org/x/term v0.47.0
 	modernc.org/sqlite v1.62.0
 	mvdan.cc/sh/v3 v3.14.1
 )

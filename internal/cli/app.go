@@ -17,8 +17,13 @@ import (
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	getenv         func(string) string
-	now            func() time.Time
+	// env reads the process environment; getenv reads it too, and falls
+	// back to the stored credential for a key or token variable the
+	// environment does not set (credstore.go).
+	env    func(string) string
+	getenv func(string) string
+	creds  storedCreds
+	now    func() time.Time
 
 	// started is set once a command's own code runs; an error before that
 	// is a usage error.
@@ -32,7 +37,9 @@ type app struct {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, now: time.Now}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, env: getenv, now: time.Now}
+	a.getenv = a.lookupEnv
+	return a
 }
 
 // dataDir returns the data directory, creating its layout on first use:

@@ -86,7 +86,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 			return local.New(root, local.Options{})
 		},
 		OpenAgent: agents.open,
-		RemoteEnv: pickEnv(os.Environ(), remoteEnv),
+		RemoteEnv: append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
 	})
 	if err != nil {
 		lf.Close()
@@ -166,4 +166,19 @@ func (a *app) homeDir() string {
 	}
 	h, _ := os.UserHomeDir()
 	return h
+}
+
+// storedForgeTokens returns, as KEY=VALUE pairs for git's credential
+// helpers, the stored forge tokens whose variables the environment does
+// not set (an exported one is already in the remote environment).
+func storedForgeTokens(a *app) []string {
+	var out []string
+	for _, k := range forgeTokenEnv {
+		if a.env(k) == "" {
+			if v := a.getenv(k); v != "" {
+				out = append(out, k+"="+v)
+			}
+		}
+	}
+	return out
 }

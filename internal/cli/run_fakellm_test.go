@@ -49,13 +49,25 @@ func setFakeServer(key string, s *llmtest.Server) {
 // Anthropic, OpenAI and Ollama base URLs and keys of later commands at it
 // (FAKELLM_HOSTPORT is its host:port):
 // fakellm <turns-file>. fakellm requests prints, one per line, the JSON
-// bodies the server received so far.
+// bodies the server received so far; fakellm header <name> prints, one
+// per line, that header of each request (Authorization: the key it was
+// sent).
 func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []string) {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) != 1 {
-			ts.Fatalf("usage: fakellm <turns-file> | fakellm requests")
-		}
 		key := ts.Getenv("WORK")
+		if !neg && len(args) == 2 && args[0] == "header" {
+			srv := fakeServer(key)
+			if srv == nil {
+				ts.Fatalf("fakellm header: no server started")
+			}
+			for _, r := range srv.Requests() {
+				fmt.Fprintf(ts.Stdout(), "%s %s\n", r.Path, r.Header.Get(args[1]))
+			}
+			return
+		}
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: fakellm <turns-file> | fakellm requests | fakellm header <name>")
+		}
 		if args[0] == "requests" {
 			srv := fakeServer(key)
 			if srv == nil {

@@ -45,7 +45,7 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 		Heartbeat: loadHeartbeat(a.dir, a.now()),
 		Now:       a.now(),
 		Models: func(ps []board.Project) []view.ModelStatus {
-			return modelStatuses(a.getenv, cfg, ps)
+			return modelStatuses(a.presenceEnv(), a.keySource, cfg, ps)
 		},
 		Sandbox: func() error { return sandboxUsable(sandboxAvailable) },
 	})

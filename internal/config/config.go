@@ -24,6 +24,8 @@ type Config struct {
 	Network Network `json:"network,omitzero"`
 	// Models overrides the model catalog, by "provider/model" id.
 	Models map[string]ModelSettings `json:"models,omitempty"`
+	// Providers configures model providers by name (their base URLs).
+	Providers map[string]ProviderSettings `json:"providers,omitempty"`
 }
 
 // Heartbeat configures the heartbeat.
@@ -202,6 +204,12 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
+		if full == providersKey {
+			if err := applyProviders(c, v); err != nil {
+				return err
+			}
+			continue
+		}
 		if isSection(full) {
 			sub, ok := v.(map[string]any)
 			if !ok {
@@ -212,7 +220,7 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
-		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s, %s", knownKeys(), modelKeyHelp())}
+		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s, %s, %s", knownKeys(), modelKeyHelp(), providerKeyHelp())}
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ type Picker interface {
 // Board reads and writes what one run needs.
 type Board interface {
 	tickettool.Board
+	Approvals
 	Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
 	Project(ctx context.Context, slug string) (board.Project, error)
 	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
@@ -91,6 +92,11 @@ type Brief struct {
 	// Unseen are the IDs of the comments of Comments the agent has not
 	// seen: people's comments not yet resolved.
 	Unseen []string
+	// Decisions are people's decisions on the ticket's approvals that the
+	// agent was not told yet, oldest first: the runner tells it that an
+	// allowed command now runs and why a denied one does not. They count
+	// as told once the run got to work.
+	Decisions []board.Approval
 	// Budget caps what the run may spend.
 	Budget Budget
 	// Deadline is when the run must stop; the runner ends with status

@@ -40,6 +40,11 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 			}
 		}
 	}
+	// A run that ended on an approval request waits for a person, like
+	// one that asked a question: it is blocked, not failed.
+	r.mu.Lock()
+	eff.asked = eff.asked || r.requested
+	r.mu.Unlock()
 	if eff.asked && (out.Status == board.RunCompleted || out.Status == "") {
 		out.Status = board.RunBlocked
 	}
@@ -51,10 +56,18 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 	}
 	rep.Status, rep.Error, rep.MovedTo = out.Status, out.Error, eff.moved
 
-	// The agent saw the human comments once it got to work.
-	if len(r.seen) > 0 && r.tools != nil && (out.Usage.OutputTokens > 0 || eff.asked || eff.moved != "" || eff.reported) {
-		if err := h.opts.Store.ResolveComments(ctx, ref, r.seen); err != nil {
-			r.log.Error("resolve comments", "err", err)
+	// The agent saw the human comments and the decisions once it got to
+	// work.
+	if r.tools != nil && (out.Usage.OutputTokens > 0 || eff.asked || eff.moved != "" || eff.reported) {
+		if len(r.seen) > 0 {
+			if err := h.opts.Store.ResolveComments(ctx, ref, r.seen); err != nil {
+				r.log.Error("resolve comments", "err", err)
+			}
+		}
+		if len(r.decisions) > 0 {
+			if err := h.opts.Store.MarkApprovalsTold(ctx, ref, r.decisions); err != nil {
+				r.log.Error("mark approvals told", "err", err)
+			}
 		}
 	}
 	asked := false

@@ -45,6 +45,10 @@ type ModelStatus struct {
 	// Problem is why agents cannot use the model (e.g. which variable to
 	// set); empty when it is ready.
 	Problem string `json:"problem,omitempty"`
+	// KeySource says where the model's key comes from when it is ready:
+	// "environment" (the provider's variable) or "stored" (`bonsai
+	// credentials set`); empty for a provider that needs none.
+	KeySource string `json:"keySource,omitempty"`
 	// Unpriced reports that the model catalog (with config.json's models
 	// settings) has no price for it: budgets in USD do not count its runs.
 	Unpriced bool `json:"unpriced,omitempty"`

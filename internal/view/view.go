@@ -46,11 +46,14 @@ type TicketDetail struct {
 	Ticket
 	Comments []board.Comment `json:"comments"`
 	Runs     []Run           `json:"runs"`
+	// Approvals are the commands the agent asked a person to allow, oldest
+	// first, pending and decided.
+	Approvals []board.Approval `json:"approvals"`
 }
 
 // NewTicketDetail returns the view of a ticket with its comments and runs.
 func NewTicketDetail(t board.Ticket, comments []board.Comment, runs []board.Run) TicketDetail {
-	d := TicketDetail{Ticket: NewTicket(t), Comments: comments, Runs: make([]Run, len(runs))}
+	d := TicketDetail{Ticket: NewTicket(t), Comments: comments, Runs: make([]Run, len(runs)), Approvals: []board.Approval{}}
 	if d.Comments == nil {
 		d.Comments = []board.Comment{}
 	}

@@ -36,6 +36,9 @@ type Options struct {
 	// Getenv reads the environment, for the settings page's key presence
 	// check; nil means no keys are reported present.
 	Getenv func(string) string
+	// Credentials is the credential store the settings page sets and
+	// removes keys in; nil shows only the environment's keys.
+	Credentials Credentials
 	// Service reports whether the heartbeat runs as an OS service and
 	// under which manager; nil means it does not.
 	Service func() (installed bool, manager string)

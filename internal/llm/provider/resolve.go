@@ -116,7 +116,7 @@ func locate(id, apiKey string, getenv func(string) string) (llm.ModelID, llm.Pro
 	key := firstNonEmpty(apiKey, getenv(p.KeyEnv))
 	if key == "" && !p.KeyOptional {
 		return mid, p, "", &llm.Error{Kind: llm.KindAuth, Provider: p.Name,
-			Message: "no API key: set " + p.KeyEnv}
+			Message: "no API key: set " + p.KeyEnv + " or run 'bonsai credentials set " + p.Name + "'"}
 	}
 	return mid, p, key, nil
 }

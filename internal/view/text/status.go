@@ -32,6 +32,7 @@ func WriteStatus(w io.Writer, v view.Status, now time.Time) error {
 		}
 	}
 	writeSandboxWarnings(w, v)
+	writeKeySources(w, v.Models)
 	fmt.Fprintln(w, "PROJECTS")
 	t := NewTable(w, "  SLUG", "BACKLOG", "RESEARCH", "IN_PROGRESS", "VERIFICATION", "DONE")
 	for _, p := range v.Projects {
@@ -125,4 +126,22 @@ func someOf(names []string, n int) string {
 		return strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// writeKeySources writes one line saying where the key of each ready
+// model comes from, so that a key the service cannot see (one exported in
+// a shell only) is plain.
+func writeKeySources(w io.Writer, models []view.ModelStatus) {
+	var parts []string
+	for _, m := range models {
+		switch m.KeySource {
+		case "environment":
+			parts = append(parts, m.Model+" from the environment")
+		case "stored":
+			parts = append(parts, m.Model+" stored (bonsai credentials)")
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "KEYS %s\n\n", strings.Join(parts, "; "))
+	}
 }

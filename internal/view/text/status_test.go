@@ -57,6 +57,30 @@ func TestWriteStatus_Models(t *testing.T) {
 	}
 }
 
+// TestWriteStatus_KeySources: one KEYS line says where the key of each
+// ready model comes from; a model that cannot run or needs no key is not
+// on it.
+func TestWriteStatus_KeySources(t *testing.T) {
+	t.Parallel()
+	v := view.Status{
+		Projects: []view.ProjectSummary{{Slug: "demo", Counts: view.NewStateCounts(nil)}},
+		Models: []view.ModelStatus{
+			{Model: "anthropic/claude-sonnet-4-5", Projects: []string{"demo"}, KeySource: "stored"},
+			{Model: "openai/gpt-5", Projects: []string{"demo"}, KeySource: "environment"},
+			{Model: "ollama/qwen3:8b", Projects: []string{"demo"}},
+			{Model: "groq/llama", Projects: []string{"demo"}, Problem: "no API key"},
+		},
+	}
+	var b bytes.Buffer
+	if err := WriteStatus(&b, v, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	want := "\nKEYS anthropic/claude-sonnet-4-5 stored (bonsai credentials); openai/gpt-5 from the environment\n\nPROJECTS\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("status lacks %q:\n%s", want, b.String())
+	}
+}
+
 // TestWriteStatus_Sandbox: a required sandbox that cannot start is named
 // with its projects, and each safety warning (a sandbox that is off) is
 // written; archived and sandboxed projects get no warning.

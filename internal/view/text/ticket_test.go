@@ -78,3 +78,41 @@ func TestWriteTickets(t *testing.T) {
 		t.Errorf("tickets =\n%s", b.String())
 	}
 }
+
+// TestWriteTicket_PendingApprovals: pending approvals replace the next
+// step with the command, why, and the commands that answer; with several
+// each names its --id; decided ones are not listed.
+func TestWriteTicket_PendingApprovals(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tk := board.Ticket{ProjectSlug: "demo", Number: 3, Title: "T", State: board.InProgress, SubState: board.SubBlocked}
+	d := view.NewTicketDetail(tk, nil, nil)
+	d.Approvals = []board.Approval{
+		{ID: "a1", Command: "make deploy", Status: board.ApprovalAllowed, Rule: "ask-mode", Reason: "asks"},
+		{ID: "a2", Command: "touch x\ntouch y", Status: board.ApprovalPending, Rule: "ask-mode", Reason: "not on the allow list"},
+	}
+	var b bytes.Buffer
+	if err := WriteTicket(&b, d, board.ModeAsk, now); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"Next: the agent waits for your approval of a command (below): allow or deny it\n",
+		"Waiting for your approval (1):\n\n    $ touch x\n    $ touch y\n  why: not on the allow list (ask-mode)\n" +
+			"  allow: bonsai ticket allow demo#3 [--always]\n  deny:  bonsai ticket deny demo#3 [--note TEXT]\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ticket lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "make deploy") || strings.Contains(out, "answer with: bonsai comment add") {
+		t.Errorf("a decided approval or the question's next step is shown:\n%s", out)
+	}
+	d.Approvals[0].Status = board.ApprovalPending
+	b.Reset()
+	WriteTicket(&b, d, board.ModeAsk, now)
+	if out := b.String(); !strings.Contains(out, "allow: bonsai ticket allow demo#3 --id a1 [--always]") ||
+		!strings.Contains(out, "deny:  bonsai ticket deny demo#3 --id a2 [--note TEXT]") {
+		t.Errorf("several pending approvals without their ids:\n%s", out)
+	}
+}
