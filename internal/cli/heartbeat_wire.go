@@ -76,12 +76,16 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	}
 	redact := secrets(ctx, a, st)
 	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
-	agentEnv := cfg.Agent.Env
+	agents := newAgentExecutors(d, cfg)
+	agents.log = log
 	ws, err := workspace.New(workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
+		// The runtime's own git runs on the host: clone, fetch and push
+		// need the network and RemoteEnv's credentials.
 		Open: func(root string) (executor.Executor, error) {
-			return local.New(root, local.Options{Env: agentEnv})
+			return local.New(root, local.Options{})
 		},
+		OpenAgent: agents.open,
 		RemoteEnv: append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
 	})
 	if err != nil {
@@ -119,7 +123,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
-		Reap: local.KillMarked, Redact: redact.String,
+		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check,
 		Policy: policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 	})
 	if err != nil {

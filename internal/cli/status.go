@@ -47,6 +47,7 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 		Models: func(ps []board.Project) []view.ModelStatus {
 			return modelStatuses(a.presenceEnv(), a.keySource, cfg, ps)
 		},
+		Sandbox: func() error { return sandboxUsable(sandboxAvailable) },
 	})
 }
 

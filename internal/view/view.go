@@ -102,4 +102,13 @@ type ProjectSummary struct {
 	Name   string      `json:"name"`
 	Active bool        `json:"active"`
 	Counts StateCounts `json:"counts"`
+	// Sandbox is the project's sandbox setting: "required", or "off",
+	// where the agent's commands run on the host as the user who runs
+	// Bonsai, a risk status and the web UI warn about.
+	Sandbox string `json:"sandbox"`
+	// SandboxProblem, for a project that requires the sandbox, says why
+	// the sandbox cannot start on this machine and how to fix it; the
+	// heartbeat skips the project's tickets meanwhile. Empty when the
+	// sandbox starts, when it is off, or when it was not checked.
+	SandboxProblem string `json:"sandboxProblem,omitempty"`
 }
