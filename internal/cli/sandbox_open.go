@@ -32,6 +32,15 @@ func sandboxAvailable() error {
 	return sandbox.Available()
 }
 
+// sandboxInstalled is sandboxAvailable without starting the sandbox: it
+// only looks for its program.
+func sandboxInstalled() error {
+	if runtime.GOOS == "darwin" {
+		return seatbelt.Installed()
+	}
+	return sandbox.Installed()
+}
+
 // openSandbox opens this system's sandbox executor on root.
 func openSandbox(root string, s sandboxSpec) (workspaceExecutor, error) {
 	if runtime.GOOS == "darwin" {
