@@ -136,6 +136,9 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Diff:        diff,
 		CheckModel:  func(id string) error { return modelProblem(a.getenv, id) },
 		Heartbeat:   func() any { return loadHeartbeat(d, a.now()) },
+		Sandbox: func() error {
+			return sandboxUsable(func() error { return sandboxKnown(heartbeat.ReadState(d.Path("heartbeat.json"))) })
+		},
 		Models: func(ps []board.Project) []view.ModelStatus {
 			c, err := config.Load(d.ConfigFile())
 			if err != nil {
