@@ -5,7 +5,6 @@ import (
 	"html/template"
 
 	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
 )
@@ -21,14 +20,7 @@ type markdown struct {
 
 func newMarkdown() *markdown {
 	return &markdown{md: goldmark.New(
-		goldmark.WithExtensions(
-			// GitHub Flavored Markdown, with tables that carry no alignment
-			// (it would be a style attribute).
-			extension.Linkify,
-			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
-			extension.Strikethrough,
-			extension.TaskList,
-		),
+		goldmark.WithExtensions(gfm{}),
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(
 			// Below the HTML renderer's 1000, so these win.
 			util.Prioritized(safeRenderer{}, 100),
