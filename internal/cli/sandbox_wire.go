@@ -88,17 +88,28 @@ func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Exe
 	if err != nil {
 		return nil, err
 	}
-	return openSandbox(root, sandboxSpec{
+	hint := fmt.Sprintf("Allow a host for the commands of %s with: bonsai project edit %s --allow-host HOST "+
+		"(or for every project: network.allowHosts in config.json)", p.Slug, p.Slug)
+	refused := newRefusals(hint)
+	ex, err := openSandbox(root, sandboxSpec{
 		Home: x.home, DataDir: x.data.Path(), GitDir: filepath.Join(clone, ".git"), Caches: caches, Env: x.env,
-		Net: networkFor(p, x.allowHosts),
-		Hint: fmt.Sprintf("Allow a host for the commands of %s with: bonsai project edit %s --allow-host HOST "+
-			"(or for every project: network.allowHosts in config.json)", p.Slug, p.Slug),
+		Net: networkFor(p, x.allowHosts), Hint: hint,
 		OnRefused: func(r netproxy.Refusal) {
+			refused.add(r)
 			if x.log != nil {
 				x.log.Warn("proxy refused a connection", "project", p.Slug, "host", r.Host, "port", r.Port, "reason", r.Reason)
 			}
 		},
 	})
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := ex.(sandboxed); ok {
+		// The heartbeat lists the refusals on the ticket at the end of
+		// the run.
+		return reportingExecutor{sandboxed: s, refused: refused}, nil
+	}
+	return ex, nil
 }
 
 // cachesUnder maps each toolchain cache variable to a directory below

@@ -26,6 +26,7 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 	h, ref := r.h, r.plan.Ticket.Ref()
 	if r.ws != nil {
 		defer r.ws.Close()
+		defer r.reportRefusals(ctx)
 	}
 	var eff struct {
 		asked, reported bool
