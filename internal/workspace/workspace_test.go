@@ -415,3 +415,26 @@ func TestProvider_CopiesUserIdentityIntoClone(t *testing.T) {
 		t.Errorf("an older clone's identity = %q", local("user.email"))
 	}
 }
+
+func TestProvider_Head(t *testing.T) {
+	t.Parallel()
+	p, _, _ := newProvider(t)
+	proj := project(newRepo(t))
+	ctx := context.Background()
+	ws := prepare(t, p, proj, ticket(3, "Head"))
+
+	before, err := p.Head(ctx, proj, ws.Branch)
+	if err != nil || before != gittest.Run(t, ws.Root, "rev-parse", "HEAD") {
+		t.Fatalf("Head = %q, %v; want the worktree's HEAD", before, err)
+	}
+	os.WriteFile(filepath.Join(ws.Root, "x.txt"), []byte("x\n"), 0o644)
+	gittest.Run(t, ws.Root, "add", ".")
+	gittest.Run(t, ws.Root, "commit", "-q", "-m", "x")
+	after, err := p.Head(ctx, proj, ws.Branch)
+	if err != nil || after == before || after != gittest.Run(t, ws.Root, "rev-parse", "HEAD") {
+		t.Errorf("Head after a commit = %q, %v; want the new commit, not %q", after, err, before)
+	}
+	if h, err := p.Head(ctx, proj, "bonsai/demo/no-such-branch"); err != nil || h != "" {
+		t.Errorf("Head of a missing branch = %q, %v; want empty, nil", h, err)
+	}
+}
