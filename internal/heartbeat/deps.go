@@ -34,6 +34,8 @@ type Board interface {
 	// Spend sums a project's runs started since a time (its daily budget).
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
 	FinishRun(ctx context.Context, r board.Run) (board.Run, error)
+	// Runs lists a ticket's runs, newest first (the no-progress streak).
+	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
 }
 
 // Store is everything the heartbeat asks of the board's store.
@@ -48,6 +50,10 @@ type Workspaces interface {
 	Prepare(ctx context.Context, p board.Project, t board.Ticket) (*workspace.Workspace, error)
 	// Push publishes the ticket's branch, reporting whether it pushed.
 	Push(ctx context.Context, p board.Project, ws *workspace.Workspace) (bool, error)
+	// Head returns the commit a branch of the project's clone points at,
+	// "" when there is no such branch; compared before and after a run,
+	// it tells whether the agent committed.
+	Head(ctx context.Context, p board.Project, branch string) (string, error)
 	// Worktrees lists the ticket numbers with a worktree in a project.
 	Worktrees(slug string) ([]int, error)
 	// Remove deletes a ticket's worktree, keeping its branch.

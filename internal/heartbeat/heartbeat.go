@@ -147,6 +147,9 @@ type RunReport struct {
 	// PushError says why the branch could not be pushed; the work stayed
 	// in the local clone.
 	PushError string `json:"pushError,omitempty"`
+	// Guard says why the run's ticket was blocked after it: two runs in a
+	// row made no progress, or failed with the same error.
+	Guard string `json:"guard,omitempty"`
 }
 
 // Beat runs one heartbeat: lock, reconcile, pick, run, record, unlock. A

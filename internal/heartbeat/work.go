@@ -97,6 +97,13 @@ type runState struct {
 
 	limits Limits // the caps of this run's project
 
+	// head is the ticket branch's commit before the run (headRead when it
+	// could be read), and since when the ticket's no-progress streak
+	// began: see guard.go.
+	head     string
+	headRead bool
+	since    time.Time
+
 	mu    sync.Mutex
 	usage board.Usage
 	// requested reports that the run ended on an approval request.
@@ -167,6 +174,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 			r.seen = append(r.seen, c.ID)
 		}
 	}
+	r.since = streakStart(comments)
 	approvals, err := h.opts.Store.Approvals(ctx, ref)
 	if err != nil {
 		return Job{}, failed("read approvals", err)
@@ -191,6 +199,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	if err := os.MkdirAll(filepath.Dir(transcript), 0o700); err != nil {
 		return Job{}, failed("create session directory", err)
 	}
+	r.readHead(ctx)
 	r.tools = tickettool.New(tickettool.Config{
 		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
 		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage,
