@@ -184,7 +184,11 @@ func guardText(why string, p Plan, prev, run board.Run) string {
 
 // runLine says how a run ended: status, duration, error and cost.
 func runLine(x board.Run) string {
-	s := fmt.Sprintf("ended **%s** after %s, %s", x.Status, x.Duration().Round(time.Second), usd(x.CostUSD))
+	d := x.Duration().Round(time.Second)
+	if d == 0 {
+		d = x.Duration().Round(time.Millisecond)
+	}
+	s := fmt.Sprintf("ended **%s** after %s, %d tokens, %s", x.Status, d, x.Tokens(), usd(x.CostUSD))
 	if x.Error != "" {
 		e := strings.TrimSpace(x.Error)
 		if len(e) > 300 {
