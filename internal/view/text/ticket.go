@@ -68,7 +68,11 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 		fmt.Fprintf(w, "\nRuns (%d):\n", len(d.Runs))
 		tw := NewTable(w, "  STARTED", "TASK", "STATUS", "DURATION", "TOKENS IN/OUT", "COST")
 		for _, r := range d.Runs {
-			tw.Row("  "+RelTime(now, r.StartedAt), string(r.Task), string(r.Status), Duration(r.Duration()),
+			status := string(r.Status)
+			if r.Progress == board.ProgressNone {
+				status += " (no progress)"
+			}
+			tw.Row("  "+RelTime(now, r.StartedAt), string(r.Task), status, Duration(r.Duration()),
 				fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens), board.USD(r.CostUSD))
 		}
 		return tw.Flush()

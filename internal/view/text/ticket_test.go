@@ -33,7 +33,7 @@ func TestWriteTicket(t *testing.T) {
 		Description: "Users want **progress**.", Criteria: []string{"it prints"}, Plan: "1. Do _it_.\n2. Test.", Branch: "bonsai/demo-3",
 		UpdatedAt: now.Add(-2 * time.Hour)}
 	comments := []board.Comment{{AuthorName: "ann", AuthorType: board.Human, Kind: board.KindNote, Content: "Looks *good*.", CreatedAt: now}}
-	runs := []board.Run{{Task: board.TaskImplement, Status: board.RunCompleted, StartedAt: now.Add(-time.Hour)}}
+	runs := []board.Run{{Task: board.TaskImplement, Status: board.RunCompleted, StartedAt: now.Add(-time.Hour), Progress: board.ProgressNone}}
 	var b bytes.Buffer
 	if err := WriteTicket(&b, view.NewTicketDetail(tk, comments, runs), board.ModeAuto, now); err != nil {
 		t.Fatal(err)
@@ -55,6 +55,7 @@ func TestWriteTicket(t *testing.T) {
 		"Plan:\n  1. Do it.\n  2. Test.\n",
 		"Comments (1):\n\n  ann (human) · note · just now\n  Looks good.\n",
 		"Runs (1):\n  STARTED",
+		"implement  completed (no progress)",
 		"1 hour ago",
 	} {
 		if !strings.Contains(out, want) {
