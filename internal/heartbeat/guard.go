@@ -101,7 +101,19 @@ func (r *runState) guardReason(ctx context.Context, run board.Run) (string, boar
 	if run.Progress == board.ProgressNotJudged || (run.Progress == board.ProgressMade && run.Status != board.RunError) {
 		return "", board.Run{}
 	}
-	runs, err := r.h.opts.Store.Runs(ctx, r.plan.Ticket.Ref())
+	ref := r.plan.Ticket.Ref()
+	// The thread again, not the one the run started with: a person may
+	// have commented while it ran.
+	comments, err := r.h.opts.Store.Comments(ctx, ref)
+	if err != nil {
+		r.log.Error("read the ticket's comments for the no-progress guard", "err", err)
+		return "", board.Run{}
+	}
+	since := streakStart(comments)
+	if run.StartedAt.Before(since) {
+		return "", board.Run{}
+	}
+	runs, err := r.h.opts.Store.Runs(ctx, ref)
 	if err != nil {
 		r.log.Error("read the ticket's runs for the no-progress guard", "err", err)
 		return "", board.Run{}
@@ -110,7 +122,7 @@ func (r *runState) guardReason(ctx context.Context, run board.Run) (string, boar
 		if prev.ID == run.ID || prev.Status == board.RunRunning {
 			continue
 		}
-		if prev.StartedAt.Before(r.since) {
+		if prev.StartedAt.Before(since) {
 			break
 		}
 		if prev.Progress == board.ProgressNotJudged {

@@ -240,3 +240,25 @@ func TestBeat_WaitingRunsDoNotCount(t *testing.T) {
 		}
 	})
 }
+
+// TestBeat_CommentDuringTheRunIsNotBlocked: a person who comments while
+// the second idle run runs is answered on the next beat, not blocked out.
+func TestBeat_CommentDuringTheRunIsNotBlocked(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.project("demo", nil)
+	tk := e.ticket("demo", "Vague", board.Research)
+	e.runner.run = idle
+	e.beat()
+	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+		e.humanComment(tk.Ref(), "Here is what I meant.")
+		return idle(ctx, job)
+	}
+	if rep := e.beat(); rep.Runs[0].Guard != "" || e.get(tk.Ref()).SubState == board.SubBlocked {
+		t.Fatalf("second run = %+v; want no block after a person's comment", rep.Runs[0])
+	}
+	e.runner.run = idle
+	if rep := e.beat(); len(rep.Runs) != 1 || rep.Runs[0].Task != board.TaskReply || rep.Runs[0].Guard != "" {
+		t.Fatalf("third beat = %+v; want the reply, not blocked", rep.Runs)
+	}
+}

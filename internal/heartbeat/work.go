@@ -97,12 +97,10 @@ type runState struct {
 
 	limits Limits // the caps of this run's project
 
-	// head is the ticket branch's commit before the run (headRead when it
-	// could be read), and since when the ticket's no-progress streak
-	// began: see guard.go.
+	// head is the ticket branch's commit before the run, headRead whether
+	// it could be read: see guard.go.
 	head     string
 	headRead bool
-	since    time.Time
 
 	mu    sync.Mutex
 	usage board.Usage
@@ -174,7 +172,6 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 			r.seen = append(r.seen, c.ID)
 		}
 	}
-	r.since = streakStart(comments)
 	approvals, err := h.opts.Store.Approvals(ctx, ref)
 	if err != nil {
 		return Job{}, failed("read approvals", err)
