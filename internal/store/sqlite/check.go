@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -28,15 +27,16 @@ const maxProblems = 10
 // quick_check: the checks of integrity_check but the slow ones that match
 // indexes to their tables. When the damage stops the check itself, what it
 // found so far is the answer. A missing file is an error wrapping
-// fs.ErrNotExist; a file that is not a database, ErrNotDatabase.
+// fs.ErrNotExist; an empty one, ErrEmptyDatabase; a file that is not a
+// database, ErrNotDatabase.
 func QuickCheck(ctx context.Context, path string) (Health, error) {
 	h := Health{Supported: SchemaVersion()}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return h, fmt.Errorf("database %s: %w", path, err)
 	}
-	if _, err := os.Stat(abs); err != nil {
-		return h, fmt.Errorf("database %s: %w", abs, err)
+	if err := usableFile(abs); err != nil {
+		return h, err
 	}
 	db := &DB{path: abs}
 	// mode=ro opens without creating or writing; the WAL index (-shm) is

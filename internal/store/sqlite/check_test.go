@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"io/fs"
 	"os"
@@ -82,16 +83,26 @@ func TestQuickCheck_NeitherCreatesNorMigrates(t *testing.T) {
 	if _, err := os.Stat(missing); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("QuickCheck created %s", missing)
 	}
-	// An empty file has schema version 0; the check leaves it so.
-	empty := filepath.Join(t.TempDir(), "old.db")
+	// A database of an older schema is left as it is.
+	path := newDBFile(t)
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("PRAGMA user_version = 1"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	for range 2 {
+		if h, err := sqlite.QuickCheck(ctx, path); err != nil || h.Version != 1 || len(h.Problems) != 0 {
+			t.Errorf("older schema: %+v, %v; want version 1, untouched", h, err)
+		}
+	}
+	empty := filepath.Join(t.TempDir(), "empty.db")
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h, err := sqlite.QuickCheck(ctx, empty)
-	if err != nil || h.Version != 0 {
-		t.Errorf("empty file: %+v, %v", h, err)
-	}
-	if fi, _ := os.Stat(empty); fi.Size() != 0 {
-		t.Errorf("QuickCheck wrote %d bytes", fi.Size())
+	if _, err := sqlite.QuickCheck(ctx, empty); !errors.Is(err, sqlite.ErrEmptyDatabase) {
+		t.Errorf("empty file: err = %v", err)
 	}
 }
