@@ -52,6 +52,9 @@ var marks = map[bool]map[Status]string{
 	false: {OK: "ok", Warn: "warn", Fail: "FAIL", Skip: "skip"},
 }
 
+// maxNameWidth is the widest the name column gets.
+const maxNameWidth = len("data directory")
+
 // Write prints one line per check — its mark, name and detail — with the
 // fix indented under each that is not ok, then a summary line. symbols
 // chooses ✓ ! ✗ - (a terminal) over ok warn FAIL skip.
@@ -60,6 +63,9 @@ func Write(w io.Writer, checks []Check, symbols bool) error {
 	for _, c := range checks {
 		width = max(width, len(c.Name))
 	}
+	// A long name (a model id) runs into the detail rather than pushing
+	// every line to the right.
+	width = min(width, maxNameWidth)
 	var b strings.Builder
 	for _, c := range checks {
 		fmt.Fprintf(&b, "%-4s %-*s  %s\n", marks[symbols][c.Status], width, c.Name, c.Detail)
