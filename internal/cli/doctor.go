@@ -28,6 +28,7 @@ the fix under every one that warns or fails:
                    files 0600)
   web token        present and 0600
   config           config.json loads and is valid
+  credentials      the stored keys can be read (their key is still there)
   database         bonsai.db passes PRAGMA quick_check; its schema version
   model …          the default model and each active project's: a key is set
                    (environment or 'bonsai credentials set') and the provider
@@ -76,7 +77,7 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 	checks := []doctor.Check{doctor.DataDir(d), doctor.WebToken(d)}
 
 	cfg, cfgCheck := a.configCheck()
-	checks = append(checks, cfgCheck)
+	checks = append(checks, cfgCheck, a.credentialsCheck())
 	dbCheck, current := databaseCheck(ctx, d)
 	checks = append(checks, dbCheck)
 	projects, listed := a.doctorProjects(ctx, current)

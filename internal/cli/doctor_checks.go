@@ -260,3 +260,37 @@ func sandboxFix(required []string) string {
 	}
 	return fmt.Sprintf("run Bonsai on Linux, macOS or WSL, or accept commands on the host: bonsai project edit %s --sandbox off", p)
 }
+
+// credentialsCheck reads the stored credentials, as every beat would: a
+// credentials.json whose key is gone leaves the service without keys.
+func (a *app) credentialsCheck() doctor.Check {
+	c := doctor.Check{Name: "credentials"}
+	s, err := a.credentialStore()
+	if err != nil {
+		c.Status, c.Detail = doctor.Skip, err.Error()
+		return c
+	}
+	aside := fmt.Sprintf("move %s aside and store the keys again: bonsai credentials set <provider>", s.Path())
+	entries, err := s.List()
+	if err != nil {
+		c.Status, c.Detail, c.Fix = doctor.Fail, err.Error(), aside
+		return c
+	}
+	if len(entries) == 0 {
+		c.Status, c.Detail = doctor.Skip, "none stored; keys come from the environment only (bonsai credentials set stores one the service can read)"
+		return c
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name
+	}
+	if _, err := s.All(); err != nil {
+		kr, _ := s.Keyring()
+		c.Status, c.Detail = doctor.Fail, err.Error()
+		c.Fix = fmt.Sprintf("restore the key (kept in %s), or %s", kr, aside)
+		return c
+	}
+	kr, _ := s.Keyring()
+	c.Status, c.Detail = doctor.OK, fmt.Sprintf("%s stored, readable with the key in %s", strings.Join(names, ", "), kr)
+	return c
+}
