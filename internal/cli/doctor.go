@@ -42,8 +42,9 @@ the fix under every one that warns or fails:
   clock            this machine's clock against the model provider's
   disk space       free space where the data directory is
 
-Doctor changes nothing: it neither creates the data directory nor migrates
-the database. It exits 1 when a check fails, 0 when there are only warnings.
+Doctor changes nothing: it neither creates the data directory nor tightens
+its mode nor migrates the database (it only writes and removes a probe file
+to see that the directory is writable). It exits 1 when a check fails, 0 when there are only warnings.
 On a terminal the marks are ✓ ! ✗ -; elsewhere ok warn FAIL skip.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

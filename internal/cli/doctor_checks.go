@@ -170,6 +170,10 @@ func pingVerdict(m view.ModelStatus, mid llm.ModelID, l llm.Listing, base string
 	case err == nil && len(l.Models) > 0 && !l.Has(mid.Model):
 		return doctor.Warn, fmt.Sprintf("%s answered with %s, but does not list %s", p.Name, source, mid.Model),
 			fmt.Sprintf("check the model's name (%s lists %s), then bonsai config set model or bonsai project edit --model", p.Name, sample(l.Models))
+	case err == nil && p.Name == "openrouter":
+		// OpenRouter lists its models to anyone: the answer proves the
+		// address, not the key.
+		return doctor.OK, fmt.Sprintf("openrouter answered (%s); its model list needs no key, so the key is tried by the first run", took), ""
 	case err == nil:
 		what := "answered"
 		if source != "" {
