@@ -88,18 +88,26 @@ func (a *app) config() (config.Config, error) {
 		return config.Config{}, err
 	}
 	c, err := config.Load(d.ConfigFile())
-	var fe *config.FileError
-	switch {
-	case err == nil:
-		return c, nil
-	case errors.As(err, &fe) && fe.Key != "" && knownKey(fe.Key):
-		return c, fmt.Errorf("%w; 'bonsai config set %s <value>' repairs it", err, fe.Key)
-	case errors.As(err, &fe) && fe.Key != "":
-		return c, fmt.Errorf("%w; rename or remove %s in the file", err, fe.Key)
-	case errors.As(err, &fe):
-		return c, fmt.Errorf("%w; edit the file, or move it aside and run 'bonsai init' to write the defaults", err)
+	if fix := configFix(err); fix != "" {
+		return c, fmt.Errorf("%w; %s", err, fix)
 	}
 	return c, err
+}
+
+// configFix says how to repair config.json after config.Load's error;
+// "" when there is nothing to repair or the error is not about the
+// file's contents.
+func configFix(err error) string {
+	var fe *config.FileError
+	switch {
+	case errors.As(err, &fe) && fe.Key != "" && knownKey(fe.Key):
+		return fmt.Sprintf("'bonsai config set %s <value>' repairs it", fe.Key)
+	case errors.As(err, &fe) && fe.Key != "":
+		return fmt.Sprintf("rename or remove %s in the file", fe.Key)
+	case errors.As(err, &fe):
+		return "edit the file, or move it aside and run 'bonsai init' to write the defaults"
+	}
+	return ""
 }
 
 // knownKey reports whether key is a setting 'bonsai config set' can change.

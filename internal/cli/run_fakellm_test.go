@@ -51,7 +51,8 @@ func setFakeServer(key string, s *llmtest.Server) {
 // fakellm <turns-file>. fakellm requests prints, one per line, the JSON
 // bodies the server received so far; fakellm header <name> prints, one
 // per line, that header of each request (Authorization: the key it was
-// sent).
+// sent); fakellm key <key> makes the server refuse, with 401 and the
+// provider's error, every request that does not carry that key.
 func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []string) {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
 		key := ts.Getenv("WORK")
@@ -65,8 +66,16 @@ func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []s
 			}
 			return
 		}
+		if !neg && len(args) == 2 && args[0] == "key" {
+			srv := fakeServer(key)
+			if srv == nil {
+				ts.Fatalf("fakellm key: no server started")
+			}
+			srv.RequireKey(args[1])
+			return
+		}
 		if neg || len(args) != 1 {
-			ts.Fatalf("usage: fakellm <turns-file> | fakellm requests | fakellm header <name>")
+			ts.Fatalf("usage: fakellm <turns-file> | fakellm requests | fakellm header <name> | fakellm key <key>")
 		}
 		if args[0] == "requests" {
 			srv := fakeServer(key)

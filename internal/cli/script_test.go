@@ -80,6 +80,9 @@ func TestScripts(t *testing.T) {
 			"nosecret": cmdNoSecret,
 			"freeport": cmdFreePort,
 			"webget":   cmdWebGet,
+			// doctor_script_test.go: damage a file as a failing disk would.
+			"corrupt":     cmdCorrupt,
+			"pathwithout": cmdPathWithout,
 		},
 	})
 }
