@@ -140,3 +140,9 @@ func must(t testing.TB, err error) {
 		t.Fatal(err)
 	}
 }
+
+func runContract(t *testing.T, o Options) {
+	executortest.Run(t, func(t *testing.T, root string) executor.Executor {
+		return open(t, root, o)
+	})
+}
