@@ -126,13 +126,18 @@ func (s *Executor) startServer() (*server, error) {
 	args = append(args, s.mount...)
 	args = append(args, binds...)
 	args = append(args, "--chdir", s.Root(), "--clearenv")
-	for _, kv := range s.environ(nil) {
+	env := s.environ(nil)
+	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		args = append(args, "--setenv", k, v)
 	}
 	args = append(args, "--", exeIn, BridgeArg, serveArg, proxySock)
 	cmd := exec.Command(args[0], args[1:]...)
 	v := &server{cmd: cmd, dir: dir, sock: sock, done: make(chan struct{}), stderr: &tail{max: 4 << 10}}
+	// bwrap's own environment stays in its init, PID 1 of the sandbox,
+	// whose /proc/1/environ every command can read: the runtime's, with
+	// its API keys, must not be it.
+	cmd.Env = env
 	cmd.ExtraFiles = []*os.File{f}
 	cmd.Stderr = v.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
