@@ -34,9 +34,11 @@ func (v *server) dead() bool {
 }
 
 // stop kills bwrap, whose end takes the server's PID namespace and every
-// process in it along, waits for it and removes the socket's directory.
+// process in it along (--die-with-parent kills its init, and the kernel
+// everything else), waits for it and removes the socket's directory. It
+// may be called more than once.
 func (v *server) stop() {
-	_ = syscall.Kill(-v.cmd.Process.Pid, syscall.SIGKILL)
+	_ = v.cmd.Process.Kill() // through a pidfd: never another process
 	<-v.done
 	os.RemoveAll(v.dir)
 }
