@@ -331,3 +331,24 @@ func TestContract_PerCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestPersistent_OnlyStdio: a command gets its stdin, stdout and stderr
+// and no other descriptor of the server's or of the runtime's.
+func TestPersistent_OnlyStdio(t *testing.T) {
+	requireBwrap(t)
+	r, w, err := os.Pipe() // inheritable: a descriptor the runtime's parent left open
+	must(t, err)
+	defer r.Close()
+	defer w.Close()
+	if _, err := syscall.Dup(int(w.Fd())); err != nil { // without close-on-exec
+		t.Fatal(err)
+	}
+	for _, n := range networks {
+		t.Run(string(n), func(t *testing.T) {
+			s := open(t, t.TempDir(), Options{Network: n})
+			if code, out := shell(t, s, "cd /proc/self/fd && echo *"); code != 0 || out != "0 1 2 3\n" { // 3: the directory echo lists
+				t.Fatalf("exit %d: %q", code, out)
+			}
+		})
+	}
+}

@@ -60,6 +60,7 @@ func serveMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "bonsai sandbox: the command server has no control socket: %v\n", err)
 		return 126
 	}
+	closeOnExec()
 	s := &cmdServer{running: map[int]bool{}}
 	if args[0] != "-" {
 		pl, err := net.Listen("tcp", "127.0.0.1:0")
@@ -220,4 +221,19 @@ func lookPathIn(name string, env []string, dir string) (string, error) {
 		}
 	}
 	return "", exec.ErrNotFound
+}
+
+// closeOnExec keeps the descriptors the server inherited beyond stdin,
+// stdout and stderr (whatever the runtime's own parent left open) from
+// reaching the commands.
+func closeOnExec() {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
 }
