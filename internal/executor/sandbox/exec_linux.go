@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -83,7 +84,9 @@ func (s *Executor) attempt(ctx context.Context, req request, opts executor.RunOp
 		if er != nil {
 			er.Close()
 		}
-		s.drop(v)
+		if errors.Is(err, errTooLarge) || !s.died(v) {
+			return fail(err)
+		}
 		return executor.Exit{}, true, s.serverErr(v, err)
 	}
 	// Only the server holds the command's ends now.
@@ -139,14 +142,8 @@ wait:
 			switch {
 			case !ok:
 				// The connection ended without an exit: the server died
-				// (then bwrap ends at once) or refused the request.
-				dead := false
-				select {
-				case <-v.done:
-					dead = true
-					s.drop(v)
-				case <-time.After(time.Second):
-				}
+				// or refused the request.
+				dead := s.died(v)
 				if !started && !x.Canceled && !x.TimedOut {
 					drain(copied, pending, pr, er)
 					if dead {
@@ -187,6 +184,18 @@ wait:
 		_, _ = io.WriteString(out, killedNote)
 	}
 	return x, false, nil
+}
+
+// died reports whether the server v has died, waiting a little for
+// bwrap, which ends at once when the server does, and drops it if so.
+func (s *Executor) died(v *server) bool {
+	select {
+	case <-v.done:
+		s.drop(v)
+		return true
+	case <-time.After(time.Second):
+		return false
+	}
 }
 
 func copyOut(w io.Writer, r *os.File, done chan<- struct{}) {

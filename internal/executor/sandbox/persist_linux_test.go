@@ -352,3 +352,14 @@ func TestPersistent_OnlyStdio(t *testing.T) {
 		})
 	}
 }
+
+// TestPersistent_LargeRequest: a script larger than one read of the
+// socket reaches the server whole.
+func TestPersistent_LargeRequest(t *testing.T) {
+	requireBwrap(t)
+	s := open(t, t.TempDir(), Options{})
+	big := strings.Repeat("x", 100<<10)
+	if code, out := shell(t, s, "cat <<'EOF'\n"+big+"\nEOF"); code != 0 || out != big+"\n" {
+		t.Fatalf("exit %d, %d bytes back", code, len(out))
+	}
+}

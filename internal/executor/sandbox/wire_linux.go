@@ -33,6 +33,9 @@ type reply struct {
 	Exit *int `json:"exit,omitempty"`
 }
 
+// errTooLarge means a request is over maxRequest.
+var errTooLarge = errors.New("command too large")
+
 // maxRequest bounds a request's JSON: scripts and environments are
 // large at times, never this large.
 const maxRequest = 64 << 20
@@ -44,7 +47,7 @@ func writeRequest(c *net.UnixConn, r request, stdio [3]*os.File) error {
 		return err
 	}
 	if len(body) > maxRequest {
-		return fmt.Errorf("the command and its environment take %d bytes, more than %d", len(body), maxRequest)
+		return fmt.Errorf("%w: the command and its environment take %d bytes, more than %d", errTooLarge, len(body), maxRequest)
 	}
 	msg := make([]byte, 4+len(body))
 	binary.BigEndian.PutUint32(msg, uint32(len(body)))
