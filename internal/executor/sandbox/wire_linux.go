@@ -54,7 +54,9 @@ func writeRequest(c *net.UnixConn, r request, stdio [3]*os.File) error {
 	copy(msg[4:], body)
 	rights := syscall.UnixRights(int(stdio[0].Fd()), int(stdio[1].Fd()), int(stdio[2].Fd()))
 	n, _, err := c.WriteMsgUnix(msg, rights, nil)
-	if err != nil {
+	if err != nil || n == len(msg) {
+		// No empty write after a whole one: a command that already
+		// ended has had its connection closed, and it would fail.
 		return err
 	}
 	_, err = c.Write(msg[n:])
