@@ -13,11 +13,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
-// drainGrace bounds how long output is read after a command has ended,
-// for a process that outlived it holding the output (as the local
-// executor does).
-const drainGrace = 500 * time.Millisecond
-
 // killedNote ends the output of a command whose sandbox ended under it.
 const killedNote = "\nbonsai: the sandbox ended while the command ran (a command killed its server, or the executor closed)\n"
 
@@ -104,10 +99,10 @@ func (s *Executor) attempt(ctx context.Context, req request, opts executor.RunOp
 	}
 	copied := make(chan struct{}, 2)
 	pending := 1
-	go copyOut(out, pr, copied)
+	go executor.CopyOutput(out, pr, copied)
 	if er != nil {
 		pending++
-		go copyOut(opts.Stderr, er, copied)
+		go executor.CopyOutput(opts.Stderr, er, copied)
 	}
 	replies := make(chan reply, 2)
 	go func() {
@@ -145,7 +140,7 @@ wait:
 				// or refused the request.
 				dead := s.died(v)
 				if !started && !x.Canceled && !x.TimedOut {
-					drain(copied, pending, pr, er)
+					executor.DrainOutput(copied, pending, pr, er)
 					if dead {
 						// It never ran: send it to a new server.
 						return executor.Exit{}, true, s.serverErr(v, net.ErrClosed)
@@ -179,7 +174,7 @@ wait:
 	if stdinW != nil {
 		stdinW.Close()
 	}
-	drain(copied, pending, pr, er)
+	executor.DrainOutput(copied, pending, pr, er)
 	if lost {
 		_, _ = io.WriteString(out, killedNote)
 	}
@@ -195,45 +190,5 @@ func (s *Executor) died(v *server) bool {
 		return true
 	case <-time.After(time.Second):
 		return false
-	}
-}
-
-func copyOut(w io.Writer, r *os.File, done chan<- struct{}) {
-	buf := make([]byte, 32*1024)
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			// A failing writer must not block the command.
-			_, _ = w.Write(buf[:n])
-		}
-		if err != nil {
-			break
-		}
-	}
-	done <- struct{}{}
-}
-
-// drain waits for the copy goroutines, closing the read ends after a
-// grace period if a process that outlived the command holds the write
-// ends.
-func drain(copied <-chan struct{}, pending int, files ...*os.File) {
-	t := time.NewTimer(drainGrace)
-	defer t.Stop()
-	for pending > 0 {
-		select {
-		case <-copied:
-			pending--
-		case <-t.C:
-			for _, f := range files {
-				if f != nil {
-					f.SetReadDeadline(time.Now())
-				}
-			}
-		}
-	}
-	for _, f := range files {
-		if f != nil {
-			f.Close()
-		}
 	}
 }
