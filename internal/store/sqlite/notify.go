@@ -192,7 +192,7 @@ func (db *DB) ClaimNotifications(ctx context.Context, owner string, lease time.D
 			return err
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT `+notificationColumns+`, `+channelColumns+`
-			FROM notify_outbox o JOIN `+channelFrom+` ON c.id = o.channel_id
+			FROM notify_outbox o JOIN notify_channels c ON c.id = o.channel_id LEFT JOIN projects p ON p.id = c.project_id
 			WHERE o.id IN (SELECT value FROM json_each(?)) ORDER BY o.id`, idList(ids))
 		if err != nil {
 			return err
