@@ -111,6 +111,7 @@ func (e *env) list() []board.Notification {
 
 // request is what a receiver got.
 type request struct {
+	path   string
 	header http.Header
 	body   []byte
 }
@@ -134,7 +135,7 @@ func newReceiver(t *testing.T, statuses ...int) *receiver {
 func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 	body, _ := io.ReadAll(req.Body)
 	r.mu.Lock()
-	r.reqs = append(r.reqs, request{header: req.Header.Clone(), body: body})
+	r.reqs = append(r.reqs, request{path: req.URL.Path, header: req.Header.Clone(), body: body})
 	status := http.StatusOK
 	if len(r.statuses) > 0 {
 		status, r.statuses = r.statuses[0], r.statuses[1:]
