@@ -62,6 +62,7 @@ func TestScripts(t *testing.T) {
 			"nosecret": cmdNoSecret,
 			"freeport": cmdFreePort,
 			"webget":   cmdWebGet,
+			"hookrecv": cmdHookRecv,
 		},
 	})
 }
