@@ -43,3 +43,12 @@ func deliverEvery(ctx context.Context, a *app, s store.Store, log *slog.Logger, 
 func notifyRedactor(c board.Channel) *llm.Redactor {
 	return llm.NewRedactor(notify.Secrets(c)...)
 }
+
+// webNotifier is the notifications page's access to internal/notify.
+type webNotifier struct{ a *app }
+
+func (n webNotifier) Check(c board.Channel) error { return notify.Check(c) }
+
+func (n webNotifier) Test(ctx context.Context, c board.Channel) error { return sendTest(ctx, n.a, c) }
+
+func (n webNotifier) Target(c board.Channel) string { return notify.Target(c) }

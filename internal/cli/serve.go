@@ -133,6 +133,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Logger:     slog.New(slog.NewTextHandler(logFile, nil)),
 		Service:    func() (bool, string) { return serviceState(a) },
 		Diff:       diff,
+		Notify:     webNotifier{a},
 		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },
 		Heartbeat:  func() any { return loadHeartbeat(d, a.now()) },
 		Models: func(ps []board.Project) []view.ModelStatus {
