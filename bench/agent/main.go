@@ -10,7 +10,10 @@
 //     per turn above the minimal loop doing the same HTTP and fsync work
 //     (≤ 1 ms, not growing with context size) and peak RSS (≤ 50 MB).
 //
-//     go run ./bench/agent [-runs 20] [-sessions 3]
+//   - with -sandbox, the same session of `bash true` turns on the host and
+//     in the sandbox (issue 12: the sandbox's cost per turn).
+//
+//     go run ./bench/agent [-runs 20] [-sessions 3] [-sandbox]
 package main
 
 import (
@@ -42,8 +45,9 @@ func main() {
 	runs := flag.Int("runs", 20, "timed runs of bonsai run -p hello and of the minimal program")
 	sessions := flag.Int("sessions", 3, "timed 50-turn sessions of each")
 	turns := flag.Int("turns", 50, "tool turns per session")
+	sandboxed := flag.Bool("sandbox", false, "also time sessions of `bash true` turns on the host and in the sandbox (needs bwrap)")
 	flag.Parse()
-	if err := run(*runs, *sessions, *turns); err != nil {
+	if err := run(*runs, *sessions, *turns, *sandboxed); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -53,7 +57,7 @@ type env struct {
 	srv                        *llmtest.Server
 }
 
-func run(runs, sessions, turns int) error {
+func run(runs, sessions, turns int, sandboxed bool) error {
 	tmp, err := os.MkdirTemp("", "bonsai-bench-agent-")
 	if err != nil {
 		return err
@@ -88,7 +92,14 @@ func run(runs, sessions, turns int) error {
 	if err := e.hello(runs); err != nil {
 		return err
 	}
-	return e.session(sessions, turns)
+	if err := e.session(sessions, turns); err != nil {
+		return err
+	}
+	if !sandboxed {
+		return nil
+	}
+	fmt.Println()
+	return e.sandboxSession(sessions, turns)
 }
 
 // measurement is one process run.

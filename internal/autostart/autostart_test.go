@@ -21,6 +21,7 @@ func testSpec() Spec {
 		IntervalSec:    60,
 		MaxDurationSec: 1800,
 		LogFile:        "/home/ana/.bonsai/logs/heartbeat.out",
+		Path:           "/home/ana/bin:/usr/local/bin:/usr/bin:/bin",
 	}
 }
 
@@ -114,6 +115,7 @@ func TestLaunchdFiles(t *testing.T) {
 func TestTaskSchedulerFiles(t *testing.T) {
 	s := testSpec()
 	s.Binary, s.DataDir, s.LogFile = `C:\Program Files\Bonsai\bonsai.exe`, `C:\Users\ana\.bonsai`, `C:\Users\ana\.bonsai\logs\heartbeat.out`
+	s.Path = `C:\Program Files\Git\cmd;C:\Users\ana\100%\bin`
 	files := TaskSchedulerFiles(s)
 	if len(files) != 2 {
 		t.Fatalf("files: %+v", files)
@@ -154,6 +156,7 @@ func TestSpec_Validate(t *testing.T) {
 		{func(s *Spec) { s.IntervalSec = 5 }, "at least 10 seconds"},
 		{func(s *Spec) { s.MaxDurationSec = 5 }, "at least 60 seconds"},
 		{func(s *Spec) { s.DataDir = "/x\ny" }, "control characters"},
+		{func(s *Spec) { s.Path = "/bin\n[Service]" }, "control characters"},
 	}
 	for _, tt := range tests {
 		s := testSpec()

@@ -28,11 +28,12 @@ func LaunchdFiles(s Spec, home string) []File {
 	<array>
 		<string>%s</string>
 		<string>heartbeat</string>
+		<string>%s</string>
 	</array>
 	<key>EnvironmentVariables</key>
 	<dict>
 		<key>BONSAI_DATA_DIR</key>
-		<string>%s</string>
+		<string>%s</string>%s
 	</dict>
 	<key>StartInterval</key>
 	<integer>%d</integer>
@@ -46,6 +47,15 @@ func LaunchdFiles(s Spec, home string) []File {
 	<string>%s</string>
 </dict>
 </plist>
-`, LaunchdLabel, esc(s.Binary), esc(s.DataDir), s.IntervalSec, esc(s.LogFile), esc(s.LogFile))
+`, LaunchdLabel, esc(s.Binary), ServiceFlag, esc(s.DataDir), launchdPath(s.Path, esc), s.IntervalSec, esc(s.LogFile), esc(s.LogFile))
 	return []File{{Path: filepath.Join(home, "Library", "LaunchAgents", LaunchdLabel+".plist"), Content: plist}}
+}
+
+// launchdPath is the EnvironmentVariables entry giving the beat the user's
+// PATH, or nothing.
+func launchdPath(path string, esc func(string) string) string {
+	if path == "" {
+		return ""
+	}
+	return "\n\t\t<key>PATH</key>\n\t\t<string>" + esc(path) + "</string>"
 }

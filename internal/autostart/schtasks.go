@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"path/filepath"
+	"strings"
 )
 
 // TaskName is the Task Scheduler task's path.
@@ -16,9 +17,16 @@ const TaskName = `\Bonsai\Heartbeat`
 // beat while one runs.
 func TaskSchedulerFiles(s Spec) []File {
 	// A task has no environment of its own, so it runs a small script that
-	// sets the data directory and appends the beat's output to the log.
+	// sets the data directory and the user's PATH and appends the beat's
+	// output to the log. A %% in a batch file is a literal %.
 	script := filepath.Join(s.DataDir, "heartbeat.cmd")
-	wrapper := fmt.Sprintf("@echo off\r\nset \"BONSAI_DATA_DIR=%s\"\r\n\"%s\" heartbeat >> \"%s\" 2>&1\r\n", s.DataDir, s.Binary, s.LogFile)
+	pct := strings.NewReplacer("%", "%%")
+	path := ""
+	if s.Path != "" {
+		path = fmt.Sprintf("set \"PATH=%s\"\r\n", pct.Replace(s.Path))
+	}
+	wrapper := fmt.Sprintf("@echo off\r\nset \"BONSAI_DATA_DIR=%s\"\r\n%s\"%s\" heartbeat %s >> \"%s\" 2>&1\r\n",
+		pct.Replace(s.DataDir), path, pct.Replace(s.Binary), ServiceFlag, pct.Replace(s.LogFile))
 	esc := func(v string) string {
 		var b bytes.Buffer
 		xml.EscapeText(&b, []byte(v))

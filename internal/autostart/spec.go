@@ -25,7 +25,16 @@ type Spec struct {
 	// LogFile receives the beat's standard output and error, for the
 	// service managers that need a file (launchd).
 	LogFile string
+	// Path is the PATH the beat runs with: the installing user's, so that
+	// git, rg and the project's toolchains are found as in their shell.
+	// Empty leaves the service manager's own. Keys never go in a unit:
+	// the beat reads them from the credential store.
+	Path string
 }
+
+// ServiceFlag is the flag of 'bonsai heartbeat' that every unit passes,
+// so that the beat records its outcome for 'bonsai service status'.
+const ServiceFlag = "--service"
 
 // Validate reports what is wrong with s.
 func (s Spec) Validate() error {
@@ -39,7 +48,7 @@ func (s Spec) Validate() error {
 	case s.MaxDurationSec < 60:
 		return fmt.Errorf("maximum duration must be at least 60 seconds, got %d", s.MaxDurationSec)
 	}
-	for _, p := range []string{s.Binary, s.DataDir, s.LogFile} {
+	for _, p := range []string{s.Binary, s.DataDir, s.LogFile, s.Path} {
 		if strings.ContainsAny(p, "\x00\n\r") {
 			return errors.New("paths must not contain control characters")
 		}

@@ -17,11 +17,11 @@ Documentation=https://github.com/bonsai-run/bonsai
 
 [Service]
 Type=oneshot
-ExecStart=%s heartbeat
+ExecStart=%s heartbeat %s
 Environment=%s
-TimeoutStartSec=%d
+%sTimeoutStartSec=%d
 Nice=5
-`, systemdQuote(s.Binary), systemdQuote("BONSAI_DATA_DIR="+s.DataDir), s.MaxDurationSec+60)
+`, systemdQuote(s.Binary), ServiceFlag, systemdQuote("BONSAI_DATA_DIR="+s.DataDir), systemdPath(s.Path), s.MaxDurationSec+60)
 	timer := fmt.Sprintf(`[Unit]
 Description=Fire the Bonsai heartbeat every %d seconds
 
@@ -45,4 +45,13 @@ WantedBy=timers.target
 func systemdQuote(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `%`, `%%`, `$`, `$$`)
 	return `"` + r.Replace(s) + `"`
+}
+
+// systemdPath is the Environment= line giving the beat the user's PATH,
+// or nothing.
+func systemdPath(path string) string {
+	if path == "" {
+		return ""
+	}
+	return "Environment=" + systemdQuote("PATH="+path) + "\n"
 }

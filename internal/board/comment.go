@@ -16,12 +16,15 @@ const (
 	KindCompletion CommentKind = "completion" // the agent says the work is done
 	KindFeedback   CommentKind = "feedback"   // a person sends work back
 	KindApproval   CommentKind = "approval"   // a person accepts the work
+	// KindPermission is about a command the policy held for a person: the
+	// agent's request (it blocks the ticket) and the person's decision.
+	KindPermission CommentKind = "permission"
 )
 
 // Valid reports whether k is a known kind.
 func (k CommentKind) Valid() bool {
 	switch k {
-	case KindNote, KindQuestion, KindStatus, KindCompletion, KindFeedback, KindApproval:
+	case KindNote, KindQuestion, KindStatus, KindCompletion, KindFeedback, KindApproval, KindPermission:
 		return true
 	}
 	return false
@@ -50,7 +53,7 @@ func (c Comment) Validate() error {
 		return Errorf(EINVALID, "unknown author type %q", c.AuthorType)
 	}
 	if !c.Kind.Valid() {
-		return Errorf(EINVALID, "unknown comment kind %q; use note, question, status, completion, feedback or approval", c.Kind)
+		return Errorf(EINVALID, "unknown comment kind %q; use note, question, status, completion, feedback, approval or permission", c.Kind)
 	}
 	if strings.TrimSpace(c.Content) == "" {
 		return Errorf(EINVALID, "comment is empty")
@@ -62,13 +65,13 @@ func (c Comment) Validate() error {
 }
 
 // ApplyComment returns t as it is after c is added: a human comment clears
-// "blocked" (the person answered), and an agent question sets it (the agent
-// waits for an answer).
+// "blocked" (the person answered), and an agent question or permission
+// request sets it (the agent waits for an answer).
 func ApplyComment(t Ticket, c Comment) Ticket {
 	switch {
 	case c.AuthorType == Human && t.SubState == SubBlocked:
 		t.SubState = SubNone
-	case c.AuthorType == Agent && c.Kind == KindQuestion:
+	case c.AuthorType == Agent && (c.Kind == KindQuestion || c.Kind == KindPermission):
 		t.SubState = SubBlocked
 	}
 	return t

@@ -19,6 +19,10 @@ const (
 	EventTicketMoved     EventType = "ticket.moved"
 	EventCommentAdded    EventType = "comment.added"
 	EventCommentResolved EventType = "comment.resolved"
+	EventApprovalAsked   EventType = "approval.requested"
+	EventApprovalDecided EventType = "approval.decided"
+	EventApprovalUsed    EventType = "approval.used"
+	EventApprovalTold    EventType = "approval.told"
 	EventRunStarted      EventType = "run.started"
 	EventRunFinished     EventType = "run.finished"
 )

@@ -55,6 +55,27 @@ type Run struct {
 	Usage
 	Error    string `json:"error"`
 	WorkerID string `json:"workerId"`
+	// Progress is the heartbeat's verdict on the finished run: whether it
+	// moved its ticket on; empty when the run was not judged.
+	Progress RunProgress `json:"progress,omitempty"`
+}
+
+// RunProgress says whether a finished run moved its ticket on: a plan, a
+// move, a comment or a commit (docs/heartbeat.md, "No endless loops").
+type RunProgress string
+
+// The verdicts. A run that is not judged (interrupted, stopped by a
+// budget, a rate limit or an approval request, failed before the agent
+// ran) has none.
+const (
+	ProgressNotJudged RunProgress = ""
+	ProgressNone      RunProgress = "none"
+	ProgressMade      RunProgress = "made"
+)
+
+// Valid reports whether p is a known verdict.
+func (p RunProgress) Valid() bool {
+	return p == ProgressNotJudged || p == ProgressNone || p == ProgressMade
 }
 
 // Ref returns the reference of the run's ticket.

@@ -17,8 +17,13 @@ import (
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	getenv         func(string) string
-	now            func() time.Time
+	// env reads the process environment; getenv reads it too, and falls
+	// back to the stored credential for a key or token variable the
+	// environment does not set (credstore.go).
+	env    func(string) string
+	getenv func(string) string
+	creds  storedCreds
+	now    func() time.Time
 
 	// started is set once a command's own code runs; an error before that
 	// is a usage error.
@@ -32,7 +37,9 @@ type app struct {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, now: time.Now}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, env: getenv, now: time.Now}
+	a.getenv = a.lookupEnv
+	return a
 }
 
 // dataDir returns the data directory, creating its layout on first use:
@@ -81,18 +88,26 @@ func (a *app) config() (config.Config, error) {
 		return config.Config{}, err
 	}
 	c, err := config.Load(d.ConfigFile())
-	var fe *config.FileError
-	switch {
-	case err == nil:
-		return c, nil
-	case errors.As(err, &fe) && fe.Key != "" && knownKey(fe.Key):
-		return c, fmt.Errorf("%w; 'bonsai config set %s <value>' repairs it", err, fe.Key)
-	case errors.As(err, &fe) && fe.Key != "":
-		return c, fmt.Errorf("%w; rename or remove %s in the file", err, fe.Key)
-	case errors.As(err, &fe):
-		return c, fmt.Errorf("%w; edit the file, or move it aside and run 'bonsai init' to write the defaults", err)
+	if fix := configFix(err); fix != "" {
+		return c, fmt.Errorf("%w; %s", err, fix)
 	}
 	return c, err
+}
+
+// configFix says how to repair config.json after config.Load's error;
+// "" when there is nothing to repair or the error is not about the
+// file's contents.
+func configFix(err error) string {
+	var fe *config.FileError
+	switch {
+	case errors.As(err, &fe) && fe.Key != "" && knownKey(fe.Key):
+		return fmt.Sprintf("'bonsai config set %s <value>' repairs it", fe.Key)
+	case errors.As(err, &fe) && fe.Key != "":
+		return fmt.Sprintf("rename or remove %s in the file", fe.Key)
+	case errors.As(err, &fe):
+		return "edit the file, or move it aside and run 'bonsai init' to write the defaults"
+	}
+	return ""
 }
 
 // knownKey reports whether key is a setting 'bonsai config set' can change.

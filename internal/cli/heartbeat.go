@@ -12,7 +12,12 @@ import (
 
 type heartbeatOptions struct {
 	once, dryRun, asJSON bool
-	project              string
+	// service marks a beat fired by the heartbeat service: its outcome is
+	// recorded for 'bonsai service status'.
+	service bool
+	project string
+	// report receives the beat's report, when it ran.
+	report *heartbeat.Report
 }
 
 func newHeartbeatCmd(a *app) *cobra.Command {
@@ -38,18 +43,26 @@ changes nothing.`,
   bonsai heartbeat --project demo --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runHeartbeat(cmd, a, o)
+			if !o.service || o.dryRun {
+				return runHeartbeat(cmd, a, &o)
+			}
+			started := a.now()
+			err := runHeartbeat(cmd, a, &o)
+			recordServiceBeat(a, started, o.report, err)
+			return err
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.once, "once", false, "run exactly one beat and exit (what every invocation does; for explicit service units)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print what a beat would pick, and change nothing")
 	f.StringVar(&o.project, "project", "", "only this project (slug)")
+	f.BoolVar(&o.service, "service", false, "record the beat's outcome for 'bonsai service status' (the service units pass it)")
+	f.MarkHidden("service")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func runHeartbeat(cmd *cobra.Command, a *app, o heartbeatOptions) error {
+func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	ctx := cmd.Context()
 	w, err := wireHeartbeat(ctx, a, o.project)
 	if err != nil {
@@ -90,6 +103,7 @@ func runHeartbeat(cmd *cobra.Command, a *app, o heartbeatOptions) error {
 		return err
 	}
 	noteBlockers(ctx, s, rep, w.log)
+	o.report = &rep
 	if o.asJSON {
 		err = writeJSON(a.stdout, rep)
 	} else {

@@ -76,13 +76,17 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	}
 	redact := secrets(ctx, a, st)
 	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
-	agentEnv := cfg.Agent.Env
+	agents := newAgentExecutors(d, cfg)
+	agents.log = log
 	ws, err := workspace.New(workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
+		// The runtime's own git runs on the host: clone, fetch and push
+		// need the network and RemoteEnv's credentials.
 		Open: func(root string) (executor.Executor, error) {
-			return local.New(root, local.Options{Env: agentEnv})
+			return local.New(root, local.Options{})
 		},
-		RemoteEnv: pickEnv(os.Environ(), remoteEnv),
+		OpenAgent: agents.open,
+		RemoteEnv: append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
 	})
 	if err != nil {
 		lf.Close()
@@ -119,7 +123,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
-		Reap: local.KillMarked, Redact: redact.String,
+		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check,
 		Policy: policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 	})
 	if err != nil {
@@ -162,4 +166,19 @@ func (a *app) homeDir() string {
 	}
 	h, _ := os.UserHomeDir()
 	return h
+}
+
+// storedForgeTokens returns, as KEY=VALUE pairs for git's credential
+// helpers, the stored forge tokens whose variables the environment does
+// not set (an exported one is already in the remote environment).
+func storedForgeTokens(a *app) []string {
+	var out []string
+	for _, k := range forgeTokenEnv {
+		if a.env(k) == "" {
+			if v := a.getenv(k); v != "" {
+				out = append(out, k+"="+v)
+			}
+		}
+	}
+	return out
 }

@@ -25,6 +25,11 @@ type runOptions struct {
 	tools     string
 	maxTurns  int
 	thinking  string
+	// sandbox runs the agent's commands in bubblewrap, with network
+	// (none or all; networkSet when given).
+	sandbox    bool
+	network    string
+	networkSet bool
 	// permissionMode and allow are the command policy's mode and the
 	// extra Allow patterns of this run.
 	permissionMode string
@@ -55,6 +60,11 @@ before the prompt: git diff | bonsai run -p "review this".
 Sessions are saved under $BONSAI_DATA_DIR/sessions/cli/; --continue resumes
 the latest one for the directory, --session FILE a given one.
 
+Commands run on the host as you, who watch them; --sandbox runs them in
+bubblewrap instead (Linux): only the directory is writable, the home and
+the data directory are hidden, secrets stay out, and --network none cuts
+the network (see docs/sandbox.md).
+
 Every command the agent runs is judged by the command policy first
 (docs/policy.md): the built-in deny list (sudo, git push --force, rm -rf /,
 the data directory, ...) is refused in every mode, and the agent is told
@@ -72,6 +82,7 @@ unless an --allow pattern (or config.json's policy.allow) allows it.`,
   bonsai run --permission-mode read-only "how does the login work?"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.prompt = args
+			o.networkSet = cmd.Flags().Changed("network")
 			return runRun(cmd.Context(), a, o)
 		},
 	}
@@ -86,6 +97,8 @@ unless an --allow pattern (or config.json's policy.allow) allows it.`,
 	f.StringVar(&o.tools, "tools", strings.Join(agenthost.CodingTools(), ","), "comma-separated tools to enable")
 	f.IntVar(&o.maxTurns, "max-turns", 0, "stop after this many model requests (0: no limit)")
 	f.StringVar(&o.thinking, "thinking", "", "thinking level: off, low, medium or high")
+	f.BoolVar(&o.sandbox, "sandbox", false, "run the agent's commands in the bubblewrap sandbox (Linux)")
+	f.StringVar(&o.network, "network", "all", "network of sandboxed commands: none or all")
 	f.StringVar(&o.permissionMode, "permission-mode", "auto", "command policy mode: auto, ask or read-only")
 	f.StringArrayVar(&o.allow, "allow", nil, "command pattern to run without asking, e.g. 'go test *' (repeatable)")
 	cmd.MarkFlagsMutuallyExclusive("continue", "session", "no-session")
@@ -117,6 +130,9 @@ func runRun(ctx context.Context, a *app, o runOptions) error {
 	}
 	if o.maxTurns < 0 {
 		return usagef("--max-turns must not be negative")
+	}
+	if err := checkRunSandbox(o); err != nil {
+		return err
 	}
 	if _, err := runPolicyMode(o.permissionMode); err != nil {
 		return err

@@ -49,13 +49,34 @@ func setFakeServer(key string, s *llmtest.Server) {
 // Anthropic, OpenAI and Ollama base URLs and keys of later commands at it
 // (FAKELLM_HOSTPORT is its host:port):
 // fakellm <turns-file>. fakellm requests prints, one per line, the JSON
-// bodies the server received so far.
+// bodies the server received so far; fakellm header <name> prints, one
+// per line, that header of each request (Authorization: the key it was
+// sent); fakellm key <key> makes the server refuse, with 401 and the
+// provider's error, every request that does not carry that key.
 func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []string) {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) != 1 {
-			ts.Fatalf("usage: fakellm <turns-file> | fakellm requests")
-		}
 		key := ts.Getenv("WORK")
+		if !neg && len(args) == 2 && args[0] == "header" {
+			srv := fakeServer(key)
+			if srv == nil {
+				ts.Fatalf("fakellm header: no server started")
+			}
+			for _, r := range srv.Requests() {
+				fmt.Fprintf(ts.Stdout(), "%s %s\n", r.Path, r.Header.Get(args[1]))
+			}
+			return
+		}
+		if !neg && len(args) == 2 && args[0] == "key" {
+			srv := fakeServer(key)
+			if srv == nil {
+				ts.Fatalf("fakellm key: no server started")
+			}
+			srv.RequireKey(args[1])
+			return
+		}
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: fakellm <turns-file> | fakellm requests | fakellm header <name> | fakellm key <key>")
+		}
 		if args[0] == "requests" {
 			srv := fakeServer(key)
 			if srv == nil {

@@ -27,7 +27,7 @@ type agentRun struct {
 	mode    string
 	cwd     string // absolute host path of the workspace
 	sessDir string // where this directory's sessions live
-	ex      *local.Executor
+	ex      workspaceExecutor
 	host    *agenthost.Host
 	agent   *agent.Agent
 	config  config.Config
@@ -55,7 +55,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	if rt.config, err = a.config(); err != nil {
 		return nil, err
 	}
-	if err := rt.openWorkspace(); err != nil {
+	if err := rt.openWorkspace(d); err != nil {
 		return nil, err
 	}
 	rt.sessDir = session.Layout{Root: d.Sessions()}.RunDir(rt.cwd)
@@ -135,7 +135,13 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	return rt, nil
 }
 
-func (rt *agentRun) openWorkspace() error {
+// workspaceExecutor is the executor of `bonsai run`'s workspace.
+type workspaceExecutor interface {
+	executor.Executor
+	Close() error
+}
+
+func (rt *agentRun) openWorkspace(d config.Dir) error {
 	cwd := rt.o.cwd
 	if cwd == "" {
 		wd, err := os.Getwd()
@@ -151,7 +157,12 @@ func (rt *agentRun) openWorkspace() error {
 	if !dirExists(abs) {
 		return usagef("--cwd %s is not a directory", cwd)
 	}
-	ex, err := local.New(abs, local.Options{Env: rt.config.Agent.Env})
+	var ex workspaceExecutor
+	if rt.o.sandbox {
+		ex, err = openRunSandbox(d, rt.config, abs, rt.o.network)
+	} else {
+		ex, err = local.New(abs, local.Options{Env: rt.config.Agent.Env})
+	}
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,7 @@ package cli_test
 
 import "github.com/rogpeppe/go-internal/testscript"
 
-// cmdPty needs a Unix pseudo-terminal; scripts using it skip on Windows.
+// cmdPty needs a Unix pseudo-terminal; scripts using it say [!windows] skip.
 func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
-	ts.Skip("pty: no pseudo-terminals on Windows")
+	ts.Fatalf("pty: no pseudo-terminals on Windows; guard the script with [!windows]")
 }

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/cli"
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -23,6 +25,12 @@ var update = flag.Bool("update", false, "rewrite the testscript files' expected 
 // re-executes itself as the bonsai command. This is the only TestMain of the
 // package; register further commands here.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.BridgeArg {
+		// The sandbox's proxy bridge is os.Executable(), which is this
+		// test binary under its own name, not the "bonsai" testscript
+		// dispatches on.
+		os.Exit(sandbox.BridgeMain(os.Args[2:]))
+	}
 	testscript.Main(m, map[string]func(){
 		// Interrupts cancel the context as in the real binary, so scripts can
 		// show what Ctrl-C does.
@@ -38,6 +46,14 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
+		// [root]: the tests run as root, who may read any process's
+		// /proc/<pid>/environ, the runtime's included.
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("BONSAI_DATA_DIR", filepath.Join(env.WorkDir, "data"))
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
@@ -55,6 +71,8 @@ func TestScripts(t *testing.T) {
 			"pty":      cmdPty,
 			"takeport": cmdTakePort,
 			"proc":     cmdProc,
+			"procs":    cmdProcs,
+			"nobwrap":  cmdNoBwrap,
 			"private":  cmdPrivate,
 			// fakellm (run_fakellm_test.go) serves scripted model turns.
 			"fakellm": cmdFakeLLM(t),
@@ -63,6 +81,9 @@ func TestScripts(t *testing.T) {
 			"freeport": cmdFreePort,
 			"webget":   cmdWebGet,
 			"hookrecv": cmdHookRecv,
+			// doctor_script_test.go: damage a file as a failing disk would.
+			"corrupt":     cmdCorrupt,
+			"pathwithout": cmdPathWithout,
 		},
 	})
 }

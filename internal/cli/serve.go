@@ -130,18 +130,22 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	}
 	srv, err := web.New(web.Options{
 		Store: s, Token: token, Dir: d, Author: a.author(), Public: o.public, Getenv: a.getenv,
-		Logger:     slog.New(slog.NewTextHandler(logFile, nil)),
-		Service:    func() (bool, string) { return serviceState(a) },
-		Diff:       diff,
-		Notify:     webNotifier{a},
-		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },
-		Heartbeat:  func() any { return loadHeartbeat(d, a.now()) },
+		Credentials: webCredentials{a},
+		Logger:      slog.New(slog.NewTextHandler(logFile, nil)),
+		Service:     func() (bool, string) { return serviceState(a) },
+		Diff:        diff,
+		Notify:      webNotifier{a},
+		CheckModel:  func(id string) error { return modelProblem(a.getenv, id) },
+		Heartbeat:   func() any { return loadHeartbeat(d, a.now()) },
+		Sandbox: func() error {
+			return sandboxUsable(func() error { return sandboxKnown(heartbeat.ReadState(d.Path("heartbeat.json"))) })
+		},
 		Models: func(ps []board.Project) []view.ModelStatus {
 			c, err := config.Load(d.ConfigFile())
 			if err != nil {
 				c = config.Default()
 			}
-			return modelStatuses(a.getenv, c, ps)
+			return modelStatuses(a.presenceEnv(), a.keySource, c, ps)
 		},
 		LastBeat: func() (time.Time, time.Duration, bool) {
 			st := heartbeat.ReadState(d.Path("heartbeat.json"))

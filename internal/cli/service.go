@@ -21,7 +21,12 @@ func newServiceCmd(a *app) *cobra.Command {
 Linux, a launchd LaunchAgent on macOS, a Task Scheduler task on Windows. It
 fires 'bonsai heartbeat' every heartbeat.intervalSec seconds; each beat is a
 short-lived process. With the service installed, 'bonsai up' only serves the
-web UI and leaves the beats to the service.`,
+web UI and leaves the beats to the service.
+
+The unit records the data directory and your PATH, so the beat finds git,
+rg and your toolchains as your shell does; it never holds a key. Keys come
+from the environment of the beat, else from 'bonsai credentials set': a key
+exported only in your shell does not reach the service.`,
 	}
 	cmd.AddCommand(newServiceInstallCmd(a), newServiceUninstallCmd(a), newServiceStatusCmd(a), newServiceLogsCmd(a))
 	return cmd
@@ -48,6 +53,7 @@ func (a *app) service() (autostart.Service, error) {
 
 func newServiceInstallCmd(a *app) *cobra.Command {
 	var binary string
+	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "install",
 		Short: "Install and start the heartbeat service",
@@ -68,10 +74,22 @@ func newServiceInstallCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			files, err := svc.Install(cmd.Context(), autostart.Spec{
+			spec := autostart.Spec{
 				Binary: binary, DataDir: string(a.dir), IntervalSec: c.Heartbeat.IntervalSec,
 				MaxDurationSec: c.Heartbeat.MaxDurationSec, LogFile: filepath.Join(a.dir.Logs(), "heartbeat.out"),
-			})
+				Path: a.env("PATH"),
+			}
+			if dryRun {
+				if err := spec.Validate(); err != nil {
+					return err
+				}
+				for _, f := range svc.Platform.Files(spec) {
+					fmt.Fprintf(a.stdout, "# %s\n%s\n", f.Path, f.Content)
+				}
+				a.warnShellOnlyKeys()
+				return nil
+			}
+			files, err := svc.Install(cmd.Context(), spec)
 			if err != nil {
 				if strings.Contains(err.Error(), "Failed to connect to bus") {
 					return fmt.Errorf("install the heartbeat service: %w; systemctl --user needs a user session (log in as this user, or run 'loginctl enable-linger'); without one, run 'bonsai up' or fire 'bonsai heartbeat' from cron", err)
@@ -82,10 +100,12 @@ func newServiceInstallCmd(a *app) *cobra.Command {
 			for _, f := range files {
 				fmt.Fprintf(a.stdout, "  wrote %s\n", f.Path)
 			}
+			a.warnShellOnlyKeys()
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&binary, "binary", "", "absolute path of the bonsai binary the service runs (default: this one)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the files the service would consist of, and change nothing")
 	return cmd
 }
 
@@ -137,7 +157,14 @@ func newServiceStatusCmd(a *app) *cobra.Command {
 			}
 			st := svc.Status(cmd.Context())
 			if asJSON {
-				return writeJSON(a.stdout, st)
+				last, err := readServiceBeat(a.dir)
+				if err != nil {
+					return err
+				}
+				return writeJSON(a.stdout, struct {
+					autostart.Status
+					LastBeat *serviceBeat `json:"lastBeat"`
+				}{st, last})
 			}
 			if !st.Installed {
 				fmt.Fprintf(a.stdout, "The heartbeat service is not installed (%s). Install it with: bonsai service install\n", st.Manager)
@@ -150,7 +177,8 @@ func newServiceStatusCmd(a *app) *cobra.Command {
 			if st.Detail != "" {
 				fmt.Fprintf(a.stdout, "\n%s\n", st.Detail)
 			}
-			return nil
+			fmt.Fprintln(a.stdout)
+			return writeServiceBeat(a.stdout, a.dir, a.now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -203,4 +231,19 @@ func lastLines(b []byte, n int) []byte {
 		i++ // skip the newline itself
 	}
 	return append(b[i:len(b):len(b)], '\n')
+}
+
+// warnShellOnlyKeys warns of keys set in this shell's environment but not
+// stored: the service, which reads no shell profile, will not see them.
+func (a *app) warnShellOnlyKeys() {
+	srcs, err := a.credentialSources()
+	if err != nil {
+		fmt.Fprintf(a.stderr, "bonsai: warning: %v\n", err)
+		return
+	}
+	for _, c := range srcs {
+		if c.Source == sourceEnv && !c.Shadowed {
+			fmt.Fprintf(a.stderr, "bonsai: warning: %s is set in this shell but not stored, so the service will not see it: run 'bonsai credentials set %s'\n", c.Variable, c.Name)
+		}
+	}
 }

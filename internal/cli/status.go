@@ -1,14 +1,17 @@
 package cli
 
 import (
+	"errors"
+	"slices"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/bonsai-run/bonsai/internal/view/text"
-	"github.com/spf13/cobra"
 )
 
 func newStatusCmd(a *app) *cobra.Command {
@@ -41,12 +44,14 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 	if err != nil {
 		return view.Status{}, err
 	}
+	st := heartbeat.ReadState(a.dir.Path("heartbeat.json"))
 	return view.LoadStatus(cmd.Context(), s, view.StatusOptions{
-		Heartbeat: loadHeartbeat(a.dir, a.now()),
+		Heartbeat: text.NewHeartbeatStatus(st, a.now()),
 		Now:       a.now(),
 		Models: func(ps []board.Project) []view.ModelStatus {
-			return modelStatuses(a.getenv, cfg, ps)
+			return modelStatuses(a.presenceEnv(), a.keySource, cfg, ps)
 		},
+		Sandbox: func() error { return sandboxUsable(func() error { return sandboxKnown(st) }) },
 	})
 }
 
@@ -54,4 +59,24 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 // `bonsai status` and the web UI.
 func loadHeartbeat(d config.Dir, now time.Time) text.HeartbeatStatus {
 	return text.NewHeartbeatStatus(heartbeat.ReadState(d.Path("heartbeat.json")), now)
+}
+
+// sandboxKnown says whether the sandbox can start as far as status can
+// tell without starting it (3 ms a call): its program is installed, and
+// the last beat that tried it did not find it failing.
+func sandboxKnown(st *heartbeat.State) error {
+	if err := sandboxInstalled(); err != nil {
+		return err
+	}
+	slugs := make([]string, 0, len(st.Sandbox))
+	for slug := range st.Sandbox {
+		slugs = append(slugs, slug)
+	}
+	slices.Sort(slugs)
+	for _, slug := range slugs {
+		if f := st.Sandbox[slug]; f.Error != "" {
+			return errors.New(f.Error)
+		}
+	}
+	return nil
 }

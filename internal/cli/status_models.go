@@ -5,14 +5,17 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // modelStatuses checks, for every model the active projects use (their own
 // or config.json's default), that agents could reach it (a key set, a
-// known provider) and that the catalog prices it. It makes no request.
-func modelStatuses(getenv func(string) string, cfg config.Config, projects []board.Project) []view.ModelStatus {
+// known provider) and that the catalog prices it, and where its key comes
+// from (source gives "environment", "stored" or "" for a provider name).
+// It makes no request.
+func modelStatuses(getenv func(string) string, source func(string) string, cfg config.Config, projects []board.Project) []view.ModelStatus {
 	defaultModel := cfg.Model
 	prices := priceCheck{cfg: cfg}
 	var out []view.ModelStatus
@@ -30,6 +33,9 @@ func modelStatuses(getenv func(string) string, cfg config.Config, projects []boa
 			if err := llmprovider.Check(id, getenv); err != nil {
 				m.Problem = llmMessage(err)
 			}
+			if mid, err := llm.ParseModelID(id); err == nil && m.Problem == "" {
+				m.KeySource = source(mid.Provider)
+			}
 			m.Unpriced = prices.unpriced(id)
 			out = append(out, m)
 			i = len(out) - 1
@@ -40,4 +46,20 @@ func modelStatuses(getenv func(string) string, cfg config.Config, projects []boa
 		out = []view.ModelStatus{}
 	}
 	return out
+}
+
+// keySource says where the key of provider comes from: "environment",
+// "stored" (credentials.json, read without its key) or "".
+func (a *app) keySource(provider string) string {
+	p, ok := llm.LookupProvider(provider)
+	if !ok {
+		return ""
+	}
+	if a.env(p.KeyEnv) != "" {
+		return sourceEnv
+	}
+	if a.presenceEnv()(p.KeyEnv) != "" {
+		return sourceStored
+	}
+	return ""
 }

@@ -21,10 +21,11 @@ func newTicketCmd(a *app) *cobra.Command {
 Tickets are named <project>#<number>, e.g. demo#12. They move
 BACKLOG → RESEARCH → IN_PROGRESS → VERIFICATION → DONE; people hand tickets to
 the agent (BACKLOG → RESEARCH or IN_PROGRESS) and review its work
-(approve: VERIFICATION → DONE; return: back to IN_PROGRESS with feedback).`,
+(approve: VERIFICATION → DONE; return: back to IN_PROGRESS with feedback), and
+answer the agent's requests to run a command (allow, deny).`,
 	}
 	cmd.AddCommand(newTicketAddCmd(a), newTicketListCmd(a), newTicketShowCmd(a), newTicketEditCmd(a),
-		newTicketMoveCmd(a), newTicketApproveCmd(a), newTicketReturnCmd(a))
+		newTicketMoveCmd(a), newTicketApproveCmd(a), newTicketReturnCmd(a), newTicketAllowCmd(a), newTicketDenyCmd(a))
 	return cmd
 }
 
@@ -185,7 +186,12 @@ func newTicketShowCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			as, err := s.Approvals(cmd.Context(), ref)
+			if err != nil {
+				return err
+			}
 			d := view.NewTicketDetail(t, comments, runs)
+			d.Approvals = as
 			if asJSON {
 				return writeJSON(a.stdout, d)
 			}

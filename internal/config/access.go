@@ -13,13 +13,14 @@ type Setting struct {
 }
 
 // List returns every key of c with its value, in schema order, then the
-// model settings that are set.
+// model settings and the provider settings that are set.
 func (c Config) List() []Setting {
 	out := make([]Setting, len(keys))
 	for i, k := range keys {
 		out[i] = Setting{Key: k.name, Value: k.format(c), Help: k.help}
 	}
-	return append(out, c.modelSettings()...)
+	out = append(out, c.modelSettings()...)
+	return append(out, c.providerSettings()...)
 }
 
 // Get returns the value of a dotted key; a model setting that is not set
@@ -32,6 +33,13 @@ func (c Config) Get(name string) (string, error) {
 		}
 		return f.format(c.Models[id]), nil
 	}
+	if strings.HasPrefix(name, providersKey+".") {
+		p, err := parseProviderKey(name)
+		if err != nil {
+			return "", err
+		}
+		return c.BaseURL(p), nil
+	}
 	k, ok := lookup(name)
 	if !ok {
 		return "", unknownKey(name)
@@ -41,7 +49,7 @@ func (c Config) Get(name string) (string, error) {
 
 // unknownKey is the error for a key that is not in the schema.
 func unknownKey(name string) error {
-	return fmt.Errorf("unknown key %q; known keys are %s, %s", name, knownKeys(), modelKeyHelp())
+	return fmt.Errorf("unknown key %q; known keys are %s, %s, %s", name, knownKeys(), modelKeyHelp(), providerKeyHelp())
 }
 
 // Set returns c with the dotted key set from a command-line value, validated
@@ -50,6 +58,9 @@ func unknownKey(name string) error {
 func (c Config) Set(name, value string) (Config, error) {
 	if strings.HasPrefix(name, modelsKey+".") {
 		return c.setModel(name, value)
+	}
+	if strings.HasPrefix(name, providersKey+".") {
+		return c.setProvider(name, value)
 	}
 	k, ok := lookup(name)
 	if !ok {

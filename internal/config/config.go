@@ -24,6 +24,8 @@ type Config struct {
 	Network Network `json:"network,omitzero"`
 	// Models overrides the model catalog, by "provider/model" id.
 	Models map[string]ModelSettings `json:"models,omitempty"`
+	// Providers configures model providers by name (their base URLs).
+	Providers map[string]ProviderSettings `json:"providers,omitempty"`
 }
 
 // Heartbeat configures the heartbeat.
@@ -97,8 +99,29 @@ func (a AutoInt) String() string {
 // names one.
 const DefaultModel = "anthropic/claude-sonnet-4-5"
 
-// Default returns the configuration of a fresh data directory.
+// The caps a new data directory starts with (docs/configuration.md): a
+// model that keeps failing, or an agent that loops, stops within a few
+// dollars a ticket and a day, until a person lifts them. A run of the
+// default model costs cents to a dollar or two, so ordinary work stays
+// far below them.
+const (
+	DefaultTicketUSD       = 10.0
+	DefaultProjectDailyUSD = 25.0
+)
+
+// Default returns the configuration of a fresh data directory, which Init
+// writes to its config.json, with the default budget caps.
 func Default() Config {
+	c := unset()
+	c.Budget = Budget{TicketUSD: DefaultTicketUSD, ProjectDailyUSD: DefaultProjectDailyUSD}
+	return c
+}
+
+// unset is what a key a config.json does not hold means: the defaults,
+// except the budget caps, which are absent (no cap). The caps are written
+// into a new data directory's config.json; a file written before they
+// existed, or by hand without them, keeps meaning no cap.
+func unset() Config {
 	return Config{
 		Model: DefaultModel,
 		Heartbeat: Heartbeat{
@@ -154,7 +177,8 @@ func Load(path string) (Config, error) {
 }
 
 // Parse validates the contents of a config file named path (used in
-// errors). Keys not present keep their defaults.
+// errors). Keys not present keep their defaults, except the budget caps,
+// which are 0 (no cap) unless the file sets them.
 func Parse(path string, b []byte) (Config, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return Config{}, &FileError{File: path, Err: errors.New("is empty; it must be a JSON object of settings")}
@@ -172,7 +196,7 @@ func Parse(path string, b []byte) (Config, error) {
 	if dec.More() {
 		return Config{}, &FileError{File: path, Err: errors.New("not valid JSON: extra data after the top-level object")}
 	}
-	c := Default()
+	c := unset()
 	if err := apply(&c, "", raw); err != nil {
 		var fe *FileError
 		if errors.As(err, &fe) {
@@ -202,6 +226,12 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
+		if full == providersKey {
+			if err := applyProviders(c, v); err != nil {
+				return err
+			}
+			continue
+		}
 		if isSection(full) {
 			sub, ok := v.(map[string]any)
 			if !ok {
@@ -212,7 +242,7 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
-		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s, %s", knownKeys(), modelKeyHelp())}
+		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s, %s, %s", knownKeys(), modelKeyHelp(), providerKeyHelp())}
 	}
 	return nil
 }

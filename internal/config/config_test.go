@@ -65,8 +65,22 @@ func TestParse_Budget(t *testing.T) {
 	if c.Budget != want {
 		t.Fatalf("budget = %+v, want %+v", c.Budget, want)
 	}
-	if d := Default().Budget; d != (Budget{}) {
-		t.Fatalf("default budget = %+v, want no caps", d)
+	if d := Default().Budget; d != (Budget{TicketUSD: 10, ProjectDailyUSD: 25}) {
+		t.Fatalf("default budget = %+v, want $10 a ticket and $25 a project a day", d)
+	}
+	// A file without budget keys (written before they had defaults, or by
+	// hand) keeps meaning no cap.
+	c, err = Parse("cfg.json", []byte(`{"model":"openai/gpt-5"}`))
+	if err != nil || c.Budget != (Budget{}) {
+		t.Fatalf("budget of a file without budget keys = %+v, %v; want no caps", c.Budget, err)
+	}
+	// A new data directory's file holds the caps, and reads back with them.
+	b, err := Default().MarshalFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err = Parse("cfg.json", b); err != nil || c.Budget != Default().Budget {
+		t.Fatalf("budget of a new file = %+v, %v; want the defaults", c.Budget, err)
 	}
 }
 

@@ -27,13 +27,17 @@ const (
 	FileMode fs.FileMode = 0o600
 )
 
+// layout are the directories of the data directory, "" the directory
+// itself first.
+var layout = []string{"", "logs", "sessions", "projects", "worktrees"}
+
 // Init creates the data directory layout, a config.json with the defaults
 // and a web-token, keeping whatever already exists. A data directory other
 // users can read or enter is tightened to DirMode, with a warning. It is
 // safe to call on every command and from several processes at once.
 func Init(d Dir) (InitResult, error) {
 	var res InitResult
-	for _, sub := range []string{"", "logs", "sessions", "projects", "worktrees"} {
+	for _, sub := range layout {
 		p := d.Path(sub)
 		if fi, err := os.Stat(p); err == nil {
 			if w := tighten(p, fi); w != "" {

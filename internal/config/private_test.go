@@ -78,3 +78,43 @@ func TestInit_SharedDirectoryIsLeft(t *testing.T) {
 		t.Errorf("shared directory's mode changed to %v", fi.Mode())
 	}
 }
+
+// TestExposed lists what other users can reach, and changes nothing.
+func TestExposed(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix modes on Windows")
+	}
+	t.Parallel()
+	d := Dir(t.TempDir() + "/data")
+	if _, err := Init(d); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Exposed(d); err != nil || len(got) != 0 {
+		t.Fatalf("a new data directory: %+v, %v", got, err)
+	}
+	for p, mode := range map[string]fs.FileMode{"": 0o755, "logs": 0o750, "web-token": 0o644} {
+		if err := os.Chmod(d.Path(p), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Exposed(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Exposure{
+		{Path: d.Path(""), Mode: 0o755, Want: 0o700, Dir: true},
+		{Path: d.Path("logs"), Mode: 0o750, Want: 0o700, Dir: true},
+		{Path: d.Path("web-token"), Mode: 0o644, Want: 0o600},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("Exposed = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("Exposed[%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if fi, _ := os.Stat(string(d)); fi.Mode().Perm() != 0o755 {
+		t.Errorf("Exposed changed the directory's mode to %04o", fi.Mode().Perm())
+	}
+}

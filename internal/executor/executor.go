@@ -100,6 +100,11 @@ var (
 	// ErrLink means a path that must be made of real directories goes
 	// through a symbolic link (or a component that is not a directory).
 	ErrLink = errors.New("path goes through a symbolic link or a non-directory")
+	// ErrSandboxUnavailable means commands must run in a sandbox that
+	// cannot start on this machine (no bubblewrap, no user namespaces, no
+	// sandbox for the system). Errors wrapping it add the reason and the
+	// fix; the caller runs nothing rather than running it unsandboxed.
+	ErrSandboxUnavailable = errors.New("the sandbox cannot start")
 )
 
 // PathError records a failed file operation on a root-relative path.

@@ -41,6 +41,9 @@ func BenchmarkBeat_WithWork(b *testing.B) {
 	e.project("demo", nil)
 	e.ticket("demo", "Work", board.InProgress, "it works")
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+		// A comment is progress, so the no-progress guard lets the
+		// ticket run on every beat.
+		call(b, ctx, job, "ticket_comment", map[string]string{"kind": "status", "content": "done"})
 		return heartbeat.Outcome{Status: board.RunCompleted, Summary: "done"}, nil
 	}
 	h, err := heartbeat.New(e.opts)

@@ -25,6 +25,7 @@ type Picker interface {
 // Board reads and writes what one run needs.
 type Board interface {
 	tickettool.Board
+	Approvals
 	Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)
 	Project(ctx context.Context, slug string) (board.Project, error)
 	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
@@ -33,6 +34,8 @@ type Board interface {
 	// Spend sums a project's runs started since a time (its daily budget).
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
 	FinishRun(ctx context.Context, r board.Run) (board.Run, error)
+	// Runs lists a ticket's runs, newest first (the no-progress streak).
+	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
 }
 
 // Store is everything the heartbeat asks of the board's store.
@@ -47,6 +50,10 @@ type Workspaces interface {
 	Prepare(ctx context.Context, p board.Project, t board.Ticket) (*workspace.Workspace, error)
 	// Push publishes the ticket's branch, reporting whether it pushed.
 	Push(ctx context.Context, p board.Project, ws *workspace.Workspace) (bool, error)
+	// Head returns the commit a branch of the project's clone points at,
+	// "" when there is no such branch; compared before and after a run,
+	// it tells whether the agent committed.
+	Head(ctx context.Context, p board.Project, branch string) (string, error)
 	// Worktrees lists the ticket numbers with a worktree in a project.
 	Worktrees(slug string) ([]int, error)
 	// Remove deletes a ticket's worktree, keeping its branch.
@@ -91,6 +98,11 @@ type Brief struct {
 	// Unseen are the IDs of the comments of Comments the agent has not
 	// seen: people's comments not yet resolved.
 	Unseen []string
+	// Decisions are people's decisions on the ticket's approvals that the
+	// agent was not told yet, oldest first: the runner tells it that an
+	// allowed command now runs and why a denied one does not. They count
+	// as told once the run got to work.
+	Decisions []board.Approval
 	// Budget caps what the run may spend.
 	Budget Budget
 	// Deadline is when the run must stop; the runner ends with status

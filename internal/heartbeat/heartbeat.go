@@ -60,6 +60,13 @@ type Options struct {
 	// agent's last words before they are stored, posted or logged: they
 	// may quote a provider's answer. nil keeps them as they are.
 	Redact func(string) string
+	// Sandbox reports whether project p's commands can run as its
+	// sandbox setting asks: nil when they can (the sandbox starts, or the
+	// project's sandbox is off), else why not and how to fix it (an error
+	// wrapping executor.ErrSandboxUnavailable). The project's picks are
+	// then skipped, no run started, with one comment per streak. nil
+	// checks nothing.
+	Sandbox func(p board.Project) error
 	// Policy holds what every run's command policy shares: config.json's
 	// Allow and Ask patterns (appended to each project's own), the data
 	// directory and the home directory. A project's permission mode sets
@@ -128,7 +135,8 @@ type RunReport struct {
 	RunID  string          `json:"runId,omitempty"`
 	Status board.RunStatus `json:"status,omitempty"`
 	// Skipped says why no agent ran (model not configured, provider
-	// paused, no time left in the beat).
+	// paused, repository backing off, sandbox unavailable, daily budget
+	// spent, no time left in the beat).
 	Skipped string `json:"skipped,omitempty"`
 	Error   string `json:"error,omitempty"`
 	// MovedTo is the state the agent moved the ticket to, if any.
@@ -139,6 +147,9 @@ type RunReport struct {
 	// PushError says why the branch could not be pushed; the work stayed
 	// in the local clone.
 	PushError string `json:"pushError,omitempty"`
+	// Guard says why the run's ticket was blocked after it: two runs in a
+	// row made no progress, or failed with the same error.
+	Guard string `json:"guard,omitempty"`
 }
 
 // Beat runs one heartbeat: lock, reconcile, pick, run, record, unlock. A
@@ -182,6 +193,7 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 			plans[i].Blocker = "a process of its previous run still runs in its worktree"
 		}
 	}
+	h.noteSandbox(ctx, plans, st)
 	rep.Runs = h.runAll(ctx, plans, deadline, st)
 	rep.FinishedAt = h.opts.Now()
 	st.LastBeat = &rep

@@ -192,7 +192,7 @@ func (e *env) humanComment(ref board.Ref, text string) {
 }
 
 // call runs the named ticket tool of job with args.
-func call(t *testing.T, ctx context.Context, job heartbeat.Job, name string, args any) tool.Result {
+func call(t testing.TB, ctx context.Context, job heartbeat.Job, name string, args any) tool.Result {
 	t.Helper()
 	raw, _ := json.Marshal(args)
 	for _, tl := range job.Tools {

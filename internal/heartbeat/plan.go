@@ -19,8 +19,13 @@ type Plan struct {
 	Model string
 	// Blocker, when set, says why no agent will run: the model is not
 	// configured, its provider is paused, the project's repository
-	// failed recently or the project's daily budget is used up.
+	// failed recently, the project's sandbox cannot start or the
+	// project's daily budget is used up.
 	Blocker string
+	// Sandbox, when set, says why the project's commands cannot run as
+	// its sandbox setting asks (Options.Sandbox's answer). It blocks the
+	// pick unless an earlier reason already does.
+	Sandbox string
 }
 
 func (p Plan) report() RunReport {
@@ -70,6 +75,9 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 		p.Blocker = h.repoBlocker(st, proj)
 		if p.Blocker == "" {
 			p.Blocker = h.blocker(p.Model, st)
+		}
+		if p.Sandbox = h.checkSandbox(proj); p.Blocker == "" && p.Sandbox != "" {
+			p.Blocker = sandboxBlocker(proj, p.Sandbox)
 		}
 		if p.Blocker == "" {
 			if p.Blocker, err = h.dailyBlocker(ctx, proj); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 )
 
 // recordTimeout bounds writing a run's results, which happens even when
@@ -17,22 +18,26 @@ const recordTimeout = 30 * time.Second
 const maxSummary = 2000
 
 // finish writes the results of a run (docs/design.md §8 step 5): the run
-// record, the human comments the agent saw marked resolved, a status
-// comment when the agent neither moved the ticket nor asked nor reported,
-// the pushed branch, and a provider pause after a quota error.
+// record with its progress verdict, the human comments the agent saw
+// marked resolved, a question blocking the ticket after a second run
+// without progress (guard.go), else a status comment when the agent
+// neither moved the ticket nor asked nor reported, the pushed branch, and
+// a provider pause after a quota error.
 func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunReport) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
 	h, ref := r.h, r.plan.Ticket.Ref()
 	if r.ws != nil {
 		defer r.ws.Close()
+		defer r.reportRefusals(ctx)
 	}
 	var eff struct {
 		asked, reported bool
 		moved           board.State
 	}
+	var e tickettool.Effects
 	if r.tools != nil {
-		e := r.tools.Effects()
+		e = r.tools.Effects()
 		eff.asked, eff.moved = e.Asked, e.MovedTo
 		for _, c := range e.Comments {
 			if c.Kind == board.KindStatus || c.Kind == board.KindCompletion {
@@ -40,25 +45,43 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 			}
 		}
 	}
+	// A run that ended on an approval request waits for a person, like
+	// one that asked a question: it is blocked, not failed.
+	r.mu.Lock()
+	eff.asked = eff.asked || r.requested
+	r.mu.Unlock()
 	if eff.asked && (out.Status == board.RunCompleted || out.Status == "") {
 		out.Status = board.RunBlocked
 	}
 	run := r.run
 	run.Status, run.Error = out.Status, out.Error
 	run.Usage = out.Usage
-	if _, err := h.opts.Store.FinishRun(ctx, run); err != nil {
+	run.Progress = r.progressOf(ctx, out, e)
+	finished, err := h.opts.Store.FinishRun(ctx, run)
+	if err != nil {
 		r.log.Error("finish run", "err", err)
 	}
 	rep.Status, rep.Error, rep.MovedTo = out.Status, out.Error, eff.moved
+	if err == nil {
+		rep.Guard = r.guard(ctx, finished)
+	}
 
-	// The agent saw the human comments once it got to work.
-	if len(r.seen) > 0 && r.tools != nil && (out.Usage.OutputTokens > 0 || eff.asked || eff.moved != "" || eff.reported) {
-		if err := h.opts.Store.ResolveComments(ctx, ref, r.seen); err != nil {
-			r.log.Error("resolve comments", "err", err)
+	// The agent saw the human comments and the decisions once it got to
+	// work.
+	if r.tools != nil && (out.Usage.OutputTokens > 0 || eff.asked || eff.moved != "" || eff.reported) {
+		if len(r.seen) > 0 {
+			if err := h.opts.Store.ResolveComments(ctx, ref, r.seen); err != nil {
+				r.log.Error("resolve comments", "err", err)
+			}
+		}
+		if len(r.decisions) > 0 {
+			if err := h.opts.Store.MarkApprovalsTold(ctx, ref, r.decisions); err != nil {
+				r.log.Error("mark approvals told", "err", err)
+			}
 		}
 	}
-	asked := false
-	if out.Status == board.RunCompleted && eff.moved == "" && !eff.asked && r.tools != nil {
+	asked := rep.Guard != ""
+	if !asked && out.Status == board.RunCompleted && eff.moved == "" && !eff.asked && r.tools != nil {
 		asked = r.askPlanApproval(ctx)
 	}
 	switch {

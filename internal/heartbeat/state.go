@@ -21,12 +21,15 @@ type State struct {
 	// Pushes maps a ticket ("demo#3") to its branch's failed pushes; an
 	// entry stays until a later push of the ticket works.
 	Pushes map[string]PushFailure `json:"pushFailures,omitempty"`
+	// Sandbox maps a project slug to its streak of picks skipped because
+	// the sandbox its commands require cannot start.
+	Sandbox map[string]SandboxFailure `json:"sandboxUnavailable,omitempty"`
 }
 
 // ReadState reads the state file; a missing or unreadable file is an empty
 // state, never an error: the state only saves work.
 func ReadState(path string) *State {
-	st := &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}, Pushes: map[string]PushFailure{}}
+	st := &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}, Pushes: map[string]PushFailure{}, Sandbox: map[string]SandboxFailure{}}
 	if path == "" {
 		return st
 	}
@@ -35,7 +38,7 @@ func ReadState(path string) *State {
 		return st
 	}
 	if json.Unmarshal(b, st) != nil {
-		return &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}, Pushes: map[string]PushFailure{}}
+		return &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}, Pushes: map[string]PushFailure{}, Sandbox: map[string]SandboxFailure{}}
 	}
 	if st.Paused == nil {
 		st.Paused = map[string]time.Time{}
@@ -45,6 +48,9 @@ func ReadState(path string) *State {
 	}
 	if st.Pushes == nil {
 		st.Pushes = map[string]PushFailure{}
+	}
+	if st.Sandbox == nil {
+		st.Sandbox = map[string]SandboxFailure{}
 	}
 	return st
 }

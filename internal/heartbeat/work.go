@@ -92,11 +92,20 @@ type runState struct {
 	ws    *workspace.Workspace
 	tools *tickettool.Session
 	seen  []string // unresolved human comments shown to the agent
+	// decisions are the approval decisions the brief tells the agent.
+	decisions []string
 
 	limits Limits // the caps of this run's project
 
+	// head is the ticket branch's commit before the run, headRead whether
+	// it could be read: see guard.go.
+	head     string
+	headRead bool
+
 	mu    sync.Mutex
 	usage board.Usage
+	// requested reports that the run ended on an approval request.
+	requested bool
 }
 
 // execute prepares the run and runs the agent. It returns the outcome;
@@ -163,6 +172,14 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 			r.seen = append(r.seen, c.ID)
 		}
 	}
+	approvals, err := h.opts.Store.Approvals(ctx, ref)
+	if err != nil {
+		return Job{}, failed("read approvals", err)
+	}
+	decisions := untold(approvals)
+	for _, a := range decisions {
+		r.decisions = append(r.decisions, a.ID)
+	}
 	r.limits = h.opts.Limits.Of(r.plan.Project.Agent)
 	sp, err := h.spending(ctx, r.limits, r.plan.Project, ref)
 	if err != nil {
@@ -179,6 +196,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	if err := os.MkdirAll(filepath.Dir(transcript), 0o700); err != nil {
 		return Job{}, failed("create session directory", err)
 	}
+	r.readHead(ctx)
 	r.tools = tickettool.New(tickettool.Config{
 		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
 		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage,
@@ -189,9 +207,10 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	}
 	return Job{
 		Brief: Brief{Task: r.plan.Task, Project: r.plan.Project, Ticket: t, Comments: comments,
-			Unseen: slices.Clone(r.seen), Budget: budget, Deadline: deadline, Now: h.opts.Now()},
+			Unseen: slices.Clone(r.seen), Decisions: decisions, Budget: budget, Deadline: deadline, Now: h.opts.Now()},
 		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Skills: h.opts.Skills,
 		Tools: r.tools.Tools(), OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project),
+		Approve: r.approve,
 	}, nil
 }
 

@@ -14,9 +14,9 @@ func with(m Mode, allow, ask []string) Config {
 }
 
 var (
-	auto      = with(ModeAuto, nil, nil)
+	auto = with(ModeAuto, nil, nil)
 	// inData is a heartbeat's worktree, which lives in the data directory.
-	inData = Config{HomeDir: "/home/u", DataDir: "/srv/bonsai", Workspace: "/srv/bonsai/worktrees/demo/3"}
+	inData    = Config{HomeDir: "/home/u", DataDir: "/srv/bonsai", Workspace: "/srv/bonsai/worktrees/demo/3"}
 	askM      = with(ModeAsk, []string{"go test *", "make", "npm run *"}, nil)
 	readOnlyM = with(ModeReadOnly, []string{"go test *"}, nil)
 	project   = with(ModeAuto, []string{"go test *"}, []string{"npm publish *", "docker *"})

@@ -17,12 +17,12 @@ func TestRun_Hint(t *testing.T) {
 		want  string
 	}{
 		{"ollama/qwen3:8b", &llm.Error{Kind: llm.KindTransport, Message: "connection refused"},
-			"hint: could not talk to http://10.0.0.5:11434/v1: is the server running? Set OLLAMA_BASE_URL to reach another one"},
+			"hint: could not talk to http://10.0.0.5:11434/v1: is the server running? Set OLLAMA_BASE_URL or 'bonsai config set providers.ollama.baseURL' to reach another one"},
 		{"vllm/qwen3", &llm.Error{Kind: llm.KindTransport, Message: "connection refused"},
-			"hint: could not talk to http://bob:xxxxx@10.0.0.6:8000/v1: is the server running? Set VLLM_BASE_URL to reach another one"},
+			"hint: could not talk to http://bob:xxxxx@10.0.0.6:8000/v1: is the server running? Set VLLM_BASE_URL or 'bonsai config set providers.vllm.baseURL' to reach another one"},
 		{"openai/gpt-5", &llm.Error{Kind: llm.KindTransport},
-			"hint: could not talk to https://api.openai.com/v1: is the server running? Set OPENAI_BASE_URL to reach another one"},
-		{"anthropic/claude-sonnet-4-5", &llm.Error{Kind: llm.KindAuth, Status: 401}, "hint: the provider refused the key: check ANTHROPIC_API_KEY"},
+			"hint: could not talk to https://api.openai.com/v1: is the server running? Set OPENAI_BASE_URL or 'bonsai config set providers.openai.baseURL' to reach another one"},
+		{"anthropic/claude-sonnet-4-5", &llm.Error{Kind: llm.KindAuth, Status: 401}, "hint: the provider refused the key: check ANTHROPIC_API_KEY or 'bonsai credentials set anthropic'"},
 		{"anthropic/claude-sonnet-4-5", &llm.Error{Kind: llm.KindRateLimit}, ""},
 		{"anthropic/claude-sonnet-4-5", errors.New("disk full"), ""},
 		{"anthropic/claude-sonnet-4-5", nil, ""},

@@ -74,7 +74,7 @@ func (rt *Run) hint(err error) string {
 	base = llm.HidePassword(base)
 	switch llm.KindOf(err) {
 	case llm.KindAuth:
-		return fmt.Sprintf("hint: the provider refused the key: check %s", p.KeyEnv)
+		return fmt.Sprintf("hint: the provider refused the key: check %s or 'bonsai credentials set %s'", p.KeyEnv, p.Name)
 	case llm.KindTransport:
 		switch {
 		case errors.Is(err, llm.ErrIdleTimeout):
@@ -82,7 +82,7 @@ func (rt *Run) hint(err error) string {
 		case errors.Is(err, llm.ErrResponseTooLarge):
 			return fmt.Sprintf("hint: %s sent an answer without end; %s sets the size cap", base, llmprovider.MaxResponseBytesEnv)
 		}
-		return fmt.Sprintf("hint: could not talk to %s: is the server running? Set %s to reach another one", base, p.BaseURLEnv)
+		return fmt.Sprintf("hint: could not talk to %s: is the server running? Set %s or 'bonsai config set providers.%s.baseURL' to reach another one", base, p.BaseURLEnv, p.Name)
 	case llm.KindInvalidRequest:
 		if le, ok := errors.AsType[*llm.Error](err); ok && le.Status == 404 && rt.Getenv(p.BaseURLEnv) != "" {
 			return fmt.Sprintf("hint: %s=%s: check that it is the API root (%s)", p.BaseURLEnv, base, p.DefaultBaseURL)

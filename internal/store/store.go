@@ -67,11 +67,48 @@ type Store interface {
 	// the ticket is ENOTFOUND and nothing changes.
 	ResolveComments(ctx context.Context, ref board.Ref, commentIDs []string) error
 
+	// RequestApproval records a command the command policy held for a
+	// person (a.Command, a.Rule, a.Reason, a.Pattern, a.RunID) in one
+	// transaction: the pending approval, the request comment by the agent
+	// (kind "permission", authorName, board.RequestText), the ticket
+	// blocked, and an "approval.requested" event. When the ticket already
+	// has a pending approval for the identical command, no new one is made:
+	// the ticket is blocked again (a person's plain comment may have
+	// unblocked it) and that approval is returned.
+	RequestApproval(ctx context.Context, ref board.Ref, a board.Approval, authorName string) (board.Approval, error)
+	// DecideApproval records a person's decision on the ticket's pending
+	// approval id in one transaction: its status, always and note, the
+	// person's "permission" comment (board.DecisionText), which unblocks
+	// the ticket by board.ApplyComment's rule, an "approval.decided"
+	// event, and, for "always" with a pattern, the pattern appended to
+	// the project's Allow list when it is not there and the list has room.
+	// An id that is not an approval of the ticket is ENOTFOUND; a decided
+	// one is ECONFLICT.
+	DecideApproval(ctx context.Context, ref board.Ref, id string, d board.ApprovalDecision) (board.Approval, error)
+	// Approvals lists a ticket's approvals, oldest first.
+	Approvals(ctx context.Context, ref board.Ref) ([]board.Approval, error)
+	// GrantedApproval returns the approval that lets command (compared
+	// exactly) run on the ticket now: one allowed once for this ticket and
+	// not yet used, else one allowed always on any ticket of its project.
+	// None is ENOTFOUND.
+	GrantedApproval(ctx context.Context, ref board.Ref, command string) (board.Approval, error)
+	// UseApproval records that an approval of the ticket let its command
+	// run: a once-only approval is used up. Using an always-approval of
+	// the ticket's project changes nothing; a used, pending or denied one
+	// is ECONFLICT.
+	UseApproval(ctx context.Context, ref board.Ref, id string) error
+	// MarkApprovalsTold records that the agent was told the decisions on
+	// the given approvals of the ticket. An ID that is not an approval of
+	// the ticket is ENOTFOUND, a pending one ECONFLICT; either way nothing
+	// changes.
+	MarkApprovalsTold(ctx context.Context, ref board.Ref, ids []string) error
+
 	// StartRun records a run in status "running" and returns it with its ID.
 	// Starting a run bumps the ticket's updated time, so the pick policy's
 	// "least recently updated first" rotates through in-progress tickets.
 	StartRun(ctx context.Context, r board.Run) (board.Run, error)
-	// FinishRun records the outcome of a run (status, tokens, cost, error).
+	// FinishRun records the outcome of a run (status, tokens, cost, error,
+	// and the heartbeat's progress verdict).
 	// A run that is no longer running is ECONFLICT.
 	FinishRun(ctx context.Context, r board.Run) (board.Run, error)
 	// Runs lists a ticket's runs, newest first.

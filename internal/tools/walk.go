@@ -5,8 +5,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
 	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
@@ -24,7 +22,7 @@ func walkFiles(ctx context.Context, ex executor.Executor, base string) ([]string
 // walk calls fn for each file walkFiles would list, in order, with its
 // size.
 func walk(ctx context.Context, ex executor.Executor, base string, fn func(path string, size int64)) error {
-	var ps []gitignore.Pattern
+	var ps []ignoreRule
 	if st, err := ex.Stat(ctx, ".git"); err == nil && st.Dir {
 		ps = readIgnore(ctx, ex, ".git/info/exclude", nil, ps)
 	}
@@ -39,7 +37,7 @@ func walk(ctx context.Context, ex executor.Executor, base string, fn func(path s
 	return walkDir(ctx, ex, base, domain, ps, fn)
 }
 
-func walkDir(ctx context.Context, ex executor.Executor, dir string, domain []string, ps []gitignore.Pattern, fn func(string, int64)) error {
+func walkDir(ctx context.Context, ex executor.Executor, dir string, domain []string, ps []ignoreRule, fn func(string, int64)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -53,13 +51,12 @@ func walkDir(ctx context.Context, ex executor.Executor, dir string, domain []str
 			break
 		}
 	}
-	m := gitignore.NewMatcher(ps)
 	for _, e := range ents {
 		if e.Symlink || e.Name == ".git" {
 			continue
 		}
 		p := append(domain[:len(domain):len(domain)], e.Name)
-		if len(ps) > 0 && m.Match(p, e.Dir) {
+		if len(ps) > 0 && ignored(ps, p, e.Dir) {
 			continue
 		}
 		rel := path.Join(dir, e.Name)
@@ -75,17 +72,15 @@ func walkDir(ctx context.Context, ex executor.Executor, dir string, domain []str
 }
 
 // readIgnore appends the patterns of an ignore file, if it can be read.
-func readIgnore(ctx context.Context, ex executor.Executor, file string, domain []string, ps []gitignore.Pattern) []gitignore.Pattern {
+func readIgnore(ctx context.Context, ex executor.Executor, file string, domain []string, ps []ignoreRule) []ignoreRule {
 	b, err := ex.ReadFile(ctx, file)
 	if err != nil {
 		return ps
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
+		if r, ok := parseIgnoreRule(strings.TrimSuffix(line, "\r"), domain); ok {
+			ps = append(ps, r)
 		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
 	}
 	return ps
 }

@@ -45,6 +45,10 @@ type ModelStatus struct {
 	// Problem is why agents cannot use the model (e.g. which variable to
 	// set); empty when it is ready.
 	Problem string `json:"problem,omitempty"`
+	// KeySource says where the model's key comes from when it is ready:
+	// "environment" (the provider's variable) or "stored" (`bonsai
+	// credentials set`); empty for a provider that needs none.
+	KeySource string `json:"keySource,omitempty"`
 	// Unpriced reports that the model catalog (with config.json's models
 	// settings) has no price for it: budgets in USD do not count its runs.
 	Unpriced bool `json:"unpriced,omitempty"`
@@ -77,6 +81,10 @@ type StatusOptions struct {
 	// section empty. The projects carry only their slug, name, active flag,
 	// model, permission mode and sandbox setting (see store.ProjectOverview).
 	Models func(projects []board.Project) []ModelStatus
+	// Sandbox reports whether the sandbox can start on this machine (nil)
+	// or why not, with the fix; it fills the SandboxProblem of the active
+	// projects that require the sandbox. nil leaves SandboxProblem empty.
+	Sandbox func() error
 }
 
 // LoadStatus gathers what `bonsai status` and the web status page show.
@@ -92,10 +100,21 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 	}
 	ps := make([]board.Project, 0, len(ovs))
 	var picks []board.Pick
+	var sandboxErr error
+	sandboxChecked := false
 	for _, ov := range ovs {
 		p := ov.Project
 		ps = append(ps, p)
-		v.Projects = append(v.Projects, ProjectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active, Counts: NewStateCounts(ov.Counts)})
+		sum := ProjectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active, Counts: NewStateCounts(ov.Counts), Sandbox: p.Agent.Sandbox.String()}
+		if p.Active && p.Agent.Sandbox == board.SandboxRequired && o.Sandbox != nil {
+			if !sandboxChecked {
+				sandboxErr, sandboxChecked = o.Sandbox(), true
+			}
+			if sandboxErr != nil {
+				sum.SandboxProblem = sandboxErr.Error()
+			}
+		}
+		v.Projects = append(v.Projects, sum)
 		if ov.Pick != nil {
 			picks = append(picks, *ov.Pick)
 		}

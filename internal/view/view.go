@@ -46,11 +46,14 @@ type TicketDetail struct {
 	Ticket
 	Comments []board.Comment `json:"comments"`
 	Runs     []Run           `json:"runs"`
+	// Approvals are the commands the agent asked a person to allow, oldest
+	// first, pending and decided.
+	Approvals []board.Approval `json:"approvals"`
 }
 
 // NewTicketDetail returns the view of a ticket with its comments and runs.
 func NewTicketDetail(t board.Ticket, comments []board.Comment, runs []board.Run) TicketDetail {
-	d := TicketDetail{Ticket: NewTicket(t), Comments: comments, Runs: make([]Run, len(runs))}
+	d := TicketDetail{Ticket: NewTicket(t), Comments: comments, Runs: make([]Run, len(runs)), Approvals: []board.Approval{}}
 	if d.Comments == nil {
 		d.Comments = []board.Comment{}
 	}
@@ -99,4 +102,13 @@ type ProjectSummary struct {
 	Name   string      `json:"name"`
 	Active bool        `json:"active"`
 	Counts StateCounts `json:"counts"`
+	// Sandbox is the project's sandbox setting: "required", or "off",
+	// where the agent's commands run on the host as the user who runs
+	// Bonsai, a risk status and the web UI warn about.
+	Sandbox string `json:"sandbox"`
+	// SandboxProblem, for a project that requires the sandbox, says why
+	// the sandbox cannot start on this machine and how to fix it; the
+	// heartbeat skips the project's tickets meanwhile. Empty when the
+	// sandbox starts, when it is off, or when it was not checked.
+	SandboxProblem string `json:"sandboxProblem,omitempty"`
 }

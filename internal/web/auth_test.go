@@ -18,6 +18,7 @@ func TestAuth_RequiredEverywhere(t *testing.T) {
 		{"GET", "/p/demo/1/activity"}, {"GET", "/p/demo/1/diff"},
 		{"POST", "/projects"}, {"POST", "/p/demo/tickets"}, {"POST", "/p/demo/1/move"}, {"POST", "/p/demo/1/comments"},
 		{"POST", "/p/demo/1/approve"}, {"POST", "/p/demo/1/return"}, {"POST", "/p/demo/1/edit"}, {"POST", "/settings"},
+		{"POST", "/p/demo/1/approvals/x"}, {"POST", "/api/projects/demo/tickets/1/approvals/x"},
 		{"GET", "/api/projects"}, {"POST", "/api/projects"}, {"GET", "/api/projects/demo"},
 		{"GET", "/api/projects/demo/tickets"}, {"POST", "/api/projects/demo/tickets"},
 		{"GET", "/api/projects/demo/tickets/1"}, {"PATCH", "/api/projects/demo/tickets/1"},
@@ -221,6 +222,7 @@ func TestAuth_CSRFOnEveryStateChange(t *testing.T) {
 		{"POST", "/p/demo/1/approve", "application/x-www-form-urlencoded", ""},
 		{"POST", "/p/demo/1/return", "application/x-www-form-urlencoded", "feedback=x"},
 		{"POST", "/p/demo/1/edit", "application/x-www-form-urlencoded", "title=x"},
+		{"POST", "/p/demo/1/approvals/x", "application/x-www-form-urlencoded", "decision=once"},
 		{"POST", "/settings", "application/x-www-form-urlencoded", "model=openai/gpt-5"},
 		{"POST", "/api/projects", "application/json", `{"slug":"x","repo":"https://example.com/x.git"}`},
 		{"POST", "/api/projects/demo/tickets", "application/json", `{"title":"x"}`},
@@ -229,6 +231,7 @@ func TestAuth_CSRFOnEveryStateChange(t *testing.T) {
 		{"POST", "/api/projects/demo/tickets/1/comments", "application/json", `{"content":"x"}`},
 		{"POST", "/api/projects/demo/tickets/1/approve", "application/json", `{}`},
 		{"POST", "/api/projects/demo/tickets/1/return", "application/json", `{"feedback":"x"}`},
+		{"POST", "/api/projects/demo/tickets/1/approvals/x", "application/json", `{"decision":"once"}`},
 	} {
 		t.Run(rt.method+" "+rt.path, func(t *testing.T) {
 			req, _ := http.NewRequest(rt.method, e.ts.URL+rt.path, strings.NewReader(rt.body))

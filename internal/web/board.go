@@ -184,7 +184,12 @@ func (s *Server) loadTicketDetail(ctx context.Context, ref board.Ref) (view.Tick
 	if err != nil {
 		return view.TicketDetail{}, err
 	}
+	as, err := s.store.Approvals(ctx, ref)
+	if err != nil {
+		return view.TicketDetail{}, err
+	}
 	d := view.NewTicketDetail(t, comments, runs)
+	d.Approvals = as
 	if d.Comments == nil {
 		d.Comments = []board.Comment{}
 	}

@@ -390,3 +390,27 @@ func TestBrowser_LiveActivity(t *testing.T) {
 	waitFor(t, ctx, "the huge result is a placeholder", `document.querySelector(".transcript").textContent.includes("Entry too large to show (2.0 MB)")`)
 	screenshot(t, ctx, "run-transcript")
 }
+
+func TestBrowser_Approval(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "Touch a file", board.InProgress)
+	a := e.request(t, tk.Ref(), "touch approved.txt", "touch approved.txt")
+	ctx := newBrowser(t)
+	steps(t, ctx, "log in", chromedp.Navigate(e.ts.URL+"/?token="+e.token), chromedp.WaitVisible(chromedp.CSS(".project-card")))
+	steps(t, ctx, "open the blocked ticket", chromedp.Navigate(e.ts.URL+"/p/demo/1"), chromedp.WaitVisible(chromedp.CSS("#approvals")))
+	screenshot(t, ctx, "ticket-approval")
+	steps(t, ctx, "always allow with a note",
+		chromedp.SendKeys(chromedp.CSS("#approval-note-"+a.ID), "Fine, it only touches one file."),
+		chromedp.Click(chromedp.CSS("#allow-always-"+a.ID)))
+	waitState(t, e, tk.Ref(), board.InProgress, board.SubNone)
+	waitFor(t, ctx, "the decision is in the thread", `document.readyState === "complete" && !document.querySelector("#approvals") && document.querySelector(".comment.kind-permission.author-human") !== null && document.querySelector(".thread").textContent.includes("Fine, it only touches one file.")`)
+	as, err := e.db.Approvals(context.Background(), tk.Ref())
+	if err != nil || len(as) != 1 || as[0].Status != board.ApprovalAllowed || !as[0].Always {
+		t.Fatalf("approvals = %+v, %v; want allowed always", as, err)
+	}
+}

@@ -4,36 +4,35 @@ import (
 	"bytes"
 	"html/template"
 
-	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
 )
 
 // markdown renders the Markdown of tickets, comments, plans and agent output.
-// goldmark drops raw HTML (it is not in unsafe mode), and bluemonday's
-// user-content policy sanitises what remains, so links cannot run scripts.
+// goldmark is not in unsafe mode, and safeRenderer replaces its renderers of
+// everything that could carry markup or a URL: raw HTML is dropped, and a
+// link or image keeps its URL only when it is http, https, mailto or
+// relative, so nothing rendered can run a script.
 type markdown struct {
-	md     goldmark.Markdown
-	policy *bluemonday.Policy
+	md goldmark.Markdown
 }
 
 func newMarkdown() *markdown {
-	p := bluemonday.UGCPolicy()
-	p.RequireNoReferrerOnLinks(true)
-	p.AddTargetBlankToFullyQualifiedLinks(true)
-	p.AllowAttrs("class").Matching(bluemonday.SpaceSeparatedTokens).OnElements("code")
-	p.AllowAttrs("type", "checked", "disabled").OnElements("input")
-	return &markdown{
-		md:     goldmark.New(goldmark.WithExtensions(extension.GFM)),
-		policy: p,
-	}
+	return &markdown{md: goldmark.New(
+		goldmark.WithExtensions(gfm{}),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(
+			// Below the HTML renderer's 1000, so these win.
+			util.Prioritized(safeRenderer{}, 100),
+		)),
+	)}
 }
 
-// render returns src as sanitised HTML.
+// render returns src as safe HTML.
 func (m *markdown) render(src string) template.HTML {
 	var buf bytes.Buffer
 	if err := m.md.Convert([]byte(src), &buf); err != nil {
 		return template.HTML(template.HTMLEscapeString(src))
 	}
-	return template.HTML(m.policy.SanitizeBytes(buf.Bytes()))
+	return template.HTML(buf.String())
 }

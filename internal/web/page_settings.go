@@ -11,13 +11,16 @@ import (
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
-// providerVars is a provider's row on the settings page: the variables
-// llm.Providers says it reads, and whether the server's environment sets
-// them. Their values are never shown: a base URL may hold a password.
+// providerVars is a provider's (or forge's) row on the settings page: the
+// variables llm.Providers says it reads, where its key comes from, and
+// whether a base URL is set. Values are never shown: a base URL may hold
+// a password.
 type providerVars struct {
 	llm.ProviderInfo
-	KeySet     bool
+	Key        KeySource
 	BaseURLSet bool
+	// Forge marks the github and gitlab tokens, which have no base URL.
+	Forge bool
 }
 
 type settingView struct {
@@ -41,11 +44,26 @@ type settingsView struct {
 	Error      string          // a problem with the file itself
 	Projects   []board.Project // archived ones too: their settings page unarchives them
 	Model      string          // the configured default model
+	// CanStore reports a credential store: keys can be set and removed.
+	CanStore bool
+	KeyError string // why keys could not be listed, stored or removed
+	KeysDone string // "stored" or "removed" after the keys form
 }
 
 func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) error {
-	c, err := config.Load(s.opts.Dir.ConfigFile())
 	v := settingsView{Saved: r.URL.Query().Get("saved") == "1"}
+	switch r.URL.Query().Get("keys") {
+	case "stored", "removed":
+		v.KeysDone = r.URL.Query().Get("keys")
+	}
+	c, _ := s.loadConfigOrDefault(&v)
+	return s.renderSettings(w, r, http.StatusOK, v, c)
+}
+
+// loadConfigOrDefault reads config.json into v's settings; a file that
+// cannot be read shows its error and the defaults.
+func (s *Server) loadConfigOrDefault(v *settingsView) (config.Config, error) {
+	c, err := config.Load(s.opts.Dir.ConfigFile())
 	if err != nil {
 		v.Error = err.Error()
 		c = config.Default()
@@ -53,7 +71,7 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) error {
 	for _, st := range c.List() {
 		v.Settings = append(v.Settings, settingView{Setting: st})
 	}
-	return s.renderSettings(w, r, http.StatusOK, v, c)
+	return c, err
 }
 
 func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, status int, v settingsView, c config.Config) error {
@@ -65,10 +83,12 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, status i
 		return err
 	}
 	v.Model = c.Model
-	for _, p := range llm.Providers() {
-		v.Providers = append(v.Providers, providerVars{ProviderInfo: p,
-			KeySet: s.opts.Getenv(p.KeyEnv) != "", BaseURLSet: s.opts.Getenv(p.BaseURLEnv) != ""})
+	var keyErr string
+	v.Providers, keyErr = s.keyRows()
+	if v.KeyError == "" {
+		v.KeyError = keyErr
 	}
+	v.CanStore = s.opts.Credentials != nil
 	v.ConfigFile, v.LastRun, v.Interval = s.opts.Dir.ConfigFile(), s.runs.last(), c.Heartbeat.IntervalSec
 	v.Service, v.Manager = s.opts.Service()
 	if s.opts.LastBeat != nil {
@@ -85,6 +105,9 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, status i
 // `bonsai config set`: every changed key is set from its text, and nothing
 // is written unless every key is valid.
 func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
+	if r.PostForm.Has("_keys") {
+		return s.saveKeys(w, r)
+	}
 	path := s.opts.Dir.ConfigFile()
 	c, err := config.Load(path)
 	if err != nil {

@@ -18,9 +18,11 @@ type ticketForms struct {
 	Feedback, FeedbackErr string
 	Note, ApproveErr      string
 	MoveErr               string
-	Edit                  editFormValues
-	EditErr               string
-	EditOpen              bool
+	// The approval form that failed: which approval, the note typed.
+	ApprovalID, ApprovalNote, ApprovalErr string
+	Edit                                  editFormValues
+	EditErr                               string
+	EditOpen                              bool
 }
 
 type editFormValues struct {
@@ -38,6 +40,8 @@ type ticketPageView struct {
 	Forms    ticketForms
 	Moves    []board.State // the states a person may move the ticket to
 	Question *board.Comment
+	// Pending are the commands waiting for a person's approval.
+	Pending []board.Approval
 	// Activity is the transcript of the running run so far, and
 	// ActivityOffset the transcript's size when read: the page's stream
 	// continues from there.
@@ -77,7 +81,12 @@ func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView,
 			v.Moves = append(v.Moves, st)
 		}
 	}
-	if d.SubState == board.SubBlocked {
+	for _, a := range d.Approvals {
+		if a.Status == board.ApprovalPending {
+			v.Pending = append(v.Pending, a)
+		}
+	}
+	if d.SubState == board.SubBlocked && len(v.Pending) == 0 {
 		for i := len(d.Comments) - 1; i >= 0; i-- {
 			if c := d.Comments[i]; c.Kind == board.KindQuestion {
 				v.Question = &d.Comments[i]

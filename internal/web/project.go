@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -30,8 +31,11 @@ type newProjectInput struct {
 	AllowHosts     []string `json:"allowHosts"`
 }
 
-// remoteRepo matches git URLs: scheme://… and scp-like user@host:path.
-var remoteRepo = regexp.MustCompile(`^([a-z][a-z0-9+.-]*://|[^/@:]+@[^/:]+:)`)
+// remoteRepo matches git URLs: scheme://… and scp-like user@host:path. It
+// is compiled on first use, not at package initialisation.
+var remoteRepo = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([a-z][a-z0-9+.-]*://|[^/@:]+@[^/:]+:)`)
+})
 
 // createProject validates in and adds the project.
 func (s *Server) createProject(ctx context.Context, in newProjectInput) (board.Project, error) {
@@ -66,7 +70,7 @@ func checkRepo(repo string) (string, error) {
 	if repo == "" {
 		return "", board.Errorf(board.EINVALID, "repo is required: a local path or a git URL")
 	}
-	if remoteRepo.MatchString(repo) {
+	if remoteRepo().MatchString(repo) {
 		return repo, nil
 	}
 	if strings.HasPrefix(repo, "~/") {

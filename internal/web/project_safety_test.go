@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"html"
 	"net/http"
 	"regexp"
@@ -332,4 +333,22 @@ func TestPages_SafetyBadgesAndBanners(t *testing.T) {
 	if strings.Contains(e.get(t, c, "/settings").body, `id="safety-warnings"`) {
 		t.Error("the status page warns about an archived project")
 	}
+}
+
+// TestStatus_SandboxProblem: when the sandbox the projects require cannot
+// start, the status page says so with the reason and the fix, and the API
+// carries it on each project that requires it.
+func TestStatus_SandboxProblem(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.project(t, "demo")
+	c := e.browser(t)
+	if strings.Contains(e.get(t, c, "/settings").body, `id="sandbox-problem"`) {
+		t.Fatal("a problem shown with no Sandbox check")
+	}
+	e.srv.opts.Sandbox = func() error { return errors.New("sandbox: bwrap not found on PATH") }
+	r := e.get(t, c, "/settings")
+	wantBody(t, r, `id="sandbox-problem"`, "bwrap not found on PATH", "apt-get install bubblewrap")
+	r = e.api(t, "GET", "/api/status", "")
+	wantBody(t, r, `"sandboxProblem": "sandbox: bwrap not found on PATH"`)
 }

@@ -23,8 +23,9 @@ var templateFS embed.FS
 var staticFS embed.FS
 
 // assetVersion changes whenever a static file does; asset URLs carry it so
-// browsers may cache them for good.
-var assetVersion = func() string {
+// browsers may cache them for good. It is computed on first use, not at
+// package initialisation, which every bonsai process pays.
+var assetVersion = sync.OnceValue(func() string {
 	h := sha256.New()
 	fs.WalkDir(staticFS, "static", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -35,7 +36,7 @@ var assetVersion = func() string {
 		return nil
 	})
 	return hex.EncodeToString(h.Sum(nil))[:12]
-}()
+})
 
 // pageData is what every page template gets.
 type pageData struct {
@@ -78,7 +79,7 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // render executes the page template name into a buffer first, so a template
 // failure is a clean 500 and not half a page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, d pageData) {
-	d.CSRF, d.Asset = s.auth.csrf, assetVersion
+	d.CSRF, d.Asset = s.auth.csrf, assetVersion()
 	s.execute(w, r, status, name, "layout", d)
 }
 
@@ -138,7 +139,7 @@ func (s *Server) funcs() template.FuncMap {
 		},
 		"banner": func(p board.Project, back string) archivedBanner { return archivedBanner{Project: p, Back: back} },
 		"csrf":   func() string { return s.auth.csrf },
-		"asset":  func() string { return assetVersion },
+		"asset":  assetVersion,
 	}
 }
 

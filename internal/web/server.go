@@ -36,6 +36,9 @@ type Options struct {
 	// Getenv reads the environment, for the settings page's key presence
 	// check; nil means no keys are reported present.
 	Getenv func(string) string
+	// Credentials is the credential store the settings page sets and
+	// removes keys in; nil shows only the environment's keys.
+	Credentials Credentials
 	// Service reports whether the heartbeat runs as an OS service and
 	// under which manager; nil means it does not.
 	Service func() (installed bool, manager string)
@@ -45,6 +48,9 @@ type Options struct {
 	// Models checks the models of the given projects for the status;
 	// nil leaves that section empty.
 	Models func(projects []board.Project) []view.ModelStatus
+	// Sandbox reports whether the sandbox the projects require can start
+	// (view.StatusOptions.Sandbox); nil shows no problem.
+	Sandbox func() error
 	// CheckModel reports why agents could never use a "provider/model"
 	// id, such as a provider Bonsai does not know, when a person sets a
 	// project's model; a missing key is no reason (it may be set later).

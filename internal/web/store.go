@@ -27,6 +27,8 @@ type Store interface {
 	MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error)
 	AddComment(ctx context.Context, ref board.Ref, c board.Comment) (board.Comment, error)
 	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
+	Approvals(ctx context.Context, ref board.Ref) ([]board.Approval, error)
+	DecideApproval(ctx context.Context, ref board.Ref, id string, d board.ApprovalDecision) (board.Approval, error)
 	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
 	RunningRuns(ctx context.Context) ([]board.Run, error)

@@ -34,15 +34,15 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 			os.RemoveAll(clone)
 			return fmt.Errorf("clone %s: %w", repo, err)
 		}
-		if err := ensureIdentity(ctx, g, slug); err != nil {
-			return err
-		}
 	} else if url, _ := g.run(ctx, slug, "config", "--get", "remote."+Remote+".url"); url != repo {
 		// The project's repo was edited since the clone was made (or the
 		// clone recorded credentials before they were kept out of it).
 		if _, err := g.run(ctx, slug, "remote", "set-url", Remote, repo); err != nil {
 			return fmt.Errorf("point %s at %s: %w", Remote, repo, err)
 		}
+	}
+	if err := ensureIdentity(ctx, g, slug); err != nil {
+		return err
 	}
 	// The URL and refspec are given, not the remote's name, so that the
 	// remote's settings in the clone's config are not read; submodules,
@@ -54,13 +54,22 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 	return nil
 }
 
-// ensureIdentity gives the clone a committer identity when git has none, so
-// the agent's commits do not fail on a fresh machine.
+// ensureIdentity gives the clone a committer identity in its own config:
+// the user's, from git's global or system config, or Bonsai's when git has
+// none. The agent's commits then work in the sandbox too, which hides the
+// user's home and so ~/.gitconfig. A clone that has one keeps it.
 func ensureIdentity(ctx context.Context, g *gitRunner, dir string) error {
-	if email, _ := g.run(ctx, dir, "config", "user.email"); email != "" {
+	if email, _ := g.run(ctx, dir, "config", "--local", "user.email"); email != "" {
 		return nil
 	}
-	for _, kv := range [][2]string{{"user.name", botName}, {"user.email", botEmail}} {
+	name, email := botName, botEmail
+	if e, _ := g.run(ctx, dir, "config", "user.email"); e != "" {
+		email = e
+		if n, _ := g.run(ctx, dir, "config", "user.name"); n != "" {
+			name = n
+		}
+	}
+	for _, kv := range [][2]string{{"user.name", name}, {"user.email", email}} {
 		if _, err := g.run(ctx, dir, "config", "--local", kv[0], kv[1]); err != nil {
 			return fmt.Errorf("set git identity: %w", err)
 		}

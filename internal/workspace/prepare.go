@@ -45,7 +45,7 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 	if err := p.ensureWorktree(ctx, g, proj.Slug, ws, t.Branch != ""); err != nil {
 		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 	}
-	if ws.Exec, err = p.opts.Open(ws.Root); err != nil {
+	if ws.Exec, err = p.opts.OpenAgent(proj, ws.Root, ws.Clone); err != nil {
 		return nil, fmt.Errorf("open worktree of %s: %w", t.Ref(), err)
 	}
 	return ws, nil

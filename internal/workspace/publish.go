@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -105,4 +106,25 @@ func (p *Provider) Worktrees(slug string) ([]int, error) {
 	}
 	sort.Ints(ns)
 	return ns, nil
+}
+
+// Head returns the commit the branch points at in the project's clone,
+// or "" when the branch does not exist. It runs one local git command on
+// the host, with no network and no sandbox: the heartbeat compares it
+// before and after a run to see whether the agent committed.
+func (p *Provider) Head(ctx context.Context, proj board.Project, branch string) (string, error) {
+	g, done, err := p.runtime(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer done()
+	out, err := g.run(ctx, proj.Slug, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch+"^{commit}")
+	var ge *GitError
+	if errors.As(err, &ge) && ge.Code == 1 {
+		return "", nil
+	}
+	if err != nil {
+		return "", p.hidePaths(fmt.Errorf("read the head of %s: %w", branch, err))
+	}
+	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
@@ -50,15 +51,26 @@ func (w *Workspace) Close() error {
 // Opener opens an executor rooted at a host directory.
 type Opener func(root string) (executor.Executor, error)
 
+// AgentOpener opens the executor of a ticket's worktree for project p:
+// root is the worktree, clone the project's clone (its .git holds the
+// worktree's objects and refs). It is where a project's sandbox setting
+// takes effect; an error wrapping executor.ErrSandboxUnavailable means the
+// project requires a sandbox that cannot start here.
+type AgentOpener func(p board.Project, root, clone string) (executor.Executor, error)
+
 // Options configures a Provider.
 type Options struct {
 	// Projects is the host directory holding one clone per project.
 	Projects string
 	// Worktrees is the host directory holding one worktree per ticket.
 	Worktrees string
-	// Open opens executors: one rooted at Projects for the runtime's git
-	// commands, and one per worktree for the agent.
+	// Open opens the executor rooted at Projects that the runtime's own
+	// git commands (clone, fetch, worktree, push) run in, on the host: they
+	// need the network and RemoteEnv's credentials.
 	Open Opener
+	// OpenAgent opens the executor of each worktree, which the agent's
+	// commands and the project's verify command run in; nil means Open.
+	OpenAgent AgentOpener
 	// RemoteEnv holds KEY=VALUE pairs (credentials, SSH agent socket) given
 	// to clone, fetch and push only, never to the agent.
 	RemoteEnv []string
@@ -75,6 +87,10 @@ type Provider struct {
 func New(opts Options) (*Provider, error) {
 	if opts.Projects == "" || opts.Worktrees == "" || opts.Open == nil {
 		return nil, errors.New("workspace: Projects, Worktrees and Open are required")
+	}
+	if opts.OpenAgent == nil {
+		open := opts.Open
+		opts.OpenAgent = func(_ board.Project, root, _ string) (executor.Executor, error) { return open(root) }
 	}
 	if opts.NetTimeout == 0 {
 		opts.NetTimeout = 10 * time.Minute

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -332,5 +334,107 @@ func TestProvider_PrepareKeepsRecordedLegacyBranch(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws.Root, "old.txt")); err != nil {
 		t.Errorf("the worktree lacks the branch's commit: %v", err)
+	}
+}
+
+// TestProvider_OpenAgent: the worktree's executor comes from OpenAgent,
+// given the project, the worktree and the clone, while the runtime's git
+// commands keep running through Open; an OpenAgent error fails Prepare
+// and keeps its cause.
+func TestProvider_OpenAgent(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	data := t.TempDir()
+	runtime, agent := &recorder{}, &recorder{}
+	var gotProject, gotRoot, gotClone string
+	refuse := false
+	p, err := workspace.New(workspace.Options{
+		Projects: filepath.Join(data, "projects"), Worktrees: filepath.Join(data, "worktrees"),
+		Open: runtime.open,
+		OpenAgent: func(pr board.Project, root, clone string) (executor.Executor, error) {
+			gotProject, gotRoot, gotClone = pr.Slug, root, clone
+			if refuse {
+				return nil, fmt.Errorf("%w: no bwrap", executor.ErrSandboxUnavailable)
+			}
+			return agent.open(root)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := prepare(t, p, project(repo), ticket(1, "One"))
+	if gotProject != "demo" || gotRoot != ws.Root || gotClone != filepath.Join(data, "projects", "demo") {
+		t.Errorf("OpenAgent(%q, %q, %q), want demo, %s and the clone", gotProject, gotRoot, gotClone, ws.Root)
+	}
+	if _, err := ws.Exec.Exec(context.Background(), []string{"git", "status"}, executor.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(agent.find("status")) != 1 || len(agent.find("clone")) != 0 {
+		t.Errorf("agent executor ran %v", agent.calls)
+	}
+	if len(runtime.find("clone")) != 1 || len(runtime.find("status")) != 0 {
+		t.Errorf("runtime executor ran %v", runtime.calls)
+	}
+	refuse = true
+	_, err = p.Prepare(context.Background(), project(repo), ticket(2, "Two"))
+	if !errors.Is(err, executor.ErrSandboxUnavailable) {
+		t.Fatalf("Prepare = %v, want ErrSandboxUnavailable", err)
+	}
+}
+
+// TestProvider_CopiesUserIdentityIntoClone: the user's git identity is
+// written into the clone's own config, also of a clone made before, so
+// commits work where ~/.gitconfig is out of sight (the sandbox hides the
+// home).
+func TestProvider_CopiesUserIdentityIntoClone(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Ada\n\temail = ada@example.com\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, _, data := newProvider(t)
+	repo := newRepo(t)
+	prepare(t, p, project(repo), ticket(1, "x"))
+	clone := filepath.Join(data, "projects", "demo")
+	local := func(key string) string {
+		out, _ := exec.Command("git", "-C", clone, "config", "--local", key).Output()
+		return strings.TrimSpace(string(out))
+	}
+	if local("user.name") != "Ada" || local("user.email") != "ada@example.com" {
+		t.Errorf("clone identity = %q <%q>", local("user.name"), local("user.email"))
+	}
+	// A clone made before, without an identity of its own, gets one.
+	for _, k := range []string{"user.name", "user.email"} {
+		if out, err := exec.Command("git", "-C", clone, "config", "--local", "--unset", k).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+	prepare(t, p, project(repo), ticket(2, "y"))
+	if local("user.email") != "ada@example.com" {
+		t.Errorf("an older clone's identity = %q", local("user.email"))
+	}
+}
+
+func TestProvider_Head(t *testing.T) {
+	t.Parallel()
+	p, _, _ := newProvider(t)
+	proj := project(newRepo(t))
+	ctx := context.Background()
+	ws := prepare(t, p, proj, ticket(3, "Head"))
+
+	before, err := p.Head(ctx, proj, ws.Branch)
+	if err != nil || before != gittest.Run(t, ws.Root, "rev-parse", "HEAD") {
+		t.Fatalf("Head = %q, %v; want the worktree's HEAD", before, err)
+	}
+	os.WriteFile(filepath.Join(ws.Root, "x.txt"), []byte("x\n"), 0o644)
+	gittest.Run(t, ws.Root, "add", ".")
+	gittest.Run(t, ws.Root, "commit", "-q", "-m", "x")
+	after, err := p.Head(ctx, proj, ws.Branch)
+	if err != nil || after == before || after != gittest.Run(t, ws.Root, "rev-parse", "HEAD") {
+		t.Errorf("Head after a commit = %q, %v; want the new commit, not %q", after, err, before)
+	}
+	if h, err := p.Head(ctx, proj, "bonsai/demo/no-such-branch"); err != nil || h != "" {
+		t.Errorf("Head of a missing branch = %q, %v; want empty, nil", h, err)
 	}
 }

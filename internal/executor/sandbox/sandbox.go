@@ -170,6 +170,14 @@ func bwrapPath() (string, error) {
 	return p, nil
 }
 
+// Installed reports whether bwrap is on PATH (Linux), without starting
+// it: cheap enough for every `bonsai status`. Available also checks that
+// it can create its namespaces.
+func Installed() error {
+	_, err := bwrapPath()
+	return err
+}
+
 // Available reports whether bwrap is installed and can create its
 // namespaces here, by running `bwrap --ro-bind / / true` once.
 func Available() error {

@@ -32,15 +32,24 @@ type Executor struct {
 
 var _ executor.Executor = (*Executor)(nil)
 
-// Available reports whether Seatbelt can run here: macOS, with
-// /usr/bin/sandbox-exec, able to apply a profile (it cannot inside another
-// Seatbelt sandbox), which it tries once.
-func Available() error {
+// Installed reports whether this is macOS with /usr/bin/sandbox-exec,
+// without running it. Available also checks that it can apply a profile.
+func Installed() error {
 	if runtime.GOOS != "darwin" {
 		return fmt.Errorf("seatbelt: Seatbelt runs on macOS only, not %s; on Linux use the bubblewrap sandbox", runtime.GOOS)
 	}
 	if _, err := os.Stat(SandboxExec); err != nil {
 		return fmt.Errorf("seatbelt: %s is missing (%v); it ships with macOS, so check that the system is intact", SandboxExec, err)
+	}
+	return nil
+}
+
+// Available reports whether Seatbelt can run here: macOS, with
+// /usr/bin/sandbox-exec, able to apply a profile (it cannot inside another
+// Seatbelt sandbox), which it tries once.
+func Available() error {
+	if err := Installed(); err != nil {
+		return err
 	}
 	out, err := exec.Command(SandboxExec, "-p", "(version 1)(allow default)", "--", "/usr/bin/true").CombinedOutput()
 	if err != nil {

@@ -71,8 +71,8 @@ func TestRunner_DeniedCommandDoesNotRun(t *testing.T) {
 }
 
 // TestRunner_ProjectModeAndPatterns: an ask-mode project runs what its own
-// and config.json's Allow patterns allow, and refuses the rest when no one
-// can be asked; a read-only project refuses write.
+// and config.json's Allow patterns allow, and holds the rest for a person on
+// the ticket (the run ends blocked); a read-only project refuses write.
 func TestRunner_ProjectModeAndPatterns(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -83,25 +83,30 @@ func TestRunner_ProjectModeAndPatterns(t *testing.T) {
 	if _, err := f.db.UpdateProject(ctx, "demo", board.ProjectPatch{PermissionMode: &ask, Allow: &allow}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Work", State: board.InProgress, Priority: 2}, board.Human); err != nil {
+	tk, err := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Work", State: board.InProgress, Priority: 2}, board.Human)
+	if err != nil {
 		t.Fatal(err)
 	}
 	f.model.Push(
 		call("c1", "bash", map[string]any{"command": "touch by-config"}),
 		call("c2", "bash", map[string]any{"command": "mkdir by-project"}),
 		call("c3", "bash", map[string]any{"command": "cp README.md held"}),
-		say("Done."),
 	)
-	if rep := f.beat(t); len(rep.Runs) != 1 || rep.Runs[0].Status != board.RunCompleted {
-		t.Fatalf("beat = %+v", rep.Runs)
+	if rep := f.beat(t); len(rep.Runs) != 1 || rep.Runs[0].Status != board.RunBlocked {
+		t.Fatalf("beat = %+v, want the run blocked on the approval request", rep.Runs)
 	}
 	for name, want := range map[string]bool{"by-config": true, "by-project": true, "held": false} {
 		if _, err := os.Stat(f.worktreeFile(t, name)); (err == nil) != want {
 			t.Errorf("%s exists = %v, want %v", name, err == nil, want)
 		}
 	}
-	if res := strings.Join(f.toolResults(), "\n"); !strings.Contains(res, "(ask-mode)") {
-		t.Errorf("the held command's result does not name the rule:\n%s", res)
+	as, err := f.db.Approvals(ctx, tk.Ref())
+	if err != nil || len(as) != 1 || as[0].Command != "cp README.md held" || as[0].Rule != "ask-mode" {
+		t.Fatalf("approvals = %+v, %v; want the held command's request naming the rule", as, err)
+	}
+	// A person denies it, which unblocks the ticket for the next beat.
+	if _, err := f.db.DecideApproval(ctx, tk.Ref(), as[0].ID, board.ApprovalDecision{By: "ana"}); err != nil {
+		t.Fatal(err)
 	}
 
 	ro := board.ModeReadOnly

@@ -175,6 +175,28 @@ func orNone(s string) string {
 
 var taskTemplates = template.Must(template.ParseFS(prompts, "prompts/task_*.md"))
 
+// decisionsTemplate tells the agent people's decisions on the commands it
+// asked to run; a note and a command are quoted as data.
+var decisionsTemplate = template.Must(template.New("decisions.md").
+	Funcs(template.FuncMap{"code": inlineCode}).ParseFS(prompts, "prompts/decisions.md"))
+
+// inlineCode renders a command as Markdown code: inline when it is one
+// line without backticks, else a fenced block on its own lines.
+func inlineCode(s string) string {
+	if !strings.ContainsAny(s, "`\n") {
+		return "`" + s + "`"
+	}
+	return "this command\n\n" + board.CodeBlock(s)
+}
+
+// decisionView is one decision as the prompt tells it.
+type decisionView struct {
+	Status        board.ApprovalStatus
+	Command, Note string
+	By            string
+	Always        bool
+}
+
 // TaskPrompt is the user message that starts a job's run: what this run
 // is for.
 func TaskPrompt(job heartbeat.Job) string {
@@ -187,6 +209,20 @@ func TaskPrompt(job heartbeat.Job) string {
 	}
 	if err := taskTemplates.ExecuteTemplate(&b, "task_"+string(job.Task)+".md", data); err != nil {
 		panic("agentrunner: task prompt " + string(job.Task) + ": " + err.Error())
+	}
+	if len(job.Decisions) > 0 {
+		ds := make([]decisionView, len(job.Decisions))
+		for i, a := range job.Decisions {
+			by := a.DecidedBy
+			if by == "" {
+				by = "someone"
+			}
+			ds[i] = decisionView{Status: a.Status, Command: a.Command, Note: quote(a.Note), By: quote(by), Always: a.Always}
+		}
+		b.WriteString("\n\nDecisions on the commands you asked to run:\n")
+		if err := decisionsTemplate.Execute(&b, ds); err != nil {
+			panic("agentrunner: decisions prompt: " + err.Error())
+		}
 	}
 	return strings.TrimSpace(b.String())
 }

@@ -86,7 +86,8 @@ type Request struct {
 // Server is a fake model server speaking both streaming wire formats:
 // POST /v1/messages (Anthropic) and POST {root}/chat/completions (OpenAI,
 // where root is a path such as /v1, not empty). It plays one turn per request, whichever
-// protocol asks. Anything it cannot serve is answered with a 400 in the
+// protocol asks. It also lists models (GET /v1/models, GET {root}/models)
+// without playing a turn. Anything it cannot serve is answered with a 400 in the
 // protocol's error shape.
 type Server struct {
 	// URL is the server's root, e.g. http://127.0.0.1:1234. Anthropic
@@ -97,6 +98,8 @@ type Server struct {
 	mu       sync.Mutex
 	turns    []ServerTurn
 	requests []Request
+	models   []string // nil: DefaultModels
+	key      string   // when set, the only key accepted
 }
 
 // NewServer starts a server playing turns and closes it when t ends.
@@ -137,6 +140,15 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw}
 	_ = json.Unmarshal(raw, &rec.Body)
 
+	if proto, ok := modelsRoute(r); ok {
+		s.mu.Lock()
+		s.requests = append(s.requests, rec)
+		s.mu.Unlock()
+		if !s.refuseKey(w, r, proto) {
+			s.serveModels(w, proto)
+		}
+		return
+	}
 	var proto protocol
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
@@ -151,6 +163,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	s.requests = append(s.requests, rec)
+	s.mu.Unlock()
+	if s.refuseKey(w, r, proto) {
+		return
+	}
+	s.mu.Lock()
 	var turn ServerTurn
 	ok := len(s.turns) > 0
 	if ok {

@@ -74,21 +74,26 @@ func Resolve(id string, opts Options) (Resolved, error) {
 		return Resolved{}, err
 	}
 	info, warning := cat.Lookup(mid.String())
-
-	var m llm.Model
-	switch p.Wire {
-	case llm.WireAnthropicMessages:
-		m = anthropic.New(anthropic.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
-			HTTPClient: opts.HTTPClient, Provider: p.Name, Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max})
-	case llm.WireOpenAIChat:
-		m = openai.New(openai.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
-			HTTPClient: opts.HTTPClient, Provider: p.Name, LegacyMaxTokens: p.LegacyMaxTokens, Headers: p.Headers,
-			Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max})
-	default:
-		return Resolved{}, &llm.Error{Kind: llm.KindInvalidRequest, Provider: p.Name,
-			Message: fmt.Sprintf("no adapter speaks %q", p.Wire)}
+	m, err := adapter(p, mid, key, base, info, opts, idle, max)
+	if err != nil {
+		return Resolved{}, err
 	}
 	return Resolved{Model: llm.WithRetry(m, opts.Retry), ID: mid, Info: info, Warning: warning, BaseURL: base}, nil
+}
+
+// adapter builds the adapter of p's wire format, without retries.
+func adapter(p llm.ProviderInfo, mid llm.ModelID, key, base string, info llm.Info, opts Options, idle time.Duration, max int64) (llm.Model, error) {
+	switch p.Wire {
+	case llm.WireAnthropicMessages:
+		return anthropic.New(anthropic.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
+			HTTPClient: opts.HTTPClient, Provider: p.Name, Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
+	case llm.WireOpenAIChat:
+		return openai.New(openai.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
+			HTTPClient: opts.HTTPClient, Provider: p.Name, LegacyMaxTokens: p.LegacyMaxTokens, Headers: p.Headers,
+			Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
+	}
+	return nil, &llm.Error{Kind: llm.KindInvalidRequest, Provider: p.Name,
+		Message: fmt.Sprintf("no adapter speaks %q", p.Wire)}
 }
 
 // Check reports whether the model named id could be resolved with the
@@ -116,7 +121,7 @@ func locate(id, apiKey string, getenv func(string) string) (llm.ModelID, llm.Pro
 	key := firstNonEmpty(apiKey, getenv(p.KeyEnv))
 	if key == "" && !p.KeyOptional {
 		return mid, p, "", &llm.Error{Kind: llm.KindAuth, Provider: p.Name,
-			Message: "no API key: set " + p.KeyEnv}
+			Message: "no API key: set " + p.KeyEnv + " or run 'bonsai credentials set " + p.Name + "'"}
 	}
 	return mid, p, key, nil
 }

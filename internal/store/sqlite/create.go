@@ -22,13 +22,21 @@ const fileMode fs.FileMode = 0o600
 // ensureFile makes sure abs is a database file Open may use: a missing one
 // is created (see createNew), an empty one is refused.
 func ensureFile(ctx context.Context, abs string, opts []Option) error {
-	fi, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	_, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
 		if _, derr := os.Stat(filepath.Dir(abs)); derr != nil {
 			return fmt.Errorf("database %s: cannot open it: %w", abs, derr)
 		}
 		return createNew(ctx, abs, opts)
+	}
+	return usableFile(abs)
+}
+
+// usableFile refuses what cannot be the database file abs: a missing
+// file, a directory, an empty file.
+func usableFile(abs string) error {
+	fi, err := os.Stat(abs)
+	switch {
 	case err != nil:
 		return fmt.Errorf("database %s: %w", abs, err)
 	case fi.IsDir():

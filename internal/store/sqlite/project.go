@@ -121,30 +121,37 @@ func (db *DB) UpdateProject(ctx context.Context, slug string, u board.ProjectPat
 		if err != nil {
 			return err
 		}
-		p = old
-		changed, err := u.Apply(&p)
-		if err != nil || len(changed) == 0 {
-			return err
-		}
-		p.UpdatedAt = tx.now
-		a := p.Agent
-		_, err = tx.exec(`UPDATE projects SET name = ?, repo = ?, default_branch = ?, model = ?, budget_usd = ?,
-			verify = ?, updated_at = ?, ticket_tokens = ?, run_budget_usd = ?, run_tokens = ?,
-			daily_budget_usd = ?, daily_tokens = ?, take_backlog = ?, permission_mode = ?,
-			allow_commands = ?, ask_commands = ?, sandbox = ?, network = ?, allow_hosts = ? WHERE id = ?`,
-			p.Name, p.Repo, p.DefaultBranch, a.Model, a.BudgetUSD, a.Verify, tx.nowMs(),
-			a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens, a.TakeBacklog,
-			string(a.PermissionMode), jsonList{&a.Allow}, jsonList{&a.Ask}, string(a.Sandbox), string(a.Network),
-			jsonList{&a.AllowHosts}, p.ID)
-		if err != nil {
-			return err
-		}
-		return tx.event(board.EventProjectUpdated, p.ID, "", board.Human, map[string]any{"slug": p.Slug, "fields": changed})
+		p, _, err = tx.updateProject(old, u, board.Human)
+		return err
 	})
 	if err != nil {
 		return board.Project{}, wrap(err, "update project %s", slug)
 	}
 	return p, nil
+}
+
+// updateProject applies u to p, saves it and records the event by actor,
+// reporting the fields that changed; a patch that changes nothing writes
+// nothing.
+func (tx *tx) updateProject(p board.Project, u board.ProjectPatch, actor board.Actor) (board.Project, []string, error) {
+	changed, err := u.Apply(&p)
+	if err != nil || len(changed) == 0 {
+		return p, nil, err
+	}
+	p.UpdatedAt = tx.now
+	a := p.Agent
+	_, err = tx.exec(`UPDATE projects SET name = ?, repo = ?, default_branch = ?, model = ?, budget_usd = ?,
+		verify = ?, updated_at = ?, ticket_tokens = ?, run_budget_usd = ?, run_tokens = ?,
+		daily_budget_usd = ?, daily_tokens = ?, take_backlog = ?, permission_mode = ?,
+		allow_commands = ?, ask_commands = ?, sandbox = ?, network = ?, allow_hosts = ? WHERE id = ?`,
+		p.Name, p.Repo, p.DefaultBranch, a.Model, a.BudgetUSD, a.Verify, tx.nowMs(),
+		a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens, a.TakeBacklog,
+		string(a.PermissionMode), jsonList{&a.Allow}, jsonList{&a.Ask}, string(a.Sandbox), string(a.Network),
+		jsonList{&a.AllowHosts}, p.ID)
+	if err != nil {
+		return p, nil, err
+	}
+	return p, changed, tx.event(board.EventProjectUpdated, p.ID, "", actor, map[string]any{"slug": p.Slug, "fields": changed})
 }
 
 // ArchiveProject marks the project inactive. Archiving an archived project

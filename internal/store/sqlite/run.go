@@ -15,7 +15,7 @@ import (
 // projects, a few pages however big the board.
 const runColumns = `id, ticket_id, project_id, task, status, session_key, started_at, finished_at,
 	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, error, worker_id,
-	(SELECT slug FROM projects WHERE projects.id = runs.project_id), ticket_number`
+	(SELECT slug FROM projects WHERE projects.id = runs.project_id), ticket_number, progress`
 
 func scanRun(s scanner) (board.Run, error) {
 	var r board.Run
@@ -23,7 +23,7 @@ func scanRun(s scanner) (board.Run, error) {
 	var finished sql.NullInt64
 	err := s.Scan(&r.ID, &r.TicketID, &r.ProjectID, &r.Task, &r.Status, &r.SessionKey, &started, &finished,
 		&r.InputTokens, &r.OutputTokens, &r.CacheReadTokens, &r.CacheWriteTokens, &r.CostUSD, &r.Error, &r.WorkerID,
-		&r.ProjectSlug, &r.TicketNumber)
+		&r.ProjectSlug, &r.TicketNumber, &r.Progress)
 	r.StartedAt = fromMillis(started)
 	if finished.Valid {
 		f := fromMillis(finished.Int64)
@@ -95,7 +95,7 @@ func getRun(ctx context.Context, q queryer, id string) (board.Run, error) {
 }
 
 // FinishRun records the outcome of the running run r.ID: its final status,
-// tokens, cost and error text. The other fields are kept as stored. A run
+// tokens, cost, error text and progress verdict. The other fields are kept as stored. A run
 // that already finished (or was interrupted) is an ECONFLICT error.
 func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 	if !r.Status.Valid() || r.Status == board.RunRunning {
@@ -103,6 +103,9 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 	}
 	if r.InputTokens < 0 || r.OutputTokens < 0 || r.CacheReadTokens < 0 || r.CacheWriteTokens < 0 || r.CostUSD < 0 {
 		return board.Run{}, board.Errorf(board.EINVALID, "run tokens and cost cannot be negative")
+	}
+	if !r.Progress.Valid() {
+		return board.Run{}, board.Errorf(board.EINVALID, "unknown run progress %q; use none, made or nothing", r.Progress)
 	}
 	var out board.Run
 	err := db.write(ctx, func(tx *tx) error {
@@ -114,13 +117,13 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 			return board.Errorf(board.ECONFLICT, "run %s already finished as %s", r.ID, out.Status)
 		}
 		now := tx.now
-		out.Status, out.FinishedAt, out.Error = r.Status, &now, r.Error
+		out.Status, out.FinishedAt, out.Error, out.Progress = r.Status, &now, r.Error, r.Progress
 		out.InputTokens, out.OutputTokens = r.InputTokens, r.OutputTokens
 		out.CacheReadTokens, out.CacheWriteTokens, out.CostUSD = r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD
 		_, err = tx.exec(`UPDATE runs SET status = ?, finished_at = ?, input_tokens = ?, output_tokens = ?,
-			cache_read_tokens = ?, cache_write_tokens = ?, cost_usd = ?, error = ? WHERE id = ?`,
+			cache_read_tokens = ?, cache_write_tokens = ?, cost_usd = ?, error = ?, progress = ? WHERE id = ?`,
 			string(out.Status), tx.nowMs(), out.InputTokens, out.OutputTokens, out.CacheReadTokens,
-			out.CacheWriteTokens, out.CostUSD, out.Error, out.ID)
+			out.CacheWriteTokens, out.CostUSD, out.Error, string(out.Progress), out.ID)
 		if err != nil {
 			return err
 		}
@@ -138,6 +141,9 @@ func (tx *tx) runFinished(r board.Run) error {
 		"outputTokens": r.OutputTokens, "costUsd": r.CostUSD}
 	if r.Error != "" {
 		data["error"] = r.Error
+	}
+	if r.Progress != "" {
+		data["progress"] = r.Progress
 	}
 	return tx.event(board.EventRunFinished, r.ProjectID, r.TicketID, board.System, data)
 }

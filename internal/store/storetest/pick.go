@@ -103,6 +103,13 @@ func checkOverview(t *testing.T, s store.Store) {
 		bySlug[tk.ProjectSlug] = &board.Pick{Class: p.Class, Ticket: board.Ticket{ProjectSlug: tk.ProjectSlug,
 			Number: tk.Number, Title: tk.Title, State: tk.State, SubState: tk.SubState, Priority: tk.Priority}}
 	}
+	// One project runs its commands unsandboxed, which the overview shows.
+	if ps, err := s.Projects(ctx, store.ProjectFilter{IncludeArchived: true}); err == nil && len(ps) > 0 {
+		off := board.SandboxOff
+		if _, err := s.UpdateProject(ctx, ps[0].Slug, board.ProjectPatch{Sandbox: &off}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, f := range []store.ProjectFilter{{}, {IncludeArchived: true}} {
 		ps, err := s.Projects(ctx, f)
 		if err != nil {

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -78,11 +79,20 @@ func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 	}
 	same(t, "runs read back", runs, []board.Run{done})
 
-	// A failed run keeps its error text.
+	// A failed run keeps its error text and the progress verdict, in
+	// the run and in its event.
 	r2 := mustStart(t, s, tk, board.TaskImplement)
-	failed, err := s.FinishRun(ctx, board.Run{ID: r2.ID, Status: board.RunError, Error: "model returned 500"})
-	if err != nil || failed.Status != board.RunError || failed.Error != "model returned 500" {
+	before = lastEventID(t, s)
+	failed, err := s.FinishRun(ctx, board.Run{ID: r2.ID, Status: board.RunError, Error: "model returned 500", Progress: board.ProgressNone})
+	if err != nil || failed.Status != board.RunError || failed.Error != "model returned 500" || failed.Progress != board.ProgressNone {
 		t.Errorf("FinishRun(error) = %+v, %v", failed, err)
+	}
+	if es := wantEvents(t, s, before, board.EventRunFinished); len(es) == 1 && !strings.Contains(string(es[0].Data), `"progress":"none"`) {
+		t.Errorf("run.finished data = %s, want the progress verdict", es[0].Data)
+	}
+	runs, err = s.Runs(ctx, tk.Ref())
+	if err != nil || len(runs) != 2 || runs[0].Progress != board.ProgressNone || runs[1].Progress != board.ProgressNotJudged {
+		t.Errorf("Runs = %+v, %v; want the verdicts read back", runs, err)
 	}
 }
 
@@ -108,6 +118,8 @@ func testRunErrors(t *testing.T, s store.Store, clock *clock) {
 	}
 	_, err = s.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: -1}})
 	wantCode(t, err, board.EINVALID, "negative")
+	_, err = s.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunCompleted, Progress: "some"})
+	wantCode(t, err, board.EINVALID, "progress")
 	wantEvents(t, s, before)
 
 	if _, err := s.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunBlocked}); err != nil {

@@ -20,6 +20,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Ticket", ticketCases},
 		{"Move", moveCases},
 		{"Comment", commentCases},
+		{"Approval", approvalCases},
 		{"Run", runCases},
 		{"Event", eventCases},
 		{"Pick", pickCases},

@@ -62,6 +62,9 @@ func WriteReport(w io.Writer, rep heartbeat.Report) error {
 		case r.Error != "":
 			result += ": " + Truncate(r.Error, 80)
 		}
+		if r.Guard != "" {
+			result += "; BLOCKED: " + r.Guard
+		}
 		if r.PushError != "" {
 			result += "; NOT PUSHED: " + OneLine(r.PushError, 120)
 		}

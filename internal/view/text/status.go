@@ -11,7 +11,8 @@ import (
 )
 
 // WriteStatus writes `bonsai status`: the heartbeat, the models that cannot
-// run or have no price, the projects, the queue, the tickets waiting on a
+// run or have no price, a sandbox that cannot start, the safety warnings,
+// the projects, the queue, the tickets waiting on a
 // person, the running and recent runs and today's spend. v.Heartbeat is a
 // HeartbeatStatus; anything else shows as no beat yet.
 func WriteStatus(w io.Writer, v view.Status, now time.Time) error {
@@ -30,6 +31,8 @@ func WriteStatus(w io.Writer, v view.Status, now time.Time) error {
 			fmt.Fprintf(w, "MODEL %s has no price in the model catalog (%s): %s\n\n", m.Model, someOf(m.Projects, 5), UnpricedHelp(m.Model))
 		}
 	}
+	writeSandboxWarnings(w, v)
+	writeKeySources(w, v.Models)
 	fmt.Fprintln(w, "PROJECTS")
 	t := NewTable(w, "  SLUG", "BACKLOG", "RESEARCH", "IN_PROGRESS", "VERIFICATION", "DONE")
 	for _, p := range v.Projects {
@@ -89,6 +92,26 @@ func WriteStatus(w io.Writer, v view.Status, now time.Time) error {
 	return t.Flush()
 }
 
+// writeSandboxWarnings warns about the active projects whose required
+// sandbox cannot start (their tickets are skipped), in one line, and
+// writes the safety warnings (a sandbox that is off) one per project.
+func writeSandboxWarnings(w io.Writer, v view.Status) {
+	var stuck []string
+	problem := ""
+	for _, p := range v.Projects {
+		if p.Active && p.SandboxProblem != "" {
+			stuck, problem = append(stuck, p.Slug), p.SandboxProblem
+		}
+	}
+	if len(stuck) > 0 {
+		fmt.Fprintf(w, "SANDBOX cannot start (%s): %s; their tickets are skipped until it does, or until `bonsai project edit %s --sandbox off` lets commands run on the host\n\n",
+			someOf(stuck, 5), problem, stuck[0])
+	}
+	for _, x := range v.Warnings {
+		fmt.Fprintf(w, "WARNING %s\n\n", x.Message)
+	}
+}
+
 // UnpricedHelp says what a model without a price in the catalog means and
 // how to price it.
 func UnpricedHelp(id string) string {
@@ -103,4 +126,22 @@ func someOf(names []string, n int) string {
 		return strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// writeKeySources writes one line saying where the key of each ready
+// model comes from, so that a key the service cannot see (one exported in
+// a shell only) is plain.
+func writeKeySources(w io.Writer, models []view.ModelStatus) {
+	var parts []string
+	for _, m := range models {
+		switch m.KeySource {
+		case "environment":
+			parts = append(parts, m.Model+" from the environment")
+		case "stored":
+			parts = append(parts, m.Model+" stored (bonsai credentials)")
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "KEYS %s\n\n", strings.Join(parts, "; "))
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
@@ -52,6 +53,69 @@ func TestWriteStatus_Models(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestWriteStatus_KeySources: one KEYS line says where the key of each
+// ready model comes from; a model that cannot run or needs no key is not
+// on it.
+func TestWriteStatus_KeySources(t *testing.T) {
+	t.Parallel()
+	v := view.Status{
+		Projects: []view.ProjectSummary{{Slug: "demo", Counts: view.NewStateCounts(nil)}},
+		Models: []view.ModelStatus{
+			{Model: "anthropic/claude-sonnet-4-5", Projects: []string{"demo"}, KeySource: "stored"},
+			{Model: "openai/gpt-5", Projects: []string{"demo"}, KeySource: "environment"},
+			{Model: "ollama/qwen3:8b", Projects: []string{"demo"}},
+			{Model: "groq/llama", Projects: []string{"demo"}, Problem: "no API key"},
+		},
+	}
+	var b bytes.Buffer
+	if err := WriteStatus(&b, v, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	want := "\nKEYS anthropic/claude-sonnet-4-5 stored (bonsai credentials); openai/gpt-5 from the environment\n\nPROJECTS\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("status lacks %q:\n%s", want, b.String())
+	}
+}
+
+// TestWriteStatus_Sandbox: a required sandbox that cannot start is named
+// with its projects, and each safety warning (a sandbox that is off) is
+// written; archived and sandboxed projects get no warning.
+func TestWriteStatus_Sandbox(t *testing.T) {
+	t.Parallel()
+	ps := []board.Project{
+		{Slug: "loose", Active: true, Agent: board.AgentSettings{Sandbox: board.SandboxOff}},
+		{Slug: "old", Agent: board.AgentSettings{Sandbox: board.SandboxOff}},
+		{Slug: "stuck", Active: true},
+		{Slug: "fine", Active: true},
+	}
+	v := view.Status{Projects: []view.ProjectSummary{
+		{Slug: "loose", Active: true, Sandbox: "off"},
+		{Slug: "old", Sandbox: "off"},
+		{Slug: "stuck", Active: true, Sandbox: "required", SandboxProblem: "the sandbox cannot start: no bwrap"},
+		{Slug: "fine", Active: true, Sandbox: "required"},
+	}, Warnings: view.SafetyWarnings(ps)}
+	var b bytes.Buffer
+	if err := WriteStatus(&b, v, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ := strings.Cut(b.String(), "PROJECTS")
+	for _, want := range []string{
+		"WARNING loose: the sandbox is off. Commands run on the host as you",
+		"bonsai project edit loose --sandbox required",
+		"SANDBOX cannot start (stuck): the sandbox cannot start: no bwrap; their tickets are skipped",
+		"`bonsai project edit stuck --sandbox off`",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+	for _, not := range []string{"old", "fine"} {
+		if strings.Contains(out, not) {
+			t.Errorf("status warns about %s:\n%s", not, out)
 		}
 	}
 }

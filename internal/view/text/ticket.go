@@ -38,7 +38,11 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 	if mode != board.ModeAuto {
 		fmt.Fprintf(w, "Mode: %s\n", modeText(mode))
 	}
-	if next := NextStep(d.Ref, t); next != "" {
+	pending := PendingApprovals(d.Approvals)
+	if len(pending) > 0 {
+		fmt.Fprintln(w, "Next: the agent waits for your approval of a command (below): allow or deny it")
+		writePending(w, d.Ref, pending)
+	} else if next := NextStep(d.Ref, t); next != "" {
 		fmt.Fprintf(w, "Next: %s\n", next)
 	}
 	if strings.TrimSpace(t.Description) != "" {
@@ -64,12 +68,43 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 		fmt.Fprintf(w, "\nRuns (%d):\n", len(d.Runs))
 		tw := NewTable(w, "  STARTED", "TASK", "STATUS", "DURATION", "TOKENS IN/OUT", "COST")
 		for _, r := range d.Runs {
-			tw.Row("  "+RelTime(now, r.StartedAt), string(r.Task), string(r.Status), Duration(r.Duration()),
+			status := string(r.Status)
+			if r.Progress == board.ProgressNone {
+				status += " (no progress)"
+			}
+			tw.Row("  "+RelTime(now, r.StartedAt), string(r.Task), status, Duration(r.Duration()),
 				fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens), board.USD(r.CostUSD))
 		}
 		return tw.Flush()
 	}
 	return nil
+}
+
+// PendingApprovals returns the approvals of as still waiting for a person.
+func PendingApprovals(as []board.Approval) []board.Approval {
+	var out []board.Approval
+	for _, a := range as {
+		if a.Status == board.ApprovalPending {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// writePending lists the pending approvals with the commands that answer
+// them; with several, each names its --id.
+func writePending(w io.Writer, ref string, pending []board.Approval) {
+	fmt.Fprintf(w, "\nWaiting for your approval (%d):\n", len(pending))
+	for _, a := range pending {
+		id := ""
+		if len(pending) > 1 {
+			id = " --id " + a.ID
+		}
+		fmt.Fprintf(w, "\n%s\n", Indent(a.Command, "    $ "))
+		fmt.Fprintf(w, "  why: %s (%s)\n", a.Reason, a.Rule)
+		fmt.Fprintf(w, "  allow: bonsai ticket allow %s%s [--always]\n", ref, id)
+		fmt.Fprintf(w, "  deny:  bonsai ticket deny %s%s [--note TEXT]\n", ref, id)
+	}
 }
 
 // StateLabel is the state with its sub-state, e.g. "IN_PROGRESS (blocked)".

@@ -33,7 +33,7 @@ func TestWriteTicket(t *testing.T) {
 		Description: "Users want **progress**.", Criteria: []string{"it prints"}, Plan: "1. Do _it_.\n2. Test.", Branch: "bonsai/demo-3",
 		UpdatedAt: now.Add(-2 * time.Hour)}
 	comments := []board.Comment{{AuthorName: "ann", AuthorType: board.Human, Kind: board.KindNote, Content: "Looks *good*.", CreatedAt: now}}
-	runs := []board.Run{{Task: board.TaskImplement, Status: board.RunCompleted, StartedAt: now.Add(-time.Hour)}}
+	runs := []board.Run{{Task: board.TaskImplement, Status: board.RunCompleted, StartedAt: now.Add(-time.Hour), Progress: board.ProgressNone}}
 	var b bytes.Buffer
 	if err := WriteTicket(&b, view.NewTicketDetail(tk, comments, runs), board.ModeAuto, now); err != nil {
 		t.Fatal(err)
@@ -55,6 +55,7 @@ func TestWriteTicket(t *testing.T) {
 		"Plan:\n  1. Do it.\n  2. Test.\n",
 		"Comments (1):\n\n  ann (human) · note · just now\n  Looks good.\n",
 		"Runs (1):\n  STARTED",
+		"implement  completed (no progress)",
 		"1 hour ago",
 	} {
 		if !strings.Contains(out, want) {
@@ -76,5 +77,43 @@ func TestWriteTickets(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "demo#1  IN_PROGRESS (blocked)  medium") {
 		t.Errorf("tickets =\n%s", b.String())
+	}
+}
+
+// TestWriteTicket_PendingApprovals: pending approvals replace the next
+// step with the command, why, and the commands that answer; with several
+// each names its --id; decided ones are not listed.
+func TestWriteTicket_PendingApprovals(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tk := board.Ticket{ProjectSlug: "demo", Number: 3, Title: "T", State: board.InProgress, SubState: board.SubBlocked}
+	d := view.NewTicketDetail(tk, nil, nil)
+	d.Approvals = []board.Approval{
+		{ID: "a1", Command: "make deploy", Status: board.ApprovalAllowed, Rule: "ask-mode", Reason: "asks"},
+		{ID: "a2", Command: "touch x\ntouch y", Status: board.ApprovalPending, Rule: "ask-mode", Reason: "not on the allow list"},
+	}
+	var b bytes.Buffer
+	if err := WriteTicket(&b, d, board.ModeAsk, now); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"Next: the agent waits for your approval of a command (below): allow or deny it\n",
+		"Waiting for your approval (1):\n\n    $ touch x\n    $ touch y\n  why: not on the allow list (ask-mode)\n" +
+			"  allow: bonsai ticket allow demo#3 [--always]\n  deny:  bonsai ticket deny demo#3 [--note TEXT]\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ticket lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "make deploy") || strings.Contains(out, "answer with: bonsai comment add") {
+		t.Errorf("a decided approval or the question's next step is shown:\n%s", out)
+	}
+	d.Approvals[0].Status = board.ApprovalPending
+	b.Reset()
+	WriteTicket(&b, d, board.ModeAsk, now)
+	if out := b.String(); !strings.Contains(out, "allow: bonsai ticket allow demo#3 --id a1 [--always]") ||
+		!strings.Contains(out, "deny:  bonsai ticket deny demo#3 --id a2 [--note TEXT]") {
+		t.Errorf("several pending approvals without their ids:\n%s", out)
 	}
 }

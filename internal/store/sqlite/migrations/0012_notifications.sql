@@ -1,5 +1,4 @@
--- 0010: notifications off the machine (issue 13, docs/notifications.md).
--- Renumber to the next free number when merging after another 0010.
+-- 0012: notifications off the machine (issue 13, docs/notifications.md).
 --
 -- A channel is where notifications go: its kind, the project it listens to
 -- ('' for every project), the notification kinds it wants ('[]' for every
@@ -76,7 +75,7 @@ BEGIN
                 (SELECT content FROM comments WHERE id = json_extract(NEW.data, '$.commentId')),
                 json_extract(NEW.data, '$.error'),
                 json_extract(NEW.data, '$.cause'),
-                json_extract(NEW.data, '$.command'),
+                (SELECT 'Command: ' || command FROM approvals WHERE id = json_extract(NEW.data, '$.approvalId')),
                 ''),
             'status', json_extract(NEW.data, '$.status'),
             'costUsd', json_extract(NEW.data, '$.costUsd'),

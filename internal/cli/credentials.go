@@ -1,0 +1,233 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/credentials"
+	"github.com/bonsai-run/bonsai/internal/view/text"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+func newCredentialsCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "credentials",
+		Short: "Store model API keys and forge tokens for the heartbeat service and the web UI",
+		Long: `Store the API keys of model providers (anthropic, openai, …) and the github
+and gitlab tokens in the data directory, so that every Bonsai process finds
+them: the heartbeat service started by systemd, launchd or Task Scheduler
+reads no shell profile.
+
+An environment variable wins over a stored value (ANTHROPIC_API_KEY over
+the stored anthropic key). Stored values are encrypted in credentials.json;
+the key that opens them is in the OS keychain when one answers (macOS
+Keychain, the Secret Service on Linux desktops), else in credentials.key.
+See docs/credentials.md.`,
+	}
+	cmd.AddCommand(newCredentialsSetCmd(a), newCredentialsListCmd(a), newCredentialsRmCmd(a))
+	return cmd
+}
+
+// credentialName is what a provider name looks like: anything else on the
+// command line may be a pasted key, which errors must not repeat.
+var credentialName = regexp.MustCompile(`^[A-Za-z]{1,16}$`)
+
+// lookupCredential checks a name from the command line.
+func lookupCredential(arg string) (credentials.Name, error) {
+	if !credentialName.MatchString(arg) {
+		return credentials.Name{}, usagef("%q… is not a provider name; the key is never taken from the command line: run 'bonsai credentials set PROVIDER' and paste it, or pipe it in", firstChars(arg, 3))
+	}
+	n, err := credentials.Lookup(strings.ToLower(arg))
+	if err != nil {
+		return n, &usageError{err}
+	}
+	return n, nil
+}
+
+func firstChars(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		r = r[:n]
+	}
+	return string(r)
+}
+
+func newCredentialsSetCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "set PROVIDER",
+		Short: "Store or replace a key, read from the terminal without echo or from standard input",
+		Long: `Store or replace the API key of a provider, or the github or gitlab token.
+The key is read from the terminal without echo, or from standard input when
+it is not a terminal; never from the command line, where it would stay in
+the shell history and the process list.`,
+		Example: `  bonsai credentials set anthropic
+  pass show anthropic | bonsai credentials set anthropic`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return fmt.Errorf("name the provider: bonsai credentials set PROVIDER (one of %s)", strings.Join(knownCredentialNames(), ", "))
+			case len(args) > 1:
+				return errors.New("the key is never taken from the command line (it would stay in the shell history and the process list): run 'bonsai credentials set " + firstChars(args[0], 20) + "' and paste the key, or pipe it in on standard input")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := lookupCredential(args[0])
+			if err != nil {
+				return err
+			}
+			secret, err := a.readSecret(n.Name)
+			if err != nil {
+				return err
+			}
+			if _, err := a.dataDir(); err != nil {
+				return err
+			}
+			s, err := a.credentialStore()
+			if err != nil {
+				return err
+			}
+			if err := s.Set(n.Name, secret); err != nil {
+				return err
+			}
+			a.forgetStored()
+			shown := ""
+			if l := lastFour(secret); l != "" {
+				shown = " (…" + l + ")"
+			}
+			fmt.Fprintf(a.stdout, "Stored the %s key%s in %s\n", n.Name, shown, s.Path())
+			if where, err := s.Keyring(); err == nil && where != "" {
+				fmt.Fprintf(a.stdout, "It is encrypted; the key that opens it is in %s.\n", where)
+			}
+			for _, v := range n.Env {
+				if a.env(v) != "" {
+					fmt.Fprintf(a.stdout, "Note: %s is set in this environment and wins over the stored key here.\n", v)
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// maxSecret bounds what is read from standard input for one key.
+const maxSecret = 64 << 10
+
+// readSecret reads a key: from the terminal without echo when stdin is
+// one, else all of stdin, trimmed of surrounding white space.
+func (a *app) readSecret(name string) (string, error) {
+	if f, ok := a.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintf(a.stderr, "Paste the %s key (input is hidden) and press Enter: ", name)
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(a.stderr)
+		if err != nil {
+			return "", fmt.Errorf("read the key from the terminal: %w", err)
+		}
+		if s := strings.TrimSpace(string(b)); s != "" {
+			return s, nil
+		}
+		return "", usagef("no key was entered; nothing stored")
+	}
+	b, err := io.ReadAll(io.LimitReader(a.stdin, maxSecret+1))
+	if err != nil {
+		return "", fmt.Errorf("read the key from standard input: %w", err)
+	}
+	if len(b) > maxSecret {
+		return "", usagef("standard input holds more than 64 KiB: pipe in the key alone")
+	}
+	s := strings.TrimSpace(string(b))
+	if s == "" {
+		return "", usagef("standard input is empty: pipe in the key (e.g. 'pass show %s | bonsai credentials set %s'), or run the command in a terminal to paste it", name, name)
+	}
+	if strings.ContainsAny(s, "\r\n") {
+		return "", usagef("standard input holds several lines: pipe in the key alone")
+	}
+	return s, nil
+}
+
+func knownCredentialNames() []string {
+	var out []string
+	for _, n := range credentials.Names() {
+		out = append(out, n.Name)
+	}
+	return out
+}
+
+func newCredentialsListCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "Show where each provider's key comes from: the environment, the store or nowhere",
+		Long: `Show, for every provider and forge, where Bonsai finds its key: the
+environment variable (which wins), the stored value, or none; with the last
+four characters and when a stored value was set. Keys are never shown.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			srcs, err := a.credentialSources()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.stdout, srcs)
+			}
+			t := text.NewTable(a.stdout, "PROVIDER", "SOURCE", "LAST4", "SET")
+			for _, c := range srcs {
+				src, last, set := c.Source, "", ""
+				if c.Last4 != "" {
+					last = "…" + c.Last4
+				}
+				switch c.Source {
+				case sourceEnv:
+					src = "environment (" + c.Variable + ")"
+					if c.Shadowed {
+						src += ", overrides the stored key"
+					}
+				case sourceStored:
+					set = c.SetAt.Local().Format("2006-01-02 15:04")
+				}
+				t.Row(c.Name, src, last, set)
+			}
+			return t.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newCredentialsRmCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:     "rm PROVIDER",
+		Aliases: []string{"remove"},
+		Short:   "Remove a stored key",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := lookupCredential(args[0])
+			if err != nil {
+				return err
+			}
+			s, err := a.credentialStore()
+			if err != nil {
+				return err
+			}
+			if err := s.Remove(n.Name); err != nil {
+				var ns *credentials.NotStoredError
+				if errors.As(err, &ns) {
+					return usagef("%v; 'bonsai credentials list' shows what is", err)
+				}
+				return err
+			}
+			a.forgetStored()
+			fmt.Fprintf(a.stdout, "Removed the stored %s key\n", n.Name)
+			for _, v := range n.Env {
+				if a.env(v) != "" {
+					fmt.Fprintf(a.stdout, "Note: %s is still set in this environment.\n", v)
+				}
+			}
+			return nil
+		},
+	}
+}
