@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ var notifyCases = []testCase{
 	{"ClaimLease", testClaimLease},
 	{"ClaimConcurrent", testClaimConcurrent},
 	{"Blockers", testBlockers},
+	{"Approval", testApprovalNotifies},
 }
 
 // mustChannel adds a channel or fails the test.
@@ -283,4 +285,25 @@ func testBlockers(t *testing.T, s store.Store, clock *clock) {
 	}
 	_, err := s.NoteBlockers(ctx, "nope", nil)
 	wantCode(t, err, board.ENOTFOUND, "not found")
+}
+
+// testApprovalNotifies: a held command asks a person, with the request's
+// text; asking again for the same pending command notifies again, with
+// the command.
+func testApprovalNotifies(t *testing.T, s store.Store, clock *clock) {
+	mustProject(t, s, "demo")
+	mustChannel(t, s, board.Channel{Name: "hook", Kinds: []board.NotifyKind{board.NotifyApproval}})
+	tk := ticketIn(t, s, "demo", board.InProgress)
+	mustRequest(t, s, tk.Ref(), ask("npm install left-pad", ""))
+	mustComment(t, s, tk.Ref(), board.Human, board.KindNote, "looking") // unblocks
+	clock.tick()
+	mustRequest(t, s, tk.Ref(), ask("npm install left-pad", ""))
+	ns := notificationsOf(t, s, "hook")
+	same(t, "kinds", kindsOf(ns), []board.NotifyKind{board.NotifyApproval, board.NotifyApproval})
+	if !strings.Contains(ns[1].Text, "npm install left-pad") || ns[1].Ticket != tk.Ref().String() {
+		t.Errorf("first request's notification = %+v", ns[1])
+	}
+	if ns[0].Text != "Command: npm install left-pad" {
+		t.Errorf("second request's notification = %+v", ns[0])
+	}
 }
