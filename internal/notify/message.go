@@ -54,10 +54,10 @@ func format(n board.Notification) (string, string) {
 		body = n.Text + "\n\nAnswer with: bonsai comment add " + n.Ticket + " '…'"
 	case board.NotifyApproval:
 		subject = "Approval needed on " + what
-		body = n.Text + "\n\nSee: bonsai ticket show " + n.Ticket
+		body = n.Text + "\n\nDecide with: bonsai ticket allow " + n.Ticket + " (or deny)"
 	case board.NotifyReview:
 		subject = "Ready for review: " + what
-		body = "The agent moved " + n.Ticket + " to VERIFICATION.\n\nAccept with: bonsai ticket move " + n.Ticket + " DONE"
+		body = "The agent moved " + n.Ticket + " to VERIFICATION.\n\nAccept with: bonsai ticket approve " + n.Ticket + ", or send it back with: bonsai ticket return " + n.Ticket + " --feedback …"
 	case board.NotifyRunFailed:
 		subject = fmt.Sprintf("Run %s on %s", orDefault(n.RunStat, "failed"), what)
 		body = orDefault(n.Text, "The run ended with status "+n.RunStat+".") + "\n\nSee: bonsai ticket show " + n.Ticket
