@@ -36,14 +36,14 @@ func (c *clock) advance(d time.Duration) {
 
 // env is a store on a file with one project, one ticket and a clock.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	path  string
 	clock *clock
 	st    *sqlite.DB
 	tk    board.Ticket
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{t: t, path: filepath.Join(t.TempDir(), "bonsai.db"),
 		clock: &clock{now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}}
