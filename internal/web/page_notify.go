@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -58,7 +59,11 @@ func (s *Server) notifyParts() (notifyStore, error) {
 }
 
 func (s *Server) notificationsPage(w http.ResponseWriter, r *http.Request) error {
-	v := notifyView{Notice: r.URL.Query().Get("notice")}
+	q := r.URL.Query()
+	v := notifyView{}
+	if what, ok := notices[q.Get("done")]; ok {
+		v.Notice = what + " " + q.Get("channel")
+	}
 	return s.renderNotifications(w, r, http.StatusOK, v)
 }
 
@@ -161,7 +166,7 @@ func (s *Server) addChannel(w http.ResponseWriter, r *http.Request) error {
 	if _, err := ns.AddChannel(r.Context(), c); err != nil {
 		return fail(err)
 	}
-	http.Redirect(w, r, "/settings/notifications?notice=Added+channel+"+c.Name, http.StatusSeeOther)
+	http.Redirect(w, r, noticeURL("added", c.Name), http.StatusSeeOther)
 	return nil
 }
 
@@ -193,7 +198,7 @@ func (s *Server) testChannel(w http.ResponseWriter, r *http.Request) error {
 	if err := s.opts.Notify.Test(r.Context(), c); err != nil {
 		return s.renderNotifications(w, r, http.StatusBadGateway, notifyView{Error: "channel " + c.Name + ": " + err.Error()})
 	}
-	http.Redirect(w, r, "/settings/notifications?notice=Sent+a+test+notification+to+"+c.Name, http.StatusSeeOther)
+	http.Redirect(w, r, noticeURL("tested", c.Name), http.StatusSeeOther)
 	return nil
 }
 
@@ -206,6 +211,14 @@ func (s *Server) removeChannel(w http.ResponseWriter, r *http.Request) error {
 	if err := ns.RemoveChannel(r.Context(), name); err != nil {
 		return err
 	}
-	http.Redirect(w, r, "/settings/notifications?notice=Removed+channel+"+name, http.StatusSeeOther)
+	http.Redirect(w, r, noticeURL("removed", name), http.StatusSeeOther)
 	return nil
+}
+
+// notices are the page's fixed notices after a change, by the done
+// parameter; only the channel's name comes from the URL.
+var notices = map[string]string{"added": "Added channel", "tested": "Sent a test notification to", "removed": "Removed channel"}
+
+func noticeURL(done, channel string) string {
+	return "/settings/notifications?" + url.Values{"done": {done}, "channel": {channel}}.Encode()
 }
