@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -82,17 +83,43 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 		}
 		return text.WritePlans(a.stdout, plans, idle)
 	}
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	// Notifications left by earlier processes go out while the beat works;
+	// the beat never waits for them.
+	early := make(chan struct{})
+	go func() {
+		defer close(early)
+		if _, err := deliverNotifications(ctx, a, s, w.log, deliverBound); err != nil {
+			w.log.Error("deliver notifications", "err", err)
+		}
+	}()
 	rep, err := w.hb.Beat(ctx)
 	if err != nil {
 		w.log.Error("beat failed", "err", err)
+		<-early
 		return err
 	}
+	noteBlockers(ctx, s, rep, w.log)
 	o.report = &rep
 	if o.asJSON {
-		return writeJSON(a.stdout, rep)
+		err = writeJSON(a.stdout, rep)
+	} else {
+		err = text.WriteReport(a.stdout, rep)
 	}
-	return text.WriteReport(a.stdout, rep)
+	// Then those the beat caused, after its report is out.
+	<-early
+	if _, derr := deliverNotifications(ctx, a, s, w.log, deliverBound); derr != nil {
+		w.log.Error("deliver notifications", "err", derr)
+	}
+	return err
 }
+
+// deliverBound caps each of a heartbeat's two delivery passes; what is
+// left waits for the next process.
+const deliverBound = 20 * time.Second
 
 // planView is one line of --dry-run --json.
 type planView struct {

@@ -63,6 +63,9 @@ type Options struct {
 	// Diff returns a ticket branch's diff for the ticket page; nil means
 	// the page shows none.
 	Diff DiffFunc
+	// Notify checks and tests channels on the notifications page; nil
+	// lists them only.
+	Notify Notifier
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// PollInterval is how often the event log is polled; 0 means 250ms.
