@@ -46,7 +46,7 @@ func (w *wiredHeartbeat) close() {
 
 // wireHeartbeat builds the heartbeat on the SQLite store, git worktrees
 // and the in-process agent, configured from config.json.
-func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat, error) {
+func wireHeartbeat(ctx context.Context, a *app, project string, progress func(heartbeat.Progress)) (*wiredHeartbeat, error) {
 	d, err := a.dataDir()
 	if err != nil {
 		return nil, err
@@ -118,7 +118,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	}
 	host, _ := os.Hostname()
 	hb, err := heartbeat.New(heartbeat.Options{
-		Store: st, Workspaces: ws, Runner: runner, Logger: log,
+		Store: st, Workspaces: ws, Runner: runner, Logger: log, Progress: progress,
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
