@@ -80,3 +80,18 @@ func sandboxKnown(st *heartbeat.State) error {
 	}
 	return nil
 }
+
+// agentBlockers is why the agents of projects ps cannot run, as every
+// web page's banner shows it (view.Blockers), and what heartbeat.json
+// says stops them.
+func agentBlockers(a *app, ps []board.Project) ([]view.Blocker, view.AgentFacts) {
+	cfg, err := a.config()
+	if err != nil {
+		cfg = config.Default()
+	}
+	st := heartbeat.ReadState(a.dir.Path("heartbeat.json"))
+	facts := text.NewHeartbeatStatus(st, a.now()).Facts()
+	models := modelStatuses(a.presenceEnv(), a.keySource, cfg, ps)
+	sums := view.SandboxSummaries(ps, func() error { return sandboxUsable(func() error { return sandboxKnown(st) }) })
+	return view.Blockers(models, sums, facts), facts
+}

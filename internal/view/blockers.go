@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
 )
 
 // The kinds of Blocker.
@@ -126,4 +128,54 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// NotRun says why the heartbeat does not run an agent on the ticket ref
+// ("demo#3"): the reason the last beat skipped it, else the blockers that
+// name its project. Empty when nothing stops it.
+func NotRun(ref string, f AgentFacts, bs []Blocker) []string {
+	for _, s := range f.Skips {
+		if s.Ticket == ref {
+			return []string{"the last beat did not run it: " + s.Reason}
+		}
+	}
+	slug, _, _ := strings.Cut(ref, "#")
+	var out []string
+	for _, b := range bs {
+		for _, p := range b.Projects {
+			if p == slug {
+				out = append(out, b.Reason+" "+b.Fix)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// SandboxSummaries returns, for Blockers, each project's slug, name,
+// active flag and, for the active projects that require the sandbox, why
+// it cannot start (sandbox is called at most once; nil checks nothing).
+func SandboxSummaries(ps []board.Project, sandbox func() error) []ProjectSummary {
+	out := make([]ProjectSummary, 0, len(ps))
+	var err error
+	checked := false
+	for _, p := range ps {
+		sum := ProjectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active}
+		if p.Active && p.Agent.Sandbox == board.SandboxRequired && sandbox != nil {
+			if !checked {
+				err, checked = sandbox(), true
+			}
+			if err != nil {
+				sum.SandboxProblem = err.Error()
+			}
+		}
+		out = append(out, sum)
+	}
+	return out
+}
+
+// AgentsWorkOn reports whether the heartbeat would run an agent on t:
+// it is in RESEARCH or IN_PROGRESS and waits on no person.
+func AgentsWorkOn(t board.Ticket) bool {
+	return (t.State == board.Research || t.State == board.InProgress) && t.SubState != board.SubBlocked
 }

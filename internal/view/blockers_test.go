@@ -48,3 +48,18 @@ func TestBlockers_EachCause(t *testing.T) {
 		t.Errorf("paused blocker says not until when: %q", got[1].Reason)
 	}
 }
+
+func TestNotRun(t *testing.T) {
+	bs := []Blocker{{Kind: BlockerModel, Reason: "Model a/b cannot run: no key.", Fix: "Set it.", Projects: []string{"demo"}},
+		{Kind: BlockerRepo, Reason: "Repo of web failed.", Fix: "Check it.", Projects: []string{"web"}}}
+	f := AgentFacts{Skips: []Skip{{Ticket: "demo#3", Reason: "provider a is paused"}}}
+	if got := NotRun("demo#3", f, bs); !slices.Equal(got, []string{"the last beat did not run it: provider a is paused"}) {
+		t.Errorf("a skipped ticket: %q", got)
+	}
+	if got := NotRun("demo#4", f, bs); !slices.Equal(got, []string{"Model a/b cannot run: no key. Set it."}) {
+		t.Errorf("a ticket of a blocked project: %q", got)
+	}
+	if got := NotRun("other#1", f, bs); len(got) != 0 {
+		t.Errorf("nothing stops it: %q", got)
+	}
+}

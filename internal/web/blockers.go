@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
@@ -41,21 +40,7 @@ func (s *Server) blockers(ctx context.Context) []view.Blocker {
 	if s.opts.Models != nil {
 		models = s.opts.Models(ps)
 	}
-	sums := make([]view.ProjectSummary, 0, len(ps))
-	var sandboxErr error
-	checked := false
-	for _, p := range ps {
-		sum := view.ProjectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active}
-		if p.Active && p.Agent.Sandbox == board.SandboxRequired && s.opts.Sandbox != nil {
-			if !checked {
-				sandboxErr, checked = s.opts.Sandbox(), true
-			}
-			if sandboxErr != nil {
-				sum.SandboxProblem = sandboxErr.Error()
-			}
-		}
-		sums = append(sums, sum)
-	}
+	sums := view.SandboxSummaries(ps, s.opts.Sandbox)
 	var facts view.AgentFacts
 	if s.opts.Facts != nil {
 		facts = s.opts.Facts()
