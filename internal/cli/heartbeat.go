@@ -146,12 +146,13 @@ func idleProjects(ctx context.Context, a *app, only string, plans []heartbeat.Pl
 	return idle, nil
 }
 
-// progressOutput shows the beat's runs as they go: on a terminal, a line
-// per running agent redrawn in place every second; elsewhere (a log, a
-// pipe, 'bonsai up') a line when each run starts and ends. stop ends the
+// progressOutput shows the beat's runs as they go: on a terminal that
+// takes ANSI codes, a line per running agent redrawn in place every
+// second; elsewhere (a log, a pipe, 'bonsai up', TERM=dumb) a line when
+// each run starts and ends. stop ends the
 // redrawing.
 func progressOutput(a *app) (progress func(heartbeat.Progress), stop func()) {
-	if !isTerminal(a.stdout) {
+	if !isTerminal(a.stdout) || a.getenv("TERM") == "dumb" {
 		return text.ProgressLines(a.stdout), func() {}
 	}
 	live := text.NewLive(a.stdout, time.Now)
