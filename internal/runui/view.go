@@ -46,7 +46,9 @@ func (v *termView) spin() {
 	v.newline()
 	stop := make(chan struct{})
 	v.spinStop = stop
-	frame := func(i int) { io.WriteString(v.w, "\r"+v.style(styleDim, spinFrames[i%len(spinFrames)]+" waiting for the model…")) }
+	frame := func(i int) {
+		io.WriteString(v.w, "\r"+v.style(styleDim, spinFrames[i%len(spinFrames)]+" waiting for the model…"))
+	}
 	frame(0)
 	go func() {
 		t := time.NewTicker(120 * time.Millisecond)
