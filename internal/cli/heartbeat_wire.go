@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path"
@@ -87,6 +88,9 @@ func wireHeartbeat(ctx context.Context, a *app, project string, progress func(he
 		},
 		OpenAgent: agents.open,
 		RemoteEnv: append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
+		// A person at a terminal sees a large clone progress; a beat fired
+		// by a service or 'bonsai up' logs no progress bars.
+		CloneProgress: cloneProgress(a),
 	})
 	if err != nil {
 		lf.Close()
@@ -181,4 +185,13 @@ func storedForgeTokens(a *app) []string {
 		}
 	}
 	return out
+}
+
+// cloneProgress is where git's clone progress goes: the terminal on
+// stderr, else nowhere.
+func cloneProgress(a *app) io.Writer {
+	if isTerminal(a.stderr) && a.getenv("TERM") != "dumb" {
+		return a.stderr
+	}
+	return nil
 }
