@@ -45,8 +45,10 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 		return view.Status{}, err
 	}
 	st := heartbeat.ReadState(a.dir.Path("heartbeat.json"))
+	hb := text.NewHeartbeatStatus(st, a.now())
 	return view.LoadStatus(cmd.Context(), s, view.StatusOptions{
-		Heartbeat: text.NewHeartbeatStatus(st, a.now()),
+		Heartbeat: hb,
+		Facts:     hb.Facts,
 		Now:       a.now(),
 		Models: func(ps []board.Project) []view.ModelStatus {
 			return modelStatuses(a.presenceEnv(), a.keySource, cfg, ps)
