@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path"
@@ -46,7 +47,7 @@ func (w *wiredHeartbeat) close() {
 
 // wireHeartbeat builds the heartbeat on the SQLite store, git worktrees
 // and the in-process agent, configured from config.json.
-func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat, error) {
+func wireHeartbeat(ctx context.Context, a *app, project string, progress func(heartbeat.Progress)) (*wiredHeartbeat, error) {
 	d, err := a.dataDir()
 	if err != nil {
 		return nil, err
@@ -87,6 +88,9 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 		},
 		OpenAgent: agents.open,
 		RemoteEnv: append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
+		// A person at a terminal sees a large clone progress; a beat fired
+		// by a service or 'bonsai up' logs no progress bars.
+		CloneProgress: cloneProgress(a),
 	})
 	if err != nil {
 		lf.Close()
@@ -118,7 +122,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string) (*wiredHeartbeat
 	}
 	host, _ := os.Hostname()
 	hb, err := heartbeat.New(heartbeat.Options{
-		Store: st, Workspaces: ws, Runner: runner, Logger: log,
+		Store: st, Workspaces: ws, Runner: runner, Logger: log, Progress: progress,
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
@@ -181,4 +185,13 @@ func storedForgeTokens(a *app) []string {
 		}
 	}
 	return out
+}
+
+// cloneProgress is where git's clone progress goes: the terminal on
+// stderr, else nowhere.
+func cloneProgress(a *app) io.Writer {
+	if isTerminal(a.stderr) && a.getenv("TERM") != "dumb" {
+		return a.stderr
+	}
+	return nil
 }

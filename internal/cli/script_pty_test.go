@@ -23,6 +23,8 @@ var ptyEnv = []string{"PATH", "HOME", "BONSAI_DATA_DIR", "BONSAI_USER", "TZ",
 // would, following a steps file, and writes everything the terminal showed
 // to $WORK/pty.out for grep: pty <steps-file> <command> [args...].
 //
+// The terminal is TERM=dumb unless the script sets PTY_TERM.
+//
 // Steps, one per line: "wait TEXT" (until TEXT appears after the previous
 // match, at most 15 s), "send TEXT" (typed, then Enter), "ctrl-c", and
 // "exit" (until the command exits, at most 15 s; it must exit 0).
@@ -36,7 +38,11 @@ func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	cmd := exec.Command(path, args[2:]...)
 	cmd.Dir = ts.Getenv("WORK")
-	cmd.Env = append(os.Environ(), "TERM=dumb")
+	term := "dumb"
+	if t := ts.Getenv("PTY_TERM"); t != "" {
+		term = t // a script that tests ANSI output sets PTY_TERM=xterm
+	}
+	cmd.Env = append(os.Environ(), "TERM="+term)
 	for _, k := range ptyEnv {
 		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
 	}

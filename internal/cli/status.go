@@ -45,8 +45,10 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 		return view.Status{}, err
 	}
 	st := heartbeat.ReadState(a.dir.Path("heartbeat.json"))
+	hb := text.NewHeartbeatStatus(st, a.now())
 	return view.LoadStatus(cmd.Context(), s, view.StatusOptions{
-		Heartbeat: text.NewHeartbeatStatus(st, a.now()),
+		Heartbeat: hb,
+		Facts:     hb.Facts,
 		Now:       a.now(),
 		Models: func(ps []board.Project) []view.ModelStatus {
 			return modelStatuses(a.presenceEnv(), a.keySource, cfg, ps)
@@ -79,4 +81,19 @@ func sandboxKnown(st *heartbeat.State) error {
 		}
 	}
 	return nil
+}
+
+// agentBlockers is why the agents of projects ps cannot run, as every
+// web page's banner shows it (view.Blockers), and what heartbeat.json
+// says stops them.
+func agentBlockers(a *app, ps []board.Project) ([]view.Blocker, view.AgentFacts) {
+	cfg, err := a.config()
+	if err != nil {
+		cfg = config.Default()
+	}
+	st := heartbeat.ReadState(a.dir.Path("heartbeat.json"))
+	facts := text.NewHeartbeatStatus(st, a.now()).Facts()
+	models := modelStatuses(a.presenceEnv(), a.keySource, cfg, ps)
+	sums := view.SandboxSummaries(ps, func() error { return sandboxUsable(func() error { return sandboxKnown(st) }) })
+	return view.Blockers(models, sums, facts), facts
 }

@@ -192,12 +192,16 @@ func newTicketShowCmd(a *app) *cobra.Command {
 			}
 			d := view.NewTicketDetail(t, comments, runs)
 			d.Approvals = as
-			if asJSON {
-				return writeJSON(a.stdout, d)
-			}
 			p, err := s.Project(cmd.Context(), ref.Project)
 			if err != nil {
 				return err
+			}
+			if view.AgentsWorkOn(t) {
+				bs, facts := agentBlockers(a, []board.Project{p})
+				d.NotRun = view.NotRun(d.Ref, facts, bs)
+			}
+			if asJSON {
+				return writeJSON(a.stdout, d)
 			}
 			return text.WriteTicket(a.stdout, d, p.Agent.PermissionMode, a.now())
 		},

@@ -72,6 +72,10 @@ type Options struct {
 	// directory and the home directory. A project's permission mode sets
 	// the mode.
 	Policy policy.Config
+	// Progress, when not nil, receives where each run stands: when it
+	// starts, after each model response and when it ends. Runs of
+	// different projects call it from their own goroutines at once.
+	Progress func(Progress)
 }
 
 // Heartbeat runs beats.

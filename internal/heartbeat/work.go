@@ -52,7 +52,8 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, st
 	log = log.With("run", run.ID)
 	log.Info("run started", "class", rep.Class, "model", p.Model)
 
-	r := &runState{h: h, plan: p, run: run, log: log}
+	r := &runState{h: h, plan: p, run: run, log: log, started: start}
+	h.progress(r.standing(start))
 	out := r.execute(ctx, beatDeadline, st)
 	if r.ws != nil {
 		// What the agent's commands left behind (setsid, double forks)
@@ -62,6 +63,9 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, st
 	r.finish(ctx, out, st, &rep)
 	rep.Duration = h.opts.Now().Sub(start)
 	log.Info("run finished", "status", rep.Status, "duration", rep.Duration.String(), "error", rep.Error)
+	end := r.standing(start)
+	end.End = &rep
+	h.progress(end)
 	return rep
 }
 
@@ -102,8 +106,11 @@ type runState struct {
 	head     string
 	headRead bool
 
+	started time.Time // for Options.Progress
+
 	mu    sync.Mutex
 	usage board.Usage
+	turns int // model responses, for Options.Progress
 	// requested reports that the run ended on an approval request.
 	requested bool
 }
@@ -251,8 +258,17 @@ func (r *runState) runAgent(ctx context.Context, job Job) Outcome {
 
 func (r *runState) setUsage(u board.Usage) {
 	r.mu.Lock()
+	// The runner reports a response's usage when its message ends and
+	// again when its turn ends; only a change is a new response.
+	changed := u != r.usage
 	r.usage = u
+	if changed {
+		r.turns++
+	}
 	r.mu.Unlock()
+	if changed {
+		r.h.progress(r.standing(r.started))
+	}
 }
 
 func (r *runState) runUsage() board.Usage {

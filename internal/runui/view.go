@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -20,9 +21,62 @@ type termView struct {
 	color   bool
 	midLine bool // the cursor is not at the start of a line
 	inThink bool
+	// spinner shows a spinner while a turn waits for the model's first
+	// token; only on a terminal that takes ANSI codes. spinStop ends the
+	// one that spins, nil when none does.
+	spinner  bool
+	spinStop chan struct{}
 }
 
-func newTermView(w io.Writer, color bool) *termView { return &termView{w: w, color: color} }
+// newTermView returns a view writing to w; color also enables the
+// spinner, as both need a terminal.
+func newTermView(w io.Writer, color bool) *termView {
+	return &termView{w: w, color: color, spinner: color}
+}
+
+// spinFrames are the spinner's frames.
+var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// spin draws the spinner's first frame and keeps it turning until
+// unspin. v.mu is held.
+func (v *termView) spin() {
+	if !v.spinner || v.spinStop != nil {
+		return
+	}
+	v.newline()
+	stop := make(chan struct{})
+	v.spinStop = stop
+	frame := func(i int) {
+		io.WriteString(v.w, "\r"+v.style(styleDim, spinFrames[i%len(spinFrames)]+" waiting for the model…"))
+	}
+	frame(0)
+	go func() {
+		t := time.NewTicker(120 * time.Millisecond)
+		defer t.Stop()
+		for i := 1; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+			v.mu.Lock()
+			if v.spinStop == stop {
+				frame(i)
+			}
+			v.mu.Unlock()
+		}
+	}()
+}
+
+// unspin erases the spinner, if one spins. v.mu is held.
+func (v *termView) unspin() {
+	if v.spinStop == nil {
+		return
+	}
+	close(v.spinStop)
+	v.spinStop = nil
+	io.WriteString(v.w, "\r\x1b[2K")
+}
 
 // ANSI styles.
 const (
@@ -40,10 +94,12 @@ func (v *termView) style(s, text string) string {
 	return s + text + styleReset
 }
 
+// write writes s, erasing the spinner first. v.mu is held.
 func (v *termView) write(s string) {
 	if s == "" {
 		return
 	}
+	v.unspin()
 	io.WriteString(v.w, s)
 	v.midLine = !strings.HasSuffix(s, "\n")
 }
@@ -85,6 +141,10 @@ func (v *termView) notice(s string) {
 func (v *termView) event(e agent.Event) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if e.Type == agent.EventTurnStart {
+		v.spin()
+		return
+	}
 	switch e.Type {
 	case agent.EventMessageUpdate:
 		switch e.Delta.Type {

@@ -36,6 +36,9 @@ type Status struct {
 	// Warnings are the unsafe settings of the active projects, such as a
 	// sandbox that is off (SafetyWarnings).
 	Warnings []Warning `json:"warnings"`
+	// Blockers are why agents cannot run, as every web page's banner
+	// shows them (Blockers).
+	Blockers []Blocker `json:"blockers"`
 }
 
 // ModelStatus is one model the board's agents use.
@@ -85,6 +88,9 @@ type StatusOptions struct {
 	// or why not, with the fix; it fills the SandboxProblem of the active
 	// projects that require the sandbox. nil leaves SandboxProblem empty.
 	Sandbox func() error
+	// Facts is what the heartbeat's saved state says stops agents, for
+	// Status.Blockers; nil counts only the models and the sandbox.
+	Facts func() AgentFacts
 }
 
 // LoadStatus gathers what `bonsai status` and the web status page show.
@@ -93,7 +99,7 @@ type StatusOptions struct {
 func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status, error) {
 	now := o.Now
 	v := Status{Heartbeat: o.Heartbeat, Projects: []ProjectSummary{}, Queue: []QueueEntry{},
-		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}, Models: []ModelStatus{}, Warnings: []Warning{}}
+		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}, Models: []ModelStatus{}, Warnings: []Warning{}, Blockers: []Blocker{}}
 	ovs, err := src.Overview(ctx, store.ProjectFilter{})
 	if err != nil {
 		return v, err
@@ -123,6 +129,11 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 		v.Models = o.Models(ps)
 	}
 	v.Warnings = SafetyWarnings(ps)
+	var facts AgentFacts
+	if o.Facts != nil {
+		facts = o.Facts()
+	}
+	v.Blockers = Blockers(v.Models, v.Projects, facts)
 	board.SortQueue(picks)
 	for _, p := range picks {
 		v.Queue = append(v.Queue, NewQueueEntry(p))

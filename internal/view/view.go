@@ -49,6 +49,9 @@ type TicketDetail struct {
 	// Approvals are the commands the agent asked a person to allow, oldest
 	// first, pending and decided.
 	Approvals []board.Approval `json:"approvals"`
+	// NotRun says why the heartbeat does not run the agent on the ticket
+	// now (NotRun); empty when nothing stops it or no agent would.
+	NotRun []string `json:"notRun,omitempty"`
 }
 
 // NewTicketDetail returns the view of a ticket with its comments and runs.

@@ -94,6 +94,13 @@ func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView,
 			}
 		}
 	}
+	if view.AgentsWorkOn(d.Ticket.Ticket) {
+		var facts view.AgentFacts
+		if s.opts.Facts != nil {
+			facts = s.opts.Facts()
+		}
+		v.NotRun = view.NotRun(d.Ref, facts, s.blockers(ctx))
+	}
 	v.Forms.Edit = editFormValues{Title: d.Title, Description: d.Description,
 		Criteria: strings.Join(d.Criteria, "\n"), Priority: d.Priority, UpdatedAt: d.UpdatedAt.UnixMilli()}
 	return v, nil

@@ -9,11 +9,13 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 //go:embed templates/*.html
@@ -45,7 +47,9 @@ type pageData struct {
 	Asset   string
 	Project string // slug of the current project, for the header
 	NoNav   bool   // the visitor is not logged in: no navigation
-	Data    any
+	// Blockers are why agents cannot run, the banner above every page.
+	Blockers []view.Blocker
+	Data     any
 }
 
 // parsePages parses every page template with the shared layout and partials.
@@ -80,6 +84,9 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // failure is a clean 500 and not half a page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, d pageData) {
 	d.CSRF, d.Asset = s.auth.csrf, assetVersion()
+	if !d.NoNav {
+		d.Blockers = s.blockers(r.Context())
+	}
 	s.execute(w, r, status, name, "layout", d)
 }
 
@@ -139,7 +146,15 @@ func (s *Server) funcs() template.FuncMap {
 		},
 		"banner": func(p board.Project, back string) archivedBanner { return archivedBanner{Project: p, Back: back} },
 		"csrf":   func() string { return s.auth.csrf },
-		"asset":  assetVersion,
+		"blockedBy": func(bs []view.Blocker, slug string) string {
+			for _, b := range bs {
+				if slices.Contains(b.Projects, slug) {
+					return b.Reason
+				}
+			}
+			return ""
+		},
+		"asset": assetVersion,
 	}
 }
 

@@ -51,6 +51,10 @@ type Options struct {
 	// Sandbox reports whether the sandbox the projects require can start
 	// (view.StatusOptions.Sandbox); nil shows no problem.
 	Sandbox func() error
+	// Facts returns what the heartbeat's saved state says stops agents
+	// (paused providers, failing repositories, the last beat's skips), for
+	// the banner every page shows; nil means none.
+	Facts func() view.AgentFacts
 	// CheckModel reports why agents could never use a "provider/model"
 	// id, such as a provider Bonsai does not know, when a person sets a
 	// project's model; a missing key is no reason (it may be set later).
@@ -85,7 +89,9 @@ type Server struct {
 	runs  *runIndex
 	// activity follows the transcripts of the tickets pages watch.
 	activity *activityHubs
-	handler  http.Handler
+	// blocked caches why agents cannot run, for every page's banner.
+	blocked blockerCache
+	handler http.Handler
 }
 
 // New returns a Server for opts. Call Follow (or Run, which calls it) to
@@ -135,8 +141,14 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. A request that may change a key or
+// a project's settings makes the next page recompute the banner.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		defer s.blocked.forget()
+	}
+	s.handler.ServeHTTP(w, r)
+}
 
 // Follow reads the event log up to its end once, then polls it for new
 // events until ctx is done. Pages show live changes only while it runs.

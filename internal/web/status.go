@@ -14,7 +14,7 @@ func (s *Server) status(ctx context.Context) (view.Status, error) {
 	if s.opts.Heartbeat != nil {
 		hb = s.opts.Heartbeat()
 	}
-	return view.LoadStatus(ctx, s.store, view.StatusOptions{Heartbeat: hb, Now: time.Now(), Models: s.opts.Models, Sandbox: s.opts.Sandbox})
+	return view.LoadStatus(ctx, s.store, view.StatusOptions{Heartbeat: hb, Now: time.Now(), Models: s.opts.Models, Sandbox: s.opts.Sandbox, Facts: s.opts.Facts})
 }
 
 // findRun returns the run with the given ID and its ticket.

@@ -30,7 +30,7 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 		if err := os.RemoveAll(clone); err != nil {
 			return fmt.Errorf("clone %s: %w", repo, err)
 		}
-		if _, err := g.clone(ctx, "--quiet", "--origin", Remote, "--", repo, slug); err != nil {
+		if _, err := g.clone(ctx, "--origin", Remote, "--", repo, slug); err != nil {
 			os.RemoveAll(clone)
 			return fmt.Errorf("clone %s: %w", repo, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -33,6 +34,7 @@ type gitRunner struct {
 	ex         executor.Executor
 	remoteEnv  []string
 	netTimeout time.Duration
+	progress   io.Writer // Options.CloneProgress
 }
 
 // GitError is a git command that exited non-zero.
@@ -72,7 +74,11 @@ func (g *gitRunner) run(ctx context.Context, dir string, args ...string) (string
 // credentials and the network timeout. The new clone has no config of its
 // own yet, so there is nothing to check.
 func (g *gitRunner) clone(ctx context.Context, args ...string) (string, error) {
-	return g.do(ctx, ".", true, append([]string{"clone"}, args...)...)
+	flag := "--quiet"
+	if g.progress != nil {
+		flag = "--progress"
+	}
+	return g.do(ctx, ".", true, append([]string{"clone", flag}, args...)...)
 }
 
 // remote runs a git command that talks to url (fetch, push) in the clone
@@ -89,6 +95,9 @@ func (g *gitRunner) remote(ctx context.Context, slug, url string, args ...string
 func (g *gitRunner) do(ctx context.Context, dir string, net bool, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	opts := executor.RunOptions{Dir: dir, Output: &stdout, Stderr: &stderr, Timeout: localTimeout}
+	if args[0] == "clone" && g.progress != nil {
+		opts.Stderr = io.MultiWriter(&stderr, g.progress)
+	}
 	argv := []string{"git"}
 	if net {
 		opts.Env, opts.Timeout = g.remoteEnv, g.netTimeout

@@ -76,6 +76,10 @@ type Options struct {
 	RemoteEnv []string
 	// NetTimeout bounds clone, fetch and push; zero means 10 minutes.
 	NetTimeout time.Duration
+	// CloneProgress, when not nil, receives git's progress while a
+	// project is cloned (`git clone --progress`): a terminal, so that a
+	// large repository does not look stuck. nil clones quietly.
+	CloneProgress io.Writer
 }
 
 // Provider resolves projects and tickets to workspaces.
@@ -117,5 +121,5 @@ func (p *Provider) runtime(ctx context.Context) (*gitRunner, func(), error) {
 			c.Close()
 		}
 	}
-	return &gitRunner{ex: ex, remoteEnv: p.opts.RemoteEnv, netTimeout: p.opts.NetTimeout}, closeFn, nil
+	return &gitRunner{ex: ex, remoteEnv: p.opts.RemoteEnv, netTimeout: p.opts.NetTimeout, progress: p.opts.CloneProgress}, closeFn, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/view"
 )
 
 // HeartbeatStatus is what `bonsai status` and the web UI show of the
@@ -114,4 +115,24 @@ func WriteHeartbeatStatus(w io.Writer, v HeartbeatStatus, now time.Time) {
 		fmt.Fprintf(w, "  %s NOT PUSHED: branch %s failed to push %d time(s) in a row, last %s: %s\n",
 			f.Ticket, f.Branch, f.Failures, RelTime(now, f.At), OneLine(f.Error, 200))
 	}
+}
+
+// Facts is what v says stops agents, for view.Blockers: the paused
+// providers, the repositories backing off and the last beat's skips.
+func (v HeartbeatStatus) Facts() view.AgentFacts {
+	var f view.AgentFacts
+	for _, p := range v.Paused {
+		f.Paused = append(f.Paused, view.PausedProvider{Provider: p.Provider, Until: p.Until})
+	}
+	for _, r := range v.RepoBackoff {
+		f.Repos = append(f.Repos, view.RepoWait{Project: r.Project, Until: r.Until, Error: r.Error})
+	}
+	if v.LastBeat != nil {
+		for _, r := range v.LastBeat.Runs {
+			if r.Skipped != "" {
+				f.Skips = append(f.Skips, view.Skip{Ticket: r.Ticket, Reason: r.Skipped})
+			}
+		}
+	}
+	return f
 }

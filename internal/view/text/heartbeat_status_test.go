@@ -36,6 +36,11 @@ func TestHeartbeatStatus(t *testing.T) {
 	if len(v.RepoBackoff) != 1 || v.RepoBackoff[0].Project != "web" || v.RepoBackoff[0].Failures != 3 {
 		t.Errorf("repo backoff = %+v; an expired one must be left out", v.RepoBackoff)
 	}
+	f := v.Facts()
+	if len(f.Paused) != 1 || f.Paused[0].Provider != "anthropic" || len(f.Repos) != 1 || f.Repos[0].Project != "web" ||
+		len(f.Skips) != 1 || f.Skips[0].Ticket != "web#2" || !strings.Contains(f.Skips[0].Reason, "OPENAI_API_KEY") {
+		t.Errorf("facts = %+v", f)
+	}
 	out.Reset()
 	WriteHeartbeatStatus(&out, v, now)
 	for _, want := range []string{"last beat 4 minutes ago, took 2s: 1 run(s), 1 skipped, 1 interrupted",

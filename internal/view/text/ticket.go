@@ -45,6 +45,9 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 	} else if next := NextStep(d.Ref, t); next != "" {
 		fmt.Fprintf(w, "Next: %s\n", next)
 	}
+	for _, why := range d.NotRun {
+		fmt.Fprintf(w, "Not run: %s\n", why)
+	}
 	if strings.TrimSpace(t.Description) != "" {
 		fmt.Fprintf(w, "\n%s\n", Plain(t.Description))
 	}
@@ -75,7 +78,14 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 			tw.Row("  "+RelTime(now, r.StartedAt), string(r.Task), status, Duration(r.Duration()),
 				fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens), board.USD(r.CostUSD))
 		}
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for _, r := range d.Runs {
+			if r.Error != "" {
+				fmt.Fprintf(w, "  Run %s (%s, %s): %s\n", RelTime(now, r.StartedAt), r.Task, r.Status, OneLine(r.Error, 300))
+			}
+		}
 	}
 	return nil
 }

@@ -117,3 +117,24 @@ func TestWriteTicket_PendingApprovals(t *testing.T) {
 		t.Errorf("several pending approvals without their ids:\n%s", out)
 	}
 }
+
+// TestWriteTicket_NotRunAndRunErrors: why no agent runs on the ticket,
+// and each failed run's error, are on the page.
+func TestWriteTicket_NotRunAndRunErrors(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tk := board.Ticket{ProjectSlug: "demo", Number: 3, Title: "Add flags", State: board.Research, UpdatedAt: now}
+	runs := []board.Run{{Task: board.TaskResearch, Status: board.RunError, StartedAt: now.Add(-time.Hour), Error: "anthropic: overloaded\nretry later"}}
+	d := view.NewTicketDetail(tk, nil, runs)
+	d.NotRun = []string{"the last beat did not run it: provider anthropic is paused"}
+	var b bytes.Buffer
+	if err := WriteTicket(&b, d, board.ModeAuto, now); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Not run: the last beat did not run it: provider anthropic is paused\n",
+		"  Run 1 hour ago (research, error): anthropic: overloaded retry later\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, b.String())
+		}
+	}
+}

@@ -1,0 +1,181 @@
+package view
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// The kinds of Blocker.
+const (
+	BlockerModel   = "model"   // no key, an unknown provider: ModelStatus.Problem
+	BlockerPaused  = "paused"  // a provider paused after a rate limit, quota or refused key
+	BlockerSandbox = "sandbox" // the sandbox the project requires cannot start
+	BlockerBudget  = "budget"  // the project's daily budget is used up
+	BlockerRepo    = "repo"    // the project's repository failed to clone or fetch
+)
+
+// Blocker is one reason agents cannot run, as the banner of every web
+// page shows it: what is wrong, how to fix it, and the active projects
+// whose agents wait meanwhile.
+type Blocker struct {
+	Kind     string   `json:"kind"`
+	Reason   string   `json:"reason"`
+	Fix      string   `json:"fix,omitempty"`
+	Projects []string `json:"projects"`
+}
+
+// AgentFacts is what the heartbeat's saved state (heartbeat.json) says
+// stops agents, in the terms of this package; view/text makes it from
+// heartbeat.State.
+type AgentFacts struct {
+	// Paused are the providers paused until a time after now.
+	Paused []PausedProvider
+	// Repos are the projects whose repository failed, waiting until a
+	// time after now.
+	Repos []RepoWait
+	// Skips are the tickets the last beat skipped and why.
+	Skips []Skip
+}
+
+// PausedProvider is a provider the heartbeat leaves alone until Until.
+type PausedProvider struct {
+	Provider string
+	Until    time.Time
+}
+
+// RepoWait is a project whose repository failed to clone or fetch.
+type RepoWait struct {
+	Project string
+	Until   time.Time
+	Error   string
+}
+
+// Skip is a ticket ("demo#3") a beat did not run, and why.
+type Skip struct {
+	Ticket string
+	Reason string
+}
+
+// Blockers lists why agents cannot run: the models with a problem, the
+// paused providers (with the projects whose model uses them), the
+// projects whose required sandbox cannot start, whose repository failed
+// or whose daily budget the last beat found used up. Only active projects
+// count. The list is in that order, never nil.
+func Blockers(models []ModelStatus, projects []ProjectSummary, f AgentFacts) []Blocker {
+	out := []Blocker{}
+	active := map[string]bool{}
+	for _, p := range projects {
+		if p.Active {
+			active[p.Slug] = true
+		}
+	}
+	for _, m := range models {
+		if m.Problem != "" {
+			out = append(out, Blocker{Kind: BlockerModel, Reason: fmt.Sprintf("Model %s cannot run: %s", m.Model, m.Problem),
+				Fix: "Set the key on the settings page, or run 'bonsai credentials set " + providerOf(m.Model) + "'.", Projects: nonNil(m.Projects)})
+		}
+	}
+	for _, p := range f.Paused {
+		var ps []string
+		for _, m := range models {
+			if providerOf(m.Model) == p.Provider && m.Problem == "" {
+				ps = append(ps, m.Projects...)
+			}
+		}
+		sort.Strings(ps)
+		out = append(out, Blocker{Kind: BlockerPaused,
+			Reason: fmt.Sprintf("Provider %s is paused until %s after a rate limit, an exhausted quota or a refused key.", p.Provider, p.Until.Local().Format("15:04 Jan 2")),
+			Fix:    "It resumes on its own; if the key was refused, replace it on the settings page. logs/heartbeat.log has the provider's answer.", Projects: nonNil(ps)})
+	}
+	var sandbox []string
+	problem := ""
+	for _, p := range projects {
+		if p.Active && p.SandboxProblem != "" {
+			sandbox, problem = append(sandbox, p.Slug), p.SandboxProblem
+		}
+	}
+	if problem != "" {
+		out = append(out, Blocker{Kind: BlockerSandbox, Reason: "The sandbox cannot start: " + problem,
+			Fix: "Install or repair it ('bonsai doctor' checks it), or turn the project's sandbox off in its settings.", Projects: sandbox})
+	}
+	for _, r := range f.Repos {
+		if active[r.Project] {
+			out = append(out, Blocker{Kind: BlockerRepo, Reason: fmt.Sprintf("The repository of %s failed to clone or fetch: %s", r.Project, r.Error),
+				Fix: fmt.Sprintf("Check its URL and access in the project's settings; the heartbeat tries again at %s.", r.Until.Local().Format("15:04")), Projects: []string{r.Project}})
+		}
+	}
+	for _, s := range f.Skips {
+		slug, _, _ := strings.Cut(s.Ticket, "#")
+		if active[slug] && strings.Contains(s.Reason, "budget is used up") {
+			out = append(out, Blocker{Kind: BlockerBudget, Reason: "Daily budget reached: " + s.Reason,
+				Fix: "Wait for midnight, or raise the project's daily budget in its settings.", Projects: []string{slug}})
+		}
+	}
+	return out
+}
+
+func providerOf(model string) string {
+	p, _, _ := strings.Cut(model, "/")
+	return p
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// NotRun says why the heartbeat does not run an agent on the ticket ref
+// ("demo#3"): the reason the last beat skipped it, else the blockers that
+// name its project. Empty when nothing stops it.
+func NotRun(ref string, f AgentFacts, bs []Blocker) []string {
+	for _, s := range f.Skips {
+		if s.Ticket == ref {
+			return []string{"the last beat did not run it: " + s.Reason}
+		}
+	}
+	slug, _, _ := strings.Cut(ref, "#")
+	var out []string
+	for _, b := range bs {
+		for _, p := range b.Projects {
+			if p == slug {
+				out = append(out, b.Reason+" "+b.Fix)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// SandboxSummaries returns, for Blockers, each project's slug, name,
+// active flag and, for the active projects that require the sandbox, why
+// it cannot start (sandbox is called at most once; nil checks nothing).
+func SandboxSummaries(ps []board.Project, sandbox func() error) []ProjectSummary {
+	out := make([]ProjectSummary, 0, len(ps))
+	var err error
+	checked := false
+	for _, p := range ps {
+		sum := ProjectSummary{Slug: p.Slug, Name: p.Name, Active: p.Active}
+		if p.Active && p.Agent.Sandbox == board.SandboxRequired && sandbox != nil {
+			if !checked {
+				err, checked = sandbox(), true
+			}
+			if err != nil {
+				sum.SandboxProblem = err.Error()
+			}
+		}
+		out = append(out, sum)
+	}
+	return out
+}
+
+// AgentsWorkOn reports whether the heartbeat would run an agent on t:
+// it is in RESEARCH or IN_PROGRESS and waits on no person.
+func AgentsWorkOn(t board.Ticket) bool {
+	return (t.State == board.Research || t.State == board.InProgress) && t.SubState != board.SubBlocked
+}

@@ -1,0 +1,65 @@
+package view
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestBlockers_NoneWhenAllIsWell(t *testing.T) {
+	got := Blockers([]ModelStatus{{Model: "anthropic/x", Projects: []string{"demo"}}},
+		[]ProjectSummary{{Slug: "demo", Active: true}}, AgentFacts{})
+	if got == nil || len(got) != 0 {
+		t.Fatalf("want an empty list, got %#v", got)
+	}
+}
+
+func TestBlockers_EachCause(t *testing.T) {
+	until := time.Date(2030, 1, 2, 15, 4, 0, 0, time.Local)
+	models := []ModelStatus{
+		{Model: "anthropic/x", Projects: []string{"a"}, Problem: "no API key: set ANTHROPIC_API_KEY or run 'bonsai credentials set anthropic'"},
+		{Model: "openai/y", Projects: []string{"b", "c"}},
+	}
+	projects := []ProjectSummary{{Slug: "a", Active: true}, {Slug: "b", Active: true}, {Slug: "c", Active: true, SandboxProblem: "bwrap is not installed"},
+		{Slug: "old", Active: false, SandboxProblem: "bwrap is not installed"}}
+	facts := AgentFacts{
+		Paused: []PausedProvider{{Provider: "openai", Until: until}},
+		Repos:  []RepoWait{{Project: "b", Until: until, Error: "fatal: repository not found"}, {Project: "old", Until: until, Error: "gone"}},
+		Skips: []Skip{{Ticket: "c#4", Reason: "project c: daily USD budget is used up ($5.00 spent of $5.00); it resets at midnight"},
+			{Ticket: "b#1", Reason: "provider openai is paused"}},
+	}
+	got := Blockers(models, projects, facts)
+	var kinds []string
+	for _, b := range got {
+		kinds = append(kinds, b.Kind+":"+strings.Join(b.Projects, ","))
+		if b.Reason == "" || b.Fix == "" {
+			t.Errorf("%s: want a reason and a fix, got %#v", b.Kind, b)
+		}
+	}
+	want := []string{"model:a", "paused:b,c", "sandbox:c", "repo:b", "budget:c"}
+	if !slices.Equal(kinds, want) {
+		t.Fatalf("blockers = %v, want %v", kinds, want)
+	}
+	if !strings.Contains(got[0].Reason, "ANTHROPIC_API_KEY") || !strings.Contains(got[0].Fix, "bonsai credentials set anthropic") {
+		t.Errorf("model blocker: %#v", got[0])
+	}
+	if !strings.Contains(got[1].Reason, "15:04 Jan 2") {
+		t.Errorf("paused blocker says not until when: %q", got[1].Reason)
+	}
+}
+
+func TestNotRun(t *testing.T) {
+	bs := []Blocker{{Kind: BlockerModel, Reason: "Model a/b cannot run: no key.", Fix: "Set it.", Projects: []string{"demo"}},
+		{Kind: BlockerRepo, Reason: "Repo of web failed.", Fix: "Check it.", Projects: []string{"web"}}}
+	f := AgentFacts{Skips: []Skip{{Ticket: "demo#3", Reason: "provider a is paused"}}}
+	if got := NotRun("demo#3", f, bs); !slices.Equal(got, []string{"the last beat did not run it: provider a is paused"}) {
+		t.Errorf("a skipped ticket: %q", got)
+	}
+	if got := NotRun("demo#4", f, bs); !slices.Equal(got, []string{"Model a/b cannot run: no key. Set it."}) {
+		t.Errorf("a ticket of a blocked project: %q", got)
+	}
+	if got := NotRun("other#1", f, bs); len(got) != 0 {
+		t.Errorf("nothing stops it: %q", got)
+	}
+}

@@ -1,0 +1,50 @@
+package web
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view"
+)
+
+// TestPages_NotRunAndRunErrors: a ticket the last beat skipped says why,
+// on the ticket page; a failed run shows its error; every page carries
+// the banner of the project's blocker and the projects page marks it.
+func TestPages_NotRunAndRunErrors(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "Waiting", board.Research)
+	ctx := context.Background()
+	run, err := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskResearch, WorkerID: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Status, run.Error = board.RunError, "anthropic: the server is overloaded"
+	if _, err := e.db.FinishRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.opts.Facts = func() view.AgentFacts {
+		return view.AgentFacts{Skips: []view.Skip{{Ticket: "demo#1", Reason: "project demo: daily USD budget is used up ($5.00 spent of $5.00); it resets at midnight"}}}
+	}
+	c := e.browser(t)
+	r := e.get(t, c, "/p/demo/1")
+	wantStatus(t, r, 200)
+	wantBody(t, r, `id="not-run"`, "the last beat did not run it: project demo: daily USD budget is used up",
+		`class="run-error"`, "anthropic: the server is overloaded",
+		`id="blockers"`, "Daily budget reached", "raise the project&#39;s daily budget")
+	r = e.get(t, c, "/")
+	wantBody(t, r, `id="blockers"`, `class="badge blocked project-blocked"`)
+
+	// Without a skip nor a blocker, nothing is said.
+	e.srv.opts.Facts = nil
+	e.srv.blocked.forget()
+	r = e.get(t, c, "/p/demo/1")
+	for _, no := range []string{`id="not-run"`, `id="blockers"`} {
+		if strings.Contains(r.body, no) {
+			t.Errorf("%s shown with nothing stopping the agents", no)
+		}
+	}
+}
