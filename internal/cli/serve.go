@@ -134,8 +134,11 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Logger:      slog.New(slog.NewTextHandler(logFile, nil)),
 		Service:     func() (bool, string) { return serviceState(a) },
 		Diff:        diff,
-		CheckModel:  func(id string) error { return modelProblem(a.getenv, id) },
-		Heartbeat:   func() any { return loadHeartbeat(d, a.now()) },
+		RunNow: func(ctx context.Context, ref board.Ref) (string, error) {
+			return startRunNow(ctx, d, s, ref)
+		},
+		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },
+		Heartbeat:  func() any { return loadHeartbeat(d, a.now()) },
 		Sandbox: func() error {
 			return sandboxUsable(func() error { return sandboxKnown(heartbeat.ReadState(d.Path("heartbeat.json"))) })
 		},

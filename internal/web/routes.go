@@ -40,6 +40,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /p/{slug}/{n}/approve", h(s.approveForm))
 	mux.Handle("POST /p/{slug}/{n}/return", h(s.returnForm))
 	mux.Handle("POST /p/{slug}/{n}/approvals/{id}", h(s.approvalForm))
+	mux.Handle("POST /p/{slug}/{n}/stop", h(s.stopForm))
+	mux.Handle("POST /p/{slug}/{n}/run", h(s.runNowForm))
 	mux.Handle("GET /runs/{id}", h(s.runPage))
 	mux.Handle("GET /settings", h(s.settingsPage))
 	mux.Handle("POST /settings", h(s.saveSettings))
