@@ -87,7 +87,13 @@ func startRunNow(ctx context.Context, d config.Dir, s runLister, ref board.Ref) 
 			if why == "" {
 				why = "the beat ran no agent on it"
 			}
-			return "", board.Errorf(board.EREFUSED, "%s did not start: %s", ref, strings.TrimPrefix(why, "error: "))
+			// The beat's own error line says why, naming the ticket.
+			for _, line := range strings.Split(why, "\n") {
+				if msg, ok := strings.CutPrefix(line, "bonsai: "); ok {
+					why = msg
+				}
+			}
+			return "", board.Errorf(board.EREFUSED, "%s", why)
 		case <-wait.C:
 			return fmt.Sprintf("%s: a beat (pid %d) is preparing it; no run yet after %s (a first clone can take a while; see logs/heartbeat.log)", ref, cmd.Process.Pid, runNowWait), nil
 		case <-ctx.Done():
