@@ -29,7 +29,7 @@ type runLister interface {
 // one: then its output says why (the board rules, the heartbeat lock held
 // by another beat, the model not ready) and is the error. It returns a
 // sentence for people.
-func startRunNow(ctx context.Context, d config.Dir, s runLister, ref board.Ref) (string, error) {
+func startRunNow(ctx context.Context, a *app, d config.Dir, s runLister, ref board.Ref) (string, error) {
 	before, err := s.Runs(ctx, ref)
 	if err != nil {
 		return "", err
@@ -38,7 +38,7 @@ func startRunNow(ctx context.Context, d config.Dir, s runLister, ref board.Ref) 
 	for _, r := range before {
 		known[r.ID] = true
 	}
-	exe, err := os.Executable()
+	exe, env, err := a.beat()
 	if err != nil {
 		return "", fmt.Errorf("find the bonsai binary to start a beat: %w", err)
 	}
@@ -52,7 +52,7 @@ func startRunNow(ctx context.Context, d config.Dir, s runLister, ref board.Ref) 
 	}
 	defer out.Close()
 	cmd := exec.Command(exe, "heartbeat", "--ticket", ref.String())
-	cmd.Env = append(os.Environ(), "BONSAI_DATA_DIR="+string(d))
+	cmd.Env = append(env, "BONSAI_DATA_DIR="+string(d))
 	cmd.Stdout, cmd.Stderr = out, out
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
@@ -101,4 +101,13 @@ func startRunNow(ctx context.Context, d config.Dir, s runLister, ref board.Ref) 
 		case <-tick.C:
 		}
 	}
+}
+
+// beat returns the program and environment of a Run now beat.
+func (a *app) beat() (string, []string, error) {
+	if a.beatCommand != nil {
+		return a.beatCommand()
+	}
+	exe, err := os.Executable()
+	return exe, os.Environ(), err
 }

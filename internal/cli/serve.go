@@ -135,7 +135,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Service:     func() (bool, string) { return serviceState(a) },
 		Diff:        diff,
 		RunNow: func(ctx context.Context, ref board.Ref) (string, error) {
-			return startRunNow(ctx, d, s, ref)
+			return startRunNow(ctx, a, d, s, ref)
 		},
 		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },
 		Heartbeat:  func() any { return loadHeartbeat(d, a.now()) },

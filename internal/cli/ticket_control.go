@@ -87,7 +87,7 @@ starts and the command says so.`,
 			if _, err := s.Ticket(ctx, ref); err != nil {
 				return err
 			}
-			msg, err := startRunNow(ctx, d, s, ref)
+			msg, err := startRunNow(ctx, a, d, s, ref)
 			if err != nil {
 				return err
 			}
