@@ -122,7 +122,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
-		Project: project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
+		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check,
 		Policy: policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 	})
