@@ -104,7 +104,10 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	}
 	o.report = &rep
 	if o.asJSON {
-		return writeJSON(a.stdout, rep)
+		if err := writeJSON(a.stdout, rep); err != nil {
+			return err
+		}
+		return oneTicketError(ticket, rep)
 	}
 	if err := text.WriteReport(a.stdout, rep); err != nil {
 		return err
