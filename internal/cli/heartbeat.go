@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
@@ -97,19 +98,38 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 		}
 		return text.WritePlans(a.stdout, plans, idle)
 	}
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	// Notifications left by earlier processes go out while the beat works;
+	// the beat never waits for them.
+	early := make(chan struct{})
+	go func() {
+		defer close(early)
+		if _, err := deliverNotifications(ctx, a, s, w.log, deliverBound); err != nil {
+			w.log.Error("deliver notifications", "err", err)
+		}
+	}()
 	rep, err := w.hb.Beat(ctx)
 	if err != nil {
 		w.log.Error("beat failed", "err", err)
+		<-early
 		return err
 	}
+	noteBlockers(ctx, s, rep, w.log)
 	o.report = &rep
 	if o.asJSON {
-		if err := writeJSON(a.stdout, rep); err != nil {
-			return err
-		}
-		return oneTicketError(ticket, rep)
+		err = writeJSON(a.stdout, rep)
+	} else {
+		err = text.WriteReport(a.stdout, rep)
 	}
-	if err := text.WriteReport(a.stdout, rep); err != nil {
+	// Then those the beat caused, after its report is out.
+	<-early
+	if _, derr := deliverNotifications(ctx, a, s, w.log, deliverBound); derr != nil {
+		w.log.Error("deliver notifications", "err", derr)
+	}
+	if err != nil {
 		return err
 	}
 	return oneTicketError(ticket, rep)
@@ -131,6 +151,10 @@ func oneTicketError(ticket board.Ref, rep heartbeat.Report) error {
 	}
 	return nil
 }
+
+// deliverBound caps each of a heartbeat's two delivery passes; what is
+// left waits for the next process.
+const deliverBound = 20 * time.Second
 
 // planView is one line of --dry-run --json.
 type planView struct {

@@ -80,6 +80,7 @@ func TestScripts(t *testing.T) {
 			"nosecret": cmdNoSecret,
 			"freeport": cmdFreePort,
 			"webget":   cmdWebGet,
+			"hookrecv": cmdHookRecv,
 			// doctor_script_test.go: damage a file as a failing disk would.
 			"corrupt":     cmdCorrupt,
 			"pathwithout": cmdPathWithout,

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/notify"
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
@@ -16,8 +17,8 @@ var forgeTokenEnv = []string{"GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN"}
 
 // secrets returns the Redactor of the secrets this process holds: every
 // provider's key and the password of its base URL, the forge tokens, the
-// web token, and the passwords in the repository URLs of projects (when a
-// store is given). Text from a provider passes it before it is stored,
+// web token, and the passwords in the repository URLs of projects and the
+// secrets of notification channels (when a store is given). Text from a provider passes it before it is stored,
 // shown or logged.
 func secrets(ctx context.Context, a *app, st store.Store) *llm.Redactor {
 	var s []string
@@ -37,6 +38,11 @@ func secrets(ctx context.Context, a *app, st store.Store) *llm.Redactor {
 		if ps, err := st.Projects(ctx, store.ProjectFilter{IncludeArchived: true}); err == nil {
 			for _, p := range ps {
 				s = append(s, llm.URLSecrets(p.Repo)...)
+			}
+		}
+		if cs, err := st.Channels(ctx); err == nil {
+			for _, c := range cs {
+				s = append(s, notify.Secrets(c)...)
 			}
 		}
 	}

@@ -137,6 +137,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		RunNow: func(ctx context.Context, ref board.Ref) (string, error) {
 			return startRunNow(ctx, a, d, s, ref)
 		},
+		Notify:     webNotifier{a},
 		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },
 		Heartbeat:  func() any { return loadHeartbeat(d, a.now()) },
 		Sandbox: func() error {
@@ -169,8 +170,14 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		}
 		return fail(fmt.Errorf("listen on %s: %w", o.addr, err))
 	}
+	// Deliver notifications while the server runs: whatever a beat, a web
+	// action or a dead process left in the outbox.
+	go deliverEvery(ctx, a, s, slog.New(slog.NewTextHandler(&redactWriter{w: logFile, r: secrets(ctx, a, s)}, nil)), deliverInterval)
 	return srv, l, loginURL(l.Addr(), token), func() { logFile.Close() }, nil
 }
+
+// deliverInterval is how often bonsai serve and up deliver notifications.
+const deliverInterval = 15 * time.Second
 
 // loginURL is the link that logs a browser in. A wildcard address is shown
 // as 127.0.0.1, which reaches it from this machine.

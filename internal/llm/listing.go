@@ -2,6 +2,8 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"time"
 )
@@ -42,4 +44,41 @@ func ResponseDate(h http.Header) time.Time {
 		return time.Time{}
 	}
 	return t
+}
+
+// maxListBody bounds the size of a model list.
+const maxListBody = 4 << 20
+
+// FetchListing sends GET url with the header h through c and reads the
+// {"data": [{"id": …}, …]} page both wire formats answer with. A status of
+// 300 or more is given to status, which makes the provider's error of it;
+// other failures are transport errors of provider. The caller redacts.
+func FetchListing(ctx context.Context, c *http.Client, url string, h http.Header, provider string,
+	status func(*http.Response) error) (Listing, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return Listing{}, &Error{Kind: KindInvalidRequest, Provider: provider, Message: err.Error(), Err: err}
+	}
+	req.Header = h
+	resp, err := c.Do(req)
+	if err != nil {
+		return Listing{}, TransportError(ctx, provider, "model list", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return Listing{}, status(resp)
+	}
+	var body struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxListBody)).Decode(&body); err != nil {
+		return Listing{}, TransportError(ctx, provider, "model list", err)
+	}
+	l := Listing{Date: ResponseDate(resp.Header), Models: make([]string, 0, len(body.Data))}
+	for _, d := range body.Data {
+		l.Models = append(l.Models, d.ID)
+	}
+	return l, nil
 }

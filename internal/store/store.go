@@ -151,8 +151,53 @@ type Store interface {
 	// oldest first; a limit of 0 or less means a default page.
 	Events(ctx context.Context, afterID int64, limit int) ([]board.Event, error)
 
+	// Notifications are the outbox of docs/notifications.md.
+	Notifications
+
 	// Close releases the store's resources.
 	Close() error
+}
+
+// Notifications is the notification outbox and its channels. An event that
+// notifies (an agent's question, a move to VERIFICATION, a failed run...)
+// gets its outbox rows, one per channel that wants it, in the transaction
+// that appends the event, so a notification exists exactly when its event
+// does.
+type Notifications interface {
+	// AddChannel validates c and stores it with an ID. A taken name is
+	// ECONFLICT; an unknown ProjectSlug is ENOTFOUND.
+	AddChannel(ctx context.Context, c board.Channel) (board.Channel, error)
+	// Channels lists the channels by name, settings included.
+	Channels(ctx context.Context) ([]board.Channel, error)
+	// RemoveChannel removes a channel and its notifications; an unknown
+	// name is ENOTFOUND.
+	RemoveChannel(ctx context.Context, name string) error
+	// NotificationList lists notifications, newest first.
+	NotificationList(ctx context.Context, f NotificationFilter) ([]board.Notification, error)
+	// ClaimNotifications leases up to limit pending notifications that are
+	// due, oldest first, to owner until now+lease, counting an attempt for
+	// each. A notification leased to another owner whose lease has not
+	// ended is never claimed, so two processes delivering at once never
+	// send one twice.
+	ClaimNotifications(ctx context.Context, owner string, lease time.Duration, limit int) ([]board.Delivery, error)
+	// SettleNotification records the outcome of owner's attempt: sent,
+	// pending again at o.RetryAt, or failed. A notification owner no
+	// longer leases is left as it is and reported as ECONFLICT.
+	SettleNotification(ctx context.Context, id int64, owner string, o board.Outcome) error
+	// NoteBlockers records the causes that keep the project's agents from
+	// running now: a cause not noted before appends an agents.blocked event
+	// (and so its notifications); causes no longer given are forgotten, so
+	// they notify again when they come back. It returns how many causes
+	// were new.
+	NoteBlockers(ctx context.Context, projectSlug string, causes []string) (int, error)
+}
+
+// NotificationFilter selects notifications; zero fields match everything.
+type NotificationFilter struct {
+	Channel string
+	Status  board.NotifyStatus
+	// Limit caps how many are returned; 0 means a default.
+	Limit int
 }
 
 // ProjectOverview is a project as `bonsai status` and the web status page

@@ -67,6 +67,9 @@ type Options struct {
 	// Run now button) and returns a sentence for people, or why it could
 	// not start; nil hides the button.
 	RunNow func(ctx context.Context, ref board.Ref) (string, error)
+	// Notify checks and tests channels on the notifications page; nil
+	// lists them only.
+	Notify Notifier
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// PollInterval is how often the event log is polled; 0 means 250ms.

@@ -14,10 +14,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
-// drainGrace bounds how long output is read after the process group is
-// gone, for descendants that left the group but kept the output open.
-const drainGrace = 500 * time.Millisecond
-
 // Exec implements executor.Executor.
 func (l *Executor) Exec(ctx context.Context, argv []string, opts executor.RunOptions) (executor.Exit, error) {
 	if len(argv) == 0 {
@@ -96,10 +92,10 @@ func (l *Executor) run(ctx context.Context, argv []string, opts executor.RunOpti
 
 	copied := make(chan struct{}, 2)
 	pending := 1
-	go copyOut(out, pr, copied)
+	go executor.CopyOutput(out, pr, copied)
 	if er != nil {
 		pending++
-		go copyOut(opts.Stderr, er, copied)
+		go executor.CopyOutput(opts.Stderr, er, copied)
 	}
 
 	var timeout <-chan time.Time
@@ -134,48 +130,9 @@ func (l *Executor) run(ctx context.Context, argv []string, opts executor.RunOpti
 	exit.Duration = time.Since(start)
 	// Whatever the shell left running in the background goes too.
 	killGroup(pid)
-	drain(copied, pending, pr, er)
+	executor.DrainOutput(copied, pending, pr, er)
 	exit.Code = exitCode(cmd.ProcessState)
 	return exit, nil
-}
-
-func copyOut(w io.Writer, r *os.File, done chan<- struct{}) {
-	buf := make([]byte, 32*1024)
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			// A failing writer must not block the command.
-			_, _ = w.Write(buf[:n])
-		}
-		if err != nil {
-			break
-		}
-	}
-	done <- struct{}{}
-}
-
-// drain waits for the copy goroutines, closing the read ends after a grace
-// period if a process outside the group still holds the write ends.
-func drain(copied <-chan struct{}, pending int, files ...*os.File) {
-	t := time.NewTimer(drainGrace)
-	defer t.Stop()
-	for pending > 0 {
-		select {
-		case <-copied:
-			pending--
-		case <-t.C:
-			for _, f := range files {
-				if f != nil {
-					f.SetReadDeadline(time.Now())
-				}
-			}
-		}
-	}
-	for _, f := range files {
-		if f != nil {
-			f.Close()
-		}
-	}
 }
 
 // startLocked starts cmd from a goroutine locked to its OS thread until

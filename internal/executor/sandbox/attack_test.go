@@ -233,14 +233,22 @@ func TestAttacks(t *testing.T) {
 }
 
 // TestCancelKillsLeftovers: a process that left the command's session is
-// gone once a canceled command returns, with and without the proxy's
+// gone once a canceled command returns, through the persistent sandbox's
+// server and with one bwrap per command, with and without the proxy's
 // bridge between bwrap and the command.
 func TestCancelKillsLeftovers(t *testing.T) {
 	requireBwrap(t)
-	for _, network := range []Network{NetworkNone, NetworkProxy} {
-		t.Run(string(network), func(t *testing.T) {
+	for _, c := range []struct {
+		network Network
+		per     bool
+	}{{NetworkNone, false}, {NetworkProxy, false}, {NetworkNone, true}, {NetworkProxy, true}} {
+		name := string(c.network)
+		if c.per {
+			name += "-percommand"
+		}
+		t.Run(name, func(t *testing.T) {
 			h := newHost(t)
-			ex := h.sandbox(t, network)
+			ex := open(t, h.root, Options{Network: c.network, PerCommand: c.per, Home: h.home, DataDir: h.data, GitDir: h.gitDir, Hide: []string{h.elsewhere}})
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan executor.Exit, 1)
 			go func() {

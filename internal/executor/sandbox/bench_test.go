@@ -20,8 +20,10 @@ func benchShellTrue(b *testing.B, ex executor.Executor) {
 }
 
 // BenchmarkShell_True compares the cost of starting `bash -c true` on the
-// host, inside bwrap with no network, and inside bwrap in proxy mode
-// (where the bridge, the test binary here, runs bash as its child).
+// host and inside the sandbox, with no network and in proxy mode: through
+// the persistent sandbox's command server (sandbox, proxy) and with one
+// bwrap per command (percommand-*, where in proxy mode the bridge, the
+// test binary here, runs bash as its child).
 func BenchmarkShell_True(b *testing.B) {
 	b.Run("local", func(b *testing.B) {
 		l, err := local.New(b.TempDir(), local.Options{})
@@ -31,20 +33,33 @@ func BenchmarkShell_True(b *testing.B) {
 		defer l.Close()
 		benchShellTrue(b, l)
 	})
-	b.Run("sandbox", func(b *testing.B) {
-		requireBwrap(b)
-		benchShellTrue(b, open(b, b.TempDir(), Options{}))
-	})
-	b.Run("proxy", func(b *testing.B) {
-		requireBwrap(b)
-		benchShellTrue(b, open(b, b.TempDir(), Options{Network: NetworkProxy}))
-	})
-	// The bonsai binary as the bridge costs its package initialisation
-	// on every command: BONSAI_BENCH_BRIDGE=$(go build -o … ./cmd/bonsai).
-	if bridge := os.Getenv("BONSAI_BENCH_BRIDGE"); bridge != "" {
-		b.Run("proxy-bonsai", func(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		o    Options
+	}{
+		{"sandbox", Options{}},
+		{"proxy", Options{Network: NetworkProxy}},
+		{"percommand-sandbox", Options{PerCommand: true}},
+		{"percommand-proxy", Options{Network: NetworkProxy, PerCommand: true}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
 			requireBwrap(b)
-			benchShellTrue(b, open(b, b.TempDir(), Options{Network: NetworkProxy, Proxy: ProxyOptions{Bridge: bridge}}))
+			benchShellTrue(b, open(b, b.TempDir(), c.o))
 		})
+	}
+	// The bonsai binary as the bridge costs its package initialisation
+	// on every command, as the server does once: BONSAI_BENCH_BRIDGE=$(go
+	// build -o … ./cmd/bonsai).
+	if bridge := os.Getenv("BONSAI_BENCH_BRIDGE"); bridge != "" {
+		for _, per := range []bool{false, true} {
+			name := "proxy-bonsai"
+			if per {
+				name = "percommand-proxy-bonsai"
+			}
+			b.Run(name, func(b *testing.B) {
+				requireBwrap(b)
+				benchShellTrue(b, open(b, b.TempDir(), Options{Network: NetworkProxy, PerCommand: per, Proxy: ProxyOptions{Bridge: bridge}}))
+			})
+		}
 	}
 }

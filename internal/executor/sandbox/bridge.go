@@ -3,10 +3,14 @@ package sandbox
 import "strings"
 
 // BridgeArg is the hidden first argument that makes the bonsai binary
-// the sandbox's proxy bridge: `bonsai <BridgeArg> <socket> -- argv…`.
+// the sandbox's proxy bridge, `bonsai <BridgeArg> <socket> -- argv…`, or
+// its persistent command server, `bonsai <BridgeArg> --serve <socket|->`.
 // The program's main hands the arguments after it to BridgeMain before
 // doing anything else.
 const BridgeArg = "__bonsai-sandbox-bridge"
+
+// serveArg, after BridgeArg, makes the binary the command server.
+const serveArg = "--serve"
 
 // proxyVars are the variables the bridge sets for the command; the
 // *_PROXY it does not set are removed.

@@ -25,7 +25,13 @@ var forwarded = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, sys
 // it exits when the command does, with its exit status, or dies of the
 // same signal (HUP, INT, TERM, KILL; others give 128+N, which is what
 // bwrap reports for a signal death anyway). It returns the exit code.
+//
+// With serveArg first it is the persistent sandbox's command server
+// instead (see serveMain).
 func BridgeMain(args []string) int {
+	if len(args) > 0 && args[0] == serveArg {
+		return serveMain(args[1:])
+	}
 	if len(args) < 3 || args[1] != "--" {
 		fmt.Fprintln(os.Stderr, "bonsai: "+BridgeArg+" is started by the sandbox, not by hand")
 		return 2

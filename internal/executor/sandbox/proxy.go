@@ -17,6 +17,7 @@ import (
 const (
 	bridgeIn = "/run/bonsai/bonsai"
 	socketIn = "/run/bonsai/proxy.sock"
+	serverIn = "/run/bonsai/server" // the command server's binary (not with NetworkAll)
 )
 
 // proxy is the executor's own netproxy server on a unix socket in a
@@ -31,23 +32,9 @@ type proxy struct {
 
 // startProxy starts the proxy for o; stop undoes it.
 func startProxy(o ProxyOptions) (*proxy, error) {
-	bridge := o.Bridge
-	if bridge == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: proxy mode needs the bonsai executable as its bridge: %w", err)
-		}
-		bridge = exe
-	}
-	bridge, err := filepath.EvalSymlinks(bridge)
-	if err == nil {
-		bridge, err = filepath.Abs(bridge)
-	}
+	bridge, err := executable(o.Bridge, "Options.Proxy.Bridge")
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: proxy bridge: %w", err)
-	}
-	if fi, err := os.Stat(bridge); err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
-		return nil, fmt.Errorf("sandbox: proxy bridge %s is not an executable file; set Options.Proxy.Bridge to the bonsai binary", bridge)
+		return nil, err
 	}
 	srv, err := netproxy.New(netproxy.Options{Allow: o.Allow, OnRefused: o.OnRefused, Hint: o.Hint})
 	if err != nil {
@@ -85,4 +72,28 @@ func (p *proxy) stop() error {
 		err = errors.Join(err, serr)
 	}
 	return errors.Join(err, os.RemoveAll(p.dir))
+}
+
+// executable returns the absolute, symlink-free path of the bonsai
+// binary at path (os.Executable() when empty), which must be an
+// executable file; field names the option that sets it.
+func executable(path, field string) (string, error) {
+	if path == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return "", fmt.Errorf("sandbox: the sandbox runs the bonsai executable inside: %w; set %s", err, field)
+		}
+		path = exe
+	}
+	p, err := filepath.EvalSymlinks(path)
+	if err == nil {
+		p, err = filepath.Abs(p)
+	}
+	if err != nil {
+		return "", fmt.Errorf("sandbox: %s: %w", field, err)
+	}
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		return "", fmt.Errorf("sandbox: %s is not an executable file; set %s to the bonsai binary", p, field)
+	}
+	return p, nil
 }

@@ -30,7 +30,11 @@ type proxied struct {
 	refs          []netproxy.Refusal
 }
 
-func newProxied(t *testing.T) *proxied {
+func newProxied(t *testing.T) *proxied { return newProxiedOpts(t, false) }
+
+// newProxiedOpts is newProxied, with one bwrap and bridge per command
+// when perCommand is set.
+func newProxiedOpts(t *testing.T, perCommand bool) *proxied {
 	t.Helper()
 	requireBwrap(t)
 	p := &proxied{root: t.TempDir()}
@@ -40,7 +44,7 @@ func newProxied(t *testing.T) *proxied {
 	t.Cleanup(p.secure.Close)
 	p.ca = filepath.Join(p.root, "ca.pem")
 	must(t, os.WriteFile(p.ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: p.secure.Certificate().Raw}), 0o644))
-	p.ex = open(t, p.root, Options{Network: NetworkProxy, Proxy: ProxyOptions{
+	p.ex = open(t, p.root, Options{Network: NetworkProxy, PerCommand: perCommand, Proxy: ProxyOptions{
 		Allow:     []string{hostOf(t, p.plain.URL), hostOf(t, p.secure.URL)},
 		OnRefused: func(r netproxy.Refusal) { p.mu.Lock(); p.refs = append(p.refs, r); p.mu.Unlock() },
 		Hint:      "Allow it with: bonsai test-hint",
@@ -153,35 +157,56 @@ func TestProxy_NoDirectConnection(t *testing.T) {
 	}
 }
 
-// TestProxy_ExitAndSignal: the bridge reproduces the command's exit
-// status and its death by a signal as the local executor reports them.
-func TestProxy_ExitAndSignal(t *testing.T) {
-	p := newProxied(t)
-	l := onHost(t, p.root)
-	for _, script := range []string{"exit 0", "exit 7", "exit 255", "kill -TERM $$", "kill -INT $$", "kill -KILL $$", "kill -USR1 $$", "kill -SEGV $$", "sh -c 'kill -HUP $$'"} {
-		want, _ := shell(t, l, script)
-		if got, out := shell(t, p.ex, script); got != want {
-			t.Errorf("%s: exit %d in the sandbox, %d on the host (%s)", script, got, want, out)
-		}
+// bothPaths runs f with the persistent sandbox's server and with the
+// per-command bridge between bwrap and the command.
+func bothPaths(t *testing.T, f func(t *testing.T, p *proxied)) {
+	for _, per := range []bool{false, true} {
+		t.Run(map[bool]string{false: "server", true: "bridge"}[per], func(t *testing.T) {
+			f(t, newProxiedOpts(t, per))
+		})
 	}
 }
 
-// TestProxy_SignalForwarded: a signal the bridge gets reaches the command.
+// TestProxy_ExitAndSignal: the server and the bridge reproduce the
+// command's exit status and its death by a signal as the local executor
+// reports them.
+func TestProxy_ExitAndSignal(t *testing.T) {
+	bothPaths(t, func(t *testing.T, p *proxied) {
+		l := onHost(t, p.root)
+		for _, script := range []string{"exit 0", "exit 7", "exit 255", "kill -TERM $$", "kill -INT $$", "kill -KILL $$", "kill -USR1 $$", "kill -SEGV $$", "sh -c 'kill -HUP $$'"} {
+			want, _ := shell(t, l, script)
+			if got, out := shell(t, p.ex, script); got != want {
+				t.Errorf("%s: exit %d in the sandbox, %d on the host (%s)", script, got, want, out)
+			}
+		}
+	})
+}
+
+// TestProxy_SignalForwarded: a signal the command's parent (the bridge,
+// or the server, which passes it to every running command) gets reaches
+// the command.
 func TestProxy_SignalForwarded(t *testing.T) {
-	p := newProxied(t)
-	script := `trap 'echo got-term; exit 3' TERM; kill -TERM $PPID; for i in $(seq 500); do sleep 0.01; done; echo no-signal`
-	code, out := shell(t, p.ex, "bash -c "+shellQuote(script))
-	if code != 3 || !strings.Contains(out, "got-term") {
-		t.Fatalf("exit %d: %s", code, out)
-	}
+	bothPaths(t, func(t *testing.T, p *proxied) {
+		script := `trap 'echo got-term; exit 3' TERM; kill -TERM $PPID; for i in $(seq 500); do sleep 0.01; done; echo no-signal`
+		code, out := shell(t, p.ex, "bash -c "+shellQuote(script))
+		if code != 3 || !strings.Contains(out, "got-term") {
+			t.Fatalf("exit %d: %s", code, out)
+		}
+	})
 }
 
 // TestProxy_NoLeftovers: nothing a command started outlives it, though
-// the bridge, not bwrap's init, is the command's parent.
+// the server or the bridge, not bwrap's init, is the command's parent.
 func TestProxy_NoLeftovers(t *testing.T) {
+	for _, per := range []bool{false, true} {
+		t.Run(map[bool]string{false: "server", true: "bridge"}[per], func(t *testing.T) { testNoLeftovers(t, per) })
+	}
+}
+
+func testNoLeftovers(t *testing.T, perCommand bool) {
 	requireBwrap(t)
 	h := newHost(t)
-	ex := open(t, h.root, Options{Network: NetworkProxy, Home: h.home, DataDir: h.data, GitDir: h.gitDir})
+	ex := open(t, h.root, Options{Network: NetworkProxy, PerCommand: perCommand, Home: h.home, DataDir: h.data, GitDir: h.gitDir})
 	if code, out := shell(t, ex, detach(h)); code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
@@ -218,13 +243,14 @@ func onHost(t *testing.T, root string) executor.Executor {
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// TestProxy_BridgeReleasesStdio: once the command runs, the bridge holds
-// none of its stdin, stdout or stderr, so a command that closes them ends
-// them as it would without the bridge.
+// TestProxy_BridgeReleasesStdio: once the command runs, its parent (the
+// server or the bridge) holds none of its stdin, stdout or stderr, so a
+// command that closes them ends them as it would without it.
 func TestProxy_BridgeReleasesStdio(t *testing.T) {
-	p := newProxied(t)
-	code, out := shell(t, p.ex, "readlink /proc/$PPID/fd/0 /proc/$PPID/fd/1 /proc/$PPID/fd/2; readlink /proc/$$/fd/1")
-	if code != 0 || !strings.HasPrefix(out, "/dev/null\n/dev/null\n/dev/null\npipe:") {
-		t.Fatalf("exit %d: %q", code, out)
-	}
+	bothPaths(t, func(t *testing.T, p *proxied) {
+		code, out := shell(t, p.ex, "readlink /proc/$PPID/fd/0 /proc/$PPID/fd/1 /proc/$PPID/fd/2; readlink /proc/$$/fd/1")
+		if code != 0 || !strings.HasPrefix(out, "/dev/null\n/dev/null\n/dev/null\npipe:") {
+			t.Fatalf("exit %d: %q", code, out)
+		}
+	})
 }

@@ -25,7 +25,13 @@ type Executor struct {
 	env   []string // KEY=VALUE pairs every command gets besides CleanEnv's
 	shell string   // bash, else sh
 	proxy *proxy   // NetworkProxy's server; nil otherwise
+	exe   string   // host path of the command server's binary; "" with PerCommand
+	tmp   string   // host directory for the control sockets' directories
 	once  sync.Once
+
+	srvMu  sync.Mutex
+	srv    *server // the persistent sandbox; nil until the first command
+	closed bool
 }
 
 var _ executor.Executor = (*Executor)(nil)
@@ -54,13 +60,23 @@ func New(root string, opts Options) (*Executor, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Executor{Executor: l, opts: opts, bwrap: bw, home: opts.Home, shell: "bash"}
+	s := &Executor{Executor: l, opts: opts, bwrap: bw, home: opts.Home, shell: "bash", tmp: os.TempDir()}
 	if _, err := exec.LookPath("bash"); err != nil {
 		s.shell = "sh"
 	}
 	if opts.Network == NetworkProxy {
 		if s.proxy, err = startProxy(opts.Proxy); err != nil {
 			l.Close()
+			return nil, err
+		}
+	}
+	if !opts.PerCommand {
+		exe := opts.Server
+		if exe == "" && s.proxy != nil {
+			exe = s.proxy.bridge
+		}
+		if s.exe, err = executable(exe, "Options.Server"); err != nil {
+			s.Close()
 			return nil, err
 		}
 	}
@@ -71,11 +87,13 @@ func New(root string, opts Options) (*Executor, error) {
 	return s, nil
 }
 
-// Close stops the proxy of NetworkProxy, if any, and closes the local
-// executor.
+// Close ends the persistent sandbox, if one runs, with every process in
+// it (commands still running end as killed, exit 137), stops the proxy of
+// NetworkProxy, if any, and closes the local executor.
 func (s *Executor) Close() error {
 	var err error
 	s.once.Do(func() {
+		s.stopServer(true)
 		if s.proxy != nil {
 			err = s.proxy.stop()
 		}
@@ -86,22 +104,18 @@ func (s *Executor) Close() error {
 
 // Mark adds the KEY=VALUE pair kv to the environment of every command,
 // inside the sandbox too, so local.KillMarked finds them (see local.Mark).
+// A persistent sandbox already running is ended, so that the next
+// command starts one whose every process carries the mark.
 func (s *Executor) Mark(kv string) {
 	s.Executor.Mark(kv)
 	s.env = append(s.env, kv)
+	s.stopServer(false)
 }
 
 // Exec implements executor.Executor.
 func (s *Executor) Exec(ctx context.Context, argv []string, opts executor.RunOptions) (executor.Exit, error) {
-	if len(argv) == 0 {
-		return executor.Exit{}, errors.New("exec: empty command")
-	}
-	if !strings.Contains(argv[0], "/") {
-		// The host's root file system is the sandbox's, so the host's
-		// PATH lookup is the sandbox's (short of hidden directories).
-		if _, err := exec.LookPath(argv[0]); err != nil {
-			return executor.Exit{}, fmt.Errorf("run %s: %w", argv[0], executor.ErrCommandNotFound)
-		}
+	if err := executor.CheckArgv(argv); err != nil {
+		return executor.Exit{}, err
 	}
 	return s.run(ctx, argv, opts)
 }
@@ -111,7 +125,8 @@ func (s *Executor) Shell(ctx context.Context, script string, opts executor.RunOp
 	return s.run(ctx, []string{s.shell, "-c", script}, opts)
 }
 
-// run starts bwrap through the local executor, which gives it its own
+// run runs argv in the persistent sandbox, or with PerCommand starts
+// bwrap for it through the local executor, which gives it its own
 // process group, the parent-death signal and kill-on-cancel; bwrap's
 // --die-with-parent and PID namespace take everything inside with it.
 func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOptions) (executor.Exit, error) {
@@ -122,6 +137,9 @@ func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOpti
 			return executor.Exit{}, err
 		}
 		dir = d
+	}
+	if !s.opts.PerCommand {
+		return s.runPersistent(ctx, argv, dir, opts)
 	}
 	args := make([]string, 0, len(s.mount)+4*len(s.env)+len(argv)+8)
 	args = append(args, s.bwrap)

@@ -167,15 +167,8 @@ func (s *Executor) Close() error {
 
 // Exec implements executor.Executor.
 func (s *Executor) Exec(ctx context.Context, argv []string, opts executor.RunOptions) (executor.Exit, error) {
-	if len(argv) == 0 {
-		return executor.Exit{}, errors.New("exec: empty command")
-	}
-	if !strings.Contains(argv[0], "/") {
-		// The host's file system is the sandbox's, so the host's PATH
-		// lookup is the sandbox's (short of hidden directories).
-		if _, err := exec.LookPath(argv[0]); err != nil {
-			return executor.Exit{}, fmt.Errorf("run %s: %w", argv[0], executor.ErrCommandNotFound)
-		}
+	if err := executor.CheckArgv(argv); err != nil {
+		return executor.Exit{}, err
 	}
 	return s.run(ctx, argv, opts)
 }

@@ -2,8 +2,6 @@ package anthropic
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 
@@ -12,46 +10,20 @@ import (
 
 var _ llm.Lister = (*Model)(nil)
 
-// maxListBody bounds the size of a model list.
-const maxListBody = 4 << 20
-
-// listBody is the Models API's page: GET /v1/models.
-type listBody struct {
-	Data []struct {
-		ID string `json:"id"`
-	} `json:"data"`
-}
-
-// ListModels asks the Models API for the first page of models (up to 1000),
-// with the key and headers the Messages API gets. It costs no tokens.
+// ListModels asks the Models API (GET /v1/models) for the first page of
+// models (up to 1000), with the key and headers the Messages API gets. It
+// costs no tokens.
 func (m *Model) ListModels(ctx context.Context) (llm.Listing, error) {
 	url := strings.TrimRight(m.cfg.BaseURL, "/") + "/v1/models?limit=1000"
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return llm.Listing{}, m.redact.Error(&llm.Error{Kind: llm.KindInvalidRequest, Provider: m.cfg.Provider, Message: err.Error(), Err: err})
-	}
-	h := hreq.Header
+	h := http.Header{}
 	h.Set("Accept", "application/json")
 	h.Set("Anthropic-Version", apiVersion)
 	h.Set("User-Agent", "bonsai")
 	if m.cfg.APIKey != "" {
 		h.Set("Authorization", "Bearer "+m.cfg.APIKey)
 	}
-	resp, err := m.cfg.HTTPClient.Do(hreq)
-	if err != nil {
-		return llm.Listing{}, m.redact.Error(llm.TransportError(ctx, m.cfg.Provider, "model list", err))
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode >= 300 {
-		return llm.Listing{}, m.redact.Error(statusError(ctx, m.cfg.Provider, resp, url))
-	}
-	var body listBody
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxListBody)).Decode(&body); err != nil {
-		return llm.Listing{}, m.redact.Error(llm.TransportError(ctx, m.cfg.Provider, "model list", err))
-	}
-	l := llm.Listing{Date: llm.ResponseDate(resp.Header), Models: make([]string, 0, len(body.Data))}
-	for _, d := range body.Data {
-		l.Models = append(l.Models, d.ID)
-	}
-	return l, nil
+	l, err := llm.FetchListing(ctx, m.cfg.HTTPClient, url, h, m.cfg.Provider, func(resp *http.Response) error {
+		return statusError(ctx, m.cfg.Provider, resp, url)
+	})
+	return l, m.redact.Error(err)
 }

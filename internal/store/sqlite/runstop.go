@@ -10,7 +10,7 @@ import (
 )
 
 // RequestStop asks the running run of the ticket ref to stop: it sets the
-// run's stop_requested_at (migration 0012) and records a
+// run's stop_requested_at (migration 0013) and records a
 // run.stop_requested event, in one transaction. The process running the
 // run polls RunControl and stops it. A ticket with no running run is an
 // ECONFLICT error naming how its last run ended; asking twice is not an

@@ -34,3 +34,10 @@ func (c *clock) tick() {
 	defer c.mu.Unlock()
 	c.now = c.now.Add(time.Millisecond)
 }
+
+// advance moves the clock d on.
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}

@@ -24,6 +24,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Run", runCases},
 		{"Event", eventCases},
 		{"Pick", pickCases},
+		{"Notify", notifyCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
--- 0012: run control (issue 13, docs/heartbeat.md "Run control"). A person
+-- 0013: run control (issue 13, docs/heartbeat.md "Run control"). A person
 -- stops a running run from another process (the web server, `bonsai
 -- ticket stop`) by setting stop_requested_at on it; the beat running it
 -- polls the row and cancels the run, which finishes with status

@@ -1,0 +1,216 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// server is the host's handle on a persistent sandbox: bwrap running the
+// command server (serveMain), and the control socket it listens on.
+type server struct {
+	cmd    *exec.Cmd
+	dir    string // 0700, holds the socket
+	sock   string
+	done   chan struct{} // closed once bwrap has exited
+	stderr *tail         // what bwrap and the server said before they started
+}
+
+// dead reports whether bwrap has exited.
+func (v *server) dead() bool {
+	select {
+	case <-v.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// stop kills bwrap, whose end takes the server's PID namespace and every
+// process in it along (--die-with-parent kills its init, and the kernel
+// everything else), waits for it and removes the socket's directory. It
+// may be called more than once.
+func (v *server) stop() {
+	_ = v.cmd.Process.Kill() // through a pidfd: never another process
+	<-v.done
+	os.RemoveAll(v.dir)
+}
+
+// server returns the running server, starting one if there is none or
+// the last one died.
+func (s *Executor) server() (*server, error) {
+	s.srvMu.Lock()
+	defer s.srvMu.Unlock()
+	if s.closed {
+		return nil, errors.New("sandbox: the executor is closed")
+	}
+	if s.srv != nil && !s.srv.dead() {
+		return s.srv, nil
+	}
+	if s.srv != nil {
+		s.srv.stop()
+		s.srv = nil
+	}
+	v, err := s.startServer()
+	if err != nil {
+		return nil, err
+	}
+	s.srv = v
+	return v, nil
+}
+
+// drop stops v if it is still the executor's server, so that the next
+// command starts a new one.
+func (s *Executor) drop(v *server) {
+	s.srvMu.Lock()
+	defer s.srvMu.Unlock()
+	if s.srv == v {
+		s.srv = nil
+	}
+	v.stop()
+}
+
+// stopServer ends the server, if any; with closing, for good.
+func (s *Executor) stopServer(closing bool) {
+	s.srvMu.Lock()
+	defer s.srvMu.Unlock()
+	s.closed = s.closed || closing
+	if s.srv != nil {
+		s.srv.stop()
+		s.srv = nil
+	}
+}
+
+// startServer starts bwrap with the executor's mounts and namespaces
+// running the command server, and hands it the listener of a control
+// socket in a private directory. The host keeps no copy of the
+// listener: once the server is gone, connecting fails at once.
+func (s *Executor) startServer() (*server, error) {
+	dir, err := os.MkdirTemp(s.tmp, "bonsai-sandbox-") // 0700
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: control socket directory: %w", err)
+	}
+	sock := filepath.Join(dir, "ctl.sock")
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("sandbox: control socket (set TMPDIR to a shorter path if it is too long): %w", err)
+	}
+	ln.SetUnlinkOnClose(false)
+	f, err := ln.File()
+	ln.Close()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("sandbox: control socket: %w", err)
+	}
+	defer f.Close()
+
+	exeIn := serverIn
+	binds := []string{"--ro-bind", s.exe, serverIn}
+	if s.opts.Network == NetworkAll {
+		// /run is the host's, read-only: the binary goes where it is.
+		exeIn = s.exe
+		binds = []string{"--ro-bind", s.exe, s.exe}
+	}
+	proxySock := "-"
+	if s.proxy != nil {
+		proxySock = socketIn
+	}
+	args := make([]string, 0, len(s.mount)+3*len(s.env)+32)
+	args = append(args, s.bwrap)
+	args = append(args, s.mount...)
+	args = append(args, binds...)
+	args = append(args, "--chdir", s.Root(), "--clearenv")
+	env := s.environ(nil)
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		args = append(args, "--setenv", k, v)
+	}
+	args = append(args, "--", exeIn, BridgeArg, serveArg, proxySock)
+	cmd := exec.Command(args[0], args[1:]...)
+	v := &server{cmd: cmd, dir: dir, sock: sock, done: make(chan struct{}), stderr: &tail{max: 4 << 10}}
+	// bwrap's own environment stays in its init, PID 1 of the sandbox,
+	// whose /proc/1/environ every command can read: the runtime's, with
+	// its API keys, must not be it.
+	cmd.Env = env
+	cmd.ExtraFiles = []*os.File{f}
+	cmd.Stderr = v.stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	started := make(chan error, 1)
+	go func() {
+		// The parent-death signal fires when the thread that started
+		// bwrap ends: hold it for bwrap's life (see local.startLocked).
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		_ = cmd.Wait()
+		close(v.done)
+	}()
+	if err := <-started; err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("sandbox: start bwrap: %w", err)
+	}
+	return v, nil
+}
+
+// tail keeps the first max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if n := t.max - len(t.b); n > 0 {
+		t.b = append(t.b, p[:min(n, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(string(t.b))
+}
+
+// dialServer connects to a running server, starting one if needed, and
+// to a new one if the last one is found dead.
+func (s *Executor) dialServer() (*server, *net.UnixConn, error) {
+	for attempt := 0; ; attempt++ {
+		v, err := s.server()
+		if err != nil {
+			return nil, nil, err
+		}
+		c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: v.sock, Net: "unix"})
+		if err == nil {
+			return v, c, nil
+		}
+		s.drop(v)
+		if attempt > 0 {
+			return nil, nil, s.serverErr(v, err)
+		}
+	}
+}
+
+// serverErr says why a server that just started ran nothing.
+func (s *Executor) serverErr(v *server, err error) error {
+	msg := v.stderr.String()
+	if msg == "" {
+		msg = "no message"
+	}
+	return fmt.Errorf("sandbox: the sandbox's command server (%s %s) did not start (%s): %w; if the binary does not dispatch %s to BridgeMain, set Options.Server or Options.PerCommand",
+		s.exe, BridgeArg, msg, err, BridgeArg)
+}

@@ -1,0 +1,239 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/executor/local"
+)
+
+// controlFD is the descriptor of the control socket's listener the host
+// hands the server: the first of exec.Cmd.ExtraFiles.
+const controlFD = 3
+
+// commandVar marks every process of one command with a number of its
+// own, so that what it leaves behind in a session of its own can be
+// found while other commands still run.
+const commandVar = "BONSAI_SANDBOX_COMMAND"
+
+// cmdServer is the command server that runs inside the persistent
+// sandbox (see serveMain).
+type cmdServer struct {
+	proxyAddr string // the loopback listener of the proxy bridge; "" without the proxy
+	mu        sync.Mutex
+	running   map[int]bool // process group ids of running commands
+	next      int          // the last commandVar number given
+}
+
+// serveMain is the command server: args are what follows serveArg, the
+// proxy's socket inside the sandbox or "-" without the proxy. It accepts
+// the host's connections on the listener at controlFD and runs one
+// command for each (see wire_linux.go for the protocol), each in a
+// session and process group of its own, with the environment, directory
+// and files of its request. It kills a command's group when the host
+// half-closes or drops the connection, and kills what a command leaves
+// behind when it ends: its group, the processes carrying its
+// commandVar, and, when no other command runs, every process of the
+// sandbox but the server and bwrap's init. It passes the signals a
+// bridge forwards on to every running command's group. It returns when
+// the listener fails.
+func serveMain(args []string) int {
+	if len(args) != 1 {
+		fmt.Fprintln(os.Stderr, "bonsai: "+BridgeArg+" "+serveArg+" is started by the sandbox, not by hand")
+		return 2
+	}
+	f := os.NewFile(controlFD, "control")
+	ln, err := net.FileListener(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bonsai sandbox: the command server has no control socket: %v\n", err)
+		return 126
+	}
+	closeOnExec()
+	s := &cmdServer{running: map[int]bool{}}
+	if args[0] != "-" {
+		pl, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bonsai sandbox: cannot listen on the sandbox's loopback for the proxy: %v\n", err)
+			return 126
+		}
+		go bridgeAccept(pl, args[0])
+		s.proxyAddr = pl.Addr().String()
+	}
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, forwarded...)
+	go func() {
+		for sig := range sigs {
+			s.signalAll(sig.(syscall.Signal))
+		}
+	}()
+	releaseStdio()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
+			return 1
+		}
+		go s.serve(c.(*net.UnixConn))
+	}
+}
+
+// serve runs the command of one connection.
+func (s *cmdServer) serve(c *net.UnixConn) {
+	defer c.Close()
+	req, files, err := readRequest(c)
+	if err != nil {
+		return
+	}
+	stderr := files[2]
+	exit := func(code int) {
+		_ = json.NewEncoder(c).Encode(reply{Exit: &code})
+	}
+	path, err := lookPathIn(req.Argv[0], req.Env, req.Dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "bonsai sandbox: %s: %v\n", req.Argv[0], err)
+		closeFiles(files)
+		exit(127)
+		return
+	}
+	env := req.Env
+	if s.proxyAddr != "" {
+		env = commandEnv(env, s.proxyAddr)
+	}
+	cmd := &exec.Cmd{Path: path, Args: req.Argv, Dir: req.Dir, Stdin: files[0], Stdout: files[1], Stderr: stderr,
+		SysProcAttr: &syscall.SysProcAttr{Setsid: true}}
+	s.mu.Lock()
+	s.next++
+	mark := commandVar + "=" + strconv.Itoa(s.next)
+	cmd.Env = append(env, mark)
+	err = cmd.Start()
+	if err == nil {
+		s.running[cmd.Process.Pid] = true
+	}
+	s.mu.Unlock()
+	if err != nil {
+		fmt.Fprintf(stderr, "bonsai sandbox: %v\n", err)
+		closeFiles(files)
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
+			exit(127)
+		} else {
+			exit(126)
+		}
+		return
+	}
+	// The command alone holds its files now, so that one that closes
+	// its stdout ends the output as it would without the server.
+	closeFiles(files)
+	pid := cmd.Process.Pid
+	_ = json.NewEncoder(c).Encode(reply{PID: pid})
+	go func() {
+		// Anything from the host, its half-close or its end, kills.
+		var b [1]byte
+		_, _ = c.Read(b[:])
+		s.mu.Lock()
+		if s.running[pid] {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		}
+		s.mu.Unlock()
+	}()
+	_ = cmd.Wait()
+	s.ended(pid, mark)
+	exit(exitStatus(cmd.ProcessState))
+}
+
+// ended kills what the command whose group is pid left behind.
+func (s *cmdServer) ended(pid int, mark string) {
+	s.mu.Lock()
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	delete(s.running, pid)
+	idle := len(s.running) == 0
+	if idle {
+		// Nothing else should live here: kill(-1) reaches every process
+		// of the PID namespace but the caller and init, those that left
+		// the command's group and dropped its mark too. Starts wait for
+		// the lock, so no new command is caught.
+		_ = syscall.Kill(-1, syscall.SIGKILL)
+	}
+	s.mu.Unlock()
+	if !idle {
+		_, _ = local.KillMarked(mark)
+	}
+}
+
+// signalAll sends sig to the group of every running command.
+func (s *cmdServer) signalAll(sig syscall.Signal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for pid := range s.running {
+		_ = syscall.Kill(-pid, sig)
+	}
+}
+
+// exitStatus is the command's exit code, 128+N for a death by signal N.
+func exitStatus(ps *os.ProcessState) int {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+// lookPathIn finds name as execvp would with the command's own PATH
+// (from env), relative entries taken from dir.
+func lookPathIn(name string, env []string, dir string) (string, error) {
+	if strings.Contains(name, "/") {
+		return name, nil
+	}
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			d = "."
+		}
+		p := filepath.Join(d, name)
+		check := p
+		if !filepath.IsAbs(p) {
+			check = filepath.Join(dir, p)
+			if !strings.HasPrefix(p, ".") {
+				p = "./" + p
+			}
+		}
+		if fi, err := os.Stat(check); err == nil && fi.Mode().IsRegular() && syscall.Access(check, 1) == nil {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+// closeOnExec keeps the descriptors the server inherited beyond stdin,
+// stdout and stderr (whatever the runtime's own parent left open) from
+// reaching the commands.
+func closeOnExec() {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
+}
