@@ -45,7 +45,7 @@ func startRunNow(ctx context.Context, a *app, d config.Dir, s runLister, ref boa
 	if err := os.MkdirAll(d.Logs(), 0o700); err != nil {
 		return "", err
 	}
-	outPath := filepath.Join(d.Logs(), "run-now.out")
+	outPath := filepath.Join(d.Logs(), fmt.Sprintf("run-now-%s-%d.out", ref.Project, ref.Number))
 	out, err := os.OpenFile(outPath, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return "", err
