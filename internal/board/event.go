@@ -25,6 +25,9 @@ const (
 	EventApprovalTold    EventType = "approval.told"
 	EventRunStarted      EventType = "run.started"
 	EventRunFinished     EventType = "run.finished"
+	// EventRunStopRequested is a person asking a running run to stop;
+	// the process running it stops it within a second or two.
+	EventRunStopRequested EventType = "run.stop_requested"
 )
 
 // Event is one entry of the append-only log of changes. IDs increase

@@ -17,12 +17,16 @@ const (
 	RunError          RunStatus = "error"
 	RunInterrupted    RunStatus = "interrupted"
 	RunBudgetExceeded RunStatus = "budget_exceeded"
+	// RunStopped is a run a person stopped (`bonsai ticket stop`, the
+	// ticket page's Stop button): not a failure, and not judged by the
+	// no-progress guard.
+	RunStopped RunStatus = "stopped"
 )
 
 // Valid reports whether s is a known status.
 func (s RunStatus) Valid() bool {
 	switch s {
-	case RunRunning, RunCompleted, RunBlocked, RunTimeout, RunError, RunInterrupted, RunBudgetExceeded:
+	case RunRunning, RunCompleted, RunBlocked, RunTimeout, RunError, RunInterrupted, RunBudgetExceeded, RunStopped:
 		return true
 	}
 	return false
@@ -93,4 +97,21 @@ func (r Run) Duration() time.Duration {
 		return 0
 	}
 	return r.FinishedAt.Sub(r.StartedAt)
+}
+
+// RunControl is what the process running a run polls while it runs
+// (docs/heartbeat.md, "Run control"): whether a person asked to stop it,
+// and when the newest unresolved human comment on its ticket was posted,
+// so that a new comment can steer the agent mid-run.
+type RunControl struct {
+	// Status is the run's status: a run that is no longer running has
+	// nothing to control.
+	Status RunStatus
+	// StopRequestedAt is when a stop was asked for; nil when none was.
+	StopRequestedAt *time.Time
+	// StopRequestedBy names who asked (a person's name, or "cli").
+	StopRequestedBy string
+	// LastHumanComment is when the newest unresolved human comment on
+	// the run's ticket was posted; zero when there is none.
+	LastHumanComment time.Time
 }

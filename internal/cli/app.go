@@ -34,6 +34,11 @@ type app struct {
 
 	dir   config.Dir
 	store store.Store
+
+	// beatCommand, when set, is the program and environment Run now
+	// starts beats with (tests: the bonsai binary on PATH and their own
+	// environment); nil means this binary and this process's environment.
+	beatCommand func() (exe string, env []string, err error)
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view/text"
@@ -16,6 +17,8 @@ type heartbeatOptions struct {
 	// recorded for 'bonsai service status'.
 	service bool
 	project string
+	// ticket, when set, runs exactly that ticket (Run now).
+	ticket string
 	// report receives the beat's report, when it ran.
 	report *heartbeat.Report
 }
@@ -56,6 +59,7 @@ changes nothing.`,
 	f.BoolVar(&o.once, "once", false, "run exactly one beat and exit (what every invocation does; for explicit service units)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print what a beat would pick, and change nothing")
 	f.StringVar(&o.project, "project", "", "only this project (slug)")
+	f.StringVar(&o.ticket, "ticket", "", "run exactly this ticket (e.g. demo#3) now, if the board rules let an agent work on it, else say why")
 	f.BoolVar(&o.service, "service", false, "record the beat's outcome for 'bonsai service status' (the service units pass it)")
 	f.MarkHidden("service")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
@@ -64,13 +68,24 @@ changes nothing.`,
 
 func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	ctx := cmd.Context()
+	var ticket board.Ref
+	if o.ticket != "" {
+		var err error
+		if ticket, err = board.ParseRef(o.ticket); err != nil {
+			return err
+		}
+		if o.project != "" && o.project != ticket.Project {
+			return board.Errorf(board.EINVALID, "--ticket %s is not in --project %s; give one of them", ticket, o.project)
+		}
+		o.project = ticket.Project
+	}
 	var progress func(heartbeat.Progress)
 	if !o.dryRun && !o.asJSON {
 		var stop func()
 		progress, stop = progressOutput(a)
 		defer stop()
 	}
-	w, err := wireHeartbeat(ctx, a, o.project, progress)
+	w, err := wireHeartbeat(ctx, a, o.project, ticket, progress)
 	if err != nil {
 		return err
 	}
@@ -120,7 +135,27 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	if _, derr := deliverNotifications(ctx, a, s, w.log, deliverBound); derr != nil {
 		w.log.Error("deliver notifications", "err", derr)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return oneTicketError(ticket, rep)
+}
+
+// oneTicketError says why a beat for one ticket (--ticket) ran no agent
+// on it: another beat holds the lock, or the ticket was skipped.
+func oneTicketError(ticket board.Ref, rep heartbeat.Report) error {
+	if ticket.Number == 0 {
+		return nil
+	}
+	if rep.Skipped {
+		return board.Errorf(board.EREFUSED, "another heartbeat (pid %d) is running; %s was not started. Try again when it ends; the next beat also picks %s if it is its project's pick", rep.HolderPID, ticket, ticket)
+	}
+	for _, r := range rep.Runs {
+		if r.Skipped != "" {
+			return board.Errorf(board.EREFUSED, "%s was not run: %s", ticket, r.Skipped)
+		}
+	}
+	return nil
 }
 
 // deliverBound caps each of a heartbeat's two delivery passes; what is

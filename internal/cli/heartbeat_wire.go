@@ -47,7 +47,7 @@ func (w *wiredHeartbeat) close() {
 
 // wireHeartbeat builds the heartbeat on the SQLite store, git worktrees
 // and the in-process agent, configured from config.json.
-func wireHeartbeat(ctx context.Context, a *app, project string, progress func(heartbeat.Progress)) (*wiredHeartbeat, error) {
+func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref, progress func(heartbeat.Progress)) (*wiredHeartbeat, error) {
 	d, err := a.dataDir()
 	if err != nil {
 		return nil, err
@@ -126,7 +126,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, progress func(he
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
-		Project:     project, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
+		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check,
 		Policy: policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 	})

@@ -134,10 +134,13 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Logger:      slog.New(slog.NewTextHandler(logFile, nil)),
 		Service:     func() (bool, string) { return serviceState(a) },
 		Diff:        diff,
-		Notify:      webNotifier{a},
-		CheckModel:  func(id string) error { return modelProblem(a.getenv, id) },
-		Heartbeat:   func() any { return loadHeartbeat(d, a.now()) },
-		Facts:       func() view.AgentFacts { return loadHeartbeat(d, a.now()).Facts() },
+		RunNow: func(ctx context.Context, ref board.Ref) (string, error) {
+			return startRunNow(ctx, a, d, s, ref)
+		},
+		Notify:     webNotifier{a},
+		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },
+		Heartbeat:  func() any { return loadHeartbeat(d, a.now()) },
+		Facts:      func() view.AgentFacts { return loadHeartbeat(d, a.now()).Facts() },
 		Sandbox: func() error {
 			return sandboxUsable(func() error { return sandboxKnown(heartbeat.ReadState(d.Path("heartbeat.json"))) })
 		},

@@ -78,7 +78,16 @@ func (ta *testApp) run(args ...string) string {
 // serve starts `bonsai serve` on a free port and returns its login URL.
 func (ta *testApp) serve(ctx context.Context, out *syncBuffer) (url string, done <-chan error) {
 	ta.t.Helper()
+	return ta.serveWith(ctx, out, nil)
+}
+
+// serveWith is serve with edit (nil: none) applied to the server's app.
+func (ta *testApp) serveWith(ctx context.Context, out *syncBuffer, edit func(a *app)) (url string, done <-chan error) {
+	ta.t.Helper()
 	a := newApp(strings.NewReader(""), out, io.Discard, ta.getenv)
+	if edit != nil {
+		edit(a)
+	}
 	ch := make(chan error, 1)
 	go func() {
 		ch <- runServe(ctx, a, serveOptions{addr: "127.0.0.1:0"})

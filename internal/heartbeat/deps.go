@@ -36,6 +36,7 @@ type Board interface {
 	FinishRun(ctx context.Context, r board.Run) (board.Run, error)
 	// Runs lists a ticket's runs, newest first (the no-progress streak).
 	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
+	Controls
 }
 
 // Store is everything the heartbeat asks of the board's store.
@@ -138,6 +139,10 @@ type Job struct {
 	// Approve is asked about a command the policy judged Ask. nil means no
 	// person can be asked: the command is refused.
 	Approve func(ctx context.Context, command string, d policy.Decision) ApprovalAnswer
+	// Steering, when not nil, carries people's comments posted while the
+	// run works: the runner attaches a function that steers its agent
+	// with them (quoted as data) before its next model request.
+	Steering *Steering
 }
 
 // ApprovalAnswer is how a command the policy holds for a person is handled
@@ -157,7 +162,8 @@ type ApprovalAnswer struct {
 // Outcome is how a run ended.
 type Outcome struct {
 	// Status is completed, timeout, error or budget_exceeded; the heartbeat
-	// turns it into blocked when the agent asked a question.
+	// turns it into blocked when the agent asked a question, and into
+	// stopped when a person stopped the run.
 	Status board.RunStatus
 	Usage  board.Usage
 	// Summary is the agent's last words (its final text), used for the

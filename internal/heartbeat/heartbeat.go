@@ -45,6 +45,13 @@ type Options struct {
 	MaxRun time.Duration
 	// Project limits the beat to one project slug; empty means all.
 	Project string
+	// Ticket, when set, makes the beat run exactly that ticket (`bonsai
+	// heartbeat --ticket`, Run now) if the board rules let an agent work
+	// on it, else the beat fails with a *NotRunnableError saying why.
+	Ticket board.Ref
+	// ControlPoll is how often a running run's stop requests and new
+	// comments are read; 0 means DefaultControlPoll.
+	ControlPoll time.Duration
 	// Limits are the spending caps of config.json; a project's own
 	// settings override each.
 	Limits Limits

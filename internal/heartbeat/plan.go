@@ -58,7 +58,13 @@ func (h *Heartbeat) Plan(ctx context.Context) ([]Plan, error) {
 }
 
 func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
-	picks, err := h.opts.Store.Pick(ctx, h.opts.Project)
+	var picks []board.Pick
+	var err error
+	if h.opts.Ticket.Number != 0 {
+		picks, err = h.pickOne(ctx)
+	} else {
+		picks, err = h.opts.Store.Pick(ctx, h.opts.Project)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -236,9 +236,25 @@ func (h *Heartbeat) policyOf(p board.Project) policy.Config {
 // runner error into the run's status.
 func (r *runState) runAgent(ctx context.Context, job Job) Outcome {
 	deadline := job.Deadline
-	runCtx, cancel := context.WithDeadline(ctx, deadline)
+	stopCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	runCtx, cancel := context.WithDeadline(stopCtx, deadline)
 	defer cancel()
+	job.Steering = &Steering{}
+	watchCtx, endWatch := context.WithCancel(runCtx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		r.watch(watchCtx, stop, job.Steering)
+	}()
 	out, err := r.h.opts.Runner.RunAgent(runCtx, job)
+	endWatch()
+	<-watched
+	if s, ok := stopped(stopCtx); ok {
+		out.Status, out.Error = board.RunStopped, stoppedText(s, r.h.opts.Now().Sub(r.run.StartedAt))
+		out.RetryAt = time.Time{}
+		return out
+	}
 	switch {
 	case err != nil && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded):
 		out.Status, out.Error = board.RunInterrupted, "the heartbeat was stopped during the run"

@@ -122,6 +122,15 @@ type Store interface {
 	// after since (a project's daily budget); an empty slug sums every
 	// project's. An unknown slug is ENOTFOUND.
 	Spend(ctx context.Context, projectSlug string, since time.Time) (Spend, error)
+	// RequestStop asks the running run of a ticket to stop, for by (who
+	// asked): the process running it polls RunControl and stops it. A
+	// ticket with no running run is ECONFLICT; asking twice keeps the
+	// first request.
+	RequestStop(ctx context.Context, ref board.Ref, by string) (board.Run, error)
+	// RunControl returns what the process running a run polls: its
+	// status, a stop request, and its ticket's newest unresolved human
+	// comment time. An unknown run is ENOTFOUND.
+	RunControl(ctx context.Context, runID string) (board.RunControl, error)
 	// InterruptRuns marks every run still "running" as "interrupted", with
 	// an event each, and returns how many it marked. A heartbeat calls it
 	// while it holds the heartbeat lock, so no live run is affected.

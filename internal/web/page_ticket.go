@@ -23,6 +23,8 @@ type ticketForms struct {
 	Edit                                  editFormValues
 	EditErr                               string
 	EditOpen                              bool
+	// RunErr is why Stop or Run now failed.
+	RunErr string
 }
 
 type editFormValues struct {
@@ -48,6 +50,9 @@ type ticketPageView struct {
 	Activity       []entryView
 	ActivityOffset int64
 	Diffs          bool // the server can show the branch's diff
+	// RunNow shows the Run now button: the server can start a beat, and
+	// the board's rules may let an agent work on the ticket.
+	RunNow bool
 }
 
 func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView, error) {
@@ -69,6 +74,8 @@ func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView,
 	}
 	v := ticketPageView{TicketDetail: d, Project: p, Cursor: cursor, Diffs: s.opts.Diff != nil}
 	v.Running, v.CostUSD = s.runs.ticket(d.ID)
+	v.RunNow = s.opts.RunNow != nil && !v.Running && d.SubState != board.SubBlocked &&
+		(d.State == board.Research || d.State == board.InProgress || d.State == board.Backlog && p.Agent.TakeBacklog)
 	if started, ok := s.runs.runningSince(d.ID); ok {
 		v.Activity, v.ActivityOffset, err = readTranscript(s.transcriptPath(d.ProjectID, d.ID), started.Add(-time.Second), time.Time{})
 		if err != nil {

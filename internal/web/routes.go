@@ -44,6 +44,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /settings/notifications/{name}/test", h(s.testChannel))
 	mux.Handle("POST /settings/notifications/{name}/remove", h(s.removeChannel))
 	mux.Handle("POST /p/{slug}/{n}/approvals/{id}", h(s.approvalForm))
+	mux.Handle("POST /p/{slug}/{n}/stop", h(s.stopForm))
+	mux.Handle("POST /p/{slug}/{n}/run", h(s.runNowForm))
 	mux.Handle("GET /runs/{id}", h(s.runPage))
 	mux.Handle("GET /settings", h(s.settingsPage))
 	mux.Handle("POST /settings", h(s.saveSettings))

@@ -67,6 +67,10 @@ type Options struct {
 	// Diff returns a ticket branch's diff for the ticket page; nil means
 	// the page shows none.
 	Diff DiffFunc
+	// RunNow starts a beat for exactly one ticket now (the ticket page's
+	// Run now button) and returns a sentence for people, or why it could
+	// not start; nil hides the button.
+	RunNow func(ctx context.Context, ref board.Ref) (string, error)
 	// Notify checks and tests channels on the notifications page; nil
 	// lists them only.
 	Notify Notifier

@@ -32,6 +32,7 @@ type Store interface {
 	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
 	RunningRuns(ctx context.Context) ([]board.Run, error)
+	RequestStop(ctx context.Context, ref board.Ref, by string) (board.Run, error)
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
 	Overview(ctx context.Context, f store.ProjectFilter) ([]store.ProjectOverview, error)
 	Events(ctx context.Context, afterID int64, limit int) ([]board.Event, error)

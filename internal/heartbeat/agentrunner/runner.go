@@ -130,6 +130,10 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	}
 	a = host.Agent()
 	start = a.Usage()
+	// A person's comment posted while the agent works reaches it before
+	// its next model request, quoted as data like the thread.
+	job.Steering.Attach(func(cs []board.Comment) { a.Steer(llm.UserText(SteerText(cs))) })
+	defer job.Steering.Attach(nil)
 	// The run's usage comes from the loop's result (compaction included).
 	res := a.Prompt(ctx, llm.UserText(TaskPrompt(job)))
 	return r.outcome(res), nil

@@ -99,7 +99,7 @@ func getRun(ctx context.Context, q queryer, id string) (board.Run, error) {
 // that already finished (or was interrupted) is an ECONFLICT error.
 func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 	if !r.Status.Valid() || r.Status == board.RunRunning {
-		return board.Run{}, board.Errorf(board.EINVALID, "a run finishes as completed, blocked, timeout, error, interrupted or budget_exceeded, not %q", r.Status)
+		return board.Run{}, board.Errorf(board.EINVALID, "a run finishes as completed, blocked, timeout, error, interrupted, budget_exceeded or stopped, not %q", r.Status)
 	}
 	if r.InputTokens < 0 || r.OutputTokens < 0 || r.CacheReadTokens < 0 || r.CacheWriteTokens < 0 || r.CostUSD < 0 {
 		return board.Run{}, board.Errorf(board.EINVALID, "run tokens and cost cannot be negative")

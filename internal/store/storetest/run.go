@@ -15,6 +15,8 @@ var runCases = []testCase{
 	{"Running", testRunRunning},
 	{"Interrupt", testRunInterrupt},
 	{"Spend", testRunSpend},
+	{"Stop", testRunStop},
+	{"Control", testRunControl},
 }
 
 func mustStart(t *testing.T, s store.Store, tk board.Ticket, task board.TaskKind) board.Run {

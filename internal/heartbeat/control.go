@@ -1,0 +1,151 @@
+package heartbeat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// Run control (docs/heartbeat.md, "Run control"): while a run works, its
+// beat polls the run's row every Options.ControlPoll. A stop request
+// (written by the web server or `bonsai ticket stop`, which are other
+// processes) cancels the run, which finishes as stopped; a person's
+// comment posted meanwhile is handed to the runner, which steers the
+// agent with it before its next model request.
+
+// DefaultControlPoll is how often a running run's control row is read
+// when Options.ControlPoll is 0.
+const DefaultControlPoll = 500 * time.Millisecond
+
+// Controls is what the run-control watcher reads.
+type Controls interface {
+	// RunControl returns a run's status, stop request and newest
+	// unresolved human comment time.
+	RunControl(ctx context.Context, runID string) (board.RunControl, error)
+}
+
+// StoppedError is the cause of a run's context when a person stopped it.
+type StoppedError struct {
+	// By names who asked.
+	By string
+}
+
+func (e *StoppedError) Error() string {
+	if e.By == "" {
+		return "stopped by a person"
+	}
+	return "stopped by " + e.By
+}
+
+// Steering carries people's comments posted while a run works to the
+// runner, which steers its agent with them. The runner attaches a
+// function once its agent exists; comments arriving before that wait for
+// the next poll. Steering is safe for concurrent use.
+type Steering struct {
+	mu sync.Mutex
+	fn func([]board.Comment)
+}
+
+// Attach sets the function that receives new comments, nil to detach.
+func (s *Steering) Attach(fn func([]board.Comment)) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.fn = fn
+	s.mu.Unlock()
+}
+
+// deliver hands cs to the attached function, reporting whether one was.
+func (s *Steering) deliver(cs []board.Comment) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fn == nil {
+		return false
+	}
+	s.fn(cs)
+	return true
+}
+
+// watch polls the run's control until ctx ends: a stop request cancels
+// the run with a *StoppedError; new human comments go to steer and join
+// the comments the agent saw. Read errors are logged and retried.
+func (r *runState) watch(ctx context.Context, cancel context.CancelCauseFunc, steer *Steering) {
+	poll := r.h.opts.ControlPoll
+	if poll <= 0 {
+		poll = DefaultControlPoll
+	}
+	var seenAt time.Time // the newest human comment time already handled
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	for {
+		c, err := r.h.opts.Store.RunControl(ctx, r.run.ID)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			r.log.Warn("read run control", "err", err)
+		case c.StopRequestedAt != nil:
+			r.log.Info("stop requested", "by", c.StopRequestedBy)
+			cancel(&StoppedError{By: c.StopRequestedBy})
+			return
+		case c.LastHumanComment.After(seenAt):
+			if r.steer(ctx, steer) {
+				seenAt = c.LastHumanComment
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// steer hands the ticket's human comments the agent has not seen to the
+// runner. It reports whether they were handled (or there were none).
+func (r *runState) steer(ctx context.Context, steer *Steering) bool {
+	comments, err := r.h.opts.Store.Comments(ctx, r.plan.Ticket.Ref())
+	if err != nil {
+		r.log.Warn("read comments to steer the agent", "err", err)
+		return false
+	}
+	r.mu.Lock()
+	var fresh []board.Comment
+	for _, c := range comments {
+		if c.AuthorType == board.Human && !c.Resolved && !slices.Contains(r.seen, c.ID) {
+			fresh = append(fresh, c)
+		}
+	}
+	r.mu.Unlock()
+	if len(fresh) == 0 {
+		return true
+	}
+	if !steer.deliver(fresh) {
+		return false
+	}
+	r.mu.Lock()
+	for _, c := range fresh {
+		r.seen = append(r.seen, c.ID)
+	}
+	r.mu.Unlock()
+	r.log.Info("steered the agent with new comments", "count", len(fresh))
+	return true
+}
+
+// stopped returns the stop that ended ctx, if a person stopped it.
+func stopped(ctx context.Context) (*StoppedError, bool) {
+	var s *StoppedError
+	ok := errors.As(context.Cause(ctx), &s)
+	return s, ok
+}
+
+// stoppedText is a stopped run's error text.
+func stoppedText(s *StoppedError, d time.Duration) string {
+	return fmt.Sprintf("%s after %s; the transcript is kept and the next beat resumes it", s.Error(), d.Round(time.Second))
+}
