@@ -76,8 +76,9 @@ func (s sealedChannels) Channels(ctx context.Context) ([]board.Channel, error) {
 
 // ClaimNotifications claims as the store does and unseals each channel.
 // A notification whose channel does not open is settled as a failed
-// attempt carrying the reason, retried like any other, and not returned:
-// the other channels are still delivered.
+// attempt carrying the reason, retried like any other, warned about on
+// standard error and not returned: the other channels are still
+// delivered.
 func (s sealedChannels) ClaimNotifications(ctx context.Context, owner string, lease time.Duration, limit int) ([]board.Delivery, error) {
 	ds, err := s.Store.ClaimNotifications(ctx, owner, lease, limit)
 	if err != nil {
@@ -91,6 +92,7 @@ func (s sealedChannels) ClaimNotifications(ctx context.Context, owner string, le
 			out = append(out, d)
 			continue
 		}
+		fmt.Fprintf(s.a.stderr, "bonsai: warning: notification %d not delivered: %v\n", d.ID, err)
 		o := board.Outcome{Err: err.Error()}
 		if d.Attempts < notify.MaxAttempts {
 			o.RetryAt = s.a.now().Add(notify.Backoff(d.Attempts))
