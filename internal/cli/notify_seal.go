@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -62,16 +63,31 @@ func (s sealedChannels) AddChannel(ctx context.Context, c board.Channel) (board.
 // Channels lists the channels with their secrets unsealed; a channel
 // whose secrets do not open is an error saying how to fix it.
 func (s sealedChannels) Channels(ctx context.Context) ([]board.Channel, error) {
+	cs, err := s.openChannels(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return cs, nil
+}
+
+// openChannels returns the channels whose secrets open, unsealed, and the
+// first error of those that do not: the redactor takes what it can.
+func (s sealedChannels) openChannels(ctx context.Context) ([]board.Channel, error) {
 	cs, err := s.Store.Channels(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for i := range cs {
-		if cs[i], err = s.unseal(cs[i]); err != nil {
-			return nil, err
+	var first error
+	out := cs[:0]
+	for _, c := range cs {
+		c, err := s.unseal(c)
+		if err != nil {
+			first = cmp.Or(first, err)
+			continue
 		}
+		out = append(out, c)
 	}
-	return cs, nil
+	return out, first
 }
 
 // ClaimNotifications claims as the store does and unseals each channel.
