@@ -141,8 +141,9 @@ func (a *app) openStore(ctx context.Context) (store.Store, error) {
 	if err != nil {
 		return nil, err // the store's errors name the database file
 	}
-	a.store = db
-	return db, nil
+	// Channel secrets are sealed in the database, whoever reads it.
+	a.store = sealedChannels{Store: db, a: a}
+	return a.store, nil
 }
 
 // close releases what the commands opened.

@@ -59,6 +59,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("BONSAI_USER", "tester")
 			env.Setenv("TZ", "UTC")
+			// Keys (of credentials and sealed channel secrets) go to a
+			// file in the data directory, never a developer's keychain.
+			env.Setenv("BONSAI_KEYRING", "file")
 			for _, k := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"} {
 				env.Setenv(k, "")
 			}
@@ -81,6 +84,8 @@ func TestScripts(t *testing.T) {
 			"freeport": cmdFreePort,
 			"webget":   cmdWebGet,
 			"hookrecv": cmdHookRecv,
+			// notify_seal_test.go: channels as bonsai.db holds them.
+			"rawchannel": cmdRawChannel,
 			// doctor_script_test.go: damage a file as a failing disk would.
 			"corrupt":     cmdCorrupt,
 			"pathwithout": cmdPathWithout,

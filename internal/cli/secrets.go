@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/notify"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -40,10 +41,15 @@ func secrets(ctx context.Context, a *app, st store.Store) *llm.Redactor {
 				s = append(s, llm.URLSecrets(p.Repo)...)
 			}
 		}
-		if cs, err := st.Channels(ctx); err == nil {
-			for _, c := range cs {
-				s = append(s, notify.Secrets(c)...)
-			}
+		// Every channel that opens, even when another does not.
+		var cs []board.Channel
+		if sc, ok := st.(sealedChannels); ok {
+			cs, _ = sc.openChannels(ctx)
+		} else if all, err := st.Channels(ctx); err == nil {
+			cs = all
+		}
+		for _, c := range cs {
+			s = append(s, notify.Secrets(c)...)
 		}
 	}
 	return llm.NewRedactor(s...)
