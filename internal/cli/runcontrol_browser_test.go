@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,9 +67,7 @@ func TestServe_BrowserStopAndRunNow(t *testing.T) {
 	}
 
 	// Run now: the beat starts at once and the page shows the agent running.
-	if err := chromedp.Do(c, chromedp.Click(chromedp.CSS("#run-now"))); err != nil {
-		t.Fatalf("click Run now: %v", err)
-	}
+	clickByID(t, browser, "run-now", 10*time.Second)
 	pollJS(t, browser, "the page shows the agent running with a Stop button",
 		`!!document.querySelector(".badge.running") && !!document.getElementById("stop-run")`, 15*time.Second)
 	started := filepath.Join(ta.env["BONSAI_DATA_DIR"], "worktrees", "demo", "1", "started")
@@ -76,9 +75,7 @@ func TestServe_BrowserStopAndRunNow(t *testing.T) {
 
 	// Stop: the run ends as stopped and the command is killed.
 	clicked := time.Now()
-	if err := chromedp.Do(c, chromedp.Click(chromedp.CSS("#stop-run"))); err != nil {
-		t.Fatalf("click Stop: %v", err)
-	}
+	clickByID(t, browser, "stop-run", 10*time.Second)
 	pollJS(t, browser, "the run shows as stopped",
 		`!document.getElementById("activity") && document.querySelector(".runs .run-status").textContent === "stopped"`, 10*time.Second)
 	t.Logf("Stop: %s from the click to the page showing the run stopped", time.Since(clicked).Round(time.Millisecond))
@@ -90,9 +87,7 @@ func TestServe_BrowserStopAndRunNow(t *testing.T) {
 
 	// Run now again: the next run resumes the transcript and completes.
 	pollJS(t, browser, "Run now is offered again", `!!document.getElementById("run-now")`, 10*time.Second)
-	if err := chromedp.Do(c, chromedp.Click(chromedp.CSS("#run-now"))); err != nil {
-		t.Fatalf("click Run now: %v", err)
-	}
+	clickByID(t, browser, "run-now", 10*time.Second)
 	pollJS(t, browser, "the second run completes",
 		`document.querySelector(".runs .run-status").textContent === "completed"`, 20*time.Second)
 	waitUnlocked(t, filepath.Join(ta.env["BONSAI_DATA_DIR"], "heartbeat.lock"))
@@ -125,4 +120,17 @@ func waitUnlocked(t *testing.T, lockFile string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatal("the beat never released the heartbeat lock")
+}
+
+// clickByID clicks the element with the given id once it is there, in one
+// script: the live updates swap the run controls, so a click that looks
+// the node up first can find it gone ("Could not find node with given id").
+func clickByID(t *testing.T, ctx context.Context, id string, within time.Duration) {
+	t.Helper()
+	pollJS(t, ctx, "clicking #"+id, `(() => {
+		const el = document.getElementById(`+strconv.Quote(id)+`);
+		if (!el) return false;
+		el.click();
+		return true;
+	})()`, within)
 }
