@@ -4,13 +4,10 @@ package cli_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
@@ -33,33 +30,7 @@ func TestRun_InteractiveAsks(t *testing.T) {
 		bashTurn("b4", "touch three"),
 		llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.Text("Finished.")}}},
 	)
-	dir := t.TempDir()
-	work := filepath.Join(dir, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("bonsai", "run", "--cwd", work, "--permission-mode", "ask")
-	cmd.Env = append(os.Environ(),
-		"BONSAI_DATA_DIR="+filepath.Join(dir, "data"), "HOME="+dir,
-		"ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=test-key", "TERM=dumb")
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tty.Close()
-	out := &ptyOutput{}
-	go func() { _, _ = copyAll(out, tty) }()
-	exited := make(chan error, 1)
-	waited := make(chan struct{})
-	go func() { exited <- cmd.Wait(); close(waited) }()
-	t.Cleanup(func() {
-		select {
-		case <-waited:
-		default:
-			cmd.Process.Kill()
-			<-waited
-		}
-	})
+	work, tty, out, exited := startInteractive(t, srv.URL, "--permission-mode", "ask")
 
 	const choices = "Run it? [y] once, [a] always this session, [n] no: "
 	pos := out.waitFor(t, 0, "> ")

@@ -62,36 +62,7 @@ func TestRun_Interactive(t *testing.T) {
 			llm.ToolCall("b1", "bash", []byte(`{"command":"sleep 30"}`))}}},
 		llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.Text("Still here.")}}},
 	)
-	dir := t.TempDir()
-	work := filepath.Join(dir, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("bonsai", "run", "--cwd", work)
-	cmd.Env = append(os.Environ(),
-		"BONSAI_DATA_DIR="+filepath.Join(dir, "data"), "HOME="+dir,
-		"ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=test-key", "TERM=dumb")
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tty.Close()
-	out := &ptyOutput{}
-	go func() { _, _ = copyAll(out, tty) }()
-	// exited delivers Wait's error once; the cleanup kills a process that
-	// is still running and waits for it, without touching cmd from two
-	// goroutines.
-	exited := make(chan error, 1)
-	waited := make(chan struct{})
-	go func() { exited <- cmd.Wait(); close(waited) }()
-	t.Cleanup(func() {
-		select {
-		case <-waited:
-		default:
-			cmd.Process.Kill()
-			<-waited
-		}
-	})
+	_, tty, out, exited := startInteractive(t, srv.URL)
 
 	pos := out.waitFor(t, 0, "> ")
 	tty.WriteString("say hello\r")
@@ -146,4 +117,42 @@ func copyAll(dst *ptyOutput, src *os.File) (int64, error) {
 			return n, err
 		}
 	}
+}
+
+// startInteractive starts `bonsai run --cwd <work> args…` on a
+// pseudo-terminal against the fake model at url, in a data directory and
+// home of its own. It returns the work directory, the terminal, its output,
+// and a channel that
+// delivers Wait's error once; the test's cleanup kills a process still
+// running and waits for it, without touching cmd from two goroutines.
+func startInteractive(t *testing.T, url string, args ...string) (string, *os.File, *ptyOutput, <-chan error) {
+	t.Helper()
+	dir := t.TempDir()
+	work := filepath.Join(dir, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bonsai", append([]string{"run", "--cwd", work}, args...)...)
+	cmd.Env = append(os.Environ(),
+		"BONSAI_DATA_DIR="+filepath.Join(dir, "data"), "HOME="+dir,
+		"ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY=test-key", "TERM=dumb")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	out := &ptyOutput{}
+	go func() { _, _ = copyAll(out, tty) }()
+	exited := make(chan error, 1)
+	waited := make(chan struct{})
+	go func() { exited <- cmd.Wait(); close(waited) }()
+	t.Cleanup(func() {
+		select {
+		case <-waited:
+		default:
+			cmd.Process.Kill()
+			<-waited
+		}
+	})
+	return work, tty, out, exited
 }
