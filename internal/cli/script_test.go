@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -52,6 +53,9 @@ func TestScripts(t *testing.T) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
 			}
+			if bin, ok := strings.CutPrefix(cond, "npmmcp:"); ok {
+				return npmMCPCondition(bin)
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(env *testscript.Env) error {
@@ -89,6 +93,9 @@ func TestScripts(t *testing.T) {
 			// doctor_script_test.go: damage a file as a failing disk would.
 			"corrupt":     cmdCorrupt,
 			"pathwithout": cmdPathWithout,
+			// mcp_npm_test.go: npm MCP clients and servers (issue 15).
+			"npmmcp":   cmdNpmMCP,
+			"webtoken": cmdWebToken,
 		},
 	})
 }
