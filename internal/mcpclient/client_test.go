@@ -189,8 +189,8 @@ func TestHTTP_ServerWithHeaders(t *testing.T) {
 
 func TestToolName(t *testing.T) {
 	for in, want := range map[string]string{
-		"read_file":    "mcp__fs__read_file",
-		"weird.name/x": "mcp__fs__weird_name_x",
+		"read_file":             "mcp__fs__read_file",
+		"weird.name/x":          "mcp__fs__weird_name_x",
 		strings.Repeat("a", 80): "mcp__fs__" + strings.Repeat("a", 64-len("mcp__fs__")),
 	} {
 		if got := ToolName("fs", in); got != want {
