@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
 )
 
 // MCP configures the MCP servers Bonsai's own agent may use
@@ -39,17 +41,9 @@ var mcpFields = []string{"command", "args", "env", "url", "headers"}
 
 func mcpKeyHelp() string { return mcpKey + ".<name>.<" + strings.Join(mcpFields, "|") + ">" }
 
-var mcpNameRE = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?$`)
-
 // CheckMCPName refuses a server name that cannot be part of a tool name
-// mcp__<server>__<tool>: lowercase letters, digits and inner hyphens, at
-// most 32.
-func CheckMCPName(name string) error {
-	if !mcpNameRE.MatchString(name) {
-		return fmt.Errorf("MCP server name %q must be 1 to 32 lowercase letters, digits or inner hyphens", name)
-	}
-	return nil
-}
+// mcp__<server>__<tool>, by the board's rule for project settings.
+func CheckMCPName(name string) error { return board.ValidateMCPName(name) }
 
 // secretRef is a value's reference to a secret: ${credential:NAME} (a
 // credential `bonsai credentials set` stored) or ${env:VAR} (a variable
