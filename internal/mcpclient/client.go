@@ -43,6 +43,9 @@ type Options struct {
 	// HTTPClient makes the requests to HTTP servers; nil means
 	// http.DefaultClient.
 	HTTPClient *http.Client
+	// Redact removes secrets (the resolved env and header values) from
+	// every result and error the model reads; nil keeps them.
+	Redact func(string) string
 	// Warn receives problems that do not stop the run (a skipped tool, a
 	// server that could not list its tools); nil drops them.
 	Warn func(string)
@@ -78,8 +81,14 @@ func Open(ctx context.Context, servers []Server, opts Options) *Client {
 	if opts.InitTimeout <= 0 {
 		opts.InitTimeout = DefaultInitTimeout
 	}
+	if opts.Redact == nil {
+		opts.Redact = func(s string) string { return s }
+	}
 	if opts.Warn == nil {
 		opts.Warn = func(string) {}
+	} else {
+		warn := opts.Warn
+		opts.Warn = func(s string) { warn(opts.Redact(s)) }
 	}
 	if opts.HTTPClient == nil {
 		opts.HTTPClient = http.DefaultClient
@@ -135,6 +144,6 @@ func sortTools(ts []tool.Tool) {
 	sort.Slice(ts, func(i, j int) bool { return ts[i].Name() < ts[j].Name() })
 }
 
-func errorReport(name string, err error) Report {
-	return Report{Name: name, Error: fmt.Sprint(err)}
+func errorReport(name string, err error, redact func(string) string) Report {
+	return Report{Name: name, Error: redact(fmt.Sprint(err))}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
@@ -51,7 +52,7 @@ func (c *conn) load(ctx context.Context) ([]tool.Tool, Report) {
 	specs, err := c.list(ctx)
 	if err != nil {
 		c.opts.Warn(fmt.Sprintf("MCP server %s: %v; its tools are left out of this run", c.srv.Name, err))
-		return nil, errorReport(c.srv.Name, err)
+		return nil, errorReport(c.srv.Name, err, c.opts.Redact)
 	}
 	return c.build(specs)
 }
@@ -186,8 +187,19 @@ func (c *conn) stoppedError(p *process, werr error) error {
 	return errors.New("the connection closed")
 }
 
-// call runs one tool call, starting the server if needed.
+// call runs one tool call, starting the server if needed; the result's
+// text is redacted.
 func (c *conn) call(ctx context.Context, remote string, args []byte) tool.Result {
+	r := c.callRaw(ctx, remote, args)
+	for i, p := range r.Content {
+		if p.Type == llm.PartText {
+			r.Content[i].Text = c.opts.Redact(p.Text)
+		}
+	}
+	return r
+}
+
+func (c *conn) callRaw(ctx context.Context, remote string, args []byte) tool.Result {
 	sess, err := c.session(ctx)
 	if err != nil {
 		return tool.Errorf("MCP server %s is not available: %v", c.srv.Name, err)

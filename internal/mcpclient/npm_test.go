@@ -36,7 +36,8 @@ func TestNpm_ServerEverything(t *testing.T) {
 	// The server's environment is the executor's clean one plus its own
 	// env: none of this process's other variables.
 	t.Setenv("MCPCLIENT_NOT_PASSED", "secret-value")
-	c := Open(context.Background(), []Server{{Name: "everything", Command: []string{bin}, Env: []string{"MCPCLIENT_PASSED=given"}}}, Options{Exec: localExec(t)})
+	c := Open(context.Background(), []Server{{Name: "everything", Command: []string{bin}, Env: []string{"MCPCLIENT_PASSED=given", "MCPCLIENT_TOKEN=tok-0123456789abcdef"}}},
+		Options{Exec: localExec(t), Redact: func(s string) string { return strings.ReplaceAll(s, "tok-0123456789abcdef", "[redacted]") }})
 	defer c.Close()
 	rep := c.Reports()[0]
 	if rep.Error != "" || rep.Tools < 10 || rep.SchemaBytes < 2000 {
@@ -60,7 +61,8 @@ func TestNpm_ServerEverything(t *testing.T) {
 	if r.IsError || !image {
 		t.Errorf("get-tiny-image = %+v", r)
 	}
-	if r := call(t, find(t, c.Tools(), "mcp__everything__get-env"), `{}`); r.IsError || strings.Contains(r.Text(), "secret-value") || !strings.Contains(r.Text(), "given") {
+	if r := call(t, find(t, c.Tools(), "mcp__everything__get-env"), `{}`); r.IsError || strings.Contains(r.Text(), "secret-value") || !strings.Contains(r.Text(), "given") ||
+		strings.Contains(r.Text(), "tok-0123456789abcdef") || !strings.Contains(r.Text(), "MCPCLIENT_TOKEN") {
 		t.Errorf("get-env = %v %q", r.IsError, r.Text())
 	}
 }
