@@ -34,6 +34,9 @@ type runOptions struct {
 	// extra Allow patterns of this run.
 	permissionMode string
 	allow          []string
+	// mcp narrows the MCP servers of config.json the run uses
+	// (run_mcp.go): empty for all, "none" for none.
+	mcp string
 }
 
 // The modes of `bonsai run`.
@@ -101,6 +104,7 @@ unless an --allow pattern (or config.json's policy.allow) allows it.`,
 	f.StringVar(&o.network, "network", "all", "network of sandboxed commands: none or all")
 	f.StringVar(&o.permissionMode, "permission-mode", "auto", "command policy mode: auto, ask or read-only")
 	f.StringArrayVar(&o.allow, "allow", nil, "command pattern to run without asking, e.g. 'go test *' (repeatable)")
+	f.StringVar(&o.mcp, "mcp", "", "MCP servers of config.json to use, NAME,... or none (default: all; see docs/mcp.md)")
 	cmd.MarkFlagsMutuallyExclusive("continue", "session", "no-session")
 	return cmd
 }

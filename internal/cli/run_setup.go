@@ -15,6 +15,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/gate"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/mcpclient"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/runui"
 	"github.com/bonsai-run/bonsai/internal/session"
@@ -34,6 +35,7 @@ type agentRun struct {
 	models  modelResolver
 	redact  *llm.Redactor // the process's secrets
 	events  runui.Events  // passed on to the mode's handler
+	mcp     *mcpclient.Client
 	// approvals decides the commands the policy holds for a person.
 	approvals *runui.Approvals
 }
@@ -55,9 +57,14 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	if rt.config, err = a.config(); err != nil {
 		return nil, err
 	}
+	mcpNames, err := parseMCPFlag(o.mcp, rt.config)
+	if err != nil {
+		return nil, err
+	}
 	if err := rt.openWorkspace(d); err != nil {
 		return nil, err
 	}
+	rt.mcp = a.openMCP(ctx, rt.config, mcpNames, rt.ex, func(msg string) { rt.warn("%s", msg) })
 	rt.sessDir = session.Layout{Root: d.Sessions()}.RunDir(rt.cwd)
 	thinking, err := llm.ParseThinkingLevel(o.thinking)
 	if err != nil {
@@ -115,7 +122,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 		Prompt: agenthost.Prompt{Workspace: rt.ex, Root: rt.cwd, Name: filepath.Base(rt.cwd),
 			UserSkills: filepath.Join(d.Path(), "skills"), Date: a.now()},
 		OpenDir: func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
-		Tools:   names, Session: sess, Model: model, Info: info,
+		Tools:   names, Extra: rt.mcp.Tools(), Session: sess, Model: model, Info: info,
 		Thinking: thinking, MaxTurns: o.maxTurns, OnEvent: rt.events.Handle,
 	})
 	if err != nil {
@@ -211,13 +218,16 @@ func (rt *agentRun) ui() *runui.Run {
 	return &runui.Run{
 		Agent: rt.agent, Events: &rt.events, Stdin: rt.a.stdin, Stdout: rt.a.stdout, Stderr: rt.a.stderr,
 		Getenv: rt.a.getenv, Redact: rt.redact.String, Models: rt.models, Sessions: rt.sessions(),
-		Approvals: rt.approvals,
+		Approvals: rt.approvals, MCP: mcpReports(rt.mcp),
 	}
 }
 
 func (rt *agentRun) close() {
 	if rt.agent != nil {
 		rt.agent.Session().Close()
+	}
+	if rt.mcp != nil {
+		rt.mcp.Close()
 	}
 	if rt.ex != nil {
 		rt.ex.Close()

@@ -18,16 +18,18 @@ const mcpPrefix = "mcp__"
 // person.
 const maxShownArgs = 400
 
-// mcpCheck judges a call of an MCP tool as the policy judges a command
-// whose program is the tool's name: auto mode runs it; ask and read-only
-// modes run it when the server marks the tool read-only or an Allow
-// pattern names it (e.g. "mcp__github__create_issue"), and hold it for a person
-// otherwise; an Ask pattern holds it in every mode.
+// mcpCheck judges a call of an MCP tool as the policy judges the command
+// line `<tool name> '<JSON arguments>'`: auto mode runs it; ask and
+// read-only modes run it when the server marks the tool read-only or an
+// Allow pattern matches (e.g. "mcp__github__create_issue *"), and hold it
+// for a person otherwise, who sees the arguments; an Ask pattern holds it
+// in every mode.
 func (c Config) mcpCheck(t tool.Tool) func(ctx context.Context, args json.RawMessage) *tool.Result {
 	ro, _ := t.(tool.ReadOnly)
 	readOnly := ro != nil && ro.ReadOnly()
 	return func(ctx context.Context, args json.RawMessage) *tool.Result {
-		d := policy.Judge(t.Name(), c.Policy)
+		shown := t.Name() + " " + shellQuote(clipArgs(args))
+		d := policy.Judge(shown, c.Policy)
 		if d.Verdict == policy.Ask && readOnly && (d.Rule == "ask-mode" || d.Rule == "read-only-unknown") {
 			return nil
 		}
@@ -38,9 +40,7 @@ func (c Config) mcpCheck(t tool.Tool) func(ctx context.Context, args json.RawMes
 			r := tool.Error(Refusal(d) + "\nThe tool did not run. Do the task another way, or say what you need and why.")
 			return &r
 		}
-		shown := t.Name() + " " + clipArgs(args)
 		d.Reason = "an MCP tool the server does not mark read-only; " + d.Reason
-		d.Command = shown
 		if c.Ask == nil {
 			r := tool.Error(fmt.Sprintf("MCP tool call held for a person's approval (%s): %s: %s\nNo one can approve calls in this run, so it did not run. Do the task another way, or say what you need and why.",
 				d.Rule, d.Reason, shown))
@@ -66,4 +66,9 @@ func clipArgs(args json.RawMessage) string {
 		s = s[:maxShownArgs] + "…"
 	}
 	return s
+}
+
+// shellQuote quotes s as one word of a POSIX shell line.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

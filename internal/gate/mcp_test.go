@@ -40,11 +40,11 @@ func TestMCPToolsAreJudged(t *testing.T) {
 		{mode: policy.ModeAuto, ran: true},
 		{mode: policy.ModeAsk, readOnly: true, ran: true},
 		{mode: policy.ModeAsk, want: "held for a person's approval (ask-mode)"},
-		{mode: policy.ModeAsk, allow: []string{"mcp__github__create_issue"}, ran: true},
+		{mode: policy.ModeAsk, allow: []string{"mcp__github__create_issue *"}, ran: true},
 		{mode: policy.ModeAsk, asker: true, ran: true},
 		{mode: policy.ModeReadOnly, readOnly: true, ran: true},
 		{mode: policy.ModeReadOnly, want: "held for a person's approval (read-only-unknown)"},
-		{mode: policy.ModeAuto, askPat: []string{"mcp__github__create_issue"}, readOnly: true, want: "(ask-pattern)"},
+		{mode: policy.ModeAuto, askPat: []string{"mcp__github__create_issue *"}, readOnly: true, want: "(ask-pattern)"},
 	} {
 		runs := 0
 		var asked string
@@ -63,7 +63,7 @@ func TestMCPToolsAreJudged(t *testing.T) {
 		if tt.want != "" && !strings.Contains(r.Text(), tt.want) {
 			t.Errorf("%+v: result %q, want %q", tt, r.Text(), tt.want)
 		}
-		if tt.asker && asked != `mcp__github__create_issue {"title":"x"}` {
+		if tt.asker && asked != `mcp__github__create_issue '{"title":"x"}'` {
 			t.Errorf("asked about %q", asked)
 		}
 	}

@@ -34,6 +34,15 @@ func (rt *Run) JSON(ctx context.Context, prompt string) error {
 	if err := w.write(rt.Agent.Session().Header()); err != nil {
 		return err
 	}
+	if len(rt.MCP) > 0 {
+		line := struct {
+			Type    string `json:"type"`
+			Servers []any  `json:"servers"`
+		}{"mcp", rt.MCP}
+		if err := w.write(line); err != nil {
+			return err
+		}
+	}
 	rt.Events.Set(func(e agent.Event) { _ = w.write(e) })
 	res := rt.Agent.Prompt(ctx, llm.UserText(prompt))
 	return rt.runError(res)

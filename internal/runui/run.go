@@ -35,6 +35,10 @@ type Run struct {
 	// Approvals decides the commands the policy holds for a person: the
 	// interactive front end asks at the terminal. nil refuses them.
 	Approvals *Approvals
+	// MCP describes the run's MCP servers (one value per server); json
+	// mode prints them after the session header as
+	// {"type":"mcp","servers":[…]}. Empty prints nothing.
+	MCP []any
 }
 
 func (rt *Run) redact(s string) string {

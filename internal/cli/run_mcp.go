@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/credentials"
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/mcpclient"
+)
+
+// mcpNone is the --mcp value that turns every server off.
+const mcpNone = "none"
+
+// parseMCPFlag reads --mcp: nil (every configured server) when empty,
+// an empty list for "none", else the names, each configured.
+func parseMCPFlag(list string, c config.Config) ([]string, error) {
+	list = strings.TrimSpace(list)
+	if list == "" {
+		names := make([]string, 0, len(c.MCP.Servers))
+		for n := range c.MCP.Servers {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return names, nil
+	}
+	if list == mcpNone {
+		return []string{}, nil
+	}
+	var names []string
+	for n := range strings.SplitSeq(list, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" || slices.Contains(names, n) {
+			continue
+		}
+		if _, ok := c.MCP.Servers[n]; !ok {
+			return nil, usagef("--mcp: no MCP server %q in config.json (configured: %s); add one with 'bonsai config set mcp.servers.%s.command PROGRAM'",
+				n, configuredMCP(c), n)
+		}
+		names = append(names, n)
+	}
+	return names, nil
+}
+
+func configuredMCP(c config.Config) string {
+	var names []string
+	for n := range c.MCP.Servers {
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// mcpServers resolves the named servers of c: their ${credential:…} and
+// ${env:…} references filled in. A server whose secret is missing is
+// left out with a warning. secrets are the values filled in, to redact.
+func (a *app) mcpServers(c config.Config, names []string, warn func(string)) (servers []mcpclient.Server, secrets []string) {
+	for _, n := range names {
+		cs, ok := c.MCP.Servers[n]
+		if !ok {
+			warn(fmt.Sprintf("MCP server %s is enabled but not configured in config.json; add it with 'bonsai config set mcp.servers.%s.command PROGRAM'", n, n))
+			continue
+		}
+		var missing error
+		resolve := func(v string) string {
+			out, err := config.ExpandRefs(v, func(kind, name string) (string, error) {
+				s, err := a.mcpSecret(kind, name)
+				if err == nil {
+					secrets = append(secrets, s)
+				}
+				return s, err
+			})
+			if err != nil && missing == nil {
+				missing = err
+			}
+			return out
+		}
+		s := mcpclient.Server{Name: n, URL: cs.URL}
+		if cs.Command != "" {
+			s.Command = append([]string{cs.Command}, cs.Args...)
+		}
+		for _, k := range sortedKeys(cs.Env) {
+			s.Env = append(s.Env, k+"="+resolve(cs.Env[k]))
+		}
+		if len(cs.Headers) > 0 {
+			s.Headers = map[string]string{}
+			for k, v := range cs.Headers {
+				s.Headers[k] = resolve(v)
+			}
+		}
+		if missing != nil {
+			warn(fmt.Sprintf("MCP server %s is left out: %v", n, missing))
+			continue
+		}
+		servers = append(servers, s)
+	}
+	return servers, secrets
+}
+
+// mcpSecret is the value of a ${credential:NAME} or ${env:VAR} reference.
+func (a *app) mcpSecret(kind, name string) (string, error) {
+	if kind == "env" {
+		if v := a.env(name); v != "" {
+			return v, nil
+		}
+		return "", fmt.Errorf("${env:%s}: %s is not set in Bonsai's environment", name, name)
+	}
+	if _, err := credentials.Lookup(name); err != nil {
+		return "", fmt.Errorf("${credential:%s}: %v", name, err)
+	}
+	if v := a.storedValue(name); v != "" {
+		return v, nil
+	}
+	return "", fmt.Errorf("${credential:%s}: no credential is stored for %s; run 'bonsai credentials set %s'", name, name, name)
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// openMCP opens the named servers of c for a run whose commands ex runs.
+func (a *app) openMCP(ctx context.Context, c config.Config, names []string, ex executor.Executor, warn func(string)) *mcpclient.Client {
+	servers, secrets := a.mcpServers(c, names, warn)
+	red := llm.NewRedactor(secrets...)
+	opts := mcpclient.Options{Exec: ex, Warn: warn, Redact: red.String}
+	if d, err := a.dataDir(); err == nil {
+		opts.CacheDir = d.Path("cache", "mcp-tools")
+	}
+	return mcpclient.Open(ctx, servers, opts)
+}
+
+// mcpReports are the servers' reports for the json mode's "mcp" line.
+func mcpReports(c *mcpclient.Client) []any {
+	var out []any
+	for _, r := range c.Reports() {
+		out = append(out, r)
+	}
+	return out
+}
