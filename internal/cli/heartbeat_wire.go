@@ -19,6 +19,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/policy"
+	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -111,6 +112,16 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		OpenDir:  func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
 		MaxTurns: maxRunTurns,
 		Logger:   log,
+		// The project's MCP servers, started through the worktree's
+		// executor (the sandbox when on); problems go to the log.
+		ExtraTools: func(ctx context.Context, job heartbeat.Job) ([]tool.Tool, func()) {
+			if len(job.Project.Agent.MCPServers) == 0 || job.Workspace == nil {
+				return nil, func() {}
+			}
+			warn := func(msg string) { log.Warn("mcp", "ticket", job.Ticket.Ref().String(), "warning", msg) }
+			c := a.openMCP(ctx, cfg, job.Project.Agent.MCPServers, job.Workspace.Exec, warn)
+			return c.Tools(), func() { c.Close() }
+		},
 	})
 	if err != nil {
 		lf.Close()

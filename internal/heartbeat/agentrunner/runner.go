@@ -39,6 +39,10 @@ type Options struct {
 	// through the worktree ws, with read serving the user's skills from
 	// skills when it is not nil.
 	CodingTools func(ws, skills executor.Executor) []tool.Tool
+	// ExtraTools, when not nil, gives a job more tools (the project's MCP
+	// servers, working through the job's workspace executor) and a func
+	// that releases them when the run ends.
+	ExtraTools func(ctx context.Context, job heartbeat.Job) ([]tool.Tool, func())
 	// MaxTurns ends a run after this many model requests (0: no limit).
 	MaxTurns int
 	// Logger receives one line per tool call; nil logs nothing.
@@ -96,9 +100,15 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		a     *agent.Agent
 		start llm.Usage // the agent's total before this run
 	)
+	extra := job.Tools
+	if r.opts.ExtraTools != nil {
+		more, release := r.opts.ExtraTools(ctx, job)
+		defer release()
+		extra = append(append([]tool.Tool(nil), extra...), more...)
+	}
 	host, err := agenthost.New(ctx, agenthost.Config{
 		Prompt:  Prompt(ctx, job, nil),
-		OpenDir: r.opts.OpenDir, Tools: agenthost.CodingTools(), NewTools: r.opts.CodingTools, Extra: job.Tools,
+		OpenDir: r.opts.OpenDir, Tools: agenthost.CodingTools(), NewTools: r.opts.CodingTools, Extra: extra,
 		Gate:    Gate(job),
 		Session: sess, Model: model, Info: info, MaxTurns: r.opts.MaxTurns,
 		Budget: job.Budget.USD, TokenBudget: job.Budget.Tokens, Deadline: job.Deadline,
