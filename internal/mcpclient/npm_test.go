@@ -106,3 +106,35 @@ func TestNpm_ServerFilesystem(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNpmStart measures a stdio server's start: the process, the
+// initialise handshake and the tool list (no cache).
+func BenchmarkNpmStart(b *testing.B) {
+	for name, args := range map[string][]string{"mcp-server-everything": nil, "mcp-server-filesystem": {"."}} {
+		b.Run(name, func(b *testing.B) {
+			dir := os.Getenv("BONSAI_MCP_NPM")
+			if dir == "" {
+				home, _ := os.UserHomeDir()
+				dir = filepath.Join(home, ".cache", "bonsai-ci", "npm-mcp")
+			}
+			bin := filepath.Join(dir, "node_modules", ".bin", name)
+			if _, err := os.Stat(bin); err != nil {
+				b.Skip("not installed")
+			}
+			ex, err := local.New(b.TempDir(), local.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ex.Close()
+			for b.Loop() {
+				c := Open(context.Background(), []Server{{Name: "s", Command: append([]string{bin}, args...)}}, Options{Exec: ex})
+				if c.Reports()[0].Error != "" {
+					b.Fatal(c.Reports()[0].Error)
+				}
+				b.StopTimer() // stopping is not part of the start
+				c.Close()
+				b.StartTimer()
+			}
+		})
+	}
+}
