@@ -70,14 +70,14 @@ func TestStdio_ToolsCallsAndCrash(t *testing.T) {
 	for _, x := range c.Tools() {
 		names = append(names, x.Name())
 	}
-	if strings.Join(names, " ") != "mcp__self__crash mcp__self__echo" {
+	if strings.Join(names, " ") != "mcp__self__crash mcp__self__echo mcp__self__garble" {
 		t.Fatalf("tools = %v", names)
 	}
 	if !strings.Contains(w.all(), `MCP server self: tool "broken" is left out: its input schema is not valid JSON Schema`) {
 		t.Errorf("warnings = %q", w.all())
 	}
 	rep := c.Reports()[0]
-	if rep.Tools != 2 || len(rep.Skipped) != 1 || rep.SchemaBytes == 0 || rep.Cached {
+	if rep.Tools != 3 || len(rep.Skipped) != 1 || rep.SchemaBytes == 0 || rep.Cached {
 		t.Errorf("report = %+v", rep)
 	}
 	echo := find(t, c.Tools(), "mcp__self__echo")
@@ -98,6 +98,14 @@ func TestStdio_ToolsCallsAndCrash(t *testing.T) {
 	if r := call(t, echo, `{"text":"again"}`); r.IsError || r.Text() != "echo: again" {
 		t.Errorf("echo after the crash = %+v", r)
 	}
+	// Malformed JSON-RPC ends the session: a tool error, and the server
+	// is started again for the next call.
+	if r := call(t, find(t, c.Tools(), "mcp__self__garble"), `{}`); !r.IsError || !strings.Contains(r.Text(), "MCP server self") {
+		t.Errorf("garble = %+v", r)
+	}
+	if r := call(t, echo, `{"text":"once more"}`); r.IsError || r.Text() != "echo: once more" {
+		t.Errorf("echo after the garble = %+v", r)
+	}
 }
 
 func TestStdio_LazyStartFromCacheAndStopAtClose(t *testing.T) {
@@ -109,7 +117,7 @@ func TestStdio_LazyStartFromCacheAndStopAtClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = Open(context.Background(), []Server{self(t, "plain")}, Options{Exec: ex, CacheDir: cache})
-	if !c.Reports()[0].Cached || c.Reports()[0].Tools != 2 {
+	if !c.Reports()[0].Cached || c.Reports()[0].Tools != 3 {
 		t.Fatalf("report = %+v", c.Reports()[0])
 	}
 	cn := c.conns[0]

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
@@ -106,6 +107,11 @@ func (c *conn) session(ctx context.Context) (*mcp.ClientSession, error) {
 	c.sess, c.proc = sess, proc
 	go func() {
 		werr := sess.Wait()
+		if proc != nil && !proc.exited() {
+			// The session ended (malformed JSON-RPC, a closed pipe) but
+			// the process lives on: it is of no use any more.
+			go proc.stop()
+		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if c.sess == sess {
@@ -211,6 +217,16 @@ func (c *conn) callRaw(ctx context.Context, remote string, args []byte) tool.Res
 		}
 		c.mu.Lock()
 		proc := c.proc
+		var wire *jsonrpc.Error
+		if !errors.As(err, &wire) && c.sess == sess {
+			// Not the server's answer: the session is broken (the server
+			// died or sent malformed JSON-RPC), and the next call starts
+			// the server again.
+			c.sess, c.lastErr = nil, err
+			if proc != nil && !proc.exited() {
+				go proc.stop()
+			}
+		}
 		c.mu.Unlock()
 		if proc.exited() {
 			return tool.Errorf("MCP server %s stopped during the call: %v", c.srv.Name, c.stoppedError(proc, err))

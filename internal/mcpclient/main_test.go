@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 }
 
 // testServer is a stdio MCP server built with the SDK: echo, crash (the
-// process exits mid-call), and, in mode "badschema", a tool whose input
+// process exits mid-call), garble (malformed JSON-RPC mid-session), and, in mode "badschema", a tool whose input
 // schema is not valid JSON Schema.
 func testServer(mode string) {
 	s := newTestMCPServer(mode == "badschema")
@@ -42,6 +42,11 @@ func newTestMCPServer(badSchema bool) *mcp.Server {
 			os.Stderr.WriteString("crashing as asked\n")
 			os.Exit(3)
 			return nil, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "garble", Description: "Writes a line that is not JSON-RPC on stdout.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			os.Stdout.WriteString("this is not JSON-RPC\n")
+			select {}
 		})
 	if badSchema {
 		s.AddTool(&mcp.Tool{Name: "broken", Description: "Has a broken schema.",
