@@ -59,13 +59,14 @@ func configuredMCP(c config.Config) string {
 }
 
 // mcpServers resolves the named servers of c: their ${credential:…} and
-// ${env:…} references filled in. A server whose secret is missing is
-// left out with a warning. secrets are the values filled in, to redact.
-func (a *app) mcpServers(c config.Config, names []string, warn func(string)) (servers []mcpclient.Server, secrets []string) {
+// ${env:…} references filled in. A server whose secret is missing, or
+// that is not configured, has its Err set. secrets are the values filled
+// in, to redact.
+func (a *app) mcpServers(c config.Config, names []string) (servers []mcpclient.Server, secrets []string) {
 	for _, n := range names {
 		cs, ok := c.MCP.Servers[n]
 		if !ok {
-			warn(fmt.Sprintf("MCP server %s is enabled but not configured in config.json; add it with 'bonsai config set mcp.servers.%s.command PROGRAM'", n, n))
+			servers = append(servers, mcpclient.Server{Name: n, Err: fmt.Errorf("it is enabled but not configured in config.json; add it with 'bonsai config set mcp.servers.%s.command PROGRAM'", n)})
 			continue
 		}
 		var missing error
@@ -95,10 +96,7 @@ func (a *app) mcpServers(c config.Config, names []string, warn func(string)) (se
 				s.Headers[k] = resolve(v)
 			}
 		}
-		if missing != nil {
-			warn(fmt.Sprintf("MCP server %s is left out: %v", n, missing))
-			continue
-		}
+		s.Err = missing
 		servers = append(servers, s)
 	}
 	return servers, secrets
@@ -132,7 +130,7 @@ func sortedKeys(m map[string]string) []string {
 
 // openMCP opens the named servers of c for a run whose commands ex runs.
 func (a *app) openMCP(ctx context.Context, c config.Config, names []string, ex executor.Executor, warn func(string)) *mcpclient.Client {
-	servers, secrets := a.mcpServers(c, names, warn)
+	servers, secrets := a.mcpServers(c, names)
 	red := llm.NewRedactor(secrets...)
 	opts := mcpclient.Options{Exec: ex, Warn: warn, Redact: red.String}
 	if d, err := a.dataDir(); err == nil {

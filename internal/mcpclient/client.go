@@ -27,6 +27,9 @@ type Server struct {
 	URL string
 	// Headers are sent with every request to URL.
 	Headers map[string]string
+	// Err, when set, says why the server cannot be used (a secret it
+	// names is missing): it offers no tools and its report says why.
+	Err error
 }
 
 // Options says where servers run and how long they may take.

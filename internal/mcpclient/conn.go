@@ -45,6 +45,10 @@ func newConn(s Server, opts *Options) *conn { return &conn{srv: s, opts: opts} }
 // load returns the server's tools: from the cache, else by starting the
 // server and listing them.
 func (c *conn) load(ctx context.Context) ([]tool.Tool, Report) {
+	if c.srv.Err != nil {
+		c.opts.Warn(fmt.Sprintf("MCP server %s is left out: %v", c.srv.Name, c.srv.Err))
+		return nil, errorReport(c.srv.Name, c.srv.Err, c.opts.Redact)
+	}
 	if specs, ok := readCache(c.opts.CacheDir, c.srv); ok {
 		ts, rep := c.build(specs)
 		rep.Cached = true
@@ -83,6 +87,9 @@ func (c *conn) session(ctx context.Context) (*mcp.ClientSession, error) {
 	defer c.mu.Unlock()
 	if c.closed {
 		return nil, errors.New("the run is over")
+	}
+	if c.srv.Err != nil {
+		return nil, c.srv.Err
 	}
 	if c.sess != nil && !c.proc.exited() {
 		return c.sess, nil
