@@ -55,7 +55,10 @@ type Error struct {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-func (e *Error) Error() string {
+func (e *Error) Error() string { return e.Cause() + ": " + e.Fix() }
+
+// Cause says what failed and what the forge answered.
+func (e *Error) Cause() string {
 	what := fmt.Sprintf("%s: %s", e.Kind, e.Op)
 	if e.Status != 0 {
 		what += fmt.Sprintf(": %d %s", e.Status, http.StatusText(e.Status))
@@ -65,11 +68,11 @@ func (e *Error) Error() string {
 	} else if e.Err != nil {
 		what += ": " + e.Err.Error()
 	}
-	return what + ": " + e.hint()
+	return what
 }
 
-// hint says what to do about the failure.
-func (e *Error) hint() string {
+// Fix says what to do about the failure.
+func (e *Error) Fix() string {
 	switch e.Reason {
 	case NoToken:
 		return fmt.Sprintf("no %s token is configured; store one with `bonsai credentials set %s` or set %s (docs/forges.md)", e.Kind, e.Kind, tokenEnv[e.Kind][len(tokenEnv[e.Kind])-1])
