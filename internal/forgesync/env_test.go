@@ -204,3 +204,17 @@ func submit(t testing.TB, ctx context.Context, job heartbeat.Job, evidence strin
 	}
 	call(t, ctx, job, "ticket_move", map[string]any{"to": "VERIFICATION", "criteria": ev})
 }
+
+// forgesyncWithoutToken is the env's Forges with no token configured.
+func forgesyncWithoutToken(e *env) *forgesync.Forges {
+	return forgesync.New(forgesync.Options{Board: e.db, Hosts: map[string]forge.Host{e.forge.Host(): {Kind: e.forge.Kind}}})
+}
+
+func mustComments(t testing.TB, e *env, ref board.Ref) []board.Comment {
+	t.Helper()
+	cs, err := e.db.Comments(context.Background(), ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}

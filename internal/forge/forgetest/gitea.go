@@ -34,7 +34,6 @@ func (s *Server) gtPull(rp *repo, p *pull) map[string]any {
 func (s *Server) gtList(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
 	rp, _, ok := s.find(w, fullName(r), "")
 	if !ok {
 		return
@@ -76,7 +75,6 @@ func (s *Server) gtCreate(w http.ResponseWriter, r *http.Request) {
 func (s *Server) gtGet(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
 	rp, p, ok := s.find(w, fullName(r), r.PathValue("number"))
 	if ok {
 		writeCached(w, r, s.gtPull(rp, p))
@@ -145,7 +143,6 @@ func (s *Server) gtMerge(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
 	rp, p, ok := s.find(w, fullName(r), r.PathValue("number"))
 	if !ok {
 		return

@@ -52,7 +52,6 @@ func (s *Server) ghPull(rp *repo, p *pull) map[string]any {
 func (s *Server) ghList(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
 	rp, _, ok := s.find(w, fullName(r), "")
 	if !ok {
 		return
@@ -98,7 +97,6 @@ func (s *Server) ghCreate(w http.ResponseWriter, r *http.Request) {
 func (s *Server) ghGet(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
 	rp, p, ok := s.find(w, fullName(r), r.PathValue("number"))
 	if ok {
 		writeCached(w, r, s.ghPull(rp, p))
@@ -205,7 +203,6 @@ func (s *Server) ghMerge(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
 	rp, p, ok := s.find(w, fullName(r), r.PathValue("number"))
 	if !ok {
 		return

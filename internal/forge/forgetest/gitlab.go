@@ -75,7 +75,6 @@ func (s *Server) glMR(rp *repo, p *pull, single bool) map[string]any {
 func (s *Server) glList(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
 	rp, _, ok := s.find(w, r.PathValue("id"), "")
 	if !ok {
 		return
@@ -129,7 +128,6 @@ func (s *Server) glCreate(w http.ResponseWriter, r *http.Request) {
 func (s *Server) glGet(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
 	rp, p, ok := s.find(w, r.PathValue("id"), r.PathValue("iid"))
 	if ok {
 		writeCached(w, r, s.glMR(rp, p, true))
@@ -236,7 +234,6 @@ func (s *Server) glMerge(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
 	rp, p, ok := s.find(w, r.PathValue("id"), r.PathValue("iid"))
 	if !ok {
 		return
