@@ -56,11 +56,22 @@ const System = "bonsai"
 // Approval is a person approving a ticket's work.
 type Approval struct {
 	Ref board.Ref
-	// Person approves: their Name is the author of the approval and the
-	// move, their identity that of the commits landing makes.
+	// Author is the name the board records on the approval, the move and
+	// the comments; empty means Person.Name.
+	Author string
+	// Person is the identity of the commits landing makes: the approving
+	// person's (config git.personName and git.personEmail, or their git
+	// config).
 	Person Person
 	// Note is what they said with it; empty for nothing.
 	Note string
+}
+
+func (a Approval) by() string {
+	if a.Author != "" {
+		return a.Author
+	}
+	return a.Person.Name
 }
 
 // Outcome is how a landing ended.
@@ -107,8 +118,8 @@ func (l *Lander) Land(ctx context.Context, a Approval) (Result, error) {
 
 func (l *Lander) land(ctx context.Context, a Approval, again bool) (Result, error) {
 	var note *board.Comment
-	if strings.TrimSpace(a.Note) != "" {
-		note = &board.Comment{AuthorType: board.Human, AuthorName: a.Person.Name, Kind: board.KindApproval, Content: a.Note}
+	if a.Note != "" {
+		note = &board.Comment{AuthorType: board.Human, AuthorName: a.by(), Kind: board.KindApproval, Content: a.Note}
 		if err := note.Validate(); err != nil {
 			return Result{}, err
 		}
@@ -176,11 +187,11 @@ func (l *Lander) land(ctx context.Context, a Approval, again bool) (Result, erro
 		return Result{}, err
 	}
 	if !done {
-		if t, err = s.MoveTicket(ctx, a.Ref, board.MoveRequest{To: board.Done, Actor: board.Human}, a.Person.Name); err != nil {
+		if t, err = s.MoveTicket(ctx, a.Ref, board.MoveRequest{To: board.Done, Actor: board.Human}, a.by()); err != nil {
 			return Result{}, err
 		}
 	}
-	msg := fmt.Sprintf("Approved %s by %s: %s.", t.Ref(), a.Person.Name, how)
+	msg := fmt.Sprintf("Approved %s by %s: %s.", t.Ref(), a.by(), how)
 	if done {
 		msg = fmt.Sprintf("Landed %s: %s.", t.Ref(), how)
 	}
@@ -225,7 +236,7 @@ func (l *Lander) returnConflict(ctx context.Context, p board.Project, t board.Ti
 	if _, err := s.SaveLanding(ctx, rec); err != nil {
 		return Result{}, err
 	}
-	feedback := ConflictFeedback(p, c.Files) + fmt.Sprintf("\n\n%s approved the work; once it is back in VERIFICATION it needs approving again.", a.Person.Name)
+	feedback := ConflictFeedback(p, c.Files) + fmt.Sprintf("\n\n%s approved the work; once it is back in VERIFICATION it needs approving again.", a.by())
 	if t.State == board.Done {
 		return Result{}, &Failure{Cause: rec.Error, Fix: "the ticket is DONE, so no agent works it: move it back with `bonsai ticket move " + t.Ref().String() + " BACKLOG` and hand it over again"}
 	}
@@ -261,7 +272,7 @@ func (l *Lander) failed(ctx context.Context, p board.Project, t board.Ticket, re
 		where = "The ticket stays DONE"
 	}
 	text := fmt.Sprintf("%s approved this ticket, but its work did not land: %s.\n\nFix: %s.\n\n%s; nothing was changed on `%s`.",
-		a.Person.Name, f.Cause, f.Fix, where, p.DefaultBranch)
+		a.by(), f.Cause, f.Fix, where, p.DefaultBranch)
 	if _, cerr := l.opts.Store.AddComment(ctx, a.Ref, board.Comment{AuthorType: board.System, AuthorName: System, Kind: board.KindStatus, Content: text}); cerr != nil {
 		return Result{}, errors.Join(f, cerr)
 	}
