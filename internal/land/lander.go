@@ -236,7 +236,7 @@ func (l *Lander) returnConflict(ctx context.Context, p board.Project, t board.Ti
 	if _, err := s.SaveLanding(ctx, rec); err != nil {
 		return Result{}, err
 	}
-	feedback := ConflictFeedback(p, c.Files) + fmt.Sprintf("\n\n%s approved the work; once it is back in VERIFICATION it needs approving again.", a.by())
+	feedback := workspace.ConflictHelp(p, c.Files) + fmt.Sprintf("\n\n%s approved the work; once it is back in VERIFICATION it needs approving again.", a.by())
 	if t.State == board.Done {
 		return Result{}, &Failure{Cause: rec.Error, Fix: "the ticket is DONE, so no agent works it: move it back with `bonsai ticket move " + t.Ref().String() + " BACKLOG` and hand it over again"}
 	}
@@ -246,18 +246,6 @@ func (l *Lander) returnConflict(ctx context.Context, p board.Project, t board.Ti
 	}
 	return Result{Outcome: Returned, Ticket: t, Landing: rec,
 		Message: fmt.Sprintf("%s did not land: %s", t.Ref(), rec.Error)}, nil
-}
-
-// ConflictFeedback is what the agent is told about a ticket branch that
-// conflicts with project p's default branch in files.
-func ConflictFeedback(p board.Project, files []string) string {
-	how := "`git merge origin/" + p.DefaultBranch + "`, resolve the conflicts and commit the merge"
-	if p.Agent.UpdateStyle == board.UpdateRebase {
-		how = "`git rebase origin/" + p.DefaultBranch + "`, resolve the conflicts of each commit (`git add`, `git rebase --continue`)"
-	}
-	return fmt.Sprintf("The default branch `%s` changed since this work was done and now conflicts with it in %s. "+
-		"Bring it in: run %s, keeping both sides' intent; then check the work again and move the ticket to VERIFICATION.",
-		p.DefaultBranch, strings.Join(quoted(files), ", "), how)
 }
 
 // failed records a failure to land on the ticket and returns it.
