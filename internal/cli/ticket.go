@@ -25,7 +25,7 @@ the agent (BACKLOG → RESEARCH or IN_PROGRESS) and review its work
 answer the agent's requests to run a command (allow, deny).`,
 	}
 	cmd.AddCommand(newTicketAddCmd(a), newTicketListCmd(a), newTicketShowCmd(a), newTicketEditCmd(a),
-		newTicketMoveCmd(a), newTicketApproveCmd(a), newTicketReturnCmd(a), newTicketAllowCmd(a), newTicketDenyCmd(a),
+		newTicketMoveCmd(a), newTicketApproveCmd(a), newTicketLandCmd(a), newTicketReturnCmd(a), newTicketAllowCmd(a), newTicketDenyCmd(a),
 		newTicketStopCmd(a), newTicketRunCmd(a))
 	return cmd
 }

@@ -206,7 +206,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	r.readHead(ctx)
 	r.tools = tickettool.New(tickettool.Config{
 		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
-		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage,
+		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage, Update: r.keepCurrent,
 	})
 	deadline := h.opts.Now().Add(h.opts.MaxRun)
 	if beatDeadline.Before(deadline) {

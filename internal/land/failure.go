@@ -1,5 +1,7 @@
 package land
 
+import "github.com/bonsai-run/bonsai/internal/board"
+
 // Failure is a landing that could not be done for a reason a person can
 // act on. The ticket stays in VERIFICATION; its comment shows the cause and
 // the fix, and Landing.Error the whole message.
@@ -24,3 +26,7 @@ func (f *Failure) Error() string {
 
 // Unwrap returns the underlying error.
 func (f *Failure) Unwrap() error { return f.Err }
+
+// ErrorCode classifies a failure to land as a conflict with the state of
+// the repository or the forge (exit code 1, HTTP 409).
+func (f *Failure) ErrorCode() string { return board.ECONFLICT }

@@ -27,6 +27,9 @@ type PullRequests interface {
 type MergeRequest struct {
 	Project board.Project
 	Ticket  board.Ticket
+	// Landing is the ticket's landing record as the store has it: the
+	// pull request's forge, number and head.
+	Landing board.Landing
 	// Message is the commit message of a squash or merge commit.
 	Message Message
 	// Approver is the person who approved; forges merge as the token's

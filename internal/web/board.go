@@ -132,6 +132,9 @@ func (s *Server) move(ctx context.Context, ref board.Ref, state string) (board.T
 	if err != nil {
 		return board.Ticket{}, err
 	}
+	if st == board.Done && s.opts.Approve != nil {
+		return s.approve(ctx, ref, "")
+	}
 	return s.store.MoveTicket(ctx, ref, board.MoveRequest{To: st, Actor: board.Human}, s.opts.Author)
 }
 
@@ -152,6 +155,9 @@ func (s *Server) approve(ctx context.Context, ref board.Ref, note string) (board
 		if err := c.Validate(); err != nil {
 			return board.Ticket{}, err
 		}
+	}
+	if s.opts.Approve != nil {
+		return s.opts.Approve(ctx, ref, note)
 	}
 	t, err := s.store.MoveTicket(ctx, ref, board.MoveRequest{To: board.Done, Actor: board.Human}, s.opts.Author)
 	if err != nil || note == "" {

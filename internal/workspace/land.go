@@ -11,22 +11,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 )
 
-// MergeStyle is how Land puts a ticket branch on the default branch.
-type MergeStyle string
-
-// The merge styles.
-const (
-	// Squash makes one commit of the branch's changes on top of the
-	// default branch.
-	Squash MergeStyle = "squash"
-	// Merge fast-forwards the default branch when it has not moved since
-	// the branch started, else makes a merge commit.
-	Merge MergeStyle = "merge"
-	// Rebase replays the branch's commits on top of the default branch,
-	// keeping their authors, and fast-forwards to them.
-	Rebase MergeStyle = "rebase"
-)
-
 // Identity is who a commit is by.
 type Identity struct {
 	Name  string
@@ -44,8 +28,11 @@ type LandRequest struct {
 	Number int
 	// Branch is the ticket branch in the project's clone.
 	Branch string
-	// Style is how the branch is put on the default branch; "" is Squash.
-	Style MergeStyle
+	// Style is how the branch is put on the default branch: squash (one
+	// commit of its changes, req.Message), merge (a fast-forward when the
+	// default branch has not moved since the branch started, else a merge
+	// commit) or rebase (its commits replayed, authors kept).
+	Style board.LandStyle
 	// Message is the message of a squash or merge commit.
 	Message string
 	// Person is the author and committer of the commits landing makes
@@ -135,9 +122,6 @@ func (p *Provider) Land(ctx context.Context, proj board.Project, req LandRequest
 }
 
 func (p *Provider) land(ctx context.Context, proj board.Project, req LandRequest) (Landed, error) {
-	if req.Style == "" {
-		req.Style = Squash
-	}
 	g, done, err := p.runtime(ctx)
 	if err != nil {
 		return Landed{}, err
@@ -254,20 +238,20 @@ func (s *scratchRepo) put(ctx context.Context, req LandRequest, base, head, defa
 	}
 	ff := s.g.isAncestor(ctx, s.dir, base, head)
 	switch req.Style {
-	case Merge, Rebase:
+	case board.LandMergeCommit, board.LandRebase:
 		if ff {
 			return head, true, nil
 		}
 	}
 	start := base
-	if req.Style == Rebase {
+	if req.Style == board.LandRebase {
 		start = head
 	}
 	if _, err := s.git(ctx, "checkout", "--quiet", "--detach", start); err != nil {
 		return "", false, fmt.Errorf("landing: %w", err)
 	}
 	switch req.Style {
-	case Squash:
+	case board.LandSquash:
 		if _, err := s.git(ctx, "merge", "--quiet", "--squash", head); err != nil {
 			return "", false, conflict(err, "reset", "--quiet", "--hard")
 		}
@@ -277,11 +261,11 @@ func (s *scratchRepo) put(ctx context.Context, req LandRequest, base, head, defa
 		if _, err := s.git(ctx, "commit", "--quiet", "--no-verify", "--cleanup=strip", "-m", req.Message); err != nil {
 			return "", false, fmt.Errorf("landing: %w", err)
 		}
-	case Merge:
+	case board.LandMergeCommit:
 		if _, err := s.git(ctx, "merge", "--quiet", "--no-ff", "--no-edit", "-m", req.Message, head); err != nil {
 			return "", false, conflict(err, "merge", "--abort")
 		}
-	case Rebase:
+	case board.LandRebase:
 		if _, err := s.git(ctx, "rebase", "--quiet", "--no-autostash", base); err != nil {
 			return "", false, conflict(err, "rebase", "--abort")
 		}
@@ -299,7 +283,7 @@ func (s *scratchRepo) put(ctx context.Context, req LandRequest, base, head, defa
 func (s *scratchRepo) push(ctx context.Context, proj board.Project, commit string) error {
 	url, env := remoteURL(proj.Repo, s.g.remoteEnv)
 	args := []string{"push", "--quiet", "--no-signed", "--no-follow-tags", "--recurse-submodules=no"}
-	if isLocalRepo(proj.Repo) {
+	if IsLocalRepo(proj.Repo) {
 		// A person's own repository usually has the default branch checked
 		// out, which a plain push refuses to update; updateInstead updates
 		// its working tree too, and refuses when that tree has changes.
@@ -332,9 +316,9 @@ func pushReason(stderr string) string {
 	return RejectedOther
 }
 
-// isLocalRepo reports whether repo names a repository on this machine: a
+// IsLocalRepo reports whether repo names a repository on this machine: a
 // path or a file:// URL.
-func isLocalRepo(repo string) bool {
+func IsLocalRepo(repo string) bool {
 	if strings.HasPrefix(repo, "file://") {
 		return true
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
@@ -41,7 +42,7 @@ func personCommit(t *testing.T, repo, file, content string) string {
 	return gittest.Run(t, repo, "rev-parse", "HEAD")
 }
 
-func land(t *testing.T, p *workspace.Provider, repo string, ws *workspace.Workspace, style workspace.MergeStyle) (workspace.Landed, error) {
+func land(t *testing.T, p *workspace.Provider, repo string, ws *workspace.Workspace, style board.LandStyle) (workspace.Landed, error) {
 	t.Helper()
 	return p.Land(context.Background(), project(repo), workspace.LandRequest{Number: 1, Branch: ws.Branch, Style: style,
 		Message: "Add greeting (demo#1)\n\nAcceptance criteria:\n- it greets", Person: approver})
@@ -49,8 +50,8 @@ func land(t *testing.T, p *workspace.Provider, repo string, ws *workspace.Worksp
 
 func TestLand_StylesOnAnUnmovedDefaultBranch(t *testing.T) {
 	t.Parallel()
-	for _, style := range []workspace.MergeStyle{workspace.Squash, workspace.Merge, workspace.Rebase} {
-		t.Run(string(style), func(t *testing.T) {
+	for _, style := range []board.LandStyle{board.LandSquash, board.LandMergeCommit, board.LandRebase} {
+		t.Run(style.String(), func(t *testing.T) {
 			t.Parallel()
 			repo := newRepo(t)
 			p, _, data := newProvider(t)
@@ -71,7 +72,7 @@ func TestLand_StylesOnAnUnmovedDefaultBranch(t *testing.T) {
 				t.Errorf("the person's checkout is not clean after landing:\n%s", st)
 			}
 			switch style {
-			case workspace.Squash:
+			case board.LandSquash:
 				if l.FastForward || l.Commit == head {
 					t.Errorf("squash landed %+v, want a new commit", l)
 				}
@@ -101,8 +102,8 @@ func TestLand_StylesOnAnUnmovedDefaultBranch(t *testing.T) {
 
 func TestLand_StylesOnADefaultBranchThatMoved(t *testing.T) {
 	t.Parallel()
-	for _, style := range []workspace.MergeStyle{workspace.Squash, workspace.Merge, workspace.Rebase} {
-		t.Run(string(style), func(t *testing.T) {
+	for _, style := range []board.LandStyle{board.LandSquash, board.LandMergeCommit, board.LandRebase} {
+		t.Run(style.String(), func(t *testing.T) {
 			t.Parallel()
 			repo := newRepo(t)
 			p, _, _ := newProvider(t)
@@ -127,15 +128,15 @@ func TestLand_StylesOnADefaultBranchThatMoved(t *testing.T) {
 			parents := strings.Fields(gittest.Run(t, repo, "log", "-1", "--format=%P", "main"))
 			who := gittest.Run(t, repo, "log", "-1", "--format=%an|%cn", "main")
 			switch style {
-			case workspace.Squash:
+			case board.LandSquash:
 				if len(parents) != 1 || parents[0] != moved || who != "Pat Person|Pat Person" {
 					t.Errorf("squash: parents %v, by %s", parents, who)
 				}
-			case workspace.Merge:
+			case board.LandMergeCommit:
 				if len(parents) != 2 || parents[0] != moved || parents[1] != head || who != "Pat Person|Pat Person" {
 					t.Errorf("merge: parents %v (want %s %s), by %s", parents, moved, head, who)
 				}
-			case workspace.Rebase:
+			case board.LandRebase:
 				// The agent's commit, replayed: its author kept, the person
 				// as committer.
 				if len(parents) != 1 || parents[0] != moved || who != "Test|Pat Person" {
@@ -152,7 +153,7 @@ func TestLand_ConflictChangesNothing(t *testing.T) {
 	p, _, _ := newProvider(t)
 	ws := agentWork(t, p, repo, "README.md", "# agent\n")
 	moved := personCommit(t, repo, "README.md", "# person\n")
-	for _, style := range []workspace.MergeStyle{workspace.Squash, workspace.Merge, workspace.Rebase} {
+	for _, style := range []board.LandStyle{board.LandSquash, board.LandMergeCommit, board.LandRebase} {
 		_, err := land(t, p, repo, ws, style)
 		var ce *workspace.ConflictError
 		if !errors.As(err, &ce) || len(ce.Files) != 1 || ce.Files[0] != "README.md" || ce.Base != "main" {
@@ -173,7 +174,7 @@ func TestLand_RefusedPushes(t *testing.T) {
 		ws := agentWork(t, p, repo, "hello.txt", "hello\n")
 		write(t, filepath.Join(repo, "README.md"), "# edited, not committed\n")
 		before := gittest.Run(t, repo, "rev-parse", "main")
-		_, err := land(t, p, repo, ws, workspace.Squash)
+		_, err := land(t, p, repo, ws, board.LandSquash)
 		var pe *workspace.PushRejectedError
 		if !errors.As(err, &pe) || pe.Reason != workspace.RejectedDirtyCheckout {
 			t.Fatalf("err = %v, want a push refused for the dirty checkout", err)
@@ -192,7 +193,7 @@ func TestLand_RefusedPushes(t *testing.T) {
 		os.Chmod(hook, 0o755)
 		p, _, _ := newProvider(t)
 		ws := agentWork(t, p, bare, "hello.txt", "hello\n")
-		_, err := land(t, p, bare, ws, workspace.Merge)
+		_, err := land(t, p, bare, ws, board.LandMergeCommit)
 		var pe *workspace.PushRejectedError
 		if !errors.As(err, &pe) || pe.Reason != workspace.RejectedProtected {
 			t.Fatalf("err = %v, want a push refused for a protected branch", err)
@@ -204,7 +205,7 @@ func TestLand_RefusedPushes(t *testing.T) {
 		p, _, _ := newProvider(t)
 		ws := agentWork(t, p, repo, "hello.txt", "hello\n")
 		os.RemoveAll(repo)
-		_, err := land(t, p, repo, ws, workspace.Squash)
+		_, err := land(t, p, repo, ws, board.LandSquash)
 		var re *workspace.RepoError
 		if !errors.As(err, &re) {
 			t.Fatalf("err = %v, want a RepoError", err)
@@ -219,11 +220,11 @@ func TestLand_BareRemoteAndAlreadyThere(t *testing.T) {
 	gittest.Run(t, repo, "clone", "-q", "--bare", repo, bare)
 	p, _, _ := newProvider(t)
 	ws := agentWork(t, p, bare, "hello.txt", "hello\n")
-	l, err := land(t, p, bare, ws, workspace.Merge)
+	l, err := land(t, p, bare, ws, board.LandMergeCommit)
 	if err != nil || !l.FastForward {
 		t.Fatalf("Land = %+v, %v", l, err)
 	}
-	again, err := land(t, p, bare, ws, workspace.Squash)
+	again, err := land(t, p, bare, ws, board.LandSquash)
 	if err != nil || !again.AlreadyThere || again.Commit != l.Commit {
 		t.Fatalf("landing again = %+v, %v; want AlreadyThere at %s", again, err, l.Commit)
 	}
