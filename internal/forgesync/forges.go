@@ -10,6 +10,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/forge"
+	"github.com/bonsai-run/bonsai/internal/land"
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
@@ -111,16 +112,9 @@ func (f *Forges) Available(p board.Project) bool {
 }
 
 // UsesPRs reports whether project p lands through pull requests: its
-// land mode is pr, or auto with the repository on a forge and a token.
-func (f *Forges) UsesPRs(p board.Project) bool {
-	switch p.Agent.Land {
-	case board.LandPR:
-		return true
-	case board.LandAuto:
-		return f.Available(p)
-	}
-	return false
-}
+// land mode resolves to pr (land.Resolve: pr, or auto with the
+// repository on a forge and a token).
+func (f *Forges) UsesPRs(p board.Project) bool { return land.Resolve(p, f) == board.LandPR }
 
 // runtimeAuthor is the author name of the comments the runtime writes.
 const runtimeAuthor = "bonsai"

@@ -22,9 +22,12 @@ var (
 // refusal is a *land.Failure naming the forge's cause and the fix.
 func (f *Forges) Merge(ctx context.Context, req land.MergeRequest) (land.Merged, error) {
 	ref := req.Ticket.Ref()
-	l, err := f.opts.Board.Landing(ctx, ref)
-	if err != nil && board.ErrorCode(err) != board.ENOTFOUND {
-		return land.Merged{}, err
+	l := req.Landing
+	if l.PRNumber == 0 {
+		var err error
+		if l, err = f.opts.Board.Landing(ctx, ref); err != nil && board.ErrorCode(err) != board.ENOTFOUND {
+			return land.Merged{}, err
+		}
 	}
 	if l.PRNumber == 0 {
 		return land.Merged{}, &land.Failure{Cause: fmt.Sprintf("%s has no pull request yet", ref),
