@@ -197,6 +197,15 @@ func newTicketShowCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			l, err := s.Landing(cmd.Context(), ref)
+			switch {
+			case err == nil:
+				d.SetLanding(p, &l)
+			case board.ErrorCode(err) == board.ENOTFOUND:
+				d.SetLanding(p, nil)
+			default:
+				return err
+			}
 			if view.AgentsWorkOn(t) {
 				bs, facts := agentBlockers(a, []board.Project{p})
 				d.NotRun = view.NotRun(d.Ref, facts, bs)

@@ -153,7 +153,7 @@ func (l *Lander) land(ctx context.Context, a Approval, again bool) (Result, erro
 	rec.Mode, rec.Branch = Resolve(p, l.opts.PullRequests), t.Branch
 	if done && rec.Mode == board.LandNone {
 		rec.Mode = board.LandMerge // landing a DONE ticket again means merging it
-		if !workspace.IsLocalRepo(p.Repo) && l.opts.PullRequests != nil && l.opts.PullRequests.Available(p) {
+		if !board.IsLocalRepo(p.Repo) && l.opts.PullRequests != nil && l.opts.PullRequests.Available(p) {
 			rec.Mode = board.LandPR
 		}
 	}
@@ -307,18 +307,7 @@ func mergeText(p board.Project, ld workspace.Landed) string {
 }
 
 func noneText(p board.Project, t board.Ticket) string {
-	return fmt.Sprintf("the project does not land work, so it stays on the branch `%s` (%s)", t.Branch, BranchHint(p, t))
-}
-
-// BranchHint says where a ticket's branch is and how a person merges it,
-// for a project whose work does not land by itself.
-func BranchHint(p board.Project, t board.Ticket) string {
-	where := "in " + workspace.Redact(p.Repo)
-	if !workspace.IsLocalRepo(p.Repo) {
-		where = "pushed to " + workspace.Redact(p.Repo)
-	}
-	return fmt.Sprintf("%s; merge it with `git merge %s` on `%s`, or let Bonsai do it: `bonsai project edit %s --land merge`, then `bonsai ticket land %s`",
-		where, t.Branch, p.DefaultBranch, p.Slug, t.Ref())
+	return fmt.Sprintf("the project does not land work, so it stays on the branch `%s`; the ticket page says how to merge it", t.Branch)
 }
 
 func quoted(files []string) []string {

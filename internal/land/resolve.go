@@ -2,7 +2,6 @@ package land
 
 import (
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
 // Resolve returns how project p's approved work lands: its landing mode,
@@ -14,7 +13,7 @@ func Resolve(p board.Project, prs PullRequests) board.LandMode {
 		return p.Agent.Land
 	}
 	switch {
-	case workspace.IsLocalRepo(p.Repo):
+	case board.IsLocalRepo(p.Repo):
 		return board.LandMerge
 	case prs != nil && prs.Available(p):
 		return board.LandPR

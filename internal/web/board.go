@@ -196,6 +196,17 @@ func (s *Server) loadTicketDetail(ctx context.Context, ref board.Ref) (view.Tick
 	}
 	d := view.NewTicketDetail(t, comments, runs)
 	d.Approvals = as
+	if p, err := s.store.Project(ctx, ref.Project); err == nil {
+		l, err := s.store.Landing(ctx, ref)
+		switch {
+		case err == nil:
+			d.SetLanding(p, &l)
+		case board.ErrorCode(err) == board.ENOTFOUND:
+			d.SetLanding(p, nil)
+		default:
+			return view.TicketDetail{}, err
+		}
+	}
 	if d.Comments == nil {
 		d.Comments = []board.Comment{}
 	}

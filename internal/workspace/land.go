@@ -283,7 +283,7 @@ func (s *scratchRepo) put(ctx context.Context, req LandRequest, base, head, defa
 func (s *scratchRepo) push(ctx context.Context, proj board.Project, commit string) error {
 	url, env := remoteURL(proj.Repo, s.g.remoteEnv)
 	args := []string{"push", "--quiet", "--no-signed", "--no-follow-tags", "--recurse-submodules=no"}
-	if IsLocalRepo(proj.Repo) {
+	if board.IsLocalRepo(proj.Repo) {
 		// A person's own repository usually has the default branch checked
 		// out, which a plain push refuses to update; updateInstead updates
 		// its working tree too, and refuses when that tree has changes.
@@ -314,19 +314,4 @@ func pushReason(stderr string) string {
 		return RejectedDirtyCheckout
 	}
 	return RejectedOther
-}
-
-// IsLocalRepo reports whether repo names a repository on this machine: a
-// path or a file:// URL.
-func IsLocalRepo(repo string) bool {
-	if strings.HasPrefix(repo, "file://") {
-		return true
-	}
-	if strings.Contains(repo, "://") {
-		return false
-	}
-	// host:path is scp-like ssh, unless the colon comes after a slash or
-	// is a Windows drive letter.
-	i := strings.IndexByte(repo, ':')
-	return i < 0 || strings.ContainsAny(repo[:i], `/\`) || (i == 1 && len(repo) > 2 && (repo[2] == '\\' || repo[2] == '/'))
 }
