@@ -38,6 +38,9 @@ type Store interface {
 	Events(ctx context.Context, afterID int64, limit int) ([]board.Event, error)
 	// Landing is a ticket's landing record, for the ticket page.
 	Landing(ctx context.Context, ref board.Ref) (board.Landing, error)
+	// Landings lists a project's landings, for the pull requests on its
+	// cards.
+	Landings(ctx context.Context, f store.LandingFilter) ([]board.Landing, error)
 }
 
 var _ Store = store.Store(nil)

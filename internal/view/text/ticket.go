@@ -146,6 +146,13 @@ func NextStep(ref string, t board.Ticket) string {
 // as, the last failure to land it, or how to merge it.
 func writeLanding(w io.Writer, d view.TicketDetail, now time.Time) {
 	if l := d.Landing; l != nil {
+		if l.PRNumber > 0 {
+			checks := ""
+			if l.Checks != "" {
+				checks = ", checks " + string(l.Checks)
+			}
+			fmt.Fprintf(w, "Pull request: #%d on %s, %s%s: %s\n", l.PRNumber, l.Forge, l.PRState, checks, l.PRURL)
+		}
 		if l.Commit != "" {
 			fmt.Fprintf(w, "Landed: %s, %s\n", l.Commit, RelTime(now, l.LandedAt))
 		}
