@@ -28,7 +28,7 @@ func TestReviewCycle(t *testing.T) {
 func reviewCycle(t *testing.T, k forge.Kind) {
 	ctx := context.Background()
 	e := newEnv(t, k)
-	p := e.project()
+	e.project()
 	tk := e.ticket("Greet the world", board.InProgress, "hello.txt says hello")
 	ref := tk.Ref()
 	e.runner.steps = append(e.runner.steps,
@@ -114,22 +114,30 @@ func reviewCycle(t *testing.T, k forge.Kind) {
 	}
 	e.beat() // reads the pushed head, with no review to give
 
-	// 4. A person approves in Bonsai: the pull request merges.
-	merged, err := e.forges.Merge(ctx, land.MergeRequest{Project: p, Ticket: e.get(ref),
-		Message: land.Message{Subject: "Greet the world (demo#1)", Body: "hello.txt says hello"}})
-	if err != nil {
-		t.Fatalf("merge: %v", err)
+	// 4. A person approves in Bonsai: the Lander merges the pull request
+	// through the forge and the ticket is DONE.
+	lander := land.New(land.Options{Store: e.db, Git: e.ws, PullRequests: e.forges})
+	res, err := lander.Approve(ctx, land.Approval{Ref: ref, Author: "alice", Person: land.Person{Name: "Alice", Email: "alice@example.com"}})
+	if err != nil || res.Outcome != land.Landed {
+		t.Fatalf("approve: %+v, %v", res, err)
 	}
-	if got := e.forge.PR("acme", "widget", 1); got.State != forge.Merged || got.MergeCommit != merged.Commit || got.MergeMethod != "squash" {
-		t.Fatalf("after approval %+v (merged %+v)", got, merged)
+	got := e.forge.PR("acme", "widget", 1)
+	if got.State != forge.Merged || got.MergeMethod != "squash" || res.Landing.Commit != got.MergeCommit {
+		t.Fatalf("after approval %+v (landing %+v)", got, res.Landing)
 	}
-	if _, err := e.db.MoveTicket(ctx, ref, board.MoveRequest{To: board.Done, Actor: board.Human}, "alice"); err != nil {
-		t.Fatal(err)
+	if st := e.get(ref).State; st != board.Done {
+		t.Fatalf("ticket %s after approval", st)
 	}
+	merged := land.Merged{Commit: got.MergeCommit}
 	e.forge.ResetRequests()
 	rep = e.beat()
-	if rep.Removed != 1 || rep.Reviews.Open != 0 || len(e.forge.Requests()) != 0 {
-		t.Fatalf("after DONE: removed %d, reviews %+v, requests %+v", rep.Removed, rep.Reviews, e.forge.Requests())
+	if rep.Removed != 1 || rep.Runs == nil || len(rep.Runs) != 0 || len(e.forge.Requests()) > 1 {
+		t.Fatalf("after DONE: removed %d, runs %+v, requests %+v", rep.Removed, rep.Runs, e.forge.Requests())
+	}
+	// The merged pull request is no longer followed.
+	e.forge.ResetRequests()
+	if rep = e.beat(); rep.Reviews.Open != 0 || len(e.forge.Requests()) != 0 {
+		t.Fatalf("a merged pull request is still followed: %+v, %+v", rep.Reviews, e.forge.Requests())
 	}
 	if _, err := os.Stat(filepath.Join(e.data, "worktrees", "demo", "1")); !os.IsNotExist(err) {
 		t.Fatalf("the worktree is still there: %v", err)
