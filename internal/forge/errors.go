@@ -37,6 +37,8 @@ const (
 	RateLimited Reason = "rate_limited"
 	// Unavailable: the forge did not answer, or answered 5xx.
 	Unavailable Reason = "unavailable"
+	// MergePending: the forge accepted the merge but has not merged yet.
+	MergePending Reason = "merge_pending"
 )
 
 // Error is a failed forge request. Its message names the forge's answer,
@@ -92,6 +94,8 @@ func (e *Error) Fix() string {
 		return fmt.Sprintf("the forge's rate limit is spent; Bonsai tries again after %s", e.RetryAfter.Round(time.Second))
 	case Unavailable:
 		return "the forge did not answer; Bonsai tries again on the next beat"
+	case MergePending:
+		return "the forge accepted the merge and is still merging; the next beat sees the merge and moves the ticket to DONE"
 	}
 	return "unexpected answer"
 }

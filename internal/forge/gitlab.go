@@ -224,9 +224,8 @@ func (g *gitlab) Merge(ctx context.Context, number int, m MergeRequest) (string,
 	}
 	p := mr.pr(false)
 	if p.State != Merged {
-		// Set to merge when the pipeline succeeds, or merging still: the
-		// next beat's poll sees the merge.
-		return "", nil
+		// Still merging: the next beat's poll sees the merge.
+		return "", &Error{Kind: GitLab, Op: op, Status: http.StatusOK, Reason: MergePending, Message: "merge request is " + mr.State}
 	}
 	return p.MergeCommit, nil
 }

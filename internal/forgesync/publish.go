@@ -30,6 +30,9 @@ func (f *Forges) Publish(ctx context.Context, p board.Project, t board.Ticket) e
 		return f.failed(ctx, l, "open a pull request", err)
 	}
 	l.Forge = string(c.Kind())
+	if t.Branch == "" {
+		return fmt.Errorf("%s has no branch yet, so it has no pull request", ref)
+	}
 	title := fmt.Sprintf("%s (%s)", t.Title, ref)
 	body, err := f.body(ctx, t)
 	if err != nil {
