@@ -241,3 +241,31 @@ func TestClient_TokenStaysOnTheAPIHost(t *testing.T) {
 		t.Fatalf("the token reached another host: %v", leaked)
 	}
 }
+
+// A forge that sends no ETag still costs one request when nothing
+// changed: the answer's digest stands in for the ETag.
+func TestClient_PollWithoutETags(t *testing.T) {
+	each(t, func(t *testing.T, s *forgetest.Server, c forge.Client) {
+		ctx := context.Background()
+		s.WithoutETags()
+		if _, err := c.OpenPR(ctx, forge.NewPR{Title: "t", Head: "b", Base: "main"}); err != nil {
+			t.Fatal(err)
+		}
+		p1, err := c.Poll(ctx, 1, "")
+		if err != nil || p1.NotModified || p1.ETag == "" {
+			t.Fatalf("first poll %+v, %v", p1, err)
+		}
+		s.ResetRequests()
+		p2, err := c.Poll(ctx, 1, p1.ETag)
+		if err != nil || !p2.NotModified {
+			t.Fatalf("unchanged poll %+v, %v", p2, err)
+		}
+		if rs := s.Requests(); len(rs) != 1 || rs[0].Conditional {
+			t.Fatalf("requests %+v; want one, without If-None-Match", rs)
+		}
+		s.Close("acme", "widget", 1)
+		if p3, err := c.Poll(ctx, 1, p1.ETag); err != nil || p3.NotModified || p3.PR.State != forge.Closed {
+			t.Fatalf("after closing %+v, %v", p3, err)
+		}
+	})
+}

@@ -81,15 +81,11 @@ func (g *github) UpdatePR(ctx context.Context, number int, title, body string) (
 
 func (g *github) Poll(ctx context.Context, number int, etag string) (Poll, error) {
 	var p ghPull
-	res, err := g.do(ctx, call{op: fmt.Sprintf("read pull request #%d", number), method: http.MethodGet,
-		path: g.path("/pulls/%d", number), etag: etag, out: &p})
-	if err != nil {
-		return Poll{}, err
+	poll, changed, err := g.poll(ctx, fmt.Sprintf("read pull request #%d", number), g.path("/pulls/%d", number), etag, &p)
+	if changed {
+		poll.PR = p.pr()
 	}
-	if res.status == http.StatusNotModified {
-		return Poll{ETag: etag, NotModified: true}, nil
-	}
-	return Poll{PR: p.pr(), ETag: res.header.Get("ETag")}, nil
+	return poll, err
 }
 
 type ghReview struct {

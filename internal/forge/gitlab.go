@@ -106,15 +106,11 @@ func (g *gitlab) UpdatePR(ctx context.Context, number int, title, body string) (
 
 func (g *gitlab) Poll(ctx context.Context, number int, etag string) (Poll, error) {
 	var m glMR
-	res, err := g.do(ctx, call{op: fmt.Sprintf("read merge request !%d", number), method: http.MethodGet,
-		path: g.path("/merge_requests/%d", number), etag: etag, out: &m})
-	if err != nil {
-		return Poll{}, err
+	poll, changed, err := g.poll(ctx, fmt.Sprintf("read merge request !%d", number), g.path("/merge_requests/%d", number), etag, &m)
+	if changed {
+		poll.PR = m.pr(true)
 	}
-	if res.status == http.StatusNotModified {
-		return Poll{ETag: etag, NotModified: true}, nil
-	}
-	return Poll{PR: m.pr(true), ETag: res.header.Get("ETag")}, nil
+	return poll, err
 }
 
 type glNote struct {

@@ -77,7 +77,7 @@ func (s *Server) gtGet(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	rp, p, ok := s.find(w, fullName(r), r.PathValue("number"))
 	if ok {
-		writeCached(w, r, s.gtPull(rp, p))
+		s.writeCached(w, r, s.gtPull(rp, p))
 	}
 }
 
@@ -97,7 +97,7 @@ func (s *Server) gtReviews(w http.ResponseWriter, r *http.Request) {
 			"comments_count": len(rv.comments), "submitted_at": stamp(rv.at),
 			"html_url": s.URL + "/" + rp.owner + "/" + rp.name + "/pulls/" + itoa(p.number) + "#issuecomment-" + itoa64(rv.id)})
 	}
-	writeCached(w, r, out)
+	s.writeCached(w, r, out)
 }
 
 func (s *Server) gtReviewComments(w http.ResponseWriter, r *http.Request) {
@@ -119,7 +119,7 @@ func (s *Server) gtReviewComments(w http.ResponseWriter, r *http.Request) {
 				"html_url":   s.URL + "/" + rp.owner + "/" + rp.name + "/pulls/" + itoa(p.number) + "/files#issuecomment-" + itoa64(c.id),
 				"created_at": stamp(c.at), "updated_at": stamp(c.at)})
 		}
-		writeCached(w, r, out)
+		s.writeCached(w, r, out)
 		return
 	}
 	writeJSON(w, http.StatusNotFound, map[string]any{"message": "review does not exist"})
@@ -180,5 +180,5 @@ func (s *Server) gtStatus(w http.ResponseWriter, r *http.Request) {
 	if len(sts) == 0 {
 		state, sts = "", []map[string]any{}
 	}
-	writeCached(w, r, map[string]any{"state": state, "sha": r.PathValue("ref"), "total_count": len(sts), "statuses": sts})
+	s.writeCached(w, r, map[string]any{"state": state, "sha": r.PathValue("ref"), "total_count": len(sts), "statuses": sts})
 }

@@ -99,7 +99,7 @@ func (s *Server) ghGet(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	rp, p, ok := s.find(w, fullName(r), r.PathValue("number"))
 	if ok {
-		writeCached(w, r, s.ghPull(rp, p))
+		s.writeCached(w, r, s.ghPull(rp, p))
 	}
 }
 
@@ -147,7 +147,7 @@ func (s *Server) ghReviews(w http.ResponseWriter, r *http.Request) {
 			"html_url":     s.URL + "/" + rp.owner + "/" + rp.name + "/pull/" + itoa(p.number) + "#pullrequestreview-" + itoa64(rv.id),
 			"submitted_at": stamp(rv.at), "commit_id": p.headSHA})
 	}
-	writeCached(w, r, out)
+	s.writeCached(w, r, out)
 }
 
 func (s *Server) ghComments(w http.ResponseWriter, r *http.Request) {
@@ -164,7 +164,7 @@ func (s *Server) ghComments(w http.ResponseWriter, r *http.Request) {
 			"html_url":   s.URL + "/" + rp.owner + "/" + rp.name + "/pull/" + itoa(p.number) + "#discussion_r" + itoa64(c.id),
 			"created_at": stamp(c.at), "updated_at": stamp(c.at)})
 	}
-	writeCached(w, r, out)
+	s.writeCached(w, r, out)
 }
 
 func (s *Server) ghTalk(w http.ResponseWriter, r *http.Request) {
@@ -180,7 +180,7 @@ func (s *Server) ghTalk(w http.ResponseWriter, r *http.Request) {
 			"html_url":   s.URL + "/" + rp.owner + "/" + rp.name + "/pull/" + itoa(p.number) + "#issuecomment-" + itoa64(c.id),
 			"created_at": stamp(c.at), "updated_at": stamp(c.at)})
 	}
-	writeCached(w, r, out)
+	s.writeCached(w, r, out)
 }
 
 func (s *Server) ghMerge(w http.ResponseWriter, r *http.Request) {
@@ -235,7 +235,7 @@ func (s *Server) ghCheckRuns(w http.ResponseWriter, r *http.Request) {
 		}
 		runs = append(runs, run)
 	}
-	writeCached(w, r, map[string]any{"total_count": len(runs), "check_runs": runs})
+	s.writeCached(w, r, map[string]any{"total_count": len(runs), "check_runs": runs})
 }
 
 // ghStatus answers the combined commit status: the fake's checks are
@@ -247,5 +247,5 @@ func (s *Server) ghStatus(w http.ResponseWriter, r *http.Request) {
 	if _, _, ok := s.find(w, fullName(r), ""); !ok {
 		return
 	}
-	writeCached(w, r, map[string]any{"state": "pending", "sha": r.PathValue("ref"), "total_count": 0, "statuses": []any{}})
+	s.writeCached(w, r, map[string]any{"state": "pending", "sha": r.PathValue("ref"), "total_count": 0, "statuses": []any{}})
 }

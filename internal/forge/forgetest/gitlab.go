@@ -130,7 +130,7 @@ func (s *Server) glGet(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	rp, p, ok := s.find(w, r.PathValue("id"), r.PathValue("iid"))
 	if ok {
-		writeCached(w, r, s.glMR(rp, p, true))
+		s.writeCached(w, r, s.glMR(rp, p, true))
 	}
 }
 
@@ -185,7 +185,7 @@ func (s *Server) glNotes(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, n)
 	}
-	writeCached(w, r, out)
+	s.writeCached(w, r, out)
 }
 
 func (s *Server) glReviewers(w http.ResponseWriter, r *http.Request) {
@@ -204,7 +204,7 @@ func (s *Server) glReviewers(w http.ResponseWriter, r *http.Request) {
 	for _, n := range names {
 		out = append(out, map[string]any{"user": glUser(n), "state": p.reviewers[n], "created_at": stamp(p.updated)})
 	}
-	writeCached(w, r, out)
+	s.writeCached(w, r, out)
 }
 
 func (s *Server) glApprovals(w http.ResponseWriter, r *http.Request) {
@@ -220,7 +220,7 @@ func (s *Server) glApprovals(w http.ResponseWriter, r *http.Request) {
 			by = append(by, map[string]any{"user": glUser(n)})
 		}
 	}
-	writeCached(w, r, map[string]any{"iid": p.number, "approved": len(by) > 0, "approved_by": by})
+	s.writeCached(w, r, map[string]any{"iid": p.number, "approved": len(by) > 0, "approved_by": by})
 }
 
 func (s *Server) glMerge(w http.ResponseWriter, r *http.Request) {
@@ -274,5 +274,5 @@ func (s *Server) glStatuses(w http.ResponseWriter, r *http.Request) {
 		out = append(out, map[string]any{"id": i + 1, "sha": r.PathValue("sha"), "status": st, "name": c.name, "description": c.detail,
 			"target_url": s.URL + "/" + rp.owner + "/" + rp.name + "/-/jobs/" + itoa(i+1)})
 	}
-	writeCached(w, r, out)
+	s.writeCached(w, r, out)
 }
