@@ -269,3 +269,32 @@ func TestClient_PollWithoutETags(t *testing.T) {
 		}
 	})
 }
+
+// Reviews and comments past a page are read by following the Link header.
+func TestClient_ReviewsFollowPages(t *testing.T) {
+	each(t, func(t *testing.T, s *forgetest.Server, c forge.Client) {
+		ctx := context.Background()
+		if _, err := c.OpenPR(ctx, forge.NewPR{Title: "t", Head: "b", Base: "main"}); err != nil {
+			t.Fatal(err)
+		}
+		s.PageSize(2)
+		for i := 0; i < 5; i++ {
+			s.Review("acme", "widget", 1, "carol", forge.Commented, "note "+string(rune('a'+i)))
+		}
+		rs, _, err := c.Reviews(ctx, 1, "")
+		if err != nil || len(rs) != 5 || rs[4].Body != "note e" {
+			t.Fatalf("reviews = %+v, %v; want the 5 notes across pages", rs, err)
+		}
+	})
+}
+
+// A GitLab project in a subgroup is addressed by its URL-encoded path.
+func TestClient_GitLabSubgroup(t *testing.T) {
+	s := forgetest.New(t, forge.GitLab)
+	s.AddRepo("group/sub", "widget")
+	c := s.Client(t, "group/sub", "widget")
+	pr, err := c.OpenPR(context.Background(), forge.NewPR{Title: "t", Head: "b", Base: "main"})
+	if err != nil || pr.Number != 1 {
+		t.Fatalf("open in a subgroup: %+v, %v", pr, err)
+	}
+}

@@ -97,7 +97,7 @@ func (s *Server) gtReviews(w http.ResponseWriter, r *http.Request) {
 			"comments_count": len(rv.comments), "submitted_at": stamp(rv.at),
 			"html_url": s.URL + "/" + rp.owner + "/" + rp.name + "/pulls/" + itoa(p.number) + "#issuecomment-" + itoa64(rv.id)})
 	}
-	s.writeCached(w, r, out)
+	s.writeCached(w, r, s.paginate(w, r, out))
 }
 
 func (s *Server) gtReviewComments(w http.ResponseWriter, r *http.Request) {

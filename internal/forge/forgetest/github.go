@@ -147,7 +147,7 @@ func (s *Server) ghReviews(w http.ResponseWriter, r *http.Request) {
 			"html_url":     s.URL + "/" + rp.owner + "/" + rp.name + "/pull/" + itoa(p.number) + "#pullrequestreview-" + itoa64(rv.id),
 			"submitted_at": stamp(rv.at), "commit_id": p.headSHA})
 	}
-	s.writeCached(w, r, out)
+	s.writeCached(w, r, s.paginate(w, r, out))
 }
 
 func (s *Server) ghComments(w http.ResponseWriter, r *http.Request) {
@@ -164,7 +164,7 @@ func (s *Server) ghComments(w http.ResponseWriter, r *http.Request) {
 			"html_url":   s.URL + "/" + rp.owner + "/" + rp.name + "/pull/" + itoa(p.number) + "#discussion_r" + itoa64(c.id),
 			"created_at": stamp(c.at), "updated_at": stamp(c.at)})
 	}
-	s.writeCached(w, r, out)
+	s.writeCached(w, r, s.paginate(w, r, out))
 }
 
 func (s *Server) ghTalk(w http.ResponseWriter, r *http.Request) {
@@ -180,7 +180,7 @@ func (s *Server) ghTalk(w http.ResponseWriter, r *http.Request) {
 			"html_url":   s.URL + "/" + rp.owner + "/" + rp.name + "/pull/" + itoa(p.number) + "#issuecomment-" + itoa64(c.id),
 			"created_at": stamp(c.at), "updated_at": stamp(c.at)})
 	}
-	s.writeCached(w, r, out)
+	s.writeCached(w, r, s.paginate(w, r, out))
 }
 
 func (s *Server) ghMerge(w http.ResponseWriter, r *http.Request) {

@@ -185,7 +185,7 @@ func (s *Server) glNotes(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, n)
 	}
-	s.writeCached(w, r, out)
+	s.writeCached(w, r, s.paginate(w, r, out))
 }
 
 func (s *Server) glReviewers(w http.ResponseWriter, r *http.Request) {

@@ -38,6 +38,7 @@ type Server struct {
 	requests []Request
 	gitRoot  string // bare repositories served over smart HTTP
 	noETags  bool
+	pageSize int
 }
 
 // Request is one request the server answered.
@@ -411,3 +412,31 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func itoa(n int) string     { return strconv.Itoa(n) }
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// PageSize makes the lists of reviews and comments answer n items a page,
+// with a Link header to the next one, as the forges do past their page
+// size; 0 answers everything at once.
+func (s *Server) PageSize(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pageSize = n
+}
+
+// paginate returns the requested page of items and sets the Link header
+// to the next one. The caller holds s.mu.
+func (s *Server) paginate(w http.ResponseWriter, r *http.Request, items []map[string]any) []map[string]any {
+	size := s.pageSize
+	if size <= 0 {
+		return items
+	}
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	start := min((page-1)*size, len(items))
+	end := min(start+size, len(items))
+	if end < len(items) {
+		q := r.URL.Query()
+		q.Set("page", strconv.Itoa(page+1))
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s?%s>; rel="next"`, s.URL, r.URL.EscapedPath(), q.Encode()))
+	}
+	return items[start:end]
+}
