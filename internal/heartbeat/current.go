@@ -8,6 +8,12 @@ import (
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
+// modelNamer is implemented by workspaces that name the run's model on
+// the agent's commits (workspace.Provider's commit-msg hook).
+type modelNamer interface {
+	NameModel(slug, model string) error
+}
+
 // keepCurrent brings the default branch into the run's ticket branch
 // before the ticket goes to VERIFICATION (tickettool.Config.Update): the
 // work a person reviews, and the verify command checks, is the work as
