@@ -26,7 +26,7 @@ func agentWork(t *testing.T, p *workspace.Provider, repo, file, content string) 
 	return ws
 }
 
-func write(t *testing.T, path, content string) {
+func write(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
