@@ -136,9 +136,14 @@ func (p *Provider) land(ctx context.Context, proj board.Project, req LandRequest
 	if err != nil {
 		return Landed{}, &RepoError{Repo: proj.Repo, Err: fmt.Errorf("default branch %q not found in %s", proj.DefaultBranch, proj.Repo)}
 	}
+	// The clone's branch, else the one pushed to the repository (a clone
+	// made again since).
 	head, err := g.run(ctx, slug, "rev-parse", "--verify", "refs/heads/"+req.Branch+"^{commit}")
 	if err != nil {
-		return Landed{}, fmt.Errorf("the ticket branch %s is not in the project's clone: %w", req.Branch, err)
+		head, err = g.run(ctx, slug, "rev-parse", "--verify", "refs/remotes/"+Remote+"/"+req.Branch+"^{commit}")
+	}
+	if err != nil {
+		return Landed{}, fmt.Errorf("the ticket branch %s is neither in the project's clone nor in %s", req.Branch, Redact(proj.Repo))
 	}
 	if g.isAncestor(ctx, slug, head, base) {
 		return Landed{Commit: base, AlreadyThere: true}, nil

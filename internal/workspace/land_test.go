@@ -229,3 +229,26 @@ func TestLand_BareRemoteAndAlreadyThere(t *testing.T) {
 		t.Fatalf("landing again = %+v, %v; want AlreadyThere at %s", again, err, l.Commit)
 	}
 }
+
+func TestLand_BranchOnlyInTheRepository(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	p, _, data := newProvider(t)
+	ws := agentWork(t, p, repo, "hello.txt", "hello\n")
+	if _, err := p.Push(context.Background(), project(repo), ws); err != nil {
+		t.Fatal(err)
+	}
+	// The clone is made again: the branch is only in the repository.
+	ws.Close()
+	if err := os.RemoveAll(filepath.Join(data, "projects", "demo")); err != nil {
+		t.Fatal(err)
+	}
+	l, err := land(t, p, repo, ws, board.LandSquash)
+	if err != nil || gittest.Run(t, repo, "show", "main:hello.txt") != "hello" {
+		t.Fatalf("Land = %+v, %v", l, err)
+	}
+	_, err = p.Land(context.Background(), project(repo), workspace.LandRequest{Number: 2, Branch: "bonsai/demo/2-gone", Person: approver})
+	if err == nil || !strings.Contains(err.Error(), "neither in the project's clone nor in") {
+		t.Errorf("a branch that is nowhere: %v", err)
+	}
+}
