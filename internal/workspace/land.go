@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -198,6 +199,7 @@ func (p *Provider) scratch(ctx context.Context, g *gitRunner, slug string, n int
 	if err := os.MkdirAll(parent, 0o700); err != nil {
 		return nil, fmt.Errorf("landing: %w", err)
 	}
+	removeStale(parent)
 	abs, err := os.MkdirTemp(parent, fmt.Sprintf("%s-%d-", slug, n))
 	if err != nil {
 		return nil, fmt.Errorf("landing: %w", err)
@@ -222,6 +224,24 @@ func (p *Provider) scratch(ctx context.Context, g *gitRunner, slug string, n int
 }
 
 func (s *scratchRepo) remove() { os.RemoveAll(s.abs) }
+
+// staleScratch is the age after which a scratch repository is taken for
+// one a crashed process left: a landing takes seconds.
+const staleScratch = time.Hour
+
+// removeStale removes the scratch repositories in parent older than
+// staleScratch.
+func removeStale(parent string) {
+	des, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		if fi, err := de.Info(); err == nil && time.Since(fi.ModTime()) > staleScratch {
+			os.RemoveAll(filepath.Join(parent, de.Name()))
+		}
+	}
+}
 
 // git runs a local git command in the scratch repository as s.env's
 // identity.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/gittest"
@@ -227,6 +228,30 @@ func TestLand_BareRemoteAndAlreadyThere(t *testing.T) {
 	again, err := land(t, p, bare, ws, board.LandSquash)
 	if err != nil || !again.AlreadyThere || again.Commit != l.Commit {
 		t.Fatalf("landing again = %+v, %v; want AlreadyThere at %s", again, err, l.Commit)
+	}
+}
+
+func TestLand_RemovesStaleScratchRepositories(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	p, _, data := newProvider(t)
+	ws := agentWork(t, p, repo, "hello.txt", "hello\n")
+	stale, fresh := filepath.Join(data, "projects", ".landing", "demo-1-old"), filepath.Join(data, "projects", ".landing", "demo-1-busy")
+	for _, d := range []string{stale, fresh} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(stale, old, old)
+	if _, err := land(t, p, repo, ws, board.LandSquash); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale scratch repository is still there: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a recent one (another landing's) was removed: %v", err)
 	}
 }
 
