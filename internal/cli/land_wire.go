@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/land"
@@ -26,13 +27,17 @@ func newLander(a *app, st store.Store) (*land.Lander, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := workspace.New(workspace.Options{
+	opts := workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
 		Open: func(root string) (executor.Executor, error) {
 			return local.New(root, local.Options{})
 		},
 		RemoteEnv: append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
-	})
+	}
+	if cfg, err := a.config(); err == nil {
+		opts.AgentIdentity = agentIdentity(cfg)
+	}
+	ws, err := workspace.New(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -105,4 +110,12 @@ func webApprove(a *app, st store.Store) func(ctx context.Context, ref board.Ref,
 		r, err := l.Approve(ctx, ap)
 		return r.Ticket, err
 	}
+}
+
+// agentIdentity is who the agents' commits are by: config.json's
+// git.authorName and git.authorEmail, or "Bonsai agent" at a
+// non-routable address.
+func agentIdentity(cfg config.Config) workspace.Identity {
+	name, email := cfg.Git.Agent()
+	return workspace.Identity{Name: name, Email: email}
 }

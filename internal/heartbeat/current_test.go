@@ -58,9 +58,11 @@ func TestKeepCurrent_BeforeVerification(t *testing.T) {
 		personCommit(t, p.Repo, "other.txt", "person\n")
 		gittest.Run(t, job.Workspace.Clone, "fetch", "-q", "origin")
 		head := gittest.Run(t, job.Workspace.Root, "rev-parse", "HEAD")
-		r := call(t, ctx, job, "ticket_move", map[string]any{"to": "VERIFICATION", "criteria": crit})
-		if !r.IsError || !strings.Contains(r.Text(), "`other.txt`") || !strings.Contains(r.Text(), "git merge origin/main") {
-			t.Errorf("move with a conflict = %s", r.Text())
+		for range 2 {
+			r := call(t, ctx, job, "ticket_move", map[string]any{"to": "VERIFICATION", "criteria": crit})
+			if !r.IsError || !strings.Contains(r.Text(), "`other.txt`") || !strings.Contains(r.Text(), "git merge origin/main") {
+				t.Errorf("move with a conflict = %s", r.Text())
+			}
 		}
 		if got := gittest.Run(t, job.Workspace.Root, "rev-parse", "HEAD"); got != head {
 			t.Errorf("HEAD moved to %s", got)
@@ -74,6 +76,19 @@ func TestKeepCurrent_BeforeVerification(t *testing.T) {
 	e.beat()
 	if got := e.get(tk2.Ref()); got.State != board.InProgress {
 		t.Errorf("state = %s, want IN_PROGRESS", got.State)
+	}
+	// Said once on the ticket; the next run is a conflict task.
+	n := 0
+	for _, c := range e.comments(tk2.Ref()) {
+		if c.Kind == board.KindFeedback && c.AuthorType == board.System && strings.Contains(c.Content, "`other.txt`") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d conflict comments, want 1", n)
+	}
+	if plans, err := mustHeartbeat(t, e).Plan(context.Background()); err != nil || len(plans) != 1 || plans[0].Task != board.TaskConflict {
+		t.Errorf("plans = %+v, %v; want a conflict task", plans, err)
 	}
 }
 

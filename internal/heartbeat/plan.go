@@ -75,7 +75,7 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 			return nil, err
 		}
 		p := Plan{Project: proj, Ticket: pk.Ticket, Class: pk.Class, Task: TaskFor(pk.Class, pk.Ticket), Model: proj.Agent.Model}
-		if p.Task == board.TaskFeedback {
+		if p.Task == board.TaskFeedback || p.Task == board.TaskImplement {
 			cs, err := h.opts.Store.Comments(ctx, pk.Ticket.Ref())
 			if err != nil {
 				return nil, err

@@ -158,6 +158,11 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	}
 	h.repoWorked(st, r.plan.Project)
 	r.ws = ws
+	if n, ok := h.opts.Workspaces.(modelNamer); ok {
+		if err := n.NameModel(r.plan.Project.Slug, r.plan.Model); err != nil {
+			r.log.Warn("name the model on the agent's commits", "err", err)
+		}
+	}
 	if m, ok := ws.Exec.(marker); ok {
 		m.Mark(runMark(r.run.ID))
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -136,9 +137,14 @@ func (p *Provider) land(ctx context.Context, proj board.Project, req LandRequest
 	if err != nil {
 		return Landed{}, &RepoError{Repo: proj.Repo, Err: fmt.Errorf("default branch %q not found in %s", proj.DefaultBranch, proj.Repo)}
 	}
+	// The clone's branch, else the one pushed to the repository (a clone
+	// made again since).
 	head, err := g.run(ctx, slug, "rev-parse", "--verify", "refs/heads/"+req.Branch+"^{commit}")
 	if err != nil {
-		return Landed{}, fmt.Errorf("the ticket branch %s is not in the project's clone: %w", req.Branch, err)
+		head, err = g.run(ctx, slug, "rev-parse", "--verify", "refs/remotes/"+Remote+"/"+req.Branch+"^{commit}")
+	}
+	if err != nil {
+		return Landed{}, fmt.Errorf("the ticket branch %s is neither in the project's clone nor in %s", req.Branch, Redact(proj.Repo))
 	}
 	if g.isAncestor(ctx, slug, head, base) {
 		return Landed{Commit: base, AlreadyThere: true}, nil
@@ -193,6 +199,7 @@ func (p *Provider) scratch(ctx context.Context, g *gitRunner, slug string, n int
 	if err := os.MkdirAll(parent, 0o700); err != nil {
 		return nil, fmt.Errorf("landing: %w", err)
 	}
+	removeStale(parent)
 	abs, err := os.MkdirTemp(parent, fmt.Sprintf("%s-%d-", slug, n))
 	if err != nil {
 		return nil, fmt.Errorf("landing: %w", err)
@@ -217,6 +224,24 @@ func (p *Provider) scratch(ctx context.Context, g *gitRunner, slug string, n int
 }
 
 func (s *scratchRepo) remove() { os.RemoveAll(s.abs) }
+
+// staleScratch is the age after which a scratch repository is taken for
+// one a crashed process left: a landing takes seconds.
+const staleScratch = time.Hour
+
+// removeStale removes the scratch repositories in parent older than
+// staleScratch.
+func removeStale(parent string) {
+	des, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		if fi, err := de.Info(); err == nil && time.Since(fi.ModTime()) > staleScratch {
+			os.RemoveAll(filepath.Join(parent, de.Name()))
+		}
+	}
+}
 
 // git runs a local git command in the scratch repository as s.env's
 // identity.

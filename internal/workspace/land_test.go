@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/gittest"
@@ -26,7 +27,7 @@ func agentWork(t *testing.T, p *workspace.Provider, repo, file, content string) 
 	return ws
 }
 
-func write(t *testing.T, path, content string) {
+func write(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
@@ -227,5 +228,52 @@ func TestLand_BareRemoteAndAlreadyThere(t *testing.T) {
 	again, err := land(t, p, bare, ws, board.LandSquash)
 	if err != nil || !again.AlreadyThere || again.Commit != l.Commit {
 		t.Fatalf("landing again = %+v, %v; want AlreadyThere at %s", again, err, l.Commit)
+	}
+}
+
+func TestLand_RemovesStaleScratchRepositories(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	p, _, data := newProvider(t)
+	ws := agentWork(t, p, repo, "hello.txt", "hello\n")
+	stale, fresh := filepath.Join(data, "projects", ".landing", "demo-1-old"), filepath.Join(data, "projects", ".landing", "demo-1-busy")
+	for _, d := range []string{stale, fresh} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(stale, old, old)
+	if _, err := land(t, p, repo, ws, board.LandSquash); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale scratch repository is still there: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a recent one (another landing's) was removed: %v", err)
+	}
+}
+
+func TestLand_BranchOnlyInTheRepository(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	p, _, data := newProvider(t)
+	ws := agentWork(t, p, repo, "hello.txt", "hello\n")
+	if _, err := p.Push(context.Background(), project(repo), ws); err != nil {
+		t.Fatal(err)
+	}
+	// The clone is made again: the branch is only in the repository.
+	ws.Close()
+	if err := os.RemoveAll(filepath.Join(data, "projects", "demo")); err != nil {
+		t.Fatal(err)
+	}
+	l, err := land(t, p, repo, ws, board.LandSquash)
+	if err != nil || gittest.Run(t, repo, "show", "main:hello.txt") != "hello" {
+		t.Fatalf("Land = %+v, %v", l, err)
+	}
+	_, err = p.Land(context.Background(), project(repo), workspace.LandRequest{Number: 2, Branch: "bonsai/demo/2-gone", Person: approver})
+	if err == nil || !strings.Contains(err.Error(), "neither in the project's clone nor in") {
+		t.Errorf("a branch that is nowhere: %v", err)
 	}
 }
