@@ -65,8 +65,7 @@ func TestBrowser_PullRequest(t *testing.T) {
 	screenshot(t, ctx, "board-pull-request")
 
 	// The card opens the ticket, which links to the pull request.
-	cardID := "t-" + tk.ID
-	eval[bool](t, ctx, `(() => { document.getElementById(`+strconv.Quote(cardID)+`).click(); return true })()`)
+	steps(t, ctx, "open the ticket from its card", click("#t-"+tk.ID))
 	waitFor(t, ctx, "the ticket page shows the pull request", `document.readyState === "complete" && document.getElementById("pr-link") !== null`)
 	if href := eval[string](t, ctx, `document.getElementById("pr-link").href`); href != gh.URL+"/acme/widget/pull/1" {
 		t.Fatalf("the pull request link goes to %q; want the pull request on the forge", href)
