@@ -101,6 +101,11 @@ type Review struct {
 	Line int
 	URL  string
 	At   time.Time
+	// Outsider is set when the forge says the author has no write access
+	// to the repository (GitHub's author_association): on a public
+	// repository anyone may comment, and their words must not steer the
+	// agent.
+	Outsider bool
 }
 
 // Check is one failing or pending check, for the ticket.

@@ -88,28 +88,41 @@ func (g *github) Poll(ctx context.Context, number int, etag string) (Poll, error
 	return poll, err
 }
 
+// insider reports whether a GitHub author_association grants write
+// access: the owner, a member of the owning organisation, a collaborator.
+func insider(assoc string) bool {
+	switch assoc {
+	case "OWNER", "MEMBER", "COLLABORATOR":
+		return true
+	}
+	return false
+}
+
 type ghReview struct {
-	ID          int64     `json:"id"`
-	User        ghUser    `json:"user"`
-	Body        string    `json:"body"`
-	State       string    `json:"state"`
-	HTMLURL     string    `json:"html_url"`
-	SubmittedAt time.Time `json:"submitted_at"`
+	AuthorAssociation string    `json:"author_association"`
+	ID                int64     `json:"id"`
+	User              ghUser    `json:"user"`
+	Body              string    `json:"body"`
+	State             string    `json:"state"`
+	HTMLURL           string    `json:"html_url"`
+	SubmittedAt       time.Time `json:"submitted_at"`
 }
 
 type ghComment struct {
-	ID           int64     `json:"id"`
-	User         ghUser    `json:"user"`
-	Body         string    `json:"body"`
-	Path         string    `json:"path"`
-	Line         *int      `json:"line"`
-	OriginalLine *int      `json:"original_line"`
-	HTMLURL      string    `json:"html_url"`
-	CreatedAt    time.Time `json:"created_at"`
+	AuthorAssociation string    `json:"author_association"`
+	ID                int64     `json:"id"`
+	User              ghUser    `json:"user"`
+	Body              string    `json:"body"`
+	Path              string    `json:"path"`
+	Line              *int      `json:"line"`
+	OriginalLine      *int      `json:"original_line"`
+	HTMLURL           string    `json:"html_url"`
+	CreatedAt         time.Time `json:"created_at"`
 }
 
 func (c ghComment) review() Review {
-	r := Review{Kind: Commented, Author: c.User.Login, Body: c.Body, Path: c.Path, URL: c.HTMLURL, At: c.CreatedAt}
+	r := Review{Kind: Commented, Author: c.User.Login, Body: c.Body, Path: c.Path, URL: c.HTMLURL, At: c.CreatedAt,
+		Outsider: !insider(c.AuthorAssociation)}
 	switch {
 	case c.Line != nil:
 		r.Line = *c.Line
@@ -155,7 +168,8 @@ func (g *github) Reviews(ctx context.Context, number int, cur string) ([]Review,
 		default: // PENDING (not submitted), DISMISSED
 			continue
 		}
-		out = append(out, Review{Kind: k, Author: r.User.Login, Body: r.Body, URL: r.HTMLURL, At: r.SubmittedAt})
+		out = append(out, Review{Kind: k, Author: r.User.Login, Body: r.Body, URL: r.HTMLURL, At: r.SubmittedAt,
+			Outsider: !insider(r.AuthorAssociation)})
 	}
 	for _, cm := range comments {
 		if cm.ID > last["c"] {

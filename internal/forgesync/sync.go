@@ -221,12 +221,21 @@ func (f *Forges) closed(ctx context.Context, l board.Landing, rep *heartbeat.Rev
 // agent as a person's comment); approvals are noted.
 func (f *Forges) reviewed(ctx context.Context, l board.Landing, rs []forge.Review, failing []string, rep *heartbeat.ReviewSync) error {
 	var feedback []forge.Review
+	var outsiders []string
 	for _, r := range rs {
+		if r.Outsider {
+			outsiders = append(outsiders, r.Author)
+			continue
+		}
 		if r.Kind == forge.Approved {
 			f.note(ctx, l.Ref, board.KindNote, fmt.Sprintf("%s approved %s on %s. Approving the ticket here merges it.", r.Author, prName(l.Forge, l.PRNumber), forgeName(l.Forge)))
 			continue
 		}
 		feedback = append(feedback, r)
+	}
+	if len(outsiders) > 0 {
+		f.note(ctx, l.Ref, board.KindNote, fmt.Sprintf("%d review comment(s) on %s by people without write access to the repository (%s) were not given to the agent; read them on %s (%s) and pass on what matters.",
+			len(outsiders), prName(l.Forge, l.PRNumber), strings.Join(unique(outsiders), ", "), forgeName(l.Forge), l.PRURL))
 	}
 	if len(feedback) == 0 {
 		return nil
@@ -291,11 +300,20 @@ func feedbackText(l board.Landing, rs []forge.Review, failing []string) string {
 func reviewers(rs []forge.Review) string {
 	var names []string
 	for _, r := range rs {
-		if !contains(names, r.Author) {
-			names = append(names, r.Author)
+		names = append(names, r.Author)
+	}
+	return strings.Join(unique(names), ", ")
+}
+
+// unique returns names without repeats, in their order.
+func unique(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !contains(out, n) {
+			out = append(out, n)
 		}
 	}
-	return strings.Join(names, ", ")
+	return out
 }
 
 func contains(xs []string, s string) bool {

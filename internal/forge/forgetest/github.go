@@ -144,8 +144,9 @@ func (s *Server) ghReviews(w http.ResponseWriter, r *http.Request) {
 	out := []map[string]any{}
 	for _, rv := range p.reviews {
 		out = append(out, map[string]any{"id": rv.id, "user": user(rv.user), "body": rv.body, "state": ghReviewStates[rv.state],
-			"html_url":     s.URL + "/" + rp.owner + "/" + rp.name + "/pull/" + itoa(p.number) + "#pullrequestreview-" + itoa64(rv.id),
-			"submitted_at": stamp(rv.at), "commit_id": p.headSHA})
+			"author_association": s.association(rv.user),
+			"html_url":           s.URL + "/" + rp.owner + "/" + rp.name + "/pull/" + itoa(p.number) + "#pullrequestreview-" + itoa64(rv.id),
+			"submitted_at":       stamp(rv.at), "commit_id": p.headSHA})
 	}
 	s.writeCached(w, r, s.paginate(w, r, out))
 }
@@ -160,7 +161,8 @@ func (s *Server) ghComments(w http.ResponseWriter, r *http.Request) {
 	out := []map[string]any{}
 	for _, c := range p.comments {
 		out = append(out, map[string]any{"id": c.id, "user": user(c.user), "body": c.body, "path": c.path, "line": c.line,
-			"original_line": c.line, "side": "RIGHT", "commit_id": p.headSHA,
+			"author_association": s.association(c.user),
+			"original_line":      c.line, "side": "RIGHT", "commit_id": p.headSHA,
 			"html_url":   s.URL + "/" + rp.owner + "/" + rp.name + "/pull/" + itoa(p.number) + "#discussion_r" + itoa64(c.id),
 			"created_at": stamp(c.at), "updated_at": stamp(c.at)})
 	}
@@ -176,7 +178,7 @@ func (s *Server) ghTalk(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []map[string]any{}
 	for _, c := range p.talk {
-		out = append(out, map[string]any{"id": c.id, "user": user(c.user), "body": c.body,
+		out = append(out, map[string]any{"id": c.id, "user": user(c.user), "body": c.body, "author_association": s.association(c.user),
 			"html_url":   s.URL + "/" + rp.owner + "/" + rp.name + "/pull/" + itoa(p.number) + "#issuecomment-" + itoa64(c.id),
 			"created_at": stamp(c.at), "updated_at": stamp(c.at)})
 	}

@@ -222,3 +222,22 @@ func fakeSHA(seed string) string {
 	sum := sha1.Sum([]byte(seed))
 	return hex.EncodeToString(sum[:])
 }
+
+// Outsider makes user an author without write access (GitHub's
+// author_association NONE) on the reviews and comments they write.
+func (s *Server) Outsider(user string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.outsiders == nil {
+		s.outsiders = map[string]bool{}
+	}
+	s.outsiders[user] = true
+}
+
+// association is GitHub's author_association of user.
+func (s *Server) association(user string) string {
+	if s.outsiders[user] {
+		return "NONE"
+	}
+	return "MEMBER"
+}

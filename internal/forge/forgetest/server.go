@@ -39,6 +39,8 @@ type Server struct {
 	gitRoot  string // bare repositories served over smart HTTP
 	noETags  bool
 	pageSize int
+	// outsiders are the users without write access.
+	outsiders map[string]bool
 }
 
 // Request is one request the server answered.
