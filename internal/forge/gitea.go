@@ -116,6 +116,32 @@ func (g *gitea) Reviews(ctx context.Context, number int, cur string) ([]Review, 
 	if err != nil {
 		return nil, cur, err
 	}
+	// Who may steer the agent: collaborators who may push.
+	authors := map[string]bool{}
+	for _, r := range reviews {
+		if r.ID > c.ids["r"] {
+			authors[r.User.Login] = true
+		}
+	}
+	for _, cm := range talk {
+		if cm.ID > c.ids["i"] {
+			authors[cm.User.Login] = true
+		}
+	}
+	inside := map[string]bool{}
+	for name := range authors {
+		var perm struct {
+			Permission string `json:"permission"`
+		}
+		_, err := g.do(ctx, call{op: op, method: http.MethodGet, path: g.path("/collaborators/%s/permission", url.PathEscape(name)), out: &perm})
+		switch {
+		case ReasonOf(err) == NotFound || ReasonOf(err) == Forbidden:
+		case err != nil:
+			return nil, cur, err
+		default:
+			inside[name] = perm.Permission == "write" || perm.Permission == "admin" || perm.Permission == "owner"
+		}
+	}
 	var out []Review
 	last := c.ids
 	for _, r := range reviews {
@@ -132,7 +158,8 @@ func (g *gitea) Reviews(ctx context.Context, number int, cur string) ([]Review, 
 				return nil, cur, err
 			}
 			for _, cm := range cs {
-				out = append(out, Review{Kind: Commented, Author: cm.User.Login, Body: cm.Body, Path: cm.Path, Line: cm.Position, URL: cm.HTMLURL, At: cm.CreatedAt})
+				out = append(out, Review{Kind: Commented, Author: cm.User.Login, Body: cm.Body, Path: cm.Path, Line: cm.Position, URL: cm.HTMLURL, At: cm.CreatedAt,
+					Outsider: !inside[cm.User.Login]})
 			}
 		}
 		k := Commented
@@ -146,12 +173,12 @@ func (g *gitea) Reviews(ctx context.Context, number int, cur string) ([]Review, 
 				continue
 			}
 		}
-		out = append(out, Review{Kind: k, Author: r.User.Login, Body: r.Body, URL: r.HTMLURL, At: r.SubmittedAt})
+		out = append(out, Review{Kind: k, Author: r.User.Login, Body: r.Body, URL: r.HTMLURL, At: r.SubmittedAt, Outsider: !inside[r.User.Login]})
 	}
 	for _, cm := range talk {
 		if cm.ID > last["i"] {
 			c.seen("i", cm.ID)
-			out = append(out, Review{Kind: Commented, Author: cm.User.Login, Body: cm.Body, URL: cm.HTMLURL, At: cm.CreatedAt})
+			out = append(out, Review{Kind: Commented, Author: cm.User.Login, Body: cm.Body, URL: cm.HTMLURL, At: cm.CreatedAt, Outsider: !inside[cm.User.Login]})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })

@@ -24,7 +24,31 @@ func (g *gitlab) path(format string, args ...any) string {
 }
 
 type glUser struct {
+	ID       int64  `json:"id"`
 	Username string `json:"username"`
+}
+
+// glDeveloper is the access level from which a member may push.
+const glDeveloper = 30
+
+// insiders returns which of users are members of the project who may
+// push (Developer or above), asking GitLab once per user.
+func (g *gitlab) insiders(ctx context.Context, op string, users map[string]int64) (map[string]bool, error) {
+	out := map[string]bool{}
+	for name, id := range users {
+		var m struct {
+			AccessLevel int `json:"access_level"`
+		}
+		_, err := g.do(ctx, call{op: op, method: http.MethodGet, path: g.path("/members/all/%d", id), out: &m})
+		switch {
+		case ReasonOf(err) == NotFound:
+		case err != nil:
+			return nil, err
+		default:
+			out[name] = m.AccessLevel >= glDeveloper
+		}
+	}
+	return out, nil
 }
 
 type glMR struct {
@@ -142,6 +166,22 @@ func (g *gitlab) Reviews(ctx context.Context, number int, cur string) ([]Review,
 	if _, err := g.do(ctx, call{op: op, method: http.MethodGet, path: g.path("/merge_requests/%d/reviewers", number), out: &reviewers}); err != nil {
 		return nil, cur, err
 	}
+	// Who may steer the agent: members who may push.
+	authors := map[string]int64{}
+	for _, n := range notes {
+		if n.ID > c.ids["n"] && !n.System {
+			authors[n.Author.Username] = n.Author.ID
+		}
+	}
+	for _, rv := range reviewers {
+		if rv.State == "requested_changes" && !slices.Contains(c.who, rv.User.Username) {
+			authors[rv.User.Username] = rv.User.ID
+		}
+	}
+	inside, err := g.insiders(ctx, op, authors)
+	if err != nil {
+		return nil, cur, err
+	}
 	var out []Review
 	last := c.ids["n"]
 	for _, n := range notes {
@@ -149,7 +189,7 @@ func (g *gitlab) Reviews(ctx context.Context, number int, cur string) ([]Review,
 			continue
 		}
 		c.seen("n", n.ID)
-		r := Review{Kind: Commented, Author: n.Author.Username, Body: n.Body, At: n.CreatedAt}
+		r := Review{Kind: Commented, Author: n.Author.Username, Body: n.Body, At: n.CreatedAt, Outsider: !inside[n.Author.Username]}
 		if p := n.Position; p != nil {
 			r.Path = p.NewPath
 			if p.NewLine != nil {
@@ -167,7 +207,7 @@ func (g *gitlab) Reviews(ctx context.Context, number int, cur string) ([]Review,
 		}
 		asking = append(asking, rv.User.Username)
 		if !slices.Contains(c.who, rv.User.Username) {
-			out = append(out, Review{Kind: ChangesRequested, Author: rv.User.Username, At: g.now()})
+			out = append(out, Review{Kind: ChangesRequested, Author: rv.User.Username, At: g.now(), Outsider: !inside[rv.User.Username]})
 		}
 	}
 	c.who = asking

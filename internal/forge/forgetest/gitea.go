@@ -19,6 +19,7 @@ func (s *Server) gitea(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+base+"/issues/{number}/comments", s.ghTalk)
 	mux.HandleFunc("POST "+base+"/pulls/{number}/merge", s.gtMerge)
 	mux.HandleFunc("GET "+base+"/commits/{ref}/status", s.gtStatus)
+	mux.HandleFunc("GET "+base+"/collaborators/{user}/permission", s.gtPermission)
 }
 
 func (s *Server) gtPull(rp *repo, p *pull) map[string]any {
@@ -181,4 +182,19 @@ func (s *Server) gtStatus(w http.ResponseWriter, r *http.Request) {
 		state, sts = "", []map[string]any{}
 	}
 	s.writeCached(w, r, map[string]any{"state": state, "sha": r.PathValue("ref"), "total_count": len(sts), "statuses": sts})
+}
+
+// gtPermission answers a user's permission on the repository: write for
+// every user but the outsiders, who may only read.
+func (s *Server) gtPermission(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, _, ok := s.find(w, fullName(r), ""); !ok {
+		return
+	}
+	perm := "write"
+	if s.outsiders[r.PathValue("user")] {
+		perm = "read"
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"permission": perm, "role_name": perm, "user": user(r.PathValue("user"))})
 }

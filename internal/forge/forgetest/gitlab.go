@@ -1,9 +1,11 @@
 package forgetest
 
 import (
+	"hash/fnv"
 	"net/http"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/bonsai-run/bonsai/internal/forge"
 )
@@ -21,10 +23,18 @@ func (s *Server) gitlab(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+base+"/merge_requests/{iid}/approvals", s.glApprovals)
 	mux.HandleFunc("PUT "+base+"/merge_requests/{iid}/merge", s.glMerge)
 	mux.HandleFunc("GET "+base+"/repository/commits/{sha}/statuses", s.glStatuses)
+	mux.HandleFunc("GET "+base+"/members/all/{user_id}", s.glMember)
 }
 
 func glUser(name string) map[string]any {
-	return map[string]any{"username": name, "name": name, "state": "active"}
+	return map[string]any{"id": userID(name), "username": name, "name": name, "state": "active"}
+}
+
+// userID is a user's made-up numeric id.
+func userID(name string) int64 {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return int64(h.Sum32()%1_000_000) + 1
 }
 
 // glPipeline is the head pipeline of a commit: its jobs' statuses folded.
@@ -275,4 +285,22 @@ func (s *Server) glStatuses(w http.ResponseWriter, r *http.Request) {
 			"target_url": s.URL + "/" + rp.owner + "/" + rp.name + "/-/jobs/" + itoa(i+1)})
 	}
 	s.writeCached(w, r, out)
+}
+
+// glMember answers a project member (every user but the outsiders, as a
+// Developer) or 404.
+func (s *Server) glMember(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, _, ok := s.find(w, r.PathValue("id"), ""); !ok {
+		return
+	}
+	id, _ := strconv.ParseInt(r.PathValue("user_id"), 10, 64)
+	for _, name := range s.knownUsers() {
+		if userID(name) == id && !s.outsiders[name] {
+			writeJSON(w, http.StatusOK, map[string]any{"id": id, "username": name, "access_level": 30, "state": "active"})
+			return
+		}
+	}
+	writeJSON(w, http.StatusNotFound, map[string]any{"message": "404 Not found"})
 }

@@ -241,3 +241,30 @@ func (s *Server) association(user string) string {
 	}
 	return "MEMBER"
 }
+
+// knownUsers lists every user who reviewed or commented. The caller holds
+// s.mu.
+func (s *Server) knownUsers() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, rp := range s.repos {
+		for _, p := range rp.pulls {
+			for _, rv := range p.reviews {
+				add(rv.user)
+			}
+			for _, c := range append(append([]*comment(nil), p.comments...), p.talk...) {
+				add(c.user)
+			}
+			for n := range p.reviewers {
+				add(n)
+			}
+		}
+	}
+	return out
+}
