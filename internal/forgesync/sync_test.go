@@ -243,3 +243,29 @@ func TestSync_OutsidersDoNotSteerTheAgent(t *testing.T) {
 		t.Fatalf("a member's review: %+v", rep)
 	}
 }
+
+// GitLab merging in the background: approval leaves the ticket in
+// VERIFICATION saying so, and the next sync sees the merge and makes it
+// DONE.
+func TestMerge_GitLabMergingInTheBackground(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, forge.GitLab)
+	p := e.project()
+	tk := e.inReview(p, "Slow merge")
+	e.forge.AsyncMerge()
+	res, err := land.New(land.Options{Store: e.db, PullRequests: e.forges}).Approve(ctx, land.Approval{Ref: tk.Ref(), Author: "alice"})
+	var f *land.Failure
+	if !errors.As(err, &f) || !strings.Contains(f.Fix, "still merging") {
+		t.Fatalf("approve: %+v, %v", res, err)
+	}
+	if got := e.get(tk.Ref()); got.State != board.Verification {
+		t.Fatalf("ticket %s before the merge finished", got.State)
+	}
+	rep, err := e.forges.SyncReviews(ctx, "")
+	if err != nil || rep.Merged != 1 {
+		t.Fatalf("sync = %+v, %v", rep, err)
+	}
+	if got := e.get(tk.Ref()); got.State != board.Done {
+		t.Fatalf("ticket %s after the merge", got.State)
+	}
+}

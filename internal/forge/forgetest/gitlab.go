@@ -256,6 +256,14 @@ func (s *Server) glMerge(w http.ResponseWriter, r *http.Request) {
 	rp.mergeStyles = nil // GitLab merges the project's way; only squash is asked
 	status, msg := s.merge(rp, p, method, style, in.SHA)
 	rp.mergeStyles = saved
+	if status == 0 && s.asyncMerge {
+		// GitLab merges in the background: the answer still says opened.
+		p.state = forge.Open
+		m := s.glMR(rp, p, true)
+		p.state, p.updated = forge.Merged, s.tick()
+		writeJSON(w, http.StatusOK, m)
+		return
+	}
 	if status != 0 {
 		switch status {
 		case http.StatusConflict:

@@ -27,18 +27,19 @@ type Server struct {
 	URL string
 	srv *httptest.Server
 
-	mu       sync.Mutex
-	token    string
-	repos    map[string]*repo // by owner/name
-	nextID   int64
-	now      time.Time
-	faults   []fault
-	limited  int
-	retry    int
-	requests []Request
-	gitRoot  string // bare repositories served over smart HTTP
-	noETags  bool
-	pageSize int
+	mu         sync.Mutex
+	token      string
+	repos      map[string]*repo // by owner/name
+	nextID     int64
+	now        time.Time
+	faults     []fault
+	limited    int
+	retry      int
+	requests   []Request
+	gitRoot    string // bare repositories served over smart HTTP
+	noETags    bool
+	pageSize   int
+	asyncMerge bool
 	// outsiders are the users without write access.
 	outsiders map[string]bool
 }
@@ -441,4 +442,13 @@ func (s *Server) paginate(w http.ResponseWriter, r *http.Request, items []map[st
 		w.Header().Set("Link", fmt.Sprintf(`<%s%s?%s>; rel="next"`, s.URL, r.URL.EscapedPath(), q.Encode()))
 	}
 	return items[start:end]
+}
+
+// AsyncMerge makes GitLab's merge answer before the merge is done, as it
+// does when it merges in the background: the answer says opened, the next
+// read merged.
+func (s *Server) AsyncMerge() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.asyncMerge = true
 }
