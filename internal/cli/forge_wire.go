@@ -44,6 +44,10 @@ func newForges(a *app, st store.Store, cfg config.Config, redact func(string) st
 	if base := strings.TrimSuffix(cfg.Forge.BonsaiURL, "/"); base != "" {
 		ticketURL = func(r board.Ref) string { return fmt.Sprintf("%s/p/%s/%d", base, r.Project, r.Number) }
 	}
+	limits := ""
+	if d, err := a.dataDir(); err == nil {
+		limits = d.Path("forge-limits.json")
+	}
 	return forgesync.New(forgesync.Options{Board: st, Hosts: hosts, Getenv: a.getenv, TicketURL: ticketURL,
-		Redact: redact, Logger: log, Now: a.now})
+		Redact: redact, Logger: log, Now: a.now, LimitsFile: limits})
 }

@@ -48,6 +48,9 @@ type Options struct {
 	// MaxWait is the longest Retry-After a request waits out; 0 means
 	// the forge package's default.
 	MaxWait time.Duration
+	// LimitsFile keeps, between beats, the forges that asked to wait
+	// longer than MaxWait and until when; "" keeps them for one sync.
+	LimitsFile string
 }
 
 // Forges is the pull request side of landing for every project.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/forge"
@@ -24,8 +25,17 @@ func (f *Forges) SyncReviews(ctx context.Context, project string) (heartbeat.Rev
 	if err != nil {
 		return rep, err
 	}
+	if len(ls) == 0 {
+		return rep, nil
+	}
 	projects := map[string]board.Project{}
-	waiting := map[string]bool{} // API base URLs that asked to wait
+	waiting := f.loadLimits() // API base URLs that asked to wait, until when
+	changed := false
+	defer func() {
+		if changed {
+			f.saveLimits(waiting)
+		}
+	}()
 	for _, l := range ls {
 		if ctx.Err() != nil {
 			return rep, ctx.Err()
@@ -44,15 +54,16 @@ func (f *Forges) SyncReviews(ctx context.Context, project string) (heartbeat.Rev
 			f.setError(ctx, l, err)
 			continue
 		}
-		if waiting[c.Repo().API] {
+		if until, ok := waiting[c.Repo().API]; ok && until.After(f.opts.Now()) {
+			rep.Waiting++
 			continue
 		}
 		if err := f.syncOne(ctx, c, l, &rep); err != nil {
-			if forge.ReasonOf(err) == forge.RateLimited {
-				waiting[c.Repo().API] = true
-			}
 			var fe *forge.Error
-			if !errors.As(err, &fe) {
+			if errors.As(err, &fe) && fe.Reason == forge.RateLimited {
+				waiting[c.Repo().API], changed = f.opts.Now().Add(max(fe.RetryAfter, time.Second)), true
+			}
+			if fe == nil {
 				return rep, err
 			}
 			rep.Errors++

@@ -4,12 +4,17 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/forge"
+	"github.com/bonsai-run/bonsai/internal/forge/forgetest"
+	"github.com/bonsai-run/bonsai/internal/forgesync"
 	"github.com/bonsai-run/bonsai/internal/gittest"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/land"
 )
 
@@ -210,6 +215,42 @@ func TestSync_RateLimitedForgeIsAskedOncePerBeat(t *testing.T) {
 	}
 	if l := e.landing(board.Ref{Project: "demo", Number: 1}); !strings.Contains(l.Error, "rate limit") {
 		t.Fatalf("landing error %q", l.Error)
+	}
+}
+
+// A forge's Retry-After holds across beats (processes): no request to it
+// until then, and the pull requests are followed again after.
+func TestSync_RetryAfterHoldsAcrossBeats(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, forge.GitHub)
+	p := e.project()
+	for i := 0; i < 2; i++ {
+		e.inReview(p, "Ticket "+itoa(i))
+	}
+	now := time.Now()
+	file := filepath.Join(t.TempDir(), "forge-limits.json")
+	beat := func() heartbeat.ReviewSync { // each beat is a new process
+		fs := forgesync.New(forgesync.Options{Board: e.db, Hosts: map[string]forge.Host{e.forge.Host(): {Kind: forge.GitHub}},
+			Getenv: func(string) string { return forgetest.Token }, LimitsFile: file, Now: func() time.Time { return now }})
+		rep, err := fs.SyncReviews(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	e.forge.RateLimit(1, 600)
+	e.forge.ResetRequests()
+	if rep := beat(); rep.Errors != 1 || rep.Waiting != 1 {
+		t.Fatalf("limited beat: %+v", rep)
+	}
+	now = now.Add(5 * time.Minute)
+	e.forge.ResetRequests()
+	if rep := beat(); rep.Waiting != 2 || len(e.forge.Requests()) != 0 {
+		t.Fatalf("beat within the Retry-After: %+v, %d requests", rep, len(e.forge.Requests()))
+	}
+	now = now.Add(6 * time.Minute)
+	if rep := beat(); rep.Waiting != 0 || rep.Errors != 0 || len(e.forge.Requests()) == 0 {
+		t.Fatalf("beat after the Retry-After: %+v, %d requests", rep, len(e.forge.Requests()))
 	}
 }
 

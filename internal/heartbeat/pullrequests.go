@@ -33,6 +33,9 @@ type ReviewSync struct {
 	Closed       int `json:"closed"`
 	ChecksFailed int `json:"checksFailed"`
 	Errors       int `json:"errors"`
+	// Waiting counts pull requests not read because their forge asked to
+	// wait (a rate limit's Retry-After).
+	Waiting int `json:"waiting,omitempty"`
 }
 
 // syncReviews runs the review sync of the beat; a failure is logged.

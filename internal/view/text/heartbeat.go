@@ -85,7 +85,7 @@ func pullRequestNote(pr heartbeat.ReviewSync) string {
 	for _, c := range []struct {
 		n    int
 		what string
-	}{{pr.Merged, "merged"}, {pr.Returned, "returned with review"}, {pr.Closed, "closed"}, {pr.ChecksFailed, "with failing checks"}, {pr.Errors, "not read"}} {
+	}{{pr.Merged, "merged"}, {pr.Returned, "returned with review"}, {pr.Closed, "closed"}, {pr.ChecksFailed, "with failing checks"}, {pr.Errors, "not read"}, {pr.Waiting, "waiting for the forge's rate limit"}} {
 		if c.n > 0 {
 			s += fmt.Sprintf(", %d %s", c.n, c.what)
 		}
