@@ -13,12 +13,13 @@ import (
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
-// SyncReviews follows every open pull request (of project, or of all when "") once (docs/forges.md, "Review
-// flows back"): a conditional read of the pull request, which costs a
-// 304 when nothing changed, and only when it did, its reviews and checks.
-// It makes no model request. A forge that asks to wait is not asked again
-// in this sync. Failures are recorded on the landings and counted; the
-// error is for the board's own failures.
+// SyncReviews follows every open pull request (of project, or of all
+// when "") once (docs/forges.md, "The cycle"): a conditional read of the
+// pull request, which costs a 304 when nothing changed, and only when it
+// did, its reviews and checks. It makes no model request. A forge that
+// asks to wait is not asked again before the time it gave
+// (Options.LimitsFile). Failures are recorded on the landings and
+// counted; the error is for the board's own failures.
 func (f *Forges) SyncReviews(ctx context.Context, project string) (heartbeat.ReviewSync, error) {
 	var rep heartbeat.ReviewSync
 	ls, err := f.opts.Board.Landings(ctx, store.LandingFilter{ProjectSlug: project, OpenPRs: true})
@@ -100,6 +101,12 @@ func (f *Forges) syncOne(ctx context.Context, c forge.Client, l board.Landing, r
 	}
 	if poll.NotModified {
 		rep.Unchanged++
+		if l.Error != "" { // the forge answers again
+			l.Error = ""
+			if err := f.save(ctx, l); err != nil {
+				return err
+			}
+		}
 		if l.Checks != board.ChecksPending || carriesChecks(c.Kind()) {
 			return nil
 		}

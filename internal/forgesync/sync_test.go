@@ -216,6 +216,14 @@ func TestSync_RateLimitedForgeIsAskedOncePerBeat(t *testing.T) {
 	if l := e.landing(board.Ref{Project: "demo", Number: 1}); !strings.Contains(l.Error, "rate limit") {
 		t.Fatalf("landing error %q", l.Error)
 	}
+	// Once the forge answers again, the error goes.
+	e.forge.RateLimit(0, 0)
+	if _, err := e.forges.SyncReviews(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if l := e.landing(board.Ref{Project: "demo", Number: 1}); l.Error != "" {
+		t.Fatalf("landing error %q after the forge answered", l.Error)
+	}
 }
 
 // A forge's Retry-After holds across beats (processes): no request to it
