@@ -183,6 +183,11 @@ func (l *Lander) land(ctx context.Context, a Approval, again bool) (Result, erro
 	if commit != "" {
 		rec.Commit, rec.LandedAt = commit, l.opts.Now()
 	}
+	if rec.Mode == board.LandPR && rec.PRState == board.PROpen {
+		// Merged through the forge: record it now, so the next beat need
+		// not read the pull request to learn it.
+		rec.PRState = board.PRMerged
+	}
 	if rec, err = s.SaveLanding(ctx, rec); err != nil {
 		return Result{}, err
 	}
