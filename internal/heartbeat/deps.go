@@ -43,6 +43,7 @@ type Board interface {
 type Store interface {
 	Picker
 	Board
+	Scheduler
 }
 
 // Workspaces is the WorkspaceProvider (docs/design.md §4).
@@ -59,6 +60,10 @@ type Workspaces interface {
 	Worktrees(slug string) ([]int, error)
 	// Remove deletes a ticket's worktree, keeping its branch.
 	Remove(ctx context.Context, slug string, n int) error
+	// Checkout clones and fetches the project and returns its clone with
+	// the project's agent executor (its sandbox): where a schedule's
+	// pre-check runs. The caller closes it.
+	Checkout(ctx context.Context, p board.Project) (*workspace.Workspace, error)
 }
 
 // AgentRunner does the work on one ticket (docs/design.md §4). The first

@@ -129,6 +129,8 @@ type Report struct {
 	Interrupted int `json:"interrupted"`
 	// Removed counts worktrees of DONE tickets removed.
 	Removed int `json:"removed"`
+	// Fired has one entry per schedule the beat fired (docs/schedules.md).
+	Fired []FireReport `json:"fired,omitempty"`
 	// Runs has one entry per picked ticket, by project slug.
 	Runs       []RunReport `json:"runs"`
 	StartedAt  time.Time   `json:"startedAt"`
@@ -193,6 +195,9 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 	}
 	if rep.Removed, err = h.removeDone(ctx); err != nil {
 		h.log.Error("remove worktrees of done tickets", "err", err)
+	}
+	if h.opts.Ticket.Number == 0 {
+		rep.Fired = h.FireDue(ctx)
 	}
 	st := h.loadState()
 	plans, err := h.plan(ctx, st)
