@@ -178,7 +178,7 @@ func (h *Heartbeat) preCheck(ctx context.Context, s board.Schedule) (wake bool, 
 func ParsePreCheck(stdout string) (wake bool, data string, err error) {
 	line := lastLine(stdout)
 	var ans struct {
-		Wake *bool          `json:"wake"`
+		Wake *bool           `json:"wake"`
 		Data json.RawMessage `json:"data"`
 	}
 	if err := json.Unmarshal([]byte(line), &ans); err != nil || ans.Wake == nil {
