@@ -1,4 +1,4 @@
--- 0014: scheduled work (issue 16, docs/schedules.md).
+-- 0015: scheduled work (issue 16, docs/schedules.md).
 --
 -- A schedule is a ticket template that fires on time. next_fire is when it
 -- fires next (unix ms; NULL when never again); a firing moves it on with a
