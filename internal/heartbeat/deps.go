@@ -60,9 +60,9 @@ type Workspaces interface {
 	Worktrees(slug string) ([]int, error)
 	// Remove deletes a ticket's worktree, keeping its branch.
 	Remove(ctx context.Context, slug string, n int) error
-	// Checkout clones and fetches the project and returns its clone with
-	// the project's agent executor (its sandbox): where a schedule's
-	// pre-check runs. The caller closes it.
+	// Checkout fetches the project and returns a checkout of its default
+	// branch with the project's agent executor (its sandbox): where a
+	// schedule's pre-check runs. The caller closes it.
 	Checkout(ctx context.Context, p board.Project) (*workspace.Workspace, error)
 }
 

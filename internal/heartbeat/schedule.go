@@ -140,8 +140,9 @@ func (h *Heartbeat) failFiring(ctx context.Context, s board.Schedule, rep FireRe
 	return rep
 }
 
-// preCheck runs s's pre-check in its project's workspace, through the
-// project's executor (its sandbox), and reads the last line of its stdout.
+// preCheck runs s's pre-check in a checkout of its project's default
+// branch, through the project's executor (its sandbox), and reads the last
+// line of its stdout.
 func (h *Heartbeat) preCheck(ctx context.Context, s board.Schedule) (wake bool, data string, err error) {
 	p, err := h.opts.Store.Project(ctx, s.ProjectSlug)
 	if err != nil {

@@ -176,7 +176,7 @@ func TestSchedule_Overlap(t *testing.T) {
 	}
 }
 
-// A pre-check runs in the project's clone: wake:false records the firing
+// A pre-check runs in a checkout of the default branch: wake:false records the firing
 // and creates nothing, wake:true appends its data, a failure backs off.
 func TestSchedule_PreCheck(t *testing.T) {
 	e := newEnv(t)

@@ -23,7 +23,7 @@ func Check(r Rule, now time.Time) (*Schedule, time.Time, error) {
 	next, ok := s.Next(now)
 	if !ok {
 		if r.Kind == At {
-			return nil, time.Time{}, fieldError("at", r.Expr, "is in the past", "a later time such as "+`"`+now.In(s.loc).Add(time.Hour).Format("2006-01-02 15:04")+`"`)
+			return nil, time.Time{}, fieldError("at", r.Expr, "is in the past; give a later time", `"`+now.In(s.loc).Add(time.Hour).Format("2006-01-02 15:04")+`"`)
 		}
 		return nil, time.Time{}, board.Errorf(board.EINVALID, "schedule cron %q never fires; for example \"0 9 * * 1\"", r.Expr)
 	}

@@ -101,7 +101,7 @@ func checkCron(expr string) error {
 		return fieldError("cron", expr, "is not a known name (@yearly, @monthly, @weekly, @daily, @hourly)", example)
 	}
 	if n := len(strings.Fields(expr)); n != 5 {
-		return fieldError("cron", expr, "needs 5 fields: minute hour day-of-month month day-of-week, got "+strconv.Itoa(n)+"; a firing at most once a minute", example)
+		return fieldError("cron", expr, "needs 5 fields (minute hour day-of-month month day-of-week), got "+strconv.Itoa(n)+"; a seconds field is refused: schedules fire at most once a minute", example)
 	}
 	if !gronx.IsValid(expr) {
 		return fieldError("cron", expr, "is not a valid cron expression", example)

@@ -189,3 +189,18 @@ func TestRenderTitle(t *testing.T) {
 		t.Errorf("unclosed brace: %q", got)
 	}
 }
+
+func TestPrepare(t *testing.T) {
+	now := ts(t, "2026-11-26T10:00:00Z")
+	s, err := schedule.Prepare(board.Schedule{Kind: "cron", Expr: "0 9 * * 1", TimeZone: "Europe/Berlin", Title: "Deps {week}"}, now)
+	if err != nil || !s.NextFire.Equal(ts(t, "2026-11-30T08:00:00Z")) || !s.Anchor.IsZero() {
+		t.Errorf("Prepare = %+v, %v", s, err)
+	}
+	s, err = schedule.Prepare(board.Schedule{Kind: "every", Expr: "1d", TimeZone: "UTC", Title: "x"}, now)
+	if err != nil || !s.Anchor.Equal(ts(t, "2026-11-26T10:01:00Z")) || !s.NextFire.Equal(s.Anchor) {
+		t.Errorf("Prepare every = %+v, %v", s, err)
+	}
+	if _, err := schedule.Prepare(board.Schedule{Kind: "cron", Expr: "@daily", TimeZone: "UTC", Title: "{bogus}"}, now); err == nil {
+		t.Error("a bad title template was accepted")
+	}
+}
