@@ -393,9 +393,6 @@ func runScheduleEdit(cmd *cobra.Command, a *app, project, name string, o *schedu
 	changed := cmd.Flags().Changed
 	if kind, expr := o.timing(); kind != "" {
 		s.Kind, s.Expr = kind, expr
-		if kind == "every" && !changed("anchor") {
-			s.Anchor = time.Time{}
-		}
 	}
 	set := func(flag string, dst *string, v string) {
 		if changed(flag) {
@@ -418,13 +415,9 @@ func runScheduleEdit(cmd *cobra.Command, a *app, project, name string, o *schedu
 	if err := o.apply(&s); err != nil {
 		return err
 	}
-	if s, err = schedule.Prepare(s, a.now()); err != nil {
+	p, err := schedule.Patch(old, s, a.now())
+	if err != nil {
 		return err
-	}
-	p := board.SchedulePatch{Title: &s.Title, Description: &s.Description, Criteria: &s.Criteria, Priority: &s.Priority,
-		StartState: &s.StartState, PreCheck: &s.PreCheck, Overlap: &s.Overlap}
-	if s.Kind != old.Kind || s.Expr != old.Expr || s.TimeZone != old.TimeZone || !s.Anchor.Equal(old.Anchor) {
-		p.Kind, p.Expr, p.TimeZone, p.Anchor, p.NextFire = &s.Kind, &s.Expr, &s.TimeZone, &s.Anchor, &s.NextFire
 	}
 	s, err = st.UpdateSchedule(ctx, project, name, p, board.Human)
 	if err != nil {
@@ -471,28 +464,14 @@ func newSchedulePauseCmd(a *app, pause bool) *cobra.Command {
 // setPaused pauses or resumes a schedule; resuming computes its next
 // firing from now, so the windows it was paused for do not fire.
 func setPaused(ctx context.Context, st store.Store, project, name string, pause bool, now time.Time) (board.Schedule, error) {
-	p := board.SchedulePatch{Paused: &pause}
-	if !pause {
-		s, err := st.Schedule(ctx, project, name)
-		if err != nil {
-			return s, err
-		}
-		if next, ok := nextAfter(s, now); ok {
-			p.NextFire = &next
-		} else {
-			p.NextFire = &time.Time{}
-		}
+	if pause {
+		return st.UpdateSchedule(ctx, project, name, schedule.Pause(), board.Human)
 	}
-	return st.UpdateSchedule(ctx, project, name, p, board.Human)
-}
-
-// nextAfter is s's first firing after now.
-func nextAfter(s board.Schedule, now time.Time) (time.Time, bool) {
-	sc, err := schedule.Compile(schedule.RuleOf(s))
+	s, err := st.Schedule(ctx, project, name)
 	if err != nil {
-		return time.Time{}, false
+		return s, err
 	}
-	return sc.Next(now)
+	return st.UpdateSchedule(ctx, project, name, schedule.Resume(s, now), board.Human)
 }
 
 func newScheduleRmCmd(a *app) *cobra.Command {

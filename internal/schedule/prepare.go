@@ -31,3 +31,42 @@ func Prepare(s board.Schedule, now time.Time) (board.Schedule, error) {
 	s.NextFire = next
 	return s, nil
 }
+
+// Patch prepares an edit: s is old with the person's changes applied. It
+// checks s as Prepare does and returns the patch to store: every template
+// field, and the timing with a new NextFire only when the timing changed
+// (so an edit of the title does not move the next firing).
+func Patch(old, s board.Schedule, now time.Time) (board.SchedulePatch, error) {
+	timing := s.Kind != old.Kind || s.Expr != old.Expr || s.TimeZone != old.TimeZone || !s.Anchor.Equal(old.Anchor)
+	if s.Kind == string(Every) && s.Kind != old.Kind && s.Anchor.Equal(old.Anchor) {
+		s.Anchor = time.Time{} // a new "every" counts from now
+	}
+	s, err := Prepare(s, now)
+	if err != nil {
+		return board.SchedulePatch{}, err
+	}
+	p := board.SchedulePatch{Title: &s.Title, Description: &s.Description, Criteria: &s.Criteria, Priority: &s.Priority,
+		StartState: &s.StartState, PreCheck: &s.PreCheck, Overlap: &s.Overlap}
+	if timing {
+		p.Kind, p.Expr, p.TimeZone, p.Anchor, p.NextFire = &s.Kind, &s.Expr, &s.TimeZone, &s.Anchor, &s.NextFire
+	}
+	return p, nil
+}
+
+// Resume returns the patch that resumes s as of now: its next firing is
+// the first after now, so the windows it was paused for do not fire.
+func Resume(s board.Schedule, now time.Time) board.SchedulePatch {
+	paused, next := false, time.Time{}
+	if sc, err := Compile(RuleOf(s)); err == nil {
+		if n, ok := sc.Next(now); ok {
+			next = n
+		}
+	}
+	return board.SchedulePatch{Paused: &paused, NextFire: &next}
+}
+
+// Pause returns the patch that pauses a schedule.
+func Pause() board.SchedulePatch {
+	paused := true
+	return board.SchedulePatch{Paused: &paused}
+}

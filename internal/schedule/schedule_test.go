@@ -204,3 +204,32 @@ func TestPrepare(t *testing.T) {
 		t.Error("a bad title template was accepted")
 	}
 }
+
+func TestPatchAndResume(t *testing.T) {
+	now := ts(t, "2026-11-26T10:00:00Z")
+	old, err := schedule.Prepare(board.Schedule{Kind: "cron", Expr: "0 9 * * 1", TimeZone: "UTC", Title: "a"}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := old
+	s.Title = "b"
+	p, err := schedule.Patch(old, s, now.Add(time.Hour))
+	if err != nil || p.NextFire != nil || *p.Title != "b" {
+		t.Errorf("a title edit = %+v, %v; want no new NextFire", p, err)
+	}
+	s.Expr = "0 9 * * 2"
+	if p, err = schedule.Patch(old, s, now); err != nil || p.NextFire == nil || !p.NextFire.Equal(ts(t, "2026-12-01T09:00:00Z")) {
+		t.Errorf("a timing edit = %+v, %v", p, err)
+	}
+	s.Expr = "nope"
+	if _, err := schedule.Patch(old, s, now); err == nil {
+		t.Error("a bad expression was accepted")
+	}
+	r := schedule.Resume(old, ts(t, "2026-12-15T12:00:00Z"))
+	if *r.Paused || !r.NextFire.Equal(ts(t, "2026-12-21T09:00:00Z")) {
+		t.Errorf("Resume = %v %v", *r.Paused, r.NextFire)
+	}
+	if !*schedule.Pause().Paused {
+		t.Error("Pause does not pause")
+	}
+}
