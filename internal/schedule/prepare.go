@@ -41,8 +41,12 @@ func Patch(old, s board.Schedule, now time.Time) (board.SchedulePatch, error) {
 	if s.Kind == string(Every) && s.Kind != old.Kind && s.Anchor.Equal(old.Anchor) {
 		s.Anchor = time.Time{} // a new "every" counts from now
 	}
-	s, err := Prepare(s, now)
-	if err != nil {
+	if timing {
+		var err error
+		if s, err = Prepare(s, now); err != nil {
+			return board.SchedulePatch{}, err
+		}
+	} else if err := checkTitle(s, now); err != nil {
 		return board.SchedulePatch{}, err
 	}
 	p := board.SchedulePatch{Title: &s.Title, Description: &s.Description, Criteria: &s.Criteria, Priority: &s.Priority,
@@ -69,4 +73,14 @@ func Resume(s board.Schedule, now time.Time) board.SchedulePatch {
 func Pause() board.SchedulePatch {
 	paused := true
 	return board.SchedulePatch{Paused: &paused}
+}
+
+// checkTitle checks s's title template renders, in s's zone.
+func checkTitle(s board.Schedule, now time.Time) error {
+	loc, err := LoadZone(s.TimeZone)
+	if err != nil {
+		return err
+	}
+	_, err = RenderTitle(s.Title, now, loc)
+	return err
 }
