@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/scheduletool"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -44,6 +45,8 @@ type Store interface {
 	Picker
 	Board
 	Scheduler
+	// scheduletool.Board: the schedule tools of projects with ScheduleTools.
+	scheduletool.Board
 }
 
 // Workspaces is the WorkspaceProvider (docs/design.md §4).

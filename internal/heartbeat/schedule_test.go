@@ -295,3 +295,24 @@ func TestSchedule_ConcurrentBeatsFireOnce(t *testing.T) {
 		t.Errorf("%d tickets after %d races, want %d", n, runs, runs)
 	}
 }
+
+// Only agents of projects with ScheduleTools on get the schedule tools.
+func TestSchedule_ToolsOnlyWhereAllowed(t *testing.T) {
+	e := newEnv(t)
+	e.project("on", func(p *board.Project) { p.Agent.ScheduleTools = true })
+	e.project("off", nil)
+	e.ticket("on", "Work", board.InProgress)
+	e.ticket("off", "Work", board.InProgress)
+	e.beat()
+	got := map[string]bool{}
+	for _, j := range e.runner.calls() {
+		for _, tl := range j.Tools {
+			if strings.HasPrefix(tl.Name(), "schedule_") {
+				got[j.Project.Slug+" "+tl.Name()] = true
+			}
+		}
+	}
+	if len(got) != 3 || !got["on schedule_create"] || !got["on schedule_list"] || !got["on schedule_cancel"] {
+		t.Errorf("schedule tools offered: %v; want the three, in project on only", got)
+	}
+}
