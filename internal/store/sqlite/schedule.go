@@ -225,11 +225,15 @@ func (db *DB) DeleteSchedule(ctx context.Context, projectSlug, name string, acto
 	}), "delete schedule %s/%s", projectSlug, name)
 }
 
+// dueQuery reads the due schedules through the partial index
+// schedules_due: an idle beat reads an empty range of it.
+const dueQuery = `SELECT ` + scheduleColumns + scheduleFrom + `
+	WHERE s.paused = 0 AND s.next_fire IS NOT NULL AND s.next_fire <= ? AND p.active = 1
+	ORDER BY s.next_fire, s.id`
+
 // DueSchedules lists the due schedules of active projects.
 func (db *DB) DueSchedules(ctx context.Context, now time.Time) ([]board.Schedule, error) {
-	return db.schedules(ctx, `SELECT `+scheduleColumns+scheduleFrom+`
-		WHERE s.paused = 0 AND s.next_fire IS NOT NULL AND s.next_fire <= ? AND p.active = 1
-		ORDER BY s.next_fire, s.id`, now.UnixMilli())
+	return db.schedules(ctx, dueQuery, now.UnixMilli())
 }
 
 // FireSchedule records one firing.

@@ -31,7 +31,7 @@ CREATE TABLE schedules (
 
 -- The beat's query: schedules due now, not paused. An idle beat reads one
 -- index range that is empty.
-CREATE INDEX schedules_due ON schedules (next_fire) WHERE paused = 0 AND next_fire IS NOT NULL;
+CREATE INDEX schedules_due ON schedules (next_fire, id) WHERE paused = 0 AND next_fire IS NOT NULL;
 
 -- Each firing: a ticket made, a skip, or a failed pre-check.
 CREATE TABLE schedule_firings (
