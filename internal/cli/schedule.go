@@ -557,3 +557,22 @@ func runScheduleFire(ctx context.Context, a *app, project, name string, asJSON b
 	}
 	return nil
 }
+
+// writeDueSchedules lists, for heartbeat --dry-run, the schedules a beat
+// would fire now (of project only, when given).
+func writeDueSchedules(ctx context.Context, a *app, project string) error {
+	st, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	due, err := st.DueSchedules(ctx, a.now())
+	if err != nil {
+		return err
+	}
+	for _, s := range due {
+		if project == "" || s.ProjectSlug == project {
+			fmt.Fprintf(a.stdout, "Schedule %s/%s is due (%s): a beat would fire it.\n", s.ProjectSlug, s.Name, nextTime(s))
+		}
+	}
+	return nil
+}

@@ -126,7 +126,8 @@ func (h *Heartbeat) record(ctx context.Context, rep FireReport, f board.Fire) Fi
 	return rep
 }
 
-// failFiring records a failed pre-check (or a schedule that cannot fire)
+// failFiring records a failed pre-check (or a schedule that cannot fire:
+// a zone or title template that no longer works)
 // and backs off.
 func (h *Heartbeat) failFiring(ctx context.Context, s board.Schedule, rep FireReport, now time.Time, msg string) FireReport {
 	msg = h.opts.Redact(msg)

@@ -292,7 +292,7 @@ func (db *DB) FailSchedule(ctx context.Context, f board.Fire) (board.Firing, err
 		}
 		return tx.event(board.EventScheduleFailed, projectIDOf(ctx, tx, s.ProjectSlug), "", board.System,
 			map[string]any{"schedule": s.Name, "failures": s.Failures + 1,
-				"error": fmt.Sprintf("schedule %s/%s: pre-check failed: %s", s.ProjectSlug, s.Name, f.Detail)})
+				"error": fmt.Sprintf("schedule %s/%s could not fire: %s", s.ProjectSlug, s.Name, f.Detail)})
 	})
 }
 
