@@ -86,8 +86,9 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		Open: func(root string) (executor.Executor, error) {
 			return local.New(root, local.Options{})
 		},
-		OpenAgent: agents.open,
-		RemoteEnv: append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
+		OpenAgent:     agents.open,
+		RemoteEnv:     append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
+		AgentIdentity: agentIdentity(cfg),
 		// A person at a terminal sees a large clone progress; a beat fired
 		// by a service or 'bonsai up' logs no progress bars.
 		CloneProgress: cloneProgress(a),

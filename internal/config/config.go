@@ -26,6 +26,8 @@ type Config struct {
 	Models map[string]ModelSettings `json:"models,omitempty"`
 	// Providers configures model providers by name (their base URLs).
 	Providers map[string]ProviderSettings `json:"providers,omitempty"`
+	// Git names who Bonsai's commits are by (git.go).
+	Git Git `json:"git,omitzero"`
 }
 
 // Heartbeat configures the heartbeat.

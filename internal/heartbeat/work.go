@@ -159,6 +159,11 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	}
 	h.repoWorked(st, r.plan.Project)
 	r.ws = ws
+	if n, ok := h.opts.Workspaces.(modelNamer); ok {
+		if err := n.NameModel(r.plan.Project.Slug, r.plan.Model); err != nil {
+			r.log.Warn("name the model on the agent's commits", "err", err)
+		}
+	}
 	if m, ok := ws.Exec.(marker); ok {
 		m.Mark(runMark(r.run.ID))
 	}
@@ -207,7 +212,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	r.readHead(ctx)
 	r.tools = tickettool.New(tickettool.Config{
 		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
-		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage,
+		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage, Update: r.keepCurrent,
 	})
 	tools := r.tools.Tools()
 	if r.plan.Project.Agent.ScheduleTools {
