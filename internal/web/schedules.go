@@ -425,7 +425,7 @@ func scheduleForm(row any, v schedulesView) map[string]string {
 		return m
 	}
 	if !ok {
-		return map[string]string{"_id": id, "kind": "cron", "timezone": "UTC", "priority": strconv.Itoa(board.DefaultPriority),
+		return map[string]string{"_id": id, "_zoneFromBrowser": "1", "kind": "cron", "timezone": "UTC", "priority": strconv.Itoa(board.DefaultPriority),
 			"startState": string(board.Backlog), "overlap": string(board.OverlapSkip)}
 	}
 	anchor := ""

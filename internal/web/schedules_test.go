@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -105,10 +107,18 @@ func TestBrowser_Schedules(t *testing.T) {
 	e := newEnv(t)
 	e.project(t, "demo")
 	ctx := newBrowser(t)
+	// The viewer is in Shanghai, the schedule on Lord Howe Island.
+	steps(t, ctx, "put the browser in Shanghai", func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Shanghai"})
+		return chromedp.Void{}, err
+	})
 	steps(t, ctx, "log in", chromedp.Navigate(e.ts.URL+"/?token="+e.token), chromedp.WaitVisible(chromedp.CSS(".project-card")))
 	steps(t, ctx, "open the board", chromedp.Navigate(e.ts.URL+"/p/demo"), chromedp.WaitVisible(chromedp.CSS("#board")))
 	clickID(t, ctx, "project-schedules-link")
 	waitFor(t, ctx, "the Schedules page", `document.readyState === "complete" && !!document.getElementById("add-schedule") && !!document.getElementById("no-schedules")`)
+	if zone := eval[string](t, ctx, `document.getElementById("new-tz").value`); zone != "Asia/Shanghai" {
+		t.Errorf("the add form's zone is %q, not the browser's (Asia/Shanghai)", zone)
+	}
 
 	fill := `(() => {
 		const set = (id, v) => { document.getElementById(id).value = v; };
@@ -128,7 +138,8 @@ func TestBrowser_Schedules(t *testing.T) {
 		t.Errorf("next firing in its zone = %q", here)
 	}
 	viewer := eval[string](t, ctx, `document.querySelector("#schedule-deps time.viewer-zone").textContent`)
-	if !strings.Contains(viewer, "(your time)") {
+	// Mon 09:00 on Lord Howe (+11) is Mon 06:00 in Shanghai (+8).
+	if !strings.Contains(viewer, "(your time)") || !strings.Contains(viewer, "06:00") || !strings.Contains(viewer, "GMT+8") {
 		t.Errorf("next firing in the viewer's zone = %q", viewer)
 	}
 	screenshot(t, ctx, "schedules")

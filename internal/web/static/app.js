@@ -57,6 +57,12 @@
     });
   }
   document.addEventListener("DOMContentLoaded", viewerTimes);
+  // A new schedule's zone defaults to the viewer's.
+  document.addEventListener("DOMContentLoaded", function () {
+    var tz = document.querySelector("input[data-zone-from-browser]");
+    var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (tz && zone) tz.value = zone;
+  });
 
   document.addEventListener("DOMContentLoaded", function () {
     var boardEl = document.getElementById("board");
