@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		// Interrupts cancel the context as in the real binary, so scripts can
 		// show what Ctrl-C does.
-		"bonsai": cli.Main,
+		"bonsai": cli.MainForTest, // cli.Main, with $BONSAI_TEST_NOW as its clock when set
 	})
 }
 

@@ -136,6 +136,8 @@ type Report struct {
 	// Reviews says what following the open pull requests did; nil when
 	// the beat did not.
 	Reviews *ReviewSync `json:"reviews,omitempty"`
+	// Fired has one entry per schedule the beat fired (docs/schedules.md).
+	Fired []FireReport `json:"fired,omitempty"`
 	// Runs has one entry per picked ticket, by project slug.
 	Runs       []RunReport `json:"runs"`
 	StartedAt  time.Time   `json:"startedAt"`
@@ -204,6 +206,9 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 	rep.Reviews = h.syncReviews(ctx)
 	if rep.Removed, err = h.removeDone(ctx); err != nil {
 		h.log.Error("remove worktrees of done tickets", "err", err)
+	}
+	if h.opts.Ticket.Number == 0 {
+		rep.Fired = h.FireDue(ctx)
 	}
 	st := h.loadState()
 	plans, err := h.plan(ctx, st)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/scheduletool"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/session"
@@ -213,6 +214,10 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
 		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage, Update: r.keepCurrent,
 	})
+	tools := r.tools.Tools()
+	if r.plan.Project.Agent.ScheduleTools {
+		tools = append(tools, scheduletool.Tools(h.opts.Store, r.plan.Project.Slug, h.opts.Now)...)
+	}
 	deadline := h.opts.Now().Add(h.opts.MaxRun)
 	if beatDeadline.Before(deadline) {
 		deadline = beatDeadline
@@ -221,7 +226,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 		Brief: Brief{Task: r.plan.Task, Project: r.plan.Project, Ticket: t, Comments: comments,
 			Unseen: slices.Clone(r.seen), Decisions: decisions, Budget: budget, Deadline: deadline, Now: h.opts.Now()},
 		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Skills: h.opts.Skills,
-		Tools: r.tools.Tools(), OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project),
+		Tools: tools, OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project),
 		Approve: r.approve,
 	}, nil
 }

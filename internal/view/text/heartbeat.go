@@ -50,6 +50,7 @@ func WriteReport(w io.Writer, rep heartbeat.Report) error {
 	for _, n := range notes {
 		fmt.Fprintln(w, strings.ToUpper(n[:1])+n[1:]+".")
 	}
+	writeFired(w, rep.Fired)
 	if len(rep.Runs) == 0 {
 		fmt.Fprintf(w, "Nothing to do (%s).\n", max(rep.Duration(), time.Millisecond).Round(time.Millisecond))
 		return nil
@@ -91,4 +92,20 @@ func pullRequestNote(pr heartbeat.ReviewSync) string {
 		}
 	}
 	return s
+}
+
+// writeFired prints a line per schedule the beat fired.
+func writeFired(w io.Writer, fired []heartbeat.FireReport) {
+	for _, f := range fired {
+		switch {
+		case f.Lost:
+			continue
+		case f.Ticket != "":
+			fmt.Fprintf(w, "Schedule %s fired: created %s.\n", f.Schedule, f.Ticket)
+		case f.Detail != "":
+			fmt.Fprintf(w, "Schedule %s fired: %s (%s).\n", f.Schedule, f.Outcome, OneLine(f.Detail, 120))
+		default:
+			fmt.Fprintf(w, "Schedule %s fired: %s.\n", f.Schedule, f.Outcome)
+		}
+	}
 }
