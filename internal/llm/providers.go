@@ -9,6 +9,7 @@ type WireFormat string
 const (
 	WireAnthropicMessages WireFormat = "anthropic-messages" // llm/anthropic
 	WireOpenAIChat        WireFormat = "openai-chat"        // llm/openai
+	WireOpenAIResponses   WireFormat = "openai-responses"   // llm/openai (ResponsesModel)
 )
 
 // ProviderInfo describes a provider Bonsai knows by name: the first part
@@ -19,6 +20,10 @@ type ProviderInfo struct {
 	Name string
 	// Wire is the API the provider speaks.
 	Wire WireFormat
+	// ReasoningWire, when set, is the API used instead of Wire for the
+	// models the catalog marks as thinking: OpenAI's reasoning models keep
+	// their reasoning across tool calls only on the Responses API.
+	ReasoningWire WireFormat
 	// KeyEnv names the environment variable holding the API key.
 	KeyEnv string
 	// KeyOptional is true for local servers that need no key.
@@ -40,7 +45,7 @@ func Providers() []ProviderInfo {
 	return []ProviderInfo{
 		{Name: "anthropic", Wire: WireAnthropicMessages, KeyEnv: "ANTHROPIC_API_KEY",
 			BaseURLEnv: "ANTHROPIC_BASE_URL", DefaultBaseURL: "https://api.anthropic.com"},
-		{Name: "openai", Wire: WireOpenAIChat, KeyEnv: "OPENAI_API_KEY",
+		{Name: "openai", Wire: WireOpenAIChat, ReasoningWire: WireOpenAIResponses, KeyEnv: "OPENAI_API_KEY",
 			BaseURLEnv: "OPENAI_BASE_URL", DefaultBaseURL: "https://api.openai.com/v1"},
 		{Name: "openrouter", Wire: WireOpenAIChat, KeyEnv: "OPENROUTER_API_KEY",
 			BaseURLEnv: "OPENROUTER_BASE_URL", DefaultBaseURL: "https://openrouter.ai/api/v1", LegacyMaxTokens: true,

@@ -37,7 +37,11 @@ func TestDocsProviderTable(t *testing.T) {
 		if p.KeyOptional {
 			key += " (optional)"
 		}
-		want = append(want, fmt.Sprintf("| `%s` | `%s` | %s | `%s` | `%s` |", p.Name, p.Wire, key, p.BaseURLEnv, p.DefaultBaseURL))
+		wire := "`" + string(p.Wire) + "`"
+		if p.ReasoningWire != "" {
+			wire += ", `" + string(p.ReasoningWire) + "` for reasoning models"
+		}
+		want = append(want, fmt.Sprintf("| `%s` | %s | %s | `%s` | `%s` |", p.Name, wire, key, p.BaseURLEnv, p.DefaultBaseURL))
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("docs/llm.md lists\n%s\nllm.Providers is\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -75,7 +75,8 @@ func TestResolve_EndToEnd(t *testing.T) {
 		id, keyEnv, baseEnv, suffix, auth, path string
 	}{
 		{"anthropic/claude-haiku-4-5", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "", "Bearer k1", "/v1/messages"},
-		{"openai/gpt-5-mini", "OPENAI_API_KEY", "OPENAI_BASE_URL", "/v1", "Bearer k1", "/v1/chat/completions"},
+		{"openai/gpt-5-mini", "OPENAI_API_KEY", "OPENAI_BASE_URL", "/v1", "Bearer k1", "/v1/responses"},
+		{"openai/gpt-4.1-mini", "OPENAI_API_KEY", "OPENAI_BASE_URL", "/v1", "Bearer k1", "/v1/chat/completions"},
 		{"groq/openai/gpt-oss-120b", "GROQ_API_KEY", "GROQ_BASE_URL", "/openai/v1", "Bearer k1", "/openai/v1/chat/completions"},
 		{"ollama/qwen3:8b", "", "OLLAMA_BASE_URL", "/v1", "", "/v1/chat/completions"},
 	}
