@@ -37,6 +37,12 @@ type ProviderInfo struct {
 	LegacyMaxTokens bool
 	// Headers are added to every request.
 	Headers map[string]string
+	// ReasoningField names the Chat Completions field in which an
+	// assistant message with tool calls carries its reasoning back to the
+	// provider: "reasoning_content" (DeepSeek, Kimi, GLM: DeepSeek refuses
+	// a thinking-mode request without it) or "reasoning" (OpenRouter).
+	// Empty: reasoning is never sent back.
+	ReasoningField string
 }
 
 // Providers returns the providers Bonsai knows, in the order the docs and
@@ -49,7 +55,17 @@ func Providers() []ProviderInfo {
 			BaseURLEnv: "OPENAI_BASE_URL", DefaultBaseURL: "https://api.openai.com/v1"},
 		{Name: "openrouter", Wire: WireOpenAIChat, KeyEnv: "OPENROUTER_API_KEY",
 			BaseURLEnv: "OPENROUTER_BASE_URL", DefaultBaseURL: "https://openrouter.ai/api/v1", LegacyMaxTokens: true,
-			Headers: map[string]string{"HTTP-Referer": "https://github.com/bonsai-run/bonsai", "X-Title": "Bonsai"}},
+			Headers:        map[string]string{"HTTP-Referer": "https://github.com/bonsai-run/bonsai", "X-Title": "Bonsai"},
+			ReasoningField: "reasoning"},
+		{Name: "deepseek", Wire: WireOpenAIChat, KeyEnv: "DEEPSEEK_API_KEY",
+			BaseURLEnv: "DEEPSEEK_BASE_URL", DefaultBaseURL: "https://api.deepseek.com/v1", LegacyMaxTokens: true,
+			ReasoningField: "reasoning_content"},
+		{Name: "moonshot", Wire: WireOpenAIChat, KeyEnv: "MOONSHOT_API_KEY",
+			BaseURLEnv: "MOONSHOT_BASE_URL", DefaultBaseURL: "https://api.moonshot.ai/v1", LegacyMaxTokens: true,
+			ReasoningField: "reasoning_content"},
+		{Name: "zhipu", Wire: WireOpenAIChat, KeyEnv: "ZHIPU_API_KEY",
+			BaseURLEnv: "ZHIPU_BASE_URL", DefaultBaseURL: "https://api.z.ai/api/paas/v4", LegacyMaxTokens: true,
+			ReasoningField: "reasoning_content"},
 		{Name: "groq", Wire: WireOpenAIChat, KeyEnv: "GROQ_API_KEY",
 			BaseURLEnv: "GROQ_BASE_URL", DefaultBaseURL: "https://api.groq.com/openai/v1"},
 		{Name: "gemini", Wire: WireOpenAIChat, KeyEnv: "GEMINI_API_KEY",

@@ -28,6 +28,39 @@ func (s *Server) RequireKey(key string) {
 	s.key = key
 }
 
+// RequireReasoning makes the server answer a Chat Completions request
+// with 400 and DeepSeek's error when an assistant message with tool calls
+// in it lacks field ("reasoning_content"), as DeepSeek does in thinking
+// mode; "" accepts any request again. The request still uses up no turn.
+func (s *Server) RequireReasoning(field string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reasoning = field
+}
+
+// refuseReasoning answers a request without the required reasoning and
+// reports whether it did.
+func (s *Server) refuseReasoning(w http.ResponseWriter, proto protocol, body map[string]any) bool {
+	s.mu.Lock()
+	field := s.reasoning
+	s.mu.Unlock()
+	if _, ok := proto.(openaiProtocol); !ok || field == "" {
+		return false
+	}
+	msgs, _ := body["messages"].([]any)
+	for _, m := range msgs {
+		m, _ := m.(map[string]any)
+		if _, has := m[field]; m["role"] == "assistant" && m["tool_calls"] != nil && !has {
+			w.Header().Set("content-type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write(proto.errorBody(http.StatusBadRequest, "invalid_request_error",
+				"The `"+field+"` in the thinking mode must be passed back to the API."))
+			return true
+		}
+	}
+	return false
+}
+
 // refuseKey answers a request without the required key and reports
 // whether it did.
 func (s *Server) refuseKey(w http.ResponseWriter, r *http.Request, proto protocol) bool {

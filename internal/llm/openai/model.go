@@ -45,6 +45,10 @@ type Config struct {
 	LegacyMaxTokens bool
 	// Headers are added to every request (OpenRouter's attribution headers).
 	Headers map[string]string
+	// ReasoningField, when set, is the field ("reasoning_content" or
+	// "reasoning") in which assistant messages with tool calls carry their
+	// reasoning back (Chat Completions only; see llm.ProviderInfo).
+	ReasoningField string
 }
 
 // Model streams responses from a Chat Completions endpoint.

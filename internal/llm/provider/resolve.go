@@ -104,7 +104,7 @@ func adapter(p llm.ProviderInfo, mid llm.ModelID, key, base string, info llm.Inf
 	case llm.WireOpenAIChat:
 		return openai.New(openai.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
 			HTTPClient: opts.HTTPClient, Provider: p.Name, LegacyMaxTokens: p.LegacyMaxTokens, Headers: p.Headers,
-			Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
+			ReasoningField: p.ReasoningField, Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
 	}
 	return nil, &llm.Error{Kind: llm.KindInvalidRequest, Provider: p.Name,
 		Message: fmt.Sprintf("no adapter speaks %q", wire)}

@@ -38,7 +38,7 @@ func TestResolve_Errors(t *testing.T) {
 		}
 	}
 	_, err := provider.Resolve("nosuch/model", provider.Options{Getenv: env(nil)})
-	if !strings.Contains(err.Error(), "anthropic, gemini, groq") {
+	if !strings.Contains(err.Error(), "anthropic, deepseek, gemini, groq") {
 		t.Errorf("unknown provider error should list the known ones: %v", err)
 	}
 }
