@@ -142,7 +142,7 @@ func (a *Agent) resumable() bool {
 func since(now, start llm.Usage) llm.Usage {
 	return llm.Usage{Input: now.Input - start.Input, Output: now.Output - start.Output,
 		CacheRead: now.CacheRead - start.CacheRead, CacheWrite: now.CacheWrite - start.CacheWrite,
-		Cost: now.Cost - start.Cost}
+		Reasoning: now.Reasoning - start.Reasoning, Cost: now.Cost - start.Cost}
 }
 
 // respond compacts when the context is near the window, streams one

@@ -157,7 +157,7 @@ func (openaiProtocol) stream(w *streamWriter, turn ServerTurn, req map[string]an
 			{"usage", obj{{"prompt_tokens", prompt}, {"completion_tokens", u.Output},
 				{"total_tokens", prompt + u.Output},
 				{"prompt_tokens_details", obj{{"cached_tokens", u.CacheRead}, {"audio_tokens", 0}}},
-				{"completion_tokens_details", obj{{"reasoning_tokens", 0}, {"audio_tokens", 0},
+				{"completion_tokens_details", obj{{"reasoning_tokens", u.Reasoning}, {"audio_tokens", 0},
 					{"accepted_prediction_tokens", 0}, {"rejected_prediction_tokens", 0}}}}}}
 		if !w.event("", usage) {
 			return

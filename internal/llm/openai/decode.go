@@ -43,7 +43,8 @@ func (d *decoder) handle(c *chunk, yield func(llm.Event, error) bool) bool {
 	if c.Usage != nil {
 		u := c.Usage
 		cached := u.PromptTokensDetails.CachedTokens
-		d.usage = llm.Usage{Input: u.PromptTokens - cached, Output: u.CompletionTokens, CacheRead: cached}
+		d.usage = llm.Usage{Input: u.PromptTokens - cached, Output: u.CompletionTokens, CacheRead: cached,
+			Reasoning: u.CompletionTokensDetails.ReasoningTokens}
 	}
 	for _, ch := range c.Choices {
 		if ch.Index != 0 {
