@@ -50,8 +50,8 @@ func setFakeServer(key string, s *llmtest.Server) {
 // (FAKELLM_HOSTPORT is its host:port):
 // fakellm <turns-file>. fakellm requests prints, one per line, the JSON
 // bodies the server received so far; fakellm header <name> prints, one
-// per line, that header of each request (Authorization: the key it was
-// sent); fakellm key <key> makes the server refuse, with 401 and the
+// per line, that header of each request (X-Api-Key or Authorization: the
+// key it was sent); fakellm key <key> makes the server refuse, with 401 and the
 // provider's error, every request that does not carry that key; fakellm
 // require-reasoning <field> makes it refuse, as DeepSeek does, a Chat
 // Completions request whose tool-call turns lack that field.

@@ -1,6 +1,10 @@
 package llm
 
-import "sort"
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
 
 // WireFormat names the HTTP API a provider speaks; each has one adapter.
 type WireFormat string
@@ -43,13 +47,33 @@ type ProviderInfo struct {
 	// a thinking-mode request without it) or "reasoning" (OpenRouter).
 	// Empty: reasoning is never sent back.
 	ReasoningField string
+	// AuthHeader is the header the key goes in: "" for "Authorization:
+	// Bearer <key>", AuthXAPIKey for "X-Api-Key: <key>" (Anthropic's, and
+	// what its official SDK sends; third-party Messages API endpoints and
+	// proxies read only that).
+	AuthHeader string
+}
+
+// AuthXAPIKey is the X-Api-Key header of [ProviderInfo.AuthHeader].
+const AuthXAPIKey = "X-Api-Key"
+
+// SetAuth sets the key in h in the header named header ("" means
+// "Authorization: Bearer <key>"); an empty key sets nothing.
+func SetAuth(h http.Header, header, key string) {
+	switch {
+	case key == "":
+	case header == "" || strings.EqualFold(header, "Authorization"):
+		h.Set("Authorization", "Bearer "+key)
+	default:
+		h.Set(header, key)
+	}
 }
 
 // Providers returns the providers Bonsai knows, in the order the docs and
 // the web settings page list them. Each call returns a fresh copy.
 func Providers() []ProviderInfo {
 	return []ProviderInfo{
-		{Name: "anthropic", Wire: WireAnthropicMessages, KeyEnv: "ANTHROPIC_API_KEY",
+		{Name: "anthropic", Wire: WireAnthropicMessages, KeyEnv: "ANTHROPIC_API_KEY", AuthHeader: AuthXAPIKey,
 			BaseURLEnv: "ANTHROPIC_BASE_URL", DefaultBaseURL: "https://api.anthropic.com"},
 		{Name: "openai", Wire: WireOpenAIChat, ReasoningWire: WireOpenAIResponses, KeyEnv: "OPENAI_API_KEY",
 			BaseURLEnv: "OPENAI_BASE_URL", DefaultBaseURL: "https://api.openai.com/v1"},

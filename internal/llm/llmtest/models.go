@@ -20,7 +20,8 @@ func (s *Server) SetModels(names ...string) {
 }
 
 // RequireKey makes the server refuse, with 401 and the provider's error
-// body, every request whose Authorization is not "Bearer key", as the
+// body, every request that does not carry key where the provider reads
+// it (Anthropic: X-Api-Key; OpenAI: "Authorization: Bearer key"), as the
 // providers refuse a wrong key; "" accepts any request again.
 func (s *Server) RequireKey(key string) {
 	s.mu.Lock()
@@ -67,7 +68,11 @@ func (s *Server) refuseKey(w http.ResponseWriter, r *http.Request, proto protoco
 	s.mu.Lock()
 	key := s.key
 	s.mu.Unlock()
-	if key == "" || r.Header.Get("Authorization") == "Bearer "+key {
+	if key == "" {
+		return false
+	}
+	if _, ok := proto.(anthropicProtocol); ok && r.Header.Get("X-Api-Key") == key ||
+		!ok && r.Header.Get("Authorization") == "Bearer "+key {
 		return false
 	}
 	msg := "invalid x-api-key"

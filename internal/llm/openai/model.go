@@ -45,6 +45,9 @@ type Config struct {
 	LegacyMaxTokens bool
 	// Headers are added to every request (OpenRouter's attribution headers).
 	Headers map[string]string
+	// AuthHeader is the header the key goes in (see llm.SetAuth); ""
+	// means "Authorization: Bearer".
+	AuthHeader string
 	// ReasoningField, when set, is the field ("reasoning_content" or
 	// "reasoning") in which assistant messages with tool calls carry their
 	// reasoning back (Chat Completions only; see llm.ProviderInfo).
@@ -153,9 +156,7 @@ func post(ctx context.Context, cfg Config, url string, body *llm.Body) (*http.Re
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
 	h.Set("User-Agent", "bonsai")
-	if cfg.APIKey != "" {
-		h.Set("Authorization", "Bearer "+cfg.APIKey)
-	}
+	llm.SetAuth(h, cfg.AuthHeader, cfg.APIKey)
 	for k, v := range cfg.Headers {
 		h.Set(k, v)
 	}

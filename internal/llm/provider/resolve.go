@@ -95,14 +95,14 @@ func adapter(p llm.ProviderInfo, mid llm.ModelID, key, base string, info llm.Inf
 	wire := Wire(p, info)
 	switch wire {
 	case llm.WireOpenAIResponses:
-		return openai.NewResponses(openai.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
+		return openai.NewResponses(openai.Config{Model: mid.Model, APIKey: key, AuthHeader: p.AuthHeader, BaseURL: base, Info: info,
 			HTTPClient: opts.HTTPClient, Provider: p.Name, Headers: p.Headers,
 			Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
 	case llm.WireAnthropicMessages:
-		return anthropic.New(anthropic.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
+		return anthropic.New(anthropic.Config{Model: mid.Model, APIKey: key, AuthHeader: p.AuthHeader, BaseURL: base, Info: info,
 			HTTPClient: opts.HTTPClient, Provider: p.Name, Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
 	case llm.WireOpenAIChat:
-		return openai.New(openai.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
+		return openai.New(openai.Config{Model: mid.Model, APIKey: key, AuthHeader: p.AuthHeader, BaseURL: base, Info: info,
 			HTTPClient: opts.HTTPClient, Provider: p.Name, LegacyMaxTokens: p.LegacyMaxTokens, Headers: p.Headers,
 			ReasoningField: p.ReasoningField, Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
 	}

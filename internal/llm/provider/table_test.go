@@ -57,8 +57,15 @@ func TestProviders_TableAndWiringAgree(t *testing.T) {
 				t.Fatalf("wire format %q: this test knows no request path for it", p.Wire)
 			}
 			req := srv.Requests()[0]
-			if req.Path != def.Path+want || req.Header.Get("Authorization") != "Bearer k-"+p.Name {
-				t.Errorf("request to %s with authorization %q; want %s with the key of %s", req.Path, req.Header.Get("Authorization"), def.Path+want, p.KeyEnv)
+			header, value := "Authorization", "Bearer k-"+p.Name
+			if p.AuthHeader != "" {
+				header, value = p.AuthHeader, "k-"+p.Name
+			}
+			if req.Path != def.Path+want || req.Header.Get(header) != value {
+				t.Errorf("request to %s with %s %q; want %s with the key of %s", req.Path, header, req.Header.Get(header), def.Path+want, p.KeyEnv)
+			}
+			if header != "Authorization" && req.Header.Get("Authorization") != "" {
+				t.Errorf("the key also went in Authorization: %q", req.Header.Get("Authorization"))
 			}
 			for k, v := range p.Headers {
 				if req.Header.Get(k) != v {
