@@ -72,3 +72,17 @@ func TestModel_ReasoningRequiredByServer(t *testing.T) {
 		t.Errorf("with the field: %v", err)
 	}
 }
+
+// Chat Completions' content_filter finish and refusal deltas are their own
+// stop reasons.
+func TestModel_StopReasons(t *testing.T) {
+	m, _ := newModel(t, gpt5,
+		llmtest.ServerTurn{Message: llm.Message{StopReason: llm.StopContentFilter, Content: []llm.Part{llm.Text("Par")}}},
+		llmtest.ServerTurn{Message: llm.Message{StopReason: llm.StopRefusal, Content: []llm.Part{llm.Text("I can't help with that.")}}})
+	for _, want := range []llm.StopReason{llm.StopContentFilter, llm.StopRefusal} {
+		_, msg, err := collect(t, m, llm.Request{Messages: []llm.Message{llm.UserText("x")}})
+		if err != nil || msg.StopReason != want {
+			t.Errorf("stop = %s (err %v), want %s", msg.StopReason, err, want)
+		}
+	}
+}
