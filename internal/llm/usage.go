@@ -41,7 +41,9 @@ type Info struct {
 	ContextWindow   int    `json:"contextWindow"`
 	MaxOutputTokens int    `json:"maxOutputTokens"`
 	Images          bool   `json:"images"`
-	Thinking        bool   `json:"thinking"`
+	// Documents marks models that take PDF documents.
+	Documents bool `json:"documents,omitempty"`
+	Thinking  bool `json:"thinking"`
 	// AdaptiveThinking marks Anthropic models that take an effort level
 	// (thinking.type "adaptive") instead of a thinking token budget.
 	AdaptiveThinking bool  `json:"adaptiveThinking,omitempty"`

@@ -86,3 +86,27 @@ func TestModel_StopReasons(t *testing.T) {
 		}
 	}
 }
+
+// A document whose bytes a resumed transcript no longer holds goes as a
+// notice, in both OpenAI wire formats.
+func TestModel_DocumentNotLoaded(t *testing.T) {
+	doc := llm.Document("application/pdf", "spec.pdf", "ab12", "")
+	msgs := []llm.Message{{Role: llm.RoleUser, Content: []llm.Part{llm.Text("look"), doc}}}
+	notice := `[document spec.pdf (sha256 ab12) is no longer loaded; read it again to see it]`
+	info := gpt5
+	info.Documents = true
+	chat, srv := newModel(t, info, llmtest.ServerTurn{Message: hello})
+	if _, _, err := collect(t, chat, llm.Request{Messages: msgs}); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustJSON(srv.Requests()[0].Body["messages"]); !strings.Contains(got, `{"text":"`+notice+`","type":"text"}`) {
+		t.Errorf("chat messages = %s", got)
+	}
+	resp, rsrv := newResponses(t, info, llmtest.ServerTurn{Message: hello})
+	if _, _, err := collect(t, resp, llm.Request{Messages: msgs}); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(rsrv.Requests()[0].Raw); !strings.Contains(got, `{"type":"input_text","text":"`+notice+`"}`) {
+		t.Errorf("responses input = %s", got)
+	}
+}

@@ -105,6 +105,9 @@ func (m *ResponsesModel) body(req llm.Request) (*llm.Body, error) {
 	if !m.cfg.Info.Images {
 		msgs = llm.WithoutImages(msgs)
 	}
+	if !m.cfg.Info.Documents {
+		msgs = llm.WithoutDocuments(msgs)
+	}
 	b := new(llm.Body)
 	head.WriteString(`,"input":[`)
 	b.Write(head.Bytes())
@@ -210,6 +213,8 @@ func encodeItems(msg llm.Message, provider string) ([]byte, error) {
 				}
 			case llm.PartImage:
 				content = append(content, inputImage(p))
+			case llm.PartDocument:
+				content = append(content, inputFile(p))
 			}
 		}
 		if len(content) > 0 {
@@ -232,6 +237,15 @@ func encodeItems(msg llm.Message, provider string) ([]byte, error) {
 
 func inputImage(p llm.Part) inputContent {
 	return inputContent{Type: "input_image", ImageURL: "data:" + p.MimeType + ";base64," + p.Data}
+}
+
+// inputFile returns an input_file part, or an input_text part saying the
+// document is not loaded (a resumed transcript keeps no bytes).
+func inputFile(p llm.Part) inputContent {
+	if p.Data == "" {
+		return inputContent{Type: "input_text", Text: llm.DocumentNotLoaded(p)}
+	}
+	return inputContent{Type: "input_file", Filename: llm.DocumentFilename(p), FileData: "data:" + p.MimeType + ";base64," + p.Data}
 }
 
 // assistantItems converts an assistant message, part by part in order.
@@ -275,8 +289,11 @@ func functionCallOutput(msg llm.Message) functionCallOutputItem {
 	out := functionCallOutputItem{Type: "function_call_output", CallID: msg.ToolCallID, Output: text}
 	var parts []inputContent
 	for _, p := range msg.Content {
-		if p.Type == llm.PartImage {
+		switch p.Type {
+		case llm.PartImage:
 			parts = append(parts, inputImage(p))
+		case llm.PartDocument:
+			parts = append(parts, inputFile(p))
 		}
 	}
 	if len(parts) > 0 {

@@ -25,6 +25,26 @@ type imageURL struct {
 	URL string `json:"url"`
 }
 
+// filePart is a PDF in a user message, inline as a data URL.
+type filePart struct {
+	Type string   `json:"type"` // "file"
+	File fileData `json:"file"`
+}
+
+type fileData struct {
+	Filename string `json:"filename"`
+	FileData string `json:"file_data"`
+}
+
+// documentPart returns a file part, or a text part saying the document is
+// not loaded (a resumed transcript keeps no bytes).
+func documentPart(p llm.Part) any {
+	if p.Data == "" {
+		return textPart{Type: "text", Text: llm.DocumentNotLoaded(p)}
+	}
+	return filePart{Type: "file", File: fileData{Filename: llm.DocumentFilename(p), FileData: "data:" + p.MimeType + ";base64," + p.Data}}
+}
+
 type toolCallFunction struct {
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
@@ -57,7 +77,8 @@ type encodedMessage struct {
 	images []byte
 }
 
-// imagesIntro opens the user message carrying tool results' images.
+// imagesIntro opens the user message carrying tool results' images and
+// documents.
 const imagesIntro = "Images returned by the tool calls above:"
 
 func encodeMessage(msg llm.Message, cfg *Config) (encodedMessage, error) {
@@ -78,10 +99,16 @@ func encodeMessage(msg llm.Message, cfg *Config) (encodedMessage, error) {
 		// An empty tool result still has a content field.
 		cm = chatMessage{Role: "tool", Content: &text, ToolCallID: msg.ToolCallID}
 		for _, p := range msg.Content {
-			if p.Type != llm.PartImage {
+			var part any
+			switch p.Type {
+			case llm.PartImage:
+				part = imagePart(p)
+			case llm.PartDocument:
+				part = documentPart(p)
+			default:
 				continue
 			}
-			enc, err := json.Marshal(imagePart(p))
+			enc, err := json.Marshal(part)
 			if err != nil {
 				return out, err
 			}
@@ -109,6 +136,8 @@ func user(msg llm.Message) chatMessage {
 			parts = append(parts, textPart{Type: "text", Text: p.Text})
 		case llm.PartImage:
 			parts = append(parts, imagePart(p))
+		case llm.PartDocument:
+			parts = append(parts, documentPart(p))
 		}
 	}
 	if len(parts) == 0 {
