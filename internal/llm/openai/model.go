@@ -139,13 +139,13 @@ func (m *Model) send(ctx context.Context, req llm.Request) (*http.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	return post(ctx, m.cfg, m.url, body)
+	return post(ctx, &m.cfg, m.url, body)
 }
 
 // post sends body to url with cfg's key and headers and returns the
 // response of a 2xx status; any other status is an [*llm.Error] made from
 // the server's error body.
-func post(ctx context.Context, cfg Config, url string, body *llm.Body) (*http.Response, error) {
+func post(ctx context.Context, cfg *Config, url string, body *llm.Body) (*http.Response, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
 	if err != nil {
 		return nil, &llm.Error{Kind: llm.KindInvalidRequest, Provider: cfg.Provider, Message: err.Error(), Err: err}

@@ -50,7 +50,7 @@ func (m *ResponsesModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[
 			d.fail(yield, err)
 			return
 		}
-		resp, err := post(reqCtx, m.cfg, m.url, body)
+		resp, err := post(reqCtx, &m.cfg, m.url, body)
 		if err != nil {
 			d.fail(yield, g.Err(err))
 			return
