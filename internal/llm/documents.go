@@ -31,6 +31,21 @@ func DocumentFilename(p Part) string {
 	return path.Base(p.Path)
 }
 
+// LoadDocuments returns msgs with the bytes of their unloaded document
+// parts filled in by load (base64-encoded), where load finds them: a
+// resumed transcript keeps documents by reference. Messages without
+// documents are shared, not copied; msgs itself is never modified.
+func LoadDocuments(msgs []Message, load func(Part) (string, bool)) []Message {
+	return replaceParts(msgs, PartDocument, func(p Part) Part {
+		if p.Data == "" {
+			if data, ok := load(p); ok {
+				p.Data = data
+			}
+		}
+		return p
+	})
+}
+
 // WithoutDocumentData returns m with the bytes of its document parts
 // dropped, keeping their path and hash: what transcripts store. A message
 // without documents is returned as it is.

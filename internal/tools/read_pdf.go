@@ -13,8 +13,9 @@ import (
 
 // The PDFs read returns as documents: what Anthropic's and OpenAI's APIs
 // take in one request, with room for the rest of the conversation.
+// MaxDocumentBytes is the largest PDF read returns.
 const (
-	maxDocumentBytes = 10 << 20
+	MaxDocumentBytes = 10 << 20
 	maxDocumentPages = 100
 )
 
@@ -36,8 +37,8 @@ func pdfPages(data []byte) int {
 // adapters replace the part).
 func readPDF(name string, data []byte) tool.Result {
 	hint := "Use bash with pdftotext (poppler-utils) to read its text, or split it with qpdf --pages."
-	if len(data) > maxDocumentBytes {
-		return errorResult("PDF %s is %.1f MB, over the %d MB limit. %s", name, float64(len(data))/(1<<20), maxDocumentBytes>>20, hint)
+	if len(data) > MaxDocumentBytes {
+		return errorResult("PDF %s is %.1f MB, over the %d MB limit. %s", name, float64(len(data))/(1<<20), MaxDocumentBytes>>20, hint)
 	}
 	pages := pdfPages(data)
 	if pages > maxDocumentPages {
