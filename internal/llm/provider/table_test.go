@@ -115,6 +115,36 @@ func TestProviders_ReasoningWire(t *testing.T) {
 	}
 }
 
+// TestProviders_ReasoningSentBack: a provider whose row names a reasoning
+// field gets each tool-call turn's reasoning back in it; the others never
+// see reasoning.
+func TestProviders_ReasoningSentBack(t *testing.T) {
+	for _, p := range llm.Providers() {
+		if p.Wire != llm.WireOpenAIChat {
+			continue
+		}
+		def, _ := url.Parse(p.DefaultBaseURL)
+		srv := llmtest.NewServer(t, llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("hi")}}})
+		r, err := provider.Resolve(p.Name+"/some-model", provider.Options{Getenv: env(map[string]string{p.KeyEnv: "k", p.BaseURLEnv: srv.URL + def.Path})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs := []llm.Message{llm.UserText("list"),
+			{Role: llm.RoleAssistant, Provider: p.Name, Content: []llm.Part{{Type: llm.PartThinking, Thinking: "List first."}, llm.ToolCall("c1", "ls", nil)}},
+			llm.ToolResultText("c1", "ls", "a.go", false)}
+		if _, err := llm.Collect(r.Model.Stream(context.Background(), llm.Request{Messages: msgs})); err != nil {
+			t.Fatal(err)
+		}
+		asst := srv.Requests()[0].Body["messages"].([]any)[1].(map[string]any)
+		for _, field := range []string{"reasoning_content", "reasoning"} {
+			got, has := asst[field]
+			if want := field == p.ReasoningField; has != want || want && got != "List first." {
+				t.Errorf("%s: %s = %v (present %v), want present %v", p.Name, field, got, has, want)
+			}
+		}
+	}
+}
+
 // TestProviders_KeyOptionalMeansResolvableWithoutKey: Check and Resolve
 // ask for a key exactly when the table says it is required.
 func TestProviders_KeyOptionalMeansResolvableWithoutKey(t *testing.T) {
