@@ -76,8 +76,13 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 			if r.Progress == board.ProgressNone {
 				status += " (no progress)"
 			}
+			tokens := fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens)
+			if r.ReasoningTokens > 0 {
+				// The thinking among the output tokens.
+				tokens += fmt.Sprintf(" (%d thinking)", r.ReasoningTokens)
+			}
 			tw.Row("  "+RelTime(now, r.StartedAt), string(r.Task), status, Duration(r.Duration()),
-				fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens), board.USD(r.CostUSD))
+				tokens, board.USD(r.CostUSD))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
