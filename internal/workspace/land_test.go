@@ -277,3 +277,66 @@ func TestLand_BranchOnlyInTheRepository(t *testing.T) {
 		t.Errorf("a branch that is nowhere: %v", err)
 	}
 }
+
+// TestLand_RunsNothingTheAgentConfigured: the agent's worktree shares the
+// clone's config, so an agent may set hooks, filters and merge drivers
+// there and commit attributes that name them; landing runs on the host,
+// so none of them may run.
+func TestLand_RunsNothingTheAgentConfigured(t *testing.T) {
+	t.Parallel()
+	for _, style := range []board.LandStyle{board.LandSquash, board.LandMergeCommit, board.LandRebase} {
+		t.Run(style.String(), func(t *testing.T) {
+			t.Parallel()
+			repo := newRepo(t)
+			p, _, data := newProvider(t)
+			ws := prepare(t, p, project(repo), ticket(1, "Add greeting"))
+			marker := filepath.Join(t.TempDir(), "ran")
+			evil := filepath.Join(t.TempDir(), "evil.sh")
+			write(t, evil, "#!/bin/sh\necho \"$0 $*\" >> "+marker+"\ncat\n")
+			if err := os.Chmod(evil, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			hooks := filepath.Join(t.TempDir(), "hooks")
+			if err := os.Mkdir(hooks, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range []string{"pre-commit", "commit-msg", "post-commit", "pre-push", "post-merge", "post-rewrite",
+				"reference-transaction", "post-checkout", "pre-rebase", "prepare-commit-msg", "pre-merge-commit"} {
+				if err := os.Symlink(evil, filepath.Join(hooks, h)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, kv := range [][2]string{
+				{"core.hooksPath", hooks},
+				{"filter.evil.clean", evil}, {"filter.evil.smudge", evil},
+				{"merge.evil.driver", evil + " %O %A %B"},
+				{"diff.evil.textconv", evil},
+				{"core.fsmonitor", evil},
+			} {
+				gittest.Run(t, ws.Root, "config", kv[0], kv[1])
+			}
+			write(t, filepath.Join(ws.Root, ".gitattributes"), "* filter=evil merge=evil diff=evil\n")
+			write(t, filepath.Join(ws.Root, "hello.txt"), "hello\n")
+			gittest.Run(t, ws.Root, "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "add", ".")
+			gittest.Run(t, ws.Root, "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "commit", "-q", "--no-verify", "-m", "agent: attributes")
+			// The config is live for git in the clone: a hook runs there.
+			gittest.Run(t, filepath.Join(data, "projects", "demo"), "hook", "run", "pre-commit")
+			if _, err := os.Stat(marker); err != nil {
+				t.Fatalf("the agent's hook did not run in the clone, so this test proves nothing: %v", err)
+			}
+			os.Remove(marker)
+			personCommit(t, repo, "other.txt", "moved on\n")
+
+			l, err := land(t, p, repo, ws, style)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := gittest.Run(t, repo, "rev-parse", "main"); got != l.Commit {
+				t.Fatalf("main = %s, want the landed %s", got, l.Commit)
+			}
+			if b, err := os.ReadFile(marker); err == nil {
+				t.Fatalf("landing ran what the agent configured:\n%s", b)
+			}
+		})
+	}
+}
