@@ -7,6 +7,11 @@
 //
 //	go run ./bench/heartbeat [-projects 100] [-tickets 1000] [-runs 30] [-data DIR]
 //
+// -schedules N adds N schedules, none due, spread over the projects (issue
+// 16: an idle beat with 1,000 schedules stays within the same target):
+//
+//	go run ./bench/heartbeat -projects 10 -tickets 100 -schedules 1000
+//
 // With -busy it times instead one beat with work in every project (one
 // IN_PROGRESS ticket each, its own repository) against a model that takes
 // -latency to answer and has each agent run -command with bash once, for
@@ -38,6 +43,7 @@ func main() {
 	tickets := flag.Int("tickets", 1000, "tickets per project")
 	runs := flag.Int("runs", 30, "timed runs of each command")
 	data := flag.String("data", "", "data directory to use and keep (seeded only when it has no bonsai.db)")
+	schedules := flag.Int("schedules", 0, "schedules on the board, none due")
 	busy := flag.Bool("busy", false, "measure a beat with work in every project instead of an idle one")
 	latency := flag.Duration("latency", 2*time.Second, "with -busy: the model's time to answer each request")
 	command := flag.String("command", "true", "with -busy: the bash command each agent runs")
@@ -49,7 +55,7 @@ func main() {
 		}
 		return
 	}
-	if err := bench(*projects, *tickets, *runs, *data); err != nil {
+	if err := bench(*projects, *tickets, *schedules, *runs, *data); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -69,7 +75,7 @@ func runBusy(projects int, latency time.Duration, command string, limits []strin
 	return busyBench(bin, projects, latency, command, limits)
 }
 
-func bench(projects, tickets, runs int, data string) error {
+func bench(projects, tickets, schedules, runs int, data string) error {
 	tmp, err := os.MkdirTemp("", "bonsai-heartbeat-bench-")
 	if err != nil {
 		return err
@@ -92,8 +98,11 @@ func bench(projects, tickets, runs int, data string) error {
 		if err := seed(filepath.Join(data, "bonsai.db"), data, projects, tickets); err != nil {
 			return err
 		}
-		fmt.Printf("board: %d projects × %d tickets, none pickable, seeded in %v\n",
-			projects, tickets, time.Since(start).Round(time.Millisecond))
+		if err := seedSchedules(filepath.Join(data, "bonsai.db"), projects, schedules); err != nil {
+			return err
+		}
+		fmt.Printf("board: %d projects × %d tickets, none pickable, %d schedules, none due, seeded in %v\n",
+			projects, tickets, schedules, time.Since(start).Round(time.Millisecond))
 	}
 
 	// A model server that counts what reaches it: an idle beat must not
@@ -145,6 +154,30 @@ func seed(path, repo string, projects, tickets int) error {
 			if err := park(ctx, db, t, n); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// seedSchedules adds n schedules over the projects, all due a year from
+// now or later, so a beat finds none due.
+func seedSchedules(path string, projects, n int) error {
+	if n == 0 {
+		return nil
+	}
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	next := time.Now().AddDate(1, 0, 0)
+	for i := range n {
+		_, err := db.CreateSchedule(ctx, board.Schedule{ProjectSlug: fmt.Sprintf("p%03d", i%projects), Name: fmt.Sprintf("s%d", i),
+			Kind: "cron", Expr: "0 9 * * 1", TimeZone: "Europe/Berlin", Title: "Chore {date}", Priority: 2,
+			NextFire: next.Add(time.Duration(i) * time.Minute)}, board.Human)
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -52,6 +52,11 @@ type Config struct {
 	// OnEvent receives every event, synchronously and one at a time. A
 	// slow handler slows the loop; nil discards events.
 	OnEvent func(Event)
+	// LoadDocument, when not nil, gives the base64 bytes of a document
+	// part a resumed session keeps by reference only (path and SHA-256),
+	// or false when the file is gone or changed; the model then reads a
+	// notice instead.
+	LoadDocument func(p llm.Part) (string, bool)
 }
 
 // Agent runs prompts against a model with tools, one run at a time. Steer
@@ -116,6 +121,9 @@ func New(cfg Config) (*Agent, error) {
 func (a *Agent) reload() {
 	c := a.session.Context()
 	a.messages, a.entryIDs = c.Messages, c.EntryIDs
+	if a.cfg.LoadDocument != nil {
+		a.messages = llm.LoadDocuments(a.messages, a.cfg.LoadDocument)
+	}
 	a.lastCtx, a.lastAt = 0, 0
 	for i := len(a.messages) - 1; i >= 0; i-- {
 		if u := a.messages[i].Usage; a.messages[i].Role == llm.RoleAssistant && u != nil && usable(a.messages[i]) {

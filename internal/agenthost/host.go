@@ -91,7 +91,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	a, err := agent.New(agent.Config{
 		Model: cfg.Model, Info: cfg.Info, System: system, Tools: toolset, Session: cfg.Session,
 		Thinking: cfg.Thinking, MaxTurns: cfg.MaxTurns, Budget: cfg.Budget, TokenBudget: cfg.TokenBudget,
-		Deadline: cfg.Deadline, OnEvent: cfg.OnEvent,
+		Deadline: cfg.Deadline, OnEvent: cfg.OnEvent, LoadDocument: documentLoader(ctx, cfg.Prompt.Workspace),
 	})
 	if err != nil {
 		h.Close()

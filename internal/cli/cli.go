@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
@@ -41,7 +42,15 @@ func Main() {
 // Run runs the bonsai command with args (without the program name) and
 // returns its exit code. Errors are printed to stderr as "bonsai: …".
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(ctx, args, stdin, stdout, stderr, nil)
+}
+
+// run is Run with the clock now (nil: time.Now); tests inject one.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) int {
 	a := newApp(stdin, stdout, stderr, os.Getenv)
+	if now != nil {
+		a.now = now
+	}
 	root := newRootCmd(a)
 	root.SetHelpCommand(newHelpCmd())
 	refuseUnknownSubcommands(root)

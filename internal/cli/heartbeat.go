@@ -102,7 +102,10 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 		if err != nil {
 			return err
 		}
-		return text.WritePlans(a.stdout, plans, idle)
+		if err := text.WritePlans(a.stdout, plans, idle); err != nil {
+			return err
+		}
+		return writeDueSchedules(ctx, a, o.project)
 	}
 	s, err := a.openStore(ctx)
 	if err != nil {

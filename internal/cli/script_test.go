@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		// Interrupts cancel the context as in the real binary, so scripts can
 		// show what Ctrl-C does.
-		"bonsai": cli.Main,
+		"bonsai": cli.MainForTest, // cli.Main, with $BONSAI_TEST_NOW as its clock when set
 	})
 }
 
@@ -93,6 +93,8 @@ func TestScripts(t *testing.T) {
 			// doctor_script_test.go: damage a file as a failing disk would.
 			"corrupt":     cmdCorrupt,
 			"pathwithout": cmdPathWithout,
+			// forge_script_test.go: a fake GitHub, GitLab or Gitea (issue 14).
+			"fakeforge": cmdFakeForge(t),
 			// mcp_npm_test.go: npm MCP clients and servers (issue 15).
 			"npmmcp":   cmdNpmMCP,
 			"webtoken": cmdWebToken,

@@ -140,6 +140,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Logger:      webLog,
 		Service:     func() (bool, string) { return serviceState(a) },
 		Diff:        diff,
+		Approve:     webApprove(a, s),
 		RunNow: func(ctx context.Context, ref board.Ref) (string, error) {
 			return startRunNow(ctx, a, d, s, ref)
 		},

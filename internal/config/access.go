@@ -21,6 +21,7 @@ func (c Config) List() []Setting {
 	}
 	out = append(out, c.modelSettings()...)
 	out = append(out, c.providerSettings()...)
+	out = append(out, c.forgeSettings()...)
 	return append(out, c.mcpSettings()...)
 }
 
@@ -33,6 +34,9 @@ func (c Config) Get(name string) (string, error) {
 			return "", err
 		}
 		return f.format(c.Models[id]), nil
+	}
+	if strings.HasPrefix(name, forgeHostsKey+".") {
+		return c.getForge(name)
 	}
 	if strings.HasPrefix(name, providersKey+".") {
 		p, err := parseProviderKey(name)
@@ -53,7 +57,7 @@ func (c Config) Get(name string) (string, error) {
 
 // unknownKey is the error for a key that is not in the schema.
 func unknownKey(name string) error {
-	return fmt.Errorf("unknown key %q; known keys are %s, %s, %s, %s", name, knownKeys(), modelKeyHelp(), providerKeyHelp(), mcpKeyHelp())
+	return fmt.Errorf("unknown key %q; known keys are %s, %s, %s, %s, %s", name, knownKeys(), modelKeyHelp(), providerKeyHelp(), forgeKeyHelp(), mcpKeyHelp())
 }
 
 // Set returns c with the dotted key set from a command-line value, validated
@@ -68,6 +72,9 @@ func (c Config) Set(name, value string) (Config, error) {
 	}
 	if strings.HasPrefix(name, mcpKey+".") {
 		return c.setMCP(name, value)
+	}
+	if strings.HasPrefix(name, forgeHostsKey+".") {
+		return c.setForge(name, value)
 	}
 	k, ok := lookup(name)
 	if !ok {

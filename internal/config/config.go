@@ -26,6 +26,10 @@ type Config struct {
 	Models map[string]ModelSettings `json:"models,omitempty"`
 	// Providers configures model providers by name (their base URLs).
 	Providers map[string]ProviderSettings `json:"providers,omitempty"`
+	// Forge names the self-hosted forges (docs/forges.md).
+	Forge Forge `json:"forge,omitzero"`
+	// Git names who Bonsai's commits are by (git.go).
+	Git Git `json:"git,omitzero"`
 	// MCP configures the MCP servers of Bonsai's own agent (mcp.go).
 	MCP MCP `json:"mcp,omitzero"`
 }
@@ -45,6 +49,12 @@ type Agent struct {
 	// beside the built-in allowlist. Secrets are never passed, whatever the
 	// name.
 	Env []string `json:"env"`
+	// Thinking is the thinking level of every agent ("off", "low",
+	// "medium", "high"); "" leaves each ticket task its own default
+	// (see thinking.go).
+	Thinking string `json:"thinking,omitempty"`
+	// TaskThinking sets the level of ticket runs per task, over Thinking.
+	TaskThinking TaskThinking `json:"taskThinking,omitzero"`
 }
 
 // Policy holds the command patterns every project's policy uses, beside
@@ -240,7 +250,13 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
-		if isSection(full) {
+		if full == forgeHostsKey {
+			if err := applyForgeHosts(c, v); err != nil {
+				return err
+			}
+			continue
+		}
+		if isSection(full) || full == "forge" {
 			sub, ok := v.(map[string]any)
 			if !ok {
 				return &FileError{Key: full, Err: fmt.Errorf("must be an object")}

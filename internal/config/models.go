@@ -18,6 +18,7 @@ type ModelSettings struct {
 	MaxOutputTokens *int        `json:"maxOutputTokens,omitempty"`
 	Images          *bool       `json:"images,omitempty"`
 	Thinking        *bool       `json:"thinking,omitempty"`
+	Documents       *bool       `json:"documents,omitempty"`
 	Price           *ModelPrice `json:"price,omitempty"`
 }
 
@@ -47,6 +48,7 @@ var modelFields = []modelField{
 	{name: "maxOutputTokens", help: "tokens the model writes at most per response", num: func(m *ModelSettings) **int { return &m.MaxOutputTokens }, min: 1, max: 10_000_000},
 	{name: "images", help: "whether the model reads images", flag: func(m *ModelSettings) **bool { return &m.Images }},
 	{name: "thinking", help: "whether the model can think before it answers", flag: func(m *ModelSettings) **bool { return &m.Thinking }},
+	{name: "documents", help: "whether the model reads PDF documents", flag: func(m *ModelSettings) **bool { return &m.Documents }},
 	{name: "price.input", help: "USD per million input tokens", usd: func(m *ModelSettings) **float64 { return &price(m).Input }, max: maxModelPrice},
 	{name: "price.output", help: "USD per million output tokens", usd: func(m *ModelSettings) **float64 { return &price(m).Output }, max: maxModelPrice},
 	{name: "price.cacheRead", help: "USD per million tokens read from the prompt cache", usd: func(m *ModelSettings) **float64 { return &price(m).CacheRead }, max: maxModelPrice},

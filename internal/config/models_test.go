@@ -34,7 +34,7 @@ func TestParse_ModelErrors(t *testing.T) {
 		{`{"models": 5}`, `cfg.json: models: must be an object`},
 		{`{"models": {"qwen": {}}}`, `cfg.json: models.qwen: model must look like provider/model`},
 		{`{"models": {"ollama/x": 5}}`, `cfg.json: models.ollama/x: must be an object`},
-		{`{"models": {"ollama/x": {"context": 5}}}`, `cfg.json: models.ollama/x.context: unknown key; model keys are models.<provider/model>.{contextWindow,maxOutputTokens,images,thinking,price.input,`},
+		{`{"models": {"ollama/x": {"context": 5}}}`, `cfg.json: models.ollama/x.context: unknown key; model keys are models.<provider/model>.{contextWindow,maxOutputTokens,images,thinking,documents,price.input,`},
 		{`{"models": {"ollama/x": {"contextWindow": 10}}}`, `cfg.json: models.ollama/x.contextWindow: must be a whole number from 1024 to 100000000, got 10`},
 		{`{"models": {"ollama/x": {"images": "yes"}}}`, `cfg.json: models.ollama/x.images: must be true or false, got "yes"`},
 		{`{"models": {"ollama/x": {"price": {"input": -1}}}}`, `cfg.json: models.ollama/x.price.input: must be a price in USD per million tokens from 0 to 10000, got -1`},

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/scheduletool"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -43,6 +44,9 @@ type Board interface {
 type Store interface {
 	Picker
 	Board
+	Scheduler
+	// scheduletool.Board: the schedule tools of projects with ScheduleTools.
+	scheduletool.Board
 }
 
 // Workspaces is the WorkspaceProvider (docs/design.md §4).
@@ -59,6 +63,10 @@ type Workspaces interface {
 	Worktrees(slug string) ([]int, error)
 	// Remove deletes a ticket's worktree, keeping its branch.
 	Remove(ctx context.Context, slug string, n int) error
+	// Checkout fetches the project and returns a checkout of its default
+	// branch with the project's agent executor (its sandbox): where a
+	// schedule's pre-check runs. The caller closes it.
+	Checkout(ctx context.Context, p board.Project) (*workspace.Workspace, error)
 }
 
 // AgentRunner does the work on one ticket (docs/design.md §4). The first

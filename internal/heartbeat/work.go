@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/scheduletool"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/session"
@@ -158,6 +159,11 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	}
 	h.repoWorked(st, r.plan.Project)
 	r.ws = ws
+	if n, ok := h.opts.Workspaces.(modelNamer); ok {
+		if err := n.NameModel(r.plan.Project.Slug, r.plan.Model); err != nil {
+			r.log.Warn("name the model on the agent's commits", "err", err)
+		}
+	}
 	if m, ok := ws.Exec.(marker); ok {
 		m.Mark(runMark(r.run.ID))
 	}
@@ -206,8 +212,12 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	r.readHead(ctx)
 	r.tools = tickettool.New(tickettool.Config{
 		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
-		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage,
+		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage, Update: r.keepCurrent,
 	})
+	tools := r.tools.Tools()
+	if r.plan.Project.Agent.ScheduleTools {
+		tools = append(tools, scheduletool.Tools(h.opts.Store, r.plan.Project.Slug, h.opts.Now)...)
+	}
 	deadline := h.opts.Now().Add(h.opts.MaxRun)
 	if beatDeadline.Before(deadline) {
 		deadline = beatDeadline
@@ -216,7 +226,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 		Brief: Brief{Task: r.plan.Task, Project: r.plan.Project, Ticket: t, Comments: comments,
 			Unseen: slices.Clone(r.seen), Decisions: decisions, Budget: budget, Deadline: deadline, Now: h.opts.Now()},
 		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Skills: h.opts.Skills,
-		Tools: r.tools.Tools(), OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project),
+		Tools: tools, OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project),
 		Approve: r.approve,
 	}, nil
 }

@@ -121,6 +121,8 @@ func (c *EncodeCache[V]) fingerprint(msg *Message) uint64 {
 		str(p.Data)
 		str(p.ID)
 		str(p.Name)
+		str(p.Path)
+		str(p.SHA256)
 		maphash.WriteComparable(&h, uintptr(unsafe.Pointer(unsafe.SliceData(p.Arguments))))
 		maphash.WriteComparable(&h, len(p.Arguments))
 	}

@@ -24,6 +24,8 @@ const (
 	PartImage    PartType = "image"
 	PartThinking PartType = "thinking"
 	PartToolCall PartType = "toolCall"
+	// PartDocument is a document (a PDF) a tool returned; see [Document].
+	PartDocument PartType = "document"
 )
 
 // StopReason says why an assistant message ended.
@@ -36,6 +38,11 @@ const (
 	StopLength  StopReason = "length"   // the output token limit was reached
 	StopAborted StopReason = "aborted"  // the context was cancelled
 	StopError   StopReason = "error"    // the request or the stream failed
+	// StopRefusal: the model declined to answer; the message's text is the
+	// provider's refusal.
+	StopRefusal StopReason = "refusal"
+	// StopContentFilter: the provider's content filter cut the answer.
+	StopContentFilter StopReason = "content_filter"
 )
 
 // Message is one message of a conversation. Which fields are set depends
@@ -73,9 +80,16 @@ type Part struct {
 	Signature string `json:"signature,omitempty"`
 	Redacted  bool   `json:"redacted,omitempty"`
 
-	// Image parts: MIME type and base64-encoded bytes.
+	// Image parts: MIME type and base64-encoded bytes. Document parts: MIME
+	// type and, in memory only, the base64-encoded bytes (transcripts keep
+	// Path and SHA256 instead; see [WithoutDocumentData]).
 	MimeType string `json:"mimeType,omitempty"`
 	Data     string `json:"data,omitempty"`
+
+	// Document parts: the file's path as the tool showed it and the
+	// hex SHA-256 of its bytes.
+	Path   string `json:"path,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
 
 	// Tool calls. Arguments is always valid JSON: the object the model sent,
 	// "{}" when it sent nothing, or, when it sent text that does not parse,
@@ -91,6 +105,13 @@ func Text(s string) Part { return Part{Type: PartText, Text: s} }
 // Image returns an image part from a MIME type and base64 data.
 func Image(mimeType, base64Data string) Part {
 	return Part{Type: PartImage, MimeType: mimeType, Data: base64Data}
+}
+
+// Document returns a document part: a file of type mimeType (such as
+// "application/pdf") at path, with the hex SHA-256 of its bytes and the
+// bytes base64-encoded.
+func Document(mimeType, path, sha256, base64Data string) Part {
+	return Part{Type: PartDocument, MimeType: mimeType, Path: path, SHA256: sha256, Data: base64Data}
 }
 
 // ToolCall returns a tool call part; args are normalised by [ToolArguments].

@@ -154,6 +154,9 @@ type Store interface {
 	// Notifications are the outbox of docs/notifications.md.
 	Notifications
 
+	// Schedules are the scheduled work of docs/schedules.md.
+	Schedules
+
 	// Landing returns how the ticket's work lands: its pull request, the
 	// commit it landed as, its last failure. A ticket without one is
 	// ENOTFOUND.
@@ -203,6 +206,55 @@ type Notifications interface {
 	// they notify again when they come back. It returns how many causes
 	// were new.
 	NoteBlockers(ctx context.Context, projectSlug string, causes []string) (int, error)
+}
+
+// Schedules stores schedules, fires them and keeps their firings. A
+// schedule is named by its project's slug and its name.
+type Schedules interface {
+	// CreateSchedule validates s and stores it with an ID; s.NextFire is
+	// its first firing, computed by the caller. A taken name in the
+	// project is ECONFLICT; an unknown project ENOTFOUND.
+	CreateSchedule(ctx context.Context, s board.Schedule, actor board.Actor) (board.Schedule, error)
+	// Schedule returns one schedule.
+	Schedule(ctx context.Context, projectSlug, name string) (board.Schedule, error)
+	// ScheduleList lists schedules by project slug then name; a filter
+	// naming an unknown project is ENOTFOUND.
+	ScheduleList(ctx context.Context, f ScheduleFilter) ([]board.Schedule, error)
+	// UpdateSchedule changes the fields set in u (pause and resume are
+	// u.Paused, with the NextFire a resume gives). A change that changes
+	// something resets the pre-check failures and writes one
+	// "schedule.updated" event naming the fields.
+	UpdateSchedule(ctx context.Context, projectSlug, name string, u board.SchedulePatch, actor board.Actor) (board.Schedule, error)
+	// DeleteSchedule removes a schedule and its firings; the tickets it
+	// created stay.
+	DeleteSchedule(ctx context.Context, projectSlug, name string, actor board.Actor) error
+	// DueSchedules lists the schedules of active projects that are not
+	// paused and whose NextFire is at or before now, oldest NextFire
+	// first. It is one indexed query: an idle beat costs next to nothing
+	// however many schedules there are.
+	DueSchedules(ctx context.Context, now time.Time) ([]board.Schedule, error)
+	// FireSchedule records one firing in one transaction: the schedule's
+	// NextFire moved from f.DueAt to f.Next (compare-and-set: when it no
+	// longer is f.DueAt, or the schedule was paused, another beat fired it
+	// and nothing is written: ECONFLICT), its failures reset, f.Ticket
+	// created for FiringCreated (as the system, in the template's start
+	// state) and remembered as the schedule's last ticket, the firing, and
+	// a "schedule.fired" event.
+	FireSchedule(ctx context.Context, f board.Fire) (board.Firing, error)
+	// FailSchedule records a failed pre-check like FireSchedule records a
+	// firing (compare-and-set on f.DueAt; f.Next is the retry time, the
+	// caller's backoff): failures counted, LastError set to f.Detail, a
+	// "failed" firing and a "schedule.failed" event, which notifies a
+	// person on the first failure of a streak.
+	FailSchedule(ctx context.Context, f board.Fire) (board.Firing, error)
+	// Firings lists a schedule's firings, newest first; a limit of 0 or
+	// less means a default.
+	Firings(ctx context.Context, projectSlug, name string, limit int) ([]board.Firing, error)
+}
+
+// ScheduleFilter selects schedules; zero fields match everything.
+type ScheduleFilter struct {
+	ProjectSlug string
 }
 
 // NotificationFilter selects notifications; zero fields match everything.

@@ -103,6 +103,9 @@ func (t *readTool) read(ctx context.Context, a readArgs) (tool.Result, error) {
 			Details: ReadDetails{Path: name, MIMEType: mime, Bytes: int64(len(data))},
 		}, nil
 	}
+	if bytes.HasPrefix(data, pdfMagic) {
+		return readPDF(name, data), nil
+	}
 	if bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0 {
 		return errorResult("%s is a binary file. Use bash with file, xxd or strings to inspect it.", name), nil
 	}

@@ -132,7 +132,10 @@ func (s *Server) funcs() template.FuncMap {
 		"ms":        func(t time.Time) int64 { return t.UnixMilli() },
 		"dur":       formatDuration,
 		"lower":     strings.ToLower,
-		"clock":     func(t time.Time) string { return t.Local().Format("15:04:05") },
+		// the Schedules page (schedules.go)
+		"list":         func(v ...string) []string { return v },
+		"scheduleForm": scheduleForm,
+		"clock":        func(t time.Time) string { return t.Local().Format("15:04:05") },
 		"firstLine": func(s string) string {
 			s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 			if r := []rune(s); len(r) > 120 {

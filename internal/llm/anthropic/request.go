@@ -62,6 +62,9 @@ func (m *Model) body(req llm.Request) (*llm.Body, string, error) {
 	if !m.cfg.Info.Images {
 		msgs = llm.WithoutImages(msgs)
 	}
+	if !m.cfg.Info.Documents {
+		msgs = llm.WithoutDocuments(msgs)
+	}
 	turns, err := m.turns(msgs)
 	if err != nil {
 		return nil, "", err

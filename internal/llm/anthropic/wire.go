@@ -27,6 +27,12 @@ type imageBlock struct {
 	Source imageSource `json:"source"`
 }
 
+// documentBlock is a PDF, its source of the same shape as an image's.
+type documentBlock struct {
+	Type   string      `json:"type"` // "document"
+	Source imageSource `json:"source"`
+}
+
 type toolResultBlock struct {
 	Type      string `json:"type"` // "tool_result"
 	ToolUseID string `json:"tool_use_id"`
@@ -66,6 +72,15 @@ func imageOf(p llm.Part) imageBlock {
 	return imageBlock{Type: "image", Source: imageSource{Type: "base64", MediaType: p.MimeType, Data: p.Data}}
 }
 
+// documentOf returns a document block, or a text block saying the
+// document is not loaded (a resumed transcript keeps no bytes).
+func documentOf(p llm.Part) any {
+	if p.Data == "" {
+		return textBlock{Type: "text", Text: llm.DocumentNotLoaded(p)}
+	}
+	return documentBlock{Type: "document", Source: imageSource{Type: "base64", MediaType: p.MimeType, Data: p.Data}}
+}
+
 // encodeBlocks returns msg's content blocks, comma-separated, or nil when
 // it has none the API would take.
 func encodeBlocks(msg llm.Message, provider string) ([]byte, error) {
@@ -82,6 +97,8 @@ func encodeBlocks(msg llm.Message, provider string) ([]byte, error) {
 				blocks = append(blocks, textBlock{Type: "text", Text: p.Text})
 			case p.Type == llm.PartImage:
 				blocks = append(blocks, imageOf(p))
+			case p.Type == llm.PartDocument:
+				blocks = append(blocks, documentOf(p))
 			}
 		}
 	}
@@ -107,6 +124,8 @@ func toolResult(msg llm.Message) toolResultBlock {
 			r.Content = append(r.Content, textBlock{Type: "text", Text: p.Text})
 		case p.Type == llm.PartImage:
 			r.Content = append(r.Content, imageOf(p))
+		case p.Type == llm.PartDocument:
+			r.Content = append(r.Content, documentOf(p))
 		}
 	}
 	return r

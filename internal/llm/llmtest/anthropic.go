@@ -72,12 +72,15 @@ func anthropicStop(r llm.StopReason) string {
 		return "tool_use"
 	case llm.StopLength:
 		return "max_tokens"
+	case llm.StopRefusal:
+		return "refusal"
 	}
 	return "end_turn"
 }
 
-func (anthropicProtocol) stream(w *streamWriter, turn ServerTurn, model string, _ bool) {
+func (anthropicProtocol) stream(w *streamWriter, turn ServerTurn, req map[string]any) {
 	msg := turn.Message
+	model, _ := req["model"].(string)
 	u := llm.Usage{}
 	if msg.Usage != nil {
 		u = *msg.Usage

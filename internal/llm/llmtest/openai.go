@@ -82,12 +82,19 @@ func openaiFinish(r llm.StopReason) string {
 		return "tool_calls"
 	case llm.StopLength:
 		return "length"
+	case llm.StopContentFilter:
+		return "content_filter"
 	}
 	return "stop"
 }
 
-func (openaiProtocol) stream(w *streamWriter, turn ServerTurn, model string, includeUsage bool) {
+func (openaiProtocol) stream(w *streamWriter, turn ServerTurn, req map[string]any) {
 	msg := turn.Message
+	model, _ := req["model"].(string)
+	includeUsage := false
+	if so, ok := req["stream_options"].(map[string]any); ok {
+		includeUsage, _ = so["include_usage"].(bool)
+	}
 	if model == "" {
 		model = "gpt-5"
 	}
@@ -111,8 +118,13 @@ func (openaiProtocol) stream(w *streamWriter, turn ServerTurn, model string, inc
 		p := msg.Content[i]
 		switch p.Type {
 		case llm.PartText:
+			// A refusal streams in its own field.
+			field := "content"
+			if msg.StopReason == llm.StopRefusal {
+				field = "refusal"
+			}
 			for _, d := range Split(p.Text, size) {
-				if !send(obj{{"content", d}}) {
+				if !send(obj{{field, d}}) {
 					return
 				}
 			}
@@ -152,7 +164,7 @@ func (openaiProtocol) stream(w *streamWriter, turn ServerTurn, model string, inc
 			{"usage", obj{{"prompt_tokens", prompt}, {"completion_tokens", u.Output},
 				{"total_tokens", prompt + u.Output},
 				{"prompt_tokens_details", obj{{"cached_tokens", u.CacheRead}, {"audio_tokens", 0}}},
-				{"completion_tokens_details", obj{{"reasoning_tokens", 0}, {"audio_tokens", 0},
+				{"completion_tokens_details", obj{{"reasoning_tokens", u.Reasoning}, {"audio_tokens", 0},
 					{"accepted_prediction_tokens", 0}, {"rejected_prediction_tokens", 0}}}}}}
 		if !w.event("", usage) {
 			return

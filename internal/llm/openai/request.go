@@ -60,6 +60,9 @@ func (m *Model) body(req llm.Request) (*llm.Body, error) {
 	if !m.cfg.Info.Images {
 		msgs = llm.WithoutImages(msgs)
 	}
+	if !m.cfg.Info.Documents {
+		msgs = llm.WithoutDocuments(msgs)
+	}
 	encs := make([]encodedMessage, len(msgs))
 	for i := range msgs {
 		enc, err := m.encoded(&msgs[i])
@@ -169,7 +172,7 @@ func (m *Model) encoded(msg *llm.Message) (encodedMessage, error) {
 	if enc, ok := m.cache.Get(msg); ok {
 		return enc, nil
 	}
-	enc, err := encodeMessage(*msg)
+	enc, err := encodeMessage(*msg, &m.cfg)
 	if err != nil {
 		return enc, err
 	}

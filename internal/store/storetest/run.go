@@ -61,7 +61,7 @@ func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 
 	before = lastEventID(t, s)
 	done, err := s.FinishRun(ctx, board.Run{
-		ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: 1200, OutputTokens: 340, CacheReadTokens: 5000, CacheWriteTokens: 800, CostUSD: 0.0421}, Error: "", TicketID: "ignored", WorkerID: "ignored",
+		ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: 1200, OutputTokens: 340, CacheReadTokens: 5000, CacheWriteTokens: 800, ReasoningTokens: 120, CostUSD: 0.0421}, Error: "", TicketID: "ignored", WorkerID: "ignored",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +72,7 @@ func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 	wantRecent(t, "FinishedAt", *done.FinishedAt)
 	want.Status, want.FinishedAt = board.RunCompleted, done.FinishedAt
 	want.InputTokens, want.OutputTokens, want.CacheReadTokens, want.CacheWriteTokens, want.CostUSD = 1200, 340, 5000, 800, 0.0421
+	want.ReasoningTokens = 120 // the thinking among the output tokens
 	same(t, "finished run", done, want)
 	wantEvents(t, s, before, board.EventRunFinished)
 
@@ -111,6 +112,14 @@ func testRunErrors(t *testing.T, s store.Store, clock *clock) {
 	_, err = s.FinishRun(ctx, board.Run{ID: "no-such-run", Status: board.RunCompleted})
 	wantCode(t, err, board.ENOTFOUND, `run "no-such-run" not found`)
 	wantEvents(t, s, before)
+
+	// Every task kind is accepted, the conflict task included.
+	for _, k := range []board.TaskKind{board.TaskResearch, board.TaskImplement, board.TaskFeedback, board.TaskReply, board.TaskConflict} {
+		r := mustStart(t, s, ticketIn(t, s, "demo", board.InProgress), k)
+		if r.Task != k {
+			t.Errorf("StartRun(%s) = task %s", k, r.Task)
+		}
+	}
 
 	r := mustStart(t, s, tk, board.TaskResearch)
 	before = lastEventID(t, s)

@@ -44,9 +44,13 @@ func WriteReport(w io.Writer, rep heartbeat.Report) error {
 	if rep.Removed > 0 {
 		notes = append(notes, fmt.Sprintf("removed %d worktree(s) of done tickets", rep.Removed))
 	}
+	if pr := rep.Reviews; pr != nil && pr.Open > 0 {
+		notes = append(notes, pullRequestNote(*pr))
+	}
 	for _, n := range notes {
 		fmt.Fprintln(w, strings.ToUpper(n[:1])+n[1:]+".")
 	}
+	writeFired(w, rep.Fired)
 	if len(rep.Runs) == 0 {
 		fmt.Fprintf(w, "Nothing to do (%s).\n", max(rep.Duration(), time.Millisecond).Round(time.Millisecond))
 		return nil
@@ -68,7 +72,40 @@ func WriteReport(w io.Writer, rep heartbeat.Report) error {
 		if r.PushError != "" {
 			result += "; NOT PUSHED: " + OneLine(r.PushError, 120)
 		}
+		if r.PullRequestError != "" {
+			result += "; NO PULL REQUEST: " + OneLine(r.PullRequestError, 120)
+		}
 		t.Row(r.Ticket, string(r.Task), result, Duration(r.Duration))
 	}
 	return t.Flush()
+}
+
+// pullRequestNote says what following the open pull requests did.
+func pullRequestNote(pr heartbeat.ReviewSync) string {
+	s := fmt.Sprintf("followed %d pull request(s): %d unchanged", pr.Open, pr.Unchanged)
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{pr.Merged, "merged"}, {pr.Returned, "returned with review"}, {pr.Closed, "closed"}, {pr.ChecksFailed, "with failing checks"}, {pr.Errors, "not read"}, {pr.Waiting, "waiting for the forge's rate limit"}} {
+		if c.n > 0 {
+			s += fmt.Sprintf(", %d %s", c.n, c.what)
+		}
+	}
+	return s
+}
+
+// writeFired prints a line per schedule the beat fired.
+func writeFired(w io.Writer, fired []heartbeat.FireReport) {
+	for _, f := range fired {
+		switch {
+		case f.Lost:
+			continue
+		case f.Ticket != "":
+			fmt.Fprintf(w, "Schedule %s fired: created %s.\n", f.Schedule, f.Ticket)
+		case f.Detail != "":
+			fmt.Fprintf(w, "Schedule %s fired: %s (%s).\n", f.Schedule, f.Outcome, OneLine(f.Detail, 120))
+		default:
+			fmt.Fprintf(w, "Schedule %s fired: %s.\n", f.Schedule, f.Outcome)
+		}
+	}
 }

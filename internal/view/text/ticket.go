@@ -48,6 +48,7 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 	for _, why := range d.NotRun {
 		fmt.Fprintf(w, "Not run: %s\n", why)
 	}
+	writeLanding(w, d, now)
 	if strings.TrimSpace(t.Description) != "" {
 		fmt.Fprintf(w, "\n%s\n", Plain(t.Description))
 	}
@@ -75,8 +76,13 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 			if r.Progress == board.ProgressNone {
 				status += " (no progress)"
 			}
+			tokens := fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens)
+			if r.ReasoningTokens > 0 {
+				// The thinking among the output tokens.
+				tokens += fmt.Sprintf(" (%d thinking)", r.ReasoningTokens)
+			}
 			tw.Row("  "+RelTime(now, r.StartedAt), string(r.Task), status, Duration(r.Duration()),
-				fmt.Sprintf("%d/%d", r.InputTokens, r.OutputTokens), board.USD(r.CostUSD))
+				tokens, board.USD(r.CostUSD))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -139,4 +145,27 @@ func NextStep(ref string, t board.Ticket) string {
 		return fmt.Sprintf("review the work, then: bonsai ticket approve %s, or bonsai ticket return %s --feedback TEXT", ref, ref)
 	}
 	return ""
+}
+
+// writeLanding writes where the ticket's work is: the commit it landed
+// as, the last failure to land it, or how to merge it.
+func writeLanding(w io.Writer, d view.TicketDetail, now time.Time) {
+	if l := d.Landing; l != nil {
+		if l.PRNumber > 0 {
+			checks := ""
+			if l.Checks != "" {
+				checks = ", checks " + string(l.Checks)
+			}
+			fmt.Fprintf(w, "Pull request: #%d on %s, %s%s: %s\n", l.PRNumber, l.Forge, l.PRState, checks, l.PRURL)
+		}
+		if l.Commit != "" {
+			fmt.Fprintf(w, "Landed: %s, %s\n", l.Commit, RelTime(now, l.LandedAt))
+		}
+		if l.Error != "" {
+			fmt.Fprintf(w, "Landing failed: %s\n", OneLine(Plain(l.Error), 400))
+		}
+	}
+	if d.MergeHint != "" {
+		fmt.Fprintf(w, "Branch: %s\n", Plain(d.MergeHint))
+	}
 }

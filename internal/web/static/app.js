@@ -47,6 +47,23 @@
     });
   }
 
+  // Times of the Schedules page in the viewer's own zone.
+  function viewerTimes() {
+    document.querySelectorAll("time.viewer-zone").forEach(function (el) {
+      var d = new Date(el.getAttribute("datetime"));
+      if (isNaN(d.getTime())) return;
+      el.textContent = d.toLocaleString(undefined, { weekday: "short", year: "numeric", month: "2-digit", day: "2-digit",
+        hour: "2-digit", minute: "2-digit", timeZoneName: "short" }) + " (your time)";
+    });
+  }
+  document.addEventListener("DOMContentLoaded", viewerTimes);
+  // A new schedule's zone defaults to the viewer's.
+  document.addEventListener("DOMContentLoaded", function () {
+    var tz = document.querySelector("input[data-zone-from-browser]");
+    var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (tz && zone) tz.value = zone;
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     var boardEl = document.getElementById("board");
     if (boardEl) initBoard(boardEl);
