@@ -266,7 +266,7 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
-		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s, %s, %s, %s", knownKeys(), modelKeyHelp(), providerKeyHelp(), mcpKeyHelp())}
+		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s, %s, %s, %s, %s", knownKeys(), modelKeyHelp(), providerKeyHelp(), forgeKeyHelp(), mcpKeyHelp())}
 	}
 	return nil
 }
