@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,7 +18,6 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/boardmcp"
-	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/tool"
@@ -113,18 +113,28 @@ func (a *app) ticketTools(ctx context.Context, s store.Store, o mcpOptions) ([]t
 	if err != nil {
 		return nil, err
 	}
+	d, err := a.dataDir()
+	if err != nil {
+		return nil, err
+	}
 	root := o.root
 	if root == "" {
-		d, err := a.dataDir()
-		if err != nil {
-			return nil, err
-		}
 		root = filepath.Join(d.Worktrees(), p.Slug, strconv.Itoa(t.Number))
 	}
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s has no worktree at %s yet: its first beat makes one (or pass --root DIR)", ref, root)
 	}
-	ex, err := local.New(root, local.Options{})
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	// The verify command runs code of the worktree: in the project's
+	// sandbox, as in a ticket run.
+	clone := d.Path("projects", p.Slug)
+	if o.root != "" {
+		clone = worktreeClone(root, clone)
+	}
+	ex, err := newAgentExecutors(d, cfg).open(p, root, clone)
 	if err != nil {
 		return nil, err
 	}
@@ -148,3 +158,20 @@ func (a *app) mcpHandler(ctx context.Context, s store.Store, log *slog.Logger) (
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// worktreeClone returns the repository whose worktree root is (from its
+// .git file, "gitdir: <repo>/.git/worktrees/<name>"), else def.
+func worktreeClone(root, def string) string {
+	b, err := os.ReadFile(filepath.Join(root, ".git"))
+	if err != nil {
+		return def
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok {
+		return def
+	}
+	if i := strings.LastIndex(filepath.ToSlash(dir), "/.git/worktrees/"); i > 0 {
+		return filepath.FromSlash(filepath.ToSlash(dir)[:i])
+	}
+	return def
+}

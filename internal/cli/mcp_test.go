@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -165,7 +166,13 @@ func TestMCP_TicketScopeRefusesMoveWithoutEvidence(t *testing.T) {
 	ta := newTestApp(t)
 	ta.run("init")
 	repo := demoBoard(t, ta)
-	cs := stdioClient(t, ta, "--ticket", "demo#1", "--root", repo)
+	// A worktree of the project's repository, as the heartbeat makes; the
+	// tools run the verify command in it through the project's sandbox.
+	wt := filepath.Join(t.TempDir(), "wt")
+	if out, err := exec.Command("git", "-C", repo, "worktree", "add", "-q", "-b", "t1", wt).CombinedOutput(); err != nil {
+		t.Fatalf("git worktree add: %v\n%s", err, out)
+	}
+	cs := stdioClient(t, ta, "--ticket", "demo#1", "--root", wt)
 	if got := toolNames(t, cs); got != "ticket_ask ticket_comment ticket_move ticket_plan" {
 		t.Errorf("tools = %s", got)
 	}
