@@ -1,0 +1,246 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+)
+
+// Claude is Claude Code (`claude -p --output-format stream-json`).
+type Claude struct{}
+
+// claudeTools are the built-in tools a ticket run gets: the coding tools,
+// not the web, scheduling, worktree or sub-agent ones.
+const claudeTools = "Bash,Read,Edit,Write,Glob,Grep"
+
+// claudeReadOnlyTools are the tools of a run that must not edit files.
+const claudeReadOnlyTools = "Bash,Read,Glob,Grep"
+
+// Name implements Engine.
+func (Claude) Name() string { return "claude-code" }
+
+// Program implements Engine.
+func (Claude) Program() string { return "claude" }
+
+// Install implements Engine.
+func (Claude) Install() string { return "npm install -g @anthropic-ai/claude-code" }
+
+// MinVersion implements Engine: the stream-json wire with
+// --session-id, --tools and --max-budget-usd.
+func (Claude) MinVersion() string { return "2.0.0" }
+
+// Command implements Engine. Claude Code refuses
+// --dangerously-skip-permissions as root, so permissions are explicit:
+// the dontAsk mode refuses every tool the allow list does not name.
+func (Claude) Command(in Invocation) (Command, error) {
+	if in.Endpoint.Wire != llm.WireAnthropicMessages {
+		return Command{}, fmt.Errorf("claude-code speaks the Anthropic Messages API; model provider %s speaks %s (use an anthropic/… model)", in.Endpoint.Provider, in.Endpoint.Wire)
+	}
+	tools := claudeTools
+	if in.ReadOnly {
+		tools = claudeReadOnlyTools
+	}
+	allowed := tools
+	argv := []string{in.Bin, "-p", "--output-format", "stream-json", "--verbose",
+		"--model", in.Endpoint.Model, "--permission-mode", "dontAsk", "--tools", tools,
+		// Bonsai's executor is the sandbox; Claude Code's own one would
+		// need socat and bubblewrap inside it.
+		"--settings", `{"sandbox":{"enabled":false}}`}
+	if in.MCP.URL != "" {
+		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{in.MCP.Name: map[string]any{
+			"type": "http", "url": in.MCP.URL, "headers": map[string]string{"Authorization": "Bearer " + in.MCP.Token}}}})
+		if err != nil {
+			return Command{}, err
+		}
+		argv = append(argv, "--mcp-config", string(cfg), "--strict-mcp-config")
+		allowed += ",mcp__" + in.MCP.Name
+	}
+	argv = append(argv, "--allowedTools", allowed)
+	files := map[string]string{}
+	if in.System != "" {
+		// A file: the ticket block can be longer than one argument may be.
+		files[systemFile] = in.System
+		argv = append(argv, "--append-system-prompt-file", filepath.Join(in.StateDir, systemFile))
+	}
+	if in.BudgetUSD > 0 {
+		argv = append(argv, "--max-budget-usd", strconv.FormatFloat(in.BudgetUSD, 'f', -1, 64))
+	}
+	if in.Resume != "" {
+		argv = append(argv, "--resume", in.Resume)
+	} else if in.NewSession != "" {
+		argv = append(argv, "--session-id", in.NewSession)
+	}
+	env := []string{
+		"ANTHROPIC_BASE_URL=" + in.Endpoint.BaseURL,
+		"ANTHROPIC_API_KEY=" + in.Endpoint.Key,
+		// The same model for the background requests Claude Code sends to
+		// its small model.
+		"ANTHROPIC_DEFAULT_HAIKU_MODEL=" + in.Endpoint.Model,
+		"ANTHROPIC_SMALL_FAST_MODEL=" + in.Endpoint.Model,
+		"CLAUDE_CONFIG_DIR=" + in.StateDir,
+		// No update checks, telemetry or error reports: the sandbox's
+		// proxy would refuse them anyway.
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1",
+	}
+	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files}, nil
+}
+
+// NewParser implements Engine.
+func (Claude) NewParser() Parser { return &claudeParser{names: map[string]string{}} }
+
+// claudeParser reads stream-json: system/init, assistant (one event per
+// content block, the message's id repeated), user (tool results) and the
+// final result.
+type claudeParser struct {
+	names map[string]string // tool call id → tool name
+}
+
+type claudeLine struct {
+	Type    string          `json:"type"`
+	Subtype string          `json:"subtype"`
+	Session string          `json:"session_id"`
+	Message json.RawMessage `json:"message"`
+	// result
+	IsError  bool         `json:"is_error"`
+	Result   string       `json:"result"`
+	CostUSD  float64      `json:"total_cost_usd"`
+	Usage    *claudeUsage `json:"usage"`
+	Errors   []string     `json:"errors"`
+	NumTurns int          `json:"num_turns"`
+}
+
+type claudeUsage struct {
+	Input      int64 `json:"input_tokens"`
+	Output     int64 `json:"output_tokens"`
+	CacheRead  int64 `json:"cache_read_input_tokens"`
+	CacheWrite int64 `json:"cache_creation_input_tokens"`
+}
+
+func (u *claudeUsage) llm() llm.Usage {
+	if u == nil {
+		return llm.Usage{}
+	}
+	return llm.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
+}
+
+type claudeMessage struct {
+	Model   string        `json:"model"`
+	Content []claudeBlock `json:"content"`
+	Usage   *claudeUsage  `json:"usage"`
+}
+
+type claudeBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+// Line implements Parser.
+func (p *claudeParser) Line(b []byte) ([]Event, error) {
+	var l claudeLine
+	if err := json.Unmarshal(b, &l); err != nil {
+		return nil, fmt.Errorf("not a stream-json event: %w", err)
+	}
+	switch l.Type {
+	case "system":
+		return []Event{{Session: l.Session}}, nil
+	case "assistant":
+		var m claudeMessage
+		if err := json.Unmarshal(l.Message, &m); err != nil {
+			return nil, fmt.Errorf("assistant event: %w", err)
+		}
+		msg := llm.Message{Role: llm.RoleAssistant, Provider: "anthropic", Model: m.Model, StopReason: llm.StopEnd}
+		for _, c := range m.Content {
+			switch c.Type {
+			case "text":
+				msg.Content = append(msg.Content, llm.Text(c.Text))
+			case "thinking":
+				msg.Content = append(msg.Content, llm.Part{Type: llm.PartThinking, Thinking: c.Thinking})
+			case "tool_use":
+				p.names[c.ID] = c.Name
+				msg.Content = append(msg.Content, llm.ToolCall(c.ID, c.Name, c.Input))
+				msg.StopReason = llm.StopToolUse
+			}
+		}
+		if u := m.Usage.llm(); u != (llm.Usage{}) {
+			msg.Usage = &u
+		}
+		return []Event{{Session: l.Session, Message: &msg}}, nil
+	case "user":
+		var m claudeMessage
+		if err := json.Unmarshal(l.Message, &m); err != nil {
+			// A user message given as a plain string (a replayed prompt).
+			return nil, nil
+		}
+		var out []Event
+		for _, c := range m.Content {
+			if c.Type != "tool_result" {
+				continue
+			}
+			r := llm.ToolResultText(c.ToolUseID, p.names[c.ToolUseID], blockText(c.Content), c.IsError)
+			out = append(out, Event{Session: l.Session, Message: &r})
+		}
+		return out, nil
+	case "result":
+		d := &Done{Usage: l.Usage.llm(), Text: l.Result}
+		d.Usage.Cost = l.CostUSD
+		switch l.Subtype {
+		case "success":
+			if l.IsError {
+				d.Error = l.Result
+			}
+		case "error_max_budget_usd":
+			d.Budget = true
+		case "error_max_turns":
+			d.MaxTurns = true
+		default:
+			d.Error = l.Subtype
+			if len(l.Errors) > 0 {
+				d.Error += ": " + l.Errors[0]
+			}
+		}
+		return []Event{{Session: l.Session, Done: d}}, nil
+	}
+	// Other events (stream_event, rate limits, hooks) carry nothing the
+	// transcript keeps.
+	return nil, nil
+}
+
+// blockText is a tool result's content: a string, or text blocks.
+func blockText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) == nil {
+		var out string
+		for _, p := range parts {
+			if p.Type == "text" {
+				if out != "" {
+					out += "\n"
+				}
+				out += p.Text
+			}
+		}
+		return out
+	}
+	return string(raw)
+}
+
+// systemFile is the appended system prompt's file in the state
+// directory.
+const systemFile = "bonsai-system.md"

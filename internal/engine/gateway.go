@@ -1,0 +1,83 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+)
+
+// gateway is a run's loopback door to the model server: the engine gets
+// its URL and a token made for the run instead of the provider's key,
+// and the gateway forwards each request with the real key. The CLI
+// passes its environment to the commands the model runs, so the key
+// itself never reaches it; the token dies with the run.
+type gateway struct {
+	srv      *http.Server
+	endpoint Endpoint // what the engine is given
+}
+
+// serveGateway starts the gateway to ep.
+func serveGateway(ep Endpoint) (*gateway, error) {
+	target, err := url.Parse(ep.BaseURL)
+	if err != nil || target.Host == "" {
+		return nil, fmt.Errorf("the base URL %q of provider %s is not a URL", ep.BaseURL, ep.Provider)
+	}
+	var tok [24]byte
+	_, _ = rand.Read(tok[:])
+	token := "bonsai-run-" + hex.EncodeToString(tok[:])
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.Out.URL.Scheme, r.Out.URL.Host, r.Out.Host = target.Scheme, target.Host, target.Host
+			r.Out.Header.Del("x-api-key")
+			r.Out.Header.Del("Authorization")
+			if ep.Key != "" {
+				if ep.Wire == llm.WireAnthropicMessages {
+					r.Out.Header.Set("x-api-key", ep.Key)
+				} else {
+					r.Out.Header.Set("Authorization", "Bearer "+ep.Key)
+				}
+			}
+		},
+		// Streamed responses go through event by event.
+		FlushInterval: -1,
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := r.Header.Get("x-api-key")
+		if got == "" {
+			got = strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		}
+		if subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+			http.Error(w, `{"type":"error","error":{"type":"authentication_error","message":"not this run's token"}}`, http.StatusUnauthorized)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	g := &gateway{srv: &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}}
+	go func() { _ = g.srv.Serve(ln) }()
+	g.endpoint = ep
+	g.endpoint.BaseURL = "http://" + ln.Addr().String() + strings.TrimSuffix(target.Path, "/")
+	g.endpoint.Key = token
+	return g, nil
+}
+
+// Close stops the gateway, cutting what still streams.
+func (g *gateway) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = g.srv.Shutdown(ctx)
+	_ = g.srv.Close()
+}
