@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -41,6 +42,12 @@ func (d *Dispatch) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.O
 // is ready for the model (an engine's CLI is installed and recent enough).
 func (d *Dispatch) ReadyFor(p board.Project, model string) error {
 	r := d.runner(p)
+	if r != d.Default && p.Agent.Sandbox != board.SandboxOff {
+		// The CLI, its model gateway and the board server live on the
+		// host; docs/engines.md says what the sandbox needs first.
+		return fmt.Errorf("the %s engine does not run inside the sandbox yet: run its tickets on the host with "+
+			"'bonsai project edit %s --sandbox off' (the engine's commands then run as you), or use --engine bonsai", p.Agent.Engine, p.Slug)
+	}
 	if rd, ok := r.(heartbeat.Readiness); ok {
 		return rd.Ready(model)
 	}
