@@ -36,6 +36,11 @@ const (
 	StopLength  StopReason = "length"   // the output token limit was reached
 	StopAborted StopReason = "aborted"  // the context was cancelled
 	StopError   StopReason = "error"    // the request or the stream failed
+	// StopRefusal: the model declined to answer; the message's text is the
+	// provider's refusal.
+	StopRefusal StopReason = "refusal"
+	// StopContentFilter: the provider's content filter cut the answer.
+	StopContentFilter StopReason = "content_filter"
 )
 
 // Message is one message of a conversation. Which fields are set depends

@@ -5,11 +5,15 @@ package llm
 // cache are counted separately, so Input+CacheRead+CacheWrite is the whole
 // prompt on every provider.
 type Usage struct {
-	Input      int64   `json:"input"`
-	Output     int64   `json:"output"`
-	CacheRead  int64   `json:"cacheRead,omitempty"`
-	CacheWrite int64   `json:"cacheWrite,omitempty"`
-	Cost       float64 `json:"cost,omitempty"` // USD
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cacheRead,omitempty"`
+	CacheWrite int64 `json:"cacheWrite,omitempty"`
+	// Reasoning counts the output tokens the model spent thinking; they
+	// are part of Output (and priced as output), counted apart to show
+	// what thinking costs.
+	Reasoning int64   `json:"reasoning,omitempty"`
+	Cost      float64 `json:"cost,omitempty"` // USD
 }
 
 // ContextTokens returns the size of the context after this response:
@@ -25,6 +29,7 @@ func (u Usage) Add(v Usage) Usage {
 		Output:     u.Output + v.Output,
 		CacheRead:  u.CacheRead + v.CacheRead,
 		CacheWrite: u.CacheWrite + v.CacheWrite,
+		Reasoning:  u.Reasoning + v.Reasoning,
 		Cost:       u.Cost + v.Cost,
 	}
 }

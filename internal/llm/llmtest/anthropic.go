@@ -76,8 +76,9 @@ func anthropicStop(r llm.StopReason) string {
 	return "end_turn"
 }
 
-func (anthropicProtocol) stream(w *streamWriter, turn ServerTurn, model string, _ bool) {
+func (anthropicProtocol) stream(w *streamWriter, turn ServerTurn, req map[string]any) {
 	msg := turn.Message
+	model, _ := req["model"].(string)
 	u := llm.Usage{}
 	if msg.Usage != nil {
 		u = *msg.Usage

@@ -38,7 +38,8 @@ func (s *Server) refuseKey(w http.ResponseWriter, r *http.Request, proto protoco
 		return false
 	}
 	msg := "invalid x-api-key"
-	if _, ok := proto.(openaiProtocol); ok {
+	switch proto.(type) {
+	case openaiProtocol, responsesProtocol:
 		msg = "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys."
 	}
 	w.Header().Set("content-type", "application/json")

@@ -86,8 +86,13 @@ func openaiFinish(r llm.StopReason) string {
 	return "stop"
 }
 
-func (openaiProtocol) stream(w *streamWriter, turn ServerTurn, model string, includeUsage bool) {
+func (openaiProtocol) stream(w *streamWriter, turn ServerTurn, req map[string]any) {
 	msg := turn.Message
+	model, _ := req["model"].(string)
+	includeUsage := false
+	if so, ok := req["stream_options"].(map[string]any); ok {
+		includeUsage, _ = so["include_usage"].(bool)
+	}
 	if model == "" {
 		model = "gpt-5"
 	}

@@ -25,7 +25,8 @@ const (
 	// CutMalformed sends one event whose data is not valid JSON.
 	CutMalformed Cut = "malformed"
 	// CutErrorEvent sends the provider's error event (Anthropic's
-	// "event: error", OpenAI's data chunk with an "error" object) carrying
+	// "event: error", OpenAI's data chunk with an "error" object, the
+	// Responses API's "error" event with code and message) carrying
 	// ErrorType and ErrorMessage, then ends the response.
 	CutErrorEvent Cut = "error_event"
 	// CutHang stops answering: with CutAfter 0 the server sends not even
@@ -33,7 +34,7 @@ const (
 	// waits until the client goes away.
 	CutHang Cut = "hang"
 	// CutPings sends only keep-alives from then on (Anthropic's ping
-	// event, an SSE comment for OpenAI), one every few milliseconds, until
+	// event, an SSE comment for OpenAI's two APIs), one every few milliseconds, until
 	// the client goes away.
 	CutPings Cut = "pings"
 	// CutEndless sends text deltas without end until the client goes away.
@@ -44,19 +45,23 @@ const (
 type ServerTurn struct {
 	// Message is the response: its content parts in order, its stop reason
 	// ("" means stop, or tool_use when it has tool calls) and its usage.
+	// A thinking part's Signature is Anthropic's signature (or redacted
+	// data) and the Responses API's encrypted_content.
 	Message llm.Message
 	// Chunk is the size in bytes of text, thinking and argument deltas
 	// (default 16).
 	Chunk int
 	// Interleave streams the argument deltas of consecutive tool calls
-	// round-robin (OpenAI only), the way servers stream parallel calls.
+	// round-robin (Chat Completions only), the way servers stream parallel
+	// calls.
 	Interleave bool
 
 	// Status, when not 0, answers with this HTTP status and the provider's
 	// error body built from ErrorType and ErrorMessage instead of a stream.
 	Status int
 	// ErrorType is Anthropic's error.type; for OpenAI, error.code, or
-	// error.type when it ends in "_error". The default follows Status.
+	// error.type when it ends in "_error"; for the Responses API's error
+	// event and response.failed, the code. The default follows Status.
 	ErrorType    string
 	ErrorMessage string
 	// RetryAfter is sent as the retry-after header when not empty.
@@ -83,9 +88,10 @@ type Request struct {
 	Raw []byte
 }
 
-// Server is a fake model server speaking both streaming wire formats:
-// POST /v1/messages (Anthropic) and POST {root}/chat/completions (OpenAI,
-// where root is a path such as /v1, not empty). It plays one turn per request, whichever
+// Server is a fake model server speaking three streaming wire formats:
+// POST /v1/messages (Anthropic), POST {root}/chat/completions (OpenAI Chat
+// Completions) and POST {root}/responses (OpenAI Responses), where root is
+// a path such as /v1, not empty. It plays one turn per request, whichever
 // protocol asks. It also lists models (GET /v1/models, GET {root}/models)
 // without playing a turn. Anything it cannot serve is answered with a 400 in the
 // protocol's error shape.
@@ -156,6 +162,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions") && r.URL.Path != "/chat/completions":
 		// A base URL without its API root (no /v1) misses, as on real servers.
 		proto = openaiProtocol{}
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses") && r.URL.Path != "/responses":
+		proto = responsesProtocol{}
 	default:
 		http.Error(w, "llmtest: no route for "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 		return
@@ -194,23 +202,20 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(proto.errorBody(turn.Status, turn.ErrorType, turn.ErrorMessage))
 		return
 	}
-	model, _ := rec.Body["model"].(string)
-	includeUsage := false
-	if so, ok := rec.Body["stream_options"].(map[string]any); ok {
-		includeUsage, _ = so["include_usage"].(bool)
-	}
 	w.Header().Set("content-type", "text/event-stream")
 	w.Header().Set("cache-control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	sw := &streamWriter{w: w, turn: turn, proto: proto, done: r.Context().Done()}
-	proto.stream(sw, turn, model, includeUsage)
+	proto.stream(sw, turn, rec.Body)
 	sw.flush()
 }
 
 // protocol renders turns in one provider's wire format.
 type protocol interface {
 	errorBody(status int, errType, message string) []byte
-	stream(w *streamWriter, turn ServerTurn, model string, includeUsage bool)
+	// stream plays turn as the answer to the request body req (nil when
+	// it was not JSON).
+	stream(w *streamWriter, turn ServerTurn, req map[string]any)
 	errorEvent(w *streamWriter, errType, message string)
 	// ping writes one keep-alive; filler writes one text delta.
 	ping(w *streamWriter)
