@@ -16,6 +16,7 @@ func engineRunners(a *app, bonsai heartbeat.AgentRunner, log *slog.Logger) (*eng
 	for name, e := range map[board.Engine]engine.Engine{
 		board.EngineClaudeCode: engine.Claude{},
 		board.EngineOpenCode:   engine.OpenCode{},
+		board.EngineCodex:      engine.Codex{},
 	} {
 		r, err := engine.New(engine.Options{Engine: e, Locate: loc.Locate, Getenv: a.getenv, Logger: log, Now: a.now})
 		if err != nil {
