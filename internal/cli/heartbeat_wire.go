@@ -116,7 +116,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		lf.Close()
 		return nil, err
 	}
-	engines, err := engineRunners(a, runner, log)
+	engines, err := engineRunners(a, runner, open, log)
 	if err != nil {
 		lf.Close()
 		return nil, err

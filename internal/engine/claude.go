@@ -44,7 +44,7 @@ func (Claude) Command(in Invocation) (Command, error) {
 		tools = claudeReadOnlyTools
 	}
 	allowed := tools
-	argv := []string{in.Bin, "-p", "--output-format", "stream-json", "--verbose",
+	argv := []string{in.Bin, "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages",
 		"--model", in.Endpoint.Model, "--permission-mode", "dontAsk", "--tools", tools,
 		// Bonsai's executor is the sandbox; Claude Code's own one would
 		// need socat and bubblewrap inside it.
@@ -85,6 +85,10 @@ func (Claude) Command(in Invocation) (Command, error) {
 		// proxy would refuse them anyway.
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1",
+		// No memory files (they would name the data directory in the
+		// prompt), scheduled prompts or surveys: the ticket is the memory.
+		"CLAUDE_CODE_DISABLE_AUTO_MEMORY=1", "CLAUDE_CODE_DISABLE_CRON=1", "CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY=1",
+		"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1",
 	}
 	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files}, nil
 }
@@ -92,11 +96,16 @@ func (Claude) Command(in Invocation) (Command, error) {
 // NewParser implements Engine.
 func (Claude) NewParser() Parser { return &claudeParser{names: map[string]string{}} }
 
-// claudeParser reads stream-json: system/init, assistant (one event per
-// content block, the message's id repeated), user (tool results) and the
-// final result.
+// claudeParser reads stream-json with partial messages: system/init,
+// stream_event (the API's own stream events: message_start,
+// content_block_start/delta/stop, message_delta with the response's final
+// usage, message_stop), assistant (one event per finished content block,
+// the message's id repeated), user (tool results) and the final result.
+// A message is complete, with its usage, at its message_stop.
 type claudeParser struct {
-	names map[string]string // tool call id → tool name
+	names   map[string]string // tool call id → tool name
+	cur     *llm.Message      // the message being streamed
+	partial bool              // stream events arrive
 }
 
 type claudeLine struct {
@@ -104,13 +113,29 @@ type claudeLine struct {
 	Subtype string          `json:"subtype"`
 	Session string          `json:"session_id"`
 	Message json.RawMessage `json:"message"`
+	Event   *claudeEvent    `json:"event"`
 	// result
-	IsError  bool         `json:"is_error"`
-	Result   string       `json:"result"`
-	CostUSD  float64      `json:"total_cost_usd"`
-	Usage    *claudeUsage `json:"usage"`
-	Errors   []string     `json:"errors"`
-	NumTurns int          `json:"num_turns"`
+	IsError bool         `json:"is_error"`
+	Result  string       `json:"result"`
+	CostUSD float64      `json:"total_cost_usd"`
+	Usage   *claudeUsage `json:"usage"`
+	Errors  []string     `json:"errors"`
+}
+
+// claudeEvent is one of the API's stream events, as Claude Code relays it.
+type claudeEvent struct {
+	Type    string         `json:"type"`
+	Index   int            `json:"index"`
+	Message *claudeMessage `json:"message"`
+	Block   *claudeBlock   `json:"content_block"`
+	Delta   struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		Thinking    string `json:"thinking"`
+		PartialJSON string `json:"partial_json"`
+		StopReason  string `json:"stop_reason"`
+	} `json:"delta"`
+	Usage *claudeUsage `json:"usage"`
 }
 
 type claudeUsage struct {
@@ -137,6 +162,7 @@ type claudeBlock struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text"`
 	Thinking  string          `json:"thinking"`
+	Signature string          `json:"signature"`
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
@@ -154,28 +180,35 @@ func (p *claudeParser) Line(b []byte) ([]Event, error) {
 	switch l.Type {
 	case "system":
 		return []Event{{Session: l.Session}}, nil
+	case "stream_event":
+		if l.Event == nil {
+			return nil, nil
+		}
+		p.partial = true
+		return p.stream(l.Session, l.Event), nil
 	case "assistant":
 		var m claudeMessage
 		if err := json.Unmarshal(l.Message, &m); err != nil {
 			return nil, fmt.Errorf("assistant event: %w", err)
 		}
-		msg := llm.Message{Role: llm.RoleAssistant, Provider: "anthropic", Model: m.Model, StopReason: llm.StopEnd}
-		for _, c := range m.Content {
-			switch c.Type {
-			case "text":
-				msg.Content = append(msg.Content, llm.Text(c.Text))
-			case "thinking":
-				msg.Content = append(msg.Content, llm.Part{Type: llm.PartThinking, Thinking: c.Thinking})
-			case "tool_use":
-				p.names[c.ID] = c.Name
-				msg.Content = append(msg.Content, llm.ToolCall(c.ID, c.Name, c.Input))
-				msg.StopReason = llm.StopToolUse
-			}
+		if p.cur == nil {
+			p.cur = &llm.Message{Role: llm.RoleAssistant, Provider: "anthropic", Model: m.Model, StopReason: llm.StopEnd}
 		}
+		for _, c := range m.Content {
+			p.cur.Content = append(p.cur.Content, p.part(c))
+		}
+		if p.partial {
+			// The message is complete at its message_stop.
+			return []Event{{Session: l.Session}}, nil
+		}
+		// Without stream events each block is its own message, with the
+		// usage the message started with.
+		msg := p.cur
+		p.cur = nil
 		if u := m.Usage.llm(); u != (llm.Usage{}) {
 			msg.Usage = &u
 		}
-		return []Event{{Session: l.Session, Message: &msg}}, nil
+		return []Event{{Session: l.Session, Message: msg}}, nil
 	case "user":
 		var m claudeMessage
 		if err := json.Unmarshal(l.Message, &m); err != nil {
@@ -211,9 +244,90 @@ func (p *claudeParser) Line(b []byte) ([]Event, error) {
 		}
 		return []Event{{Session: l.Session, Done: d}}, nil
 	}
-	// Other events (stream_event, rate limits, hooks) carry nothing the
+	// Other events (status, rate limits, hooks) carry nothing the
 	// transcript keeps.
-	return nil, nil
+	return []Event{{Session: l.Session}}, nil
+}
+
+// part converts one finished content block.
+func (p *claudeParser) part(c claudeBlock) llm.Part {
+	switch c.Type {
+	case "thinking":
+		return llm.Part{Type: llm.PartThinking, Thinking: c.Thinking, Signature: c.Signature}
+	case "tool_use":
+		p.names[c.ID] = c.Name
+		return llm.ToolCall(c.ID, c.Name, c.Input)
+	}
+	return llm.Text(c.Text)
+}
+
+// stream folds one API stream event: the live steps, the message's usage
+// and, at message_stop, the complete message.
+func (p *claudeParser) stream(session string, e *claudeEvent) []Event {
+	ev := func(x Event) []Event { x.Session = session; return []Event{x} }
+	switch e.Type {
+	case "message_start":
+		p.cur = &llm.Message{Role: llm.RoleAssistant, Provider: "anthropic", StopReason: llm.StopEnd}
+		if e.Message != nil {
+			p.cur.Model = e.Message.Model
+			if u := e.Message.Usage.llm(); u != (llm.Usage{}) {
+				p.cur.Usage = &u
+			}
+		}
+		return ev(Event{Live: &LiveStep{Start: true}})
+	case "content_block_start":
+		if e.Block != nil && e.Block.Type == "tool_use" {
+			return ev(Event{Live: &LiveStep{Delta: &llm.Event{Type: llm.EventToolCallStart, Index: e.Index, Part: &llm.Part{Type: llm.PartToolCall, ID: e.Block.ID, Name: e.Block.Name}}}})
+		}
+	case "content_block_delta":
+		d := &llm.Event{Index: e.Index}
+		switch e.Delta.Type {
+		case "text_delta":
+			d.Type, d.Delta = llm.EventTextDelta, e.Delta.Text
+		case "thinking_delta":
+			d.Type, d.Delta = llm.EventThinkingDelta, e.Delta.Thinking
+		case "input_json_delta":
+			d.Type, d.Delta = llm.EventToolCallDelta, e.Delta.PartialJSON
+		default:
+			return nil
+		}
+		return ev(Event{Live: &LiveStep{Delta: d}})
+	case "message_delta":
+		if p.cur != nil {
+			if e.Usage != nil {
+				u := e.Usage.llm()
+				if p.cur.Usage != nil && u.Input == 0 {
+					// Older servers send only the output count here.
+					u.Input, u.CacheRead, u.CacheWrite = p.cur.Usage.Input, p.cur.Usage.CacheRead, p.cur.Usage.CacheWrite
+				}
+				p.cur.Usage = &u
+			}
+			if e.Delta.StopReason == "tool_use" {
+				p.cur.StopReason = llm.StopToolUse
+			} else if e.Delta.StopReason == "max_tokens" {
+				p.cur.StopReason = llm.StopLength
+			}
+		}
+	case "message_stop":
+		msg := p.cur
+		p.cur = nil
+		if msg == nil {
+			return nil
+		}
+		return []Event{{Session: session, Message: msg}, {Session: session, Live: &LiveStep{End: true}}}
+	}
+	return nil
+}
+
+// Flush implements Parser: a message cut short keeps its finished blocks.
+func (p *claudeParser) Flush() []Event {
+	msg := p.cur
+	p.cur = nil
+	if msg == nil || len(msg.Content) == 0 {
+		return nil
+	}
+	msg.StopReason = llm.StopAborted
+	return []Event{{Message: msg}, {Live: &LiveStep{End: true}}}
 }
 
 // blockText is a tool result's content: a string, or text blocks.

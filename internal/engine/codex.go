@@ -178,3 +178,6 @@ func callAndResult(id, name string, args []byte, output string, isErr bool) []Ev
 	res := llm.ToolResultText(id, name, output, isErr)
 	return []Event{{Message: &call}, {Message: &res}}
 }
+
+// Flush implements Parser: every event is complete.
+func (p *codexParser) Flush() []Event { return nil }

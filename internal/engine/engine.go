@@ -45,6 +45,9 @@ type Invocation struct {
 	BudgetUSD float64
 	// ReadOnly keeps the engine from editing files (plan permission mode).
 	ReadOnly bool
+
+	// price is the model's catalog price, for events without a cost.
+	price llm.Price
 }
 
 // Endpoint is a model server and the model to ask.
@@ -89,6 +92,9 @@ type Parser interface {
 	// Line turns one line into events; a line that is not an event of
 	// the CLI's wire is an error (the run goes on: it is logged).
 	Line(b []byte) ([]Event, error)
+	// Flush returns what the parser still holds when the CLI's output
+	// ended (a message cut short by a kill).
+	Flush() []Event
 }
 
 // Event is one normalised event of a run.
@@ -100,6 +106,18 @@ type Event struct {
 	Message *llm.Message
 	// Done, when set, is the run's result.
 	Done *Done
+	// Live, when set, is a step of the assistant message being streamed,
+	// for the live view (see LiveStep).
+	Live *LiveStep
+}
+
+// LiveStep is one step of a streamed assistant message: Start, then
+// Delta events, then End once the complete message was given as an
+// Event's Message.
+type LiveStep struct {
+	Start bool
+	Delta *llm.Event
+	End   bool
 }
 
 // Done is how an engine said its run ended.

@@ -168,3 +168,6 @@ func (p *openCodeParser) Line(b []byte) ([]Event, error) {
 	}
 	return []Event{{Session: l.Session}}, nil
 }
+
+// Flush implements Parser: every event is complete.
+func (p *openCodeParser) Flush() []Event { return nil }

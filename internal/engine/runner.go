@@ -30,6 +30,10 @@ type Options struct {
 	// Getenv reads provider keys and base URLs (stored credentials
 	// included); nil reads nothing.
 	Getenv func(string) string
+	// Price returns the catalog's price of a "provider/model" id, for
+	// the engines whose events carry tokens but no cost; nil prices
+	// nothing.
+	Price func(model string) llm.Price
 	// Logger receives lines the CLI printed that are not events; nil
 	// logs nothing.
 	Logger *slog.Logger
@@ -154,6 +158,9 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	if _, err := sess.AppendMessage(llm.UserText(in.Prompt), nil); err != nil {
 		return heartbeat.Outcome{}, err
 	}
+	if r.opts.Price != nil {
+		in.price = r.opts.Price(job.Model)
+	}
 	res := r.run(ctx, job, in, sess, board_)
 	if in.Resume != "" && res.resumeFailed() {
 		// The vendor's session is gone (another machine, a cleaned
@@ -250,27 +257,48 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 		_ = saveState(job.SessionFile, e.Name(), State{Session: in.NewSession})
 	}
 	parser := e.NewParser()
+	live := session.NewLiveWriter(job.SessionFile, r.opts.Logger)
+	defer live.Close()
 	var mu sync.Mutex
 	handle := func(line []byte) {
 		mu.Lock()
 		defer mu.Unlock()
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			return
-		}
-		evs, err := parser.Line(line)
-		if err != nil {
-			res.bad++
-			r.logf("engine printed a line that is not an event", "engine", e.Name(), "ticket", job.Ticket.Ref().String(), "line", cut(string(line), 200), "error", err)
-			return
+		var evs []Event
+		if line == nil {
+			evs = parser.Flush()
+		} else {
+			line = bytes.TrimSpace(line)
+			if len(line) == 0 {
+				return
+			}
+			var err error
+			if evs, err = parser.Line(line); err != nil {
+				res.bad++
+				r.logf("engine printed a line that is not an event", "engine", e.Name(), "ticket", job.Ticket.Ref().String(), "line", cut(string(line), 200), "error", err)
+				return
+			}
 		}
 		for _, ev := range evs {
+			if l := ev.Live; l != nil {
+				switch {
+				case l.Start:
+					live.Start()
+				case l.Delta != nil:
+					live.Delta(*l.Delta)
+				case l.End:
+					live.End()
+				}
+				continue
+			}
 			res.events++
 			if ev.Session != "" && ev.Session != in.Resume && ev.Session != in.NewSession {
 				in.NewSession = ev.Session
 				_ = saveState(job.SessionFile, e.Name(), State{Session: ev.Session})
 			}
 			if m := ev.Message; m != nil {
+				if m.Usage != nil && m.Usage.Cost == 0 {
+					m.Usage.Cost = in.price.Cost(*m.Usage)
+				}
 				if _, err := sess.AppendMessage(*m, nil); err != nil {
 					r.logf("write the transcript", "error", err)
 				}
@@ -298,6 +326,9 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 			}
 			if ev.Done != nil {
 				res.done = ev.Done
+				if res.done.Usage.Cost == 0 {
+					res.done.Usage.Cost = in.price.Cost(res.done.Usage)
+				}
 			}
 		}
 	}
@@ -306,6 +337,7 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 	res.exit, res.err = job.Workspace.Exec.Exec(ctx, cmd.Argv, executor.RunOptions{
 		Env: cmd.Env, Stdin: strings.NewReader(cmd.Stdin), Output: out, Stderr: errw})
 	out.flush()
+	handle(nil)
 	res.stderr = strings.TrimSpace(errw.String())
 	res.deadline = errors.Is(ctx.Err(), context.DeadlineExceeded) && !res.asked && !res.tokens
 	res.stopped = parent.Err() != nil
