@@ -11,9 +11,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
-	"github.com/spf13/cobra"
 )
 
 // Exit codes of the bonsai command. Scripts rely on them.

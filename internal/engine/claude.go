@@ -223,6 +223,10 @@ func (p *claudeParser) Line(b []byte) ([]Event, error) {
 			r := llm.ToolResultText(c.ToolUseID, p.names[c.ToolUseID], blockText(c.Content), c.IsError)
 			out = append(out, Event{Session: l.Session, Message: &r})
 		}
+		if len(out) > 0 {
+			// The response's usage came with its message_delta.
+			out[len(out)-1].StepEnd = true
+		}
 		return out, nil
 	case "result":
 		d := &Done{Usage: l.Usage.llm(), Text: l.Result}

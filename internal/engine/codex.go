@@ -86,8 +86,7 @@ func (Codex) NewParser() Parser { return &codexParser{} }
 // file changes, MCP tool calls, reasoning), turn.completed (usage),
 // turn.failed and error.
 type codexParser struct {
-	usage llm.Usage
-	text  string
+	text string
 }
 
 type codexLine struct {
@@ -148,14 +147,17 @@ func (p *codexParser) Line(b []byte) ([]Event, error) {
 			return callAndResult(it.ID, "apply_patch", it.Changes, it.Status, it.Status == "failed"), nil
 		}
 		return nil, nil
+	case "item.started":
+		// Codex reports usage only per turn: a step that starts after a
+		// board tool ended the run is where it stops.
+		return []Event{{StepEnd: true}}, nil
 	case "turn.completed":
+		// The usage is the thread's total, resumed turns included.
+		d := &Done{Text: p.text, Cumulative: true}
 		if l.Usage != nil {
-			u := llm.Usage{Input: l.Usage.Input - l.Usage.Cached, CacheRead: l.Usage.Cached, Output: l.Usage.Output}
-			p.usage = p.usage.Add(u)
-			m := llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{}, Usage: &u, StopReason: llm.StopEnd}
-			return []Event{{Message: &m}, {Done: &Done{Usage: p.usage, Text: p.text}}}, nil
+			d.Usage = llm.Usage{Input: l.Usage.Input - l.Usage.Cached, CacheRead: l.Usage.Cached, Output: l.Usage.Output}
 		}
-		return []Event{{Done: &Done{Usage: p.usage, Text: p.text}}}, nil
+		return []Event{{Done: d, StepEnd: true}}, nil
 	case "turn.failed", "error":
 		msg := l.Message
 		if len(l.Error) > 0 {
@@ -166,7 +168,7 @@ func (p *codexParser) Line(b []byte) ([]Event, error) {
 				msg = e.Message
 			}
 		}
-		return []Event{{Done: &Done{Usage: p.usage, Text: p.text, Error: msg}}}, nil
+		return []Event{{Done: &Done{Text: p.text, Error: msg}}}, nil
 	}
 	return []Event{{}}, nil
 }

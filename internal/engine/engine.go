@@ -106,6 +106,11 @@ type Event struct {
 	Message *llm.Message
 	// Done, when set, is the run's result.
 	Done *Done
+	// StepEnd marks the end of one step of the agent (a model response
+	// and its tool calls), once its usage was given: where a run that a
+	// board tool ended (a ticket_ask) is stopped without losing what the
+	// step cost.
+	StepEnd bool
 	// Live, when set, is a step of the assistant message being streamed,
 	// for the live view (see LiveStep).
 	Live *LiveStep
@@ -132,4 +137,8 @@ type Done struct {
 	Budget bool
 	// MaxTurns reports that the engine stopped at its turn cap.
 	MaxTurns bool
+	// Cumulative reports that Usage is the vendor session's total since
+	// it began (Codex), not this run's: the runner subtracts the total
+	// the last run saw, and writes the difference to the transcript.
+	Cumulative bool
 }

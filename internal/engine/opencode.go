@@ -157,7 +157,7 @@ func (p *openCodeParser) Line(b []byte) ([]Event, error) {
 		// The step's usage is its own assistant entry, so the transcript
 		// (and a dead run's charge) counts every request.
 		m := llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{}, Usage: &u, StopReason: llm.StopEnd}
-		ev := Event{Session: l.Session, Message: &m}
+		ev := Event{Session: l.Session, Message: &m, StepEnd: true}
 		if l.Part.Reason != "tool-calls" {
 			return []Event{ev, {Session: l.Session, Done: &Done{Usage: p.usage, Text: p.text, Error: p.err}}}, nil
 		}

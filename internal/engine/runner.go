@@ -149,6 +149,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	if err != nil {
 		return heartbeat.Outcome{}, err
 	}
+	total := st.Total
 	in := Invocation{Bin: bin, Endpoint: ep, StateDir: stateDir(job.SessionFile, e.Name()),
 		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job),
 		BudgetUSD: job.Budget.USD}
@@ -161,7 +162,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	if r.opts.Price != nil {
 		in.price = r.opts.Price(job.Model)
 	}
-	res := r.run(ctx, job, in, sess, board_)
+	res := r.run(ctx, job, in, sess, board_, total)
 	if in.Resume != "" && res.resumeFailed() {
 		// The vendor's session is gone (another machine, a cleaned
 		// directory): a new one, told what happened so far.
@@ -170,7 +171,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		if s := Summary(job.SessionFile); s != "" {
 			in.Prompt = "This ticket's earlier session could not be resumed. What happened so far, from its transcript:\n\n" + s + "\n\n" + in.Prompt
 		}
-		res = r.run(ctx, job, in, sess, board_)
+		res = r.run(ctx, job, in, sess, board_, llm.Usage{})
 	}
 	return res.outcome(e, job), nil
 }
@@ -223,7 +224,7 @@ func (res result) resumeFailed() bool {
 }
 
 // run starts the CLI once and reads its events until it exits.
-func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, sess *session.File, bs *boardServer) result {
+func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, sess *session.File, bs *boardServer, total llm.Usage) result {
 	e := r.opts.Engine
 	var res result
 	if in.Resume == "" && in.NewSession == "" {
@@ -255,6 +256,10 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 	// at once, so a killed run resumes.
 	if in.NewSession != "" {
 		_ = saveState(job.SessionFile, e.Name(), State{Session: in.NewSession})
+	}
+	vendor := in.Resume
+	if vendor == "" {
+		vendor = in.NewSession
 	}
 	parser := e.NewParser()
 	live := session.NewLiveWriter(job.SessionFile, r.opts.Logger)
@@ -291,9 +296,16 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 				continue
 			}
 			res.events++
-			if ev.Session != "" && ev.Session != in.Resume && ev.Session != in.NewSession {
-				in.NewSession = ev.Session
-				_ = saveState(job.SessionFile, e.Name(), State{Session: ev.Session})
+			if ev.Session != "" && ev.Session != vendor {
+				vendor, total = ev.Session, llm.Usage{}
+				_ = saveState(job.SessionFile, e.Name(), State{Session: vendor})
+			}
+			if d := ev.Done; d != nil && d.Cumulative {
+				// This run's part of the session's total, as a usage entry.
+				u := sub(d.Usage, total)
+				total, d.Usage, d.Cumulative = d.Usage, u, false
+				_ = saveState(job.SessionFile, e.Name(), State{Session: vendor, Total: total})
+				ev.Message = &llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{}, Usage: &u, StopReason: llm.StopEnd}
 			}
 			if m := ev.Message; m != nil {
 				if m.Usage != nil && m.Usage.Cost == 0 {
@@ -318,11 +330,12 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 						cancel()
 					}
 				}
-				if m.Role == llm.RoleToolResult && bs != nil && bs.terminate.Load() {
-					// The agent asked a person: the run ends here.
-					res.asked = true
-					cancel()
-				}
+			}
+			if ev.StepEnd && bs != nil && bs.terminate.Load() {
+				// A board tool ended the run (the agent asked a person, or
+				// handed the ticket on): it stops here.
+				res.asked = true
+				cancel()
 			}
 			if ev.Done != nil {
 				res.done = ev.Done
@@ -451,4 +464,12 @@ func (w *tailWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return string(w.b)
+}
+
+// sub returns a-b, field by field, never below zero (a session whose
+// total went down started again).
+func sub(a, b llm.Usage) llm.Usage {
+	d := func(x, y int64) int64 { return max(x-y, 0) }
+	return llm.Usage{Input: d(a.Input, b.Input), Output: d(a.Output, b.Output),
+		CacheRead: d(a.CacheRead, b.CacheRead), CacheWrite: d(a.CacheWrite, b.CacheWrite)}
 }

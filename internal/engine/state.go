@@ -19,6 +19,9 @@ import (
 type State struct {
 	// Session is the vendor session id to resume.
 	Session string `json:"session"`
+	// Total is the session's usage so far, for engines that report
+	// cumulative totals (Done.Cumulative).
+	Total llm.Usage `json:"total,omitzero"`
 }
 
 // stateDir is the engine's own directory for a ticket (its config and
