@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -244,6 +245,7 @@ func (p *claudeParser) Line(b []byte) ([]Event, error) {
 			d.Error = l.Subtype
 			if len(l.Errors) > 0 {
 				d.Error += ": " + l.Errors[0]
+				d.NoSession = strings.HasPrefix(l.Errors[0], "No conversation found")
 			}
 		}
 		return []Event{{Session: l.Session, Done: d}}, nil

@@ -137,6 +137,8 @@ type Done struct {
 	Budget bool
 	// MaxTurns reports that the engine stopped at its turn cap.
 	MaxTurns bool
+	// NoSession reports that the session to resume was not found.
+	NoSession bool
 	// Cumulative reports that Usage is the vendor session's total since
 	// it began (Codex), not this run's: the runner subtracts the total
 	// the last run saw, and writes the difference to the transcript.

@@ -6,6 +6,8 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -50,6 +52,8 @@ func serveGateway(ep Endpoint) (*gateway, error) {
 		},
 		// Streamed responses go through event by event.
 		FlushInterval: -1,
+		// A response cut by the end of the run is no news.
+		ErrorLog: log.New(io.Discard, "", 0),
 	}
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := r.Header.Get("x-api-key")

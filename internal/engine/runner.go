@@ -217,10 +217,17 @@ type result struct {
 	stopped  bool      // the caller's context ended
 }
 
-// resumeFailed reports whether the CLI refused the session to resume:
-// it printed no event and failed.
+// resumeFailed reports whether the CLI refused the session to resume: it
+// said so, or it wrote nothing and printed no event at all (Codex and
+// OpenCode print their "not found" as plain text and exit).
 func (res result) resumeFailed() bool {
-	return res.events == 0 && res.err == nil && res.exit.Code != 0 && !res.exit.Canceled && !res.exit.TimedOut
+	if res.err != nil || res.messages > 0 || res.exit.Canceled || res.exit.TimedOut || res.stopped {
+		return false
+	}
+	if res.done != nil {
+		return res.done.NoSession
+	}
+	return res.events == 0 && res.exit.Code != 0
 }
 
 // run starts the CLI once and reads its events until it exits.
