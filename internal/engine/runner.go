@@ -150,7 +150,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		return heartbeat.Outcome{}, err
 	}
 	total := st.Total
-	in := Invocation{Bin: bin, Endpoint: ep, StateDir: stateDir(job.SessionFile, e.Name()),
+	in := Invocation{Bin: bin, Endpoint: ep, StateDir: stateDir(job.Workspace.Root, job.SessionFile, e.Name()),
 		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job),
 		BudgetUSD: job.Budget.USD}
 	if board_ != nil {

@@ -25,8 +25,17 @@ type State struct {
 }
 
 // stateDir is the engine's own directory for a ticket (its config and
-// session files), beside the ticket's transcript.
-func stateDir(transcript, name string) string {
+// session files): in the worktree's git metadata (the clone's
+// .git/worktrees/<n>), which the sandbox keeps writable and outside the
+// working tree, so the CLI reaches it inside the sandbox and it lives as
+// long as the worktree; beside the ticket's transcript when root is not a
+// worktree.
+func stateDir(root, transcript, name string) string {
+	if b, err := os.ReadFile(filepath.Join(root, ".git")); err == nil {
+		if dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); ok && filepath.IsAbs(dir) {
+			return filepath.Join(dir, "bonsai-engines", name)
+		}
+	}
 	return filepath.Join(filepath.Dir(transcript), "engines", name)
 }
 
