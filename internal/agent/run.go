@@ -53,6 +53,7 @@ func (a *Agent) loop(ctx context.Context, pending []llm.Message) (res Result) {
 		return fail(ErrNothingToSend)
 	}
 	var br breaker
+	continued := false // asked the model once to continue a cut answer
 	for {
 		if ctx.Err() != nil {
 			res.Reason, res.Detail = ended(ctx), context.Cause(ctx).Error()
@@ -88,6 +89,15 @@ func (a *Agent) loop(ctx context.Context, pending []llm.Message) (res Result) {
 				return res
 			}
 			return fail(r.err)
+		}
+
+		if handled, next, err := a.stopped(msg, &continued); handled {
+			a.emit(Event{Type: EventTurnEnd, Turn: res.Turns, Message: &msg})
+			if err != nil {
+				return fail(err)
+			}
+			pending = append(next, a.takeSteer()...)
+			continue
 		}
 
 		out, err := a.dispatch(ctx, msg, &br)
@@ -142,7 +152,7 @@ func (a *Agent) resumable() bool {
 func since(now, start llm.Usage) llm.Usage {
 	return llm.Usage{Input: now.Input - start.Input, Output: now.Output - start.Output,
 		CacheRead: now.CacheRead - start.CacheRead, CacheWrite: now.CacheWrite - start.CacheWrite,
-		Cost: now.Cost - start.Cost}
+		Reasoning: now.Reasoning - start.Reasoning, Cost: now.Cost - start.Cost}
 }
 
 // respond compacts when the context is near the window, streams one

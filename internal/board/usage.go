@@ -14,6 +14,11 @@ type Usage struct {
 	CacheReadTokens int64 `json:"cacheReadTokens"`
 	// CacheWriteTokens counts prompt tokens written to the provider's cache.
 	CacheWriteTokens int64 `json:"cacheWriteTokens"`
+	// ReasoningTokens counts the output tokens spent thinking, as far as
+	// the provider reports them (OpenAI, DeepSeek and others do; Anthropic
+	// counts thinking in the output without a breakdown). They are part of
+	// OutputTokens and priced as output.
+	ReasoningTokens int64 `json:"reasoningTokens,omitempty"`
 	// CostUSD is what the tokens cost, at the model's price.
 	CostUSD float64 `json:"costUsd"`
 }
@@ -34,6 +39,7 @@ func (u Usage) Add(v Usage) Usage {
 		OutputTokens:     u.OutputTokens + v.OutputTokens,
 		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
 		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
+		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
 		CostUSD:          u.CostUSD + v.CostUSD,
 	}
 }
@@ -45,6 +51,7 @@ func (u Usage) Sub(v Usage) Usage {
 		OutputTokens:     u.OutputTokens - v.OutputTokens,
 		CacheReadTokens:  u.CacheReadTokens - v.CacheReadTokens,
 		CacheWriteTokens: u.CacheWriteTokens - v.CacheWriteTokens,
+		ReasoningTokens:  u.ReasoningTokens - v.ReasoningTokens,
 		CostUSD:          u.CostUSD - v.CostUSD,
 	}
 }

@@ -110,6 +110,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		Ready:    func(id string) error { return llmprovider.Check(id, a.getenv) },
 		OpenDir:  func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
 		MaxTurns: maxRunTurns,
+		Thinking: cfg.TaskThinkingLevel,
 		Logger:   log,
 	})
 	if err != nil {

@@ -51,9 +51,11 @@ func setFakeServer(key string, s *llmtest.Server) {
 // (FAKELLM_HOSTPORT is its host:port):
 // fakellm <turns-file>. fakellm requests prints, one per line, the JSON
 // bodies the server received so far; fakellm header <name> prints, one
-// per line, that header of each request (Authorization: the key it was
-// sent); fakellm key <key> makes the server refuse, with 401 and the
-// provider's error, every request that does not carry that key.
+// per line, that header of each request (X-Api-Key or Authorization: the
+// key it was sent); fakellm key <key> makes the server refuse, with 401 and the
+// provider's error, every request that does not carry that key; fakellm
+// require-reasoning <field> makes it refuse, as DeepSeek does, a Chat
+// Completions request whose tool-call turns lack that field.
 func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []string) {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
 		key := ts.Getenv("WORK")
@@ -67,6 +69,14 @@ func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []s
 			}
 			return
 		}
+		if !neg && len(args) == 2 && args[0] == "require-reasoning" {
+			srv := fakeServer(key)
+			if srv == nil {
+				ts.Fatalf("fakellm require-reasoning: no server started")
+			}
+			srv.RequireReasoning(args[1])
+			return
+		}
 		if !neg && len(args) == 2 && args[0] == "key" {
 			srv := fakeServer(key)
 			if srv == nil {
@@ -76,7 +86,7 @@ func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []s
 			return
 		}
 		if neg || len(args) != 1 {
-			ts.Fatalf("usage: fakellm <turns-file> | fakellm requests | fakellm header <name> | fakellm key <key>")
+			ts.Fatalf("usage: fakellm <turns-file> | fakellm requests | fakellm header <name> | fakellm key <key> | fakellm require-reasoning <field>")
 		}
 		if args[0] == "requests" {
 			srv := fakeServer(key)

@@ -193,7 +193,7 @@ func TestRPC_Commands(t *testing.T) {
 	c.send(`{"id":"p5","type":"prompt","message":"hi gpt"}`)
 	c.event("agent_end")
 	reqs := srv.Requests()
-	if last := reqs[len(reqs)-1]; last.Path != "/v1/chat/completions" {
+	if last := reqs[len(reqs)-1]; last.Path != "/v1/responses" {
 		t.Errorf("after set_model the request went to %s", last.Path)
 	}
 

@@ -84,6 +84,9 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	}
 	if o.thinking == "" && resumed.Thinking != "" {
 		thinking = resumed.Thinking
+	} else if o.thinking == "" && rt.config.Agent.Thinking != "" {
+		// config.json's agent.thinking, checked when it was loaded.
+		thinking, _ = llm.ParseThinkingLevel(rt.config.Agent.Thinking)
 	}
 	cat, err := modelCatalog(rt.config)
 	if err != nil {

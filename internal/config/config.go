@@ -43,6 +43,12 @@ type Agent struct {
 	// beside the built-in allowlist. Secrets are never passed, whatever the
 	// name.
 	Env []string `json:"env"`
+	// Thinking is the thinking level of every agent ("off", "low",
+	// "medium", "high"); "" leaves each ticket task its own default
+	// (see thinking.go).
+	Thinking string `json:"thinking,omitempty"`
+	// TaskThinking sets the level of ticket runs per task, over Thinking.
+	TaskThinking TaskThinking `json:"taskThinking,omitzero"`
 }
 
 // Policy holds the command patterns every project's policy uses, beside

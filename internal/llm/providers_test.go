@@ -19,8 +19,8 @@ func TestDocsProviderTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const header = "| provider | wire format | key variable | base URL variable | default base URL |"
-	_, rest, ok := strings.Cut(string(doc), header+"\n|---|---|---|---|---|\n")
+	const header = "| provider | wire format | key variable | base URL variable | default base URL | reasoning sent back in |"
+	_, rest, ok := strings.Cut(string(doc), header+"\n|---|---|---|---|---|---|\n")
 	if !ok {
 		t.Fatalf("docs/llm.md has no table headed %q", header)
 	}
@@ -37,7 +37,15 @@ func TestDocsProviderTable(t *testing.T) {
 		if p.KeyOptional {
 			key += " (optional)"
 		}
-		want = append(want, fmt.Sprintf("| `%s` | `%s` | %s | `%s` | `%s` |", p.Name, p.Wire, key, p.BaseURLEnv, p.DefaultBaseURL))
+		wire := "`" + string(p.Wire) + "`"
+		if p.ReasoningWire != "" {
+			wire += ", `" + string(p.ReasoningWire) + "` for reasoning models"
+		}
+		back := "—"
+		if p.ReasoningField != "" {
+			back = "`" + p.ReasoningField + "`"
+		}
+		want = append(want, fmt.Sprintf("| `%s` | %s | %s | `%s` | `%s` | %s |", p.Name, wire, key, p.BaseURLEnv, p.DefaultBaseURL, back))
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("docs/llm.md lists\n%s\nllm.Providers is\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

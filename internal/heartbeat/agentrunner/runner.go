@@ -41,6 +41,10 @@ type Options struct {
 	CodingTools func(ws, skills executor.Executor) []tool.Tool
 	// MaxTurns ends a run after this many model requests (0: no limit).
 	MaxTurns int
+	// Thinking gives the configured thinking level of a task's runs
+	// (config.json's agent.taskThinking.<task> and agent.thinking); a
+	// project's own Thinking setting wins. nil means off.
+	Thinking func(task board.TaskKind) llm.ThinkingLevel
 	// Logger receives one line per tool call; nil logs nothing.
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
@@ -100,7 +104,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		Prompt:  Prompt(ctx, job, nil),
 		OpenDir: r.opts.OpenDir, Tools: agenthost.CodingTools(), NewTools: r.opts.CodingTools, Extra: job.Tools,
 		Gate:    Gate(job),
-		Session: sess, Model: model, Info: info, MaxTurns: r.opts.MaxTurns,
+		Session: sess, Model: model, Info: info, MaxTurns: r.opts.MaxTurns, Thinking: r.thinking(job, info),
 		Budget: job.Budget.USD, TokenBudget: job.Budget.Tokens, Deadline: job.Deadline,
 		OnEvent: func(e agent.Event) {
 			live.Event(e)
@@ -193,9 +197,27 @@ func (r *Runner) Spent(sessionFile string, since time.Time) (board.Usage, error)
 	return UsageOf(u), err
 }
 
+// thinking returns the thinking level of job's run: the project's
+// setting, else the configured level of its task; off for a model the
+// catalog does not mark as thinking (it would refuse the parameter).
+func (r *Runner) thinking(job heartbeat.Job, info llm.Info) llm.ThinkingLevel {
+	if !info.Thinking {
+		return llm.ThinkingOff
+	}
+	if t := job.Project.Agent.Thinking; t != board.ThinkingDefault {
+		if l, err := llm.ParseThinkingLevel(string(t)); err == nil {
+			return l
+		}
+	}
+	if r.opts.Thinking == nil {
+		return llm.ThinkingOff
+	}
+	return r.opts.Thinking(job.Task)
+}
+
 // UsageOf converts the provider's usage, as the agent loop counts it, to
 // the board's: the one place where the two meet.
 func UsageOf(u llm.Usage) board.Usage {
 	return board.Usage{InputTokens: u.Input, OutputTokens: u.Output,
-		CacheReadTokens: u.CacheRead, CacheWriteTokens: u.CacheWrite, CostUSD: u.Cost}
+		CacheReadTokens: u.CacheRead, CacheWriteTokens: u.CacheWrite, ReasoningTokens: u.Reasoning, CostUSD: u.Cost}
 }

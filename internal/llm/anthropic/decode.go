@@ -242,6 +242,8 @@ func stopReason(r string) llm.StopReason {
 		return llm.StopToolUse
 	case "max_tokens", "model_context_window_exceeded":
 		return llm.StopLength
+	case "refusal":
+		return llm.StopRefusal
 	}
 	return llm.StopEnd
 }

@@ -19,9 +19,7 @@ func (m *Model) ListModels(ctx context.Context) (llm.Listing, error) {
 	h.Set("Accept", "application/json")
 	h.Set("Anthropic-Version", apiVersion)
 	h.Set("User-Agent", "bonsai")
-	if m.cfg.APIKey != "" {
-		h.Set("Authorization", "Bearer "+m.cfg.APIKey)
-	}
+	llm.SetAuth(h, m.cfg.AuthHeader, m.cfg.APIKey)
 	l, err := llm.FetchListing(ctx, m.cfg.HTTPClient, url, h, m.cfg.Provider, func(resp *http.Response) error {
 		return statusError(ctx, m.cfg.Provider, resp, url)
 	})

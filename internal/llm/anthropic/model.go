@@ -23,8 +23,12 @@ const apiVersion = "2026-10-21"
 type Config struct {
 	// Model is the API model name, e.g. "claude-sonnet-4-5".
 	Model string
-	// APIKey is the API key, sent as a bearer token.
+	// APIKey is the API key, sent in AuthHeader.
 	APIKey string
+	// AuthHeader is the header the key goes in (see llm.SetAuth): ""
+	// means X-Api-Key, as the official SDK sends it, for api.anthropic.com
+	// and compatible endpoints alike.
+	AuthHeader string
 	// BaseURL defaults to DefaultBaseURL.
 	BaseURL string
 	// Info gives the default output limit and the prices for cost.
@@ -62,6 +66,9 @@ func New(cfg Config) *Model {
 	}
 	if cfg.Provider == "" {
 		cfg.Provider = "anthropic"
+	}
+	if cfg.AuthHeader == "" {
+		cfg.AuthHeader = llm.AuthXAPIKey
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{}
@@ -138,9 +145,7 @@ func (m *Model) send(ctx context.Context, req llm.Request) (*http.Response, erro
 	h.Set("Accept", "application/json")
 	h.Set("Anthropic-Version", apiVersion)
 	h.Set("User-Agent", "bonsai")
-	if m.cfg.APIKey != "" {
-		h.Set("Authorization", "Bearer "+m.cfg.APIKey)
-	}
+	llm.SetAuth(h, m.cfg.AuthHeader, m.cfg.APIKey)
 	if beta != "" {
 		h.Set("Anthropic-Beta", beta)
 	}

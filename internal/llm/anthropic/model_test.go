@@ -65,7 +65,8 @@ func TestModel_StreamText(t *testing.T) {
 		t.Errorf("cost = %v, want %v", u.Cost, want)
 	}
 	req := srv.Requests()[0]
-	if req.Path != "/v1/messages" || req.Header.Get("Authorization") != "Bearer sk-test" || req.Header.Get("anthropic-version") == "" {
+	// The key goes in X-Api-Key, as the official SDK sends it.
+	if req.Path != "/v1/messages" || req.Header.Get("X-Api-Key") != "sk-test" || req.Header.Get("Authorization") != "" || req.Header.Get("anthropic-version") == "" {
 		t.Errorf("request %s headers %v", req.Path, req.Header)
 	}
 	if req.Body["stream"] != true || req.Body["model"] != "claude-sonnet-4-5" {

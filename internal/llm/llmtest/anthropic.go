@@ -72,6 +72,8 @@ func anthropicStop(r llm.StopReason) string {
 		return "tool_use"
 	case llm.StopLength:
 		return "max_tokens"
+	case llm.StopRefusal:
+		return "refusal"
 	}
 	return "end_turn"
 }

@@ -94,6 +94,22 @@ func RunModelContract(t *testing.T, newModel Factory) {
 			t.Errorf("after break: %q, %v", msg.Text(), err)
 		}
 	})
+	t.Run("stop reasons", func(t *testing.T) {
+		// A refusal keeps the provider's text; an answer cut at the output
+		// limit says so, pending tool call and all.
+		m := newModel(t,
+			ServerTurn{Message: llm.Message{StopReason: llm.StopRefusal, Content: []llm.Part{llm.Text("I can't help with that.")}}},
+			ServerTurn{Message: llm.Message{StopReason: llm.StopLength, Content: []llm.Part{llm.Text("Writing."),
+				llm.ToolCall("call_1", "write", []byte(`{"path":"a.txt","content":"abc"}`))}}})
+		msg, err := CheckStream(t, m.Stream(context.Background(), contractRequest()))
+		if err != nil || msg.StopReason != llm.StopRefusal || msg.Text() != "I can't help with that." {
+			t.Errorf("refusal: stop %s text %q err %v", msg.StopReason, msg.Text(), err)
+		}
+		msg, err = CheckStream(t, m.Stream(context.Background(), contractRequest()))
+		if err != nil || msg.StopReason != llm.StopLength || len(msg.ToolCalls()) != 1 {
+			t.Errorf("length: stop %s calls %d err %v", msg.StopReason, len(msg.ToolCalls()), err)
+		}
+	})
 	faults := []struct {
 		name       string
 		turn       ServerTurn

@@ -20,12 +20,46 @@ func (s *Server) SetModels(names ...string) {
 }
 
 // RequireKey makes the server refuse, with 401 and the provider's error
-// body, every request whose Authorization is not "Bearer key", as the
+// body, every request that does not carry key where the provider reads
+// it (Anthropic: X-Api-Key; OpenAI: "Authorization: Bearer key"), as the
 // providers refuse a wrong key; "" accepts any request again.
 func (s *Server) RequireKey(key string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.key = key
+}
+
+// RequireReasoning makes the server answer a Chat Completions request
+// with 400 and DeepSeek's error when an assistant message with tool calls
+// in it lacks field ("reasoning_content"), as DeepSeek does in thinking
+// mode; "" accepts any request again. The request still uses up no turn.
+func (s *Server) RequireReasoning(field string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reasoning = field
+}
+
+// refuseReasoning answers a request without the required reasoning and
+// reports whether it did.
+func (s *Server) refuseReasoning(w http.ResponseWriter, proto protocol, body map[string]any) bool {
+	s.mu.Lock()
+	field := s.reasoning
+	s.mu.Unlock()
+	if _, ok := proto.(openaiProtocol); !ok || field == "" {
+		return false
+	}
+	msgs, _ := body["messages"].([]any)
+	for _, m := range msgs {
+		m, _ := m.(map[string]any)
+		if _, has := m[field]; m["role"] == "assistant" && m["tool_calls"] != nil && !has {
+			w.Header().Set("content-type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write(proto.errorBody(http.StatusBadRequest, "invalid_request_error",
+				"The `"+field+"` in the thinking mode must be passed back to the API."))
+			return true
+		}
+	}
+	return false
 }
 
 // refuseKey answers a request without the required key and reports
@@ -34,7 +68,11 @@ func (s *Server) refuseKey(w http.ResponseWriter, r *http.Request, proto protoco
 	s.mu.Lock()
 	key := s.key
 	s.mu.Unlock()
-	if key == "" || r.Header.Get("Authorization") == "Bearer "+key {
+	if key == "" {
+		return false
+	}
+	if _, ok := proto.(anthropicProtocol); ok && r.Header.Get("X-Api-Key") == key ||
+		!ok && r.Header.Get("Authorization") == "Bearer "+key {
 		return false
 	}
 	msg := "invalid x-api-key"

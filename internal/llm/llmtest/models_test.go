@@ -51,7 +51,7 @@ func TestServer_ListsModelsInBothWireFormats(t *testing.T) {
 func TestServer_RequireKey(t *testing.T) {
 	s := NewServer(t, ServerTurn{})
 	s.RequireKey("k1")
-	code, body := get(t, s.URL+"/v1/models", map[string]string{"Anthropic-Version": "2023-06-01", "Authorization": "Bearer k2"})
+	code, body := get(t, s.URL+"/v1/models", map[string]string{"Anthropic-Version": "2023-06-01", "X-Api-Key": "k2"})
 	if code != 401 || body != `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_011CTest"}` {
 		t.Errorf("anthropic: %d %s", code, body)
 	}
@@ -65,5 +65,14 @@ func TestServer_RequireKey(t *testing.T) {
 	}
 	if code, _ := get(t, s.URL+"/v1/models", map[string]string{"Authorization": "Bearer k1"}); code != 200 {
 		t.Errorf("the right key got %d", code)
+	}
+	// Anthropic reads the key in X-Api-Key only.
+	anth := map[string]string{"Anthropic-Version": "2023-06-01", "Authorization": "Bearer k1"}
+	if code, _ := get(t, s.URL+"/v1/models", anth); code != 401 {
+		t.Errorf("anthropic with a bearer key: %d", code)
+	}
+	anth = map[string]string{"Anthropic-Version": "2023-06-01", "X-Api-Key": "k1"}
+	if code, _ := get(t, s.URL+"/v1/models", anth); code != 200 {
+		t.Errorf("anthropic with X-Api-Key: %d", code)
 	}
 }

@@ -82,6 +82,8 @@ func openaiFinish(r llm.StopReason) string {
 		return "tool_calls"
 	case llm.StopLength:
 		return "length"
+	case llm.StopContentFilter:
+		return "content_filter"
 	}
 	return "stop"
 }
@@ -116,8 +118,13 @@ func (openaiProtocol) stream(w *streamWriter, turn ServerTurn, req map[string]an
 		p := msg.Content[i]
 		switch p.Type {
 		case llm.PartText:
+			// A refusal streams in its own field.
+			field := "content"
+			if msg.StopReason == llm.StopRefusal {
+				field = "refusal"
+			}
 			for _, d := range Split(p.Text, size) {
-				if !send(obj{{"content", d}}) {
+				if !send(obj{{field, d}}) {
 					return
 				}
 			}
@@ -157,7 +164,7 @@ func (openaiProtocol) stream(w *streamWriter, turn ServerTurn, req map[string]an
 			{"usage", obj{{"prompt_tokens", prompt}, {"completion_tokens", u.Output},
 				{"total_tokens", prompt + u.Output},
 				{"prompt_tokens_details", obj{{"cached_tokens", u.CacheRead}, {"audio_tokens", 0}}},
-				{"completion_tokens_details", obj{{"reasoning_tokens", 0}, {"audio_tokens", 0},
+				{"completion_tokens_details", obj{{"reasoning_tokens", u.Reasoning}, {"audio_tokens", 0},
 					{"accepted_prediction_tokens", 0}, {"rejected_prediction_tokens", 0}}}}}}
 		if !w.event("", usage) {
 			return

@@ -106,6 +106,9 @@ type Server struct {
 	requests []Request
 	models   []string // nil: DefaultModels
 	key      string   // when set, the only key accepted
+	// reasoning, when set, is the field every assistant message with
+	// tool calls must carry (Chat Completions), as DeepSeek requires.
+	reasoning string
 }
 
 // NewServer starts a server playing turns and closes it when t ends.
@@ -172,7 +175,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, rec)
 	s.mu.Unlock()
-	if s.refuseKey(w, r, proto) {
+	if s.refuseKey(w, r, proto) || s.refuseReasoning(w, proto, rec.Body) {
 		return
 	}
 	s.mu.Lock()

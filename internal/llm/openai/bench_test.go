@@ -68,3 +68,53 @@ func BenchmarkModel_RequestLate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkResponses_StreamDecode decodes a recorded 4,000-delta
+// Responses stream (text and a long tool call) through the Responses
+// adapter. Target: under 100 ms per response, like Chat Completions.
+func BenchmarkResponses_StreamDecode(b *testing.B) {
+	body := recordResponses(b, llmtest.ServerTurn{Message: llmtest.LongResponse("call_1")})
+	m := openai.NewResponses(openai.Config{Model: "gpt-5", APIKey: "k", BaseURL: "http://replay.invalid/v1", Info: gpt5,
+		HTTPClient: &http.Client{Transport: llmtest.Replay(body)}})
+	req := llm.Request{Messages: []llm.Message{llm.UserText("hi")}}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		msg, err := llm.Collect(m.Stream(context.Background(), req))
+		if err != nil || len(msg.Content) != 2 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkResponses_RequestLate is BenchmarkModel_RequestLate on the
+// Responses adapter, each turn with its encrypted reasoning: the per-turn
+// cost of a long session. Target: under 1 ms, flat.
+func BenchmarkResponses_RequestLate(b *testing.B) {
+	body := recordResponses(b, llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("ok")}}})
+	m := openai.NewResponses(openai.Config{Model: "gpt-5", APIKey: "k", BaseURL: "http://replay.invalid/v1", Info: gpt5,
+		HTTPClient: &http.Client{Transport: llmtest.Drain(body)}})
+	var file strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&file, "%4d\tline %04d abcde\n", i+1, i+1)
+	}
+	msgs := []llm.Message{llm.UserText("read big.txt again and again")}
+	for i := range 50 {
+		id := fmt.Sprintf("call_%02d", i)
+		msgs = append(msgs,
+			llm.Message{Role: llm.RoleAssistant, Provider: "openai", StopReason: llm.StopToolUse,
+				Content: []llm.Part{{Type: llm.PartThinking, Thinking: "**Reading**", Signature: strings.Repeat("gAAAA", 200)},
+					llm.ToolCall(id, "read", []byte(`{"path":"big.txt"}`))}},
+			llm.ToolResultText(id, "read", file.String(), false))
+	}
+	req := llm.Request{System: "You are Bonsai.", Messages: msgs}
+	if _, err := llm.Collect(m.Stream(context.Background(), req)); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := llm.Collect(m.Stream(context.Background(), req)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -27,6 +27,9 @@ type chunk struct {
 		PromptTokensDetails struct {
 			CachedTokens int64 `json:"cached_tokens"`
 		} `json:"prompt_tokens_details"`
+		CompletionTokensDetails struct {
+			ReasoningTokens int64 `json:"reasoning_tokens"`
+		} `json:"completion_tokens_details"`
 	} `json:"usage"`
 	// Error is set on an error chunk inside the stream.
 	Error json.RawMessage `json:"error"`

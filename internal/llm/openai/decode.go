@@ -24,6 +24,7 @@ type decoder struct {
 	text     strings.Builder // the open part's text so far
 	calls    map[int64]int   // tool call index → part index
 	args     map[int][]byte
+	refusal  bool // the answer came as refusal deltas
 	finished bool
 }
 
@@ -43,7 +44,8 @@ func (d *decoder) handle(c *chunk, yield func(llm.Event, error) bool) bool {
 	if c.Usage != nil {
 		u := c.Usage
 		cached := u.PromptTokensDetails.CachedTokens
-		d.usage = llm.Usage{Input: u.PromptTokens - cached, Output: u.CompletionTokens, CacheRead: cached}
+		d.usage = llm.Usage{Input: u.PromptTokens - cached, Output: u.CompletionTokens, CacheRead: cached,
+			Reasoning: u.CompletionTokensDetails.ReasoningTokens}
 	}
 	for _, ch := range c.Choices {
 		if ch.Index != 0 {
@@ -60,9 +62,13 @@ func (d *decoder) handle(c *chunk, yield func(llm.Event, error) bool) bool {
 		if delta.Content != "" && !d.appendText(llm.PartText, string(delta.Content), yield) {
 			return false
 		}
-		// A refusal is the model's answer; show it as text.
-		if delta.Refusal != "" && !d.appendText(llm.PartText, string(delta.Refusal), yield) {
-			return false
+		// A refusal is the model's answer; it is kept as text and ends the
+		// message as a refusal.
+		if delta.Refusal != "" {
+			d.refusal = true
+			if !d.appendText(llm.PartText, string(delta.Refusal), yield) {
+				return false
+			}
 		}
 		for _, tc := range delta.ToolCalls {
 			if !d.toolCall(tc, yield) {
@@ -179,6 +185,9 @@ func (d *decoder) finish(ctx context.Context, yield func(llm.Event, error) bool)
 		// Some servers finish tool calls with "stop".
 		d.msg.StopReason = llm.StopToolUse
 	}
+	if d.refusal && d.msg.StopReason == llm.StopEnd {
+		d.msg.StopReason = llm.StopRefusal
+	}
 	d.setUsage()
 	msg := d.msg
 	yield(llm.Event{Type: llm.EventDone, Message: &msg}, nil)
@@ -232,6 +241,8 @@ func stopReason(r string) llm.StopReason {
 		return llm.StopToolUse
 	case "length":
 		return llm.StopLength
+	case "content_filter":
+		return llm.StopContentFilter
 	}
 	return llm.StopEnd
 }

@@ -1,6 +1,8 @@
 // Package openai adapts OpenAI's Chat Completions API, and every server that
 // speaks it (OpenRouter, Groq, Ollama, vLLM, llama.cpp, Gemini's
-// OpenAI-compatible endpoint), to [llm.Model].
+// OpenAI-compatible endpoint), to [llm.Model]; and, as [ResponsesModel],
+// OpenAI's Responses API, which its reasoning models need to keep their
+// reasoning across tool calls.
 //
 // It streams text, parallel tool calls (assembled by index) and, where a
 // server sends them, reasoning deltas (reasoning_content or reasoning) as

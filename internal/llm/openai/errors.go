@@ -104,19 +104,25 @@ func retryAfter(h http.Header) time.Duration {
 }
 
 // notFoundHint names the URL a 404 answered, and the likely fix: the
-// adapter appends /chat/completions to a base URL that, for most servers,
-// ends in /v1.
+// adapter appends /chat/completions (or /responses) to a base URL that,
+// for most servers, ends in /v1.
 func notFoundHint(raw string) string {
 	h := " (POST " + llm.HidePassword(raw) + ")"
 	u, err := url.Parse(raw)
 	if err != nil {
 		return h
 	}
-	switch p := strings.TrimSuffix(u.Path, "/chat/completions"); {
-	case strings.HasSuffix(p, "/chat/completions"):
-		h += ": the base URL should not end in /chat/completions; drop it"
-	case strings.Trim(p, "/") == "":
-		h += ": the base URL usually ends in /v1; add it"
+	for _, endpoint := range []string{"/chat/completions", "/responses"} {
+		if !strings.HasSuffix(u.Path, endpoint) {
+			continue
+		}
+		switch p := strings.TrimSuffix(u.Path, endpoint); {
+		case strings.HasSuffix(p, endpoint):
+			h += ": the base URL should not end in " + endpoint + "; drop it"
+		case strings.Trim(p, "/") == "":
+			h += ": the base URL usually ends in /v1; add it"
+		}
+		break
 	}
 	return h
 }

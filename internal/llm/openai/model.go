@@ -45,6 +45,13 @@ type Config struct {
 	LegacyMaxTokens bool
 	// Headers are added to every request (OpenRouter's attribution headers).
 	Headers map[string]string
+	// AuthHeader is the header the key goes in (see llm.SetAuth); ""
+	// means "Authorization: Bearer".
+	AuthHeader string
+	// ReasoningField, when set, is the field ("reasoning_content" or
+	// "reasoning") in which assistant messages with tool calls carry their
+	// reasoning back (Chat Completions only; see llm.ProviderInfo).
+	ReasoningField string
 }
 
 // Model streams responses from a Chat Completions endpoint.
@@ -132,9 +139,16 @@ func (m *Model) send(ctx context.Context, req llm.Request) (*http.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, m.url, nil)
+	return post(ctx, m.cfg, m.url, body)
+}
+
+// post sends body to url with cfg's key and headers and returns the
+// response of a 2xx status; any other status is an [*llm.Error] made from
+// the server's error body.
+func post(ctx context.Context, cfg Config, url string, body *llm.Body) (*http.Response, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
 	if err != nil {
-		return nil, &llm.Error{Kind: llm.KindInvalidRequest, Provider: m.cfg.Provider, Message: err.Error(), Err: err}
+		return nil, &llm.Error{Kind: llm.KindInvalidRequest, Provider: cfg.Provider, Message: err.Error(), Err: err}
 	}
 	hreq.Body, hreq.ContentLength = body.Reader(), int64(body.Len())
 	hreq.GetBody = func() (io.ReadCloser, error) { return body.Reader(), nil }
@@ -142,19 +156,17 @@ func (m *Model) send(ctx context.Context, req llm.Request) (*http.Response, erro
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
 	h.Set("User-Agent", "bonsai")
-	if m.cfg.APIKey != "" {
-		h.Set("Authorization", "Bearer "+m.cfg.APIKey)
-	}
-	for k, v := range m.cfg.Headers {
+	llm.SetAuth(h, cfg.AuthHeader, cfg.APIKey)
+	for k, v := range cfg.Headers {
 		h.Set(k, v)
 	}
-	resp, err := m.cfg.HTTPClient.Do(hreq)
+	resp, err := cfg.HTTPClient.Do(hreq)
 	if err != nil {
-		return nil, classify(ctx, m.cfg.Provider, err)
+		return nil, classify(ctx, cfg.Provider, err)
 	}
 	if resp.StatusCode >= 300 {
 		defer resp.Body.Close()
-		return nil, statusError(ctx, m.cfg.Provider, resp, m.url)
+		return nil, statusError(ctx, cfg.Provider, resp, url)
 	}
 	return resp, nil
 }

@@ -45,7 +45,7 @@ func types(evs []llm.Event) string {
 func TestModel_StreamText(t *testing.T) {
 	m, srv := newModel(t, gpt5, llmtest.ServerTurn{Chunk: 5, Message: llm.Message{
 		Content: []llm.Part{llm.Text("Hello, world!")},
-		Usage:   &llm.Usage{Input: 1000, Output: 200, CacheRead: 10000},
+		Usage:   &llm.Usage{Input: 1000, Output: 200, CacheRead: 10000, Reasoning: 64},
 	}})
 	evs, msg, err := collect(t, m, llm.Request{System: "be brief", Messages: []llm.Message{llm.UserText("hi")}})
 	if err != nil {
@@ -59,7 +59,8 @@ func TestModel_StreamText(t *testing.T) {
 	}
 	u := msg.Usage
 	// prompt_tokens 11000 of which 10000 cached.
-	if u == nil || u.Input != 1000 || u.Output != 200 || u.CacheRead != 10000 || u.CacheWrite != 0 {
+	// completion_tokens 200 of which 64 reasoning.
+	if u == nil || u.Input != 1000 || u.Output != 200 || u.CacheRead != 10000 || u.CacheWrite != 0 || u.Reasoning != 64 {
 		t.Fatalf("usage = %+v", u)
 	}
 	if want := (1000*1.25 + 200*10 + 10000*0.125) / 1e6; math.Abs(u.Cost-want) > 1e-12 {

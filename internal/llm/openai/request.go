@@ -169,7 +169,7 @@ func (m *Model) encoded(msg *llm.Message) (encodedMessage, error) {
 	if enc, ok := m.cache.Get(msg); ok {
 		return enc, nil
 	}
-	enc, err := encodeMessage(*msg)
+	enc, err := encodeMessage(*msg, &m.cfg)
 	if err != nil {
 		return enc, err
 	}

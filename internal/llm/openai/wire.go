@@ -40,10 +40,12 @@ type toolCall struct {
 // string or a list of parts; assistant messages with only tool calls have
 // none.
 type chatMessage struct {
-	Role       string     `json:"role"`
-	Content    any        `json:"content,omitempty"`
-	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Role             string     `json:"role"`
+	Content          any        `json:"content,omitempty"`
+	ReasoningContent *string    `json:"reasoning_content,omitempty"`
+	Reasoning        *string    `json:"reasoning,omitempty"`
+	ToolCalls        []toolCall `json:"tool_calls,omitempty"`
+	ToolCallID       string     `json:"tool_call_id,omitempty"`
 }
 
 // encodedMessage is one llm message on the wire: the message itself (nil
@@ -58,12 +60,12 @@ type encodedMessage struct {
 // imagesIntro opens the user message carrying tool results' images.
 const imagesIntro = "Images returned by the tool calls above:"
 
-func encodeMessage(msg llm.Message) (encodedMessage, error) {
+func encodeMessage(msg llm.Message, cfg *Config) (encodedMessage, error) {
 	var out encodedMessage
 	var cm chatMessage
 	switch msg.Role {
 	case llm.RoleAssistant:
-		a, ok := assistant(msg)
+		a, ok := assistant(msg, cfg)
 		if !ok {
 			return out, nil
 		}
@@ -119,9 +121,13 @@ func imagePart(p llm.Part) imageURLPart {
 	return imageURLPart{Type: "image_url", ImageURL: imageURL{URL: "data:" + p.MimeType + ";base64," + p.Data}}
 }
 
-// assistant converts an assistant message. Thinking is not sent back (Chat
-// Completions has no field for it); a message left empty is not sent.
-func assistant(msg llm.Message) (chatMessage, bool) {
+// assistant converts an assistant message; a message left empty is not
+// sent. Thinking goes back only where the provider asks for it
+// (cfg.ReasoningField), on messages with tool calls: the turns whose
+// reasoning the model continues from. It is this provider's own reasoning
+// text, or an empty field when there is none (another provider's turn),
+// since a provider that requires the field refuses a turn without it.
+func assistant(msg llm.Message, cfg *Config) (chatMessage, bool) {
 	a := chatMessage{Role: "assistant"}
 	if text := joinText(msg.Content); text != "" {
 		a.Content = text
@@ -133,7 +139,29 @@ func assistant(msg llm.Message) (chatMessage, bool) {
 		a.ToolCalls = append(a.ToolCalls, toolCall{ID: p.ID, Type: "function",
 			Function: toolCallFunction{Name: p.Name, Arguments: string(llm.ToolArguments(p.Arguments))}})
 	}
+	if len(a.ToolCalls) > 0 && cfg.ReasoningField != "" {
+		r := ""
+		if msg.Provider == "" || msg.Provider == cfg.Provider {
+			r = joinThinking(msg.Content)
+		}
+		if cfg.ReasoningField == "reasoning" {
+			a.Reasoning = &r
+		} else {
+			a.ReasoningContent = &r
+		}
+	}
 	return a, a.Content != nil || len(a.ToolCalls) > 0
+}
+
+// joinThinking returns the text of the readable thinking parts.
+func joinThinking(parts []llm.Part) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Type == llm.PartThinking && !p.Redacted {
+			b.WriteString(p.Thinking)
+		}
+	}
+	return b.String()
 }
 
 func joinText(parts []llm.Part) string {

@@ -14,8 +14,8 @@ import (
 )
 
 // modelsServer answers GET path with body when the request carries the
-// bearer key good, else with status 401 and refused, the way the
-// providers do.
+// key good (as a bearer token, or in X-Api-Key for Anthropic), else with
+// status 401 and refused, the way the providers do.
 func modelsServer(t *testing.T, path, good, body, refused string, seen *http.Header) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -25,7 +25,7 @@ func modelsServer(t *testing.T, path, good, body, refused string, seen *http.Hea
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		if r.Header.Get("Authorization") != "Bearer "+good {
+		if r.Header.Get("Authorization") != "Bearer "+good && r.Header.Get("X-Api-Key") != good {
 			w.WriteHeader(http.StatusUnauthorized)
 			w.Write([]byte(refused))
 			return

@@ -81,19 +81,33 @@ func Resolve(id string, opts Options) (Resolved, error) {
 	return Resolved{Model: llm.WithRetry(m, opts.Retry), ID: mid, Info: info, Warning: warning, BaseURL: base}, nil
 }
 
+// Wire returns the wire format p speaks for a model described by info:
+// p's ReasoningWire for a thinking model when p has one, else p's Wire.
+func Wire(p llm.ProviderInfo, info llm.Info) llm.WireFormat {
+	if p.ReasoningWire != "" && info.Thinking {
+		return p.ReasoningWire
+	}
+	return p.Wire
+}
+
 // adapter builds the adapter of p's wire format, without retries.
 func adapter(p llm.ProviderInfo, mid llm.ModelID, key, base string, info llm.Info, opts Options, idle time.Duration, max int64) (llm.Model, error) {
-	switch p.Wire {
+	wire := Wire(p, info)
+	switch wire {
+	case llm.WireOpenAIResponses:
+		return openai.NewResponses(openai.Config{Model: mid.Model, APIKey: key, AuthHeader: p.AuthHeader, BaseURL: base, Info: info,
+			HTTPClient: opts.HTTPClient, Provider: p.Name, Headers: p.Headers,
+			Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
 	case llm.WireAnthropicMessages:
-		return anthropic.New(anthropic.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
+		return anthropic.New(anthropic.Config{Model: mid.Model, APIKey: key, AuthHeader: p.AuthHeader, BaseURL: base, Info: info,
 			HTTPClient: opts.HTTPClient, Provider: p.Name, Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
 	case llm.WireOpenAIChat:
-		return openai.New(openai.Config{Model: mid.Model, APIKey: key, BaseURL: base, Info: info,
+		return openai.New(openai.Config{Model: mid.Model, APIKey: key, AuthHeader: p.AuthHeader, BaseURL: base, Info: info,
 			HTTPClient: opts.HTTPClient, Provider: p.Name, LegacyMaxTokens: p.LegacyMaxTokens, Headers: p.Headers,
-			Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
+			ReasoningField: p.ReasoningField, Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
 	}
 	return nil, &llm.Error{Kind: llm.KindInvalidRequest, Provider: p.Name,
-		Message: fmt.Sprintf("no adapter speaks %q", p.Wire)}
+		Message: fmt.Sprintf("no adapter speaks %q", wire)}
 }
 
 // Check reports whether the model named id could be resolved with the

@@ -38,7 +38,7 @@ func TestResolve_Errors(t *testing.T) {
 		}
 	}
 	_, err := provider.Resolve("nosuch/model", provider.Options{Getenv: env(nil)})
-	if !strings.Contains(err.Error(), "anthropic, gemini, groq") {
+	if !strings.Contains(err.Error(), "anthropic, deepseek, gemini, groq") {
 		t.Errorf("unknown provider error should list the known ones: %v", err)
 	}
 }
@@ -74,8 +74,9 @@ func TestResolve_EndToEnd(t *testing.T) {
 	tests := []struct {
 		id, keyEnv, baseEnv, suffix, auth, path string
 	}{
-		{"anthropic/claude-haiku-4-5", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "", "Bearer k1", "/v1/messages"},
-		{"openai/gpt-5-mini", "OPENAI_API_KEY", "OPENAI_BASE_URL", "/v1", "Bearer k1", "/v1/chat/completions"},
+		{"anthropic/claude-haiku-4-5", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "", "k1", "/v1/messages"},
+		{"openai/gpt-5-mini", "OPENAI_API_KEY", "OPENAI_BASE_URL", "/v1", "Bearer k1", "/v1/responses"},
+		{"openai/gpt-4.1-mini", "OPENAI_API_KEY", "OPENAI_BASE_URL", "/v1", "Bearer k1", "/v1/chat/completions"},
 		{"groq/openai/gpt-oss-120b", "GROQ_API_KEY", "GROQ_BASE_URL", "/openai/v1", "Bearer k1", "/openai/v1/chat/completions"},
 		{"ollama/qwen3:8b", "", "OLLAMA_BASE_URL", "/v1", "", "/v1/chat/completions"},
 	}
@@ -96,8 +97,12 @@ func TestResolve_EndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			reqs := srv.Requests()
-			if msg.Text() != "hi" || len(reqs) != 2 || reqs[1].Path != tt.path || reqs[1].Header.Get("Authorization") != tt.auth {
-				t.Errorf("text %q, %d requests, last %s auth %q", msg.Text(), len(reqs), reqs[len(reqs)-1].Path, reqs[len(reqs)-1].Header.Get("Authorization"))
+			auth := reqs[len(reqs)-1].Header.Get("Authorization")
+			if strings.HasPrefix(tt.id, "anthropic/") {
+				auth = reqs[len(reqs)-1].Header.Get("X-Api-Key")
+			}
+			if msg.Text() != "hi" || len(reqs) != 2 || reqs[1].Path != tt.path || auth != tt.auth {
+				t.Errorf("text %q, %d requests, last %s auth %q", msg.Text(), len(reqs), reqs[len(reqs)-1].Path, auth)
 			}
 			if r.Info.Price.Input > 0 && (msg.Usage == nil || msg.Usage.Cost <= 0) {
 				t.Errorf("a catalogued model must report cost: %+v", msg.Usage)

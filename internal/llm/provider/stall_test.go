@@ -14,10 +14,15 @@ import (
 )
 
 // stallIDs are a model of each wire format, with the variables pointing
-// them at a fake server.
-var stallIDs = []struct{ id, baseEnv, suffix string }{
-	{"anthropic/claude-haiku-4-5", "ANTHROPIC_BASE_URL", ""},
-	{"openai/gpt-5-mini", "OPENAI_BASE_URL", "/v1"},
+// them at a fake server, and the number of events after which some text
+// has streamed.
+var stallIDs = []struct {
+	id, baseEnv, suffix string
+	content             int
+}{
+	{"anthropic/claude-haiku-4-5", "ANTHROPIC_BASE_URL", "", 4},
+	{"openai/gpt-5-mini", "OPENAI_BASE_URL", "/v1", 6},   // Responses
+	{"openai/gpt-4.1-mini", "OPENAI_BASE_URL", "/v1", 4}, // Chat Completions
 }
 
 func resolveAt(t *testing.T, id, baseEnv, base string, opts provider.Options) llm.Model {
@@ -92,15 +97,17 @@ func TestResolve_StallAfterContentFails(t *testing.T) {
 		idle time.Duration // longer than the fake takes to send its first events
 		want string
 	}{
-		"quiet":     {llmtest.ServerTurn{Message: long, Cut: llmtest.CutHang, CutAfter: 4}, time.Second, "no response for 1s (idle timeout)"},
-		"keepalive": {llmtest.ServerTurn{Message: long, Cut: llmtest.CutPings, CutAfter: 4}, time.Second, "no response for 1s (idle timeout)"},
-		"endless":   {llmtest.ServerTurn{Message: long, Cut: llmtest.CutEndless, CutAfter: 4}, time.Minute, "response larger than 1 MiB: the stream was cut off"},
+		"quiet":     {llmtest.ServerTurn{Message: long, Cut: llmtest.CutHang}, time.Second, "no response for 1s (idle timeout)"},
+		"keepalive": {llmtest.ServerTurn{Message: long, Cut: llmtest.CutPings}, time.Second, "no response for 1s (idle timeout)"},
+		"endless":   {llmtest.ServerTurn{Message: long, Cut: llmtest.CutEndless}, time.Minute, "response larger than 1 MiB: the stream was cut off"},
 	}
 	for _, m := range stallIDs {
 		for name, c := range cases {
 			t.Run(m.id+"/"+name, func(t *testing.T) {
 				t.Parallel()
-				srv := llmtest.NewServer(t, c.turn, llmtest.ServerTurn{Message: long})
+				turn := c.turn
+				turn.CutAfter = m.content
+				srv := llmtest.NewServer(t, turn, llmtest.ServerTurn{Message: long})
 				model := resolveAt(t, m.id, m.baseEnv, srv.URL+m.suffix,
 					provider.Options{IdleTimeout: c.idle, MaxResponseBytes: 1 << 20})
 				msg, err := llm.Collect(model.Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("hello")}}))

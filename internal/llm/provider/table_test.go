@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
 	"net/url"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/catalog"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/llm/provider"
 )
@@ -55,8 +57,15 @@ func TestProviders_TableAndWiringAgree(t *testing.T) {
 				t.Fatalf("wire format %q: this test knows no request path for it", p.Wire)
 			}
 			req := srv.Requests()[0]
-			if req.Path != def.Path+want || req.Header.Get("Authorization") != "Bearer k-"+p.Name {
-				t.Errorf("request to %s with authorization %q; want %s with the key of %s", req.Path, req.Header.Get("Authorization"), def.Path+want, p.KeyEnv)
+			header, value := "Authorization", "Bearer k-"+p.Name
+			if p.AuthHeader != "" {
+				header, value = p.AuthHeader, "k-"+p.Name
+			}
+			if req.Path != def.Path+want || req.Header.Get(header) != value {
+				t.Errorf("request to %s with %s %q; want %s with the key of %s", req.Path, header, req.Header.Get(header), def.Path+want, p.KeyEnv)
+			}
+			if header != "Authorization" && req.Header.Get("Authorization") != "" {
+				t.Errorf("the key also went in Authorization: %q", req.Header.Get("Authorization"))
 			}
 			for k, v := range p.Headers {
 				if req.Header.Get(k) != v {
@@ -72,6 +81,37 @@ func TestProviders_TableAndWiringAgree(t *testing.T) {
 				t.Errorf("Resolve read %v; want %s and %s among them", rec.read, p.KeyEnv, p.BaseURLEnv)
 			}
 		})
+	}
+}
+
+// TestProviders_ReasoningWire: a provider with a reasoning wire format
+// speaks it for the models the catalog marks as thinking, and its usual
+// one for the others.
+func TestProviders_ReasoningWire(t *testing.T) {
+	paths := map[llm.WireFormat]string{llm.WireOpenAIChat: "/chat/completions", llm.WireOpenAIResponses: "/responses"}
+	for _, p := range llm.Providers() {
+		if p.ReasoningWire == "" {
+			continue
+		}
+		cat, err := catalog.New(map[string]json.RawMessage{p.Name + "/reasoner": json.RawMessage(`{"thinking":true}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		def, _ := url.Parse(p.DefaultBaseURL)
+		for model, wire := range map[string]llm.WireFormat{"reasoner": p.ReasoningWire, "plain": p.Wire} {
+			srv := llmtest.NewServer(t, llmtest.ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("hi")}}})
+			r, err := provider.Resolve(p.Name+"/"+model, provider.Options{Catalog: cat,
+				Getenv: env(map[string]string{p.KeyEnv: "k", p.BaseURLEnv: srv.URL + def.Path})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := llm.Collect(r.Model.Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.UserText("hello")}})); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := srv.Requests()[0].Path, def.Path+paths[wire]; got != want || provider.Wire(p, r.Info) != wire {
+				t.Errorf("%s/%s: request to %s, want %s (%s)", p.Name, model, got, want, wire)
+			}
+		}
 	}
 }
 

@@ -61,7 +61,7 @@ func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 
 	before = lastEventID(t, s)
 	done, err := s.FinishRun(ctx, board.Run{
-		ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: 1200, OutputTokens: 340, CacheReadTokens: 5000, CacheWriteTokens: 800, CostUSD: 0.0421}, Error: "", TicketID: "ignored", WorkerID: "ignored",
+		ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: 1200, OutputTokens: 340, CacheReadTokens: 5000, CacheWriteTokens: 800, ReasoningTokens: 120, CostUSD: 0.0421}, Error: "", TicketID: "ignored", WorkerID: "ignored",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +72,7 @@ func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 	wantRecent(t, "FinishedAt", *done.FinishedAt)
 	want.Status, want.FinishedAt = board.RunCompleted, done.FinishedAt
 	want.InputTokens, want.OutputTokens, want.CacheReadTokens, want.CacheWriteTokens, want.CostUSD = 1200, 340, 5000, 800, 0.0421
+	want.ReasoningTokens = 120 // the thinking among the output tokens
 	same(t, "finished run", done, want)
 	wantEvents(t, s, before, board.EventRunFinished)
 

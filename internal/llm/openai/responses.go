@@ -1,0 +1,90 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+)
+
+// ResponsesModel streams responses from OpenAI's Responses API (POST
+// {base}/responses). Requests are stateless (store: false): the whole
+// conversation is sent each time, and the reasoning of earlier turns goes
+// back as reasoning items with the encrypted content the API returned
+// (include: reasoning.encrypted_content), so a reasoning model keeps its
+// reasoning across tool calls without OpenAI storing anything.
+type ResponsesModel struct {
+	cfg    Config
+	url    string
+	redact *llm.Redactor
+	cache  llm.EncodeCache[[]byte]
+}
+
+var _ llm.Model = (*ResponsesModel)(nil)
+
+// NewResponses returns a Responses API model for cfg (LegacyMaxTokens is
+// not used). It reads no environment variables.
+func NewResponses(cfg Config) *ResponsesModel {
+	if cfg.Provider == "" {
+		cfg.Provider = "openai"
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{}
+	}
+	redact := cfg.Redactor.With(cfg.APIKey).With(llm.URLSecrets(cfg.BaseURL)...)
+	return &ResponsesModel{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/responses", redact: redact}
+}
+
+// Stream sends req and streams the response.
+func (m *ResponsesModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event, error] {
+	return func(yield func(llm.Event, error) bool) {
+		d := newResponsesDecoder(m.cfg, m.redact)
+		g, reqCtx := llm.NewStreamGuard(ctx, m.cfg.Provider, m.cfg.IdleTimeout, m.cfg.MaxResponseBytes)
+		defer g.Stop()
+		body, err := m.body(req)
+		if err != nil {
+			d.fail(yield, err)
+			return
+		}
+		resp, err := post(reqCtx, m.cfg, m.url, body)
+		if err != nil {
+			d.fail(yield, g.Err(err))
+			return
+		}
+		defer resp.Body.Close()
+		sse := llm.NewSSEReader(g.Body(resp.Body))
+		var ev responsesEvent
+		for sse.Next() {
+			if err := ctx.Err(); err != nil {
+				d.fail(yield, err)
+				return
+			}
+			data := sse.Data()
+			if len(bytes.TrimSpace(data)) == 0 || bytes.HasPrefix(data, []byte("[DONE]")) {
+				continue
+			}
+			g.Hold()
+			ev = responsesEvent{}
+			if err := json.Unmarshal(data, &ev); err != nil {
+				d.fail(yield, classify(ctx, m.cfg.Provider, err))
+				return
+			}
+			if !d.handle(&ev, data, yield) {
+				return
+			}
+			if d.finished {
+				break
+			}
+			g.Alive()
+		}
+		if err := sse.Err(); err != nil && !d.finished {
+			d.fail(yield, g.Err(classify(ctx, m.cfg.Provider, err)))
+			return
+		}
+		d.finish(ctx, yield)
+	}
+}
