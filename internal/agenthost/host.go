@@ -34,7 +34,9 @@ type Config struct {
 	// Policy.Workspace defaults to Prompt.Root. The zero value judges in
 	// auto mode and refuses the commands the policy holds for a person.
 	Gate gate.Config
-	// Extra are more tools, offered after the coding tools.
+	// Extra are more tools, offered after the coding tools: the ticket
+	// tools, MCP servers' tools. They pass through the gate too, which
+	// judges the MCP tools (mcp__<server>__<tool>) and leaves others be.
 	Extra []tool.Tool
 	// Session records the conversation; the agent resumes from its leaf.
 	Session *session.File
@@ -82,8 +84,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	if cfg.Gate.Policy.Workspace == "" {
 		cfg.Gate.Policy.Workspace = cfg.Prompt.Root
 	}
-	toolset = gate.Wrap(toolset, cfg.Gate)
-	toolset = append(toolset, cfg.Extra...)
+	toolset = gate.Wrap(append(toolset, cfg.Extra...), cfg.Gate)
 	cfg.Prompt.Tools = append(append([]string(nil), cfg.Tools...), Names(cfg.Extra)...)
 	system, w := cfg.Prompt.Render(ctx)
 	h.warnings = append(h.warnings, w...)

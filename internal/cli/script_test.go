@@ -57,6 +57,9 @@ func TestScripts(t *testing.T) {
 			if program, ok := strings.CutPrefix(cond, "engine:"); ok {
 				return engineCondition(program)
 			}
+			if bin, ok := strings.CutPrefix(cond, "npmmcp:"); ok {
+				return npmMCPCondition(bin)
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(env *testscript.Env) error {
@@ -95,6 +98,9 @@ func TestScripts(t *testing.T) {
 			// doctor_script_test.go: damage a file as a failing disk would.
 			"corrupt":     cmdCorrupt,
 			"pathwithout": cmdPathWithout,
+			// mcp_npm_test.go: npm MCP clients and servers (issue 15).
+			"npmmcp":   cmdNpmMCP,
+			"webtoken": cmdWebToken,
 		},
 	})
 }

@@ -128,10 +128,16 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	if err != nil {
 		return fail(err)
 	}
+	webLog := slog.New(slog.NewTextHandler(logFile, nil))
+	mcpHandler, err := a.mcpHandler(ctx, s, webLog)
+	if err != nil {
+		return fail(err)
+	}
 	srv, err := web.New(web.Options{
 		Store: s, Token: token, Dir: d, Author: a.author(), Public: o.public, Getenv: a.getenv,
+		MCP:         mcpHandler,
 		Credentials: webCredentials{a},
-		Logger:      slog.New(slog.NewTextHandler(logFile, nil)),
+		Logger:      webLog,
 		Service:     func() (bool, string) { return serviceState(a) },
 		Diff:        diff,
 		RunNow: func(ctx context.Context, ref board.Ref) (string, error) {

@@ -26,6 +26,8 @@ type Config struct {
 	Models map[string]ModelSettings `json:"models,omitempty"`
 	// Providers configures model providers by name (their base URLs).
 	Providers map[string]ProviderSettings `json:"providers,omitempty"`
+	// MCP configures the MCP servers of Bonsai's own agent (mcp.go).
+	MCP MCP `json:"mcp,omitzero"`
 }
 
 // Heartbeat configures the heartbeat.
@@ -238,6 +240,12 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
+		if full == "mcp" {
+			if err := applyMCP(c, v); err != nil {
+				return err
+			}
+			continue
+		}
 		if isSection(full) {
 			sub, ok := v.(map[string]any)
 			if !ok {
@@ -248,7 +256,7 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
-		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s, %s, %s", knownKeys(), modelKeyHelp(), providerKeyHelp())}
+		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s, %s, %s, %s", knownKeys(), modelKeyHelp(), providerKeyHelp(), mcpKeyHelp())}
 	}
 	return nil
 }

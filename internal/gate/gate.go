@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/tool"
@@ -39,9 +40,10 @@ const (
 	editTool  = "edit"
 )
 
-// Wrap returns ts with the bash tool judged before it runs and, in
-// read-only mode, write and edit refused. Other tools are returned as
-// they are.
+// Wrap returns ts with the bash tool judged before it runs, in
+// read-only mode write and edit refused, and the tools of MCP servers
+// (mcp__<server>__<tool>) judged by the policy (mcp.go). Other tools are
+// returned as they are.
 func Wrap(ts []tool.Tool, c Config) []tool.Tool {
 	out := make([]tool.Tool, len(ts))
 	for i, t := range ts {
@@ -50,6 +52,8 @@ func Wrap(ts []tool.Tool, c Config) []tool.Tool {
 			out[i] = &guarded{Tool: t, check: c.command}
 		case c.Policy.Mode == policy.ModeReadOnly && (t.Name() == writeTool || t.Name() == editTool):
 			out[i] = &guarded{Tool: t, check: readOnlyRefusal}
+		case strings.HasPrefix(t.Name(), mcpPrefix):
+			out[i] = &guarded{Tool: t, check: c.mcpCheck(t)}
 		default:
 			out[i] = t
 		}

@@ -142,7 +142,9 @@ func loopbackHost(hostport string) bool {
 }
 
 // isAPI reports whether r is a JSON API request.
-func isAPI(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/") }
+func isAPI(r *http.Request) bool {
+	return strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/mcp"
+}
 
 // statusWriter records the status and size of a response for the log. It
 // unwraps to the real writer, so http.ResponseController can flush event

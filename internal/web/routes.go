@@ -71,6 +71,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /api/events", h(s.apiEvents))
 	mux.Handle("GET /api/events/stream", h(s.apiEventStream))
 	mux.Handle("/api/", h(s.apiNotFound))
+	mux.Handle("/mcp", h(s.mcp))
 
 	mux.Handle("/", h(s.notFound))
 	return mux
@@ -99,4 +100,20 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) apiNotFound(w http.ResponseWriter, r *http.Request) error {
 	return &httpError{status: http.StatusNotFound, code: "not_found",
 		msg: r.Method + " " + r.URL.Path + " is not an API route; see docs/api.md"}
+}
+
+// mcp hands /mcp to the MCP handler. Only a client with the token as a
+// Bearer token reaches it: a browser's cookie is not enough, so a page
+// cannot drive the board through it.
+func (s *Server) mcp(w http.ResponseWriter, r *http.Request) error {
+	if s.opts.MCP == nil {
+		return &httpError{status: http.StatusNotFound, code: "not_found", msg: "this server does not serve MCP"}
+	}
+	if s.auth.check(r) != authBearer {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="bonsai"`)
+		return &httpError{status: http.StatusUnauthorized, code: "unauthorized",
+			msg: "MCP clients authenticate with Authorization: Bearer <web-token>"}
+	}
+	s.opts.MCP.ServeHTTP(w, r)
+	return nil
 }

@@ -31,6 +31,10 @@ type Options struct {
 	// server answers only requests addressed to localhost, which defeats DNS
 	// rebinding.
 	Public bool
+	// MCP, when set, serves the Model Context Protocol at /mcp (the board
+	// for a person's MCP client); only Bearer requests with the web token
+	// reach it. Nil answers 404.
+	MCP http.Handler
 	// Logger receives one line per request; nil discards them.
 	Logger *slog.Logger
 	// Getenv reads the environment, for the settings page's key presence
