@@ -45,11 +45,21 @@ func (Claude) Command(in Invocation) (Command, error) {
 		tools = claudeReadOnlyTools
 	}
 	allowed := tools
+	// Bonsai's executor is the sandbox; Claude Code's own one would need
+	// socat and bubblewrap inside it. Every Bash command is judged by the
+	// project's policy first, through the board server's hook.
+	settings := map[string]any{"sandbox": map[string]any{"enabled": false}}
+	if in.MCP.Hook != "" {
+		settings["hooks"] = map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash",
+			"hooks": []any{map[string]any{"type": "http", "url": in.MCP.Hook, "timeout": 3600,
+				"headers": map[string]string{"Authorization": "Bearer " + in.MCP.Token}}}}}}
+	}
+	set, err := json.Marshal(settings)
+	if err != nil {
+		return Command{}, err
+	}
 	argv := []string{in.Bin, "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages",
-		"--model", in.Endpoint.Model, "--permission-mode", "dontAsk", "--tools", tools,
-		// Bonsai's executor is the sandbox; Claude Code's own one would
-		// need socat and bubblewrap inside it.
-		"--settings", `{"sandbox":{"enabled":false}}`}
+		"--model", in.Endpoint.Model, "--permission-mode", "dontAsk", "--tools", tools, "--settings", string(set)}
 	if in.MCP.URL != "" {
 		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{in.MCP.Name: map[string]any{
 			"type": "http", "url": in.MCP.URL, "headers": map[string]string{"Authorization": "Bearer " + in.MCP.Token}}}})

@@ -36,8 +36,8 @@ const codexMCPTokenEnv = "BONSAI_MCP_TOKEN"
 // own sandbox is off: Bonsai's executor is the boundary, and Codex's
 // Landlock sandbox cannot start inside bubblewrap.
 func (Codex) Command(in Invocation) (Command, error) {
-	if in.Endpoint.Wire != llm.WireOpenAIChat || in.Endpoint.Provider != "openai" {
-		return Command{}, fmt.Errorf("codex speaks the OpenAI Responses API; model provider %s is not openai (use an openai/… model)", in.Endpoint.Provider)
+	if !in.Endpoint.Responses {
+		return Command{}, fmt.Errorf("codex speaks the OpenAI Responses API, which model provider %s does not (use an openai/… model)", in.Endpoint.Provider)
 	}
 	q := strconv.Quote
 	argv := []string{in.Bin, "exec"}

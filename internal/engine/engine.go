@@ -54,6 +54,9 @@ type Invocation struct {
 type Endpoint struct {
 	// Wire is the API the server speaks.
 	Wire llm.WireFormat
+	// Responses reports that the server also speaks OpenAI's Responses
+	// API (Codex's only wire).
+	Responses bool
 	// Provider is the provider's name, e.g. "anthropic".
 	Provider string
 	// BaseURL is the API root (for OpenAI-style wires, with its /v1).
@@ -72,6 +75,10 @@ type MCPEndpoint struct {
 	URL string
 	// Token is the bearer token the endpoint requires.
 	Token string
+	// Hook, when set, is the URL (same token) that judges a shell
+	// command with the project's policy before it runs: Claude Code's
+	// PreToolUse HTTP hook.
+	Hook string
 }
 
 // Command is how to start one run.

@@ -49,7 +49,7 @@ func TestFigures(t *testing.T) {
 			srv := llmtest.NewServer(t, text("ok"))
 			dir := t.TempDir()
 			cmd, err := c.e.Command(engine.Invocation{Bin: bin, StateDir: filepath.Join(dir, "state"), Prompt: "say ok",
-				Endpoint: engine.Endpoint{Wire: c.wire, Provider: c.prov, BaseURL: srv.URL + c.path, Key: "k", Model: "m"}})
+				Endpoint: engine.Endpoint{Wire: c.wire, Responses: c.prov == "openai", Provider: c.prov, BaseURL: srv.URL + c.path, Key: "k", Model: "m"}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,8 +29,9 @@ type boardServer struct {
 	terminate atomic.Bool
 }
 
-// serveBoard starts the board server of a run's tools.
-func serveBoard(tools []tool.Tool) (*boardServer, error) {
+// serveBoard starts the board server of a run's tools; judge, when not
+// nil, answers the engine's command hook (hook.go) on the same server.
+func serveBoard(tools []tool.Tool, judge tool.Tool) (*boardServer, error) {
 	b := &boardServer{}
 	wrapped := make([]tool.Tool, len(tools))
 	for i, t := range tools {
@@ -43,13 +44,17 @@ func serveBoard(tools []tool.Tool) (*boardServer, error) {
 	var tok [32]byte
 	_, _ = rand.Read(tok[:])
 	token := hex.EncodeToString(tok[:])
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	if judge != nil {
+		mux.Handle("POST "+hookPath, b.preToolUse(judge))
+	}
 	auth := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte("Bearer "+token)) != 1 {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
-		h.ServeHTTP(w, r)
+		mux.ServeHTTP(w, r)
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -58,6 +63,9 @@ func serveBoard(tools []tool.Tool) (*boardServer, error) {
 	b.srv = &http.Server{Handler: auth, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = b.srv.Serve(ln) }()
 	b.endpoint = MCPEndpoint{Name: "bonsai", URL: "http://" + ln.Addr().String() + "/mcp", Token: token}
+	if judge != nil {
+		b.endpoint.Hook = "http://" + ln.Addr().String() + hookPath
+	}
 	return b, nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
 
@@ -95,7 +96,7 @@ func (r *Runner) endpoint(model string) (Endpoint, error) {
 	if !ok {
 		return Endpoint{}, fmt.Errorf("unknown provider %q in model %s", id.Provider, model)
 	}
-	e := Endpoint{Wire: p.Wire, Provider: p.Name, Model: id.Model, Key: r.opts.Getenv(p.KeyEnv), BaseURL: r.opts.Getenv(p.BaseURLEnv)}
+	e := Endpoint{Wire: p.Wire, Responses: p.Wire == llm.WireOpenAIResponses || p.ReasoningWire == llm.WireOpenAIResponses, Provider: p.Name, Model: id.Model, Key: r.opts.Getenv(p.KeyEnv), BaseURL: r.opts.Getenv(p.BaseURLEnv)}
 	if e.BaseURL == "" {
 		e.BaseURL = p.DefaultBaseURL
 	}
@@ -132,7 +133,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	defer sess.Close()
 	var board_ *boardServer
 	if len(job.Tools) > 0 {
-		if board_, err = serveBoard(job.Tools); err != nil {
+		if board_, err = serveBoard(job.Tools, commandJudge(job)); err != nil {
 			return heartbeat.Outcome{}, fmt.Errorf("serve the board tools: %w", err)
 		}
 		defer board_.Close()
@@ -152,7 +153,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	total := st.Total
 	in := Invocation{Bin: bin, Endpoint: ep, StateDir: stateDir(job.Workspace.Root, job.SessionFile, e.Name()),
 		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job),
-		BudgetUSD: job.Budget.USD}
+		BudgetUSD: job.Budget.USD, ReadOnly: job.Policy.Mode == policy.ModeReadOnly}
 	if board_ != nil {
 		in.MCP = board_.endpoint
 	}
