@@ -27,8 +27,8 @@ func (OpenCode) MinVersion() string { return "1.0.0" }
 // Command implements Engine. OpenCode reads its whole configuration from
 // OPENCODE_CONFIG_CONTENT: the model server as a provider, the board
 // server as a remote MCP server, the system prompt as an instructions
-// file, and its permissions (edits and bash allowed, no web fetches:
-// the executor is the boundary).
+// file, and its permissions (openCodePermissions: the executor is the
+// boundary).
 func (OpenCode) Command(in Invocation) (Command, error) {
 	var provider, npm string
 	base := in.Endpoint.BaseURL
@@ -51,12 +51,12 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 		}},
 		"model":       provider + "/" + in.Endpoint.Model,
 		"small_model": provider + "/" + in.Endpoint.Model,
-		"permission":  map[string]any{"edit": "allow", "bash": "allow", "webfetch": "deny"},
+		"permission":  openCodePermissions("allow"),
 		// No title request: it would spend a model call per session.
 		"agent": map[string]any{"title": map[string]any{"disable": true}},
 	}
 	if in.ReadOnly {
-		cfg["permission"] = map[string]any{"edit": "deny", "bash": "allow", "webfetch": "deny"}
+		cfg["permission"] = openCodePermissions("deny")
 	}
 	files := map[string]string{}
 	if in.System != "" {
@@ -88,6 +88,15 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 		"OPENCODE_DISABLE_PROJECT_CONFIG=1",
 	}
 	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files}, nil
+}
+
+// openCodePermissions are a run's permissions: nothing is asked (no one
+// can answer in `opencode run`, which then gives up): commands, paths
+// outside the worktree (the sandbox bounds them) and repeated calls are
+// allowed, edits as given, the web refused.
+func openCodePermissions(edit string) map[string]any {
+	return map[string]any{"edit": edit, "bash": "allow", "external_directory": "allow", "doom_loop": "allow",
+		"webfetch": "deny", "websearch": "deny", "codesearch": "deny"}
 }
 
 // NewParser implements Engine.
