@@ -58,7 +58,7 @@ func (Claude) Command(in Invocation) (Command, error) {
 	if err != nil {
 		return Command{}, err
 	}
-	argv := []string{in.Bin, "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages",
+	argv := []string{in.Bin, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--include-partial-messages",
 		"--model", in.Endpoint.Model, "--permission-mode", "dontAsk", "--tools", tools, "--settings", string(set)}
 	if in.MCP.URL != "" {
 		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{in.MCP.Name: map[string]any{
@@ -101,7 +101,13 @@ func (Claude) Command(in Invocation) (Command, error) {
 		"CLAUDE_CODE_DISABLE_AUTO_MEMORY=1", "CLAUDE_CODE_DISABLE_CRON=1", "CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY=1",
 		"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1",
 	}
-	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files}, nil
+	return Command{Argv: argv, Env: env, Stdin: Claude{}.Message(in.Prompt), Files: files}, nil
+}
+
+// Message implements Steerable: a stream-json user message.
+func (Claude) Message(text string) string {
+	b, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
+	return string(b) + "\n"
 }
 
 // NewParser implements Engine.
@@ -117,6 +123,7 @@ type claudeParser struct {
 	names   map[string]string // tool call id → tool name
 	cur     *llm.Message      // the message being streamed
 	partial bool              // stream events arrive
+	usage   llm.Usage         // the results' usage so far (one result per user message)
 }
 
 type claudeLine struct {
@@ -240,7 +247,10 @@ func (p *claudeParser) Line(b []byte) ([]Event, error) {
 		}
 		return out, nil
 	case "result":
-		d := &Done{Usage: l.Usage.llm(), Text: l.Result}
+		// Each user message gets a result with its own usage; the cost
+		// is the process's total so far.
+		p.usage = p.usage.Add(l.Usage.llm())
+		d := &Done{Usage: p.usage, Text: l.Result}
 		d.Usage.Cost = l.CostUSD
 		switch l.Subtype {
 		case "success":

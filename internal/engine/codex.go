@@ -147,12 +147,10 @@ func (p *codexParser) Line(b []byte) ([]Event, error) {
 			return callAndResult(it.ID, "apply_patch", it.Changes, it.Status, it.Status == "failed"), nil
 		}
 		return nil, nil
-	case "item.started":
-		// Codex reports usage only per turn: a step that starts after a
-		// board tool ended the run is where it stops.
-		return []Event{{StepEnd: true}}, nil
 	case "turn.completed":
-		// The usage is the thread's total, resumed turns included.
+		// Codex reports usage only here, per turn: a run a board tool
+		// ended stops at the end of its turn, whose usage this is. The
+		// usage is the thread's total, resumed turns included.
 		d := &Done{Text: p.text, Cumulative: true}
 		if l.Usage != nil {
 			d.Usage = llm.Usage{Input: l.Usage.Input - l.Usage.Cached, CacheRead: l.Usage.Cached, Output: l.Usage.Output}

@@ -94,6 +94,16 @@ type Command struct {
 	Files map[string]string
 }
 
+// Steerable is implemented by engines that read further user messages
+// on stdin while they work (Claude Code's stream-json input): Command's
+// Stdin is then the first message, stdin stays open, people's comments
+// posted during the run are sent as more messages, and stdin is closed
+// once every message was answered (its Done arrived), which ends the CLI.
+type Steerable interface {
+	// Message encodes a user message as a line of the CLI's input.
+	Message(text string) string
+}
+
 // Parser reads one run's stdout, line by line.
 type Parser interface {
 	// Line turns one line into events; a line that is not an event of

@@ -95,7 +95,7 @@ func TestEngineNonJSONNonZero(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	f := claudeFixture(t, srv)
 	script := filepath.Join(t.TempDir(), "claude")
-	body := "#!/bin/sh\ncat >/dev/null\n" +
+	body := "#!/bin/sh\nhead -n 1 >/dev/null\n" +
 		`echo '{"type":"system","subtype":"init","session_id":"9b2b6b8e-1b1e-4c43-9a43-0d5c1d9b2d11"}'` + "\n" +
 		"echo 'Segmentation fault (core dumped)'\n" +
 		`echo '{"type":"assistant","message":{"model":"m","content":[{"type":"text","text":"half way"}]}}'` + "\n" +

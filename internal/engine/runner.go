@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -270,6 +271,7 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 		vendor = in.NewSession
 	}
 	parser := e.NewParser()
+	var onDone func() // a steerable engine answered a message
 	live := session.NewLiveWriter(job.SessionFile, r.opts.Logger)
 	defer live.Close()
 	var mu sync.Mutex
@@ -346,6 +348,9 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 				cancel()
 			}
 			if ev.Done != nil {
+				if onDone != nil {
+					onDone()
+				}
 				res.done = ev.Done
 				if res.done.Usage.Cost == 0 {
 					res.done.Usage.Cost = in.price.Cost(res.done.Usage)
@@ -355,8 +360,19 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 	}
 	out := &lineWriter{fn: handle}
 	errw := &tailWriter{max: 4 << 10}
+	var stdin io.Reader = strings.NewReader(cmd.Stdin)
+	if st, ok := e.(Steerable); ok {
+		in, err := newSteerInput(st, cmd.Stdin, job.Steering)
+		if err != nil {
+			res.err = err
+			return res
+		}
+		defer in.close()
+		onDone = in.answered
+		stdin = in.r
+	}
 	res.exit, res.err = job.Workspace.Exec.Exec(ctx, cmd.Argv, executor.RunOptions{
-		Env: cmd.Env, Stdin: strings.NewReader(cmd.Stdin), Output: out, Stderr: errw})
+		Env: cmd.Env, Stdin: stdin, Output: out, Stderr: errw})
 	out.flush()
 	handle(nil)
 	res.stderr = strings.TrimSpace(errw.String())
