@@ -53,6 +53,8 @@ func (Codex) Command(in Invocation) (Command, error) {
 		"-c", "model_providers.bonsai.wire_api=\"responses\"",
 		"-c", "check_for_update_on_startup=false",
 		"-c", "analytics.enabled=false",
+		// No hosted web search: the sandbox decides what the agent reaches.
+		"-c", `web_search="disabled"`,
 		// The commands the model runs get none of the run's tokens.
 		"-c", `shell_environment_policy.exclude=["BONSAI_*"]`)
 	files := map[string]string{}

@@ -30,6 +30,9 @@ func TestCodexRunsATicket(t *testing.T) {
 	}
 	for _, r := range srv.Requests() {
 		t.Logf("%s %s", r.Path, cut(string(r.Raw)))
+		if strings.Contains(string(r.Raw), `"type":"web_search"`) {
+			t.Errorf("codex offered the hosted web search")
+		}
 	}
 	if out.Status != board.RunCompleted || out.Summary != "All done." {
 		t.Fatalf("outcome %+v", out)
