@@ -25,6 +25,7 @@ import (
 // itself never reaches it; the token dies with the run.
 type gateway struct {
 	srv      *http.Server
+	tr       *http.Transport // the run's own connections upstream
 	endpoint Endpoint // what the engine is given
 }
 
@@ -37,7 +38,9 @@ func serveGateway(ep Endpoint) (*gateway, error) {
 	var tok [24]byte
 	_, _ = rand.Read(tok[:])
 	token := "bonsai-run-" + hex.EncodeToString(tok[:])
+	tr := http.DefaultTransport.(*http.Transport).Clone()
 	proxy := &httputil.ReverseProxy{
+		Transport: tr,
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.Out.URL.Scheme, r.Out.URL.Host, r.Out.Host = target.Scheme, target.Host, target.Host
 			r.Out.Header.Del("x-api-key")
@@ -70,7 +73,7 @@ func serveGateway(ep Endpoint) (*gateway, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &gateway{srv: &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}}
+	g := &gateway{srv: &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}, tr: tr}
 	go func() { _ = g.srv.Serve(ln) }()
 	g.endpoint = ep
 	g.endpoint.BaseURL = "http://" + ln.Addr().String() + strings.TrimSuffix(target.Path, "/")
@@ -84,4 +87,5 @@ func (g *gateway) Close() {
 	defer cancel()
 	_ = g.srv.Shutdown(ctx)
 	_ = g.srv.Close()
+	g.tr.CloseIdleConnections()
 }
