@@ -26,7 +26,7 @@ import (
 type gateway struct {
 	srv      *http.Server
 	tr       *http.Transport // the run's own connections upstream
-	endpoint Endpoint // what the engine is given
+	endpoint Endpoint        // what the engine is given
 }
 
 // serveGateway starts the gateway to ep.
