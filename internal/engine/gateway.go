@@ -67,6 +67,12 @@ func serveGateway(ep Endpoint) (*gateway, error) {
 			http.Error(w, `{"type":"error","error":{"type":"authentication_error","message":"not this run's token"}}`, http.StatusUnauthorized)
 			return
 		}
+		if !modelPath(r.URL.Path) {
+			// The key serves model requests only, not the rest of the
+			// provider's API (files, batches, fine-tuning, admin).
+			http.Error(w, `{"type":"error","error":{"type":"permission_error","message":"Bonsai's gateway forwards model requests only"}}`, http.StatusForbidden)
+			return
+		}
 		proxy.ServeHTTP(w, r)
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -88,4 +94,16 @@ func (g *gateway) Close() {
 	_ = g.srv.Shutdown(ctx)
 	_ = g.srv.Close()
 	g.tr.CloseIdleConnections()
+}
+
+// modelPaths end the paths of the model requests the gateway forwards.
+var modelPaths = []string{"/messages", "/messages/count_tokens", "/chat/completions", "/responses", "/models"}
+
+func modelPath(p string) bool {
+	for _, s := range modelPaths {
+		if strings.HasSuffix(p, s) || strings.Contains(p, "/models/") && s == "/models" {
+			return true
+		}
+	}
+	return false
 }
