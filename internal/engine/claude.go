@@ -29,9 +29,10 @@ func (Claude) Program() string { return "claude" }
 // Install implements Engine.
 func (Claude) Install() string { return "npm install -g @anthropic-ai/claude-code" }
 
-// MinVersion implements Engine: the stream-json wire with
-// --session-id, --tools and --max-budget-usd.
-func (Claude) MinVersion() string { return "2.0.0" }
+// MinVersion implements Engine: the oldest series tested (stream-json in
+// and out with partial messages, --session-id, --tools,
+// --max-budget-usd, HTTP hooks).
+func (Claude) MinVersion() string { return "2.1.0" }
 
 // Command implements Engine. Claude Code refuses
 // --dangerously-skip-permissions as root, so permissions are explicit:

@@ -21,8 +21,9 @@ func (Codex) Program() string { return "codex" }
 // Install implements Engine.
 func (Codex) Install() string { return "npm install -g @openai/codex" }
 
-// MinVersion implements Engine.
-func (Codex) MinVersion() string { return "0.100.0" }
+// MinVersion implements Engine: the oldest version tested; its flags,
+// config keys and events change between releases.
+func (Codex) MinVersion() string { return "0.169.0" }
 
 // codexKeyEnv carries the run's gateway token to Codex's provider.
 const codexKeyEnv = "BONSAI_CODEX_KEY"

@@ -139,7 +139,7 @@ func TestLocatorSaysHowToInstall(t *testing.T) {
 	}
 	l = engine.NewLocator(func(string) (string, error) { return old, nil })
 	_, err = l.Locate(engine.Claude{})
-	if err == nil || !strings.Contains(err.Error(), "claude 1.0.3 is older than 2.0.0") || !strings.Contains(err.Error(), "npm install -g") {
+	if err == nil || !strings.Contains(err.Error(), "claude 1.0.3 is older than 2.1.0") || !strings.Contains(err.Error(), "npm install -g") {
 		t.Fatalf("old CLI: %v", err)
 	}
 }

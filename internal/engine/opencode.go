@@ -21,8 +21,9 @@ func (OpenCode) Program() string { return "opencode" }
 // Install implements Engine.
 func (OpenCode) Install() string { return "npm install -g opencode-ai" }
 
-// MinVersion implements Engine.
-func (OpenCode) MinVersion() string { return "1.0.0" }
+// MinVersion implements Engine: the oldest version tested; its flags,
+// config keys and events change between releases.
+func (OpenCode) MinVersion() string { return "1.18.0" }
 
 // Command implements Engine. OpenCode reads its whole configuration from
 // OPENCODE_CONFIG_CONTENT: the model server as a provider, the board
