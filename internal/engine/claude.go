@@ -135,6 +135,7 @@ type claudeLine struct {
 	Event   *claudeEvent    `json:"event"`
 	// result
 	IsError bool         `json:"is_error"`
+	Status  int          `json:"api_error_status"`
 	Result  string       `json:"result"`
 	CostUSD float64      `json:"total_cost_usd"`
 	Usage   *claudeUsage `json:"usage"`
@@ -251,7 +252,7 @@ func (p *claudeParser) Line(b []byte) ([]Event, error) {
 		// Each user message gets a result with its own usage; the cost
 		// is the process's total so far.
 		p.usage = p.usage.Add(l.Usage.llm())
-		d := &Done{Usage: p.usage, Text: l.Result}
+		d := &Done{Usage: p.usage, Text: l.Result, HTTPStatus: l.Status}
 		d.Usage.Cost = l.CostUSD
 		switch l.Subtype {
 		case "success":

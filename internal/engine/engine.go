@@ -154,6 +154,9 @@ type Done struct {
 	Budget bool
 	// MaxTurns reports that the engine stopped at its turn cap.
 	MaxTurns bool
+	// HTTPStatus is the model server's error status that ended the run,
+	// when the engine says (0 otherwise).
+	HTTPStatus int
 	// NoSession reports that the session to resume was not found.
 	NoSession bool
 	// Cumulative reports that Usage is the vendor session's total since

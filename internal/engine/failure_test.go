@@ -196,3 +196,24 @@ func (t stopTool) Run(ctx context.Context, args json.RawMessage, u func(tool.Res
 	t.stop()
 	return r, err
 }
+
+// A key the provider rejects fails the run and pauses the provider, as
+// for Bonsai's own agent.
+func TestClaudeRejectedKeyPauses(t *testing.T) {
+	var turns []llmtest.ServerTurn
+	for range 10 { // Claude Code tries again before it gives up
+		turns = append(turns, llmtest.ServerTurn{Status: 401, ErrorMessage: "invalid x-api-key"})
+	}
+	srv := llmtest.NewServer(t, turns...)
+	f := claudeFixture(t, srv)
+	out, err := f.runner.RunAgent(context.Background(), f.job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status != board.RunError || out.RetryAt.IsZero() || out.Error != "the provider rejected the API key (HTTP 401): invalid x-api-key" {
+		t.Fatalf("outcome %+v: want an error pausing the provider", out)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d requests: the run should end at the second refusal", n)
+	}
+}

@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log"
@@ -13,6 +15,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
@@ -29,8 +32,21 @@ type gateway struct {
 	endpoint Endpoint        // what the engine is given
 }
 
-// serveGateway starts the gateway to ep.
-func serveGateway(ep Endpoint) (*gateway, error) {
+// rejectedKey is how the gateway reports that the provider refused the
+// key: the engines retry such errors for minutes, so the run ends at the
+// second refusal in a row.
+type rejectedKey struct {
+	Status  int
+	Message string
+}
+
+func (e *rejectedKey) Error() string {
+	return fmt.Sprintf("the provider rejected the API key (HTTP %d): %s", e.Status, e.Message)
+}
+
+// serveGateway starts the gateway to ep; onRejected (nil: none) is
+// called when the provider refused the key twice in a row.
+func serveGateway(ep Endpoint, onRejected func(*rejectedKey)) (*gateway, error) {
 	target, err := url.Parse(ep.BaseURL)
 	if err != nil || target.Host == "" {
 		return nil, fmt.Errorf("the base URL %q of provider %s is not a URL", ep.BaseURL, ep.Provider)
@@ -39,6 +55,7 @@ func serveGateway(ep Endpoint) (*gateway, error) {
 	_, _ = rand.Read(tok[:])
 	token := "bonsai-run-" + hex.EncodeToString(tok[:])
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	refused := &refusals{}
 	proxy := &httputil.ReverseProxy{
 		Transport: tr,
 		Rewrite: func(r *httputil.ProxyRequest) {
@@ -52,6 +69,10 @@ func serveGateway(ep Endpoint) (*gateway, error) {
 					r.Out.Header.Set("Authorization", "Bearer "+ep.Key)
 				}
 			}
+		},
+		ModifyResponse: func(resp *http.Response) error {
+			refused.note(resp, onRejected)
+			return nil
 		},
 		// Streamed responses go through event by event.
 		FlushInterval: -1,
@@ -106,4 +127,39 @@ func modelPath(p string) bool {
 		}
 	}
 	return false
+}
+
+// refusals counts the provider's key refusals in a row.
+type refusals struct {
+	mu sync.Mutex
+	n  int
+}
+
+// note counts resp: a 401 or 403 adds one, anything else starts again;
+// the second in a row is reported with the provider's message.
+func (r *refusals) note(resp *http.Response, report func(*rejectedKey)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+		r.n = 0
+		return
+	}
+	r.n++
+	if r.n < 2 || report == nil {
+		return
+	}
+	// The body is small JSON; read it for the message and put it back.
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	var body struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	msg := strings.TrimSpace(string(b))
+	if json.Unmarshal(b, &body) == nil && body.Error.Message != "" {
+		msg = body.Error.Message
+	}
+	report(&rejectedKey{Status: resp.StatusCode, Message: cut(msg, 300)})
 }

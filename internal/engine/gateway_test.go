@@ -13,7 +13,7 @@ import (
 // the run's token or outside the model API.
 func TestGateway(t *testing.T) {
 	srv := llmtest.NewServer(t)
-	g, err := serveGateway(Endpoint{Wire: llm.WireAnthropicMessages, Provider: "anthropic", BaseURL: srv.URL, Key: "sk-real"})
+	g, err := serveGateway(Endpoint{Wire: llm.WireAnthropicMessages, Provider: "anthropic", BaseURL: srv.URL, Key: "sk-real"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

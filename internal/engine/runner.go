@@ -132,16 +132,18 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		return heartbeat.Outcome{}, err
 	}
 	defer sess.Close()
-	var board_ *boardServer
+	var bs *boardServer
 	if len(job.Tools) > 0 {
-		if board_, err = serveBoard(job.Tools, commandJudge(job)); err != nil {
+		if bs, err = serveBoard(job.Tools, commandJudge(job)); err != nil {
 			return heartbeat.Outcome{}, fmt.Errorf("serve the board tools: %w", err)
 		}
-		defer board_.Close()
+		defer bs.Close()
 	}
 	// The engine talks to the model through the run's gateway: it never
 	// holds the key.
-	gw, err := serveGateway(ep)
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	gw, err := serveGateway(ep, func(e *rejectedKey) { stop(e) })
 	if err != nil {
 		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
@@ -155,8 +157,8 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	in := Invocation{Bin: bin, Endpoint: ep, StateDir: stateDir(job.Workspace.Root, job.SessionFile, e.Name()),
 		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job),
 		BudgetUSD: job.Budget.USD, ReadOnly: job.Policy.Mode == policy.ModeReadOnly}
-	if board_ != nil {
-		in.MCP = board_.endpoint
+	if bs != nil {
+		in.MCP = bs.endpoint
 	}
 	if _, err := sess.AppendMessage(llm.UserText(in.Prompt), nil); err != nil {
 		return heartbeat.Outcome{}, err
@@ -164,7 +166,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	if r.opts.Price != nil {
 		in.price = r.opts.Price(job.Model)
 	}
-	res := r.run(ctx, job, in, sess, board_, total)
+	res := r.run(ctx, job, in, sess, bs, total)
 	if in.Resume != "" && res.resumeFailed() {
 		// The vendor's session is gone (another machine, a cleaned
 		// directory): a new one, told what happened so far.
@@ -173,10 +175,29 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		if s := Summary(job.SessionFile); s != "" {
 			in.Prompt = "This ticket's earlier session could not be resumed. What happened so far, from its transcript:\n\n" + s + "\n\n" + in.Prompt
 		}
-		res = r.run(ctx, job, in, sess, board_, llm.Usage{})
+		res = r.run(ctx, job, in, sess, bs, llm.Usage{})
 	}
-	return res.outcome(e, job), nil
+	out := res.outcome(e, job)
+	var rk *rejectedKey
+	if errors.As(context.Cause(ctx), &rk) {
+		out.Status, out.Error = board.RunError, rk.Error()
+		out.RetryAt = r.opts.Now().Add(agentrunner.AuthPause)
+	} else if res.done != nil && out.Status == board.RunError {
+		// A rejected key fails every run until a person fixes it; a rate
+		// limit passes: the provider's work pauses either way.
+		switch res.done.HTTPStatus {
+		case 401, 403:
+			out.RetryAt = r.opts.Now().Add(agentrunner.AuthPause)
+		case 429:
+			out.RetryAt = r.opts.Now().Add(RateLimitPause)
+		}
+	}
+	return out, nil
 }
+
+// RateLimitPause is how long a provider that rate-limited an engine (which
+// does not say until when) is left alone.
+const RateLimitPause = time.Minute
 
 // systemPrompt is what Bonsai appends to the engine's own system prompt:
 // the ticket rules, the persona and the ticket, as the in-process agent
