@@ -54,8 +54,9 @@ func (Codex) Command(in Invocation) (Command, error) {
 		"-c", "model_providers.bonsai.wire_api=\"responses\"",
 		"-c", "check_for_update_on_startup=false",
 		"-c", "analytics.enabled=false",
-		// No hosted web search: the sandbox decides what the agent reaches.
-		"-c", `web_search="disabled"`,
+		// No hosted web search, and no plugin sync from GitHub or ChatGPT
+		// apps at start-up: the sandbox decides what the agent reaches.
+		"-c", `web_search="disabled"`, "--disable", "plugins", "--disable", "apps",
 		// The commands the model runs get none of the run's tokens.
 		"-c", `shell_environment_policy.exclude=["BONSAI_*"]`)
 	files := map[string]string{}

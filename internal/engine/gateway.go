@@ -28,8 +28,9 @@ import (
 // itself never reaches it; the token dies with the run.
 type gateway struct {
 	srv      *http.Server
-	tr       *http.Transport // the run's own connections upstream
-	endpoint Endpoint        // what the engine is given
+	cancel   context.CancelFunc // ends the upstream requests
+	tr       *http.Transport    // the run's own connections upstream
+	endpoint Endpoint           // what the engine is given
 }
 
 // rejectedKey is how the gateway reports that the provider refused the
@@ -54,11 +55,16 @@ func serveGateway(ep Endpoint, onRejected func(*rejectedKey)) (*gateway, error) 
 	var tok [24]byte
 	_, _ = rand.Read(tok[:])
 	token := "bonsai-run-" + hex.EncodeToString(tok[:])
+	life, cancel := context.WithCancel(context.Background())
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	refused := &refusals{}
 	proxy := &httputil.ReverseProxy{
 		Transport: tr,
 		Rewrite: func(r *httputil.ProxyRequest) {
+			// An upstream request lives as long as the gateway, not as
+			// the engine's connection says: its streams were cut now and
+			// then when they followed the incoming request's context.
+			r.Out = r.Out.WithContext(life)
 			r.Out.URL.Scheme, r.Out.URL.Host, r.Out.Host = target.Scheme, target.Host, target.Host
 			r.Out.Header.Del("x-api-key")
 			r.Out.Header.Del("Authorization")
@@ -94,13 +100,22 @@ func serveGateway(ep Endpoint, onRejected func(*rejectedKey)) (*gateway, error) 
 			http.Error(w, `{"type":"error","error":{"type":"permission_error","message":"Bonsai's gateway forwards model requests only"}}`, http.StatusForbidden)
 			return
 		}
+		// The request is read whole first: streaming it upstream while
+		// the response streams back cut responses now and then.
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxRequest+1))
+		if err != nil || len(body) > maxRequest {
+			http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"request unreadable or over 64 MiB"}}`, http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 		proxy.ServeHTTP(w, r)
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		cancel()
 		return nil, err
 	}
-	g := &gateway{srv: &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}, tr: tr}
+	g := &gateway{srv: &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}, tr: tr, cancel: cancel}
 	go func() { _ = g.srv.Serve(ln) }()
 	g.endpoint = ep
 	g.endpoint.BaseURL = "http://" + ln.Addr().String() + strings.TrimSuffix(target.Path, "/")
@@ -113,9 +128,13 @@ func (g *gateway) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = g.srv.Shutdown(ctx)
+	g.cancel()
 	_ = g.srv.Close()
 	g.tr.CloseIdleConnections()
 }
+
+// maxRequest bounds a model request the gateway reads.
+const maxRequest = 64 << 20
 
 // modelPaths end the paths of the model requests the gateway forwards.
 var modelPaths = []string{"/messages", "/messages/count_tokens", "/chat/completions", "/responses", "/models"}
