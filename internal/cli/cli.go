@@ -12,9 +12,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
-	"github.com/spf13/cobra"
 )
 
 // Exit codes of the bonsai command. Scripts rely on them.

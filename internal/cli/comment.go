@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/spf13/cobra"
+
+	"github.com/bonsai-run/bonsai/internal/board"
 )
 
 func newCommentCmd(a *app) *cobra.Command {

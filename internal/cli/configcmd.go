@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/view/text"
-	"github.com/spf13/cobra"
 )
 
 func newConfigCmd(a *app) *cobra.Command {

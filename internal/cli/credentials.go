@@ -8,10 +8,11 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/bonsai-run/bonsai/internal/credentials"
-	"github.com/bonsai-run/bonsai/internal/view/text"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/bonsai-run/bonsai/internal/credentials"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
 func newCredentialsCmd(a *app) *cobra.Command {

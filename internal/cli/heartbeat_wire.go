@@ -129,13 +129,18 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		lf.Close()
 		return nil, err
 	}
+	engines, err := engineRunners(a, runner, open, log)
+	if err != nil {
+		lf.Close()
+		return nil, err
+	}
 	limit := int(cfg.Heartbeat.MaxConcurrentAgents)
 	if limit == 0 {
 		limit = heartbeat.MachineConcurrency()
 	}
 	host, _ := os.Hostname()
 	hb, err := heartbeat.New(heartbeat.Options{
-		Store: st, Workspaces: ws, Runner: runner, Logger: log, Progress: progress,
+		Store: st, Workspaces: ws, Runner: engines, Logger: log, Progress: progress,
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,

@@ -7,8 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/spf13/cobra"
+
+	"github.com/bonsai-run/bonsai/internal/config"
 )
 
 func newInitCmd(a *app) *cobra.Command {

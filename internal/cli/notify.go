@@ -10,10 +10,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/notify"
 	"github.com/bonsai-run/bonsai/internal/store"
-	"github.com/spf13/cobra"
 )
 
 func newNotifyCmd(a *app) *cobra.Command {

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bonsai-run/bonsai/internal/notify"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/bonsai-run/bonsai/internal/notify"
 )
 
 // hookReceiver is a webhook receiver for scripts: it records each request

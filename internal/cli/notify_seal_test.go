@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/notify"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
-	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // cmdRawChannel reads and writes channels in bonsai.db directly, past the

@@ -5,8 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/spf13/pflag"
+
+	"github.com/bonsai-run/bonsai/internal/board"
 )
 
 // addPriorityFlag registers --priority on f, setting *p; its default is

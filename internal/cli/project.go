@@ -8,11 +8,12 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/bonsai-run/bonsai/internal/view/text"
-	"github.com/spf13/cobra"
 )
 
 func newProjectCmd(a *app) *cobra.Command {

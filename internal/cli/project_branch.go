@@ -5,9 +5,10 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
-	"github.com/spf13/cobra"
 )
 
 // checkBranch returns the default branch for a project whose repository is

@@ -1,8 +1,9 @@
 package cli
 
 import (
-	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/spf13/pflag"
+
+	"github.com/bonsai-run/bonsai/internal/board"
 )
 
 // budgetFlags are a project's caps beside --budget (per ticket, USD); each

@@ -6,10 +6,11 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/runui"
-	"github.com/spf13/cobra"
 )
 
 // runOptions are the flags of `bonsai run` (a contract: see issue 4).

@@ -9,8 +9,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 )
 
 // scriptTB lets llmtest.NewServer tie the server's life to one script.

@@ -12,12 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/cli"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
-	"github.com/rogpeppe/go-internal/testscript"
 )
 
 var update = flag.Bool("update", false, "rewrite the testscript files' expected output")
@@ -53,6 +54,9 @@ func TestScripts(t *testing.T) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
 			}
+			if program, ok := strings.CutPrefix(cond, "engine:"); ok {
+				return engineCondition(program)
+			}
 			if bin, ok := strings.CutPrefix(cond, "npmmcp:"); ok {
 				return npmMCPCondition(bin)
 			}
@@ -83,6 +87,7 @@ func TestScripts(t *testing.T) {
 			"private":  cmdPrivate,
 			// fakellm (run_fakellm_test.go) serves scripted model turns.
 			"fakellm": cmdFakeLLM(t),
+			"engine":  cmdEngine,
 			// secret_cmds_test.go: files and web answers free of a secret.
 			"nosecret": cmdNoSecret,
 			"freeport": cmdFreePort,

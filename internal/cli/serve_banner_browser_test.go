@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/chromedp/chromedp"
+
+	"github.com/bonsai-run/bonsai/internal/gittest"
 )
 
 // TestServe_BrowserNoKeyBanner runs bonsai serve with no model key set

@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
-	"github.com/chromedp/chromedp"
 )
 
 // startChromium starts Debian's headless Chromium (BONSAI_CHROMIUM

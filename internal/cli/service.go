@@ -9,8 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bonsai-run/bonsai/internal/autostart"
 	"github.com/spf13/cobra"
+
+	"github.com/bonsai-run/bonsai/internal/autostart"
 )
 
 func newServiceCmd(a *app) *cobra.Command {

@@ -5,11 +5,12 @@ import (
 	"io"
 	"os"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/bonsai-run/bonsai/internal/view/text"
-	"github.com/spf13/cobra"
 )
 
 func newTicketCmd(a *app) *cobra.Command {

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/view/text"
-	"github.com/spf13/cobra"
 )
 
 // approvalFlags are the flags of `ticket allow` and `ticket deny`.

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/land"
 	"github.com/bonsai-run/bonsai/internal/view/text"
-	"github.com/spf13/cobra"
 )
 
 func newTicketEditCmd(a *app) *cobra.Command {

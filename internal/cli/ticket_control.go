@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/spf13/cobra"
+
+	"github.com/bonsai-run/bonsai/internal/board"
 )
 
 // stopWait bounds how long `ticket stop` waits to see the run stop; the

@@ -14,9 +14,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
-	"github.com/spf13/cobra"
 )
 
 func newUpCmd(a *app) *cobra.Command {

@@ -93,6 +93,14 @@ type Readiness interface {
 	Ready(model string) error
 }
 
+// ProjectReadiness is implemented by runners whose readiness depends on
+// the project, such as one that runs the project's engine CLI: a beat
+// runs no agent, and touches no ticket, when ReadyFor returns an error
+// (the skip reason, with its fix). It is asked instead of Readiness.
+type ProjectReadiness interface {
+	ReadyFor(p board.Project, model string) error
+}
+
 // Brief says what a run is for. The runner puts it in words for its own
 // engine and tool set (a system prompt, a task message), reading the
 // project's instructions and persona from the worktree itself.

@@ -89,7 +89,7 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 		}
 		p.Blocker = h.repoBlocker(st, proj)
 		if p.Blocker == "" {
-			p.Blocker = h.blocker(p.Model, st)
+			p.Blocker = h.blocker(proj, p.Model, st)
 		}
 		if p.Sandbox = h.checkSandbox(proj); p.Blocker == "" && p.Sandbox != "" {
 			p.Blocker = sandboxBlocker(proj, p.Sandbox)
@@ -105,12 +105,16 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 }
 
 // blocker says why model cannot run now, or "".
-func (h *Heartbeat) blocker(model string, st *State) string {
+func (h *Heartbeat) blocker(proj board.Project, model string, st *State) string {
 	if until, ok := st.Paused[providerOf(model)]; ok && h.opts.Now().Before(until) {
 		return fmt.Sprintf("provider %s is paused after a rate-limit, quota or key error until %s",
 			providerOf(model), until.UTC().Format(time.RFC3339))
 	}
-	if r, ok := h.opts.Runner.(Readiness); ok {
+	if r, ok := h.opts.Runner.(ProjectReadiness); ok {
+		if err := r.ReadyFor(proj, model); err != nil {
+			return err.Error()
+		}
+	} else if r, ok := h.opts.Runner.(Readiness); ok {
 		if err := r.Ready(model); err != nil {
 			return err.Error()
 		}

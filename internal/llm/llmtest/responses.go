@@ -253,7 +253,14 @@ func (s *responsesStream) message(text string, refusal bool) bool {
 func (s *responsesStream) functionCall(p llm.Part) bool {
 	id := fmt.Sprintf("fc_test%d", len(s.output))
 	args := string(p.Arguments)
-	added := obj{{"id", id}, {"type", "function_call"}, {"status", "in_progress"}, {"arguments", ""}, {"call_id", p.ID}, {"name", p.Name}}
+	// A call of a tool inside a namespace tool (Codex's MCP servers) is
+	// scripted as "namespace::name" and sent as the API sends it: the
+	// name, and the namespace beside it.
+	name := []kv{{"name", p.Name}}
+	if ns, n, ok := strings.Cut(p.Name, "::"); ok {
+		name = []kv{{"name", n}, {"namespace", ns}}
+	}
+	added := append(obj{{"id", id}, {"type", "function_call"}, {"status", "in_progress"}, {"arguments", ""}, {"call_id", p.ID}}, name...)
 	body := func(id string, index int) bool {
 		at := []kv{{"item_id", id}, {"output_index", index}}
 		for _, d := range Split(args, s.size) {
@@ -261,10 +268,10 @@ func (s *responsesStream) functionCall(p llm.Part) bool {
 				return false
 			}
 		}
-		return s.send("response.function_call_arguments.done", append(at, kv{"name", p.Name}, kv{"arguments", args})...)
+		return s.send("response.function_call_arguments.done", append(append(at, name...), kv{"arguments", args})...)
 	}
 	done := func() obj {
-		return obj{{"id", id}, {"type", "function_call"}, {"status", "completed"}, {"arguments", args}, {"call_id", p.ID}, {"name", p.Name}}
+		return append(obj{{"id", id}, {"type", "function_call"}, {"status", "completed"}, {"arguments", args}, {"call_id", p.ID}}, name...)
 	}
 	return s.item(added, body, done)
 }

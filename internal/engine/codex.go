@@ -1,0 +1,187 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
+)
+
+// Codex is OpenAI's Codex CLI (`codex exec --json`).
+type Codex struct{}
+
+// Name implements Engine.
+func (Codex) Name() string { return "codex" }
+
+// Program implements Engine.
+func (Codex) Program() string { return "codex" }
+
+// Install implements Engine.
+func (Codex) Install() string { return "npm install -g @openai/codex" }
+
+// MinVersion implements Engine: the oldest version tested; its flags,
+// config keys and events change between releases.
+func (Codex) MinVersion() string { return "0.169.0" }
+
+// codexKeyEnv carries the run's gateway token to Codex's provider.
+const codexKeyEnv = "BONSAI_CODEX_KEY"
+
+// codexMCPTokenEnv carries the board server's token.
+const codexMCPTokenEnv = "BONSAI_MCP_TOKEN"
+
+// Command implements Engine. Codex speaks the Responses API: the model
+// server is a provider of its own (-c model_providers.bonsai…), the board
+// server an MCP server, Bonsai's rules its developer instructions. Its
+// own sandbox is off: Bonsai's executor is the boundary, and Codex's
+// Landlock sandbox cannot start inside bubblewrap.
+func (Codex) Command(in Invocation) (Command, error) {
+	if !in.Endpoint.Responses {
+		return Command{}, fmt.Errorf("codex speaks the OpenAI Responses API, which model provider %s does not (use an openai/… model)", in.Endpoint.Provider)
+	}
+	q := strconv.Quote
+	argv := []string{in.Bin, "exec"}
+	if in.Resume != "" {
+		argv = append(argv, "resume")
+	}
+	argv = append(argv, "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+		"-m", in.Endpoint.Model,
+		"-c", "model_provider=\"bonsai\"",
+		"-c", "model_providers.bonsai.name=\"bonsai\"",
+		"-c", "model_providers.bonsai.base_url="+q(in.Endpoint.BaseURL),
+		"-c", "model_providers.bonsai.env_key="+q(codexKeyEnv),
+		"-c", "model_providers.bonsai.wire_api=\"responses\"",
+		"-c", "check_for_update_on_startup=false",
+		"-c", "analytics.enabled=false",
+		// No hosted web search, and no plugin sync from GitHub or ChatGPT
+		// apps at start-up: the sandbox decides what the agent reaches.
+		"-c", `web_search="disabled"`, "--disable", "plugins", "--disable", "apps",
+		// The commands the model runs get none of the run's tokens.
+		"-c", `shell_environment_policy.exclude=["BONSAI_*"]`)
+	files := map[string]string{}
+	if in.System != "" {
+		files[systemFile] = in.System
+		argv = append(argv, "-c", "experimental_instructions_file="+q(filepath.Join(in.StateDir, systemFile)))
+		b, _ := json.Marshal(in.System)
+		argv = append(argv, "-c", "developer_instructions="+string(b))
+	}
+	env := []string{
+		"CODEX_HOME=" + in.StateDir,
+		codexKeyEnv + "=" + in.Endpoint.Key,
+	}
+	if in.MCP.URL != "" {
+		argv = append(argv, "-c", "mcp_servers."+in.MCP.Name+".url="+q(in.MCP.URL),
+			"-c", "mcp_servers."+in.MCP.Name+".bearer_token_env_var="+q(codexMCPTokenEnv))
+		env = append(env, codexMCPTokenEnv+"="+in.MCP.Token)
+	}
+	if in.Resume != "" {
+		argv = append(argv, in.Resume)
+	}
+	argv = append(argv, "-")
+	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files}, nil
+}
+
+// NewParser implements Engine.
+func (Codex) NewParser() Parser { return &codexParser{} }
+
+// codexParser reads `exec --json`: thread.started (the session id),
+// turn.started, item.started/updated/completed (agent messages, commands,
+// file changes, MCP tool calls, reasoning), turn.completed (usage),
+// turn.failed and error.
+type codexParser struct {
+	text string
+}
+
+type codexLine struct {
+	Type   string `json:"type"`
+	Thread string `json:"thread_id"`
+	Item   struct {
+		ID               string          `json:"id"`
+		Type             string          `json:"type"`
+		Text             string          `json:"text"`
+		Command          string          `json:"command"`
+		AggregatedOutput string          `json:"aggregated_output"`
+		ExitCode         *int            `json:"exit_code"`
+		Status           string          `json:"status"`
+		Server           string          `json:"server"`
+		Tool             string          `json:"tool"`
+		Arguments        json.RawMessage `json:"arguments"`
+		Result           json.RawMessage `json:"result"`
+		Error            json.RawMessage `json:"error"`
+		Changes          json.RawMessage `json:"changes"`
+	} `json:"item"`
+	Usage *struct {
+		Input     int64 `json:"input_tokens"`
+		Cached    int64 `json:"cached_input_tokens"`
+		Output    int64 `json:"output_tokens"`
+		Reasoning int64 `json:"reasoning_output_tokens"`
+	} `json:"usage"`
+	Error   json.RawMessage `json:"error"`
+	Message string          `json:"message"`
+}
+
+// Line implements Parser.
+func (p *codexParser) Line(b []byte) ([]Event, error) {
+	var l codexLine
+	if err := json.Unmarshal(b, &l); err != nil {
+		return nil, fmt.Errorf("not a codex json event: %w", err)
+	}
+	switch l.Type {
+	case "thread.started":
+		return []Event{{Session: l.Thread}}, nil
+	case "item.completed":
+		it := l.Item
+		switch it.Type {
+		case "agent_message":
+			p.text = it.Text
+			m := llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.Text(it.Text)}, StopReason: llm.StopEnd}
+			return []Event{{Message: &m}}, nil
+		case "command_execution":
+			args, _ := json.Marshal(map[string]string{"command": it.Command})
+			return callAndResult(it.ID, "shell", args, it.AggregatedOutput, it.ExitCode != nil && *it.ExitCode != 0 || it.Status == "failed"), nil
+		case "mcp_tool_call":
+			out := string(it.Result)
+			isErr := len(it.Error) > 0 && string(it.Error) != "null"
+			if isErr {
+				out = string(it.Error)
+			}
+			return callAndResult(it.ID, "mcp__"+it.Server+"__"+it.Tool, it.Arguments, out, isErr), nil
+		case "file_change":
+			return callAndResult(it.ID, "apply_patch", it.Changes, it.Status, it.Status == "failed"), nil
+		}
+		return nil, nil
+	case "turn.completed":
+		// Codex reports usage only here, per turn: a run a board tool
+		// ended stops at the end of its turn, whose usage this is. The
+		// usage is the thread's total, resumed turns included.
+		d := &Done{Text: p.text, Cumulative: true}
+		if l.Usage != nil {
+			d.Usage = llm.Usage{Input: l.Usage.Input - l.Usage.Cached, CacheRead: l.Usage.Cached, Output: l.Usage.Output}
+		}
+		return []Event{{Done: d, StepEnd: true}}, nil
+	case "turn.failed", "error":
+		msg := l.Message
+		if len(l.Error) > 0 {
+			var e struct {
+				Message string `json:"message"`
+			}
+			if json.Unmarshal(l.Error, &e) == nil && e.Message != "" {
+				msg = e.Message
+			}
+		}
+		return []Event{{Done: &Done{Text: p.text, Error: msg}}}, nil
+	}
+	return []Event{{}}, nil
+}
+
+// callAndResult is a finished tool call as the transcript's pair of
+// entries.
+func callAndResult(id, name string, args []byte, output string, isErr bool) []Event {
+	call := llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.ToolCall(id, name, args)}, StopReason: llm.StopToolUse}
+	res := llm.ToolResultText(id, name, output, isErr)
+	return []Event{{Message: &call}, {Message: &res}}
+}
+
+// Flush implements Parser: every event is complete.
+func (p *codexParser) Flush() []Event { return nil }

@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+)
+
+// Dispatch picks the runner of each project's engine setting: Default
+// (Bonsai's own agent) for "bonsai", else the engine's.
+type Dispatch struct {
+	Default heartbeat.AgentRunner
+	Engines map[board.Engine]heartbeat.AgentRunner
+}
+
+var (
+	_ heartbeat.AgentRunner      = (*Dispatch)(nil)
+	_ heartbeat.ProjectReadiness = (*Dispatch)(nil)
+	_ heartbeat.Charger          = (*Dispatch)(nil)
+)
+
+func (d *Dispatch) runner(p board.Project) heartbeat.AgentRunner {
+	if r, ok := d.Engines[p.Agent.Engine]; ok && p.Agent.Engine != board.EngineBonsai {
+		return r
+	}
+	return d.Default
+}
+
+// RunAgent implements heartbeat.AgentRunner.
+func (d *Dispatch) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+	r := d.runner(job.Project)
+	if r == nil {
+		return heartbeat.Outcome{Status: board.RunError, Error: "engine " + job.Project.Agent.Engine.String() + " is not available in this build"}, nil
+	}
+	return r.RunAgent(ctx, job)
+}
+
+// ReadyFor implements heartbeat.ProjectReadiness: the project's runner
+// is ready for the model (an engine's CLI is installed and recent enough).
+func (d *Dispatch) ReadyFor(p board.Project, model string) error {
+	r := d.runner(p)
+	if r != d.Default && p.Agent.Sandbox != board.SandboxOff && p.Agent.Network != board.NetworkAll {
+		// The CLI reaches its model gateway and board server on this
+		// machine's loopback, which the proxy and none modes' own
+		// network namespace does not have (docs/engines.md).
+		return fmt.Errorf("the %s engine reaches its model and the board on this machine's loopback, which the sandbox's %s network mode cuts: "+
+			"run 'bonsai project edit %s --network all' (the sandbox keeps its files rules) or '--sandbox off'", p.Agent.Engine, networkName(p.Agent.Network), p.Slug)
+	}
+	if rd, ok := r.(heartbeat.Readiness); ok {
+		return rd.Ready(model)
+	}
+	return nil
+}
+
+// Spent implements heartbeat.Charger: every runner writes usage into the
+// ticket's transcript the same way.
+func (d *Dispatch) Spent(sessionFile string, since time.Time) (board.Usage, error) {
+	if c, ok := d.Default.(heartbeat.Charger); ok {
+		return c.Spent(sessionFile, since)
+	}
+	return board.Usage{}, nil
+}
+
+func networkName(n board.NetworkMode) string {
+	if n == "" {
+		return "proxy"
+	}
+	return string(n)
+}

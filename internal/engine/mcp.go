@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bonsai-run/bonsai/internal/boardmcp"
+	"github.com/bonsai-run/bonsai/internal/tool"
+)
+
+// boardServer serves a run's ticket tools over streamable HTTP on a
+// loopback port, behind a bearer token made for the run; it stops with
+// the run. The engine's process reaches it; nothing else knows the token.
+type boardServer struct {
+	endpoint MCPEndpoint
+	srv      *http.Server
+	// terminate is set when a tool result asked to end the run (a
+	// ticket_ask waiting for a person).
+	terminate atomic.Bool
+}
+
+// serveBoard starts the board server of a run's tools; judge, when not
+// nil, answers the engine's command hook (hook.go) on the same server.
+func serveBoard(tools []tool.Tool, judge tool.Tool) (*boardServer, error) {
+	b := &boardServer{}
+	wrapped := make([]tool.Tool, len(tools))
+	for i, t := range tools {
+		wrapped[i] = terminating{Tool: t, flag: &b.terminate}
+	}
+	s, err := boardmcp.NewServer(wrapped, boardmcp.Options{Name: "bonsai"})
+	if err != nil {
+		return nil, err
+	}
+	var tok [32]byte
+	_, _ = rand.Read(tok[:])
+	token := hex.EncodeToString(tok[:])
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	if judge != nil {
+		mux.Handle("POST "+hookPath, b.preToolUse(judge))
+	}
+	auth := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte("Bearer "+token)) != 1 {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	b.srv = &http.Server{Handler: auth, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = b.srv.Serve(ln) }()
+	b.endpoint = MCPEndpoint{Name: "bonsai", URL: "http://" + ln.Addr().String() + "/mcp", Token: token}
+	if judge != nil {
+		b.endpoint.Hook = "http://" + ln.Addr().String() + hookPath
+	}
+	return b, nil
+}
+
+// Close stops the server.
+func (b *boardServer) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := b.srv.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		_ = b.srv.Close()
+	}
+	_ = b.srv.Close()
+}
+
+// terminating notes a result that ends the run, which MCP cannot carry.
+type terminating struct {
+	tool.Tool
+	flag *atomic.Bool
+}
+
+// Run implements tool.Tool.
+func (t terminating) Run(ctx context.Context, args json.RawMessage, update func(tool.Result)) (tool.Result, error) {
+	r, err := t.Tool.Run(ctx, args, update)
+	if r.Terminate {
+		t.flag.Store(true)
+	}
+	return r, err
+}
