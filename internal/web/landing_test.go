@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -68,6 +69,7 @@ func TestLanding_FailureThenMoveToDoneLands(t *testing.T) {
 	wantBody(t, r, "commit or stash them there")
 	r = e.api(t, "GET", "/api/projects/demo/tickets/1", "")
 	wantBody(t, r, `"state": "VERIFICATION"`, `"landing": {`, `"error": "`)
+	wantBody(t, e.get(t, c, "/p/demo"), `<span class="badge land-failed">landing failed</span>`)
 
 	// Fixed; a move to DONE through the API lands the work.
 	gittest.Run(t, repo, "checkout", "--", "README.md")
@@ -80,6 +82,12 @@ func TestLanding_FailureThenMoveToDoneLands(t *testing.T) {
 	}
 	r = e.get(t, c, "/p/demo/1")
 	wantBody(t, r, `id="landed"`, "Landed on <code>main</code> as <code title=\""+commit+"\">"+commit[:12]+"</code>")
+	// The card says so too, and no longer that landing failed.
+	r = e.get(t, c, "/p/demo")
+	wantBody(t, r, `>landed `+commit[:7]+`</span>`)
+	if strings.Contains(r.body, "landing failed") {
+		t.Errorf("the card still says the landing failed")
+	}
 }
 
 func TestLanding_NoneModeShowsWhereTheBranchIs(t *testing.T) {

@@ -29,6 +29,10 @@ type card struct {
 	Cost     string // CostUSD as money, "" when nothing was spent
 	// PR is the ticket's pull request, nil when it has none.
 	PR *prBadge
+	// Landed is the short commit the work landed as without a pull
+	// request; LandFailed says the last try to land it failed.
+	Landed     string
+	LandFailed bool
 }
 
 // prBadge is what a card shows of a ticket's pull request.
@@ -39,9 +43,17 @@ type prBadge struct {
 	URL    string
 }
 
-// withLanding returns c with the pull request of landing l, if any.
+// withLanding returns c with the pull request of landing l, or the
+// commit it landed as, if any.
 func (c card) withLanding(l *board.Landing) card {
-	if l == nil || l.PRNumber == 0 {
+	if l == nil {
+		return c
+	}
+	c.LandFailed = l.Error != ""
+	if l.PRNumber == 0 {
+		if l.Commit != "" {
+			c.Landed = l.Commit[:min(len(l.Commit), 7)]
+		}
 		return c
 	}
 	label := "PR #" + strconv.Itoa(l.PRNumber)
