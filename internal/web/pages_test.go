@@ -376,6 +376,7 @@ func TestPages_RunAndErrors(t *testing.T) {
 	ctx := context.Background()
 	run, _ := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskResearch})
 	run.Status, run.Error = board.RunError, "model <b>overloaded</b>"
+	run.InputTokens, run.OutputTokens, run.ReasoningTokens = 1200, 340, 200
 	e.db.FinishRun(ctx, run)
 	e.srv.Catchup(ctx)
 	c := e.browser(t)
@@ -383,7 +384,7 @@ func TestPages_RunAndErrors(t *testing.T) {
 	wantStatus(t, r, 200)
 	wantBody(t, r, "research run on demo#1", "model &lt;b&gt;overloaded&lt;/b&gt;", "transcript.jsonl")
 	r = e.get(t, c, "/p/demo/1")
-	wantBody(t, r, `href="/runs/`+run.ID+`"`, `run-status error`)
+	wantBody(t, r, `href="/runs/`+run.ID+`"`, `run-status error`, `1200/340 <span class="muted" title="output tokens spent thinking">(200 thinking)</span>`)
 	r = e.get(t, c, "/runs/nope")
 	wantStatus(t, r, 404)
 	wantBody(t, r, "run &#34;nope&#34; not found")
