@@ -1,0 +1,109 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// queueAllowed keeps a ticket t of project p in the queue unless it is a
+// BACKLOG ticket (class 5, board.ClassBacklog) and p's agents do not take
+// BACKLOG tickets.
+const queueAllowed = `(t.queue_class < 5 OR p.take_backlog)`
+
+// pickQuery reads, for each active project, the first entry of its part
+// of the tickets_pick index (only pickable tickets, in pick order): one
+// index seek per project, however many tickets. See docs/postgres.md.
+const pickQuery = `SELECT ` + ticketColumns + `, t.queue_class
+	FROM projects p
+	CROSS JOIN LATERAL (
+		SELECT * FROM tickets t
+		WHERE t.project_id = p.id AND t.queue_class > 0 AND ` + queueAllowed + `
+		ORDER BY t.queue_class, t.priority, t.queue_key, t.number
+		LIMIT 1) t
+	WHERE p.active AND ($1 = '' OR p.slug = $1)
+	ORDER BY p.slug`
+
+// Pick returns, for each active project (or only the named one), the ticket
+// the pick policy chooses, by project slug. Projects with nothing to pick
+// are left out; so is a named project that is archived. It agrees with
+// board.PickTicket.
+func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error) {
+	if projectSlug != "" {
+		if _, err := getProject(ctx, db.pool, projectSlug); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := db.pool.Query(ctx, pickQuery, projectSlug)
+	if err != nil {
+		return nil, fmt.Errorf("pick: %w", err)
+	}
+	defer rows.Close()
+	picks := []board.Pick{}
+	for rows.Next() {
+		var p board.Pick
+		if p.Ticket, err = scanTicket(rows, &p.Class); err != nil {
+			return nil, fmt.Errorf("pick: %w", err)
+		}
+		picks = append(picks, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("pick: %w", err)
+	}
+	return picks, nil
+}
+
+// overviewQuery reads each project with its ticket counts (from
+// ticket_counts, as a JSON object) and its pick (the seek of pickQuery),
+// a row per project whatever the number of tickets. Archived projects
+// have no pick.
+const overviewQuery = `SELECT p.slug, p.name, p.active, p.model, p.permission_mode, p.sandbox,
+	(SELECT json_object_agg(c.state, c.n) FROM ticket_counts c WHERE c.project_id = p.id AND c.n > 0),
+	t.number, t.title, t.state, t.sub_state, t.priority, t.queue_class
+	FROM projects p
+	LEFT JOIN LATERAL (
+		SELECT t.number, t.title, t.state, t.sub_state, t.priority, t.queue_class FROM tickets t
+		WHERE t.project_id = p.id AND p.active AND t.queue_class > 0 AND ` + queueAllowed + `
+		ORDER BY t.queue_class, t.priority, t.queue_key, t.number
+		LIMIT 1) t ON true
+	WHERE p.active OR $1
+	ORDER BY p.slug`
+
+// Overview lists projects with their ticket counts and picks in one query.
+func (db *DB) Overview(ctx context.Context, f store.ProjectFilter) ([]store.ProjectOverview, error) {
+	rows, err := db.pool.Query(ctx, overviewQuery, f.IncludeArchived)
+	if err != nil {
+		return nil, fmt.Errorf("overview: %w", err)
+	}
+	defer rows.Close()
+	out := []store.ProjectOverview{}
+	for rows.Next() {
+		var (
+			o                      store.ProjectOverview
+			p                      = &o.Project
+			counts                 map[board.State]int
+			number, priority, cls  *int
+			title, state, subState *string
+		)
+		if err := rows.Scan(&p.Slug, &p.Name, &p.Active, &p.Agent.Model, &p.Agent.PermissionMode, &p.Agent.Sandbox, &counts,
+			&number, &title, &state, &subState, &priority, &cls); err != nil {
+			return nil, fmt.Errorf("overview: %w", err)
+		}
+		o.Counts = counts
+		if o.Counts == nil {
+			o.Counts = map[board.State]int{}
+		}
+		if number != nil {
+			o.Pick = &board.Pick{Class: board.PickClass(*cls), Ticket: board.Ticket{
+				ProjectSlug: p.Slug, Number: *number, Title: *title, State: board.State(*state),
+				SubState: board.SubState(*subState), Priority: *priority}}
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("overview: %w", err)
+	}
+	return out, nil
+}
