@@ -26,6 +26,8 @@ type Config struct {
 	Models map[string]ModelSettings `json:"models,omitempty"`
 	// Providers configures model providers by name (their base URLs).
 	Providers map[string]ProviderSettings `json:"providers,omitempty"`
+	// Store chooses the board's database (issue 18, store.go).
+	Store Store `json:"store,omitzero"`
 }
 
 // Heartbeat configures the heartbeat.

@@ -25,3 +25,5 @@ func TestContract(t *testing.T) {
 		return db
 	})
 }
+
+var storeAll = store.ProjectFilter{IncludeArchived: true}

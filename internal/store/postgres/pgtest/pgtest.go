@@ -60,10 +60,44 @@ func Main(m *testing.M) int {
 
 // URL returns the URL of a new, empty schema for t alone: its search_path
 // is that schema, so what a store creates there is t's. The schema is
-// dropped when t ends.
+// dropped when t ends. The cluster it is in is stopped by Main.
 func URL(t testing.TB) string {
 	t.Helper()
-	base := Server(t)
+	return schemaIn(t, Server(t))
+}
+
+// OwnURL is URL for a package whose TestMain cannot call Main: unless
+// BONSAI_TEST_DATABASE_URL names a server, it starts a cluster for t
+// alone and stops it when t ends.
+func OwnURL(t testing.TB) string {
+	t.Helper()
+	if u := os.Getenv(EnvURL); u != "" {
+		return schemaIn(t, u)
+	}
+	c, err := Start(context.Background())
+	if err != nil {
+		missing(t, err)
+	}
+	t.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			t.Errorf("pgtest: %v", err)
+		}
+	})
+	return schemaIn(t, c.URL)
+}
+
+// missing skips t for want of Postgres, or fails it when CI=true.
+func missing(t testing.TB, why error) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("pgtest: no PostgreSQL for this test, and CI=true: %v (.ci/run installs the postgresql package)", why)
+	}
+	t.Skipf("pgtest: no PostgreSQL: %v; install it or set %s", why, EnvURL)
+}
+
+// schemaIn creates a schema for t on the server base.
+func schemaIn(t testing.TB, base string) string {
+	t.Helper()
 	name := "t_" + randomHex(8)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -95,10 +129,7 @@ func Server(t testing.TB) string {
 		}
 	})
 	if server == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("pgtest: no PostgreSQL for this test, and CI=true: %v (.ci/run installs the postgresql package)", errNone)
-		}
-		t.Skipf("pgtest: no PostgreSQL: %v; install it or set %s", errNone, EnvURL)
+		missing(t, errNone)
 	}
 	return server
 }
