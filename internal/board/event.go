@@ -28,6 +28,9 @@ const (
 	// EventRunStopRequested is a person asking a running run to stop;
 	// the process running it stops it within a second or two.
 	EventRunStopRequested EventType = "run.stop_requested"
+	// EventLandingUpdated is a change to a ticket's landing: its pull
+	// request, the commit it landed as, or a failure to land.
+	EventLandingUpdated EventType = "landing.updated"
 )
 
 // Event is one entry of the append-only log of changes. IDs increase

@@ -32,6 +32,15 @@ type ProjectPatch struct {
 	Sandbox    *SandboxMode
 	Network    *NetworkMode
 	AllowHosts *[]string
+	// The landing, engine, thinking, MCP and schedule settings of
+	// AgentSettings.
+	Land          *LandMode
+	LandStyle     *LandStyle
+	UpdateStyle   *UpdateStyle
+	Engine        *Engine
+	Thinking      *Thinking
+	MCPServers    *[]string
+	ScheduleTools *bool
 }
 
 // IsZero reports whether the patch changes nothing, whatever the project.
@@ -61,6 +70,13 @@ func (pp ProjectPatch) Apply(p *Project) ([]string, error) {
 	setField(&ch, "sandbox", &next.Agent.Sandbox, pp.Sandbox)
 	setField(&ch, "network", &next.Agent.Network, pp.Network)
 	setList(&ch, "allowHosts", &next.Agent.AllowHosts, pp.AllowHosts)
+	setField(&ch, "land", &next.Agent.Land, pp.Land)
+	setField(&ch, "landStyle", &next.Agent.LandStyle, pp.LandStyle)
+	setField(&ch, "updateStyle", &next.Agent.UpdateStyle, pp.UpdateStyle)
+	setField(&ch, "engine", &next.Agent.Engine, pp.Engine)
+	setField(&ch, "thinking", &next.Agent.Thinking, pp.Thinking)
+	setList(&ch, "mcpServers", &next.Agent.MCPServers, pp.MCPServers)
+	setField(&ch, "scheduleTools", &next.Agent.ScheduleTools, pp.ScheduleTools)
 	if len(ch) == 0 {
 		return nil, nil
 	}

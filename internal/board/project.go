@@ -59,6 +59,23 @@ type AgentSettings struct {
 	// the project's git remote, that commands may reach through the
 	// proxy in NetworkProxy.
 	AllowHosts []string `json:"allowHosts,omitempty"`
+
+	// Land is how approved work reaches the default branch, LandStyle how
+	// the merge mode joins it, and UpdateStyle how the default branch is
+	// brought into the ticket branch first (docs/landing.md).
+	Land        LandMode    `json:"land,omitempty"`
+	LandStyle   LandStyle   `json:"landStyle,omitempty"`
+	UpdateStyle UpdateStyle `json:"updateStyle,omitempty"`
+	// Engine is the agent that works the tickets.
+	Engine Engine `json:"engine,omitempty"`
+	// Thinking overrides the configured thinking level of ticket runs.
+	Thinking Thinking `json:"thinking,omitempty"`
+	// MCPServers names the servers of config.json's mcp.servers that
+	// ticket runs use.
+	MCPServers []string `json:"mcpServers,omitempty"`
+	// ScheduleTools gives the agents the board tools that create, list
+	// and cancel the project's schedules.
+	ScheduleTools bool `json:"scheduleTools,omitempty"`
 }
 
 // ValidateNew reports what is wrong with a project about to be created:
@@ -89,6 +106,9 @@ func (p Project) Validate() error {
 	}
 	a := p.Agent
 	if err := a.validateSafety(); err != nil {
+		return err
+	}
+	if err := a.validateWork(); err != nil {
 		return err
 	}
 	for _, c := range []struct {

@@ -31,6 +31,7 @@ type projectAddOptions struct {
 	takeBacklog                             bool
 	mode                                    string
 	safety                                  safetyFlags
+	work                                    workFlags
 }
 
 // takeBacklogHelp and permissionModeHelp are flag helps, on add and edit.
@@ -67,6 +68,7 @@ a-z, 0-9 and -.`,
 	f.StringVar(&o.mode, "permission-mode", "auto", permissionModeHelp)
 	o.caps.register(f)
 	o.safety.register(f)
+	o.work.register(f)
 	cmd.MarkFlagRequired("repo")
 	return cmd
 }
@@ -103,6 +105,9 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	agent := board.AgentSettings{Model: o.model, Verify: o.verify, BudgetUSD: o.budget, TakeBacklog: o.takeBacklog, PermissionMode: mode}
 	o.caps.apply(&agent)
 	if err := o.safety.apply(cmd.Flags(), &agent); err != nil {
+		return err
+	}
+	if err := o.work.apply(cmd.Flags(), &agent); err != nil {
 		return err
 	}
 	p, err := s.CreateProject(cmd.Context(), board.Project{
@@ -243,6 +248,7 @@ func newProjectEditCmd(a *app) *cobra.Command {
 		takeBacklog                       bool
 		mode                              string
 		safety                            safetyFlags
+		work                              workFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "edit <slug> [flags]",
@@ -262,14 +268,22 @@ Sandbox: agents' commands run in a bubblewrap sandbox that sees only the
 ticket's worktree (docs/sandbox.md). --network proxy lets them reach the
 package registries, the git remote and the --allow-host hosts; none reaches
 nothing; all reaches everything. --sandbox off runs commands on the host as
-you, with a warning in status and the web UI.`,
+you, with a warning in status and the web UI.
+
+Work: --land says how approved work reaches the default branch (merge, a
+pull request, or none; docs/landing.md), --engine which agent works the
+tickets (Bonsai's own, or the Claude Code, Codex or OpenCode CLI), --thinking
+how hard ticket runs think, --mcp which configured MCP servers ticket runs
+use, and --schedule-tools whether agents may manage the project's schedules.`,
 		Example: `  bonsai project edit demo --model openai/gpt-5 --budget 2.50
   bonsai project edit demo --verify "go test ./..."
   bonsai project edit demo --verify ""
   bonsai project edit demo --take-backlog
   bonsai project edit demo --permission-mode plan
   bonsai project edit demo --permission-mode ask --allow "go test *" --allow "make *"
-  bonsai project edit demo --allow-host api.example.com --network proxy`,
+  bonsai project edit demo --allow-host api.example.com --network proxy
+  bonsai project edit demo --land merge --land-style rebase
+  bonsai project edit demo --engine claude-code --thinking medium --mcp github`,
 		Args: exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var u board.ProjectPatch
@@ -313,8 +327,11 @@ you, with a warning in status and the web UI.`,
 			if err := safety.update(f, &u); err != nil {
 				return err
 			}
+			if err := work.update(f, &u); err != nil {
+				return err
+			}
 			if u.IsZero() {
-				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget, --take-backlog, --permission-mode, --ticket-tokens, --run-budget, --run-tokens, --daily-budget, --daily-tokens, --allow, --ask, --sandbox, --network, --allow-host")
+				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget, --take-backlog, --permission-mode, --ticket-tokens, --run-budget, --run-tokens, --daily-budget, --daily-tokens, --allow, --ask, --sandbox, --network, --allow-host, " + workFlagNames)
 			}
 			s, err := a.openStore(cmd.Context())
 			if err != nil {
@@ -347,6 +364,7 @@ you, with a warning in status and the web UI.`,
 	f.StringVar(&mode, "permission-mode", "", permissionModeHelp)
 	caps.register(f)
 	safety.register(f)
+	work.register(f)
 	return cmd
 }
 

@@ -154,6 +154,19 @@ type Store interface {
 	// Notifications are the outbox of docs/notifications.md.
 	Notifications
 
+	// Landing returns how the ticket's work lands: its pull request, the
+	// commit it landed as, its last failure. A ticket without one is
+	// ENOTFOUND.
+	Landing(ctx context.Context, ref board.Ref) (board.Landing, error)
+	// SaveLanding validates l and stores it as its ticket's landing,
+	// replacing the one before, with a "landing.updated" event when
+	// something changed; UpdatedAt is set to the transaction's time
+	// (kept when nothing changed). An unknown ticket is ENOTFOUND.
+	SaveLanding(ctx context.Context, l board.Landing) (board.Landing, error)
+	// Landings lists landings matching f, by project slug then ticket
+	// number.
+	Landings(ctx context.Context, f LandingFilter) ([]board.Landing, error)
+
 	// Close releases the store's resources.
 	Close() error
 }
@@ -213,6 +226,15 @@ type ProjectOverview struct {
 	// project slug, number, title, state, sub-state and priority; nil when
 	// nothing is pickable or the project is archived.
 	Pick *board.Pick
+}
+
+// LandingFilter selects landings; zero fields match everything.
+type LandingFilter struct {
+	// ProjectSlug selects one project's landings; an unknown slug is
+	// ENOTFOUND.
+	ProjectSlug string
+	// OpenPRs selects only landings whose pull request is open.
+	OpenPRs bool
 }
 
 // ProjectFilter selects projects.

@@ -23,6 +23,12 @@ type projectForm struct {
 	// Allow, Ask and AllowHosts the textareas, one item a line.
 	Mode, Sandbox, Network string
 	Allow, Ask, AllowHosts string
+	// Land, LandStyle, UpdateStyle, Engine and Thinking are the chosen
+	// values ("auto", "squash", …); MCPServers the textarea, one name a
+	// line.
+	Land, LandStyle, UpdateStyle, Engine, Thinking string
+	MCPServers                                     string
+	ScheduleTools                                  bool
 }
 
 // configCaps is what an empty field means: config.json's model and caps.
@@ -62,7 +68,9 @@ func formOf(p board.Project) projectForm {
 		RunBudgetUSD: usdText(a.RunBudgetUSD), RunTokens: tokensText(a.RunTokens),
 		DailyBudgetUSD: usdText(a.DailyBudgetUSD), DailyTokens: tokensText(a.DailyTokens), TakeBacklog: a.TakeBacklog,
 		Mode: a.PermissionMode.String(), Sandbox: a.Sandbox.String(), Network: a.Network.String(),
-		Allow: lines(a.Allow), Ask: lines(a.Ask), AllowHosts: lines(a.AllowHosts)}
+		Allow: lines(a.Allow), Ask: lines(a.Ask), AllowHosts: lines(a.AllowHosts),
+		Land: a.Land.String(), LandStyle: a.LandStyle.String(), UpdateStyle: a.UpdateStyle.String(),
+		Engine: a.Engine.String(), Thinking: a.Thinking.String(), MCPServers: lines(a.MCPServers), ScheduleTools: a.ScheduleTools}
 }
 
 // configCapsOf describes config.json's defaults; a config.json that does
@@ -171,6 +179,9 @@ func parseProjectForm(r *http.Request) (projectForm, projectEdit, fieldErrors) {
 	f.TakeBacklog = r.PostFormValue("takeBacklog") != ""
 	e.TakeBacklog = &f.TakeBacklog
 	parseSafetyForm(field, &f, &e)
+	parseWorkForm(field, &f, &e)
+	f.ScheduleTools = r.PostFormValue("scheduleTools") != ""
+	e.ScheduleTools = &f.ScheduleTools
 	return f, e, errs
 }
 

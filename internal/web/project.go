@@ -29,6 +29,15 @@ type newProjectInput struct {
 	Sandbox        string   `json:"sandbox"`
 	Network        string   `json:"network"`
 	AllowHosts     []string `json:"allowHosts"`
+	// How work lands, the engine, thinking, MCP servers and schedule
+	// tools, as PATCH takes them; empty means the default.
+	Land          string   `json:"land"`
+	LandStyle     string   `json:"landStyle"`
+	UpdateStyle   string   `json:"updateStyle"`
+	Engine        string   `json:"engine"`
+	Thinking      string   `json:"thinking"`
+	MCPServers    []string `json:"mcpServers"`
+	ScheduleTools bool     `json:"scheduleTools"`
 }
 
 // remoteRepo matches git URLs: scheme://… and scp-like user@host:path. It
@@ -49,6 +58,9 @@ func (s *Server) createProject(ctx context.Context, in newProjectInput) (board.P
 		Agent: board.AgentSettings{Model: strings.TrimSpace(in.Model), Verify: strings.TrimSpace(in.Verify), BudgetUSD: in.BudgetUSD},
 	}
 	if err := newSafety(in, &p.Agent); err != nil {
+		return board.Project{}, err
+	}
+	if err := newWork(in, &p.Agent); err != nil {
 		return board.Project{}, err
 	}
 	if p.Name == "" {

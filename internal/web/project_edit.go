@@ -37,13 +37,24 @@ type projectEdit struct {
 	Sandbox    *board.SandboxMode `json:"sandbox"`
 	Network    *board.NetworkMode `json:"network"`
 	AllowHosts *[]string          `json:"allowHosts"`
+	// How work lands, which engine works it, how hard it thinks
+	// (board.ParseLandMode and the others; "" is the default), the MCP
+	// servers ticket runs use and whether agents manage schedules.
+	Land          *string   `json:"land"`
+	LandStyle     *string   `json:"landStyle"`
+	UpdateStyle   *string   `json:"updateStyle"`
+	Engine        *string   `json:"engine"`
+	Thinking      *string   `json:"thinking"`
+	MCPServers    *[]string `json:"mcpServers"`
+	ScheduleTools *bool     `json:"scheduleTools"`
 }
 
 // projectFields are the fields of projectEdit in the order the form shows
 // them; "form" is an error about no field in particular.
 var projectFields = []string{"name", "repo", "defaultBranch", "model", "verify", "budgetUsd", "ticketTokens",
 	"runBudgetUsd", "runTokens", "dailyBudgetUsd", "dailyTokens", "takeBacklog", "permissionMode",
-	"allow", "ask", "sandbox", "network", "allowHosts", "form"}
+	"allow", "ask", "sandbox", "network", "allowHosts",
+	"land", "landStyle", "updateStyle", "engine", "thinking", "mcpServers", "scheduleTools", "form"}
 
 // fieldErrors maps a field of projectEdit to what is wrong with its value.
 type fieldErrors map[string]string
@@ -134,6 +145,7 @@ func (s *Server) planProjectEdit(cur board.Project, e projectEdit) (board.Projec
 		}
 	}
 	planSafety(cur, e, &u, errs, valid)
+	planWork(cur, e, &u, errs)
 	return u, errs
 }
 

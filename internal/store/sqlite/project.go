@@ -20,7 +20,8 @@ type scanner interface{ Scan(dest ...any) error }
 
 const projectColumns = `id, slug, name, repo, default_branch, active, model, budget_usd, verify, created_at, updated_at,
 	ticket_tokens, run_budget_usd, run_tokens, daily_budget_usd, daily_tokens, take_backlog, permission_mode,
-	allow_commands, ask_commands, sandbox, network, allow_hosts`
+	allow_commands, ask_commands, sandbox, network, allow_hosts,
+	land, land_style, update_style, engine, thinking, mcp_servers, schedule_tools`
 
 func scanProject(s scanner) (board.Project, error) {
 	var p board.Project
@@ -29,7 +30,9 @@ func scanProject(s scanner) (board.Project, error) {
 		&p.Agent.Model, &p.Agent.BudgetUSD, &p.Agent.Verify, &created, &updated,
 		&p.Agent.TicketTokens, &p.Agent.RunBudgetUSD, &p.Agent.RunTokens, &p.Agent.DailyBudgetUSD, &p.Agent.DailyTokens,
 		&p.Agent.TakeBacklog, &p.Agent.PermissionMode,
-		jsonList{&p.Agent.Allow}, jsonList{&p.Agent.Ask}, &p.Agent.Sandbox, &p.Agent.Network, jsonList{&p.Agent.AllowHosts})
+		jsonList{&p.Agent.Allow}, jsonList{&p.Agent.Ask}, &p.Agent.Sandbox, &p.Agent.Network, jsonList{&p.Agent.AllowHosts},
+		&p.Agent.Land, &p.Agent.LandStyle, &p.Agent.UpdateStyle, &p.Agent.Engine, &p.Agent.Thinking,
+		jsonList{&p.Agent.MCPServers}, &p.Agent.ScheduleTools)
 	p.CreatedAt, p.UpdatedAt = fromMillis(created), fromMillis(updated)
 	return p, err
 }
@@ -68,12 +71,15 @@ func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project
 		}
 		p.ID, p.Active = db.newID(), true
 		p.CreatedAt, p.UpdatedAt = tx.now, tx.now
-		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+			?, ?, ?, ?, ?, ?, ?)`,
 			p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, p.Agent.Model, p.Agent.BudgetUSD, p.Agent.Verify,
 			tx.nowMs(), tx.nowMs(),
 			p.Agent.TicketTokens, p.Agent.RunBudgetUSD, p.Agent.RunTokens, p.Agent.DailyBudgetUSD, p.Agent.DailyTokens,
 			p.Agent.TakeBacklog, string(p.Agent.PermissionMode),
-			jsonList{&p.Agent.Allow}, jsonList{&p.Agent.Ask}, string(p.Agent.Sandbox), string(p.Agent.Network), jsonList{&p.Agent.AllowHosts})
+			jsonList{&p.Agent.Allow}, jsonList{&p.Agent.Ask}, string(p.Agent.Sandbox), string(p.Agent.Network), jsonList{&p.Agent.AllowHosts},
+			string(p.Agent.Land), string(p.Agent.LandStyle), string(p.Agent.UpdateStyle), string(p.Agent.Engine), string(p.Agent.Thinking),
+			jsonList{&p.Agent.MCPServers}, p.Agent.ScheduleTools)
 		if err != nil {
 			return err
 		}
@@ -143,11 +149,14 @@ func (tx *tx) updateProject(p board.Project, u board.ProjectPatch, actor board.A
 	_, err = tx.exec(`UPDATE projects SET name = ?, repo = ?, default_branch = ?, model = ?, budget_usd = ?,
 		verify = ?, updated_at = ?, ticket_tokens = ?, run_budget_usd = ?, run_tokens = ?,
 		daily_budget_usd = ?, daily_tokens = ?, take_backlog = ?, permission_mode = ?,
-		allow_commands = ?, ask_commands = ?, sandbox = ?, network = ?, allow_hosts = ? WHERE id = ?`,
+		allow_commands = ?, ask_commands = ?, sandbox = ?, network = ?, allow_hosts = ?,
+		land = ?, land_style = ?, update_style = ?, engine = ?, thinking = ?, mcp_servers = ?, schedule_tools = ?
+		WHERE id = ?`,
 		p.Name, p.Repo, p.DefaultBranch, a.Model, a.BudgetUSD, a.Verify, tx.nowMs(),
 		a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens, a.TakeBacklog,
 		string(a.PermissionMode), jsonList{&a.Allow}, jsonList{&a.Ask}, string(a.Sandbox), string(a.Network),
-		jsonList{&a.AllowHosts}, p.ID)
+		jsonList{&a.AllowHosts}, string(a.Land), string(a.LandStyle), string(a.UpdateStyle), string(a.Engine),
+		string(a.Thinking), jsonList{&a.MCPServers}, a.ScheduleTools, p.ID)
 	if err != nil {
 		return p, nil, err
 	}

@@ -225,7 +225,11 @@ func testProjectUpdate(t *testing.T, s store.Store, clock *clock) {
 	takeBacklog, mode := true, board.ModeReadOnly
 	allow, ask, hosts := []string{"go test *", "make"}, []string{"git push *"}, []string{"*.example.com", "10.0.0.1:3128"}
 	sandbox, network := board.SandboxOff, board.NetworkNone
+	land, landStyle, update := board.LandPR, board.LandRebase, board.UpdateRebase
+	engine, thinking, mcp, schedules := board.EngineClaudeCode, board.ThinkingHigh, []string{"github", "files"}, true
 	got, err := s.UpdateProject(ctx, "demo", board.ProjectPatch{
+		Land: &land, LandStyle: &landStyle, UpdateStyle: &update, Engine: &engine, Thinking: &thinking,
+		MCPServers: &mcp, ScheduleTools: &schedules,
 		Name: &name, Repo: &repo, DefaultBranch: &branch, Model: &model, Verify: &verify, BudgetUSD: &budget,
 		TicketTokens: &ticketTokens, RunBudgetUSD: &runUSD, RunTokens: &runTokens, DailyBudgetUSD: &dailyUSD, DailyTokens: &dailyTokens,
 		TakeBacklog: &takeBacklog, PermissionMode: &mode,
@@ -239,7 +243,9 @@ func testProjectUpdate(t *testing.T, s store.Store, clock *clock) {
 	want.Agent = board.AgentSettings{Model: model, Verify: verify, BudgetUSD: budget,
 		TicketTokens: ticketTokens, RunBudgetUSD: runUSD, RunTokens: runTokens, DailyBudgetUSD: dailyUSD, DailyTokens: dailyTokens,
 		TakeBacklog: true, PermissionMode: board.ModeReadOnly,
-		Allow: allow, Ask: ask, Sandbox: board.SandboxOff, Network: board.NetworkNone, AllowHosts: hosts}
+		Allow: allow, Ask: ask, Sandbox: board.SandboxOff, Network: board.NetworkNone, AllowHosts: hosts,
+		Land: land, LandStyle: landStyle, UpdateStyle: update, Engine: engine, Thinking: thinking,
+		MCPServers: mcp, ScheduleTools: true}
 	want.UpdatedAt = got.UpdatedAt
 	same(t, "updated project", got, want)
 	if !got.UpdatedAt.After(p.UpdatedAt) {
@@ -274,6 +280,11 @@ func testProjectUpdate(t *testing.T, s store.Store, clock *clock) {
 	bad := "not a model"
 	_, err = s.UpdateProject(ctx, "demo", board.ProjectPatch{Name: &verify, Model: &bad})
 	wantCode(t, err, board.EINVALID, "provider/model")
+	badEngine, badMCP := board.Engine("aider"), []string{"files", "Bad Name"}
+	_, err = s.UpdateProject(ctx, "demo", board.ProjectPatch{Name: &verify, Engine: &badEngine})
+	wantCode(t, err, board.EINVALID, "engine")
+	_, err = s.UpdateProject(ctx, "demo", board.ProjectPatch{Name: &verify, MCPServers: &badMCP})
+	wantCode(t, err, board.EINVALID, "MCP server name")
 	same(t, "project after a refused update", mustProjectGet(t, s, "demo"), got)
 	wantEvents(t, s, before)
 }

@@ -52,6 +52,16 @@ func WriteProject(w io.Writer, d view.ProjectDetail, now time.Time) error {
 		t.Row("Asked:", strings.Join(p.Agent.Ask, "; "))
 	}
 	t.Row("Sandbox:", sandboxText(p.Agent))
+	t.Row("Landing:", landText(p.Agent))
+	if p.Agent.Engine != board.EngineBonsai || p.Agent.Thinking != board.ThinkingDefault {
+		t.Row("Engine:", fmt.Sprintf("%s, thinking %s", p.Agent.Engine, p.Agent.Thinking))
+	}
+	if len(p.Agent.MCPServers) > 0 {
+		t.Row("MCP servers:", strings.Join(p.Agent.MCPServers, ", "))
+	}
+	if p.Agent.ScheduleTools {
+		t.Row("Schedules:", "agents may create, list and cancel schedules")
+	}
 	if caps := budgetText(p.Agent); len(caps) > 0 {
 		t.Row("Budget:", strings.Join(caps, ", "))
 	}
@@ -114,4 +124,13 @@ func sandboxText(a board.AgentSettings) string {
 		s += " (also " + strings.Join(a.AllowHosts, ", ") + ")"
 	}
 	return s
+}
+
+// landText says how approved work reaches the default branch.
+func landText(a board.AgentSettings) string {
+	s := a.Land.String()
+	if a.Land != board.LandNone && a.Land != board.LandPR {
+		s += ", " + a.LandStyle.String()
+	}
+	return s + "; branches kept current by " + a.UpdateStyle.String()
 }
