@@ -10,16 +10,19 @@ import (
 
 const projectColumns = `id, slug, name, repo, default_branch, active, model, budget_usd, verify, created_at, updated_at,
 	ticket_tokens, run_budget_usd, run_tokens, daily_budget_usd, daily_tokens, take_backlog, permission_mode,
-	allow_commands, ask_commands, sandbox, network, allow_hosts`
+	allow_commands, ask_commands, sandbox, network, allow_hosts,
+	land, land_style, update_style, engine, thinking, mcp_servers, schedule_tools`
 
 func scanProject(s scanner) (board.Project, error) {
 	var p board.Project
 	var created, updated int64
-	var allow, ask, hosts string
+	var allow, ask, hosts, mcp string
 	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active,
 		&p.Agent.Model, &p.Agent.BudgetUSD, &p.Agent.Verify, &created, &updated,
 		&p.Agent.TicketTokens, &p.Agent.RunBudgetUSD, &p.Agent.RunTokens, &p.Agent.DailyBudgetUSD, &p.Agent.DailyTokens,
-		&p.Agent.TakeBacklog, &p.Agent.PermissionMode, &allow, &ask, &p.Agent.Sandbox, &p.Agent.Network, &hosts)
+		&p.Agent.TakeBacklog, &p.Agent.PermissionMode, &allow, &ask, &p.Agent.Sandbox, &p.Agent.Network, &hosts,
+		&p.Agent.Land, &p.Agent.LandStyle, &p.Agent.UpdateStyle, &p.Agent.Engine, &p.Agent.Thinking, &mcp,
+		&p.Agent.ScheduleTools)
 	if err != nil {
 		return p, err
 	}
@@ -27,7 +30,7 @@ func scanProject(s scanner) (board.Project, error) {
 	for _, l := range []struct {
 		dst *[]string
 		src string
-	}{{&p.Agent.Allow, allow}, {&p.Agent.Ask, ask}, {&p.Agent.AllowHosts, hosts}} {
+	}{{&p.Agent.Allow, allow}, {&p.Agent.Ask, ask}, {&p.Agent.AllowHosts, hosts}, {&p.Agent.MCPServers, mcp}} {
 		if *l.dst, err = decodeList(l.src); err != nil {
 			return p, fmt.Errorf("project %s: %w", p.Slug, err)
 		}
@@ -70,11 +73,13 @@ func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project
 		p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 		a := p.Agent
 		_, err := tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9, $9,
-			$10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+			$10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)`,
 			p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, a.Model, a.BudgetUSD, a.Verify, tx.nowMs(),
 			a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens,
 			a.TakeBacklog, string(a.PermissionMode), encodeList(a.Allow), encodeList(a.Ask),
-			string(a.Sandbox), string(a.Network), encodeList(a.AllowHosts))
+			string(a.Sandbox), string(a.Network), encodeList(a.AllowHosts),
+			string(a.Land), string(a.LandStyle), string(a.UpdateStyle), string(a.Engine), string(a.Thinking),
+			encodeList(a.MCPServers), a.ScheduleTools)
 		if err != nil {
 			return err
 		}
@@ -143,11 +148,14 @@ func (tx *tx) updateProject(p board.Project, u board.ProjectPatch, actor board.A
 	_, err = tx.exec(`UPDATE projects SET name = $1, repo = $2, default_branch = $3, model = $4, budget_usd = $5,
 		verify = $6, updated_at = $7, ticket_tokens = $8, run_budget_usd = $9, run_tokens = $10,
 		daily_budget_usd = $11, daily_tokens = $12, take_backlog = $13, permission_mode = $14,
-		allow_commands = $15, ask_commands = $16, sandbox = $17, network = $18, allow_hosts = $19 WHERE id = $20`,
+		allow_commands = $15, ask_commands = $16, sandbox = $17, network = $18, allow_hosts = $19,
+		land = $20, land_style = $21, update_style = $22, engine = $23, thinking = $24, mcp_servers = $25,
+		schedule_tools = $26 WHERE id = $27`,
 		p.Name, p.Repo, p.DefaultBranch, a.Model, a.BudgetUSD, a.Verify, tx.nowMs(),
 		a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens, a.TakeBacklog,
 		string(a.PermissionMode), encodeList(a.Allow), encodeList(a.Ask), string(a.Sandbox), string(a.Network),
-		encodeList(a.AllowHosts), p.ID)
+		encodeList(a.AllowHosts), string(a.Land), string(a.LandStyle), string(a.UpdateStyle), string(a.Engine),
+		string(a.Thinking), encodeList(a.MCPServers), a.ScheduleTools, p.ID)
 	if err != nil {
 		return p, nil, err
 	}
