@@ -1,0 +1,101 @@
+package postgres_test
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/postgres"
+	"github.com/bonsai-run/bonsai/internal/store/postgres/pgtest"
+)
+
+// TestConcurrentWriters has four stores (four processes' pools) write one
+// board at once while a reader follows the events with a cursor, as the
+// web UI does. The reader must see every event: an event id taken by one
+// transaction and committed after a later id would be skipped for ever.
+// Ticket numbers must run without gaps or duplicates.
+func TestConcurrentWriters(t *testing.T) {
+	ctx := t.Context()
+	u := pgtest.URL(t)
+	open := func() *postgres.DB {
+		db, err := postgres.Open(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	reader := open()
+	if _, err := reader.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo", Repo: "https://example.com/d.git", DefaultBranch: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	const writers, perWriter = 4, 60
+	var done atomic.Bool
+	seen := map[int64]bool{}
+	var readErr error
+	var rg sync.WaitGroup
+	rg.Go(func() {
+		var after int64
+		for {
+			finished := done.Load()
+			es, err := reader.Events(ctx, after, 1000)
+			if err != nil {
+				readErr = err
+				return
+			}
+			for _, e := range es {
+				seen[e.ID] = true
+				after = e.ID
+			}
+			if finished && len(es) == 0 {
+				return
+			}
+		}
+	})
+	var wg sync.WaitGroup
+	for w := range writers {
+		db := open()
+		wg.Go(func() {
+			for i := range perWriter {
+				tk, err := db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: fmt.Sprintf("w%d-%d", w, i)}, board.Human)
+				if err == nil {
+					_, err = db.AddComment(ctx, tk.Ref(), board.Comment{AuthorType: board.Human, AuthorName: "a", Kind: board.KindNote, Content: "c"})
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	done.Store(true)
+	rg.Wait()
+	if readErr != nil {
+		t.Fatal(readErr)
+	}
+	all, err := reader.Events(ctx, 0, 100000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 1 + 2*writers*perWriter; len(all) != want {
+		t.Errorf("%d events, want %d", len(all), want)
+	}
+	for _, e := range all {
+		if !seen[e.ID] {
+			t.Errorf("the reader following the cursor never saw event %d (%s)", e.ID, e.Type)
+		}
+	}
+	ts, err := reader.Tickets(ctx, store.TicketFilter{ProjectSlug: "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tk := range ts {
+		if tk.Number != i+1 {
+			t.Fatalf("ticket %d has number %d: numbers must run 1..%d", i, tk.Number, len(ts))
+		}
+	}
+}
