@@ -73,3 +73,47 @@ func TestStore_Postgres(t *testing.T) {
 		t.Errorf("status with an unreachable server: exit %d, %s", code, errOut)
 	}
 }
+
+// TestStoreMigrate moves a board from bonsai.db to Postgres and back with
+// `bonsai store migrate`, and refuses to overwrite a board.
+func TestStoreMigrate(t *testing.T) {
+	u := pgtest.OwnURL(t)
+	data := t.TempDir()
+	t.Setenv("BONSAI_DATA_DIR", data)
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("BONSAI_KEYRING", "file")
+	t.Setenv("BONSAI_DATABASE_URL", "")
+	run := func(args ...string) (int, string, string) {
+		t.Helper()
+		var out, errOut strings.Builder
+		code := cli.Run(context.Background(), args, strings.NewReader(""), &out, &errOut)
+		return code, out.String(), errOut.String()
+	}
+	must := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := run(args...)
+		if code != 0 {
+			t.Fatalf("bonsai %s: exit %d: %s", strings.Join(args, " "), code, errOut)
+		}
+		return out
+	}
+	must("project", "add", "demo", "--repo", "https://example.com/demo.git")
+	must("ticket", "add", "demo", "Port the parser")
+	must("comment", "add", "demo#1", "a note")
+	out := must("store", "migrate", "--to", u)
+	if !strings.Contains(out, "tickets") || !strings.Contains(out, "both hold the same rows") {
+		t.Errorf("store migrate --to postgres:\n%s", out)
+	}
+	if code, _, errOut := run("store", "migrate", "--to", u); code == 0 || !strings.Contains(errOut, "already holds a board") {
+		t.Errorf("second migrate into the same database: exit %d: %s", code, errOut)
+	}
+	back := filepath.Join(t.TempDir(), "back.db")
+	must("store", "migrate", "--from", u, "--to", back)
+	if code, _, errOut := run("store", "migrate", "--from", u, "--to", back); code == 0 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("migrate onto an existing file: exit %d: %s", code, errOut)
+	}
+	t.Setenv("BONSAI_DATABASE_URL", u)
+	if out := must("ticket", "show", "demo#1"); !strings.Contains(out, "a note") {
+		t.Errorf("the ticket on Postgres:\n%s", out)
+	}
+}
