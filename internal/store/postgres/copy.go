@@ -78,7 +78,7 @@ const copyBatch = 5000
 // no board yet, in one transaction holding the write lock, with COPY.
 // The identity sequences then continue after the copied ids.
 func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table, row []any) error) error) error {
-	return db.write(ctx, func(tx *tx) error {
+	err := db.write(ctx, func(tx *tx) error {
 		var n int
 		if err := tx.queryRow(`SELECT (SELECT count(*) FROM projects) + (SELECT count(*) FROM events)`).Scan(&n); err != nil {
 			return err
@@ -118,6 +118,15 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 		if err != nil {
 			return err
 		}
+		// The trigger kept ticket_counts row by row, leaving a dead row
+		// version per ticket copied; a table rebuilt by TRUNCATE (a new
+		// file, in this transaction) holds only the counts.
+		_, err = tx.exec(`TRUNCATE ticket_counts;
+			INSERT INTO ticket_counts (project_id, state, n)
+				SELECT project_id, state, count(*) FROM tickets GROUP BY project_id, state`)
+		if err != nil {
+			return fmt.Errorf("count the tickets: %w", err)
+		}
 		for _, t := range []string{"events", "notify_outbox"} {
 			_, err := tx.exec(`SELECT setval(pg_get_serial_sequence($1, 'id'), max(id)) FROM `+t+` HAVING max(id) IS NOT NULL`, t)
 			if err != nil {
@@ -126,4 +135,14 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// Statistics for the planner and a visibility map for index-only
+	// scans, which autovacuum would give the tables only later.
+	if _, err := db.pool.Exec(ctx, `VACUUM (ANALYZE) projects, tickets, ticket_counts, comments, runs, approvals,
+		landings, events, notify_channels, notify_outbox, notify_blockers`); err != nil {
+		return fmt.Errorf("vacuum the copied tables: %w", err)
+	}
+	return nil
 }

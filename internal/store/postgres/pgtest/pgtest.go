@@ -48,7 +48,10 @@ var (
 // they started. Call it from TestMain:
 //
 //	func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
-func Main(m *testing.M) int {
+//
+// m is a *testing.M, or anything that runs the tests and reports their
+// exit code, for a TestMain with more to do after the tests.
+func Main(m interface{ Run() int }) int {
 	code := m.Run()
 	if cluster != nil {
 		if err := cluster.Stop(); err != nil {
