@@ -22,10 +22,10 @@ import (
 // BONSAI_TEST_DATABASE_URL's server) with `store migrate`'s copy, so both
 // stores are measured on the same rows. The schema is dropped by TestMain.
 var (
-	pgOnce   sync.Once
-	pgURL    string
-	pgErr    error
-	pgDrop   func()
+	pgOnce sync.Once
+	pgURL  string
+	pgErr  error
+	pgDrop func()
 )
 
 func bigPostgres(b *testing.B) string {
