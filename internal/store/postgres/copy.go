@@ -118,12 +118,18 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 		if err != nil {
 			return err
 		}
-		// The trigger kept ticket_counts row by row, leaving a dead row
-		// version per ticket copied; a table rebuilt by TRUNCATE (a new
-		// file, in this transaction) holds only the counts.
+		// The triggers kept ticket_counts and ticket_queue row by row,
+		// leaving a dead row version per ticket copied; tables rebuilt
+		// after TRUNCATE (a new file, in this transaction) hold only the
+		// live rows.
 		_, err = tx.exec(`TRUNCATE ticket_counts;
 			INSERT INTO ticket_counts (project_id, state, n)
-				SELECT project_id, state, count(*) FROM tickets GROUP BY project_id, state`)
+				SELECT project_id, state, count(*) FROM tickets GROUP BY project_id, state;
+			TRUNCATE ticket_queue;
+			INSERT INTO ticket_queue (project_id, ticket_id, number, title, state, sub_state, priority, queue_class)
+				SELECT DISTINCT ON (project_id) project_id, id, number, title, state, sub_state, priority, queue_class
+				FROM tickets WHERE queue_class > 0
+				ORDER BY project_id, queue_class, priority, queue_key, number`)
 		if err != nil {
 			return fmt.Errorf("count the tickets: %w", err)
 		}
@@ -141,7 +147,7 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 	// Statistics for the planner and a visibility map for index-only
 	// scans, which autovacuum would give the tables only later.
 	if _, err := db.pool.Exec(ctx, `VACUUM (ANALYZE) projects, tickets, ticket_counts, comments, runs, approvals,
-		landings, events, notify_channels, notify_outbox, notify_blockers`); err != nil {
+		ticket_queue, landings, events, notify_channels, notify_outbox, notify_blockers`); err != nil {
 		return fmt.Errorf("vacuum the copied tables: %w", err)
 	}
 	return nil

@@ -8,25 +8,18 @@ import (
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
-// queueAllowed keeps the tickets t of project p that may be picked: those
-// in tickets_pick (queue_class > 0, said literally so the partial index
-// serves), but BACKLOG ones (class 5, board.ClassBacklog) only when p's
-// agents take BACKLOG tickets. Said as an upper bound of queue_class, it
-// is part of the index search: as a filter, a project with nothing to
-// pick but its backlog had every BACKLOG ticket read and dropped (4.5 ms
-// instead of 1.2 for Overview on 100 × 1,000 tickets).
-const queueAllowed = `t.queue_class > 0 AND t.queue_class < CASE WHEN p.take_backlog THEN 6 ELSE 5 END`
+// queueAllowed keeps a ticket_queue row q of project p unless it is a
+// BACKLOG ticket (class 5, board.ClassBacklog) and p's agents do not take
+// BACKLOG tickets: ticket_queue holds them for every project.
+const queueAllowed = `(q.queue_class < 5 OR p.take_backlog)`
 
-// pickQuery reads, for each active project, the first entry of its part
-// of the tickets_pick index (only pickable tickets, in pick order): one
-// index seek per project, however many tickets. See docs/postgres.md.
-const pickQuery = `SELECT ` + ticketColumns + `, t.queue_class
+// pickQuery reads, for each active project, its row of ticket_queue (the
+// ticket the pick policy chooses there, kept by the trigger of migration
+// 0003) and that ticket. See docs/postgres.md.
+const pickQuery = `SELECT ` + ticketColumns + `, q.queue_class
 	FROM projects p
-	CROSS JOIN LATERAL (
-		SELECT * FROM tickets t
-		WHERE t.project_id = p.id AND ` + queueAllowed + `
-		ORDER BY t.queue_class, t.priority, t.queue_key, t.number
-		LIMIT 1) t
+	JOIN ticket_queue q ON q.project_id = p.id AND ` + queueAllowed + `
+	JOIN tickets t ON t.id = q.ticket_id
 	WHERE p.active AND ($1 = '' OR p.slug = $1)
 	ORDER BY p.slug`
 
@@ -61,19 +54,15 @@ func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error
 
 // overviewQuery reads each project with its ticket counts (ticket_counts
 // grouped once by project, a JSON object each: a subquery per project
-// cost 1.6 ms on 100 projects, the grouping 0.25) and its pick (the seek
-// of pickQuery), a row per project whatever the number of tickets.
-// Archived projects have no pick.
+// cost 1.6 ms on 100 projects, the grouping 0.25) and its ticket_queue
+// row: a row per project, whatever the number of tickets, reading no
+// ticket. Archived projects have no pick.
 const overviewQuery = `SELECT p.slug, p.name, p.active, p.model, p.permission_mode, p.sandbox,
-	c.counts, t.number, t.title, t.state, t.sub_state, t.priority, t.queue_class
+	c.counts, q.number, q.title, q.state, q.sub_state, q.priority, q.queue_class
 	FROM projects p
 	LEFT JOIN (SELECT project_id, json_object_agg(state, n) AS counts FROM ticket_counts
 		WHERE n > 0 GROUP BY project_id) c ON c.project_id = p.id
-	LEFT JOIN LATERAL (
-		SELECT t.number, t.title, t.state, t.sub_state, t.priority, t.queue_class FROM tickets t
-		WHERE t.project_id = p.id AND p.active AND ` + queueAllowed + `
-		ORDER BY t.queue_class, t.priority, t.queue_key, t.number
-		LIMIT 1) t ON true
+	LEFT JOIN ticket_queue q ON q.project_id = p.id AND p.active AND ` + queueAllowed + `
 	WHERE p.active OR $1
 	ORDER BY p.slug`
 
