@@ -164,21 +164,24 @@ func TestPick_AgreesWithPolicy(t *testing.T) {
 	compare("as written")
 
 	inTx(func(tx pgx.Tx) {
-		for _, g := range gs {
-			for id, cs := range g.comments {
-				kept := cs[:0]
-				for _, c := range cs {
-					switch r.IntN(4) {
-					case 0:
-						c.Resolved = !c.Resolved
-						exec(tx, `UPDATE comments SET resolved = $1 WHERE id = $2`, c.Resolved, c.ID)
-					case 1:
-						exec(tx, `DELETE FROM comments WHERE id = $1`, c.ID)
-						continue
+		for _, g := range gs { // in a fixed order, so the seed gives the same changes
+			for _, p := range g.projects {
+				for _, tk := range g.tickets[p.ID] {
+					id, cs := tk.ID, g.comments[tk.ID]
+					kept := cs[:0]
+					for _, c := range cs {
+						switch r.IntN(4) {
+						case 0:
+							c.Resolved = !c.Resolved
+							exec(tx, `UPDATE comments SET resolved = $1 WHERE id = $2`, c.Resolved, c.ID)
+						case 1:
+							exec(tx, `DELETE FROM comments WHERE id = $1`, c.ID)
+							continue
+						}
+						kept = append(kept, c)
 					}
-					kept = append(kept, c)
+					g.comments[id] = kept
 				}
-				g.comments[id] = kept
 			}
 		}
 	})
@@ -188,7 +191,8 @@ func TestPick_AgreesWithPolicy(t *testing.T) {
 	subs := []board.SubState{board.SubNone, board.SubBlocked, board.SubReturned}
 	inTx(func(tx pgx.Tx) {
 		for _, g := range gs {
-			for pid, ts := range g.tickets {
+			for _, p := range g.projects {
+				pid, ts := p.ID, g.tickets[p.ID]
 				for i := range ts {
 					tk := &ts[i]
 					switch r.IntN(5) {
