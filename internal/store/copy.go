@@ -70,7 +70,8 @@ var CopyTables = []Table{
 // whose schema holds a table or column in neither these nor CopyTables
 // has data a copy would lose, and the copy refuses to start.
 var (
-	DerivedTables  = []string{"ticket_counts", "ticket_queue", "notify_rules", "bonsai_schema", "sqlite_sequence"}
+	DerivedTables = []string{"ticket_counts", "ticket_queue", "notify_rules", "bonsai_schema", "sqlite_sequence",
+		"leases"} // a board is copied with no worker running: no lease to keep
 	DerivedColumns = []string{"tickets.last_human_comment_at", "tickets.pick_class", "tickets.pick_key",
 		"tickets.queue_class", "tickets.queue_key", "comments.seq", "runs.seq", "approvals.seq"}
 )

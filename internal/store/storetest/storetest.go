@@ -25,6 +25,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Event", eventCases},
 		{"Pick", pickCases},
 		{"Notify", notifyCases},
+		{"Lease", leaseCases},
 		{"Landing", landingCases},
 	}
 	for _, g := range groups {
