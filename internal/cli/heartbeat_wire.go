@@ -121,7 +121,13 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		limit = heartbeat.MachineConcurrency()
 	}
 	host, _ := os.Hostname()
+	leases, err := a.sharedLeases(st)
+	if err != nil {
+		lf.Close()
+		return nil, err
+	}
 	hb, err := heartbeat.New(heartbeat.Options{
+		Leases: leases,
 		Store: st, Workspaces: ws, Runner: runner, Logger: log, Progress: progress,
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/postgres"
 )
@@ -28,4 +30,15 @@ func (a *app) storeURL() (string, error) {
 // name the server, never the password.
 func openPostgres(ctx context.Context, u string) (store.Store, error) {
 	return postgres.Open(ctx, u)
+}
+
+// sharedLeases returns the store's leases when the board is on Postgres,
+// where machines share it and each run holds its ticket's lease; nil on
+// SQLite, one machine's board, where the lock file does.
+func (a *app) sharedLeases(st store.Store) (heartbeat.Leaser, error) {
+	u, err := a.storeURL()
+	if err != nil || u == "" {
+		return nil, err
+	}
+	return st, nil
 }
