@@ -41,6 +41,7 @@ const (
 	TaskImplement TaskKind = "implement" // do the work
 	TaskFeedback  TaskKind = "feedback"  // address a person's requested changes
 	TaskReply     TaskKind = "reply"     // continue after a person answered
+	TaskConflict  TaskKind = "conflict"  // bring the default branch in and resolve its conflicts
 )
 
 // Run is one agent run on one ticket in one heartbeat.

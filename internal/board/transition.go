@@ -18,7 +18,7 @@ var transitions = map[move][]Actor{
 	{InProgress, Backlog}:      {Human},
 	{InProgress, Research}:     {Human},
 	{InProgress, Verification}: {Agent, System},
-	{Verification, InProgress}: {Human},
+	{Verification, InProgress}: {Human, System}, // System: the branch conflicts with the default branch at landing
 	{Verification, Done}:       {Human},
 	{Done, Backlog}:            {Human},
 	{Verification, Backlog}:    {Human},
@@ -29,7 +29,7 @@ var transitions = map[move][]Actor{
 var entryRules = map[State]string{
 	Backlog:      "a ticket goes back to BACKLOG only when a person moves it",
 	Research:     "a ticket enters RESEARCH from BACKLOG or IN_PROGRESS, when a person moves it (or, from BACKLOG, the runtime, in a project whose agents take BACKLOG tickets)",
-	InProgress:   "a ticket reaches IN_PROGRESS from BACKLOG or RESEARCH (a person, or the agent once it saved a plan), or from VERIFICATION when a person requests changes with feedback",
+	InProgress:   "a ticket reaches IN_PROGRESS from BACKLOG or RESEARCH (a person, or the agent once it saved a plan), or from VERIFICATION when a person requests changes with feedback (or the runtime, when the work conflicts with the default branch)",
 	Verification: "a ticket reaches VERIFICATION only from IN_PROGRESS, by the agent",
 	Done:         "a ticket reaches DONE only from VERIFICATION, when a person approves it",
 }

@@ -21,7 +21,7 @@ func TestCheckMove_Table(t *testing.T) {
 		{InProgress, Backlog}:      {Human},
 		{InProgress, Research}:     {Human},
 		{InProgress, Verification}: {Agent, System},
-		{Verification, InProgress}: {Human},
+		{Verification, InProgress}: {Human, System},
 		{Verification, Done}:       {Human},
 		{Verification, Backlog}:    {Human},
 		{Done, Backlog}:            {Human},

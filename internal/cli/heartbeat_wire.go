@@ -86,8 +86,9 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		Open: func(root string) (executor.Executor, error) {
 			return local.New(root, local.Options{})
 		},
-		OpenAgent: agents.open,
-		RemoteEnv: append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
+		OpenAgent:     agents.open,
+		RemoteEnv:     append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
+		AgentIdentity: agentIdentity(cfg),
 		// A person at a terminal sees a large clone progress; a beat fired
 		// by a service or 'bonsai up' logs no progress bars.
 		CloneProgress: cloneProgress(a),
@@ -134,7 +135,8 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check,
-		Policy: policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
+		Policy:       policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
+		PullRequests: newForges(a, st, cfg, redact.String, log),
 	})
 	if err != nil {
 		lf.Close()

@@ -89,6 +89,8 @@ func TestScripts(t *testing.T) {
 			// doctor_script_test.go: damage a file as a failing disk would.
 			"corrupt":     cmdCorrupt,
 			"pathwithout": cmdPathWithout,
+			// forge_script_test.go: a fake GitHub, GitLab or Gitea (issue 14).
+			"fakeforge": cmdFakeForge(t),
 		},
 	})
 }

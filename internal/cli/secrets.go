@@ -14,7 +14,7 @@ import (
 
 // forgeTokenEnv names the variables holding forge tokens, which git's
 // credential helpers read for clone, fetch and push.
-var forgeTokenEnv = []string{"GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN"}
+var forgeTokenEnv = []string{"GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN", "GITEA_TOKEN"}
 
 // secrets returns the Redactor of the secrets this process holds: every
 // provider's key and the password of its base URL, the forge tokens, the

@@ -25,6 +25,7 @@ func TestSecrets_HeldByTheProcess(t *testing.T) {
 		"GROQ_API_KEY":      "gsk_secret-0002",
 		"OLLAMA_BASE_URL":   "http://bob:secret-0003@gpu:11434/v1",
 		"GITHUB_TOKEN":      "ghp_secret-0004",
+		"GITEA_TOKEN":       "gitea_secret-0006",
 	}
 	a := newApp(strings.NewReader(""), io.Discard, io.Discard, func(k string) string { return env[k] })
 	ctx := context.Background()
@@ -43,9 +44,9 @@ func TestSecrets_HeldByTheProcess(t *testing.T) {
 	}
 	var out bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&redactWriter{w: &out, r: secrets(ctx, a, st)}, nil))
-	log.Error("run finished", "error", "echo: sk-ant-secret-0001 gsk_secret-0002 secret-0003 Ym9iOnNlY3JldC0wMDAz ghp_secret-0004 ghs_secret-0005 "+strings.TrimSpace(string(tok)))
+	log.Error("run finished", "error", "echo: sk-ant-secret-0001 gsk_secret-0002 secret-0003 Ym9iOnNlY3JldC0wMDAz ghp_secret-0004 ghs_secret-0005 gitea_secret-0006 "+strings.TrimSpace(string(tok)))
 	if strings.Contains(out.String(), "secret-000") || strings.Contains(out.String(), strings.TrimSpace(string(tok))) ||
-		strings.Count(out.String(), "[redacted]") != 7 {
+		strings.Count(out.String(), "[redacted]") != 8 {
 		t.Errorf("log line = %s", out.String())
 	}
 }

@@ -134,6 +134,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Logger:      slog.New(slog.NewTextHandler(logFile, nil)),
 		Service:     func() (bool, string) { return serviceState(a) },
 		Diff:        diff,
+		Approve:     webApprove(a, s),
 		RunNow: func(ctx context.Context, ref board.Ref) (string, error) {
 			return startRunNow(ctx, a, d, s, ref)
 		},

@@ -25,7 +25,7 @@ the agent (BACKLOG → RESEARCH or IN_PROGRESS) and review its work
 answer the agent's requests to run a command (allow, deny).`,
 	}
 	cmd.AddCommand(newTicketAddCmd(a), newTicketListCmd(a), newTicketShowCmd(a), newTicketEditCmd(a),
-		newTicketMoveCmd(a), newTicketApproveCmd(a), newTicketReturnCmd(a), newTicketAllowCmd(a), newTicketDenyCmd(a),
+		newTicketMoveCmd(a), newTicketApproveCmd(a), newTicketLandCmd(a), newTicketReturnCmd(a), newTicketAllowCmd(a), newTicketDenyCmd(a),
 		newTicketStopCmd(a), newTicketRunCmd(a))
 	return cmd
 }
@@ -195,6 +195,15 @@ func newTicketShowCmd(a *app) *cobra.Command {
 			d.Approvals = as
 			p, err := s.Project(cmd.Context(), ref.Project)
 			if err != nil {
+				return err
+			}
+			l, err := s.Landing(cmd.Context(), ref)
+			switch {
+			case err == nil:
+				d.SetLanding(p, &l)
+			case board.ErrorCode(err) == board.ENOTFOUND:
+				d.SetLanding(p, nil)
+			default:
 				return err
 			}
 			if view.AgentsWorkOn(t) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/land"
 	"github.com/bonsai-run/bonsai/internal/view/text"
 	"github.com/spf13/cobra"
 )
@@ -108,6 +109,10 @@ A refused move exits with code 4 and names the rule.`,
 			if err != nil {
 				return err
 			}
+			if to == board.Done {
+				// Approving lands the work, as 'ticket approve' does.
+				return approveCmd(cmd, a, args[0], "", false)
+			}
 			t, err := moveTicket(cmd, a, args[0], board.MoveRequest{To: to, Actor: board.Human})
 			if err != nil {
 				return err
@@ -122,35 +127,43 @@ func newTicketApproveCmd(a *app) *cobra.Command {
 	var comment string
 	cmd := &cobra.Command{
 		Use:   "approve <slug>#<n>",
-		Short: "Accept the agent's work: VERIFICATION → DONE",
+		Short: "Accept the agent's work and land it: VERIFICATION → DONE",
+		Long: `Accept the agent's work and land it as the project's landing mode says
+(docs/landing.md): merge puts the ticket branch on the default branch and
+pushes it, pr merges the ticket's pull request, none leaves the work on its
+branch. The ticket is DONE once the work landed. A branch that conflicts with
+the default branch goes back to the agent to resolve; any other failure
+leaves the ticket in VERIFICATION with a comment naming the cause and the
+fix, and 'bonsai ticket land' tries again.`,
 		Example: `  bonsai ticket approve demo#3
   bonsai ticket approve demo#3 --comment "Looks good, merging."`,
 		Args: exactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			note := board.Comment{AuthorType: board.Human, AuthorName: a.author(), Kind: board.KindApproval, Content: comment}
-			if comment != "" {
-				// Check the note first: a refused note must not leave the
-				// ticket approved without it.
-				if err := note.Validate(); err != nil {
-					return err
-				}
-			}
-			t, err := moveTicket(cmd, a, args[0], board.MoveRequest{To: board.Done, Actor: board.Human})
-			if err != nil {
-				return err
-			}
-			if comment != "" {
-				_, err = a.store.AddComment(cmd.Context(), t.Ref(), note)
-				if err != nil {
-					return err
-				}
-			}
-			fmt.Fprintf(a.stdout, "Approved %s; it is DONE\n", t.Ref())
-			return nil
+			return approveCmd(cmd, a, args[0], comment, false)
 		},
 	}
 	cmd.Flags().StringVar(&comment, "comment", "", "a note to add with the approval")
 	return cmd
+}
+
+// approveCmd approves (or, again, lands) a ticket and reports what
+// happened.
+func approveCmd(cmd *cobra.Command, a *app, refArg, note string, again bool) error {
+	ref, err := board.ParseRef(refArg)
+	if err != nil {
+		return err
+	}
+	r, err := a.approve(cmd.Context(), ref, note, again)
+	if err != nil {
+		return err
+	}
+	switch r.Outcome {
+	case land.Returned:
+		fmt.Fprintf(a.stdout, "%s\n", r.Message)
+	case land.Landed:
+		fmt.Fprintf(a.stdout, "%s It is DONE\n", r.Message)
+	}
+	return nil
 }
 
 func newTicketReturnCmd(a *app) *cobra.Command {

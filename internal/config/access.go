@@ -20,7 +20,8 @@ func (c Config) List() []Setting {
 		out[i] = Setting{Key: k.name, Value: k.format(c), Help: k.help}
 	}
 	out = append(out, c.modelSettings()...)
-	return append(out, c.providerSettings()...)
+	out = append(out, c.providerSettings()...)
+	return append(out, c.forgeSettings()...)
 }
 
 // Get returns the value of a dotted key; a model setting that is not set
@@ -32,6 +33,9 @@ func (c Config) Get(name string) (string, error) {
 			return "", err
 		}
 		return f.format(c.Models[id]), nil
+	}
+	if strings.HasPrefix(name, forgeHostsKey+".") {
+		return c.getForge(name)
 	}
 	if strings.HasPrefix(name, providersKey+".") {
 		p, err := parseProviderKey(name)
@@ -49,7 +53,7 @@ func (c Config) Get(name string) (string, error) {
 
 // unknownKey is the error for a key that is not in the schema.
 func unknownKey(name string) error {
-	return fmt.Errorf("unknown key %q; known keys are %s, %s, %s", name, knownKeys(), modelKeyHelp(), providerKeyHelp())
+	return fmt.Errorf("unknown key %q; known keys are %s, %s, %s, %s", name, knownKeys(), modelKeyHelp(), providerKeyHelp(), forgeKeyHelp())
 }
 
 // Set returns c with the dotted key set from a command-line value, validated
@@ -61,6 +65,9 @@ func (c Config) Set(name, value string) (Config, error) {
 	}
 	if strings.HasPrefix(name, providersKey+".") {
 		return c.setProvider(name, value)
+	}
+	if strings.HasPrefix(name, forgeHostsKey+".") {
+		return c.setForge(name, value)
 	}
 	k, ok := lookup(name)
 	if !ok {

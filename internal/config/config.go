@@ -26,6 +26,10 @@ type Config struct {
 	Models map[string]ModelSettings `json:"models,omitempty"`
 	// Providers configures model providers by name (their base URLs).
 	Providers map[string]ProviderSettings `json:"providers,omitempty"`
+	// Forge names the self-hosted forges (docs/forges.md).
+	Forge Forge `json:"forge,omitzero"`
+	// Git names who Bonsai's commits are by (git.go).
+	Git Git `json:"git,omitzero"`
 	// Store chooses the board's database (issue 18, store.go).
 	Store Store `json:"store,omitzero"`
 }
@@ -234,7 +238,13 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
-		if isSection(full) {
+		if full == forgeHostsKey {
+			if err := applyForgeHosts(c, v); err != nil {
+				return err
+			}
+			continue
+		}
+		if isSection(full) || full == "forge" {
 			sub, ok := v.(map[string]any)
 			if !ok {
 				return &FileError{Key: full, Err: fmt.Errorf("must be an object")}

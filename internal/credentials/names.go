@@ -12,12 +12,12 @@ import (
 // token, with the environment variables that give it instead.
 type Name struct {
 	// Name is what `bonsai credentials set` takes: a provider name from
-	// llm.Providers, or "github" or "gitlab".
+	// llm.Providers, or "github", "gitlab" or "gitea" (Gitea and Forgejo).
 	Name string
 	// Env lists the variables that win over the stored value, in the
 	// order they are read.
 	Env []string
-	// Forge is true for the github and gitlab tokens.
+	// Forge is true for the forge tokens.
 	Forge bool
 }
 
@@ -30,7 +30,8 @@ func Names() []Name {
 	}
 	return append(out,
 		Name{Name: "github", Env: []string{"GH_TOKEN", "GITHUB_TOKEN"}, Forge: true},
-		Name{Name: "gitlab", Env: []string{"GITLAB_TOKEN"}, Forge: true})
+		Name{Name: "gitlab", Env: []string{"GITLAB_TOKEN"}, Forge: true},
+		Name{Name: "gitea", Env: []string{"GITEA_TOKEN"}, Forge: true})
 }
 
 // Lookup returns the name n, or an error listing the known ones and the

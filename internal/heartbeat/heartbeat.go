@@ -86,6 +86,10 @@ type Options struct {
 	// directory and the home directory. A project's permission mode sets
 	// the mode.
 	Policy policy.Config
+	// PullRequests, when not nil, opens the pull requests of pr-mode
+	// projects' tickets that reach VERIFICATION and follows the open ones
+	// at the start of every beat (docs/forges.md).
+	PullRequests PullRequests
 	// Progress, when not nil, receives where each run stands: when it
 	// starts, after each model response and when it ends. Runs of
 	// different projects call it from their own goroutines at once.
@@ -139,6 +143,9 @@ type Report struct {
 	Interrupted int `json:"interrupted"`
 	// Removed counts worktrees of DONE tickets removed.
 	Removed int `json:"removed"`
+	// Reviews says what following the open pull requests did; nil when
+	// the beat did not.
+	Reviews *ReviewSync `json:"reviews,omitempty"`
 	// Runs has one entry per picked ticket, by project slug.
 	Runs       []RunReport `json:"runs"`
 	StartedAt  time.Time   `json:"startedAt"`
@@ -168,6 +175,9 @@ type RunReport struct {
 	// PushError says why the branch could not be pushed; the work stayed
 	// in the local clone.
 	PushError string `json:"pushError,omitempty"`
+	// PullRequestError says why the ticket's pull request could not be
+	// opened or updated.
+	PullRequestError string `json:"pullRequestError,omitempty"`
 	// Guard says why the run's ticket was blocked after it: two runs in a
 	// row made no progress, or failed with the same error.
 	Guard string `json:"guard,omitempty"`
@@ -202,6 +212,7 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 	if rep.Interrupted > 0 {
 		h.log.Warn("marked runs of a dead beat interrupted", "count", rep.Interrupted)
 	}
+	rep.Reviews = h.syncReviews(ctx)
 	if rep.Removed, err = h.removeDone(ctx); err != nil {
 		h.log.Error("remove worktrees of done tickets", "err", err)
 	}

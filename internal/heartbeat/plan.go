@@ -75,6 +75,15 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 			return nil, err
 		}
 		p := Plan{Project: proj, Ticket: pk.Ticket, Class: pk.Class, Task: TaskFor(pk.Class, pk.Ticket), Model: proj.Agent.Model}
+		if p.Task == board.TaskFeedback || p.Task == board.TaskImplement {
+			cs, err := h.opts.Store.Comments(ctx, pk.Ticket.Ref())
+			if err != nil {
+				return nil, err
+			}
+			if conflictPending(cs) {
+				p.Task = board.TaskConflict
+			}
+		}
 		if p.Model == "" {
 			p.Model = h.opts.DefaultModel
 		}

@@ -92,6 +92,7 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 	}
 	if r.ws != nil {
 		r.push(ctx, st, rep)
+		r.publish(ctx, rep)
 	}
 	if !out.RetryAt.IsZero() && out.RetryAt.After(h.opts.Now()) {
 		p := providerOf(r.plan.Model)

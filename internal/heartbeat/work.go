@@ -173,6 +173,11 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	}
 	h.repoWorked(st, r.plan.Project)
 	r.ws = ws
+	if n, ok := h.opts.Workspaces.(modelNamer); ok {
+		if err := n.NameModel(r.plan.Project.Slug, r.plan.Model); err != nil {
+			r.log.Warn("name the model on the agent's commits", "err", err)
+		}
+	}
 	if m, ok := ws.Exec.(marker); ok {
 		m.Mark(runMark(r.run.ID))
 	}
@@ -221,7 +226,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	r.readHead(ctx)
 	r.tools = tickettool.New(tickettool.Config{
 		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
-		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage,
+		Verify: r.plan.Project.Agent.Verify, RunUsage: r.runUsage, Update: r.keepCurrent,
 	})
 	deadline := h.opts.Now().Add(h.opts.MaxRun)
 	if beatDeadline.Before(deadline) {

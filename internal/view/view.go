@@ -52,6 +52,13 @@ type TicketDetail struct {
 	// NotRun says why the heartbeat does not run the agent on the ticket
 	// now (NotRun); empty when nothing stops it or no agent would.
 	NotRun []string `json:"notRun,omitempty"`
+	// Landing is how the ticket's work reaches the default branch: its
+	// pull request, the commit it landed as, the last failure to land it;
+	// nil before anything was tried (landing.go).
+	Landing *board.Landing `json:"landing,omitempty"`
+	// MergeHint says where the work is and how a person merges it, for a
+	// ticket whose work does not land by itself; empty otherwise.
+	MergeHint string `json:"mergeHint,omitempty"`
 }
 
 // NewTicketDetail returns the view of a ticket with its comments and runs.

@@ -132,6 +132,9 @@ func (s *Server) move(ctx context.Context, ref board.Ref, state string) (board.T
 	if err != nil {
 		return board.Ticket{}, err
 	}
+	if st == board.Done && s.opts.Approve != nil {
+		return s.approve(ctx, ref, "")
+	}
 	return s.store.MoveTicket(ctx, ref, board.MoveRequest{To: st, Actor: board.Human}, s.opts.Author)
 }
 
@@ -152,6 +155,9 @@ func (s *Server) approve(ctx context.Context, ref board.Ref, note string) (board
 		if err := c.Validate(); err != nil {
 			return board.Ticket{}, err
 		}
+	}
+	if s.opts.Approve != nil {
+		return s.opts.Approve(ctx, ref, note)
 	}
 	t, err := s.store.MoveTicket(ctx, ref, board.MoveRequest{To: board.Done, Actor: board.Human}, s.opts.Author)
 	if err != nil || note == "" {
@@ -190,6 +196,17 @@ func (s *Server) loadTicketDetail(ctx context.Context, ref board.Ref) (view.Tick
 	}
 	d := view.NewTicketDetail(t, comments, runs)
 	d.Approvals = as
+	if p, err := s.store.Project(ctx, ref.Project); err == nil {
+		l, err := s.store.Landing(ctx, ref)
+		switch {
+		case err == nil:
+			d.SetLanding(p, &l)
+		case board.ErrorCode(err) == board.ENOTFOUND:
+			d.SetLanding(p, nil)
+		default:
+			return view.TicketDetail{}, err
+		}
+	}
 	if d.Comments == nil {
 		d.Comments = []board.Comment{}
 	}

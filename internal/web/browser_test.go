@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +68,20 @@ func steps(t *testing.T, ctx context.Context, what string, actions ...chromedp.A
 	if err := chromedp.Do(c, actions...); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
+}
+
+// click clicks the element sel selects once it is shown and enabled, in
+// the page's own script. chromedp.Click sends mouse events to where the
+// node was when it was found, so a live update that swaps the node in
+// between makes the click land on nothing; a script click on the node the
+// selector finds at that moment cannot miss.
+func click(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](`(() => {
+		const el = document.querySelector(` + strconv.Quote(sel) + `);
+		if (!el || el.disabled || el.getClientRects().length === 0) return false;
+		el.click();
+		return true;
+	})()`)
 }
 
 // eval evaluates a JavaScript expression.
@@ -190,7 +205,7 @@ func TestBrowser_Board(t *testing.T) {
 	}
 	screenshot(t, ctx, "projects")
 
-	steps(t, ctx, "open the board", chromedp.Click(chromedp.CSS(`a.project-card[href="/p/demo"]`)),
+	steps(t, ctx, "open the board", click(`a.project-card[href="/p/demo"]`),
 		chromedp.WaitVisible(chromedp.CSS("#board")))
 	waitFor(t, ctx, "the live stream is open", `!!document.querySelector("#board") && htmx.find("#board") !== null`)
 	eval[bool](t, ctx, `window.__noReload = true`)
@@ -282,7 +297,7 @@ func TestBrowser_Board(t *testing.T) {
 	// Settings: an invalid value is shown next to its field.
 	steps(t, ctx, "open settings", chromedp.Navigate(e.ts.URL+"/settings"), chromedp.WaitVisible(chromedp.CSS("#save-settings")))
 	eval[bool](t, ctx, `(document.getElementById("k-heartbeat.intervalSec").value = "5") === "5"`)
-	steps(t, ctx, "save", chromedp.Click(chromedp.CSS("#save-settings")))
+	steps(t, ctx, "save", click("#save-settings"))
 	waitFor(t, ctx, "the error shows", `document.readyState === "complete" && !!document.querySelector(".field-error") && document.querySelector(".field-error").textContent.includes("from 10 to 86400")`)
 	screenshot(t, ctx, "settings")
 }
@@ -309,7 +324,7 @@ func TestBrowser_Ticket(t *testing.T) {
 	// Answer the agent's question: the ticket unblocks.
 	steps(t, ctx, "open the blocked ticket", chromedp.Navigate(e.ts.URL+"/p/demo/1"), chromedp.WaitVisible(chromedp.CSS(".question-banner")))
 	screenshot(t, ctx, "ticket-blocked")
-	steps(t, ctx, "reply", chromedp.SendKeys(chromedp.CSS("#reply-text"), "Yes, stderr."), chromedp.Click(chromedp.CSS("#send-reply")))
+	steps(t, ctx, "reply", chromedp.SendKeys(chromedp.CSS("#reply-text"), "Yes, stderr."), click("#send-reply"))
 	waitFor(t, ctx, "the banner goes", `document.readyState === "complete" && !document.querySelector(".question-banner") && document.body.textContent.includes("Yes, stderr.")`)
 	waitState(t, e, blocked.Ref(), board.InProgress, board.SubNone)
 
@@ -323,16 +338,16 @@ func TestBrowser_Ticket(t *testing.T) {
 	// Approve.
 	steps(t, ctx, "open the ticket in review", chromedp.Navigate(e.ts.URL+"/p/demo/2"), chromedp.WaitVisible(chromedp.CSS("#approve")))
 	screenshot(t, ctx, "ticket-review")
-	steps(t, ctx, "approve", chromedp.Click(chromedp.CSS("#approve")))
+	steps(t, ctx, "approve", click("#approve"))
 	waitState(t, e, review.Ref(), board.Done, board.SubNone)
 	waitFor(t, ctx, "the page shows Done", `document.readyState === "complete" && document.querySelector(".state") && document.querySelector(".state").textContent === "Done"`)
 
 	// Request changes needs feedback: the browser refuses an empty form.
 	steps(t, ctx, "open the other ticket", chromedp.Navigate(e.ts.URL+"/p/demo/3"), chromedp.WaitVisible(chromedp.CSS("#request-changes")))
-	steps(t, ctx, "empty feedback", chromedp.Click(chromedp.CSS("#request-changes")))
+	steps(t, ctx, "empty feedback", click("#request-changes"))
 	time.Sleep(200 * time.Millisecond)
 	waitState(t, e, back.Ref(), board.Verification, board.SubNone)
-	steps(t, ctx, "feedback", chromedp.SendKeys(chromedp.CSS("#feedback"), "Add a test for the empty case."), chromedp.Click(chromedp.CSS("#request-changes")))
+	steps(t, ctx, "feedback", chromedp.SendKeys(chromedp.CSS("#feedback"), "Add a test for the empty case."), click("#request-changes"))
 	waitState(t, e, back.Ref(), board.InProgress, board.SubReturned)
 	waitFor(t, ctx, "the feedback is in the thread", `document.readyState === "complete" && document.querySelector(".comment.kind-feedback") !== null`)
 }
@@ -384,7 +399,7 @@ func TestBrowser_LiveActivity(t *testing.T) {
 	waitFor(t, ctx, "the run shows as finished", `!document.getElementById("activity") && document.querySelector(".runs .run-status").textContent === "completed" && window.__noReload === true`)
 
 	// The run's transcript viewer shows the same entries.
-	steps(t, ctx, "open the run", chromedp.Click(chromedp.CSS(".runs a")), chromedp.WaitVisible(chromedp.CSS(".transcript")))
+	steps(t, ctx, "open the run", click(".runs a"), chromedp.WaitVisible(chromedp.CSS(".transcript")))
 	waitFor(t, ctx, "the transcript shows", `document.querySelector(".transcript").textContent.includes("Done: the flag prints each step.")`)
 	waitFor(t, ctx, "the command shows as typed", `[...document.querySelectorAll(".transcript .call pre")].some(p => p.textContent === "cd a && make 2>&1")`)
 	waitFor(t, ctx, "the huge result is a placeholder", `document.querySelector(".transcript").textContent.includes("Entry too large to show (2.0 MB)")`)
@@ -406,7 +421,7 @@ func TestBrowser_Approval(t *testing.T) {
 	screenshot(t, ctx, "ticket-approval")
 	steps(t, ctx, "always allow with a note",
 		chromedp.SendKeys(chromedp.CSS("#approval-note-"+a.ID), "Fine, it only touches one file."),
-		chromedp.Click(chromedp.CSS("#allow-always-"+a.ID)))
+		click("#allow-always-"+a.ID))
 	waitState(t, e, tk.Ref(), board.InProgress, board.SubNone)
 	waitFor(t, ctx, "the decision is in the thread", `document.readyState === "complete" && !document.querySelector("#approvals") && document.querySelector(".comment.kind-permission.author-human") !== null && document.querySelector(".thread").textContent.includes("Fine, it only touches one file.")`)
 	as, err := e.db.Approvals(context.Background(), tk.Ref())

@@ -46,7 +46,7 @@ func TestBrowser_PartialMessageStreams(t *testing.T) {
 	const partial = `document.querySelector("#activity-partial .entry-partial")`
 	waitFor(t, ctx, "the partial text shows", partial+` !== null && `+partial+`.textContent.includes("The flag was added in v1.2 ")`)
 	// The person opens the thinking; it stays open as the message grows.
-	steps(t, ctx, "open the thinking", chromedp.Click(chromedp.CSS("#activity-partial .thinking summary")))
+	steps(t, ctx, "open the thinking", click("#activity-partial .thinking summary"))
 	for _, w := range words[6:] {
 		streamDelta(lw, llm.EventTextDelta, 1, w+" ")
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // columnLimit is how many cards a column shows; past it the column says how
@@ -26,6 +27,29 @@ type card struct {
 	Updated  int64   // UpdatedAt in unix ms, for the order
 	PrioName string
 	Cost     string // CostUSD as money, "" when nothing was spent
+	// PR is the ticket's pull request, nil when it has none.
+	PR *prBadge
+}
+
+// prBadge is what a card shows of a ticket's pull request.
+type prBadge struct {
+	Label  string // "PR #3", or on GitLab "MR !3"
+	State  board.PRState
+	Checks board.Checks
+	URL    string
+}
+
+// withLanding returns c with the pull request of landing l, if any.
+func (c card) withLanding(l *board.Landing) card {
+	if l == nil || l.PRNumber == 0 {
+		return c
+	}
+	label := "PR #" + strconv.Itoa(l.PRNumber)
+	if l.Forge == "gitlab" {
+		label = "MR !" + strconv.Itoa(l.PRNumber)
+	}
+	c.PR = &prBadge{Label: label, State: l.PRState, Checks: l.Checks, URL: l.PRURL}
+	return c
 }
 
 type column struct {
@@ -89,6 +113,14 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	ls, err := s.store.Landings(ctx, store.LandingFilter{ProjectSlug: p.Slug})
+	if err != nil {
+		return err
+	}
+	landings := make(map[int]*board.Landing, len(ls))
+	for i := range ls {
+		landings[ls[i].Ref.Number] = &ls[i]
+	}
 	v := boardView{Project: p, Query: strings.TrimSpace(r.URL.Query().Get("q")), Cursor: cursor}
 	q := strings.ToLower(v.Query)
 	byState := map[board.State][]*board.Ticket{}
@@ -102,7 +134,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
 		slices.SortFunc(ptrs, cardOrder)
 		col := column{State: st, Total: len(ptrs)}
 		for _, t := range ptrs[:min(len(ptrs), columnLimit)] {
-			col.Cards = append(col.Cards, s.card(*t))
+			col.Cards = append(col.Cards, s.card(*t).withLanding(landings[t.Number]))
 		}
 		v.Columns = append(v.Columns, col)
 	}
@@ -169,8 +201,12 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) error {
 			tk = slim(tk)
 			t = &tk
 		}
+		c := s.card(*t)
+		if l, err := s.store.Landing(ctx, t.Ref()); err == nil {
+			c = c.withLanding(&l)
+		}
 		buf.Reset()
-		if err := s.pages[""].ExecuteTemplate(&buf, "card", s.card(*t)); err != nil {
+		if err := s.pages[""].ExecuteTemplate(&buf, "card", c); err != nil {
 			return err
 		}
 		if err := st.send(e.ID, "card", buf.String()); err != nil {

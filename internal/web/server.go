@@ -67,6 +67,13 @@ type Options struct {
 	// Diff returns a ticket branch's diff for the ticket page; nil means
 	// the page shows none.
 	Diff DiffFunc
+	// Approve accepts a ticket's work and lands it (the accept button,
+	// the API's approve, a move to DONE), with the person's note: the
+	// ticket as it is afterwards (DONE, or back with the agent when its
+	// branch conflicts), or why the work did not land (a conflict error
+	// whose message names the cause and the fix; the ticket says it too).
+	// nil moves the ticket to DONE and lands nothing.
+	Approve func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error)
 	// RunNow starts a beat for exactly one ticket now (the ticket page's
 	// Run now button) and returns a sentence for people, or why it could
 	// not start; nil hides the button.

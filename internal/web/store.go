@@ -36,6 +36,11 @@ type Store interface {
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
 	Overview(ctx context.Context, f store.ProjectFilter) ([]store.ProjectOverview, error)
 	Events(ctx context.Context, afterID int64, limit int) ([]board.Event, error)
+	// Landing is a ticket's landing record, for the ticket page.
+	Landing(ctx context.Context, ref board.Ref) (board.Landing, error)
+	// Landings lists a project's landings, for the pull requests on its
+	// cards.
+	Landings(ctx context.Context, f store.LandingFilter) ([]board.Landing, error)
 }
 
 var _ Store = store.Store(nil)

@@ -41,7 +41,7 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 			return fmt.Errorf("point %s at %s: %w", Remote, repo, err)
 		}
 	}
-	if err := ensureIdentity(ctx, g, slug); err != nil {
+	if err := p.ensureIdentity(ctx, g, slug); err != nil {
 		return err
 	}
 	// The URL and refspec are given, not the remote's name, so that the
@@ -54,22 +54,29 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 	return nil
 }
 
-// ensureIdentity gives the clone a committer identity in its own config:
-// the user's, from git's global or system config, or Bonsai's when git has
-// none. The agent's commits then work in the sandbox too, which hides the
-// user's home and so ~/.gitconfig. A clone that has one keeps it.
-func ensureIdentity(ctx context.Context, g *gitRunner, dir string) error {
-	if email, _ := g.run(ctx, dir, "config", "--local", "user.email"); email != "" {
-		return nil
-	}
-	name, email := botName, botEmail
-	if e, _ := g.run(ctx, dir, "config", "user.email"); e != "" {
-		email = e
-		if n, _ := g.run(ctx, dir, "config", "user.name"); n != "" {
-			name = n
+// ensureIdentity gives the clone a committer identity in its own config,
+// which the agent's commits in every worktree use (in the sandbox too,
+// which hides the user's home and so ~/.gitconfig): Options.AgentIdentity
+// when it is set, kept current with it; else, in a clone that has none,
+// the user's, from git's global or system config, or Bonsai's.
+func (p *Provider) ensureIdentity(ctx context.Context, g *gitRunner, dir string) error {
+	want := p.opts.AgentIdentity
+	if want.Email == "" {
+		if email, _ := g.run(ctx, dir, "config", "--local", "user.email"); email != "" {
+			return nil
+		}
+		want = Identity{Name: botName, Email: botEmail}
+		if e, _ := g.run(ctx, dir, "config", "user.email"); e != "" {
+			want.Email = e
+			if n, _ := g.run(ctx, dir, "config", "user.name"); n != "" {
+				want.Name = n
+			}
 		}
 	}
-	for _, kv := range [][2]string{{"user.name", name}, {"user.email", email}} {
+	for _, kv := range [][2]string{{"user.name", want.Name}, {"user.email", want.Email}} {
+		if cur, _ := g.run(ctx, dir, "config", "--local", kv[0]); cur == kv[1] {
+			continue
+		}
 		if _, err := g.run(ctx, dir, "config", "--local", kv[0], kv[1]); err != nil {
 			return fmt.Errorf("set git identity: %w", err)
 		}

@@ -35,6 +35,7 @@ type gitRunner struct {
 	remoteEnv  []string
 	netTimeout time.Duration
 	progress   io.Writer // Options.CloneProgress
+	localEnv   []string  // given to commands that do not use the network
 }
 
 // GitError is a git command that exited non-zero.
@@ -99,6 +100,7 @@ func (g *gitRunner) do(ctx context.Context, dir string, net bool, args ...string
 		opts.Stderr = io.MultiWriter(&stderr, g.progress)
 	}
 	argv := []string{"git"}
+	opts.Env = g.localEnv
 	if net {
 		opts.Env, opts.Timeout = g.remoteEnv, g.netTimeout
 		argv = append(argv, remoteSettings...)
@@ -123,4 +125,11 @@ func (g *gitRunner) do(ctx context.Context, dir string, net bool, args ...string
 func (g *gitRunner) refExists(ctx context.Context, dir, ref string) bool {
 	_, err := g.run(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
 	return err == nil
+}
+
+// withEnv returns a runner whose local commands get env too.
+func (g *gitRunner) withEnv(env []string) *gitRunner {
+	c := *g
+	c.localEnv = env
+	return &c
 }

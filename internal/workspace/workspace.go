@@ -76,6 +76,11 @@ type Options struct {
 	RemoteEnv []string
 	// NetTimeout bounds clone, fetch and push; zero means 10 minutes.
 	NetTimeout time.Duration
+	// AgentIdentity is the author and committer of the agents' commits
+	// (config.json's git.authorName and git.authorEmail), set in each
+	// clone's config. Empty keeps a clone's identity, or gives a new one
+	// the user's.
+	AgentIdentity Identity
 	// CloneProgress, when not nil, receives git's progress while a
 	// project is cloned (`git clone --progress`): a terminal, so that a
 	// large repository does not look stuck. nil clones quietly.

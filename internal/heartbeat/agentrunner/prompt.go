@@ -203,7 +203,8 @@ func TaskPrompt(job heartbeat.Job) string {
 	var b strings.Builder
 	t := job.Ticket
 	data := map[string]any{"Ref": t.Ref().String(), "State": string(t.State),
-		"ApprovePlans": job.Project.Agent.PermissionMode.PersonApprovesPlans()}
+		"ApprovePlans": job.Project.Agent.PermissionMode.PersonApprovesPlans(),
+		"Rebase":       job.Project.Agent.UpdateStyle == board.UpdateRebase}
 	if ws := job.Workspace; ws != nil {
 		data["Branch"], data["Base"] = ws.Branch, ws.Base
 	}

@@ -84,6 +84,15 @@ func (s *Session) submit(ctx context.Context, t board.Ticket, given []Evidence) 
 	} else if problem != "" {
 		return refuse("not moved to VERIFICATION: %s", problem), nil
 	}
+	if s.cfg.Update != nil {
+		files, help, err := s.cfg.Update(ctx)
+		if err != nil {
+			return refuse("not moved to VERIFICATION: the default branch could not be brought into this branch: %v", err), nil
+		}
+		if len(files) > 0 {
+			return refuse("not moved to VERIFICATION: the runtime tried to bring the default branch in, stopped at the conflicts and changed nothing. %s", help), nil
+		}
+	}
 	var ver *verification
 	if s.cfg.Verify != "" {
 		v, err := s.runVerify(ctx)

@@ -37,6 +37,12 @@ type Config struct {
 	// Verify is the project's verify command, run with bash in the
 	// worktree before a move to VERIFICATION; empty for none.
 	Verify string
+	// Update, when not nil, brings the default branch into the ticket
+	// branch before the verify command runs (docs/landing.md, "Branches
+	// kept current"). It returns the conflicting files when the two
+	// conflict (the merge or rebase aborted, nothing changed), with what
+	// to do about them.
+	Update func(ctx context.Context) (conflicts []string, help string, err error)
 	// VerifyTimeout bounds Verify; zero means DefaultVerifyTimeout.
 	VerifyTimeout time.Duration
 	// RunUsage reports the usage of the current run so far (every

@@ -112,6 +112,14 @@ func testRunErrors(t *testing.T, s store.Store, clock *clock) {
 	wantCode(t, err, board.ENOTFOUND, `run "no-such-run" not found`)
 	wantEvents(t, s, before)
 
+	// Every task kind is accepted, the conflict task included.
+	for _, k := range []board.TaskKind{board.TaskResearch, board.TaskImplement, board.TaskFeedback, board.TaskReply, board.TaskConflict} {
+		r := mustStart(t, s, ticketIn(t, s, "demo", board.InProgress), k)
+		if r.Task != k {
+			t.Errorf("StartRun(%s) = task %s", k, r.Task)
+		}
+	}
+
 	r := mustStart(t, s, tk, board.TaskResearch)
 	before = lastEventID(t, s)
 	for _, st := range []board.RunStatus{board.RunRunning, "exploded", ""} {

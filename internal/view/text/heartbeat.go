@@ -44,6 +44,9 @@ func WriteReport(w io.Writer, rep heartbeat.Report) error {
 	if rep.Removed > 0 {
 		notes = append(notes, fmt.Sprintf("removed %d worktree(s) of done tickets", rep.Removed))
 	}
+	if pr := rep.Reviews; pr != nil && pr.Open > 0 {
+		notes = append(notes, pullRequestNote(*pr))
+	}
 	for _, n := range notes {
 		fmt.Fprintln(w, strings.ToUpper(n[:1])+n[1:]+".")
 	}
@@ -68,7 +71,24 @@ func WriteReport(w io.Writer, rep heartbeat.Report) error {
 		if r.PushError != "" {
 			result += "; NOT PUSHED: " + OneLine(r.PushError, 120)
 		}
+		if r.PullRequestError != "" {
+			result += "; NO PULL REQUEST: " + OneLine(r.PullRequestError, 120)
+		}
 		t.Row(r.Ticket, string(r.Task), result, Duration(r.Duration))
 	}
 	return t.Flush()
+}
+
+// pullRequestNote says what following the open pull requests did.
+func pullRequestNote(pr heartbeat.ReviewSync) string {
+	s := fmt.Sprintf("followed %d pull request(s): %d unchanged", pr.Open, pr.Unchanged)
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{pr.Merged, "merged"}, {pr.Returned, "returned with review"}, {pr.Closed, "closed"}, {pr.ChecksFailed, "with failing checks"}, {pr.Errors, "not read"}, {pr.Waiting, "waiting for the forge's rate limit"}} {
+		if c.n > 0 {
+			s += fmt.Sprintf(", %d %s", c.n, c.what)
+		}
+	}
+	return s
 }

@@ -48,6 +48,7 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 	for _, why := range d.NotRun {
 		fmt.Fprintf(w, "Not run: %s\n", why)
 	}
+	writeLanding(w, d, now)
 	if strings.TrimSpace(t.Description) != "" {
 		fmt.Fprintf(w, "\n%s\n", Plain(t.Description))
 	}
@@ -139,4 +140,27 @@ func NextStep(ref string, t board.Ticket) string {
 		return fmt.Sprintf("review the work, then: bonsai ticket approve %s, or bonsai ticket return %s --feedback TEXT", ref, ref)
 	}
 	return ""
+}
+
+// writeLanding writes where the ticket's work is: the commit it landed
+// as, the last failure to land it, or how to merge it.
+func writeLanding(w io.Writer, d view.TicketDetail, now time.Time) {
+	if l := d.Landing; l != nil {
+		if l.PRNumber > 0 {
+			checks := ""
+			if l.Checks != "" {
+				checks = ", checks " + string(l.Checks)
+			}
+			fmt.Fprintf(w, "Pull request: #%d on %s, %s%s: %s\n", l.PRNumber, l.Forge, l.PRState, checks, l.PRURL)
+		}
+		if l.Commit != "" {
+			fmt.Fprintf(w, "Landed: %s, %s\n", l.Commit, RelTime(now, l.LandedAt))
+		}
+		if l.Error != "" {
+			fmt.Fprintf(w, "Landing failed: %s\n", OneLine(Plain(l.Error), 400))
+		}
+	}
+	if d.MergeHint != "" {
+		fmt.Fprintf(w, "Branch: %s\n", Plain(d.MergeHint))
+	}
 }

@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -136,5 +137,35 @@ func TestWriteTicket_NotRunAndRunErrors(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestWriteTicket_PullRequest: a ticket's pull request is shown with its
+// number, forge, state, checks and link; --json carries the same fields
+// and never the ETag or the review cursor.
+func TestWriteTicket_PullRequest(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tk := board.Ticket{ProjectSlug: "demo", Number: 3, Title: "Add flags", State: board.Verification, Branch: "bonsai/3-add-flags", UpdatedAt: now}
+	d := view.NewTicketDetail(tk, nil, nil)
+	p := board.Project{Slug: "demo", Repo: "https://github.com/acme/widget", DefaultBranch: "main", Agent: board.AgentSettings{Land: board.LandPR}}
+	l := board.Landing{Ref: tk.Ref(), Mode: board.LandPR, Branch: tk.Branch, Forge: "github", PRNumber: 7, PRURL: "https://github.com/acme/widget/pull/7",
+		PRState: board.PROpen, Checks: board.ChecksFailure, ETag: `W/"secret-etag"`, ReviewCursor: "r=4"}
+	d.SetLanding(p, &l)
+	var b bytes.Buffer
+	if err := WriteTicket(&b, d, board.ModeAuto, now); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Pull request: #7 on github, open, checks failure: https://github.com/acme/widget/pull/7\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("ticket lacks %q:\n%s", want, b.String())
+	}
+	js, _ := json.Marshal(d)
+	for _, want := range []string{`"prNumber":7`, `"prUrl":"https://github.com/acme/widget/pull/7"`, `"prState":"open"`, `"checks":"failure"`, `"forge":"github"`} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("--json lacks %s: %s", want, js)
+		}
+	}
+	if strings.Contains(string(js), "secret-etag") || strings.Contains(string(js), "r=4") {
+		t.Errorf("--json shows the ETag or cursor: %s", js)
 	}
 }

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/land"
+	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/workspace"
+)
+
+// landPullRequests is the forge side of the pr mode given to every Lander;
+// nil until the forge support is wired (land.PullRequests).
+var landPullRequests func(a *app) land.PullRequests
+
+// newLander returns the Lander that approvals go through: its merges run
+// git on the host in the data directory's clones, with the credentials
+// the heartbeat's fetch and push get (never the agent's environment).
+func newLander(a *app, st store.Store) (*land.Lander, error) {
+	d, err := a.dataDir()
+	if err != nil {
+		return nil, err
+	}
+	opts := workspace.Options{
+		Projects: d.Projects(), Worktrees: d.Worktrees(),
+		Open: func(root string) (executor.Executor, error) {
+			return local.New(root, local.Options{})
+		},
+		RemoteEnv: append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
+	}
+	if cfg, err := a.config(); err == nil {
+		opts.AgentIdentity = agentIdentity(cfg)
+	}
+	ws, err := workspace.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	var prs land.PullRequests
+	if landPullRequests != nil {
+		prs = landPullRequests(a)
+	}
+	return land.New(land.Options{Store: st, Git: ws, PullRequests: prs, Now: a.now}), nil
+}
+
+// approver is the person approving from this process: the board records
+// them as a.author(); the commits that land their approval are theirs,
+// from config.json's git.personName and git.personEmail, else their git
+// config's user.name and user.email, else their user name.
+func (a *app) approver() land.Approval {
+	ap := land.Approval{Author: a.author()}
+	if cfg, err := a.config(); err == nil {
+		ap.Person = land.Person{Name: cfg.Git.PersonName, Email: cfg.Git.PersonEmail}
+	}
+	if ap.Person.Name == "" {
+		ap.Person.Name = gitConfig("user.name")
+	}
+	if ap.Person.Email == "" {
+		ap.Person.Email = gitConfig("user.email")
+	}
+	if ap.Person.Name == "" {
+		ap.Person.Name = ap.Author
+	}
+	return ap
+}
+
+// gitConfig reads a key of the person's global git config; "" when git or
+// the key is missing.
+func gitConfig(key string) string {
+	out, err := exec.Command("git", "config", "--global", "--get", key).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// approve lands ticket ref as the approving person, with an optional note.
+func (a *app) approve(ctx context.Context, ref board.Ref, note string, again bool) (land.Result, error) {
+	st, err := a.openStore(ctx)
+	if err != nil {
+		return land.Result{}, err
+	}
+	l, err := newLander(a, st)
+	if err != nil {
+		return land.Result{}, err
+	}
+	ap := a.approver()
+	ap.Ref, ap.Note = ref, note
+	if again {
+		return l.Land(ctx, ap)
+	}
+	return l.Approve(ctx, ap)
+}
+
+// webApprove is the web UI's approval: the Lander, as the person running
+// the server (a.approver()).
+func webApprove(a *app, st store.Store) func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
+	return func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
+		l, err := newLander(a, st)
+		if err != nil {
+			return board.Ticket{}, err
+		}
+		ap := a.approver()
+		ap.Ref, ap.Note = ref, note
+		r, err := l.Approve(ctx, ap)
+		return r.Ticket, err
+	}
+}
+
+// agentIdentity is who the agents' commits are by: config.json's
+// git.authorName and git.authorEmail, or "Bonsai agent" at a
+// non-routable address.
+func agentIdentity(cfg config.Config) workspace.Identity {
+	name, email := cfg.Git.Agent()
+	return workspace.Identity{Name: name, Email: email}
+}

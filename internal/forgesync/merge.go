@@ -1,0 +1,77 @@
+package forgesync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/forge"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/land"
+)
+
+var (
+	_ land.PullRequests      = (*Forges)(nil)
+	_ heartbeat.PullRequests = (*Forges)(nil)
+)
+
+// Merge merges the ticket's pull request through the forge's API with the
+// project's land style (land.PullRequests). The head must still be the
+// one last seen, so a push after the approval is not merged unseen. A
+// refusal is a *land.Failure naming the forge's cause and the fix.
+func (f *Forges) Merge(ctx context.Context, req land.MergeRequest) (land.Merged, error) {
+	ref := req.Ticket.Ref()
+	l := req.Landing
+	if l.PRNumber == 0 {
+		var err error
+		if l, err = f.opts.Board.Landing(ctx, ref); err != nil && board.ErrorCode(err) != board.ENOTFOUND {
+			return land.Merged{}, err
+		}
+	}
+	if l.PRNumber == 0 {
+		return land.Merged{}, &land.Failure{Cause: fmt.Sprintf("%s has no pull request yet", ref),
+			Fix: "the next beat opens it once the branch is pushed; or run `bonsai heartbeat --ticket " + ref.String() + "`"}
+	}
+	c, err := f.Client(req.Project)
+	if err != nil {
+		return land.Merged{}, failure(err)
+	}
+	if l.PRState == board.PRMerged {
+		return land.Merged{Commit: l.Commit}, nil
+	}
+	sha, err := c.Merge(ctx, l.PRNumber, forge.MergeRequest{Style: style(req.Project.Agent.LandStyle),
+		Title: req.Message.Subject, Message: req.Message.Body, SHA: l.HeadSHA})
+	if err != nil {
+		return land.Merged{}, failure(err)
+	}
+	l.PRState, l.Commit, l.LandedAt, l.Error = board.PRMerged, sha, f.opts.Now(), ""
+	if _, err := f.opts.Board.SaveLanding(ctx, l); err != nil {
+		f.log.Error("save landing", "ticket", ref.String(), "err", err)
+	}
+	return land.Merged{Commit: sha}, nil
+}
+
+// style maps the project's land style.
+func style(s board.LandStyle) forge.Style {
+	switch s {
+	case board.LandMergeCommit:
+		return forge.Merge
+	case board.LandRebase:
+		return forge.Rebase
+	}
+	return forge.Squash
+}
+
+// failure turns a forge's refusal into the failure a person acts on.
+func failure(err error) error {
+	var fe *forge.Error
+	if errors.As(err, &fe) {
+		return &land.Failure{Cause: fe.Cause(), Fix: fe.Fix(), Err: err}
+	}
+	var nf *forge.NotForgeError
+	if errors.As(err, &nf) {
+		return &land.Failure{Cause: "the project's repository is not on a known forge", Fix: err.Error(), Err: err}
+	}
+	return err
+}

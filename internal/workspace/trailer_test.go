@@ -1,0 +1,86 @@
+package workspace_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/gittest"
+	"github.com/bonsai-run/bonsai/internal/workspace"
+)
+
+// commitAsIs commits in dir with git's environment free of any identity,
+// as the agent's commands run: the clone's config decides who it is by.
+func commitAsIs(t *testing.T, dir, msg string) {
+	t.Helper()
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "HOME=") {
+			env = append(env, kv)
+		}
+	}
+	cmd := exec.Command("git", "commit", "-q", "-m", msg)
+	cmd.Dir, cmd.Env = dir, append(env, "HOME="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+}
+
+func TestAgentCommits_IdentityAndModelTrailer(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	data := t.TempDir()
+	p, err := workspace.New(workspace.Options{
+		Projects: filepath.Join(data, "projects"), Worktrees: filepath.Join(data, "worktrees"),
+		Open:          func(root string) (executor.Executor, error) { return local.New(root, local.Options{}) },
+		AgentIdentity: workspace.Identity{Name: "Bonsai agent", Email: "agent@bonsai.invalid"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := prepare(t, p, project(repo), ticket(1, "Greet"))
+	if err := p.NameModel("demo", "anthropic/claude-sonnet-4-5"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(ws.Root, "a.txt"), "a\n")
+	gittest.Run(t, ws.Root, "add", ".")
+	commitAsIs(t, ws.Root, "first")
+	got := gittest.Run(t, ws.Root, "log", "-1", "--format=%an <%ae>|%cn|%B")
+	want := "Bonsai agent <agent@bonsai.invalid>|Bonsai agent|first\n\nCo-authored-by: anthropic/claude-sonnet-4-5 <agent@bonsai.invalid>"
+	if got != want {
+		t.Errorf("commit =\n%s\nwant\n%s", got, want)
+	}
+	// Another model on the next run; no model removes the hook.
+	if err := p.NameModel("demo", "openai/gpt-5"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(ws.Root, "b.txt"), "b\n")
+	gittest.Run(t, ws.Root, "add", ".")
+	commitAsIs(t, ws.Root, "second")
+	if b := gittest.Run(t, ws.Root, "log", "-1", "--format=%B"); !strings.HasSuffix(b, "Co-authored-by: openai/gpt-5 <agent@bonsai.invalid>") {
+		t.Errorf("second commit = %q", b)
+	}
+	if err := p.NameModel("demo", ""); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(ws.Root, "c.txt"), "c\n")
+	gittest.Run(t, ws.Root, "add", ".")
+	commitAsIs(t, ws.Root, "third")
+	if b := gittest.Run(t, ws.Root, "log", "-1", "--format=%B"); b != "third" {
+		t.Errorf("commit without a model = %q", b)
+	}
+
+	// A person's own commit-msg hook is kept.
+	hook := filepath.Join(ws.Clone, ".git", "hooks", "commit-msg")
+	write(t, hook, "#!/bin/sh\nexit 0\n")
+	if err := p.NameModel("demo", "openai/gpt-5"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(hook); string(b) != "#!/bin/sh\nexit 0\n" {
+		t.Errorf("the person's hook was replaced:\n%s", b)
+	}
+}
