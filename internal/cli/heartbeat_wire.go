@@ -129,7 +129,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 	}
 	hb, err := heartbeat.New(heartbeat.Options{
 		Leases: leases,
-		Store: st, Workspaces: ws, Runner: runner, Logger: log, Progress: progress,
+		Store:  st, Workspaces: ws, Runner: runner, Logger: log, Progress: progress,
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
