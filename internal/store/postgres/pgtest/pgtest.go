@@ -98,23 +98,50 @@ func missing(t testing.TB, why error) {
 	t.Skipf("pgtest: no PostgreSQL: %v; install it or set %s", why, EnvURL)
 }
 
-// schemaIn creates a schema for t on the server base.
+// schemaIn creates a schema for t on the server base, dropped when t
+// ends.
 func schemaIn(t testing.TB, base string) string {
 	t.Helper()
+	u, drop, err := NewSchema(base)
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := drop(); err != nil {
+			t.Errorf("pgtest: %v", err)
+		}
+	})
+	return u
+}
+
+// NewSchema creates a new, empty schema on the server base and returns
+// the URL whose search_path is that schema, and the function dropping it.
+func NewSchema(base string) (string, func() error, error) {
 	name := "t_" + randomHex(8)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := exec1(ctx, base, "CREATE SCHEMA "+name); err != nil {
-		t.Fatalf("pgtest: create schema: %v", err)
+		return "", nil, fmt.Errorf("create schema: %w", err)
 	}
-	t.Cleanup(func() {
+	drop := func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if err := exec1(ctx, base, "DROP SCHEMA "+name+" CASCADE"); err != nil {
-			t.Errorf("pgtest: drop schema: %v", err)
+			return fmt.Errorf("drop schema: %w", err)
 		}
-	})
-	return WithSearchPath(base, name)
+		return nil
+	}
+	return WithSearchPath(base, name), drop, nil
+}
+
+// Available reports why no Postgres can be had for tests (nil when one
+// can): BONSAI_TEST_DATABASE_URL, or the programs to start a cluster.
+func Available() error {
+	if os.Getenv(EnvURL) != "" {
+		return nil
+	}
+	_, err := binDir()
+	return err
 }
 
 // Server returns the URL of the shared server, starting the cluster on
