@@ -43,6 +43,9 @@ func TestStore_Postgres(t *testing.T) {
 	if out := must("status"); !strings.Contains(out, "demo") {
 		t.Errorf("status on Postgres does not list demo:\n%s", out)
 	}
+	if _, out, _ := run("doctor"); !strings.Contains(out, "is reachable; schema version") || strings.Contains(out, "bonsai.db") {
+		t.Errorf("doctor on Postgres does not check the Postgres board:\n%s", out)
+	}
 	if _, err := os.Stat(filepath.Join(data, "bonsai.db")); err == nil {
 		t.Errorf("bonsai.db was made although the board is on Postgres")
 	}

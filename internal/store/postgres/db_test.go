@@ -132,3 +132,27 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+// TestCheck reads a schema's version without changing it.
+func TestCheck(t *testing.T) {
+	u := pgtest.URL(t)
+	h, err := postgres.Check(t.Context(), u)
+	if err != nil || h.Version != 0 || h.Tables != 0 || h.Supported != postgres.SchemaVersion() {
+		t.Fatalf("Check(empty) = %+v, %v", h, err)
+	}
+	if h, _ := postgres.Check(t.Context(), u); h.Tables != 0 {
+		t.Errorf("Check made tables: %+v", h)
+	}
+	db, err := postgres.Open(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if h, err := postgres.Check(t.Context(), u); err != nil || h.Version != postgres.SchemaVersion() || h.Tables == 0 {
+		t.Errorf("Check(board) = %+v, %v", h, err)
+	}
+	if _, err := postgres.Check(t.Context(), "postgres://u:s3cret@127.0.0.1:1/x?connect_timeout=5"); err == nil ||
+		!strings.Contains(err.Error(), "cannot connect") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("Check(unreachable) = %v", err)
+	}
+}
