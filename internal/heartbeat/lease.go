@@ -91,3 +91,18 @@ func (h *Heartbeat) holdLease(ctx context.Context, ref board.Ref) (runCtx contex
 	}
 	return runCtx, release, "", nil
 }
+
+// stillAsPicked reads the ticket again once its lease is held and says why
+// to skip it when it changed since the pick: on a shared board another
+// machine may have worked it (a run bumps its updated time) and released
+// its lease just before this beat took it.
+func (h *Heartbeat) stillAsPicked(ctx context.Context, picked board.Ticket) (string, error) {
+	now, err := h.opts.Store.Ticket(ctx, picked.Ref())
+	if err != nil {
+		return "", err
+	}
+	if !now.UpdatedAt.Equal(picked.UpdatedAt) || now.State != picked.State || now.SubState != picked.SubState {
+		return "another worker worked it since this beat picked it", nil
+	}
+	return "", nil
+}

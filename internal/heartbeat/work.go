@@ -46,6 +46,16 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, st
 		}
 		defer release()
 		ctx = runCtx
+		// Another machine may have worked the ticket between this
+		// beat's pick and the lease: work it only as it was picked.
+		if skip, err := h.stillAsPicked(ctx, p.Ticket); skip != "" || err != nil {
+			if err != nil {
+				log.Error("read the ticket again", "err", err)
+				rep.Error = errText(err)
+			}
+			rep.Skipped = skip
+			return rep
+		}
 	}
 	if p.Class == board.ClassBacklog {
 		t, err := h.takeFromBacklog(ctx, p.Ticket)
