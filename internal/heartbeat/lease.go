@@ -42,9 +42,10 @@ func (h *Heartbeat) expireLeases(ctx context.Context) {
 
 // holdLease takes the ticket's lease for this beat's worker and renews it
 // until release is called, which also releases it. When a renewal finds
-// the lease gone (it expired and another beat ended it), the returned
-// context is cancelled: the run must stop, as its work is no longer its
-// own. When another worker holds the project, skip says so and nothing
+// the lease gone (it expired and another beat ended it), or no renewal has
+// succeeded for a whole ttl (the store is out of reach, so the lease has
+// expired there), the returned context is cancelled: the run must stop,
+// as its work may no longer be its own. When another worker holds the project, skip says so and nothing
 // is held.
 func (h *Heartbeat) holdLease(ctx context.Context, ref board.Ref) (runCtx context.Context, release func(), skip string, err error) {
 	ttl := h.opts.LeaseTTL
@@ -60,6 +61,7 @@ func (h *Heartbeat) holdLease(ctx context.Context, ref board.Ref) (runCtx contex
 	wg.Go(func() {
 		tick := time.NewTicker(ttl / 3)
 		defer tick.Stop()
+		renewed := time.Now()
 		for {
 			select {
 			case <-done:
@@ -74,10 +76,17 @@ func (h *Heartbeat) holdLease(ctx context.Context, ref board.Ref) (runCtx contex
 				h.log.Error("lease lost; stopping the run", "ticket", ref, "err", err)
 				cancel(fmt.Errorf("the lease on %s was lost: %w", ref, err))
 				return
+			case err != nil && time.Since(renewed) >= ttl:
+				// The lease has run out by now, and another machine
+				// may take the ticket: stop rather than work beside it.
+				h.log.Error("lease not renewed in time; stopping the run", "ticket", ref, "err", err)
+				cancel(fmt.Errorf("could not renew the lease on %s for %s: %w", ref, ttl, err))
+				return
 			case err != nil:
-				// The store is unreachable for now: try again; if it
-				// stays so, the lease expires and another beat ends the run.
+				// The store is unreachable for now: try again.
 				h.log.Warn("renew lease", "ticket", ref, "err", err)
+			default:
+				renewed = time.Now()
 			}
 		}
 	})

@@ -2,7 +2,9 @@ package heartbeat_test
 
 import (
 	"context"
+	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -89,6 +91,46 @@ func TestBeat_LeaseLostStopsRun(t *testing.T) {
 	e.beat()
 	rs := e.runs(tk.Ref())
 	if len(rs) != 1 || rs[0].Status != board.RunInterrupted {
+		t.Errorf("runs = %+v; want the run stopped", rs)
+	}
+}
+
+// unreachable is a store whose lease renewals fail once down is set, as
+// over a lost connection.
+type unreachable struct {
+	heartbeat.Leaser
+	down *atomic.Bool
+}
+
+func (u unreachable) RenewLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration) (board.Lease, error) {
+	if u.down.Load() {
+		return board.Lease{}, errors.New("dial tcp 10.0.0.5:5432: connect: connection refused")
+	}
+	return u.Leaser.RenewLease(ctx, ref, worker, ttl)
+}
+
+// TestBeat_LeaseUnrenewableStopsRun: a run that cannot renew its lease
+// for a whole lease time stops, since the lease has run out on the store
+// and another machine may take the ticket.
+func TestBeat_LeaseUnrenewableStopsRun(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	down := new(atomic.Bool)
+	e.opts.WorkerID, e.opts.Leases, e.opts.LeaseTTL = "here:1", unreachable{e.db, down}, 60*time.Millisecond
+	e.project("demo", nil)
+	tk := e.ticket("demo", "Work", board.Research)
+	var cause error
+	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+		down.Store(true) // the connection is lost while the agent works
+		<-ctx.Done()
+		cause = context.Cause(ctx)
+		return heartbeat.Outcome{Status: board.RunInterrupted, Error: cause.Error()}, nil
+	}
+	e.beat()
+	if cause == nil || !strings.Contains(cause.Error(), "could not renew the lease") {
+		t.Errorf("the run stopped for %v", cause)
+	}
+	if rs := e.runs(tk.Ref()); len(rs) != 1 || rs[0].Status == board.RunRunning || rs[0].Status == board.RunCompleted {
 		t.Errorf("runs = %+v; want the run stopped", rs)
 	}
 }
