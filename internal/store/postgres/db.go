@@ -48,6 +48,11 @@ const (
 	lockMigrate int32 = 0x626f6e6d // held while the schema is checked and migrated
 )
 
+// minConns is the fewest connections the pool may open unless the URL
+// says otherwise (pool_max_conns): pgx's default, the number of CPUs but at
+// least 4, is few for a beat whose agents each poll their run's control.
+const minConns = 10
+
 // IsURL reports whether s names a Postgres database (postgres:// or
 // postgresql://), as store.url and BONSAI_DATABASE_URL do.
 func IsURL(s string) bool {
@@ -90,6 +95,9 @@ func Open(ctx context.Context, dbURL string, opts ...Option) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {
 		return nil, fmt.Errorf("database %s: not a valid Postgres URL: %w", db.where, unwrapParse(err))
+	}
+	if !strings.Contains(dbURL, "pool_max_conns") && cfg.MaxConns < minConns {
+		cfg.MaxConns = minConns
 	}
 	if db.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 		return nil, fmt.Errorf("database %s: %w", db.where, err)

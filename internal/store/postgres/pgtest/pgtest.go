@@ -232,8 +232,10 @@ func Start(ctx context.Context) (*Cluster, error) {
 		return nil, fmt.Errorf("initdb: %v: %s", err, out)
 	}
 	// Durability does not matter for a throwaway cluster: no fsync.
+	// Shared memory in files of the data directory, not /dev/shm, which
+	// containers often keep small.
 	opts := "-k " + dir + " -c listen_addresses= -c fsync=off -c synchronous_commit=off" +
-		" -c full_page_writes=off -c max_connections=300"
+		" -c full_page_writes=off -c max_connections=300 -c shared_buffers=32MB -c dynamic_shared_memory_type=mmap"
 	if out, err := c.run(ctx, "pg_ctl", "start", "-w", "-t", "60", "-D", data,
 		"-l", filepath.Join(dir, "log"), "-o", opts); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
