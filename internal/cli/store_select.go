@@ -86,3 +86,15 @@ func pgCheck(ctx context.Context, u string) (doctor.Check, bool) {
 	c.Status, c.Detail = doctor.OK, fmt.Sprintf("%s is reachable; schema version %d", where, h.Version)
 	return c, true
 }
+
+// eventsChanged returns the store's LISTEN/NOTIFY wake-up for the web UI
+// when the board is on Postgres, else nil (the web UI polls alone).
+func eventsChanged(s store.Store) func(ctx context.Context) <-chan struct{} {
+	if sc, ok := s.(sealedChannels); ok {
+		s = sc.Store
+	}
+	if db, ok := s.(*postgres.DB); ok {
+		return db.EventsChanged
+	}
+	return nil
+}

@@ -162,3 +162,52 @@ func TestLeaseRace(t *testing.T) {
 		t.Errorf("%d leases (%d won) over %v; want 3 in 3 projects", len(ls), won.Load(), projects)
 	}
 }
+
+// TestEventsChanged: a write in another store (another machine) wakes a
+// reader listening for events; a change that appends none does not.
+func TestEventsChanged(t *testing.T) {
+	ctx := t.Context()
+	u := pgtest.URL(t)
+	reader, err := postgres.Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	writer, err := postgres.Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	changed := reader.EventsChanged(ctx)
+	wait := func(what string) {
+		t.Helper()
+		select {
+		case <-changed:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: no notification", what)
+		}
+	}
+	// The listener may not listen yet: write until a notification comes.
+	for i := 0; ; i++ {
+		if _, err := writer.CreateProject(ctx, board.Project{Slug: fmt.Sprintf("p%d", i), Name: "P",
+			Repo: "https://example.com/r.git", DefaultBranch: "main"}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-changed:
+		case <-time.After(100 * time.Millisecond):
+			continue
+		}
+		break
+	}
+	// Drain what the loop may have left, then one write, one wake.
+	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-changed:
+	default:
+	}
+	if _, err := writer.CreateTicket(ctx, board.Ticket{ProjectSlug: "p0", Title: "t"}, board.Human); err != nil {
+		t.Fatal(err)
+	}
+	wait("CreateTicket")
+}

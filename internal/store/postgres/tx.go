@@ -20,6 +20,9 @@ type tx struct {
 	ctx context.Context
 	db  *DB
 	now time.Time
+	// appended reports that the transaction appended events: it notifies
+	// the listeners of EventsChanged when it commits.
+	appended bool
 }
 
 // write runs fn in one transaction that holds the store's write lock, and
@@ -52,6 +55,11 @@ func (db *DB) inTx(ctx context.Context, locked bool, fn func(tx *tx) error) erro
 	t := &tx{Tx: pgTx, ctx: ctx, db: db, now: db.timestamp()}
 	if err := fn(t); err != nil {
 		return err
+	}
+	if t.appended {
+		if _, err := pgTx.Exec(ctx, `SELECT pg_notify($1, '')`, db.eventsChannel()); err != nil {
+			return fmt.Errorf("notify: %w", err)
+		}
 	}
 	if err := pgTx.Commit(ctx); err != nil {
 		return fmt.Errorf("commit: %w", err)
@@ -90,6 +98,7 @@ func (t *tx) event(typ board.EventType, projectID, ticketID string, actor board.
 	if err != nil {
 		return fmt.Errorf("event %s: %w", typ, err)
 	}
+	t.appended = true
 	return nil
 }
 
