@@ -52,6 +52,9 @@ func TestScripts(t *testing.T) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
 			}
+			if cond == "postgres" {
+				return condPostgres()
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(env *testscript.Env) error {
@@ -91,6 +94,8 @@ func TestScripts(t *testing.T) {
 			"pathwithout": cmdPathWithout,
 			// forge_script_test.go: a fake GitHub, GitLab or Gitea (issue 14).
 			"fakeforge": cmdFakeForge(t),
+			// postgres_script_test.go: the board on Postgres (issue 18).
+			"postgres": cmdPostgres,
 		},
 	})
 }

@@ -30,6 +30,8 @@ type Config struct {
 	Forge Forge `json:"forge,omitzero"`
 	// Git names who Bonsai's commits are by (git.go).
 	Git Git `json:"git,omitzero"`
+	// Store chooses the board's database (issue 18, store.go).
+	Store Store `json:"store,omitzero"`
 }
 
 // Heartbeat configures the heartbeat.
