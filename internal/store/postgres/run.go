@@ -13,7 +13,7 @@ import (
 // projects, a few pages however big the board.
 const runColumns = `id, ticket_id, project_id, task, status, session_key, started_at, finished_at,
 	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, error, worker_id,
-	(SELECT slug FROM projects WHERE projects.id = runs.project_id), ticket_number, progress`
+	(SELECT slug FROM projects WHERE projects.id = runs.project_id), ticket_number, progress, reasoning_tokens`
 
 func scanRun(s scanner) (board.Run, error) {
 	var r board.Run
@@ -21,7 +21,7 @@ func scanRun(s scanner) (board.Run, error) {
 	var finished *int64
 	err := s.Scan(&r.ID, &r.TicketID, &r.ProjectID, &r.Task, &r.Status, &r.SessionKey, &started, &finished,
 		&r.InputTokens, &r.OutputTokens, &r.CacheReadTokens, &r.CacheWriteTokens, &r.CostUSD, &r.Error, &r.WorkerID,
-		&r.ProjectSlug, &r.TicketNumber, &r.Progress)
+		&r.ProjectSlug, &r.TicketNumber, &r.Progress, &r.ReasoningTokens)
 	r.StartedAt = fromMillis(started)
 	if finished != nil {
 		f := fromMillis(*finished)
@@ -62,6 +62,7 @@ func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
 		r.ID, r.ProjectID, r.Status, r.StartedAt, r.FinishedAt = db.newID(), t.ProjectID, board.RunRunning, tx.now, nil
 		r.ProjectSlug, r.TicketNumber = t.ProjectSlug, t.Number
 		r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD, r.Error = 0, 0, 0, 0, 0, ""
+		r.ReasoningTokens = 0
 		_, err = tx.exec(`INSERT INTO runs (id, ticket_id, ticket_number, project_id, task, status, session_key, started_at, worker_id)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 			r.ID, r.TicketID, t.Number, r.ProjectID, string(r.Task), string(r.Status), r.SessionKey, tx.nowMs(), r.WorkerID)
@@ -99,7 +100,7 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 	if !r.Status.Valid() || r.Status == board.RunRunning {
 		return board.Run{}, board.Errorf(board.EINVALID, "a run finishes as completed, blocked, timeout, error, interrupted, budget_exceeded or stopped, not %q", r.Status)
 	}
-	if r.InputTokens < 0 || r.OutputTokens < 0 || r.CacheReadTokens < 0 || r.CacheWriteTokens < 0 || r.CostUSD < 0 {
+	if r.InputTokens < 0 || r.OutputTokens < 0 || r.CacheReadTokens < 0 || r.CacheWriteTokens < 0 || r.ReasoningTokens < 0 || r.CostUSD < 0 {
 		return board.Run{}, board.Errorf(board.EINVALID, "run tokens and cost cannot be negative")
 	}
 	if !r.Progress.Valid() {
@@ -118,10 +119,11 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 		out.Status, out.FinishedAt, out.Error, out.Progress = r.Status, &now, r.Error, r.Progress
 		out.InputTokens, out.OutputTokens = r.InputTokens, r.OutputTokens
 		out.CacheReadTokens, out.CacheWriteTokens, out.CostUSD = r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD
+		out.ReasoningTokens = r.ReasoningTokens
 		_, err = tx.exec(`UPDATE runs SET status = $1, finished_at = $2, input_tokens = $3, output_tokens = $4,
-			cache_read_tokens = $5, cache_write_tokens = $6, cost_usd = $7, error = $8, progress = $9 WHERE id = $10`,
+			cache_read_tokens = $5, cache_write_tokens = $6, cost_usd = $7, error = $8, progress = $9, reasoning_tokens = $10 WHERE id = $11`,
 			string(out.Status), tx.nowMs(), out.InputTokens, out.OutputTokens, out.CacheReadTokens,
-			out.CacheWriteTokens, out.CostUSD, out.Error, string(out.Progress), out.ID)
+			out.CacheWriteTokens, out.CostUSD, out.Error, string(out.Progress), out.ReasoningTokens, out.ID)
 		if err != nil {
 			return err
 		}

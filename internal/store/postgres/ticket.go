@@ -76,33 +76,38 @@ func (db *DB) CreateTicket(ctx context.Context, t board.Ticket, actor board.Acto
 		return board.Ticket{}, err
 	}
 	criteria := encodeCriteria(t.Criteria)
-	err = db.write(ctx, func(tx *tx) error {
-		// The UPDATE locks the project's row until the commit: numbers are
-		// gap-free and unique however many writers there are.
-		err := tx.queryRow(`UPDATE projects SET last_ticket_number = last_ticket_number + 1
-			WHERE slug = $1 RETURNING id, last_ticket_number`, t.ProjectSlug).Scan(&t.ProjectID, &t.Number)
-		if noRows(err) {
-			return projectNotFound(t.ProjectSlug)
-		}
-		if err != nil {
-			return err
-		}
-		t.ID = db.newID()
-		t.CreatedAt, t.UpdatedAt = tx.now, tx.now
-		_, err = tx.exec(`INSERT INTO tickets (id, project_id, number, title, description, criteria, plan, state,
-			sub_state, priority, branch, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '', $9, $10, $11, $11)`,
-			t.ID, t.ProjectID, t.Number, t.Title, t.Description, criteria, t.Plan, string(t.State),
-			t.Priority, t.Branch, tx.nowMs())
-		if err != nil {
-			return err
-		}
-		return tx.event(board.EventTicketCreated, t.ProjectID, t.ID, actor,
-			map[string]any{"ref": t.Ref().String(), "title": t.Title, "state": t.State})
-	})
+	err = db.write(ctx, func(tx *tx) error { return db.insertTicket(tx, &t, criteria, actor) })
 	if err != nil {
 		return board.Ticket{}, wrap(err, "create ticket in %s", t.ProjectSlug)
 	}
 	return t, nil
+}
+
+// insertTicket stores a new ticket t (already checked by board.NewTicket,
+// its criteria encoded) with its ticket.created event, filling in its ID,
+// number and times.
+func (db *DB) insertTicket(tx *tx, t *board.Ticket, criteria string, actor board.Actor) error {
+	// The UPDATE locks the project's row until the commit: numbers are
+	// gap-free and unique however many writers there are.
+	err := tx.queryRow(`UPDATE projects SET last_ticket_number = last_ticket_number + 1
+		WHERE slug = $1 RETURNING id, last_ticket_number`, t.ProjectSlug).Scan(&t.ProjectID, &t.Number)
+	if noRows(err) {
+		return projectNotFound(t.ProjectSlug)
+	}
+	if err != nil {
+		return err
+	}
+	t.ID = db.newID()
+	t.CreatedAt, t.UpdatedAt = tx.now, tx.now
+	_, err = tx.exec(`INSERT INTO tickets (id, project_id, number, title, description, criteria, plan, state,
+		sub_state, priority, branch, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '', $9, $10, $11, $11)`,
+		t.ID, t.ProjectID, t.Number, t.Title, t.Description, criteria, t.Plan, string(t.State),
+		t.Priority, t.Branch, tx.nowMs())
+	if err != nil {
+		return err
+	}
+	return tx.event(board.EventTicketCreated, t.ProjectID, t.ID, actor,
+		map[string]any{"ref": t.Ref().String(), "title": t.Title, "state": t.State})
 }
 
 // Ticket returns one ticket.
