@@ -57,7 +57,7 @@ func fill(t *testing.T, s store.Store) {
 	r, err := s.StartRun(ctx, board.Run{TicketID: tks[3].ID, Task: board.TaskImplement, WorkerID: "w1"})
 	must(err)
 	_, err = s.FinishRun(ctx, board.Run{ID: r.ID, Status: board.RunError, Error: "boom", Progress: board.ProgressNone,
-		Usage: board.Usage{InputTokens: 100, OutputTokens: 20, CostUSD: 0.125}})
+		Usage: board.Usage{InputTokens: 100, OutputTokens: 20, ReasoningTokens: 7, CostUSD: 0.125}})
 	must(err)
 	r, err = s.StartRun(ctx, board.Run{TicketID: tks[3].ID, Task: board.TaskImplement})
 	must(err)
@@ -72,6 +72,16 @@ func fill(t *testing.T, s store.Store) {
 		PRNumber: 7, PRURL: "https://github.com/o/r/pull/7", PRState: board.PROpen, Checks: board.ChecksPending})
 	must(err)
 	_, err = s.NoteBlockers(ctx, "demo", []string{"no key for anthropic"})
+	must(err)
+	due := time.Now().Add(-time.Minute)
+	sc, err := s.CreateSchedule(ctx, board.Schedule{ProjectSlug: "demo", Name: "deps", Kind: "cron", Expr: "0 9 * * 1",
+		TimeZone: "Europe/Berlin", Anchor: due.Add(-time.Hour), Title: "Deps {date}", Criteria: []string{"tests pass"}, Priority: 2,
+		PreCheck: "test -f go.mod", NextFire: due}, board.Human)
+	must(err)
+	_, err = s.FireSchedule(ctx, board.Fire{ScheduleID: sc.ID, DueAt: due, Next: due.Add(time.Hour), Outcome: board.FiringCreated,
+		Ticket: &board.Ticket{Title: "Deps \"today\"", Criteria: []string{"tests pass"}, Priority: 2}})
+	must(err)
+	_, err = s.FailSchedule(ctx, board.Fire{ScheduleID: sc.ID, DueAt: due.Add(time.Hour), Next: due.Add(2 * time.Hour), Detail: "exit status 1"})
 	must(err)
 	ds, err := s.ClaimNotifications(ctx, "deliverer", time.Minute, 1)
 	must(err)
@@ -125,8 +135,8 @@ func TestRoundTrip(t *testing.T) {
 	// next ticket number.
 	last, _ := a.Events(ctx, 0, 10000)
 	tk, err := pg.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "after"}, board.Human)
-	if err != nil || tk.Number != 5 {
-		t.Errorf("CreateTicket after the copy = #%d, %v; want #5", tk.Number, err)
+	if err != nil || tk.Number != 6 {
+		t.Errorf("CreateTicket after the copy = #%d, %v; want #6", tk.Number, err)
 	}
 	es, _ := pg.Events(ctx, last[len(last)-1].ID, 10)
 	if len(es) != 1 || es[0].Type != board.EventTicketCreated {
@@ -184,6 +194,15 @@ func sameBoard(t *testing.T, want, got store.Store) {
 	wl, we := want.Landings(ctx, store.LandingFilter{})
 	gl, ge := got.Landings(ctx, store.LandingFilter{})
 	check("Landings", wl, gl, we, ge)
+	ws, we := want.ScheduleList(ctx, store.ScheduleFilter{})
+	gs, ge := got.ScheduleList(ctx, store.ScheduleFilter{})
+	check("Schedules", ws, gs, we, ge)
+	wf, we := want.Firings(ctx, "demo", "deps", 0)
+	gf, ge := got.Firings(ctx, "demo", "deps", 0)
+	check("Firings", wf, gf, we, ge)
+	if len(wr) != 2 || wr[1].ReasoningTokens != 7 {
+		t.Errorf("the test board's runs are %+v, want the finished one with 7 reasoning tokens", wr)
+	}
 
 }
 
@@ -203,7 +222,7 @@ func TestCopy_UnknownTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := raw.Exec(`CREATE TABLE schedules (id TEXT); ALTER TABLE tickets ADD COLUMN estimate INTEGER`); err != nil {
+	if _, err := raw.Exec(`CREATE TABLE widgets (id TEXT); ALTER TABLE tickets ADD COLUMN estimate INTEGER`); err != nil {
 		t.Fatal(err)
 	}
 	raw.Close()
@@ -218,8 +237,8 @@ func TestCopy_UnknownTable(t *testing.T) {
 	}
 	defer b.Close()
 	_, err = boardcopy.Copy(ctx, a, b)
-	if err == nil || !strings.Contains(err.Error(), "schedules, tickets.estimate") {
-		t.Fatalf("Copy = %v, want a refusal naming schedules and tickets.estimate", err)
+	if err == nil || !strings.Contains(err.Error(), "tickets.estimate, widgets") {
+		t.Fatalf("Copy = %v, want a refusal naming tickets.estimate and widgets", err)
 	}
 	if ps, _ := b.Projects(ctx, store.ProjectFilter{IncludeArchived: true}); len(ps) != 0 {
 		t.Errorf("the refused copy wrote %d projects", len(ps))

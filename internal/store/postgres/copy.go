@@ -133,7 +133,7 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 		if err != nil {
 			return fmt.Errorf("count the tickets: %w", err)
 		}
-		for _, t := range []string{"events", "notify_outbox"} {
+		for _, t := range []string{"events", "notify_outbox", "schedule_firings"} {
 			_, err := tx.exec(`SELECT setval(pg_get_serial_sequence($1, 'id'), max(id)) FROM `+t+` HAVING max(id) IS NOT NULL`, t)
 			if err != nil {
 				return fmt.Errorf("continue the ids of %s: %w", t, err)
@@ -147,7 +147,7 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 	// Statistics for the planner and a visibility map for index-only
 	// scans, which autovacuum would give the tables only later.
 	if _, err := db.pool.Exec(ctx, `VACUUM (ANALYZE) projects, tickets, ticket_counts, comments, runs, approvals,
-		ticket_queue, landings, events, notify_channels, notify_outbox, notify_blockers`); err != nil {
+		ticket_queue, landings, schedules, schedule_firings, events, notify_channels, notify_outbox, notify_blockers`); err != nil {
 		return fmt.Errorf("vacuum the copied tables: %w", err)
 	}
 	return nil
