@@ -10,6 +10,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/postgres/pgtest"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 )
 
@@ -24,7 +25,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	// pgtest.Main stops the Postgres cluster the Postgres benchmarks
+	// started, after their schema is dropped.
+	code := pgtest.Main(&dropPostgres{m})
 	if tmpDir != "" {
 		os.RemoveAll(tmpDir)
 	}

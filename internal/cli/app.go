@@ -130,6 +130,17 @@ func (a *app) openStore(ctx context.Context) (store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if u, err := a.storeURL(); err != nil || u != "" {
+		if err != nil {
+			return nil, err
+		}
+		db, err := openPostgres(ctx, u)
+		if err != nil {
+			return nil, err
+		}
+		a.store = sealedChannels{Store: db, a: a}
+		return a.store, nil
+	}
 	var opts []sqlite.Option
 	if a.oneShot {
 		// A command that exits after a few queries reads faster through a

@@ -80,7 +80,7 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 
 	cfg, cfgCheck := a.configCheck()
 	checks = append(checks, cfgCheck, a.credentialsCheck())
-	dbCheck, current := databaseCheck(ctx, d)
+	dbCheck, current := a.storeCheck(ctx, d)
 	checks = append(checks, dbCheck)
 	projects, listed := a.doctorProjects(ctx, current)
 

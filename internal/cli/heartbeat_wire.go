@@ -139,13 +139,18 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		limit = heartbeat.MachineConcurrency()
 	}
 	host, _ := os.Hostname()
+	leases, err := a.sharedLeases(st)
+	if err != nil {
+		lf.Close()
+		return nil, err
+	}
 	hb, err := heartbeat.New(heartbeat.Options{
 		Store: st, Workspaces: ws, Runner: engines, Logger: log, Progress: progress,
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
-		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check,
+		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check, Leases: leases,
 		Policy:       policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 		PullRequests: newForges(a, st, cfg, redact.String, log),
 	})

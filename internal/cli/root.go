@@ -70,7 +70,7 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		{"run", []*cobra.Command{newUpCmd(a), newServeCmd(a), newHeartbeatCmd(a)}},
 		{"board", []*cobra.Command{newProjectCmd(a), newTicketCmd(a), newCommentCmd(a), newStatusCmd(a), newScheduleCmd(a), newMCPCmd(a)}},
 		{"agent", []*cobra.Command{newRunCmd(a), newToolCmd(a)}},
-		{"setup", []*cobra.Command{newInitCmd(a), newConfigCmd(a), newCredentialsCmd(a), newNotifyCmd(a), newServiceCmd(a), newDoctorCmd(a), newVersionCmd(a)}},
+		{"setup", []*cobra.Command{newInitCmd(a), newConfigCmd(a), newCredentialsCmd(a), newNotifyCmd(a), newStoreCmd(a), newServiceCmd(a), newDoctorCmd(a), newVersionCmd(a)}},
 	}
 	for _, g := range groups {
 		for _, c := range g.cmds {

@@ -60,6 +60,9 @@ func TestScripts(t *testing.T) {
 			if bin, ok := strings.CutPrefix(cond, "npmmcp:"); ok {
 				return npmMCPCondition(bin)
 			}
+			if cond == "postgres" {
+				return condPostgres()
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(env *testscript.Env) error {
@@ -103,6 +106,8 @@ func TestScripts(t *testing.T) {
 			// mcp_npm_test.go: npm MCP clients and servers (issue 15).
 			"npmmcp":   cmdNpmMCP,
 			"webtoken": cmdWebToken,
+			// postgres_script_test.go: the board on Postgres (issue 18).
+			"postgres": cmdPostgres,
 		},
 	})
 }

@@ -147,7 +147,9 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Notify:     webNotifier{a},
 		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },
 		Heartbeat:  func() any { return loadHeartbeat(d, a.now()) },
-		Facts:      func() view.AgentFacts { return loadHeartbeat(d, a.now()).Facts() },
+		// Postgres tells of other machines' events at once.
+		EventsChanged: eventsChanged(s),
+		Facts:         func() view.AgentFacts { return loadHeartbeat(d, a.now()).Facts() },
 		Sandbox: func() error {
 			return sandboxUsable(func() error { return sandboxKnown(heartbeat.ReadState(d.Path("heartbeat.json"))) })
 		},

@@ -32,6 +32,8 @@ type Config struct {
 	Git Git `json:"git,omitzero"`
 	// MCP configures the MCP servers of Bonsai's own agent (mcp.go).
 	MCP MCP `json:"mcp,omitzero"`
+	// Store chooses the board's database (issue 18, store.go).
+	Store Store `json:"store,omitzero"`
 }
 
 // Heartbeat configures the heartbeat.

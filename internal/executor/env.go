@@ -10,7 +10,9 @@ var allowedEnv = []string{"PATH", "HOME", "LANG", "LC_*", "TERM", "TZ", "USER", 
 
 // deniedEnv names variables that never reach a command, even when allowed by
 // configuration: they carry credentials or change how programs load code.
-var deniedEnv = []string{"*_API_KEY", "*_KEY", "*_TOKEN", "*_SECRET", "*_PASSWORD", "*_CREDENTIALS", "AWS_*", "LD_PRELOAD", "DYLD_*", "NODE_OPTIONS", "GIT_ASKPASS", "SSH_AUTH_SOCK"}
+var deniedEnv = []string{"*_API_KEY", "*_KEY", "*_TOKEN", "*_SECRET", "*_PASSWORD", "*_CREDENTIALS", "AWS_*", "LD_PRELOAD", "DYLD_*", "NODE_OPTIONS", "GIT_ASKPASS", "SSH_AUTH_SOCK",
+	// the board's Postgres URL and libpq's password (issue 18)
+	"BONSAI_DATABASE_URL", "PGPASSWORD"}
 
 // fixedEnv keeps non-interactive tools from waiting for a terminal.
 var fixedEnv = []string{"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat"}

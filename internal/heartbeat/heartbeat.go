@@ -57,6 +57,13 @@ type Options struct {
 	Limits Limits
 	// WorkerID is recorded on runs, e.g. "host:pid".
 	WorkerID string
+	// Leases, when not nil, makes every run hold its ticket's lease
+	// (lease.go): for a board several machines share. nil on one
+	// machine, where the lock file does.
+	Leases Leaser
+	// LeaseTTL is how long a lease lasts unrenewed; 0 means
+	// DefaultLeaseTTL.
+	LeaseTTL time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Reap kills the processes whose environment holds mark (a
@@ -107,6 +114,9 @@ func New(opts Options) (*Heartbeat, error) {
 	}
 	if opts.Redact == nil {
 		opts.Redact = func(s string) string { return s }
+	}
+	if opts.LeaseTTL <= 0 {
+		opts.LeaseTTL = DefaultLeaseTTL
 	}
 	if opts.MaxConcurrent < 1 {
 		opts.MaxConcurrent = 1
@@ -196,6 +206,7 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 
+	h.expireLeases(ctx)
 	var busy map[string]bool
 	if rep.Interrupted, busy, err = h.reconcile(ctx); err != nil {
 		return rep, err

@@ -72,6 +72,36 @@ func TestBeat_InterruptsRunsOfDeadBeat(t *testing.T) {
 	}
 }
 
+// TestBeat_LeavesOtherMachinesRuns: on a board several machines share, a
+// beat marks interrupted only the runs its own machine's dead beats left;
+// another machine's running run is left to it, and its ticket is not
+// worked here meanwhile.
+func TestBeat_LeavesOtherMachinesRuns(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.opts.WorkerID = "here:100"
+	e.project("demo", nil)
+	tk := e.ticket("demo", "Elsewhere", board.Research)
+	old := e.ticket("demo", "Ours", board.Backlog)
+	ctx := context.Background()
+	if _, err := e.db.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskResearch, WorkerID: "there:200"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.StartRun(ctx, board.Run{TicketID: old.ID, Task: board.TaskImplement, WorkerID: "here:99"}); err != nil {
+		t.Fatal(err)
+	}
+	rep := e.beat()
+	if rep.Interrupted != 1 || len(e.runner.calls()) != 0 {
+		t.Errorf("Interrupted = %d, runner calls = %d; want 1 and none", rep.Interrupted, len(e.runner.calls()))
+	}
+	if rs := e.runs(tk.Ref()); rs[0].Status != board.RunRunning {
+		t.Errorf("the other machine's run is %s, want still running", rs[0].Status)
+	}
+	if rs := e.runs(old.Ref()); rs[0].Status != board.RunInterrupted {
+		t.Errorf("this machine's dead run is %s, want interrupted", rs[0].Status)
+	}
+}
+
 // TestBeat_TicketLifecycle walks a ticket from RESEARCH to DONE with a fake
 // agent that uses the real ticket tools, a real worktree and real git.
 func TestBeat_TicketLifecycle(t *testing.T) {

@@ -3,6 +3,7 @@ package heartbeat
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -38,8 +39,9 @@ func (h *Heartbeat) killRun(id string) bool {
 	return true
 }
 
-// reconcile ends the runs a dead beat left running (this beat holds the
-// lock, so no live beat owns them): it kills the processes their commands
+// reconcile ends the runs a dead beat of this machine left running (this
+// beat holds the machine's lock, so no live beat here owns them; a run
+// another machine's worker started is left running and its ticket busy): it kills the processes their commands
 // left, then marks each interrupted, charged with the usage its
 // transcript recorded since it started. A run whose processes could not
 // all be killed stays running, and its ticket is returned in busy, so no
@@ -51,6 +53,14 @@ func (h *Heartbeat) reconcile(ctx context.Context) (n int, busy map[string]bool,
 	}
 	busy = map[string]bool{}
 	for _, r := range runs {
+		if otherMachine(r.WorkerID, h.opts.WorkerID) {
+			// On a board shared by several machines (Postgres), a
+			// beat elsewhere may own it: this lock says nothing about
+			// that beat, so the run is left to it, and its ticket to
+			// its agent.
+			busy[r.TicketID] = true
+			continue
+		}
 		if !h.killRun(r.ID) {
 			busy[r.TicketID] = true
 			continue
@@ -82,4 +92,12 @@ func (h *Heartbeat) chargeTranscript(r *board.Run) error {
 	}
 	r.Usage, err = c.Spent(path, r.StartedAt)
 	return err
+}
+
+// otherMachine reports whether a run's worker ID names another machine
+// than this beat's: both "host:pid" with different hosts. IDs of another
+// form (tests, older runs) are taken as this machine's.
+func otherMachine(runWorker, ours string) bool {
+	i, j := strings.LastIndexByte(runWorker, ':'), strings.LastIndexByte(ours, ':')
+	return i > 0 && j > 0 && runWorker[:i] != ours[:j]
 }

@@ -33,6 +33,31 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, st
 	rep := p.report()
 	start := h.opts.Now()
 	log := h.log.With("ticket", rep.Ticket, "task", p.Task)
+	if h.opts.Leases != nil {
+		runCtx, release, skip, err := h.holdLease(ctx, p.Ticket.Ref())
+		switch {
+		case err != nil:
+			log.Error("take the ticket's lease", "err", err)
+			rep.Error = errText(err)
+			return rep
+		case skip != "":
+			log.Info("skip ticket", "reason", skip)
+			rep.Skipped = skip
+			return rep
+		}
+		defer release()
+		ctx = runCtx
+		// Another machine may have worked the ticket between this
+		// beat's pick and the lease: work it only as it was picked.
+		if skip, err := h.stillAsPicked(ctx, p.Ticket); skip != "" || err != nil {
+			if err != nil {
+				log.Error("read the ticket again", "err", err)
+				rep.Error = errText(err)
+			}
+			rep.Skipped = skip
+			return rep
+		}
+	}
 	if p.Class == board.ClassBacklog {
 		t, err := h.takeFromBacklog(ctx, p.Ticket)
 		if err != nil {

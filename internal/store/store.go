@@ -170,8 +170,40 @@ type Store interface {
 	// number.
 	Landings(ctx context.Context, f LandingFilter) ([]board.Landing, error)
 
+	// Leases are the workers' holds on tickets (issue 18).
+	Leases
+
 	// Close releases the store's resources.
 	Close() error
+}
+
+// Leases are the holds workers on several machines take on tickets while
+// their agents work them: one lease per project at most, so one agent per
+// project across machines. Leases write no events but when they expire:
+// a renewal every few seconds is not a board change.
+type Leases interface {
+	// AcquireLease leases the ticket to worker until now+ttl. The
+	// worker's own lease on it is renewed. Any other lease in the
+	// ticket's project, expired or not, is ECONFLICT (an expired one
+	// waits for ExpireLeases, which ends its run), and so is acquiring
+	// when limit > 0 leases are held across the board (the global
+	// concurrency limit). An unknown ticket is ENOTFOUND; a ttl of zero
+	// or less, or no worker, EINVALID.
+	AcquireLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration, limit int) (board.Lease, error)
+	// RenewLease moves the worker's lease on the ticket to now+ttl. A
+	// lease the worker does not hold (released, expired and ended, never
+	// taken) is ECONFLICT: its agent must stop.
+	RenewLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration) (board.Lease, error)
+	// ReleaseLease ends the worker's lease on the ticket; one it does not
+	// hold is ECONFLICT.
+	ReleaseLease(ctx context.Context, ref board.Ref, worker string) error
+	// ExpireLeases ends every lease past its time: the runs its worker
+	// still has running on its ticket are marked interrupted (a
+	// run.finished event each) and a lease.expired event is written, in
+	// one transaction. It returns the leases it ended.
+	ExpireLeases(ctx context.Context) ([]board.Lease, error)
+	// Leases lists the leases, expired ones included, by project slug.
+	Leases(ctx context.Context) ([]board.Lease, error)
 }
 
 // Notifications is the notification outbox and its channels. An event that

@@ -37,6 +37,9 @@ type feed struct {
 	log   *slog.Logger
 	// onItems, when set, sees every batch of items before the streams do.
 	onItems func([]item)
+	// changed, when set, wakes the loop as soon as events are appended
+	// (Options.EventsChanged), before its next tick.
+	changed func(ctx context.Context) <-chan struct{}
 
 	pollMu sync.Mutex // one poll at a time: the loop and page loads both poll
 
@@ -52,19 +55,29 @@ func newFeed(s Store, runs *runIndex, every time.Duration, log *slog.Logger) *fe
 	return &feed{store: s, runs: runs, every: every, log: log, wake: make(chan struct{})}
 }
 
-// run polls until ctx is done. A failed poll is logged and retried on the
-// next tick: the database may be busy for a moment.
+// run polls until ctx is done, at every tick and whenever changed says
+// events were appended. A failed poll is logged and retried on the next
+// tick: the database may be busy for a moment.
 func (f *feed) run(ctx context.Context) error {
 	t := time.NewTicker(f.every)
 	defer t.Stop()
+	var changed <-chan struct{}
+	if f.changed != nil {
+		changed = f.changed(ctx)
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-t.C:
-			if err := f.poll(ctx); err != nil && !errors.Is(err, context.Canceled) {
-				f.log.Warn("follow events", "err", err)
+		case _, ok := <-changed:
+			if !ok {
+				changed = nil // closed: the ticks alone
+				continue
 			}
+		case <-t.C:
+		}
+		if err := f.poll(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			f.log.Warn("follow events", "err", err)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package web
 
 import (
+	"context"
+	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -45,4 +48,34 @@ func TestFeed_RingAndCursor(t *testing.T) {
 	if f.cursor() != ringSize+20 {
 		t.Fatalf("cursor %d", f.cursor())
 	}
+}
+
+// TestFeed_WakesOnChange: with a poll interval of an hour, a signal that
+// events were appended makes the feed read the log at once.
+func TestFeed_WakesOnChange(t *testing.T) {
+	t.Parallel()
+	s := &countingEvents{polled: make(chan struct{}, 10)}
+	f := newFeed(s, newRunIndex(), time.Hour, slog.New(slog.DiscardHandler))
+	changed := make(chan struct{})
+	f.changed = func(context.Context) <-chan struct{} { return changed }
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go f.run(ctx)
+	changed <- struct{}{}
+	select {
+	case <-s.polled:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the feed did not read the log when told events were appended")
+	}
+}
+
+// countingEvents is a Store whose Events says when it is read.
+type countingEvents struct {
+	Store
+	polled chan struct{}
+}
+
+func (c *countingEvents) Events(context.Context, int64, int) ([]board.Event, error) {
+	c.polled <- struct{}{}
+	return nil, nil
 }

@@ -89,6 +89,11 @@ type Options struct {
 	Now func() time.Time
 	// PollInterval is how often the event log is polled; 0 means 250ms.
 	PollInterval time.Duration
+	// EventsChanged, when not nil, returns a channel that receives when
+	// events are appended, closed when ctx ends: the event log is then
+	// read at once rather than at the next poll (Postgres's LISTEN/NOTIFY,
+	// for agents running on other machines). nil: the poll alone.
+	EventsChanged func(ctx context.Context) <-chan struct{}
 }
 
 // Server is the web UI and the JSON API.
@@ -145,6 +150,7 @@ func New(opts Options) (*Server, error) {
 		runs:  newRunIndex(),
 	}
 	s.feed = newFeed(opts.Store, s.runs, opts.PollInterval, opts.Logger)
+	s.feed.changed = opts.EventsChanged
 	s.cards = newCardCache(opts.Store, s.feed)
 	s.feed.onItems = s.cards.update
 	s.activity = newActivityHubs(opts.PollInterval, s.renderTo)

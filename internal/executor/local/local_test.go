@@ -119,8 +119,8 @@ func TestCleanEnv(t *testing.T) {
 	parent := []string{"PATH=/bin", "HOME=/h", "LC_ALL=C", "OPENAI_API_KEY=x", "my_token=x", "AWS_REGION=x",
 		"LD_PRELOAD=x", "DYLD_LIBRARY_PATH=x", "NODE_OPTIONS=x", "GIT_ASKPASS=x", "SSH_AUTH_SOCK=x",
 		"DB_SECRET=x", "RANDOM_VAR=x", "CUSTOM=y", "CUSTOM_TOKEN=x",
-		"CUSTOM_KEY=x", "CUSTOM_PASSWORD=x", "CUSTOM_CREDENTIALS=x"}
-	got := executor.CleanEnv(parent, []string{"CUSTOM*", "SSH_AUTH_SOCK"})
+		"CUSTOM_KEY=x", "CUSTOM_PASSWORD=x", "CUSTOM_CREDENTIALS=x", "BONSAI_DATABASE_URL=postgres://u:pw@h/d", "PGPASSWORD=pw"}
+	got := executor.CleanEnv(parent, []string{"CUSTOM*", "SSH_AUTH_SOCK", "BONSAI_DATABASE_URL", "PGPASSWORD"})
 	want := "PATH=/bin HOME=/h LC_ALL=C CUSTOM=y GIT_TERMINAL_PROMPT=0 GIT_PAGER=cat PAGER=cat"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("CleanEnv = %v\nwant %s", got, want)

@@ -26,6 +26,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Pick", pickCases},
 		{"Notify", notifyCases},
 		{"Schedule", scheduleCases},
+		{"Lease", leaseCases},
 		{"Landing", landingCases},
 	}
 	for _, g := range groups {

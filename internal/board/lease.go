@@ -1,0 +1,27 @@
+package board
+
+import "time"
+
+// Lease is a worker's hold on a ticket while its agent works it, on a
+// board several machines share (issue 18, docs/postgres.md): a project
+// has at most one lease, so at most one agent, whichever machine runs it.
+// The worker renews it while the agent runs and releases it at the end;
+// a lease past ExpiresAt belongs to a worker that died or lost the store,
+// and expiring it marks that worker's run interrupted and frees the
+// project.
+type Lease struct {
+	Ref       Ref    `json:"ref"`
+	TicketID  string `json:"ticketId"`
+	ProjectID string `json:"projectId"`
+	// Worker names the holder, as runs record it ("host:pid").
+	Worker     string    `json:"worker"`
+	AcquiredAt time.Time `json:"acquiredAt"`
+	ExpiresAt  time.Time `json:"expiresAt"`
+}
+
+// EventLeaseExpired is a lease that ran out: its worker stopped renewing
+// it. Data names the worker and how many of its runs were interrupted.
+const EventLeaseExpired EventType = "lease.expired"
+
+// LeaseInterruptedError is the error text of a run whose lease expired.
+const LeaseInterruptedError = "its worker stopped renewing the ticket's lease (the machine died or lost the store)"

@@ -1,0 +1,47 @@
+package cli_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/bonsai-run/bonsai/internal/store/postgres/pgtest"
+)
+
+// condPostgres is the [postgres] condition of the scripts: whether a
+// Postgres can be had. With CI=true its absence is an error, so the
+// scripts that need it fail rather than skip (.ci/run installs it).
+func condPostgres() (bool, error) {
+	err := pgtest.Available()
+	if err != nil && os.Getenv("CI") == "true" {
+		return false, fmt.Errorf("no PostgreSQL, and CI=true: %v", err)
+	}
+	return err == nil, nil
+}
+
+// cmdPostgres puts the script's board on Postgres (issue 18): it starts a
+// cluster for the script (or takes a schema on BONSAI_TEST_DATABASE_URL's
+// server), sets BONSAI_DATABASE_URL, and stops it when the script ends:
+// postgres.
+func cmdPostgres(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: postgres")
+	}
+	server := os.Getenv(pgtest.EnvURL)
+	if server == "" {
+		c, err := pgtest.Start(context.Background())
+		ts.Check(err)
+		ts.Defer(func() {
+			if err := c.Stop(); err != nil {
+				ts.Logf("stop the cluster: %v", err)
+			}
+		})
+		server = c.URL
+	}
+	u, drop, err := pgtest.NewSchema(server)
+	ts.Check(err)
+	ts.Defer(func() { drop() })
+	ts.Setenv("BONSAI_DATABASE_URL", u)
+}

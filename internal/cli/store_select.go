@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/doctor"
+
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+
+	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/postgres"
+)
+
+// envDatabaseURL names a Postgres database to keep the board in; it
+// overrides config.json's store.url (docs/postgres.md).
+const envDatabaseURL = "BONSAI_DATABASE_URL"
+
+// storeURL returns the Postgres URL the board lives at: the environment's,
+// else store.url; "" means the SQLite file in the data directory.
+func (a *app) storeURL() (string, error) {
+	if u := a.getenv(envDatabaseURL); u != "" {
+		return u, nil
+	}
+	c, err := a.config()
+	if err != nil {
+		return "", err
+	}
+	return c.Store.URL, nil
+}
+
+// openPostgres opens the board in the Postgres database at u. Its errors
+// name the server, never the password.
+func openPostgres(ctx context.Context, u string) (store.Store, error) {
+	return postgres.Open(ctx, u)
+}
+
+// sharedLeases returns the store's leases when the board is on Postgres,
+// where machines share it and each run holds its ticket's lease; nil on
+// SQLite, one machine's board, where the lock file does.
+func (a *app) sharedLeases(st store.Store) (heartbeat.Leaser, error) {
+	u, err := a.storeURL()
+	if err != nil || u == "" {
+		return nil, err
+	}
+	return st, nil
+}
+
+// storeCheck is doctor's database check: the Postgres board's when the
+// board is there (pgCheck), else bonsai.db's (databaseCheck).
+func (a *app) storeCheck(ctx context.Context, d config.Dir) (doctor.Check, bool) {
+	u, err := a.storeURL()
+	if err != nil || u == "" {
+		return databaseCheck(ctx, d)
+	}
+	return pgCheck(ctx, u)
+}
+
+// pgCheck connects to the Postgres board and reads its schema version,
+// changing nothing; current reports a board that opens without a change.
+func pgCheck(ctx context.Context, u string) (doctor.Check, bool) {
+	c := doctor.Check{Name: "database"}
+	where := postgres.Redact(u)
+	h, err := postgres.Check(ctx, u)
+	switch {
+	case err != nil:
+		c.Status, c.Detail = doctor.Fail, err.Error()
+		c.Fix = "check that the server runs and that BONSAI_DATABASE_URL or store.url names it (docs/postgres.md)"
+		return c, false
+	case h.Version == 0 && h.Tables > 0:
+		c.Status, c.Detail = doctor.Fail, fmt.Sprintf("%s holds %d tables but no Bonsai board", where, h.Tables)
+		c.Fix = "give Bonsai an empty database or schema of its own (search_path in the URL)"
+		return c, false
+	case h.Version == 0:
+		c.Status, c.Detail = doctor.Skip, where+" holds no board yet; the first board command creates it"
+		return c, false
+	case h.Version > h.Supported:
+		c.Status, c.Detail = doctor.Fail, fmt.Sprintf("%s has schema version %d, newer than this bonsai knows (%d)", where, h.Version, h.Supported)
+		c.Fix = "upgrade bonsai to the version that wrote it"
+		return c, false
+	case h.Version < h.Supported:
+		c.Status, c.Detail = doctor.OK, fmt.Sprintf("%s is reachable; schema version %d, which the next command migrates to %d", where, h.Version, h.Supported)
+		return c, false
+	}
+	c.Status, c.Detail = doctor.OK, fmt.Sprintf("%s is reachable; schema version %d", where, h.Version)
+	return c, true
+}
+
+// eventsChanged returns the store's LISTEN/NOTIFY wake-up for the web UI
+// when the board is on Postgres, else nil (the web UI polls alone).
+func eventsChanged(s store.Store) func(ctx context.Context) <-chan struct{} {
+	if sc, ok := s.(sealedChannels); ok {
+		s = sc.Store
+	}
+	if db, ok := s.(*postgres.DB); ok {
+		return db.EventsChanged
+	}
+	return nil
+}

@@ -1,0 +1,154 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+var _ store.Copier = (*DB)(nil)
+
+// Schema lists the tables of the store's schema and their columns.
+func (db *DB) Schema(ctx context.Context) (map[string][]string, error) {
+	rows, err := db.pool.Query(ctx, `SELECT table_name, column_name FROM information_schema.columns
+		WHERE table_schema = $1 ORDER BY table_name, ordinal_position`, db.schema)
+	if err != nil {
+		return nil, fmt.Errorf("read the schema: %w", err)
+	}
+	defer rows.Close()
+	out := map[string][]string{}
+	for rows.Next() {
+		var t, c string
+		if err := rows.Scan(&t, &c); err != nil {
+			return nil, fmt.Errorf("read the schema: %w", err)
+		}
+		out[t] = append(out[t], c)
+	}
+	return out, rows.Err()
+}
+
+// ReadTable reads every row of t; an Ordered table in seq order, the order
+// its rows were written.
+func (db *DB) ReadTable(ctx context.Context, t store.Table, each func(row []any) error) error {
+	sel := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		sel[i] = c.Name
+		if c.Kind == store.JSON {
+			sel[i] += "::text"
+		}
+	}
+	q := `SELECT ` + strings.Join(sel, ", ") + ` FROM ` + t.Name
+	if t.Ordered {
+		q += ` ORDER BY seq`
+	}
+	rows, err := db.pool.Query(ctx, q)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", t.Name, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return fmt.Errorf("read %s: %w", t.Name, err)
+		}
+		for i, v := range vals {
+			switch n := v.(type) {
+			case int32:
+				vals[i] = int64(n)
+			case int16:
+				vals[i] = int64(n)
+			}
+		}
+		if err := each(vals); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// copyBatch is how many rows one COPY carries.
+const copyBatch = 5000
+
+// WriteTables writes the rows read gives into this store, which must hold
+// no board yet, in one transaction holding the write lock, with COPY.
+// The identity sequences then continue after the copied ids.
+func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table, row []any) error) error) error {
+	err := db.write(ctx, func(tx *tx) error {
+		var n int
+		if err := tx.queryRow(`SELECT (SELECT count(*) FROM projects) + (SELECT count(*) FROM events)`).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return board.Errorf(board.ECONFLICT, "database %s already holds a board; copy into an empty database or schema", db.where)
+		}
+		var cur store.Table
+		var buf [][]any
+		flush := func() error {
+			if len(buf) == 0 {
+				return nil
+			}
+			names := make([]string, len(cur.Columns))
+			for i, c := range cur.Columns {
+				names[i] = c.Name
+			}
+			if _, err := tx.CopyFrom(ctx, pgx.Identifier{cur.Name}, names, pgx.CopyFromRows(buf)); err != nil {
+				return fmt.Errorf("write %s: %w", cur.Name, err)
+			}
+			buf = buf[:0]
+			return nil
+		}
+		err := read(func(t store.Table, row []any) error {
+			if t.Name != cur.Name || len(buf) == copyBatch {
+				if err := flush(); err != nil {
+					return err
+				}
+				cur = t
+			}
+			buf = append(buf, append([]any(nil), row...))
+			return nil
+		})
+		if err == nil {
+			err = flush()
+		}
+		if err != nil {
+			return err
+		}
+		// The triggers kept ticket_counts and ticket_queue row by row,
+		// leaving a dead row version per ticket copied; tables rebuilt
+		// after TRUNCATE (a new file, in this transaction) hold only the
+		// live rows.
+		_, err = tx.exec(`TRUNCATE ticket_counts;
+			INSERT INTO ticket_counts (project_id, state, n)
+				SELECT project_id, state, count(*) FROM tickets GROUP BY project_id, state;
+			TRUNCATE ticket_queue;
+			INSERT INTO ticket_queue (project_id, ticket_id, number, title, state, sub_state, priority, queue_class)
+				SELECT DISTINCT ON (project_id) project_id, id, number, title, state, sub_state, priority, queue_class
+				FROM tickets WHERE queue_class > 0
+				ORDER BY project_id, queue_class, priority, queue_key, number`)
+		if err != nil {
+			return fmt.Errorf("count the tickets: %w", err)
+		}
+		for _, t := range []string{"events", "notify_outbox", "schedule_firings"} {
+			_, err := tx.exec(`SELECT setval(pg_get_serial_sequence($1, 'id'), max(id)) FROM `+t+` HAVING max(id) IS NOT NULL`, t)
+			if err != nil {
+				return fmt.Errorf("continue the ids of %s: %w", t, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Statistics for the planner and a visibility map for index-only
+	// scans, which autovacuum would give the tables only later.
+	if _, err := db.pool.Exec(ctx, `VACUUM (ANALYZE) projects, tickets, ticket_counts, comments, runs, approvals,
+		ticket_queue, landings, schedules, schedule_firings, events, notify_channels, notify_outbox, notify_blockers`); err != nil {
+		return fmt.Errorf("vacuum the copied tables: %w", err)
+	}
+	return nil
+}

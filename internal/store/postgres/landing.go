@@ -1,0 +1,143 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+const landingColumns = `p.slug, t.number, l.mode, l.branch, l.forge, l.pr_number, l.pr_url, l.pr_state, l.checks,
+	l.head_sha, l.etag, l.review_cursor, l.landed_commit, l.landed_at, l.error, l.updated_at`
+
+const landingFrom = ` FROM landings l JOIN tickets t ON t.id = l.ticket_id JOIN projects p ON p.id = l.project_id`
+
+func scanLanding(s scanner) (board.Landing, error) {
+	var l board.Landing
+	var landed *int64
+	var updated int64
+	err := s.Scan(&l.Ref.Project, &l.Ref.Number, &l.Mode, &l.Branch, &l.Forge, &l.PRNumber, &l.PRURL, &l.PRState,
+		&l.Checks, &l.HeadSHA, &l.ETag, &l.ReviewCursor, &l.Commit, &landed, &l.Error, &updated)
+	if landed != nil {
+		l.LandedAt = fromMillis(*landed)
+	}
+	l.UpdatedAt = fromMillis(updated)
+	return l, err
+}
+
+// getLanding reads the landing of a ticket.
+func getLanding(ctx context.Context, q querier, ref board.Ref) (board.Landing, error) {
+	l, err := scanLanding(q.QueryRow(ctx, `SELECT `+landingColumns+landingFrom+`
+		WHERE p.slug = $1 AND t.number = $2`, ref.Project, ref.Number))
+	if noRows(err) {
+		return l, board.Errorf(board.ENOTFOUND, "%s has no landing yet", ref)
+	}
+	if err != nil {
+		return l, fmt.Errorf("read landing of %s: %w", ref, err)
+	}
+	return l, nil
+}
+
+// Landing returns the landing of a ticket; none is ENOTFOUND, and so is
+// an unknown ticket.
+func (db *DB) Landing(ctx context.Context, ref board.Ref) (board.Landing, error) {
+	l, err := getLanding(ctx, db.pool, ref)
+	if board.ErrorCode(err) == board.ENOTFOUND {
+		if _, terr := getTicket(ctx, db.pool, ref); terr != nil {
+			return l, terr
+		}
+	}
+	return l, err
+}
+
+// SaveLanding stores l as its ticket's landing, with an event when it
+// changed.
+func (db *DB) SaveLanding(ctx context.Context, l board.Landing) (board.Landing, error) {
+	if err := l.Validate(); err != nil {
+		return board.Landing{}, err
+	}
+	if !l.LandedAt.IsZero() {
+		l.LandedAt = l.LandedAt.UTC().Truncate(time.Millisecond)
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, l.Ref)
+		if err != nil {
+			return err
+		}
+		old, err := getLanding(ctx, tx, l.Ref)
+		switch {
+		case err == nil:
+			l.UpdatedAt = old.UpdatedAt
+			if l.LandedAt.Equal(old.LandedAt) {
+				l.LandedAt = old.LandedAt
+			}
+			if l == old {
+				return nil
+			}
+		case board.ErrorCode(err) != board.ENOTFOUND:
+			return err
+		}
+		l.UpdatedAt = tx.now
+		var landed *int64
+		if !l.LandedAt.IsZero() {
+			ms := l.LandedAt.UnixMilli()
+			landed = &ms
+		}
+		_, err = tx.exec(`INSERT INTO landings (ticket_id, project_id, mode, branch, forge, pr_number, pr_url, pr_state,
+			checks, head_sha, etag, review_cursor, landed_commit, landed_at, error, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+			ON CONFLICT (ticket_id) DO UPDATE SET mode = excluded.mode, branch = excluded.branch, forge = excluded.forge,
+			pr_number = excluded.pr_number, pr_url = excluded.pr_url, pr_state = excluded.pr_state, checks = excluded.checks,
+			head_sha = excluded.head_sha, etag = excluded.etag, review_cursor = excluded.review_cursor,
+			landed_commit = excluded.landed_commit, landed_at = excluded.landed_at, error = excluded.error,
+			updated_at = excluded.updated_at`,
+			t.ID, t.ProjectID, string(l.Mode), l.Branch, l.Forge, l.PRNumber, l.PRURL, string(l.PRState),
+			string(l.Checks), l.HeadSHA, l.ETag, l.ReviewCursor, l.Commit, landed, l.Error, tx.nowMs())
+		if err != nil {
+			return err
+		}
+		return tx.event(board.EventLandingUpdated, t.ProjectID, t.ID, board.System, map[string]any{
+			"ref": l.Ref.String(), "mode": l.Mode, "prState": l.PRState, "checks": l.Checks,
+			"commit": l.Commit, "failed": l.Error != ""})
+	})
+	if err != nil {
+		return board.Landing{}, wrap(err, "save landing of %s", l.Ref)
+	}
+	return l, nil
+}
+
+// Landings lists landings by project slug and ticket number.
+func (db *DB) Landings(ctx context.Context, f store.LandingFilter) ([]board.Landing, error) {
+	var where []string
+	var args []any
+	if f.ProjectSlug != "" {
+		if _, err := getProject(ctx, db.pool, f.ProjectSlug); err != nil {
+			return nil, err
+		}
+		where, args = append(where, "p.slug = $1"), append(args, f.ProjectSlug)
+	}
+	if f.OpenPRs {
+		where = append(where, "l.pr_state = 'open'")
+	}
+	q := `SELECT ` + landingColumns + landingFrom
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	rows, err := db.pool.Query(ctx, q+` ORDER BY p.slug, t.number`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list landings: %w", err)
+	}
+	defer rows.Close()
+	ls := []board.Landing{}
+	for rows.Next() {
+		l, err := scanLanding(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list landings: %w", err)
+		}
+		ls = append(ls, l)
+	}
+	return ls, rows.Err()
+}

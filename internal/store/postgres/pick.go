@@ -1,0 +1,104 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// queueAllowed keeps a ticket_queue row q of project p unless it is a
+// BACKLOG ticket (class 5, board.ClassBacklog) and p's agents do not take
+// BACKLOG tickets: ticket_queue holds them for every project.
+const queueAllowed = `(q.queue_class < 5 OR p.take_backlog)`
+
+// pickQuery reads, for each active project, its row of ticket_queue (the
+// ticket the pick policy chooses there, kept by the trigger of migration
+// 0003) and that ticket. See docs/postgres.md.
+const pickQuery = `SELECT ` + ticketColumns + `, q.queue_class
+	FROM projects p
+	JOIN ticket_queue q ON q.project_id = p.id AND ` + queueAllowed + `
+	JOIN tickets t ON t.id = q.ticket_id
+	WHERE p.active AND ($1 = '' OR p.slug = $1)
+	ORDER BY p.slug`
+
+// Pick returns, for each active project (or only the named one), the ticket
+// the pick policy chooses, by project slug. Projects with nothing to pick
+// are left out; so is a named project that is archived. It agrees with
+// board.PickTicket.
+func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error) {
+	if projectSlug != "" {
+		if _, err := getProject(ctx, db.pool, projectSlug); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := db.pool.Query(ctx, pickQuery, projectSlug)
+	if err != nil {
+		return nil, fmt.Errorf("pick: %w", err)
+	}
+	defer rows.Close()
+	picks := []board.Pick{}
+	for rows.Next() {
+		var p board.Pick
+		if p.Ticket, err = scanTicket(rows, &p.Class); err != nil {
+			return nil, fmt.Errorf("pick: %w", err)
+		}
+		picks = append(picks, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("pick: %w", err)
+	}
+	return picks, nil
+}
+
+// overviewQuery reads each project with its ticket counts (ticket_counts
+// grouped once by project, a JSON object each: a subquery per project
+// cost 1.6 ms on 100 projects, the grouping 0.25) and its ticket_queue
+// row: a row per project, whatever the number of tickets, reading no
+// ticket. Archived projects have no pick.
+const overviewQuery = `SELECT p.slug, p.name, p.active, p.model, p.permission_mode, p.sandbox,
+	c.counts, q.number, q.title, q.state, q.sub_state, q.priority, q.queue_class
+	FROM projects p
+	LEFT JOIN (SELECT project_id, json_object_agg(state, n) AS counts FROM ticket_counts
+		WHERE n > 0 GROUP BY project_id) c ON c.project_id = p.id
+	LEFT JOIN ticket_queue q ON q.project_id = p.id AND p.active AND ` + queueAllowed + `
+	WHERE p.active OR $1
+	ORDER BY p.slug`
+
+// Overview lists projects with their ticket counts and picks in one query.
+func (db *DB) Overview(ctx context.Context, f store.ProjectFilter) ([]store.ProjectOverview, error) {
+	rows, err := db.pool.Query(ctx, overviewQuery, f.IncludeArchived)
+	if err != nil {
+		return nil, fmt.Errorf("overview: %w", err)
+	}
+	defer rows.Close()
+	out := []store.ProjectOverview{}
+	for rows.Next() {
+		var (
+			o                      store.ProjectOverview
+			p                      = &o.Project
+			counts                 map[board.State]int
+			number, priority, cls  *int
+			title, state, subState *string
+		)
+		if err := rows.Scan(&p.Slug, &p.Name, &p.Active, &p.Agent.Model, &p.Agent.PermissionMode, &p.Agent.Sandbox, &counts,
+			&number, &title, &state, &subState, &priority, &cls); err != nil {
+			return nil, fmt.Errorf("overview: %w", err)
+		}
+		o.Counts = counts
+		if o.Counts == nil {
+			o.Counts = map[board.State]int{}
+		}
+		if number != nil {
+			o.Pick = &board.Pick{Class: board.PickClass(*cls), Ticket: board.Ticket{
+				ProjectSlug: p.Slug, Number: *number, Title: *title, State: board.State(*state),
+				SubState: board.SubState(*subState), Priority: *priority}}
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("overview: %w", err)
+	}
+	return out, nil
+}
