@@ -133,21 +133,11 @@ func (db *DB) ReleaseLease(ctx context.Context, ref board.Ref, worker string) er
 func (db *DB) ExpireLeases(ctx context.Context) ([]board.Lease, error) {
 	var ended []board.Lease
 	err := db.write(ctx, func(tx *tx) error {
-		ended = nil
 		rows, err := tx.QueryContext(ctx, `SELECT `+leaseColumns+leaseFrom+` WHERE l.expires_at <= ? ORDER BY p.slug`, tx.nowMs())
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			l, err := scanLease(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			ended = append(ended, l)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if ended, err = collect(rows, scanLease); err != nil {
 			return err
 		}
 		for _, l := range ended {
@@ -191,16 +181,21 @@ func (db *DB) listRunsTx(tx *tx, query string, args ...any) ([]board.Run, error)
 	if err != nil {
 		return nil, err
 	}
+	return collect(rows, scanRun)
+}
+
+// collect reads every row of rows with scan, and closes rows.
+func collect[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) {
 	defer rows.Close()
-	var rs []board.Run
+	var out []T
 	for rows.Next() {
-		r, err := scanRun(rows)
+		v, err := scan(rows)
 		if err != nil {
 			return nil, err
 		}
-		rs = append(rs, r)
+		out = append(out, v)
 	}
-	return rs, rows.Err()
+	return out, rows.Err()
 }
 
 // Leases lists the leases by project slug.

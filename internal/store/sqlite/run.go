@@ -221,21 +221,8 @@ const interruptedError = "the heartbeat running it stopped before the run finish
 func (db *DB) InterruptRuns(ctx context.Context) (int, error) {
 	var n int
 	err := db.write(ctx, func(tx *tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+runColumns+` FROM runs WHERE status = 'running' ORDER BY started_at, rowid`)
+		running, err := db.listRunsTx(tx, `SELECT `+runColumns+` FROM runs WHERE status = 'running' ORDER BY started_at, rowid`)
 		if err != nil {
-			return err
-		}
-		var running []board.Run
-		for rows.Next() {
-			r, err := scanRun(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			running = append(running, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for _, r := range running {
