@@ -115,12 +115,16 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	// Notifications left by earlier processes go out while the beat works;
 	// the beat never waits for them.
 	early := make(chan struct{})
-	go func() {
-		defer close(early)
-		if _, err := deliverNotifications(ctx, a, s, w.log, deliverBound); err != nil {
-			w.log.Error("deliver notifications", "err", err)
-		}
-	}()
+	if notificationsPending(ctx, s) {
+		go func() {
+			defer close(early)
+			if _, err := deliverNotifications(ctx, a, s, w.log, deliverBound); err != nil {
+				w.log.Error("deliver notifications", "err", err)
+			}
+		}()
+	} else {
+		close(early)
+	}
 	rep, err := w.hb.Beat(ctx)
 	if err != nil {
 		w.log.Error("beat failed", "err", err)
@@ -136,8 +140,10 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	}
 	// Then those the beat caused, after its report is out.
 	<-early
-	if _, derr := deliverNotifications(ctx, a, s, w.log, deliverBound); derr != nil {
-		w.log.Error("deliver notifications", "err", derr)
+	if notificationsPending(ctx, s) {
+		if _, derr := deliverNotifications(ctx, a, s, w.log, deliverBound); derr != nil {
+			w.log.Error("deliver notifications", "err", derr)
+		}
 	}
 	if err != nil {
 		return err

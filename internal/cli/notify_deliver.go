@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -17,9 +18,20 @@ import (
 func deliverNotifications(ctx context.Context, a *app, s store.Store, log *slog.Logger, bound time.Duration) (notify.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	red := secrets(ctx, a, s)
-	d := &notify.Deliverer{Outbox: s, Redact: red.String, Log: log}
+	// The secrets are gathered only when an error needs redacting: most
+	// deliveries find nothing to send.
+	red := sync.OnceValue(func() *llm.Redactor { return secrets(ctx, a, s) })
+	d := &notify.Deliverer{Outbox: s, Redact: func(msg string) string { return red().String(msg) }, Log: log}
 	return d.Deliver(ctx)
+}
+
+// notificationsPending reports whether the outbox holds a notification
+// waiting to be sent, due or not, with one read: a beat with nothing to
+// send then claims nothing, which would take the database's write lock
+// and, beside the beat's own queries, a second connection.
+func notificationsPending(ctx context.Context, s store.Store) bool {
+	ns, err := s.NotificationList(ctx, store.NotificationFilter{Status: board.NotifyPending, Limit: 1})
+	return err != nil || len(ns) > 0
 }
 
 // deliverEvery delivers notifications every interval until ctx ends: the
