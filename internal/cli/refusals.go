@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -83,4 +84,16 @@ var _ heartbeat.RefusalReporter = reportingExecutor{}
 // NetworkRefusals implements heartbeat.RefusalReporter.
 func (e reportingExecutor) NetworkRefusals() ([]string, string) {
 	return e.refused.take(), e.refused.hint
+}
+
+// Forward passes an engine run's forward to the sandbox's proxy (see
+// sandbox.Executor.Forward); a sandbox without one says
+// errors.ErrUnsupported.
+func (e reportingExecutor) Forward(hostport, addr string) (remove func(), err error) {
+	if f, ok := e.sandboxed.(interface {
+		Forward(hostport, addr string) (func(), error)
+	}); ok {
+		return f.Forward(hostport, addr)
+	}
+	return nil, fmt.Errorf("forward %s: this sandbox has no proxy: %w", hostport, errors.ErrUnsupported)
 }

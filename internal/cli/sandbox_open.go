@@ -84,16 +84,23 @@ func openSeatbelt(root string, s sandboxSpec) (workspaceExecutor, error) {
 		stop()
 		return nil, err
 	}
-	return &proxiedSeatbelt{Executor: ex, stop: stop}, nil
+	return &proxiedSeatbelt{Executor: ex, srv: srv, stop: stop}, nil
 }
 
 // proxiedSeatbelt is a Seatbelt executor with the proxy it owns.
 type proxiedSeatbelt struct {
 	*seatbelt.Executor
+	srv  *netproxy.Server
 	stop func() error
 }
 
 // Close closes the executor, then its proxy.
 func (p *proxiedSeatbelt) Close() error {
 	return errors.Join(p.Executor.Close(), p.stop())
+}
+
+// Forward makes the proxy connect hostport to addr (see
+// netproxy.Server.Forward): an engine run's gateway and board server.
+func (p *proxiedSeatbelt) Forward(hostport, addr string) (remove func(), err error) {
+	return p.srv.Forward(hostport, addr)
 }

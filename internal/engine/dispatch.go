@@ -42,12 +42,12 @@ func (d *Dispatch) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.O
 // is ready for the model (an engine's CLI is installed and recent enough).
 func (d *Dispatch) ReadyFor(p board.Project, model string) error {
 	r := d.runner(p)
-	if r != d.Default && p.Agent.Sandbox != board.SandboxOff && p.Agent.Network != board.NetworkAll {
+	if r != d.Default && p.Agent.Sandbox != board.SandboxOff && p.Agent.Network == board.NetworkNone {
 		// The CLI reaches its model gateway and board server on this
-		// machine's loopback, which the proxy and none modes' own
-		// network namespace does not have (docs/engines.md).
-		return fmt.Errorf("the %s engine reaches its model and the board on this machine's loopback, which the sandbox's %s network mode cuts: "+
-			"run 'bonsai project edit %s --network all' (the sandbox keeps its files rules) or '--sandbox off'", p.Agent.Engine, networkName(p.Agent.Network), p.Slug)
+		// machine's loopback (in the proxy mode through the proxy, which
+		// relays them): the none mode cuts both (docs/engines.md).
+		return fmt.Errorf("the %s engine reaches its model and the board through the network, which the sandbox's none network mode cuts: "+
+			"run 'bonsai project edit %s --network proxy' (the default: the proxy relays them) or '--network all'", p.Agent.Engine, p.Slug)
 	}
 	if rd, ok := r.(heartbeat.Readiness); ok {
 		return rd.Ready(model)
@@ -62,11 +62,4 @@ func (d *Dispatch) Spent(sessionFile string, since time.Time) (board.Usage, erro
 		return c.Spent(sessionFile, since)
 	}
 	return board.Usage{}, nil
-}
-
-func networkName(n board.NetworkMode) string {
-	if n == "" {
-		return "proxy"
-	}
-	return string(n)
 }

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -49,17 +51,25 @@ func serveBoard(tools []tool.Tool, judge tool.Tool) (*boardServer, error) {
 	if judge != nil {
 		mux.Handle("POST "+hookPath, b.preToolUse(judge))
 	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	// A sandbox behind the proxy reaches the server as boardName (see
+	// forward.go): that Host, on this port, is this server, which the MCP
+	// handler's DNS rebinding check (a loopback server named otherwise)
+	// must accept; any other Host is still refused.
+	relayed := net.JoinHostPort(boardName, strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
 	auth := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte("Bearer "+token)) != 1 {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
+		if strings.EqualFold(r.Host, relayed) {
+			r.Host = ln.Addr().String()
+		}
 		mux.ServeHTTP(w, r)
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
 	b.srv = &http.Server{Handler: auth, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = b.srv.Serve(ln) }()
 	b.endpoint = MCPEndpoint{Name: "bonsai", URL: "http://" + ln.Addr().String() + "/mcp", Token: token}

@@ -149,6 +149,28 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	}
 	defer gw.Close()
 	ep = gw.endpoint
+	var mcpEP MCPEndpoint
+	if bs != nil {
+		mcpEP = bs.endpoint
+	}
+	if fw := newForwards(job); fw != nil {
+		// A sandbox in the proxy network mode reaches the host only
+		// through its proxy, which relays the run's two servers under
+		// names of their own.
+		defer fw.close()
+		for _, u := range []struct {
+			url  *string
+			name string
+		}{{&ep.BaseURL, gatewayName}, {&mcpEP.URL, boardName}, {&mcpEP.Hook, boardName}} {
+			err := fw.rewrite(u.url, u.name)
+			if errors.Is(err, errUnrelayed) {
+				break
+			}
+			if err != nil {
+				return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+			}
+		}
+	}
 	st, err := LoadState(job.SessionFile, e.Name())
 	if err != nil {
 		return heartbeat.Outcome{}, err
@@ -157,9 +179,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	in := Invocation{Bin: bin, Endpoint: ep, StateDir: stateDir(job.Workspace.Root, job.SessionFile, e.Name()),
 		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job),
 		BudgetUSD: job.Budget.USD, ReadOnly: job.Policy.Mode == policy.ModeReadOnly}
-	if bs != nil {
-		in.MCP = bs.endpoint
-	}
+	in.MCP = mcpEP
 	if _, err := sess.AppendMessage(llm.UserText(in.Prompt), nil); err != nil {
 		return heartbeat.Outcome{}, err
 	}

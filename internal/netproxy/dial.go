@@ -60,15 +60,18 @@ func internal(a netip.Addr) (string, bool) {
 	return "", false
 }
 
-// resolve returns the addresses to dial for an allowed target: the
-// address itself for an IP literal, else the name's addresses, all of
-// which must be public.
-func (s *Server) resolve(ctx context.Context, t target) ([]netip.Addr, error) {
+// resolve returns the addresses to dial for an allowed target: a
+// forward's address, the address itself for an IP literal, else the
+// name's addresses, all of which must be public.
+func (s *Server) resolve(ctx context.Context, t target) ([]netip.AddrPort, error) {
+	if a, ok := s.forwarded(t); ok {
+		return []netip.AddrPort{a}, nil
+	}
 	if !s.allow.allows(t) {
 		return nil, notListed(t)
 	}
 	if t.addr.IsValid() {
-		return []netip.Addr{t.addr}, nil
+		return []netip.AddrPort{netip.AddrPortFrom(t.addr, uint16(t.port))}, nil
 	}
 	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", t.name)
 	if err != nil {
@@ -77,14 +80,15 @@ func (s *Server) resolve(ctx context.Context, t target) ([]netip.Addr, error) {
 	if len(addrs) == 0 {
 		return nil, fmt.Errorf("resolve %s: no address", t.name)
 	}
+	out := make([]netip.AddrPort, len(addrs))
 	for i, a := range addrs {
 		a = a.Unmap()
 		if kind, bad := internal(a); bad {
 			return nil, &refusal{t, fmt.Sprintf("%s resolves to %s, %s; only an allow-list entry naming that address itself reaches it", t.name, a, kind)}
 		}
-		addrs[i] = a
+		out[i] = netip.AddrPortFrom(a, uint16(t.port))
 	}
-	return addrs, nil
+	return out, nil
 }
 
 // dial connects to an allowed target through the addresses resolve
@@ -99,7 +103,7 @@ func (s *Server) dial(ctx context.Context, t target) (net.Conn, error) {
 	var d net.Dialer
 	var errs []error
 	for _, a := range addrs {
-		c, err := d.DialContext(ctx, "tcp", netip.AddrPortFrom(a, uint16(t.port)).String())
+		c, err := d.DialContext(ctx, "tcp", a.String())
 		if err == nil {
 			return c, nil
 		}

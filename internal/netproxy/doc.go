@@ -21,6 +21,13 @@
 // refused even though it is on the list. Only an IP-literal pattern
 // reaches such an address, and only that address.
 //
+// Forward adds, at run time, a name of the reserved .invalid domain and a
+// port that the proxy connects to a given address, a loopback one
+// included: how a server of the host (an engine run's model gateway) is
+// offered to sandboxed commands. It matches that name and port exactly
+// and is removed when its caller is done; every other internal address
+// stays refused.
+//
 // The proxy uses no proxy itself (it ignores HTTP_PROXY and friends) and
 // uses only the standard library.
 package netproxy

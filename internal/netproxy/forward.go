@@ -52,7 +52,7 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bonsai proxy: bad host: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	if !s.allow.allows(t) {
+	if !s.allowed(t) {
 		s.refuse(w, notListed(t))
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 )
@@ -61,8 +62,10 @@ type Server struct {
 	mu      sync.Mutex
 	closed  bool
 	tunnels map[*tunnel]struct{}
-	active  int            // tunnels reserved (open or opening)
-	wg      sync.WaitGroup // handlers and tunnels
+	// forwards are the names Forward connects to a given address.
+	forwards map[target]netip.AddrPort
+	active   int            // tunnels reserved (open or opening)
+	wg       sync.WaitGroup // handlers and tunnels
 }
 
 // New checks opts (every pattern of Allow must parse) and returns a

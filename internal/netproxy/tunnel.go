@@ -16,6 +16,7 @@ import (
 // upstream one.
 type tunnel struct {
 	client, up net.Conn
+	target     target // what the client asked for
 	once       sync.Once
 	last       atomic.Int64 // unix nanoseconds of the last byte either way
 }
@@ -35,7 +36,7 @@ func (s *Server) connect(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bonsai proxy: bad CONNECT target: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	if !s.allow.allows(t) {
+	if !s.allowed(t) {
 		s.refuse(w, notListed(t))
 		return
 	}
@@ -56,7 +57,7 @@ func (s *Server) connect(w http.ResponseWriter, r *http.Request) {
 		up.Close()
 		return
 	}
-	tn := &tunnel{client: client, up: up}
+	tn := &tunnel{client: client, up: up, target: t}
 	if !s.track(tn) {
 		tn.close()
 		return

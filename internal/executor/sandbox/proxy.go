@@ -97,3 +97,16 @@ func executable(path, field string) (string, error) {
 	}
 	return p, nil
 }
+
+// Forward makes the proxy of NetworkProxy connect hostport (a name
+// ending in netproxy.ForwardSuffix, and a port) to addr, a server of the
+// host such as an engine run's model gateway on the loopback, which the
+// sandbox's commands then reach through their HTTP(S)_PROXY as
+// http://hostport (see netproxy.Server.Forward). remove ends it. Without
+// the proxy (the none and all modes) it fails with errors.ErrUnsupported.
+func (s *Executor) Forward(hostport, addr string) (remove func(), err error) {
+	if s.proxy == nil {
+		return nil, fmt.Errorf("sandbox: forward %s: the %s network mode has no proxy: %w", hostport, s.opts.Network, errors.ErrUnsupported)
+	}
+	return s.proxy.srv.Forward(hostport, addr)
+}
