@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/config"
@@ -34,6 +35,10 @@ type app struct {
 
 	dir   config.Dir
 	store store.Store
+
+	// cfg is config.json as last loaded, kept while the file's size and
+	// modification time stay the same: one beat asks for it four times.
+	cfg *loadedConfig
 
 	// beatCommand, when set, is the program and environment Run now
 	// starts beats with (tests: the bonsai binary on PATH and their own
@@ -92,11 +97,27 @@ func (a *app) config() (config.Config, error) {
 	if err != nil {
 		return config.Config{}, err
 	}
-	c, err := config.Load(d.ConfigFile())
+	path := d.ConfigFile()
+	fi, statErr := os.Stat(path)
+	if statErr == nil && a.cfg != nil && a.cfg.path == path && a.cfg.size == fi.Size() && a.cfg.mod.Equal(fi.ModTime()) {
+		return a.cfg.c, nil
+	}
+	c, err := config.Load(path)
 	if fix := configFix(err); fix != "" {
 		return c, fmt.Errorf("%w; %s", err, fix)
 	}
+	if err == nil && statErr == nil {
+		a.cfg = &loadedConfig{path: path, size: fi.Size(), mod: fi.ModTime(), c: c}
+	}
 	return c, err
+}
+
+// loadedConfig is a config.json that loaded, and the file it came from.
+type loadedConfig struct {
+	path string
+	size int64
+	mod  time.Time
+	c    config.Config
 }
 
 // configFix says how to repair config.json after config.Load's error;

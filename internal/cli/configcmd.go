@@ -77,6 +77,7 @@ budgets in USD count with them). An empty value removes the setting.`,
 					return err
 				}
 			}
+			a.cfg = nil // the file changes, perhaps within the clock's resolution
 			if err := config.Save(a.dir.ConfigFile(), c); err != nil {
 				return err
 			}

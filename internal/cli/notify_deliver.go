@@ -30,8 +30,8 @@ func deliverNotifications(ctx context.Context, a *app, s store.Store, log *slog.
 // send then claims nothing, which would take the database's write lock
 // and, beside the beat's own queries, a second connection.
 func notificationsPending(ctx context.Context, s store.Store) bool {
-	ns, err := s.NotificationList(ctx, store.NotificationFilter{Status: board.NotifyPending, Limit: 1})
-	return err != nil || len(ns) > 0
+	pending, err := s.NotificationsPending(ctx)
+	return err != nil || pending
 }
 
 // deliverEvery delivers notifications every interval until ctx ends: the

@@ -222,6 +222,10 @@ type Notifications interface {
 	RemoveChannel(ctx context.Context, name string) error
 	// NotificationList lists notifications, newest first.
 	NotificationList(ctx context.Context, f NotificationFilter) ([]board.Notification, error)
+	// NotificationsPending reports whether any notification waits to be
+	// sent, due or not: the cheap check that lets a process with nothing
+	// to deliver skip claiming.
+	NotificationsPending(ctx context.Context) (bool, error)
 	// ClaimNotifications leases up to limit pending notifications that are
 	// due, oldest first, to owner until now+lease, counting an attempt for
 	// each. A notification leased to another owner whose lease has not

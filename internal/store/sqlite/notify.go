@@ -144,6 +144,16 @@ func scanNotification(s scanner, extra ...any) (board.Notification, error) {
 	return n, nil
 }
 
+// NotificationsPending reports whether a notification waits to be sent.
+func (db *DB) NotificationsPending(ctx context.Context) (bool, error) {
+	var any bool
+	err := db.sql.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM notify_outbox WHERE status = 'pending')`).Scan(&any)
+	if err != nil {
+		return false, fmt.Errorf("pending notifications: %w", err)
+	}
+	return any, nil
+}
+
 // NotificationList lists notifications, newest first.
 func (db *DB) NotificationList(ctx context.Context, f store.NotificationFilter) ([]board.Notification, error) {
 	if f.Limit <= 0 {

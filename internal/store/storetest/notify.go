@@ -92,6 +92,7 @@ func testOutbox(t *testing.T, s store.Store, clock *clock) {
 	ctx := t.Context()
 	mustProject(t, s, "demo")
 	mustProject(t, s, "other")
+	wantPending(t, s, false)
 	mustChannel(t, s, board.Channel{Name: "all"})
 	mustChannel(t, s, board.Channel{Name: "demo-q", ProjectSlug: "demo", Kinds: []board.NotifyKind{board.NotifyQuestion}})
 	mustChannel(t, s, board.Channel{Name: "other", ProjectSlug: "other"})
@@ -115,6 +116,7 @@ func testOutbox(t *testing.T, s store.Store, clock *clock) {
 	clock.tick()
 	mustMove(t, s, tk.Ref(), board.Verification, board.Agent)
 
+	wantPending(t, s, true)
 	same(t, "kinds for all", kindsOf(notificationsOf(t, s, "all")), []board.NotifyKind{board.NotifyQuestion,
 		board.NotifyRunFailed, board.NotifyRunFailed, board.NotifyBudget, board.NotifyReview})
 	same(t, "kinds for demo-q", kindsOf(notificationsOf(t, s, "demo-q")), []board.NotifyKind{board.NotifyQuestion})
@@ -183,6 +185,7 @@ func testClaimLease(t *testing.T, s store.Store, clock *clock) {
 	if err := s.SettleNotification(ctx, c[0].ID, "C", board.Outcome{Err: "HTTP 500", RetryAt: retry}); err != nil {
 		t.Fatal(err)
 	}
+	wantPending(t, s, true) // leased and waiting for a retry are still pending
 	if err := s.SettleNotification(ctx, c[1].ID, "C", board.Outcome{Err: "HTTP 404: no such hook"}); err != nil {
 		t.Fatal(err)
 	}
@@ -198,6 +201,7 @@ func testClaimLease(t *testing.T, s store.Store, clock *clock) {
 	if err := s.SettleNotification(ctx, d[0].ID, "D", board.Outcome{Sent: true}); err != nil {
 		t.Fatal(err)
 	}
+	wantPending(t, s, false) // one sent, one failed
 	clock.advance(time.Hour)
 	if e, _ := s.ClaimNotifications(ctx, "E", time.Minute, 10); len(e) != 0 {
 		t.Fatalf("claimed a settled notification: %+v", e)
@@ -305,5 +309,14 @@ func testApprovalNotifies(t *testing.T, s store.Store, clock *clock) {
 	}
 	if ns[0].Text != "Command: npm install left-pad" {
 		t.Errorf("second request's notification = %+v", ns[0])
+	}
+}
+
+// wantPending checks NotificationsPending.
+func wantPending(t *testing.T, s store.Store, want bool) {
+	t.Helper()
+	got, err := s.NotificationsPending(t.Context())
+	if err != nil || got != want {
+		t.Fatalf("NotificationsPending = %v, %v; want %v", got, err, want)
 	}
 }
