@@ -144,6 +144,12 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		lf.Close()
 		return nil, err
 	}
+	// On a shared board, a limit set by hand holds across the machines
+	// (their leases are counted); "auto" sizes each machine alone.
+	global := 0
+	if leases != nil {
+		global = int(cfg.Heartbeat.MaxConcurrentAgents)
+	}
 	hb, err := heartbeat.New(heartbeat.Options{
 		Store: st, Workspaces: ws, Runner: engines, Logger: log, Progress: progress,
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
@@ -151,6 +157,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check, Leases: leases,
+		GlobalLimit: global, SharedBoard: leases != nil,
 		Policy:       policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 		PullRequests: newForges(a, st, cfg, redact.String, log),
 	})

@@ -75,7 +75,7 @@ a-z, 0-9 and -.`,
 }
 
 func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
-	repo, err := normalizeRepo(o.repo)
+	repo, err := a.projectRepo(o.repo)
 	if err != nil {
 		return err
 	}
@@ -120,6 +120,31 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	fmt.Fprintf(a.stdout, "Added project %s (%s, branch %s)\n", p.Slug, p.Repo, p.DefaultBranch)
 	a.warnUnpricedModel(p.Agent.Model)
 	return nil
+}
+
+// projectRepo is normalizeRepo for a project's --repo, refusing a local
+// path when the board is on Postgres, shared by several machines that
+// cannot clone this one's directories (board.CheckSharedRepo).
+func (a *app) projectRepo(repo string) (string, error) {
+	u, err := a.storeURL()
+	if err != nil {
+		return "", err
+	}
+	if u != "" {
+		if err := board.CheckSharedRepo(strings.TrimSpace(repo)); err != nil {
+			return "", err
+		}
+	}
+	r, err := normalizeRepo(repo)
+	if err != nil {
+		return "", err
+	}
+	if u != "" {
+		if err := board.CheckSharedRepo(r); err != nil {
+			return "", err
+		}
+	}
+	return r, nil
 }
 
 // remoteRepo matches git URLs: scheme://… and scp-like user@host:path.
@@ -293,7 +318,7 @@ use, and --schedule-tools whether agents may manage the project's schedules.`,
 				u.Name = &name
 			}
 			if f.Changed("repo") {
-				r, err := normalizeRepo(repo)
+				r, err := a.projectRepo(repo)
 				if err != nil {
 					return err
 				}

@@ -149,6 +149,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Heartbeat:  func() any { return loadHeartbeat(d, a.now()) },
 		// Postgres tells of other machines' events at once.
 		EventsChanged: eventsChanged(s),
+		SharedBoard:   eventsChanged(s) != nil,
 		Facts:         func() view.AgentFacts { return loadHeartbeat(d, a.now()).Facts() },
 		Sandbox: func() error {
 			return sandboxUsable(func() error { return sandboxKnown(heartbeat.ReadState(d.Path("heartbeat.json"))) })

@@ -64,6 +64,16 @@ type Options struct {
 	// LeaseTTL is how long a lease lasts unrenewed; 0 means
 	// DefaultLeaseTTL.
 	LeaseTTL time.Duration
+	// GlobalLimit caps the leases held across the board, so the agents
+	// running at once on all the machines sharing it; a run that would
+	// exceed it is skipped until a later beat. 0 means no cap beyond
+	// each machine's MaxConcurrent. It needs Leases.
+	GlobalLimit int
+	// SharedBoard says several machines share the board (Postgres): a
+	// project whose repository is a local path is skipped with the
+	// reason (board.SharedRepoReason), as the other machines cannot
+	// clone it.
+	SharedBoard bool
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Reap kills the processes whose environment holds mark (a

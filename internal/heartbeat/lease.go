@@ -24,6 +24,16 @@ type Leaser interface {
 // renews it every third of that.
 const DefaultLeaseTTL = 30 * time.Second
 
+// leaseHint says where a global limit comes from, for a skipped run's
+// reason: a lease is refused when another worker holds the project or
+// when limit leases are held across the board.
+func leaseHint(limit int) string {
+	if limit <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (heartbeat.maxConcurrentAgents %d holds across the machines sharing the board)", limit)
+}
+
 // expireLeases ends the leases of workers that stopped renewing them,
 // interrupting their runs, so their tickets are free this beat.
 func (h *Heartbeat) expireLeases(ctx context.Context) {
@@ -45,13 +55,14 @@ func (h *Heartbeat) expireLeases(ctx context.Context) {
 // the lease gone (it expired and another beat ended it), or no renewal has
 // succeeded for a whole ttl (the store is out of reach, so the lease has
 // expired there), the returned context is cancelled: the run must stop,
-// as its work may no longer be its own. When another worker holds the project, skip says so and nothing
-// is held.
+// as its work may no longer be its own. When another worker holds the
+// project, or GlobalLimit leases are held, skip says so and nothing is
+// held.
 func (h *Heartbeat) holdLease(ctx context.Context, ref board.Ref) (runCtx context.Context, release func(), skip string, err error) {
 	ttl := h.opts.LeaseTTL
-	if _, err := h.opts.Leases.AcquireLease(ctx, ref, h.opts.WorkerID, ttl, 0); err != nil {
+	if _, err := h.opts.Leases.AcquireLease(ctx, ref, h.opts.WorkerID, ttl, h.opts.GlobalLimit); err != nil {
 		if board.ErrorCode(err) == board.ECONFLICT {
-			return nil, nil, "another worker holds the project: " + err.Error(), nil
+			return nil, nil, "no lease: " + err.Error() + leaseHint(h.opts.GlobalLimit), nil
 		}
 		return nil, nil, "", err
 	}

@@ -87,7 +87,12 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 		if p.Model == "" {
 			p.Model = h.opts.DefaultModel
 		}
-		p.Blocker = h.repoBlocker(st, proj)
+		if h.opts.SharedBoard && board.IsLocalRepo(proj.Repo) {
+			p.Blocker = board.SharedRepoReason(proj.Repo) + "; set it with bonsai project edit " + proj.Slug + " --repo URL"
+		}
+		if p.Blocker == "" {
+			p.Blocker = h.repoBlocker(st, proj)
+		}
 		if p.Blocker == "" {
 			p.Blocker = h.blocker(proj, p.Model, st)
 		}

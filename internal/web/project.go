@@ -48,7 +48,7 @@ var remoteRepo = sync.OnceValue(func() *regexp.Regexp {
 
 // createProject validates in and adds the project.
 func (s *Server) createProject(ctx context.Context, in newProjectInput) (board.Project, error) {
-	repo, err := checkRepo(in.Repo)
+	repo, err := s.checkRepo(in.Repo)
 	if err != nil {
 		return board.Project{}, err
 	}
@@ -73,6 +73,25 @@ func (s *Server) createProject(ctx context.Context, in newProjectInput) (board.P
 		return board.Project{}, err
 	}
 	return s.store.CreateProject(ctx, p)
+}
+
+// checkRepo is checkRepo, refusing a local path when the board is shared
+// by several machines (Options.SharedBoard).
+func (s *Server) checkRepo(repo string) (string, error) {
+	if !s.opts.SharedBoard {
+		return checkRepo(repo)
+	}
+	if err := board.CheckSharedRepo(strings.TrimSpace(repo)); err != nil {
+		return "", err
+	}
+	r, err := checkRepo(repo)
+	if err != nil {
+		return "", err
+	}
+	if err := board.CheckSharedRepo(r); err != nil {
+		return "", err
+	}
+	return r, nil
 }
 
 // checkRepo keeps a git URL as it is and requires a local repository to be

@@ -107,7 +107,7 @@ func (s *Server) planProjectEdit(cur board.Project, e projectEdit) (board.Projec
 		}
 	}
 	if e.Repo != nil && strings.TrimSpace(*e.Repo) != cur.Repo {
-		if repo, err := checkRepo(*e.Repo); err != nil {
+		if repo, err := s.checkRepo(*e.Repo); err != nil {
 			errs["repo"] = err.Error()
 		} else if repo != cur.Repo {
 			u.Repo = &repo

@@ -46,6 +46,10 @@ type Options struct {
 	// Service reports whether the heartbeat runs as an OS service and
 	// under which manager; nil means it does not.
 	Service func() (installed bool, manager string)
+	// SharedBoard says the board is on a store several machines share
+	// (Postgres): a project's repository must then be a git URL, since
+	// the other machines cannot clone a path on this one.
+	SharedBoard bool
 	// Heartbeat returns the heartbeat section of `bonsai status --json`
 	// for GET /api/status; nil means no beat is known.
 	Heartbeat func() any
