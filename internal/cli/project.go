@@ -49,7 +49,8 @@ func newProjectAddCmd(a *app) *cobra.Command {
 		Short: "Add a project for agents to work on",
 		Long: `Add a project: a git repository (a local path or a URL) with its own board.
 The slug names the project in ticket references (demo#12): 1-40 characters of
-a-z, 0-9 and -.`,
+a-z, 0-9 and -. When the board is on Postgres (store.url), shared by several
+machines, the repository must be a git URL every machine can clone.`,
 		Example: `  bonsai project add demo --repo ~/src/demo
   bonsai project add api --repo git@github.com:acme/api.git --branch develop --verify "go test ./..."`,
 		Args: exactArgs("<slug>"),

@@ -62,7 +62,8 @@ func machinesBoard(t testing.TB, u string, projects, tickets int) {
 // (its data directory, lock, clones, store connections and worker ID), on
 // the board at u until no ticket is IN_PROGRESS. Each run's fake model
 // answers after think, then the agent moves its ticket to VERIFICATION.
-func runMachines(t testing.TB, u string, machines, concurrent int, think time.Duration) ([]span, time.Duration) {
+// global is each machine's GlobalLimit (0: none).
+func runMachines(t testing.TB, u string, machines, concurrent, global int, think time.Duration) ([]span, time.Duration) {
 	t.Helper()
 	ctx := context.Background()
 	var mu sync.Mutex
@@ -105,7 +106,7 @@ func runMachines(t testing.TB, u string, machines, concurrent int, think time.Du
 			Store: db, Workspaces: ws, Runner: runner, Leases: db, WorkerID: worker,
 			LockFile: filepath.Join(data, "heartbeat.lock"), StateFile: filepath.Join(data, "heartbeat.json"),
 			Sessions: filepath.Join(data, "sessions"), DefaultModel: "anthropic/claude-sonnet-4-5",
-			MaxConcurrent: concurrent, MaxDuration: 5 * time.Minute, Reap: local.KillMarked,
+			MaxConcurrent: concurrent, GlobalLimit: global, MaxDuration: 5 * time.Minute, Reap: local.KillMarked,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -165,7 +166,7 @@ func TestMachines_OneAgentPerProject(t *testing.T) {
 	u := pgtest.OwnURL(t)
 	const projects, tickets = 6, 3
 	machinesBoard(t, u, projects, tickets)
-	spans, _ := runMachines(t, u, 3, 2, 20*time.Millisecond)
+	spans, _ := runMachines(t, u, 3, 2, 0, 20*time.Millisecond)
 	checkSpans(t, spans, projects*tickets)
 	workers := map[string]bool{}
 	for _, s := range spans {
@@ -174,6 +175,46 @@ func TestMachines_OneAgentPerProject(t *testing.T) {
 	if len(workers) < 2 {
 		t.Errorf("only %d machine(s) worked: the test does not show them sharing", len(workers))
 	}
+}
+
+// TestMachines_GlobalLimit: two machines that may each run three agents,
+// with a global limit of two, never have more than two agents running at
+// once between them, and still work every ticket once.
+func TestMachines_GlobalLimit(t *testing.T) {
+	u := pgtest.OwnURL(t)
+	const projects, tickets = 6, 2
+	machinesBoard(t, u, projects, tickets)
+	spans, _ := runMachines(t, u, 2, 3, 2, 30*time.Millisecond)
+	checkSpans(t, spans, projects*tickets)
+	if n := maxOverlap(spans); n > 2 {
+		t.Errorf("%d agents ran at once across the machines, over the global limit of 2", n)
+	}
+}
+
+// maxOverlap is the most spans running at one moment.
+func maxOverlap(spans []span) int {
+	type edge struct {
+		at    time.Time
+		delta int
+	}
+	var es []edge
+	for _, s := range spans {
+		es = append(es, edge{s.start, 1}, edge{s.end, -1})
+	}
+	// At equal times an end comes first: a run that ends as another
+	// starts does not overlap it.
+	sort.Slice(es, func(i, j int) bool {
+		if es[i].at.Equal(es[j].at) {
+			return es[i].delta < es[j].delta
+		}
+		return es[i].at.Before(es[j].at)
+	})
+	n, most := 0, 0
+	for _, e := range es {
+		n += e.delta
+		most = max(most, n)
+	}
+	return most
 }
 
 // BenchmarkMachines measures tickets worked per minute by 1, 2 and 4
@@ -189,7 +230,7 @@ func BenchmarkMachines(b *testing.B) {
 				u := pgtest.OwnURL(b)
 				const projects, tickets = 20, 5
 				machinesBoard(b, u, projects, tickets)
-				spans, took := runMachines(b, u, machines, 4, 500*time.Millisecond)
+				spans, took := runMachines(b, u, machines, 4, 0, 500*time.Millisecond)
 				checkSpans(b, spans, projects*tickets)
 				b.ReportMetric(float64(len(spans))/took.Minutes(), "tickets/min")
 			}
