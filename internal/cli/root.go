@@ -16,7 +16,7 @@ func longRunning(cmd *cobra.Command) bool {
 	for ; cmd.HasParent() && cmd.Parent().HasParent(); cmd = cmd.Parent() {
 	}
 	switch cmd.Name() {
-	case "up", "serve", "heartbeat", "run", "mcp":
+	case "up", "serve", "heartbeat", "worker", "run", "mcp":
 		return true
 	}
 	return false
@@ -67,7 +67,7 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		id   string
 		cmds []*cobra.Command
 	}{
-		{"run", []*cobra.Command{newUpCmd(a), newServeCmd(a), newHeartbeatCmd(a)}},
+		{"run", []*cobra.Command{newUpCmd(a), newServeCmd(a), newHeartbeatCmd(a), newWorkerCmd(a)}},
 		{"board", []*cobra.Command{newProjectCmd(a), newTicketCmd(a), newCommentCmd(a), newStatusCmd(a), newScheduleCmd(a), newMCPCmd(a)}},
 		{"agent", []*cobra.Command{newRunCmd(a), newToolCmd(a)}},
 		{"setup", []*cobra.Command{newInitCmd(a), newConfigCmd(a), newCredentialsCmd(a), newNotifyCmd(a), newStoreCmd(a), newServiceCmd(a), newDoctorCmd(a), newVersionCmd(a)}},
