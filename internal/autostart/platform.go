@@ -16,6 +16,8 @@ type Platform struct {
 	// removed; Status describes the installed service.
 	Load, Unload [][]string
 	Status       []string
+	// mark is a text only a worker service's files hold (IsWorker).
+	mark string
 }
 
 // Paths returns the files the platform installs, whatever the spec.

@@ -49,16 +49,51 @@ func (a *app) service() (autostart.Service, error) {
 	if err != nil {
 		return autostart.Service{}, err
 	}
+	// The worker service, when it is the one installed.
+	if w, err := autostart.CurrentWorker(home, string(d)); err == nil && w.IsWorker(string(d)) {
+		p = w
+	}
+	return autostart.Service{Platform: p, DataDir: string(d), Run: autostart.Exec}, nil
+}
+
+// workerService returns the worker service of this machine (`bonsai
+// worker` kept running), or why there is none.
+func (a *app) workerService() (autostart.Service, error) {
+	d, err := a.dataDir()
+	if err != nil {
+		return autostart.Service{}, err
+	}
+	home := a.getenv("HOME")
+	if home == "" {
+		if home, err = os.UserHomeDir(); err != nil {
+			return autostart.Service{}, err
+		}
+	}
+	p, err := autostart.CurrentWorker(home, string(d))
+	if err != nil {
+		return autostart.Service{}, err
+	}
 	return autostart.Service{Platform: p, DataDir: string(d), Run: autostart.Exec}, nil
 }
 
 func newServiceInstallCmd(a *app) *cobra.Command {
 	var binary string
-	var dryRun bool
+	var dryRun, worker bool
 	cmd := &cobra.Command{
 		Use:   "install",
 		Short: "Install and start the heartbeat service",
-		Args:  cobra.NoArgs,
+		Long: `Install and start the heartbeat service: a timer firing 'bonsai heartbeat'
+every heartbeat.intervalSec seconds.
+
+--worker installs 'bonsai worker' instead, kept running by the service
+manager (a systemd user service, a launchd KeepAlive agent; not yet on
+Windows): one long-running process beating every heartbeat.intervalSec,
+for a machine of a board on Postgres that serves no UI (docs/postgres.md).
+It replaces the timer, and the timer replaces it; 'service status',
+'logs' and 'uninstall' work on either.`,
+		Example: `  bonsai service install
+  bonsai service install --worker --dry-run`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.config()
 			if err != nil {
@@ -71,9 +106,15 @@ func newServiceInstallCmd(a *app) *cobra.Command {
 			} else if !filepath.IsAbs(binary) {
 				return usagef("--binary %q must be an absolute path", binary)
 			}
-			svc, err := a.service()
+			installed, err := a.service()
 			if err != nil {
 				return err
+			}
+			svc := installed
+			if worker {
+				if svc, err = a.workerService(); err != nil {
+					return err
+				}
 			}
 			spec := autostart.Spec{
 				Binary: binary, DataDir: string(a.dir), IntervalSec: c.Heartbeat.IntervalSec,
@@ -90,6 +131,12 @@ func newServiceInstallCmd(a *app) *cobra.Command {
 				a.warnShellOnlyKeys()
 				return nil
 			}
+			// One machine runs the timer or the worker, never both.
+			if installed.Platform.IsWorker(string(a.dir)) != worker && installed.Installed() {
+				if err := installed.Uninstall(cmd.Context()); err != nil {
+					return fmt.Errorf("replace the installed service: %w", err)
+				}
+			}
 			files, err := svc.Install(cmd.Context(), spec)
 			if err != nil {
 				if strings.Contains(err.Error(), "Failed to connect to bus") {
@@ -97,7 +144,11 @@ func newServiceInstallCmd(a *app) *cobra.Command {
 				}
 				return fmt.Errorf("install the heartbeat service: %w", err)
 			}
-			fmt.Fprintf(a.stdout, "Installed the heartbeat service (%s): bonsai heartbeat every %d seconds\n", svc.Platform.Name, c.Heartbeat.IntervalSec)
+			what := "bonsai heartbeat every %d seconds"
+			if worker {
+				what = "bonsai worker, beating every %d seconds"
+			}
+			fmt.Fprintf(a.stdout, "Installed the heartbeat service (%s): "+what+"\n", svc.Platform.Name, c.Heartbeat.IntervalSec)
 			for _, f := range files {
 				fmt.Fprintf(a.stdout, "  wrote %s\n", f.Path)
 			}
@@ -107,6 +158,7 @@ func newServiceInstallCmd(a *app) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&binary, "binary", "", "absolute path of the bonsai binary the service runs (default: this one)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the files the service would consist of, and change nothing")
+	cmd.Flags().BoolVar(&worker, "worker", false, "run 'bonsai worker' as a long-running service instead of a timer firing 'bonsai heartbeat'")
 	return cmd
 }
 
