@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store/postgres"
 	"github.com/bonsai-run/bonsai/internal/store/postgres/pgtest"
 )
 
@@ -44,4 +47,21 @@ func cmdPostgres(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Defer(func() { drop() })
 	ts.Setenv("BONSAI_DATABASE_URL", u)
+}
+
+// cmdLease takes a ticket's lease on the script's Postgres board for a
+// worker of another machine, for an hour, as its beat would: lease <ref>
+// <worker>.
+func cmdLease(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: lease <project>#<n> <worker>")
+	}
+	ref, err := board.ParseRef(args[0])
+	ts.Check(err)
+	ctx := context.Background()
+	db, err := postgres.Open(ctx, ts.Getenv("BONSAI_DATABASE_URL"))
+	ts.Check(err)
+	defer db.Close()
+	_, err = db.AcquireLease(ctx, ref, args[1], time.Hour, 0)
+	ts.Check(err)
 }

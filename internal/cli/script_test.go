@@ -108,6 +108,7 @@ func TestScripts(t *testing.T) {
 			"webtoken": cmdWebToken,
 			// postgres_script_test.go: the board on Postgres (issue 18).
 			"postgres": cmdPostgres,
+			"lease":    cmdLease,
 		},
 	})
 }

@@ -46,7 +46,7 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 	}
 	st := heartbeat.ReadState(a.dir.Path("heartbeat.json"))
 	hb := text.NewHeartbeatStatus(st, a.now())
-	return view.LoadStatus(cmd.Context(), s, view.StatusOptions{
+	v, err := view.LoadStatus(cmd.Context(), s, view.StatusOptions{
 		Heartbeat: hb,
 		Facts:     hb.Facts,
 		Now:       a.now(),
@@ -55,6 +55,20 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 		},
 		Sandbox: func() error { return sandboxUsable(func() error { return sandboxKnown(st) }) },
 	})
+	if err != nil {
+		return v, err
+	}
+	// On a board several machines share, the workers and their leases.
+	if u, err := a.storeURL(); err != nil || u == "" {
+		return v, err
+	}
+	leases, err := s.Leases(cmd.Context())
+	if err != nil {
+		return v, err
+	}
+	v.Leases = leases
+	v.Workers = view.Workers(leases, append(slices.Clone(v.Running), v.RecentRuns...), heartbeat.DefaultLeaseTTL)
+	return v, nil
 }
 
 // loadHeartbeat reads the heartbeat's state in the data directory d for

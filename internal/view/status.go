@@ -39,6 +39,11 @@ type Status struct {
 	// Blockers are why agents cannot run, as every web page's banner
 	// shows them (Blockers).
 	Blockers []Blocker `json:"blockers"`
+	// Workers and Leases are the machines' workers and the tickets they
+	// hold, on a board several machines share (Postgres); absent on one
+	// machine's board.
+	Workers []Worker      `json:"workers,omitempty"`
+	Leases  []board.Lease `json:"leases,omitempty"`
 }
 
 // ModelStatus is one model the board's agents use.

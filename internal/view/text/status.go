@@ -78,6 +78,9 @@ func WriteStatus(w io.Writer, v view.Status, now time.Time) error {
 			return err
 		}
 	}
+	if err := writeWorkers(w, v, now); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "\nSPEND TODAY\n  %s in %d run(s), %d tokens\n", board.USD(v.SpendToday.CostUSD), v.SpendToday.Runs, v.SpendToday.Tokens)
 	fmt.Fprintln(w, "\nRECENT RUNS")
 	if len(v.RecentRuns) == 0 {
@@ -144,4 +147,38 @@ func writeKeySources(w io.Writer, models []view.ModelStatus) {
 	if len(parts) > 0 {
 		fmt.Fprintf(w, "KEYS %s\n\n", strings.Join(parts, "; "))
 	}
+}
+
+// writeWorkers lists the workers of a board several machines share, when
+// status found any, and the leases they hold.
+func writeWorkers(w io.Writer, v view.Status, now time.Time) error {
+	if len(v.Workers) == 0 && len(v.Leases) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nWORKERS (by their newest run or lease)")
+	t := NewTable(w)
+	for _, wk := range v.Workers {
+		holds := "holds nothing"
+		if len(wk.Leases) > 0 {
+			holds = "holds " + strings.Join(wk.Leases, ", ")
+		}
+		t.Row("  "+wk.ID, "seen "+RelTime(now, wk.LastSeen), holds)
+	}
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nLEASES")
+	if len(v.Leases) == 0 {
+		fmt.Fprintln(w, "  none: no agent runs on this board now")
+		return nil
+	}
+	t = NewTable(w)
+	for _, l := range v.Leases {
+		state := "until " + l.ExpiresAt.UTC().Format(time.TimeOnly) + " UTC"
+		if !l.ExpiresAt.After(now) {
+			state = "expired " + RelTime(now, l.ExpiresAt) + "; the next beat ends it"
+		}
+		t.Row("  "+l.Ref.String(), l.Worker, "since "+RelTime(now, l.AcquiredAt), state)
+	}
+	return t.Flush()
 }
