@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/schedule"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+func newSchedulePauseCmd(a *app, pause bool) *cobra.Command {
+	use, short := "pause", "Pause a schedule: it does not fire until resumed"
+	if !pause {
+		use, short = "resume", "Resume a paused schedule from now: missed windows fire once at most"
+	}
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   use + " <project> <name>",
+		Short: short,
+		Args:  exactArgs("<project>", "<name>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			st, err := a.openStore(ctx)
+			if err != nil {
+				return err
+			}
+			s, err := setPaused(ctx, st, args[0], args[1], pause, a.now())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.stdout, s)
+			}
+			fmt.Fprintf(a.stdout, "Schedule %s/%s: %s\n", s.ProjectSlug, s.Name, nextLine(s, a.now()))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// setPaused pauses or resumes a schedule; resuming computes its next
+// firing from now, so the windows it was paused for do not fire.
+func setPaused(ctx context.Context, st store.Store, project, name string, pause bool, now time.Time) (board.Schedule, error) {
+	if pause {
+		return st.UpdateSchedule(ctx, project, name, schedule.Pause(), board.Human)
+	}
+	s, err := st.Schedule(ctx, project, name)
+	if err != nil {
+		return s, err
+	}
+	return st.UpdateSchedule(ctx, project, name, schedule.Resume(s, now), board.Human)
+}
+
+func newScheduleRmCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "rm <project> <name>",
+		Short: "Remove a schedule and its firings (the tickets it made stay)",
+		Args:  exactArgs("<project>", "<name>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := a.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if err := st.DeleteSchedule(cmd.Context(), args[0], args[1], board.Human); err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.stdout, map[string]string{"project": args[0], "removed": args[1]})
+			}
+			fmt.Fprintf(a.stdout, "Removed schedule %s/%s\n", args[0], args[1])
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newScheduleFireCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "fire <project> <name>",
+		Short: "Fire a schedule now: overlap rule, pre-check, ticket (the next beat runs the agent)",
+		Long: `Fire a schedule now, as a beat would when it is due: the overlap rule and
+the pre-check apply, and its ticket is created for the next heartbeat to
+pick. Its next regular firing stays as it was.`,
+		Args: exactArgs("<project>", "<name>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runScheduleFire(cmd.Context(), a, args[0], args[1], asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func runScheduleFire(ctx context.Context, a *app, project, name string, asJSON bool) error {
+	st, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	s, err := st.Schedule(ctx, project, name)
+	if err != nil {
+		return err
+	}
+	if s.Paused {
+		return board.Errorf(board.EREFUSED, "schedule %s/%s is paused; resume it first: bonsai schedule resume %s %s", project, name, project, name)
+	}
+	if s.NextFire.IsZero() {
+		return board.Errorf(board.EREFUSED, "schedule %s/%s will not fire again (its time has passed); edit it to give it a new time", project, name)
+	}
+	w, err := wireHeartbeat(ctx, a, project, board.Ref{}, nil)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	rep := w.hb.Fire(ctx, s)
+	if asJSON {
+		return writeJSON(a.stdout, rep)
+	}
+	switch {
+	case rep.Lost:
+		fmt.Fprintf(a.stdout, "%s fired already (a heartbeat was firing it)\n", rep.Schedule)
+	case rep.Ticket != "":
+		fmt.Fprintf(a.stdout, "%s fired: created %s\n", rep.Schedule, rep.Ticket)
+	default:
+		fmt.Fprintf(a.stdout, "%s fired: %s", rep.Schedule, rep.Outcome)
+		if rep.Detail != "" {
+			fmt.Fprintf(a.stdout, ": %s", rep.Detail)
+		}
+		fmt.Fprintln(a.stdout)
+	}
+	if rep.Outcome == board.FiringFailed {
+		return fmt.Errorf("the pre-check failed: %s", rep.Detail)
+	}
+	return nil
+}
+
+// writeDueSchedules lists, for heartbeat --dry-run, the schedules a beat
+// would fire now (of project only, when given).
+func writeDueSchedules(ctx context.Context, a *app, project string) error {
+	st, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	due, err := st.DueSchedules(ctx, a.now())
+	if err != nil {
+		return err
+	}
+	for _, s := range due {
+		if project == "" || s.ProjectSlug == project {
+			fmt.Fprintf(a.stdout, "Schedule %s/%s is due (%s): a beat would fire it.\n", s.ProjectSlug, s.Name, nextTime(s))
+		}
+	}
+	return nil
+}
