@@ -10,7 +10,7 @@ func TestLongRunning(t *testing.T) {
 	t.Parallel()
 	root := newRootCmd(newApp(strings.NewReader(""), io.Discard, io.Discard, func(string) string { return "" }))
 	for path, want := range map[string]bool{
-		"up": true, "serve": true, "heartbeat": true, "run": true,
+		"up": true, "serve": true, "heartbeat": true, "worker": true, "run": true,
 		"status": false, "ticket list": false, "project add": false, "tool": false, "version": false,
 	} {
 		cmd, _, err := root.Find(strings.Fields(path))
