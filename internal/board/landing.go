@@ -109,3 +109,22 @@ func (l Landing) Validate() error {
 
 // maxLandingError caps a landing's error text.
 const maxLandingError = 10000
+
+// Unchanged reports whether saving l over old would change nothing: the
+// same fields, the landing times equal to the millisecond, UpdatedAt
+// aside. Every store uses it to decide whether a save writes (and adds
+// an event).
+func (l Landing) Unchanged(old Landing) bool {
+	if !l.LandedAt.Truncate(time.Millisecond).Equal(old.LandedAt.Truncate(time.Millisecond)) {
+		return false
+	}
+	l.LandedAt, old.LandedAt = time.Time{}, time.Time{}
+	l.UpdatedAt, old.UpdatedAt = time.Time{}, time.Time{}
+	return l == old
+}
+
+// EventData is what a "landing.updated" event records of l.
+func (l Landing) EventData() map[string]any {
+	return map[string]any{"ref": l.Ref.String(), "mode": l.Mode, "prState": l.PRState, "checks": l.Checks,
+		"commit": l.Commit, "failed": l.Error != ""}
+}

@@ -72,11 +72,8 @@ func (db *DB) SaveLanding(ctx context.Context, l board.Landing) (board.Landing, 
 		old, err := getLanding(ctx, tx, l.Ref)
 		switch {
 		case err == nil:
-			l.UpdatedAt = old.UpdatedAt
-			if l.LandedAt.Equal(old.LandedAt) {
-				l.LandedAt = old.LandedAt
-			}
-			if l == old {
+			if l.Unchanged(old) {
+				l = old
 				return nil
 			}
 		case board.ErrorCode(err) != board.ENOTFOUND:
@@ -100,9 +97,7 @@ func (db *DB) SaveLanding(ctx context.Context, l board.Landing) (board.Landing, 
 		if err != nil {
 			return err
 		}
-		return tx.event(board.EventLandingUpdated, t.ProjectID, t.ID, board.System, map[string]any{
-			"ref": l.Ref.String(), "mode": l.Mode, "prState": l.PRState, "checks": l.Checks,
-			"commit": l.Commit, "failed": l.Error != ""})
+		return tx.event(board.EventLandingUpdated, t.ProjectID, t.ID, board.System, l.EventData())
 	})
 	if err != nil {
 		return board.Landing{}, wrap(err, "save landing of %s", l.Ref)
