@@ -174,6 +174,8 @@ func ValidateMCPName(name string) error {
 		return bad("empty")
 	case len(name) > 40:
 		return bad("too long")
+	case strings.ToLower(name) != name:
+		return bad("names are lower case")
 	case name[0] < 'a' || name[0] > 'z':
 		return bad("it must start with a letter")
 	case strings.Contains(name, "__"):
