@@ -18,13 +18,13 @@ const queueAllowed = `(q.queue_class < 5 OR p.take_backlog)`
 
 // pickColumns are a ticket's columns as scanTicket reads them, from its
 // project p and its row q of ticket_queue, which holds the whole ticket
-// (migration 0007), and the pick class.
+// (migration queue_tickets), and the pick class.
 const pickColumns = `q.ticket_id, q.project_id, p.slug, q.number, q.title, q.description, q.criteria, q.plan,
 	q.state, q.sub_state, q.priority, q.branch, q.created_at, q.updated_at, q.queue_class`
 
 // pickQuery reads, for each active project, its row of ticket_queue: the
 // ticket the pick policy chooses there, kept by the trigger of migrations
-// 0003 and 0007. It reads no ticket. See docs/postgres.md.
+// 0003 and queue_tickets. It reads no ticket. See docs/postgres.md.
 const pickQuery = `SELECT ` + pickColumns + `
 	FROM projects p
 	JOIN ticket_queue q ON q.project_id = p.id AND ` + queueAllowed + `
