@@ -85,6 +85,13 @@ func scanPicks(rows pgx.Rows, picks []board.Pick) ([]board.Pick, error) {
 	return picks, rows.Err()
 }
 
+// countsByProject is ticket_counts grouped by project, with a column per
+// state of board.States (n0, n1, …) and a row per project that has
+// tickets, for Overview.
+var countsByProject = `(SELECT project_id, ` +
+	stateColumns("COALESCE(sum(n) FILTER (WHERE state = '%[2]s'), 0) AS n%[1]d") + `
+	FROM ticket_counts WHERE n > 0 GROUP BY project_id)`
+
 // overviewQuery reads each project with its ticket counts (ticket_counts
 // grouped once by project, a column per state of board.States: a
 // subquery per project cost 1.6 ms on 100 projects, the grouping 0.25,
@@ -95,8 +102,7 @@ var overviewQuery = `SELECT p.slug, p.name, p.active, p.model, p.permission_mode
 	q.project_id IS NOT NULL, COALESCE(q.number, 0), COALESCE(q.title, ''), COALESCE(q.state, ''),
 	COALESCE(q.sub_state, ''), COALESCE(q.priority, 0), COALESCE(q.queue_class, 0)
 	FROM projects p
-	LEFT JOIN (SELECT project_id, ` + stateColumns("sum(n) FILTER (WHERE state = '%[2]s') AS n%[1]d") + ` FROM ticket_counts
-		GROUP BY project_id) c ON c.project_id = p.id
+	LEFT JOIN ` + countsByProject + ` c ON c.project_id = p.id
 	LEFT JOIN ticket_queue q ON q.project_id = p.id AND p.active AND ` + queueAllowed + `
 	WHERE p.active OR $1
 	ORDER BY p.slug`
@@ -138,12 +144,7 @@ func (db *DB) Overview(ctx context.Context, f store.ProjectFilter) ([]store.Proj
 		}
 		o := store.ProjectOverview{Project: board.Project{Slug: slug, Name: name, Active: active, Agent: board.AgentSettings{
 			Model: model, PermissionMode: board.PermissionMode(perm), Sandbox: board.SandboxMode(sandbox)}},
-			Counts: make(map[board.State]int, len(board.States))}
-		for i, n := range counts {
-			if n > 0 {
-				o.Counts[board.States[i]] = n
-			}
-		}
+			Counts: countsMap(counts)}
 		if picked {
 			o.Pick = &board.Pick{Class: board.PickClass(class), Ticket: board.Ticket{
 				ProjectSlug: slug, Number: number, Title: title, State: board.State(state),
@@ -155,4 +156,16 @@ func (db *DB) Overview(ctx context.Context, f store.ProjectFilter) ([]store.Proj
 		return nil, fmt.Errorf("overview: %w", err)
 	}
 	return out, nil
+}
+
+// countsMap maps the states of board.States to their counts, leaving out
+// those without tickets.
+func countsMap(counts []int) map[board.State]int {
+	m := make(map[board.State]int, len(board.States))
+	for i, n := range counts {
+		if n > 0 {
+			m[board.States[i]] = n
+		}
+	}
+	return m
 }

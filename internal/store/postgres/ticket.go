@@ -260,7 +260,8 @@ func (db *DB) CountTickets(ctx context.Context, f store.TicketFilter) (int, erro
 
 // TicketCounts counts tickets per project slug and state, archived projects
 // included, from ticket_counts (kept by a trigger): a row per project and
-// state, however many tickets.
+// state, however many tickets. (A row per project, from countsByProject,
+// saves the client a third of its time but costs the server as much.)
 func (db *DB) TicketCounts(ctx context.Context) (map[string]map[board.State]int, error) {
 	rows, err := db.pool.Query(ctx, `SELECT p.slug, c.state, c.n FROM ticket_counts c
 		JOIN projects p ON p.id = c.project_id WHERE c.n > 0`)
@@ -269,8 +270,9 @@ func (db *DB) TicketCounts(ctx context.Context) (map[string]map[board.State]int,
 	}
 	defer rows.Close()
 	out := map[string]map[board.State]int{}
-	// One set of destinations for all rows: fresh ones escape to the heap
-	// each row, half of the allocations of a call.
+	// One set of destinations for all rows (fresh ones escape to the heap
+	// each row, half of the allocations of a call), and plain types: pgx
+	// scans named ones by reflection.
 	var slug, state string
 	var n int
 	dest := []any{&slug, &state, &n}
@@ -280,7 +282,7 @@ func (db *DB) TicketCounts(ctx context.Context) (map[string]map[board.State]int,
 		}
 		m := out[slug]
 		if m == nil {
-			m = make(map[board.State]int, 5)
+			m = make(map[board.State]int, len(board.States))
 			out[slug] = m
 		}
 		m[board.State(state)] = n
