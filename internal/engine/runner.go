@@ -127,7 +127,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	if job.Workspace == nil || job.Workspace.Exec == nil {
 		return heartbeat.Outcome{}, errors.New("engine runner: the job has no workspace")
 	}
-	sess, err := openTranscript(job.SessionFile, job.Project.Slug)
+	sess, err := openTranscript(job.SessionFile, job.Project.Slug, job.Mirror)
 	if err != nil {
 		return heartbeat.Outcome{}, err
 	}
@@ -229,12 +229,13 @@ func systemPrompt(ctx context.Context, job heartbeat.Job) string {
 }
 
 // openTranscript opens the ticket's transcript, creating it on the first
-// run.
-func openTranscript(path, cwd string) (*session.File, error) {
+// run; every line written also goes to mirror (nil: none).
+func openTranscript(path, cwd string, mirror session.Mirror) (*session.File, error) {
+	opts := session.Options{Mirror: mirror}
 	if _, err := os.Stat(path); err == nil {
-		return session.Open(path, session.Options{})
+		return session.Open(path, opts)
 	}
-	return session.Create(path, cwd, session.Options{})
+	return session.Create(path, cwd, opts)
 }
 
 func (r *Runner) logf(msg string, args ...any) {

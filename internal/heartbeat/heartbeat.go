@@ -74,6 +74,12 @@ type Options struct {
 	// reason (board.SharedRepoReason), as the other machines cannot
 	// clone it.
 	SharedBoard bool
+	// Transcripts, when not nil, is the store's copy of the tickets'
+	// transcripts. On a shared board it is the transcript: each run's
+	// file is rebuilt from it first and every line the run writes goes
+	// to it first (transcript.go). On one machine it only fills in a
+	// ticket's missing file (a board copied back from a shared store).
+	Transcripts Transcripts
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Reap kills the processes whose environment holds mark (a

@@ -234,6 +234,10 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	if err := os.MkdirAll(filepath.Dir(transcript), 0o700); err != nil {
 		return Job{}, failed("create session directory", err)
 	}
+	mirror, err := r.storedCopy(ctx, transcript)
+	if err != nil {
+		return Job{}, failed("prepare the transcript", err)
+	}
 	r.readHead(ctx)
 	r.tools = tickettool.New(tickettool.Config{
 		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
@@ -250,7 +254,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	return Job{
 		Brief: Brief{Task: r.plan.Task, Project: r.plan.Project, Ticket: t, Comments: comments,
 			Unseen: slices.Clone(r.seen), Decisions: decisions, Budget: budget, Deadline: deadline, Now: h.opts.Now()},
-		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Skills: h.opts.Skills,
+		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Mirror: mirror, Skills: h.opts.Skills,
 		Tools: tools, OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project),
 		Approve: r.approve,
 	}, nil
