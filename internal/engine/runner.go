@@ -259,13 +259,16 @@ type result struct {
 	tokens   bool      // the token budget ended the run
 	deadline bool      // the run's deadline passed
 	stopped  bool      // the caller's context ended
+	// lost is why the transcript's mirror (a shared board's store)
+	// refused a line: the run stopped there.
+	lost error
 }
 
 // resumeFailed reports whether the CLI refused the session to resume: it
 // said so, or it wrote nothing and printed no event at all (Codex and
 // OpenCode print their "not found" as plain text and exit).
 func (res result) resumeFailed() bool {
-	if res.err != nil || res.messages > 0 || res.exit.Canceled || res.exit.TimedOut || res.stopped {
+	if res.err != nil || res.lost != nil || res.messages > 0 || res.exit.Canceled || res.exit.TimedOut || res.stopped {
 		return false
 	}
 	if res.done != nil {
@@ -365,6 +368,13 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 				}
 				if _, err := sess.AppendMessage(*m, nil); err != nil {
 					r.logf("write the transcript", "error", err)
+					var me *session.ErrMirror
+					if errors.As(err, &me) && res.lost == nil {
+						// The store holds the transcript: what it did
+						// not take is lost to the next worker, so stop.
+						res.lost = err
+						cancel()
+					}
 				}
 				res.messages++
 				if m.Role == llm.RoleAssistant {
@@ -437,6 +447,8 @@ func (res result) outcome(e Engine, job heartbeat.Job) heartbeat.Outcome {
 		out.Status, out.Error = board.RunError, fmt.Sprintf("%s is not installed: %s", e.Name(), e.Install())
 	case res.err != nil:
 		out.Status, out.Error = board.RunError, fmt.Sprintf("start %s: %v", e.Name(), res.err)
+	case res.lost != nil:
+		out.Status, out.Error = board.RunError, fmt.Sprintf("write the transcript: %v", res.lost)
 	case res.asked:
 		out.Status = board.RunCompleted
 	case res.tokens:
