@@ -50,7 +50,9 @@ func newMachine(t *testing.T, url, name string) *machine {
 	}
 	m := &machine{data: data, db: db, model: llmtest.NewModel()}
 	runner, err := agentrunner.New(agentrunner.Options{
-		Model:   func(id string) (llm.Model, llm.Info, error) { return m.model, llm.Info{ID: id, ContextWindow: 200000}, nil },
+		Model: func(id string) (llm.Model, llm.Info, error) {
+			return m.model, llm.Info{ID: id, ContextWindow: 200000}, nil
+		},
 		OpenDir: func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
 	})
 	if err != nil {
