@@ -144,6 +144,11 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		lf.Close()
 		return nil, err
 	}
+	ttl, err := a.leaseTTL()
+	if err != nil {
+		lf.Close()
+		return nil, err
+	}
 	// On a shared board, a limit set by hand holds across the machines
 	// (their leases are counted); "auto" sizes each machine alone.
 	global := 0
@@ -157,7 +162,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check, Leases: leases,
-		GlobalLimit: global, SharedBoard: leases != nil, Transcripts: st,
+		GlobalLimit: global, SharedBoard: leases != nil, Transcripts: st, LeaseTTL: ttl,
 		Policy:       policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 		PullRequests: newForges(a, st, cfg, redact.String, log),
 	})
