@@ -78,10 +78,12 @@ func rebuild(ctx context.Context, ts Transcripts, ticketID, path string) (kept s
 	defer os.Remove(tmp.Name()) // after a rename, removes nothing
 	defer tmp.Close()
 	var local *prefixCheck
-	if f, err := os.Open(path); err == nil {
+	f, err := os.Open(path)
+	switch {
+	case err == nil:
 		defer f.Close()
 		local = &prefixCheck{r: bufio.NewReaderSize(f, 64<<10)}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	case !errors.Is(err, fs.ErrNotExist):
 		return "", err
 	}
 	w := bufio.NewWriterSize(tmp, 64<<10)
@@ -107,7 +109,11 @@ func rebuild(ctx context.Context, ts Transcripts, ticketID, path string) (kept s
 	if err != nil {
 		return "", err
 	}
-	if local != nil && !local.prefix() {
+	stale := local != nil && !local.prefix()
+	if f != nil {
+		f.Close() // Windows renames no open file
+	}
+	if stale {
 		kept = path + ".local-" + time.Now().UTC().Format("20060102T150405Z")
 		if err := os.Rename(path, kept); err != nil {
 			return "", err
