@@ -100,6 +100,11 @@ func runStoreMigrate(cmd *cobra.Command, a *app, from, to, sessions string) erro
 	if sessions != "" && postgres.IsURL(from) {
 		return &usageError{errors.New("--sessions is for a SQLite board: a Postgres board holds its transcripts")}
 	}
+	if sessions != "" {
+		if st, err := os.Stat(sessions); err != nil || !st.IsDir() {
+			return &usageError{fmt.Errorf("--sessions %s is not a directory: give the sessions directory of the data directory the SQLite board was in", sessions)}
+		}
+	}
 	src, err := openCopyStore(ctx, from)
 	if err != nil {
 		return err
