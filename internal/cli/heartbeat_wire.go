@@ -157,7 +157,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check, Leases: leases,
-		GlobalLimit: global, SharedBoard: leases != nil,
+		GlobalLimit: global, SharedBoard: leases != nil, Registry: st, Worker: a.workerBeat(d, host),
 		Policy:       policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 		PullRequests: newForges(a, st, cfg, redact.String, log),
 	})

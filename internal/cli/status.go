@@ -66,8 +66,13 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 	if err != nil {
 		return v, err
 	}
+	registry, err := s.Workers(cmd.Context())
+	if err != nil {
+		return v, err
+	}
 	v.Leases = leases
-	v.Workers = view.Workers(leases, append(slices.Clone(v.Running), v.RecentRuns...), heartbeat.DefaultLeaseTTL)
+	v.Workers = view.Workers(registry, leases, append(slices.Clone(v.Running), v.RecentRuns...), view.WorkersOptions{
+		TTL: heartbeat.DefaultLeaseTTL, Now: a.now(), Quiet: view.QuietAfter(workerInterval(a))})
 	return v, nil
 }
 

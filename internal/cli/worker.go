@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -49,6 +50,7 @@ heartbeat' would (its runs stop and are recorded), then the worker exits 0.
 // runWorker beats until the command's context ends (a signal).
 func runWorker(cmd *cobra.Command, a *app, service bool) error {
 	ctx := cmd.Context()
+	a.loop = true
 	where := "the SQLite board in the data directory"
 	u, err := a.storeURL()
 	if err != nil {
@@ -65,8 +67,7 @@ func runWorker(cmd *cobra.Command, a *app, service bool) error {
 		started := a.now()
 		err := runHeartbeat(cmd, a, &o)
 		if ctx.Err() != nil {
-			fmt.Fprintln(a.stdout, "Worker stopped.")
-			return nil
+			return workerStopped(ctx, a)
 		}
 		if service {
 			recordServiceBeat(a, started, o.report, err)
@@ -78,11 +79,20 @@ func runWorker(cmd *cobra.Command, a *app, service bool) error {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			fmt.Fprintln(a.stdout, "Worker stopped.")
-			return nil
+			return workerStopped(ctx, a)
 		case <-t.C:
 		}
 	}
+}
+
+// workerStopped records on a shared board that the worker stopped, with a
+// few seconds for it, and says it stopped.
+func workerStopped(ctx context.Context, a *app) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	recordWorkerStopped(ctx, a)
+	fmt.Fprintln(a.stdout, "Worker stopped.")
+	return nil
 }
 
 // workerInterval is heartbeat.intervalSec, read before every wait so a
