@@ -46,7 +46,16 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 	}
 	st := heartbeat.ReadState(a.dir.Path("heartbeat.json"))
 	hb := text.NewHeartbeatStatus(st, a.now())
-	v, err := view.LoadStatus(cmd.Context(), s, view.StatusOptions{
+	// On a board several machines share, the workers and their leases.
+	u, err := a.storeURL()
+	if err != nil {
+		return view.Status{}, err
+	}
+	var shared view.WorkerSource
+	if u != "" {
+		shared = s
+	}
+	return view.LoadStatus(cmd.Context(), s, view.StatusOptions{
 		Heartbeat: hb,
 		Facts:     hb.Facts,
 		Now:       a.now(),
@@ -54,26 +63,8 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 			return modelStatuses(a.presenceEnv(), a.keySource, cfg, ps)
 		},
 		Sandbox: func() error { return sandboxUsable(func() error { return sandboxKnown(st) }) },
+		Shared:  shared, LeaseTTL: heartbeat.DefaultLeaseTTL, Interval: workerInterval(a),
 	})
-	if err != nil {
-		return v, err
-	}
-	// On a board several machines share, the workers and their leases.
-	if u, err := a.storeURL(); err != nil || u == "" {
-		return v, err
-	}
-	leases, err := s.Leases(cmd.Context())
-	if err != nil {
-		return v, err
-	}
-	registry, err := s.Workers(cmd.Context())
-	if err != nil {
-		return v, err
-	}
-	v.Leases = leases
-	v.Workers = view.Workers(registry, leases, append(slices.Clone(v.Running), v.RecentRuns...), view.WorkersOptions{
-		TTL: heartbeat.DefaultLeaseTTL, Now: a.now(), Quiet: view.QuietAfter(workerInterval(a))})
-	return v, nil
 }
 
 // loadHeartbeat reads the heartbeat's state in the data directory d for
