@@ -19,7 +19,15 @@ func newStatusCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show projects, the queue the next heartbeat would pick, and recent runs",
-		Args:  cobra.NoArgs,
+		Long: `Show the heartbeat, the projects and their ticket counts, the queue the next
+heartbeat would pick, the tickets waiting on you, the runs running and the
+recent ones, and today's spend.
+
+On a board on Postgres, which several machines share (docs/postgres.md),
+it also lists the workers and the leases: every worker whose beats
+recorded it in the last 7 days, with what it runs, its last beat (or that
+it stopped, or seems gone) and the tickets it holds, and every lease.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := loadStatus(cmd, a)
 			if err != nil {

@@ -29,12 +29,16 @@ config.json before each wait.
 It is meant for the machines of a board on Postgres (store.url or
 BONSAI_DATABASE_URL, docs/postgres.md), where every run holds its ticket's
 lease, so any number of workers share the work, one agent per project; a
-'bonsai serve' on one machine shows them all, and 'bonsai status' lists the
-workers and their leases. It also works on one machine's SQLite board.
+'bonsai serve' on one machine shows them all. There each beat records the
+worker (its version, its last beat), so 'bonsai status' lists every worker,
+also an idle one, with its last beat and its leases. It also works on one
+machine's SQLite board, which records no workers.
 
 A signal stops the worker: a beat that runs gets the signal as 'bonsai
-heartbeat' would (its runs stop and are recorded), then the worker exits 0.
-'bonsai service install --worker' runs it as the long-running service.`,
+heartbeat' would (its runs stop and are recorded), the worker records on a
+Postgres board that it stopped, then exits 0. 'bonsai service install
+--worker' runs it as the long-running service (systemd, launchd, or a Task
+Scheduler task started at logon on Windows).`,
 		Example: `  BONSAI_DATABASE_URL=postgres://bonsai@db.internal/bonsai bonsai worker
   bonsai service install --worker`,
 		Args: cobra.NoArgs,
