@@ -145,10 +145,13 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		return nil, err
 	}
 	// On a shared board, a limit set by hand holds across the machines
-	// (their leases are counted); "auto" sizes each machine alone.
+	// (their leases are counted); "auto" sizes each machine alone. Each
+	// beat records its worker there.
 	global := 0
+	var worker board.WorkerBeat
 	if leases != nil {
 		global = int(cfg.Heartbeat.MaxConcurrentAgents)
+		worker = a.workerBeat(d, host)
 	}
 	hb, err := heartbeat.New(heartbeat.Options{
 		Store: st, Workspaces: ws, Runner: engines, Logger: log, Progress: progress,
@@ -157,7 +160,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check, Leases: leases,
-		GlobalLimit: global, SharedBoard: leases != nil, Registry: st, Worker: a.workerBeat(d, host),
+		GlobalLimit: global, SharedBoard: leases != nil, Registry: st, Worker: worker,
 		Policy:       policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 		PullRequests: newForges(a, st, cfg, redact.String, log),
 	})
