@@ -1,8 +1,12 @@
 package autostart
 
 import (
+	"bytes"
+	"context"
 	"encoding/xml"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -140,5 +144,42 @@ func TestTaskSchedulerWorker(t *testing.T) {
 	}
 	if !w.IsWorker(data) {
 		t.Fatal("the worker task's files not recognised")
+	}
+}
+
+// TestService_TaskSchedulerWorker: installing the Windows worker task
+// writes its definition as UTF-16, creates the task and starts it;
+// uninstalling ends it (a worker that is not running makes /End fail,
+// which does not stop the uninstall) and deletes it.
+func TestService_TaskSchedulerWorker(t *testing.T) {
+	data := t.TempDir()
+	rec := &recorder{}
+	svc := Service{Platform: TaskSchedulerWorker(data), DataDir: data, Run: rec.run}
+	s := testSpec()
+	s.DataDir, s.User = data, `OFFICE\ana`
+	files, err := svc.Install(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(files[0].Path); err != nil || !bytes.Equal(b, files[0].Bytes()) || b[0] != 0xff {
+		t.Fatalf("task definition on disk: %v", err)
+	}
+	var ran []string
+	for _, argv := range rec.ran {
+		ran = append(ran, strings.Join(argv, " "))
+	}
+	want := []string{`schtasks /Create /F /TN \Bonsai\Heartbeat /XML ` + files[0].Path, `schtasks /Run /TN \Bonsai\Heartbeat`}
+	if !slices.Equal(ran, want) {
+		t.Fatalf("ran %q, want %q", ran, want)
+	}
+	if !svc.Platform.IsWorker(data) {
+		t.Fatal("the installed worker task is not recognised")
+	}
+	rec.ran, rec.fail = nil, map[string]bool{`schtasks \Bonsai\Heartbeat`: true}
+	if err := svc.Uninstall(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.ran) != 2 || rec.ran[0][1] != "/End" || rec.ran[1][1] != "/Delete" || svc.Installed() {
+		t.Fatalf("uninstall ran %q; installed %v", rec.ran, svc.Installed())
 	}
 }
