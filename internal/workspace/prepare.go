@@ -17,6 +17,18 @@ import (
 // A worktree a previous beat left behind is reused as it is, uncommitted
 // changes included, so work survives a crash. The caller closes the
 // workspace.
+//
+// On a shared board (Options.SharedBoard) another machine may have worked
+// the ticket since this one did, so the branch pushed to the remote is
+// where work resumes: a clone or worktree made now starts from it, and an
+// existing one moves to it when the remote branch moved since this clone
+// last fetched it here or pushed it, unless the local branch already holds
+// it. Local commits the pushed branch lacks are kept under
+// refs/bonsai/moved/<branch>/<commit>, uncommitted changes (an older
+// crashed run's, which the other machine never saw) under
+// refs/bonsai/leftovers/<branch>/<commit> as a stash commit, and
+// Workspace.Moved says so. A local branch ahead of the remote (a push
+// that failed) is kept, to be pushed at the end of the run.
 func (p *Provider) Prepare(ctx context.Context, proj board.Project, t board.Ticket) (*Workspace, error) {
 	ws, err := p.prepare(ctx, proj, t)
 	return ws, p.hidePaths(err)
@@ -42,11 +54,40 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 	if ws.Branch == "" {
 		ws.Branch = BranchName(proj.Slug, t.Number, t.Title)
 	}
+	var tips branchTips
+	var moved *Moved
+	reused := isWorktree(ws.Root)
+	if p.opts.SharedBoard {
+		if tips, err = g.readTips(ctx, proj.Slug, ws.Branch); err != nil {
+			return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
+		}
+		moved = g.catchUpPlan(ctx, proj.Slug, ws.Branch, tips)
+		if moved != nil && !reused {
+			if err := g.moveBranch(ctx, proj.Slug, ws.Branch, moved); err != nil {
+				return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
+			}
+		}
+	}
 	if err := p.ensureWorktree(ctx, g, proj.Slug, ws, t.Branch != ""); err != nil {
 		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 	}
 	if ws.Exec, err = p.opts.OpenAgent(proj, ws.Root, ws.Clone); err != nil {
 		return nil, fmt.Errorf("open worktree of %s: %w", t.Ref(), err)
+	}
+	if p.opts.SharedBoard {
+		if moved != nil && reused {
+			if err := moveWorktree(ctx, ws, moved); err != nil {
+				ws.Close()
+				return nil, fmt.Errorf("move the worktree of %s to the pushed %s: %w", t.Ref(), ws.Branch, err)
+			}
+		}
+		// What this clone now holds of the remote's branch: the lease of
+		// the next push, and what the next Prepare compares with.
+		if err := g.setRef(ctx, proj.Slug, syncedRefs+ws.Branch, tips.remote); err != nil {
+			ws.Close()
+			return nil, fmt.Errorf("worktree for %s: record the pushed branch: %w", t.Ref(), err)
+		}
+		ws.Moved = moved
 	}
 	return ws, nil
 }
