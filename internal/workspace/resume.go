@@ -143,6 +143,12 @@ func moveWorktree(ctx context.Context, ws *Workspace, m *Moved) error {
 		return fmt.Errorf("read the worktree's changes: %w", err)
 	}
 	if dirty != "" {
+		// Staging everything first takes unmerged paths (a merge or
+		// rebase the run left halfway) into the stash, markers and all,
+		// where a stash of unmerged paths would fail.
+		if _, err := g.run(ctx, "add", "--all"); err != nil {
+			return fmt.Errorf("set aside the uncommitted changes: %w", err)
+		}
 		before, _ := g.run(ctx, "rev-parse", "--verify", "--quiet", "refs/stash")
 		if _, err := g.run(ctx, "stash", "push", "--include-untracked", "--quiet",
 			"-m", "bonsai: uncommitted changes set aside when "+ws.Branch+" moved to "+short(m.To)); err != nil {
@@ -162,6 +168,12 @@ func moveWorktree(ctx context.Context, ws *Workspace, m *Moved) error {
 			return fmt.Errorf("keep the uncommitted changes: %w", err)
 		}
 		m.Leftovers = ref
+	}
+	// A merge, rebase, cherry-pick or revert the run left halfway is
+	// stale too: forget it, leaving HEAD and the files alone (its
+	// changes are in the stash).
+	for _, op := range []string{"merge", "rebase", "cherry-pick", "revert"} {
+		g.run(ctx, op, "--quit")
 	}
 	if m.Backup != "" {
 		if _, err := g.run(ctx, "update-ref", m.Backup, m.From); err != nil {

@@ -284,3 +284,40 @@ func TestPush_SharedBoardKeepsAPushItDidNotSee(t *testing.T) {
 		t.Errorf("refs/bonsai/moved/ holds %q", refs)
 	}
 }
+
+// TestPrepare_SharedBoardForgetsARebaseLeftHalfway: a rebase an older
+// run left stopped on a conflict on A is set aside with its conflict
+// markers and forgotten when A moves to B's pushed branch.
+func TestPrepare_SharedBoardForgetsARebaseLeftHalfway(t *testing.T) {
+	t.Parallel()
+	m := newTwoMachines(t)
+	wsA, _ := m.work(t, m.a, "a.txt", true)
+	gittest.Run(t, wsA.Root, "checkout", "-q", "-b", "side", "HEAD~1")
+	write(t, filepath.Join(wsA.Root, "a.txt"), "theirs\n")
+	gittest.Run(t, wsA.Root, "add", ".")
+	gittest.Run(t, wsA.Root, "commit", "-q", "-m", "side a.txt")
+	gittest.Run(t, wsA.Root, "checkout", "-q", wsA.Branch)
+	if _, err := gittest.Git(wsA.Root, "rebase", "side"); err == nil {
+		t.Fatal("the rebase did not conflict")
+	}
+	rebaseDir := gittest.Run(t, wsA.Root, "rev-parse", "--path-format=absolute", "--git-path", "rebase-merge")
+	if _, err := os.Stat(rebaseDir); err != nil {
+		t.Fatalf("no rebase in progress: %v", err)
+	}
+	_, cb := m.work(t, m.b, "b.txt", true)
+
+	wsA = prepare(t, m.a, m.proj, m.tk)
+	checkAt(t, wsA, cb)
+	if wsA.Moved == nil || wsA.Moved.Leftovers == "" {
+		t.Fatalf("Moved = %+v, want the rebase's files set aside", wsA.Moved)
+	}
+	if _, err := os.Stat(rebaseDir); !os.IsNotExist(err) {
+		t.Errorf("the rebase is still in progress: %v", err)
+	}
+	if st := gittest.Run(t, wsA.Root, "status", "--porcelain"); st != "" {
+		t.Errorf("worktree not clean after the move:\n%s", st)
+	}
+	if a := gittest.Run(t, wsA.Root, "show", wsA.Moved.Leftovers+":a.txt"); !strings.Contains(a, "<<<<<<<") {
+		t.Errorf("a.txt set aside = %q, want the conflict markers", a)
+	}
+}
