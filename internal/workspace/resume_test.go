@@ -321,3 +321,20 @@ func TestPrepare_SharedBoardForgetsARebaseLeftHalfway(t *testing.T) {
 		t.Errorf("a.txt set aside = %q, want the conflict markers", a)
 	}
 }
+
+// TestLand_SharedBoardLandsThePushedBranch: A approves a ticket B worked
+// last: what lands is B's push, not A's stale branch.
+func TestLand_SharedBoardLandsThePushedBranch(t *testing.T) {
+	t.Parallel()
+	m := newTwoMachines(t)
+	wsA, _ := m.work(t, m.a, "a.txt", true)
+	_, cb := m.work(t, m.b, "b.txt", true)
+	l, err := m.a.Land(context.Background(), m.proj, workspace.LandRequest{Number: m.tk.Number, Branch: wsA.Branch,
+		Style: board.LandMergeCommit, Message: "Resume me (demo#7)", Person: approver})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if main := gittest.Run(t, m.bare, "rev-parse", "main"); l.Commit != main || !l.FastForward || main != cb {
+		t.Errorf("landed %+v, main at %s; want a fast-forward to B's %s", l, main, cb)
+	}
+}
