@@ -22,8 +22,8 @@ import (
 // the ticket since this one did, so the branch pushed to the remote is
 // where work resumes: a clone or worktree made now starts from it, and an
 // existing one moves to it when the remote branch moved since this clone
-// last fetched it here or pushed it, unless the local branch already holds
-// it. Local commits the pushed branch lacks are kept under
+// last caught up with it (an earlier Prepare) or pushed it, unless the
+// local branch already holds it. Local commits the pushed branch lacks are kept under
 // refs/bonsai/moved/<branch>/<commit>, uncommitted changes (an older
 // crashed run's, which the other machine never saw) under
 // refs/bonsai/leftovers/<branch>/<commit> as a stash commit, and
@@ -83,9 +83,11 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 		}
 		// What this clone now holds of the remote's branch: the lease of
 		// the next push, and what the next Prepare compares with.
-		if err := g.setRef(ctx, proj.Slug, syncedRefs+ws.Branch, tips.remote); err != nil {
-			ws.Close()
-			return nil, fmt.Errorf("worktree for %s: record the pushed branch: %w", t.Ref(), err)
+		if tips.synced != tips.remote {
+			if err := g.setRef(ctx, proj.Slug, syncedRefs+ws.Branch, tips.remote); err != nil {
+				ws.Close()
+				return nil, fmt.Errorf("worktree for %s: record the pushed branch: %w", t.Ref(), err)
+			}
 		}
 		ws.Moved = moved
 	}
