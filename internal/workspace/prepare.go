@@ -54,18 +54,11 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 	if ws.Branch == "" {
 		ws.Branch = BranchName(proj.Slug, t.Number, t.Title)
 	}
-	var tips branchTips
-	var moved *Moved
 	reused := isWorktree(ws.Root)
+	var c *catchUp
 	if p.opts.SharedBoard {
-		if tips, err = g.readTips(ctx, proj.Slug, ws.Branch); err != nil {
+		if c, err = g.planCatchUp(ctx, proj.Slug, ws.Branch, reused); err != nil {
 			return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
-		}
-		moved = g.catchUpPlan(ctx, proj.Slug, ws.Branch, tips)
-		if moved != nil && !reused {
-			if err := g.moveBranch(ctx, proj.Slug, ws.Branch, moved); err != nil {
-				return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
-			}
 		}
 	}
 	if err := p.ensureWorktree(ctx, g, proj.Slug, ws, t.Branch != ""); err != nil {
@@ -74,22 +67,11 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 	if ws.Exec, err = p.opts.OpenAgent(proj, ws.Root, ws.Clone); err != nil {
 		return nil, fmt.Errorf("open worktree of %s: %w", t.Ref(), err)
 	}
-	if p.opts.SharedBoard {
-		if moved != nil && reused {
-			if err := moveWorktree(ctx, ws, moved); err != nil {
-				ws.Close()
-				return nil, fmt.Errorf("move the worktree of %s to the pushed %s: %w", t.Ref(), ws.Branch, err)
-			}
+	if c != nil {
+		if err := c.finish(ctx, g, proj.Slug, ws, reused); err != nil {
+			ws.Close()
+			return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 		}
-		// What this clone now holds of the remote's branch: the lease of
-		// the next push, and what the next Prepare compares with.
-		if tips.synced != tips.remote {
-			if err := g.setRef(ctx, proj.Slug, syncedRefs+ws.Branch, tips.remote); err != nil {
-				ws.Close()
-				return nil, fmt.Errorf("worktree for %s: record the pushed branch: %w", t.Ref(), err)
-			}
-		}
-		ws.Moved = moved
 	}
 	return ws, nil
 }

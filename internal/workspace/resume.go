@@ -63,17 +63,18 @@ func (g *gitRunner) tip(ctx context.Context, slug, ref string) (string, error) {
 	return out, err
 }
 
-// setRef points ref at commit ("" deletes it) on the host. Hooks are off:
-// git runs reference-transaction hooks on ref updates, and the clone's
+// setRef points ref at commit ("" deletes it) on the host, only if it
+// still is at old when old is given. Hooks are off: git runs
+// reference-transaction hooks on ref updates, and the clone's
 // core.hooksPath is the agent's to set.
-func (g *gitRunner) setRef(ctx context.Context, slug, ref, commit string) error {
+func (g *gitRunner) setRef(ctx context.Context, slug, ref, commit string, old ...string) error {
 	args := []string{"-c", "core.hooksPath=" + os.DevNull, "update-ref"}
 	if commit == "" {
 		args = append(args, "-d", ref)
 	} else {
 		args = append(args, ref, commit)
 	}
-	_, err := g.run(ctx, slug, args...)
+	_, err := g.run(ctx, slug, append(args, old...)...)
 	return err
 }
 
@@ -124,9 +125,51 @@ func (g *gitRunner) moveBranch(ctx context.Context, slug, branch string, m *Move
 			return fmt.Errorf("keep the local commits of %s: %w", branch, err)
 		}
 	}
-	if _, err := g.run(ctx, slug, "-c", "core.hooksPath="+os.DevNull, "update-ref", "refs/heads/"+branch, m.To, m.From); err != nil {
+	if err := g.setRef(ctx, slug, "refs/heads/"+branch, m.To, m.From); err != nil {
 		return fmt.Errorf("move %s to the pushed branch: %w", branch, err)
 	}
+	return nil
+}
+
+// catchUp is what Prepare does on a shared board around making or reusing
+// the ticket's worktree.
+type catchUp struct {
+	tips  branchTips
+	moved *Moved
+}
+
+// planCatchUp reads the ticket branch's commits and decides whether it
+// moves to the pushed one; a branch with no worktree (reused false) moves
+// now, before the worktree is made from it.
+func (g *gitRunner) planCatchUp(ctx context.Context, slug, branch string, reused bool) (*catchUp, error) {
+	tips, err := g.readTips(ctx, slug, branch)
+	if err != nil {
+		return nil, err
+	}
+	c := &catchUp{tips: tips, moved: g.catchUpPlan(ctx, slug, branch, tips)}
+	if c.moved != nil && !reused {
+		if err := g.moveBranch(ctx, slug, branch, c.moved); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// finish moves a reused worktree to the pushed branch when planned, and
+// records what this clone now holds of the remote's branch: the lease of
+// the next push, and what the next Prepare compares with.
+func (c *catchUp) finish(ctx context.Context, g *gitRunner, slug string, ws *Workspace, reused bool) error {
+	if c.moved != nil && reused {
+		if err := moveWorktree(ctx, ws, c.moved); err != nil {
+			return fmt.Errorf("move the worktree to the pushed %s: %w (removing the worktree %s starts it again from the pushed branch, its uncommitted changes lost)", ws.Branch, err, ws.Root)
+		}
+	}
+	if c.tips.synced != c.tips.remote {
+		if err := g.setRef(ctx, slug, syncedRefs+ws.Branch, c.tips.remote); err != nil {
+			return fmt.Errorf("record the pushed %s: %w", ws.Branch, err)
+		}
+	}
+	ws.Moved = c.moved
 	return nil
 }
 
