@@ -80,6 +80,11 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
 	agents := newAgentExecutors(d, cfg)
 	agents.log = log
+	leases, err := a.sharedLeases(st)
+	if err != nil {
+		lf.Close()
+		return nil, err
+	}
 	ws, err := workspace.New(workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
 		// The runtime's own git runs on the host: clone, fetch and push
@@ -93,6 +98,9 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		// A person at a terminal sees a large clone progress; a beat fired
 		// by a service or 'bonsai up' logs no progress bars.
 		CloneProgress: cloneProgress(a),
+		// Other machines work the tickets too: a worktree starts from
+		// the ticket branch they pushed.
+		SharedBoard: leases != nil,
 	})
 	if err != nil {
 		lf.Close()
@@ -139,11 +147,6 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		limit = heartbeat.MachineConcurrency()
 	}
 	host, _ := os.Hostname()
-	leases, err := a.sharedLeases(st)
-	if err != nil {
-		lf.Close()
-		return nil, err
-	}
 	// On a shared board, a limit set by hand holds across the machines
 	// (their leases are counted); "auto" sizes each machine alone. Each
 	// beat records its worker there.
