@@ -1,4 +1,4 @@
--- 0007: the queue holds its tickets whole (issue 18: the pick's speed
+-- 0008: the queue holds its tickets whole (issue 18: the pick's speed
 -- target). Pick joined each ticket_queue row to its ticket by primary key:
 -- 100 index descents and 100 heap pages on 100 projects, most of the
 -- pick's 0.35 ms on the server when idle and of its 2 ms on a loaded
