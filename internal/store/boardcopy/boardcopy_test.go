@@ -86,6 +86,9 @@ func fill(t *testing.T, s store.Store) {
 	ds, err := s.ClaimNotifications(ctx, "deliverer", time.Minute, 1)
 	must(err)
 	must(s.SettleNotification(ctx, ds[0].ID, "deliverer", board.Outcome{Sent: true}))
+	must(s.AppendTranscript(ctx, tks[3].ID, 0, [][]byte{[]byte(`{"type":"session","version":1}`),
+		[]byte(`{"type":"message","text":"héllo \u2028 🌱"}`)}))
+	must(s.WriteLive(ctx, tks[3].ID, []byte("{\"type\":\"message\"}\n"), true))
 }
 
 // TestRoundTrip copies a SQLite board to Postgres and back: the last copy

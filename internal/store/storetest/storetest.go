@@ -28,6 +28,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Schedule", scheduleCases},
 		{"Lease", leaseCases},
 		{"Landing", landingCases},
+		{"Transcript", transcriptCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
