@@ -92,6 +92,53 @@ func mirror(t *testing.T, db *postgres.DB, ticketID, path string, have *int64) {
 	*have += int64(len(lines))
 }
 
+// remoteAgent is a run on another machine of a new ticket demo#1 on the
+// shared board: a session file in a sessions directory of its own,
+// mirrored to the store by add, and the heartbeat's live writer keeping
+// the live file in the store too.
+type remoteAgent struct {
+	tk  board.Ticket
+	run board.Run
+	lw  *agentrunner.Live
+	add func(m llm.Message)
+}
+
+func newRemoteAgent(t *testing.T, worker *postgres.DB) remoteAgent {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := worker.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo",
+		Repo: "https://git.example.com/acme/demo.git", DefaultBranch: "main", Active: true}); err != nil {
+		t.Fatal(err)
+	}
+	tk, err := worker.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Agent at work", State: board.InProgress}, board.Human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := worker.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := session.Layout{Root: filepath.Join(t.TempDir(), "sessions")}.Transcript(tk.ProjectID, tk.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := session.Create(path, "/work", session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	lw := agentrunner.NewLive(path, nil)
+	t.Cleanup(lw.Close)
+	lw.SetStore(func(ctx context.Context, data []byte, fresh bool) error {
+		return worker.WriteLive(ctx, tk.ID, data, fresh)
+	})
+	var have int64
+	return remoteAgent{tk: tk, run: run, lw: lw, add: func(m llm.Message) {
+		appendMsg(t, f, m)
+		mirror(t, worker, tk.ID, path, &have)
+	}}
+}
+
 // TestSharedBoard_ShowsAgentsOfOtherMachines: on a shared board, a
 // `bonsai serve` shows the transcript and the message being streamed of an
 // agent whose worker runs on another machine (another data directory),
@@ -101,38 +148,9 @@ func TestSharedBoard_ShowsAgentsOfOtherMachines(t *testing.T) {
 	t.Parallel()
 	e, worker := newSharedEnv(t)
 	ctx := context.Background()
-	if _, err := worker.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo",
-		Repo: "https://git.example.com/acme/demo.git", DefaultBranch: "main"}); err != nil {
-		t.Fatal(err)
-	}
-	tk, err := worker.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "t", State: board.InProgress}, board.Human)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := worker.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement})
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	// The worker's machine: its own sessions directory, mirrored to the
-	// store, and the heartbeat's live writer keeping the live file there.
-	path, err := session.Layout{Root: filepath.Join(t.TempDir(), "sessions")}.Transcript(tk.ProjectID, tk.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := session.Create(path, "/work", session.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var have int64
-	appendMsg(t, f, llm.UserText("Work on ticket demo#1: the <flag> parser"))
-	mirror(t, worker, tk.ID, path, &have)
-	lw := agentrunner.NewLive(path, nil)
-	defer lw.Close()
-	lw.SetStore(func(ctx context.Context, data []byte, fresh bool) error {
-		return worker.WriteLive(ctx, tk.ID, data, fresh)
-	})
+	a := newRemoteAgent(t, worker)
+	tk, run, lw := a.tk, a.run, a.lw
+	a.add(llm.UserText("Work on ticket demo#1: the <flag> parser"))
 
 	c := e.browser(t)
 	r := e.get(t, c, "/p/demo/1")
@@ -160,9 +178,8 @@ func TestSharedBoard_ShowsAgentsOfOtherMachines(t *testing.T) {
 	}
 
 	// The message completes: its entry arrives, the partial goes.
-	appendMsg(t, f, llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopEnd,
+	a.add(llm.Message{Role: llm.RoleAssistant, StopReason: llm.StopEnd,
 		Content: []llm.Part{llm.Text("Reading main.go first, then done.")}})
-	mirror(t, worker, tk.ID, path, &have)
 	lw.Event(agent.Event{Type: agent.EventMessageEnd, Message: &llm.Message{Role: llm.RoleAssistant}})
 	for gotEntry, cleared := false, false; !gotEntry || !cleared; {
 		switch ev := s.next(t, 5*time.Second); ev.event {
