@@ -28,7 +28,7 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 // server has a data directory of its own, and follows the event log by
 // LISTEN/NOTIFY as `bonsai serve` does there. It returns the env and a
 // second connection to the board, for another machine's worker.
-func newSharedEnv(t *testing.T) (*env, *postgres.DB) {
+func newSharedEnv(t testing.TB) (*env, *postgres.DB) {
 	t.Helper()
 	u := pgtest.URL(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -66,13 +66,17 @@ func newSharedEnv(t *testing.T) (*env, *postgres.DB) {
 		ts.Close()
 		<-done
 	})
-	return &env{t: t, dir: dir, srv: srv, ts: ts, token: strings.TrimSpace(string(tok))}, worker
+	e := &env{dir: dir, srv: srv, ts: ts, token: strings.TrimSpace(string(tok))}
+	if tt, ok := t.(*testing.T); ok {
+		e.t = tt
+	}
+	return e, worker
 }
 
 // mirror appends the lines of the session file at path after the first
 // *have to the ticket's stored transcript, as a worker on a shared board
 // does with every line it writes.
-func mirror(t *testing.T, db *postgres.DB, ticketID, path string, have *int64) {
+func mirror(t testing.TB, db *postgres.DB, ticketID, path string, have *int64) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -103,7 +107,7 @@ type remoteAgent struct {
 	add func(m llm.Message)
 }
 
-func newRemoteAgent(t *testing.T, worker *postgres.DB) remoteAgent {
+func newRemoteAgent(t testing.TB, worker *postgres.DB) remoteAgent {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := worker.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo",
