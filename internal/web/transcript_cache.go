@@ -97,7 +97,7 @@ func (c *transcriptCache) sync(ctx context.Context, projectID, ticketID string) 
 // writes the whole transcript to a new file renamed into place, since a
 // file left by an earlier process may be stale; later ones append whole
 // lines, which readers (reading complete lines only) never see half of.
-// A failed write makes the next sync start over.
+// A failure makes the next sync start over.
 func (ct *cachedTranscript) syncLines(ctx context.Context, st transcriptStore, ticketID, path string) (err error) {
 	var (
 		f     *os.File
@@ -143,9 +143,8 @@ func (ct *cachedTranscript) syncLines(ctx context.Context, st transcriptStore, t
 		os.Remove(path + ".tmp")
 		return err
 	case err != nil:
-		if added > 0 { // the file may end in part of a line
-			ct.made = false
-		}
+		// The file may end in part of a line, or be gone: make it again.
+		ct.made = false
 		return err
 	case !ct.made:
 		if err := os.Rename(path+".tmp", path); err != nil {
