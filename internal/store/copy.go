@@ -78,7 +78,8 @@ var CopyTables = []Table{
 var (
 	DerivedTables = []string{"ticket_counts", "ticket_queue", "notify_rules", "bonsai_schema", "sqlite_sequence",
 		"leases",          // a board is copied with no worker running: no lease to keep
-		"transcript_live"} // nor a message being streamed
+		"transcript_live", // nor a message being streamed
+		"workers"}         // the target's workers record themselves at their next beat
 	DerivedColumns = []string{"tickets.last_human_comment_at", "tickets.pick_class", "tickets.pick_key",
 		"tickets.queue_class", "tickets.queue_key", "comments.seq", "runs.seq", "approvals.seq"}
 )

@@ -176,6 +176,9 @@ type Store interface {
 	// Leases are the workers' holds on tickets (issue 18).
 	Leases
 
+	// Workers are the workers' records of their beats (issue 18).
+	Workers
+
 	// Transcripts are tickets' transcripts and live files (issue 18).
 	Transcripts
 
@@ -210,6 +213,24 @@ type Leases interface {
 	ExpireLeases(ctx context.Context) ([]board.Lease, error)
 	// Leases lists the leases, expired ones included, by project slug.
 	Leases(ctx context.Context) ([]board.Lease, error)
+}
+
+// Workers is the registry of the workers of a board several machines
+// share: each beat records its worker, so the board knows every worker,
+// also one that holds no lease and ran nothing lately. Records write no
+// events: a beat every minute is not a board change.
+type Workers interface {
+	// RecordBeat stores b (board.CheckWorkerBeat, else EINVALID) as its
+	// worker's last beat, seen at the store's time, which it returns in
+	// b.SeenAt (a zero b.StartedAt is that time too). It replaces the
+	// record of the same host and data directory, whichever process
+	// wrote it. A b with StoppedAt set records that the worker stopped,
+	// at the store's time; one without clears it. Workers not seen for
+	// board.WorkerForgotten are dropped in the same transaction.
+	RecordBeat(ctx context.Context, b board.WorkerBeat) (board.WorkerBeat, error)
+	// Workers lists the workers seen within board.WorkerForgotten, the
+	// most recently seen first, then by ID.
+	Workers(ctx context.Context) ([]board.WorkerBeat, error)
 }
 
 // Transcripts keep tickets' session transcripts in the store, line by line
