@@ -18,6 +18,7 @@ type Leaser interface {
 	RenewLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration) (board.Lease, error)
 	ReleaseLease(ctx context.Context, ref board.Ref, worker string) error
 	ExpireLeases(ctx context.Context) ([]board.Lease, error)
+	Leases(ctx context.Context) ([]board.Lease, error)
 }
 
 // DefaultLeaseTTL is how long a lease lasts without renewal; a run
