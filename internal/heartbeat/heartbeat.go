@@ -72,8 +72,15 @@ type Options struct {
 	// SharedBoard says several machines share the board (Postgres): a
 	// project whose repository is a local path is skipped with the
 	// reason (board.SharedRepoReason), as the other machines cannot
-	// clone it.
+	// clone it, and each beat records its worker in Registry.
 	SharedBoard bool
+	// Registry, on a SharedBoard only, records Worker at every beat that
+	// takes the lock (registry.go); nil records nothing.
+	Registry Registry
+	// Worker is what a beat records of its process: host, data
+	// directory, pid, version, kind and start time; an empty ID is
+	// WorkerID.
+	Worker board.WorkerBeat
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Reap kills the processes whose environment holds mark (a
@@ -216,6 +223,7 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 
+	h.recordBeat(ctx)
 	h.expireLeases(ctx)
 	var busy map[string]bool
 	if rep.Interrupted, busy, err = h.reconcile(ctx); err != nil {

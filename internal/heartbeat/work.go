@@ -201,6 +201,12 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	if ws.Recreated {
 		r.note(ctx, board.KindNote, fmt.Sprintf("The branch `%s` no longer existed; it was started again from `%s`.", ws.Branch, ws.Base))
 	}
+	if m := ws.Moved; m != nil {
+		r.log.Info("worktree moved to the pushed branch", "branch", ws.Branch, "from", m.From, "to", m.To, "backup", m.Backup, "leftovers", m.Leftovers)
+		if m.Lost() {
+			r.note(ctx, board.KindNote, movedText(ws.Branch, m, h.opts.WorkerID))
+		}
+	}
 	comments, err := h.opts.Store.Comments(ctx, ref)
 	if err != nil {
 		return Job{}, failed("read comments", err)
