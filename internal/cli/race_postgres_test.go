@@ -18,6 +18,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/forge"
 	"github.com/bonsai-run/bonsai/internal/forge/forgetest"
+	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -135,6 +136,14 @@ func TestRace_WorkerProcesses(t *testing.T) {
 		return
 	}
 	checkRaceBoard(t, db, machines, len(model.Requests()))
+	// Each run pushed its ticket's branch, for any machine to go on from.
+	for p := range raceProjects {
+		slug := fmt.Sprintf("p%02d", p)
+		heads := strings.Fields(gittest.Run(t, srv.BareDir("acme", slug), "for-each-ref", "--format=%(refname)", "refs/heads/"))
+		if len(heads) != raceTickets+1 {
+			t.Errorf("%s's remote has %d branches, want main and one per ticket (%d): %v", slug, len(heads), raceTickets, heads)
+		}
+	}
 }
 
 // raceProgress logs how many tickets reached VERIFICATION every 15
