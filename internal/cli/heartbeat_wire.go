@@ -147,6 +147,11 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		limit = heartbeat.MachineConcurrency()
 	}
 	host, _ := os.Hostname()
+	ttl, err := a.leaseTTL()
+	if err != nil {
+		lf.Close()
+		return nil, err
+	}
 	// On a shared board, a limit set by hand holds across the machines
 	// (their leases are counted); "auto" sizes each machine alone. Each
 	// beat records its worker there.
@@ -164,6 +169,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check, Leases: leases,
 		GlobalLimit: global, SharedBoard: leases != nil, Registry: st, Worker: worker,
+		Transcripts: st, LeaseTTL: ttl,
 		Policy:       policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 		PullRequests: newForges(a, st, cfg, redact.String, log),
 	})

@@ -74,6 +74,12 @@ type Options struct {
 	// reason (board.SharedRepoReason), as the other machines cannot
 	// clone it, and each beat records its worker in Registry.
 	SharedBoard bool
+	// Transcripts, when not nil, is the store's copy of the tickets'
+	// transcripts. On a shared board it is the transcript: each run's
+	// file is rebuilt from it first and every line the run writes goes
+	// to it first (transcript.go). On one machine it only fills in a
+	// ticket's missing file (a board copied back from a shared store).
+	Transcripts Transcripts
 	// Registry, on a SharedBoard only, records Worker at every beat that
 	// takes the lock (registry.go); nil records nothing.
 	Registry Registry

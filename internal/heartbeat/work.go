@@ -240,6 +240,10 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	if err := os.MkdirAll(filepath.Dir(transcript), 0o700); err != nil {
 		return Job{}, failed("create session directory", err)
 	}
+	mirror, err := r.storedCopy(ctx, transcript)
+	if err != nil {
+		return Job{}, failed("prepare the transcript", err)
+	}
 	r.readHead(ctx)
 	r.tools = tickettool.New(tickettool.Config{
 		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
@@ -256,10 +260,24 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	return Job{
 		Brief: Brief{Task: r.plan.Task, Project: r.plan.Project, Ticket: t, Comments: comments,
 			Unseen: slices.Clone(r.seen), Decisions: decisions, Budget: budget, Deadline: deadline, Now: h.opts.Now()},
-		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Skills: h.opts.Skills,
+		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Mirror: mirror, Skills: h.opts.Skills,
 		Tools: tools, OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project),
-		Approve: r.approve,
+		Approve: r.approve, LiveStore: h.liveStore(t.ID),
 	}, nil
+}
+
+// liveStore is where a ticket's live file goes besides this machine's
+// sessions directory: the store, on a board several machines share, so
+// that their `bonsai serve` shows the message being streamed; nil on one
+// machine's board, whose serve reads the file.
+func (h *Heartbeat) liveStore(ticketID string) session.LiveStore {
+	st := h.opts.Transcripts
+	if !h.opts.SharedBoard || st == nil {
+		return nil
+	}
+	return func(ctx context.Context, data []byte, fresh bool) error {
+		return st.WriteLive(ctx, ticketID, data, fresh)
+	}
 }
 
 // policyOf is a project's command policy: its mode and patterns, then

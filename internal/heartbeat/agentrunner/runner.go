@@ -92,13 +92,14 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	if err != nil {
 		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
-	sess, err := agenthost.Resume(job.SessionFile, job.Project.Slug, session.Options{})
+	sess, err := agenthost.Resume(job.SessionFile, job.Project.Slug, session.Options{Mirror: job.Mirror})
 	if err != nil {
 		return heartbeat.Outcome{}, fmt.Errorf("open transcript: %w", err)
 	}
 	defer sess.Close()
 	// The message being streamed goes to a side file the web UI follows.
 	live := NewLive(job.SessionFile, r.opts.Logger)
+	live.SetStore(job.LiveStore)
 	defer live.Close()
 	var (
 		a     *agent.Agent
