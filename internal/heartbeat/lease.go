@@ -18,6 +18,7 @@ type Leaser interface {
 	RenewLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration) (board.Lease, error)
 	ReleaseLease(ctx context.Context, ref board.Ref, worker string) error
 	ExpireLeases(ctx context.Context) ([]board.Lease, error)
+	Leases(ctx context.Context) ([]board.Lease, error)
 }
 
 // DefaultLeaseTTL is how long a lease lasts without renewal; a run
@@ -47,6 +48,27 @@ func (h *Heartbeat) expireLeases(ctx context.Context) {
 	}
 	for _, l := range ls {
 		h.log.Warn("lease expired: its worker stopped renewing it", "ticket", l.Ref, "worker", l.Worker)
+		if !otherMachine(l.Worker, h.opts.WorkerID) {
+			h.reapExpired(ctx, l)
+		}
+	}
+}
+
+// reapExpired kills what the run an expired lease of this host held left
+// running (commands that left their process group), as reconcile does for
+// a dead beat's runs: on a shared board those wait for their lease to run
+// out. A failure is logged.
+func (h *Heartbeat) reapExpired(ctx context.Context, l board.Lease) {
+	runs, err := h.opts.Store.Runs(ctx, l.Ref)
+	if err != nil {
+		h.log.Error("read the runs of an expired lease", "ticket", l.Ref, "err", err)
+		return
+	}
+	for _, r := range runs { // newest first: the run the lease held
+		if r.WorkerID == l.Worker && r.Status == board.RunInterrupted && r.Error == board.LeaseInterruptedError {
+			h.killRun(r.ID)
+			return
+		}
 	}
 }
 

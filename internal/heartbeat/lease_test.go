@@ -134,3 +134,46 @@ func TestBeat_LeaseUnrenewableStopsRun(t *testing.T) {
 		t.Errorf("runs = %+v; want the run stopped", rs)
 	}
 }
+
+// TestBeat_LeasedRunOfThisHostIsLeftAlone: on a shared board, a run of
+// another data directory on this host (the same host name in its worker
+// ID) whose worker holds its ticket's lease is alive: the beat leaves it
+// running and its project to it, and still interrupts a run of this host
+// that holds no lease (a dead beat's). Found by the race of three worker
+// processes on one host (internal/cli's TestRace_WorkerProcesses).
+func TestBeat_LeasedRunOfThisHostIsLeftAlone(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.opts.WorkerID, e.opts.Leases = "here:1", e.db
+	ctx := context.Background()
+	e.project("live", nil)
+	e.project("dead", nil)
+	live := e.ticket("live", "Theirs", board.Research)
+	dead := e.ticket("dead", "Left", board.Research)
+	if _, err := e.db.AcquireLease(ctx, live.Ref(), "here:2", time.Hour, 0); err != nil {
+		t.Fatal(err)
+	}
+	running, err := e.db.StartRun(ctx, board.Run{TicketID: live.ID, Task: board.TaskResearch, WorkerID: "here:2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, err := e.db.StartRun(ctx, board.Run{TicketID: dead.ID, Task: board.TaskResearch, WorkerID: "here:3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := e.beat()
+	if rep.Interrupted != 1 {
+		t.Errorf("%d runs interrupted, want 1 (the one without a lease)", rep.Interrupted)
+	}
+	if rs := e.runs(live.Ref()); len(rs) != 1 || rs[0].ID != running.ID || rs[0].Status != board.RunRunning {
+		t.Errorf("runs of %s = %+v; want the leased run still running, and no other", live.Ref(), rs)
+	}
+	if rs := e.runs(dead.Ref()); len(rs) != 2 || rs[1].ID != left.ID || rs[1].Status != board.RunInterrupted {
+		t.Errorf("runs of %s = %+v; want the unleased run interrupted, then worked", dead.Ref(), rs)
+	}
+	for _, c := range e.runner.calls() {
+		if c.Ticket.ID == live.ID {
+			t.Errorf("the beat ran an agent on %s beside the run holding its lease", live.Ref())
+		}
+	}
+}

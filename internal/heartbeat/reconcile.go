@@ -41,9 +41,10 @@ func (h *Heartbeat) killRun(id string) bool {
 
 // reconcile ends the runs a dead beat of this machine left running (this
 // beat holds the machine's lock, so no live beat here owns them; a run
-// another machine's worker started is left running and its ticket busy): it kills the processes their commands
-// left, then marks each interrupted, charged with the usage its
-// transcript recorded since it started. A run whose processes could not
+// another machine's worker started, or whose worker holds its ticket's
+// lease, is left running and its ticket busy): it kills the processes
+// their commands left, then marks each interrupted, charged with the
+// usage its transcript recorded since it started. A run whose processes could not
 // all be killed stays running, and its ticket is returned in busy, so no
 // agent starts in a worktree where one still lives.
 func (h *Heartbeat) reconcile(ctx context.Context) (n int, busy map[string]bool, err error) {
@@ -52,12 +53,20 @@ func (h *Heartbeat) reconcile(ctx context.Context) (n int, busy map[string]bool,
 		return 0, nil, fmt.Errorf("reconcile: %w", err)
 	}
 	busy = map[string]bool{}
+	held, err := h.heldLeases(ctx, runs)
+	if err != nil {
+		return 0, nil, fmt.Errorf("reconcile: %w", err)
+	}
 	for _, r := range runs {
-		if otherMachine(r.WorkerID, h.opts.WorkerID) {
+		if otherMachine(r.WorkerID, h.opts.WorkerID) || held[r.ID] {
 			// On a board shared by several machines (Postgres), a
 			// beat elsewhere may own it: this lock says nothing about
 			// that beat, so the run is left to it, and its ticket to
-			// its agent.
+			// its agent. The same goes for a run of this host whose
+			// worker holds its ticket's lease: several data
+			// directories (machines) may share one host name, and
+			// their runs live as long as their leases; a lease that
+			// runs out interrupts its run (expireLeases).
 			busy[r.TicketID] = true
 			continue
 		}
@@ -69,12 +78,40 @@ func (h *Heartbeat) reconcile(ctx context.Context) (n int, busy map[string]bool,
 			h.log.Error("read the usage of an interrupted run", "run", r.ID, "err", err)
 		}
 		r.Status, r.Error = board.RunInterrupted, interruptedError
-		if _, err := h.opts.Store.FinishRun(ctx, r); err != nil {
+		if _, err := h.opts.Store.FinishRun(ctx, r); board.ErrorCode(err) == board.ECONFLICT {
+			// Finished meanwhile: by its own beat, or a lease expiry or
+			// another data directory's beat on a shared board.
+			h.log.Info("run finished while this beat reconciled it", "run", r.ID, "err", err)
+			continue
+		} else if err != nil {
 			return n, busy, fmt.Errorf("reconcile: %w", err)
 		}
 		n++
 	}
 	return n, busy, nil
+}
+
+// heldLeases returns the IDs of the runs whose worker holds their
+// ticket's lease, on a board several machines share (none otherwise).
+func (h *Heartbeat) heldLeases(ctx context.Context, runs []board.Run) (map[string]bool, error) {
+	held := map[string]bool{}
+	if h.opts.Leases == nil || len(runs) == 0 {
+		return held, nil
+	}
+	ls, err := h.opts.Leases.Leases(ctx)
+	if err != nil {
+		return nil, err
+	}
+	holder := map[string]string{} // ticket ID → worker
+	for _, l := range ls {
+		holder[l.TicketID] = l.Worker
+	}
+	for _, r := range runs {
+		if w, ok := holder[r.TicketID]; ok && w == r.WorkerID {
+			held[r.ID] = true
+		}
+	}
+	return held, nil
 }
 
 // chargeTranscript sets r's usage to what its ticket's transcript recorded

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
@@ -73,5 +74,54 @@ func TestBeat_InterruptedRunIsCharged(t *testing.T) {
 	}
 	if len(rep.Runs) != 1 || rep.Runs[0].Status != board.RunBudgetExceeded || len(e.runner.calls()) != 0 {
 		t.Errorf("runs = %+v, agent calls %d; want the ticket's budget spent and no agent", rep.Runs, len(e.runner.calls()))
+	}
+}
+
+// finishedMeanwhile is a store on which another beat finishes the run
+// whose ID is run just before this one's FinishRun, as a lease expiry
+// elsewhere or another data directory's beat on a shared board may.
+type finishedMeanwhile struct {
+	heartbeat.Store
+	run string
+}
+
+func (s finishedMeanwhile) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
+	if r.ID != s.run {
+		return s.Store.FinishRun(ctx, r)
+	}
+	other := r
+	other.Status, other.Error = board.RunInterrupted, board.LeaseInterruptedError
+	if _, err := s.Store.FinishRun(ctx, other); err != nil {
+		return board.Run{}, err
+	}
+	return s.Store.FinishRun(ctx, r)
+}
+
+// TestBeat_ReconcileRunFinishedMeanwhile: a left run that another beat
+// finishes while this one reconciles it does not fail the beat, which
+// goes on to work the tickets.
+func TestBeat_ReconcileRunFinishedMeanwhile(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.project("demo", nil)
+	tk := e.ticket("demo", "Work", board.Research)
+	left, err := e.db.StartRun(context.Background(), board.Run{TicketID: tk.ID, Task: board.TaskResearch, WorkerID: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.opts.Store = finishedMeanwhile{e.db, left.ID}
+	h, err := heartbeat.New(e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := h.Beat(context.Background())
+	if err != nil {
+		t.Fatalf("Beat: %v", err)
+	}
+	if rep.Interrupted != 0 || len(rep.Runs) != 1 {
+		t.Errorf("report: %d interrupted, runs %+v; want none interrupted by this beat and the ticket picked", rep.Interrupted, rep.Runs)
+	}
+	if rs := e.runs(tk.Ref()); len(rs) != 2 || rs[1].ID != left.ID || rs[1].Error != board.LeaseInterruptedError || rs[0].Status != board.RunCompleted {
+		t.Errorf("runs = %+v; want the left run finished by the other beat, then a completed one", rs)
 	}
 }

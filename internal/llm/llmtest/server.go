@@ -71,6 +71,10 @@ type ServerTurn struct {
 	Cut      Cut
 	CutAfter int
 
+	// Delay, when set, is how long the server waits before it answers,
+	// as a model thinks (it stops waiting when the client goes away).
+	Delay time.Duration
+
 	// EchoHeaders appends the request's headers, the key among them, to
 	// the error message of an error status or an error event, as some
 	// proxies do.
@@ -188,6 +192,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if !ok {
 		turn = ServerTurn{Status: http.StatusBadRequest, ErrorMessage: "llmtest: no scripted turn left"}
+	}
+	if turn.Delay > 0 {
+		select {
+		case <-time.After(turn.Delay):
+		case <-r.Context().Done():
+			return
+		}
 	}
 	if turn.EchoHeaders {
 		turn.ErrorMessage = strings.TrimSpace(turn.ErrorMessage + " (request headers: " + echo(r.Header) + ")")

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -96,5 +97,19 @@ func TestServer_ErrorBodies(t *testing.T) {
 	resp, body = post(t, s.URL+"/v1/messages", `{}`)
 	if resp.StatusCode != 400 || !strings.Contains(body, "no scripted turn left") {
 		t.Errorf("exhausted: %d %q", resp.StatusCode, body)
+	}
+}
+
+// TestServer_Delay: a turn with a Delay is answered no sooner than that,
+// and whole.
+func TestServer_Delay(t *testing.T) {
+	s := NewServer(t, ServerTurn{Message: llm.Message{Content: []llm.Part{llm.Text("Late")}}, Delay: 50 * time.Millisecond})
+	start := time.Now()
+	_, body := post(t, s.URL+"/v1/messages", `{"model":"claude-sonnet-4-5","stream":true}`)
+	if d := time.Since(start); d < 50*time.Millisecond {
+		t.Errorf("answered after %v, before the turn's delay of 50ms", d)
+	}
+	if !strings.Contains(body, `"text":"Late"`) || !strings.Contains(body, "message_stop") {
+		t.Errorf("stream = %s", body)
 	}
 }

@@ -1,0 +1,375 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/forge"
+	"github.com/bonsai-run/bonsai/internal/forge/forgetest"
+	"github.com/bonsai-run/bonsai/internal/gittest"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
+	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/postgres"
+	"github.com/bonsai-run/bonsai/internal/store/postgres/pgtest"
+)
+
+// The race of issue 18: machines, each a data directory of its own and
+// its own `bonsai heartbeat` processes, one after another, on one
+// Postgres board of raceProjects projects × raceTickets IN_PROGRESS
+// tickets, every project on a git remote served over HTTP.
+const (
+	raceMachines = 3
+	raceProjects = 50
+	raceTickets  = 20 // per project: 1,000 in all
+	// raceLimit is heartbeat.maxConcurrentAgents on every machine: set by
+	// hand on a shared board, it caps the agents of all the machines
+	// together (their leases).
+	raceLimit = 8
+)
+
+// raceTurn is the scripted model's answer to every request: commit a
+// file, then submit the ticket for verification, which ends the run. Every
+// run plays the same turn, so the order in which the machines' requests
+// reach the server does not matter.
+var raceTurn = llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{
+	llm.ToolCall("toolu_commit", "bash", []byte(`{"command":"echo done > done.txt && git add done.txt && git commit -q -m 'Add done.txt'"}`)),
+	llm.ToolCall("toolu_move", "ticket_move", []byte(`{"to":"VERIFICATION","criteria":[{"criterion":"done.txt exists","evidence":"done.txt committed"}]}`)),
+}, Usage: &llm.Usage{Input: 1000, Output: 40}}}
+
+// TestRace_WorkerProcesses: three machines, as separate processes with
+// separate data directories, work 1,000 tickets of 50 projects on one
+// Postgres board. Every ticket is worked once, no ticket has two runs at
+// once, no project has two agents at once, and the agents of all the
+// machines together never exceed heartbeat.maxConcurrentAgents, as the
+// runs table records them.
+func TestRace_WorkerProcesses(t *testing.T) {
+	u := pgtest.OwnURL(t)
+	ctx := context.Background()
+	srv := forgetest.New(t, forge.GitHub)
+	db, err := postgres.Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	seed := time.Now()
+	for p := range raceProjects {
+		slug := fmt.Sprintf("p%02d", p)
+		remote := srv.GitRepo(t, "acme", slug, map[string]string{"README.md": "# " + slug + "\n"})
+		_, err := db.CreateProject(ctx, board.Project{Slug: slug, Name: slug, Repo: remote, DefaultBranch: "main", Active: true,
+			Agent: board.AgentSettings{Sandbox: board.SandboxOff}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range raceTickets {
+			_, err := db.CreateTicket(ctx, board.Ticket{ProjectSlug: slug, Title: "Ticket " + strconv.Itoa(n+1),
+				State: board.InProgress, Criteria: []string{"done.txt exists"}}, board.Human)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("board seeded in %v", time.Since(seed).Round(time.Millisecond))
+
+	turns := make([]llmtest.ServerTurn, raceProjects*raceTickets)
+	for i := range turns {
+		turns[i] = raceTurn
+	}
+	model := llmtest.NewServer(t, turns...)
+
+	machines := make([]*raceMachine, raceMachines)
+	for i := range machines {
+		m := &raceMachine{name: fmt.Sprintf("m%d", i+1), dir: t.TempDir()}
+		m.env = append(raceEnv(),
+			"BONSAI_DATA_DIR="+filepath.Join(m.dir, "data"), "HOME="+filepath.Join(m.dir, "home"),
+			"BONSAI_DATABASE_URL="+u, "ANTHROPIC_BASE_URL="+model.URL, "ANTHROPIC_API_KEY=test-key")
+		if err := os.MkdirAll(filepath.Join(m.dir, "home"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.bonsai(ctx, "config", "set", "heartbeat.maxConcurrentAgents", strconv.Itoa(raceLimit)); err != nil {
+			t.Fatal(err)
+		}
+		machines[i] = m
+	}
+
+	start := time.Now()
+	limit := 10 * time.Minute
+	if d, ok := t.Deadline(); ok && time.Until(d) < limit+time.Minute {
+		limit = time.Until(d) - time.Minute
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	progress, stop := context.WithCancel(ctx)
+	logged := make(chan struct{})
+	go func() { raceProgress(progress, t, db, start); close(logged) }()
+	var wg sync.WaitGroup
+	for _, m := range machines {
+		wg.Go(func() {
+			if err := m.beatUntilDone(ctx, db); err != nil {
+				t.Errorf("%s: %v", m.name, err)
+				cancel()
+			}
+		})
+	}
+	wg.Wait()
+	stop()
+	<-logged
+	took := time.Since(start)
+	beats := 0
+	for _, m := range machines {
+		beats += len(m.pids)
+	}
+	t.Logf("%d tickets worked by %d machines in %v (%d beats)", raceProjects*raceTickets, raceMachines, took.Round(time.Millisecond), beats)
+	if t.Failed() {
+		return
+	}
+	checkRaceBoard(t, db, machines, len(model.Requests()))
+	// Each run pushed its ticket's branch, for any machine to go on from.
+	for p := range raceProjects {
+		slug := fmt.Sprintf("p%02d", p)
+		heads := strings.Fields(gittest.Run(t, srv.BareDir("acme", slug), "for-each-ref", "--format=%(refname)", "refs/heads/"))
+		if len(heads) != raceTickets+1 {
+			t.Errorf("%s's remote has %d branches, want main and one per ticket (%d): %v", slug, len(heads), raceTickets, heads)
+		}
+	}
+}
+
+// raceProgress logs how many tickets reached VERIFICATION every 15
+// seconds until ctx ends.
+func raceProgress(ctx context.Context, t *testing.T, db store.Store, start time.Time) {
+	tick := time.NewTicker(15 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		n, err := db.CountTickets(ctx, store.TicketFilter{State: board.Verification})
+		if err != nil {
+			return
+		}
+		t.Logf("%v: %d tickets in VERIFICATION", time.Since(start).Round(time.Second), n)
+	}
+}
+
+// raceEnv is the environment of every machine's commands: the test's,
+// without what would reach a developer's own board, keys or model.
+func raceEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "BONSAI_") || strings.HasSuffix(k, "_API_KEY") || strings.HasSuffix(k, "_BASE_URL") || k == "HOME" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "BONSAI_USER=tester", "BONSAI_KEYRING=file", "TZ=UTC")
+}
+
+// raceMachine is one machine of the race: a data directory and the
+// processes run with it.
+type raceMachine struct {
+	name, dir string
+	env       []string
+
+	mu   sync.Mutex
+	pids map[int]bool // of its beats, the pid part of their worker ids
+}
+
+// bonsai runs the bonsai command (the test binary, which testscript put
+// on PATH) as one of the machine's processes.
+func (m *raceMachine) bonsai(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "bonsai", args...)
+	cmd.Env = m.env
+	cmd.Dir = m.dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if cmd.Process != nil {
+		m.mu.Lock()
+		if m.pids == nil {
+			m.pids = map[int]bool{}
+		}
+		m.pids[cmd.Process.Pid] = true
+		m.mu.Unlock()
+	}
+	if err != nil {
+		return out, fmt.Errorf("bonsai %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
+	}
+	return out, nil
+}
+
+// beatUntilDone runs the machine's beats, one after another, until no
+// ticket of the board is IN_PROGRESS. It fails when the board stops
+// moving: rounds beats of every kind in a row that worked nothing.
+func (m *raceMachine) beatUntilDone(ctx context.Context, db store.Store) error {
+	idle := 0
+	for {
+		n, err := db.CountTickets(ctx, store.TicketFilter{State: board.InProgress})
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+		out, err := m.bonsai(ctx, "heartbeat", "--json")
+		if err != nil {
+			return err
+		}
+		var rep struct {
+			Runs []struct {
+				Ticket, Status, Skipped, Error string
+			}
+		}
+		if err := json.Unmarshal(out, &rep); err != nil {
+			return fmt.Errorf("heartbeat --json: %v\n%s", err, out)
+		}
+		worked := 0
+		for _, r := range rep.Runs {
+			if r.Error != "" {
+				return fmt.Errorf("%s: %s", r.Ticket, r.Error)
+			}
+			if r.Status != "" {
+				worked++
+			}
+		}
+		if worked > 0 {
+			idle = 0
+		} else if idle++; idle == 20 {
+			return fmt.Errorf("20 beats in a row worked nothing, with %d tickets IN_PROGRESS; the last one:\n%s", n, out)
+		}
+	}
+}
+
+// checkRaceBoard checks the board the machines left: every ticket in
+// VERIFICATION after one completed run, which made requests model
+// requests in all; no two runs of a ticket or a project overlapping; at
+// most raceLimit runs at once; every machine having worked.
+func checkRaceBoard(t *testing.T, db store.Store, machines []*raceMachine, requests int) {
+	t.Helper()
+	ctx := context.Background()
+	tickets, err := db.Tickets(ctx, store.TicketFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tickets) != raceProjects*raceTickets {
+		t.Fatalf("%d tickets on the board, want %d", len(tickets), raceProjects*raceTickets)
+	}
+	for _, tk := range tickets {
+		if tk.State != board.Verification {
+			t.Errorf("%s is %s, want VERIFICATION", tk.Ref(), tk.State)
+		}
+	}
+	runs, err := db.RecentRuns(ctx, 10*len(tickets))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != len(tickets) {
+		t.Errorf("%d runs, want one per ticket (%d)", len(runs), len(tickets))
+	}
+	if requests != len(runs) {
+		t.Errorf("the model answered %d requests, want one per run (%d)", requests, len(runs))
+	}
+	machineOf := map[string]string{}
+	for _, m := range machines {
+		for pid := range m.pids {
+			machineOf[strconv.Itoa(pid)] = m.name
+		}
+	}
+	byTicket := map[string][]board.Run{}
+	byProject := map[string][]board.Run{}
+	worked := map[string]int{}
+	for _, r := range runs {
+		ref := board.Ref{Project: r.ProjectSlug, Number: r.TicketNumber}.String()
+		if r.Status != board.RunCompleted || r.FinishedAt == nil {
+			t.Errorf("%s: run %s is %s: %s", ref, r.ID, r.Status, r.Error)
+			continue
+		}
+		byTicket[ref] = append(byTicket[ref], r)
+		byProject[r.ProjectSlug] = append(byProject[r.ProjectSlug], r)
+		_, pid, _ := strings.Cut(r.WorkerID, ":")
+		m := machineOf[pid]
+		if m == "" {
+			t.Errorf("%s: run %s by worker %s, not one of the machines' processes", ref, r.ID, r.WorkerID)
+		}
+		worked[m]++
+	}
+	for ref, rs := range byTicket {
+		if len(rs) != 1 {
+			t.Errorf("%s ran %d times", ref, len(rs))
+		}
+		if o := overlapping(rs); o != "" {
+			t.Errorf("%s: two runs at once: %s", ref, o)
+		}
+	}
+	for p, rs := range byProject {
+		if o := overlapping(rs); o != "" {
+			t.Errorf("project %s: two agents at once: %s", p, o)
+		}
+	}
+	if n := mostAtOnce(runs); n > raceLimit {
+		t.Errorf("%d runs at once across the machines, over heartbeat.maxConcurrentAgents %d", n, raceLimit)
+	}
+	for _, m := range machines {
+		if worked[m.name] == 0 {
+			t.Errorf("machine %s worked no ticket: the race does not show the machines sharing the board", m.name)
+		}
+	}
+	t.Logf("runs by machine: %v; at most %d at once", worked, mostAtOnce(runs))
+}
+
+// overlapping describes two of runs that overlap in time, or is empty.
+// A run that starts in the millisecond another ends does not overlap it.
+func overlapping(runs []board.Run) string {
+	rs := append([]board.Run(nil), runs...)
+	sort.Slice(rs, func(i, j int) bool { return rs[i].StartedAt.Before(rs[j].StartedAt) })
+	for i := 1; i < len(rs); i++ {
+		a, b := rs[i-1], rs[i]
+		if b.StartedAt.Before(*a.FinishedAt) {
+			return fmt.Sprintf("run %s (%s, %s–%s) and run %s (%s, from %s)",
+				a.ID, a.WorkerID, a.StartedAt.Format(time.StampMilli), a.FinishedAt.Format(time.StampMilli),
+				b.ID, b.WorkerID, b.StartedAt.Format(time.StampMilli))
+		}
+	}
+	return ""
+}
+
+// mostAtOnce is the most runs running at one moment.
+func mostAtOnce(runs []board.Run) int {
+	type edge struct {
+		at    time.Time
+		delta int
+	}
+	var es []edge
+	for _, r := range runs {
+		if r.FinishedAt != nil {
+			es = append(es, edge{r.StartedAt, 1}, edge{*r.FinishedAt, -1})
+		}
+	}
+	// At equal times an end comes first.
+	sort.Slice(es, func(i, j int) bool {
+		if es[i].at.Equal(es[j].at) {
+			return es[i].delta < es[j].delta
+		}
+		return es[i].at.Before(es[j].at)
+	})
+	n, most := 0, 0
+	for _, e := range es {
+		n += e.delta
+		most = max(most, n)
+	}
+	return most
+}
