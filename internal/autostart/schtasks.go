@@ -27,11 +27,6 @@ func TaskSchedulerFiles(s Spec) []File {
 	}
 	wrapper := fmt.Sprintf("@echo off\r\nset \"BONSAI_DATA_DIR=%s\"\r\n%s\"%s\" heartbeat %s >> \"%s\" 2>&1\r\n",
 		pct.Replace(s.DataDir), path, pct.Replace(s.Binary), ServiceFlag, pct.Replace(s.LogFile))
-	esc := func(v string) string {
-		var b bytes.Buffer
-		xml.EscapeText(&b, []byte(v))
-		return b.String()
-	}
 	task := fmt.Sprintf(`<?xml version="1.0" encoding="UTF-16"?>
 <Task version="1.2" xmlns="http://schemas.microsoft.com/windows/2004/02/mit/task">
   <RegistrationInfo>
@@ -61,11 +56,18 @@ func TaskSchedulerFiles(s Spec) []File {
     </Exec>
   </Actions>
 </Task>
-`, s.IntervalSec, s.MaxDurationSec+60, esc(script))
+`, s.IntervalSec, s.MaxDurationSec+60, xmlText(script))
 	return []File{
 		{Path: taskXML(s.DataDir), Content: task, UTF16: true},
 		{Path: script, Content: wrapper},
 	}
+}
+
+// xmlText escapes v for an XML element's text.
+func xmlText(v string) string {
+	var b bytes.Buffer
+	xml.EscapeText(&b, []byte(v))
+	return b.String()
 }
 
 // taskXML is where the task definition is kept.

@@ -30,6 +30,10 @@ type Spec struct {
 	// Empty leaves the service manager's own. Keys never go in a unit:
 	// the beat reads them from the credential store.
 	Path string
+	// User is the account (DOMAIN\name) at whose logon the Windows
+	// worker task starts; empty means any user's, which only an
+	// administrator may register. Other services ignore it.
+	User string
 }
 
 // ServiceFlag is the flag of 'bonsai heartbeat' that every unit passes,
@@ -48,7 +52,7 @@ func (s Spec) Validate() error {
 	case s.MaxDurationSec < 60:
 		return fmt.Errorf("maximum duration must be at least 60 seconds, got %d", s.MaxDurationSec)
 	}
-	for _, p := range []string{s.Binary, s.DataDir, s.LogFile, s.Path} {
+	for _, p := range []string{s.Binary, s.DataDir, s.LogFile, s.Path, s.User} {
 		if strings.ContainsAny(p, "\x00\n\r") {
 			return errors.New("paths must not contain control characters")
 		}

@@ -84,16 +84,19 @@ func LaunchdWorker(home string, uid int) Platform {
 }
 
 // IsWorker reports whether p's installed files are the worker service's
-// (p being a worker platform): its files exist and say so.
+// (p being a worker platform): its files exist and one says so (Task
+// Scheduler's definition is UTF-16; its script is not).
 func (p Platform) IsWorker(dataDir string) bool {
 	if p.mark == "" {
 		return false
 	}
+	marked := false
 	for _, path := range p.Paths(dataDir) {
 		b, err := os.ReadFile(path)
-		if err != nil || !strings.Contains(string(b), p.mark) {
+		if err != nil {
 			return false
 		}
+		marked = marked || strings.Contains(string(b), p.mark)
 	}
-	return true
+	return marked
 }

@@ -19,6 +19,10 @@ type Lease struct {
 	ExpiresAt  time.Time `json:"expiresAt"`
 }
 
+// DefaultLeaseTTL is how long a lease lasts without renewal; its run
+// renews it every third of that.
+const DefaultLeaseTTL = 30 * time.Second
+
 // EventLeaseExpired is a lease that ran out: its worker stopped renewing
 // it. Data names the worker and how many of its runs were interrupted.
 const EventLeaseExpired EventType = "lease.expired"

@@ -32,6 +32,9 @@ type app struct {
 	// oneShot reports that the command runs for milliseconds and exits
 	// (not up, serve, heartbeat or run).
 	oneShot bool
+	// loop reports that the command is `bonsai worker`: its beats record
+	// their worker as a loop (board.WorkerLoop), not one beat.
+	loop bool
 
 	dir   config.Dir
 	store store.Store

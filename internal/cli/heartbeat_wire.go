@@ -81,6 +81,11 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
 	agents := newAgentExecutors(d, cfg)
 	agents.log = log
+	leases, err := a.sharedLeases(st)
+	if err != nil {
+		lf.Close()
+		return nil, err
+	}
 	ws, err := workspace.New(workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
 		// The runtime's own git runs on the host: clone, fetch and push
@@ -94,6 +99,9 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		// A person at a terminal sees a large clone progress; a beat fired
 		// by a service or 'bonsai up' logs no progress bars.
 		CloneProgress: cloneProgress(a),
+		// Other machines work the tickets too: a worktree starts from
+		// the ticket branch they pushed.
+		SharedBoard: leases != nil,
 	})
 	if err != nil {
 		lf.Close()
@@ -140,16 +148,19 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		limit = heartbeat.MachineConcurrency()
 	}
 	host, _ := os.Hostname()
-	leases, err := a.sharedLeases(st)
+	ttl, err := a.leaseTTL()
 	if err != nil {
 		lf.Close()
 		return nil, err
 	}
 	// On a shared board, a limit set by hand holds across the machines
-	// (their leases are counted); "auto" sizes each machine alone.
+	// (their leases are counted); "auto" sizes each machine alone. Each
+	// beat records its worker there.
 	global := 0
+	var worker board.WorkerBeat
 	if leases != nil {
 		global = int(cfg.Heartbeat.MaxConcurrentAgents)
+		worker = a.workerBeat(d, host)
 	}
 	hb, err := heartbeat.New(heartbeat.Options{
 		Store: listed, Workspaces: ws, Runner: engines, Logger: log, Progress: progress,
@@ -158,7 +169,8 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check, Leases: leases,
-		GlobalLimit: global, SharedBoard: leases != nil,
+		GlobalLimit: global, SharedBoard: leases != nil, Registry: st, Worker: worker,
+		Transcripts: st, LeaseTTL: ttl,
 		Policy:       policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 		PullRequests: newForges(a, st, cfg, redact.String, log),
 	})

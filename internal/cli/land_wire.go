@@ -37,6 +37,11 @@ func newLander(a *app, st store.Store) (*land.Lander, error) {
 	if cfg, err := a.config(); err == nil {
 		opts.AgentIdentity = agentIdentity(cfg)
 	}
+	// On a board several machines share, the work to land is the pushed
+	// ticket branch, which this machine's copy may be behind.
+	if u, err := a.storeURL(); err == nil && u != "" {
+		opts.SharedBoard = true
+	}
 	ws, err := workspace.New(opts)
 	if err != nil {
 		return nil, err

@@ -86,11 +86,12 @@ func newServiceInstallCmd(a *app) *cobra.Command {
 every heartbeat.intervalSec seconds.
 
 --worker installs 'bonsai worker' instead, kept running by the service
-manager (a systemd user service, a launchd KeepAlive agent; not yet on
-Windows): one long-running process beating every heartbeat.intervalSec,
-for a machine of a board on Postgres that serves no UI (docs/postgres.md).
-It replaces the timer, and the timer replaces it; 'service status',
-'logs' and 'uninstall' work on either.`,
+manager: a systemd user service, a launchd KeepAlive agent, or on Windows a
+Task Scheduler task started now and at your logon whose script starts the
+worker again after a failure. It is one long-running process beating every
+heartbeat.intervalSec, for a machine of a board on Postgres that serves no
+UI (docs/postgres.md). It replaces the timer, and the timer replaces it;
+'service status', 'logs' and 'uninstall' work on either.`,
 		Example: `  bonsai service install
   bonsai service install --worker --dry-run`,
 		Args: cobra.NoArgs,
@@ -119,7 +120,7 @@ It replaces the timer, and the timer replaces it; 'service status',
 			spec := autostart.Spec{
 				Binary: binary, DataDir: string(a.dir), IntervalSec: c.Heartbeat.IntervalSec,
 				MaxDurationSec: c.Heartbeat.MaxDurationSec, LogFile: filepath.Join(a.dir.Logs(), "heartbeat.out"),
-				Path: a.env("PATH"),
+				Path: a.env("PATH"), User: windowsUser(a.env),
 			}
 			if dryRun {
 				if err := spec.Validate(); err != nil {
@@ -160,6 +161,16 @@ It replaces the timer, and the timer replaces it; 'service status',
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the files the service would consist of, and change nothing")
 	cmd.Flags().BoolVar(&worker, "worker", false, "run 'bonsai worker' as a long-running service instead of a timer firing 'bonsai heartbeat'")
 	return cmd
+}
+
+// windowsUser is the account a Windows worker task starts at the logon
+// of, DOMAIN\name from the environment Windows sets; empty elsewhere.
+func windowsUser(env func(string) string) string {
+	name, domain := env("USERNAME"), env("USERDOMAIN")
+	if name == "" || domain == "" {
+		return name
+	}
+	return domain + `\` + name
 }
 
 // installedBinary returns the absolute path of the running binary, refusing

@@ -19,7 +19,15 @@ func newStatusCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show projects, the queue the next heartbeat would pick, and recent runs",
-		Args:  cobra.NoArgs,
+		Long: `Show the heartbeat, the projects and their ticket counts, the queue the next
+heartbeat would pick, the tickets waiting on you, the runs running and the
+recent ones, and today's spend.
+
+On a board on Postgres, which several machines share (docs/postgres.md),
+it also lists the workers and the leases: every worker whose beats
+recorded it in the last 7 days, with what it runs, its last beat (or that
+it stopped, or seems gone) and the tickets it holds, and every lease.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := loadStatus(cmd, a)
 			if err != nil {
@@ -46,7 +54,16 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 	}
 	st := heartbeat.ReadState(a.dir.Path("heartbeat.json"))
 	hb := text.NewHeartbeatStatus(st, a.now())
-	v, err := view.LoadStatus(cmd.Context(), s, view.StatusOptions{
+	// On a board several machines share, the workers and their leases.
+	u, err := a.storeURL()
+	if err != nil {
+		return view.Status{}, err
+	}
+	var shared view.WorkerSource
+	if u != "" {
+		shared = s
+	}
+	return view.LoadStatus(cmd.Context(), s, view.StatusOptions{
 		Heartbeat: hb,
 		Facts:     hb.Facts,
 		Now:       a.now(),
@@ -54,21 +71,8 @@ func loadStatus(cmd *cobra.Command, a *app) (view.Status, error) {
 			return modelStatuses(a.presenceEnv(), a.keySource, cfg, ps)
 		},
 		Sandbox: func() error { return sandboxUsable(func() error { return sandboxKnown(st) }) },
+		Shared:  shared, LeaseTTL: heartbeat.DefaultLeaseTTL, Interval: workerInterval(a),
 	})
-	if err != nil {
-		return v, err
-	}
-	// On a board several machines share, the workers and their leases.
-	if u, err := a.storeURL(); err != nil || u == "" {
-		return v, err
-	}
-	leases, err := s.Leases(cmd.Context())
-	if err != nil {
-		return v, err
-	}
-	v.Leases = leases
-	v.Workers = view.Workers(leases, append(slices.Clone(v.Running), v.RecentRuns...), heartbeat.DefaultLeaseTTL)
-	return v, nil
 }
 
 // loadHeartbeat reads the heartbeat's state in the data directory d for

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/bonsai-run/bonsai/internal/session"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/boardcopy"
 	"github.com/bonsai-run/bonsai/internal/store/postgres"
@@ -35,7 +37,7 @@ type copyStore interface {
 }
 
 func newStoreMigrateCmd(a *app) *cobra.Command {
-	var from, to string
+	var from, to, sessions string
 	cmd := &cobra.Command{
 		Use:   "migrate --to postgres://…|FILE",
 		Short: "Copy the board to an empty Postgres database, or to a new SQLite file",
@@ -43,6 +45,13 @@ func newStoreMigrateCmd(a *app) *cobra.Command {
 notification of a board into an empty store, in one transaction, then check
 that each table holds the same rows on both sides (counts and SHA-256
 checksums). The source is left as it is.
+
+Tickets' transcripts go too. On a SQLite board they are the session files
+in the data directory's sessions directory (--sessions, by default the one
+beside the SQLite file); a ticket without a file keeps the lines its board
+holds. On Postgres they are rows, copied as they are: a SQLite board made
+from them resumes each ticket from its rows until its next run writes the
+file.
 
 --from defaults to the board this command would use (BONSAI_DATABASE_URL,
 store.url, else bonsai.db). --to takes a postgres:// URL (an empty database
@@ -54,16 +63,17 @@ stop the heartbeat service and bonsai serve first.`,
   bonsai store migrate --to ~/bonsai-backup.db`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runStoreMigrate(cmd, a, from, to)
+			return runStoreMigrate(cmd, a, from, to, sessions)
 		},
 	}
 	cmd.Flags().StringVar(&from, "from", "", "the board to copy: a postgres:// URL or a SQLite file (default: the current board)")
 	cmd.Flags().StringVar(&to, "to", "", "where to copy it: an empty postgres:// database or a new SQLite file")
+	cmd.Flags().StringVar(&sessions, "sessions", "", "the session files of a SQLite --from (default: the sessions directory beside it)")
 	cmd.MarkFlagRequired("to")
 	return cmd
 }
 
-func runStoreMigrate(cmd *cobra.Command, a *app, from, to string) error {
+func runStoreMigrate(cmd *cobra.Command, a *app, from, to, sessions string) error {
 	ctx := cmd.Context()
 	if from == "" {
 		u, err := a.storeURL()
@@ -87,17 +97,34 @@ func runStoreMigrate(cmd *cobra.Command, a *app, from, to string) error {
 			return &usageError{fmt.Errorf("%s already exists; --to takes a new file, so no board is overwritten", to)}
 		}
 	}
+	if sessions != "" && postgres.IsURL(from) {
+		return &usageError{errors.New("--sessions is for a SQLite board: a Postgres board holds its transcripts")}
+	}
+	if sessions != "" {
+		if st, err := os.Stat(sessions); err != nil || !st.IsDir() {
+			return &usageError{fmt.Errorf("--sessions %s is not a directory: give the sessions directory of the data directory the SQLite board was in", sessions)}
+		}
+	}
 	src, err := openCopyStore(ctx, from)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
+	var files *boardcopy.TranscriptFiles
+	read := store.Copier(src)
+	if !postgres.IsURL(from) {
+		if sessions == "" {
+			sessions = filepath.Join(filepath.Dir(from), "sessions")
+		}
+		files = transcriptFiles(src, sessions)
+		read = files
+	}
 	dst, err := openCopyStore(ctx, to)
 	if err != nil {
 		return err
 	}
 	defer dst.Close()
-	sums, err := boardcopy.Copy(ctx, src, dst)
+	sums, err := boardcopy.Copy(ctx, read, dst)
 	if err != nil {
 		return fmt.Errorf("copy the board to %s: %w", where(to), err)
 	}
@@ -107,6 +134,13 @@ func runStoreMigrate(cmd *cobra.Command, a *app, from, to string) error {
 		fmt.Fprintf(w, "%s\t%d\t%.16s\n", s.Table, s.Rows, s.SHA256)
 	}
 	w.Flush()
+	if files != nil {
+		fmt.Fprintf(cmd.OutOrStdout(), "Transcripts: %d session files from %s", files.Files, files.Dir)
+		if files.Skipped > 0 {
+			fmt.Fprintf(cmd.OutOrStdout(), " (%d lines that were not JSON, torn by a crash, left out)", files.Skipped)
+		}
+		fmt.Fprintln(cmd.OutOrStdout())
+	}
 	fmt.Fprintf(cmd.OutOrStdout(), "Copied the board from %s to %s; both hold the same rows.\n", where(from), where(to))
 	if postgres.IsURL(to) {
 		fmt.Fprintf(cmd.OutOrStdout(), "Use it with: bonsai config set store.url %s (or BONSAI_DATABASE_URL)\n", postgres.Redact(to))
@@ -138,4 +172,17 @@ func where(loc string) string {
 		return postgres.Redact(loc)
 	}
 	return loc
+}
+
+// transcriptFiles reads a SQLite board with the session files under
+// sessions as its transcripts.
+func transcriptFiles(src store.Copier, sessions string) *boardcopy.TranscriptFiles {
+	l := session.Layout{Root: sessions}
+	return &boardcopy.TranscriptFiles{Copier: src, Dir: sessions, Open: func(projectID, ticketID string) (io.ReadCloser, error) {
+		p, err := l.Transcript(projectID, ticketID)
+		if err != nil {
+			return nil, err
+		}
+		return os.Open(p)
+	}}
 }

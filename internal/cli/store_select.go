@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/doctor"
@@ -97,4 +98,23 @@ func eventsChanged(s store.Store) func(ctx context.Context) <-chan struct{} {
 		return db.EventsChanged
 	}
 	return nil
+}
+
+// envLeaseTTL sets how long a run's lease on a shared board lasts
+// unrenewed (a duration such as 10s); unset means
+// heartbeat.DefaultLeaseTTL. Every worker of a board should use the
+// same value. Tests shorten it to see a killed worker's lease expire.
+const envLeaseTTL = "BONSAI_LEASE_TTL"
+
+// leaseTTL returns the lease TTL BONSAI_LEASE_TTL sets, 0 for the default.
+func (a *app) leaseTTL() (time.Duration, error) {
+	v := a.getenv(envLeaseTTL)
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < time.Second {
+		return 0, &usageError{fmt.Errorf("%s=%q is not a duration of at least 1s, such as 30s; unset it for the default (%s)", envLeaseTTL, v, heartbeat.DefaultLeaseTTL)}
+	}
+	return d, nil
 }

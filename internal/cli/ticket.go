@@ -27,7 +27,7 @@ answer the agent's requests to run a command (allow, deny).`,
 	}
 	cmd.AddCommand(newTicketAddCmd(a), newTicketListCmd(a), newTicketShowCmd(a), newTicketEditCmd(a),
 		newTicketMoveCmd(a), newTicketApproveCmd(a), newTicketLandCmd(a), newTicketReturnCmd(a), newTicketAllowCmd(a), newTicketDenyCmd(a),
-		newTicketStopCmd(a), newTicketRunCmd(a))
+		newTicketStopCmd(a), newTicketRunCmd(a), newTicketTranscriptCmd(a))
 	return cmd
 }
 

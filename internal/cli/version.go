@@ -25,9 +25,15 @@ func newVersionCmd(a *app) *cobra.Command {
 
 // versionLine is what 'bonsai version' and 'bonsai --version' print.
 func versionLine() string {
+	return fmt.Sprintf("bonsai %s (%s %s/%s)", versionNumber(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// versionNumber is this binary's version: set at build time, else the
+// module's, else "dev".
+func versionNumber() string {
 	v := version
 	if info, ok := debug.ReadBuildInfo(); ok && v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 		v = info.Main.Version
 	}
-	return fmt.Sprintf("bonsai %s (%s %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return v
 }

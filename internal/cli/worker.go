@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -28,12 +29,16 @@ config.json before each wait.
 It is meant for the machines of a board on Postgres (store.url or
 BONSAI_DATABASE_URL, docs/postgres.md), where every run holds its ticket's
 lease, so any number of workers share the work, one agent per project; a
-'bonsai serve' on one machine shows them all, and 'bonsai status' lists the
-workers and their leases. It also works on one machine's SQLite board.
+'bonsai serve' on one machine shows them all. There each beat records the
+worker (its version, its last beat), so 'bonsai status' lists every worker,
+also an idle one, with its last beat and its leases. It also works on one
+machine's SQLite board, which records no workers.
 
 A signal stops the worker: a beat that runs gets the signal as 'bonsai
-heartbeat' would (its runs stop and are recorded), then the worker exits 0.
-'bonsai service install --worker' runs it as the long-running service.`,
+heartbeat' would (its runs stop and are recorded), the worker records on a
+Postgres board that it stopped, then exits 0. 'bonsai service install
+--worker' runs it as the long-running service (systemd, launchd, or a Task
+Scheduler task started at logon on Windows).`,
 		Example: `  BONSAI_DATABASE_URL=postgres://bonsai@db.internal/bonsai bonsai worker
   bonsai service install --worker`,
 		Args: cobra.NoArgs,
@@ -49,6 +54,7 @@ heartbeat' would (its runs stop and are recorded), then the worker exits 0.
 // runWorker beats until the command's context ends (a signal).
 func runWorker(cmd *cobra.Command, a *app, service bool) error {
 	ctx := cmd.Context()
+	a.loop = true
 	where := "the SQLite board in the data directory"
 	u, err := a.storeURL()
 	if err != nil {
@@ -65,8 +71,7 @@ func runWorker(cmd *cobra.Command, a *app, service bool) error {
 		started := a.now()
 		err := runHeartbeat(cmd, a, &o)
 		if ctx.Err() != nil {
-			fmt.Fprintln(a.stdout, "Worker stopped.")
-			return nil
+			return workerStopped(ctx, a)
 		}
 		if service {
 			recordServiceBeat(a, started, o.report, err)
@@ -78,11 +83,20 @@ func runWorker(cmd *cobra.Command, a *app, service bool) error {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			fmt.Fprintln(a.stdout, "Worker stopped.")
-			return nil
+			return workerStopped(ctx, a)
 		case <-t.C:
 		}
 	}
+}
+
+// workerStopped records on a shared board that the worker stopped, with a
+// few seconds for it, and says it stopped.
+func workerStopped(ctx context.Context, a *app) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	recordWorkerStopped(ctx, a)
+	fmt.Fprintln(a.stdout, "Worker stopped.")
+	return nil
 }
 
 // workerInterval is heartbeat.intervalSec, read before every wait so a

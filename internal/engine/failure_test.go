@@ -5,6 +5,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/engine"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
+	"github.com/bonsai-run/bonsai/internal/session"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
@@ -215,5 +217,35 @@ func TestClaudeRejectedKeyPauses(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 2 {
 		t.Errorf("%d requests: the run should end at the second refusal", n)
+	}
+}
+
+// A line the transcript's mirror (a shared board's store) refuses stops
+// the engine's run with an error, and the line is not in the file.
+func TestClaudeMirrorRefusalStopsTheRun(t *testing.T) {
+	srv := llmtest.NewServer(t, text("This line is refused."), text("Never asked."))
+	f := claudeFixture(t, srv)
+	var stored int64
+	f.job.Mirror = session.MirrorFunc(func(n int64, line []byte) error {
+		if n >= 2 { // the header and the task go in; the engine's first message does not
+			return errors.New("the store is unreachable")
+		}
+		stored++
+		return nil
+	})
+	out, err := f.runner.RunAgent(context.Background(), f.job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status != board.RunError || !strings.Contains(out.Error, "write the transcript") || !strings.Contains(out.Error, "the store is unreachable") {
+		t.Fatalf("outcome %+v, want an error saying the transcript could not be written", out)
+	}
+	if stored != 2 {
+		t.Errorf("the mirror took %d lines, want 2", stored)
+	}
+	for _, e := range f.transcript(t) {
+		if e.Message != nil && e.Message.Role == llm.RoleAssistant {
+			t.Errorf("the file holds an assistant message the mirror refused: %q", e.Message.Text())
+		}
 	}
 }

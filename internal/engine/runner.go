@@ -127,7 +127,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	if job.Workspace == nil || job.Workspace.Exec == nil {
 		return heartbeat.Outcome{}, errors.New("engine runner: the job has no workspace")
 	}
-	sess, err := openTranscript(job.SessionFile, job.Project.Slug)
+	sess, err := openTranscript(job.SessionFile, job.Project.Slug, job.Mirror)
 	if err != nil {
 		return heartbeat.Outcome{}, err
 	}
@@ -229,12 +229,13 @@ func systemPrompt(ctx context.Context, job heartbeat.Job) string {
 }
 
 // openTranscript opens the ticket's transcript, creating it on the first
-// run.
-func openTranscript(path, cwd string) (*session.File, error) {
+// run; every line written also goes to mirror (nil: none).
+func openTranscript(path, cwd string, mirror session.Mirror) (*session.File, error) {
+	opts := session.Options{Mirror: mirror}
 	if _, err := os.Stat(path); err == nil {
-		return session.Open(path, session.Options{})
+		return session.Open(path, opts)
 	}
-	return session.Create(path, cwd, session.Options{})
+	return session.Create(path, cwd, opts)
 }
 
 func (r *Runner) logf(msg string, args ...any) {
@@ -258,13 +259,16 @@ type result struct {
 	tokens   bool      // the token budget ended the run
 	deadline bool      // the run's deadline passed
 	stopped  bool      // the caller's context ended
+	// lost is why the transcript's mirror (a shared board's store)
+	// refused a line: the run stopped there.
+	lost error
 }
 
 // resumeFailed reports whether the CLI refused the session to resume: it
 // said so, or it wrote nothing and printed no event at all (Codex and
 // OpenCode print their "not found" as plain text and exit).
 func (res result) resumeFailed() bool {
-	if res.err != nil || res.messages > 0 || res.exit.Canceled || res.exit.TimedOut || res.stopped {
+	if res.err != nil || res.lost != nil || res.messages > 0 || res.exit.Canceled || res.exit.TimedOut || res.stopped {
 		return false
 	}
 	if res.done != nil {
@@ -364,6 +368,13 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 				}
 				if _, err := sess.AppendMessage(*m, nil); err != nil {
 					r.logf("write the transcript", "error", err)
+					var me *session.ErrMirror
+					if errors.As(err, &me) && res.lost == nil {
+						// The store holds the transcript: what it did
+						// not take is lost to the next worker, so stop.
+						res.lost = err
+						cancel()
+					}
 				}
 				res.messages++
 				if m.Role == llm.RoleAssistant {
@@ -436,6 +447,8 @@ func (res result) outcome(e Engine, job heartbeat.Job) heartbeat.Outcome {
 		out.Status, out.Error = board.RunError, fmt.Sprintf("%s is not installed: %s", e.Name(), e.Install())
 	case res.err != nil:
 		out.Status, out.Error = board.RunError, fmt.Sprintf("start %s: %v", e.Name(), res.err)
+	case res.lost != nil:
+		out.Status, out.Error = board.RunError, fmt.Sprintf("write the transcript: %v", res.lost)
 	case res.asked:
 		out.Status = board.RunCompleted
 	case res.tokens:

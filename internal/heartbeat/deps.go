@@ -8,6 +8,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/heartbeat/scheduletool"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/policy"
+	"github.com/bonsai-run/bonsai/internal/session"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
@@ -138,6 +139,10 @@ type Job struct {
 	Model string
 	// SessionFile is the ticket's transcript, resumed across beats.
 	SessionFile string
+	// Mirror, when not nil, is where the runner's session of SessionFile
+	// writes every line first (session.Options.Mirror): the store of a
+	// shared board. A line it refuses ends the run with an error.
+	Mirror session.Mirror
 	// Skills is the user's skills directory, offered beside the
 	// repository's .bonsai/skills; the runner serves read calls under
 	// ~/.bonsai/skills/ from it. Empty means none.

@@ -72,8 +72,21 @@ type Options struct {
 	// SharedBoard says several machines share the board (Postgres): a
 	// project whose repository is a local path is skipped with the
 	// reason (board.SharedRepoReason), as the other machines cannot
-	// clone it.
+	// clone it, and each beat records its worker in Registry.
 	SharedBoard bool
+	// Transcripts, when not nil, is the store's copy of the tickets'
+	// transcripts. On a shared board it is the transcript: each run's
+	// file is rebuilt from it first and every line the run writes goes
+	// to it first (transcript.go). On one machine it only fills in a
+	// ticket's missing file (a board copied back from a shared store).
+	Transcripts Transcripts
+	// Registry, on a SharedBoard only, records Worker at every beat that
+	// takes the lock (registry.go); nil records nothing.
+	Registry Registry
+	// Worker is what a beat records of its process: host, data
+	// directory, pid, version, kind and start time; an empty ID is
+	// WorkerID.
+	Worker board.WorkerBeat
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Reap kills the processes whose environment holds mark (a
@@ -216,6 +229,7 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 
+	h.recordBeat(ctx)
 	h.expireLeases(ctx)
 	var busy map[string]bool
 	if rep.Interrupted, busy, err = h.reconcile(ctx); err != nil {

@@ -22,7 +22,7 @@ type Leaser interface {
 
 // DefaultLeaseTTL is how long a lease lasts without renewal; a run
 // renews it every third of that.
-const DefaultLeaseTTL = 30 * time.Second
+const DefaultLeaseTTL = board.DefaultLeaseTTL
 
 // leaseHint says where a global limit comes from, for a skipped run's
 // reason: a lease is refused when another worker holds the project or

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
 // PushFailure is a ticket whose branch failed to push, as heartbeat.json
@@ -60,6 +61,22 @@ func (h *Heartbeat) pushWorked(st *State, ref string) {
 	h.stateMu.Lock()
 	defer h.stateMu.Unlock()
 	delete(st.Pushes, ref)
+}
+
+// movedText tells the ticket that this worker moved its worktree to the
+// branch another machine pushed, setting aside what the pushed branch did
+// not have, and where that is kept.
+func movedText(branch string, m *workspace.Moved, worker string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Another machine pushed `%s` since this one (worker `%s`) last worked this ticket, so this run starts from the pushed branch (`%.12s`), not from this machine's copy (`%.12s`).", branch, worker, m.To, m.From)
+	b.WriteString(" What was set aside is kept in the project's clone on this machine only:\n")
+	if m.Backup != "" {
+		fmt.Fprintf(&b, "\n- the commits only this machine had: `%s` (`git log %s` lists them, `git cherry-pick` brings one back);", m.Backup, m.Backup)
+	}
+	if m.Leftovers != "" {
+		fmt.Fprintf(&b, "\n- the uncommitted changes an earlier run left in its worktree: `%s` (`git stash show --include-untracked %s` lists them, `git stash apply %s` brings them back);", m.Leftovers, m.Leftovers, m.Leftovers)
+	}
+	return strings.TrimSuffix(b.String(), ";") + "."
 }
 
 // indented sets an error message apart in a comment as a code block.

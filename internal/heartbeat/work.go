@@ -201,6 +201,12 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	if ws.Recreated {
 		r.note(ctx, board.KindNote, fmt.Sprintf("The branch `%s` no longer existed; it was started again from `%s`.", ws.Branch, ws.Base))
 	}
+	if m := ws.Moved; m != nil {
+		r.log.Info("worktree moved to the pushed branch", "branch", ws.Branch, "from", m.From, "to", m.To, "backup", m.Backup, "leftovers", m.Leftovers)
+		if m.Lost() {
+			r.note(ctx, board.KindNote, movedText(ws.Branch, m, h.opts.WorkerID))
+		}
+	}
 	comments, err := h.opts.Store.Comments(ctx, ref)
 	if err != nil {
 		return Job{}, failed("read comments", err)
@@ -234,6 +240,10 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	if err := os.MkdirAll(filepath.Dir(transcript), 0o700); err != nil {
 		return Job{}, failed("create session directory", err)
 	}
+	mirror, err := r.storedCopy(ctx, transcript)
+	if err != nil {
+		return Job{}, failed("prepare the transcript", err)
+	}
 	r.readHead(ctx)
 	r.tools = tickettool.New(tickettool.Config{
 		Board: h.opts.Store, Ref: ref, Author: runtimeAuthor, Exec: ws.Exec, Base: ws.Base,
@@ -250,7 +260,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 	return Job{
 		Brief: Brief{Task: r.plan.Task, Project: r.plan.Project, Ticket: t, Comments: comments,
 			Unseen: slices.Clone(r.seen), Decisions: decisions, Budget: budget, Deadline: deadline, Now: h.opts.Now()},
-		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Skills: h.opts.Skills,
+		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Mirror: mirror, Skills: h.opts.Skills,
 		Tools: tools, OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project),
 		Approve: r.approve,
 	}, nil

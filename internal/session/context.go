@@ -191,7 +191,9 @@ func (s *File) Fork(id, path string) (*File, error) {
 	if id != "" && len(branch) == 0 {
 		return nil, fmt.Errorf("fork at %s: %w", id, ErrUnknownEntry)
 	}
-	n := New(s.header.Cwd, s.opts)
+	opts := s.opts
+	opts.Mirror = nil // a fork is a file of its own
+	n := New(s.header.Cwd, opts)
 	n.header.ParentSession = s.path
 	if path != "" {
 		if err := n.create(path); err != nil {

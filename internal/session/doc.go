@@ -20,6 +20,10 @@
 // without a result (the process died mid-tool) is answered with a
 // synthetic result saying the call was interrupted.
 //
+// A File with a [Mirror] (on a board several machines share, the store)
+// hands it every line before writing it, so the mirror holds the file
+// byte for byte and any machine can rebuild it from there.
+//
 // [File.Context] rebuilds what the model sees: the path from the leaf to
 // the root, and after a compaction the latest summary first, then the
 // messages kept verbatim.

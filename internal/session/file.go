@@ -20,6 +20,9 @@ type Options struct {
 	Now func() time.Time
 	// NewID returns a fresh short id; nil means 8 random hex digits.
 	NewID func() string
+	// Mirror, when not nil, gets every line the file writes before the
+	// file does (see Mirror). A fork does not inherit it.
+	Mirror Mirror
 }
 
 func (o Options) withDefaults() Options {
@@ -57,6 +60,12 @@ type File struct {
 	warns  []Warning
 	closed bool
 	dirty  bool // written but not fsynced
+	// lines counts the lines of the file: the number of the next line
+	// written, as the mirror numbers it.
+	lines int64
+	// broken is the error of a mirrored write that failed: every later
+	// write fails with it, so the mirror never misses a line.
+	broken error
 }
 
 // New returns a session kept in memory only (bonsai run --no-session).
@@ -106,7 +115,8 @@ func Open(path string, opts Options) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	}
-	h, ents, warns, err := Read(rf)
+	lc := &lineCounter{r: rf}
+	h, ents, warns, err := Read(lc)
 	rf.Close()
 	if err != nil {
 		return nil, err
@@ -116,7 +126,7 @@ func Open(path string, opts Options) (*File, error) {
 		return nil, fmt.Errorf("open session: %w", err)
 	}
 	s := &File{path: path, f: f, opts: opts, header: h, ents: ents, warns: warns,
-		byID: make(map[string]int, len(ents))}
+		byID: make(map[string]int, len(ents)), lines: lc.lines}
 	for i, e := range ents {
 		s.byID[e.ID] = i
 	}
@@ -164,6 +174,10 @@ func (s *File) terminate() error {
 	if _, err := s.f.Write([]byte{'\n'}); err != nil {
 		return fmt.Errorf("open session: %w", err)
 	}
+	// The torn line is a line of the file now, one its mirror (if any)
+	// never took: the mirror refuses the next line's number, which is
+	// what a file that is not the mirror's copy deserves.
+	s.lines++
 	return nil
 }
 
@@ -259,14 +273,29 @@ func (s *File) newID() string {
 }
 
 func (s *File) write(v any, sync bool) error {
+	if s.broken != nil {
+		return s.broken
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("write session: %w", err)
 	}
+	if s.opts.Mirror != nil {
+		if err := s.opts.Mirror.MirrorLine(s.lines, b); err != nil {
+			s.broken = &ErrMirror{Line: s.lines, Err: err}
+			return s.broken
+		}
+	}
 	b = append(b, '\n')
 	if _, err := s.f.Write(b); err != nil {
+		if s.opts.Mirror != nil {
+			// The mirror has the line the file lacks: the file is no
+			// longer its copy.
+			s.broken = fmt.Errorf("write session: %w", err)
+		}
 		return fmt.Errorf("write session: %w", err)
 	}
+	s.lines++
 	if !sync {
 		s.dirty = true
 		return nil

@@ -49,6 +49,7 @@ var CopyTables = []Table{
 		"land land_style update_style engine thinking", Text, "mcp_servers", JSON, "schedule_tools", Bool)},
 	{Name: "tickets", Columns: cols("id project_id", Text, "number", Int, "title description", Text, "criteria", JSON,
 		"plan state sub_state", Text, "priority", Int, "branch", Text, "created_at updated_at", Int)},
+	{Name: "transcript_lines", Columns: cols("ticket_id", Text, "n", Int, "line", Text)},
 	{Name: "comments", Ordered: true, Columns: cols("id ticket_id author_type author_name kind content", Text,
 		"resolved", Bool, "created_at", Int)},
 	{Name: "runs", Ordered: true, Columns: cols("id ticket_id", Text, "ticket_number", Int,
@@ -76,7 +77,9 @@ var CopyTables = []Table{
 // has data a copy would lose, and the copy refuses to start.
 var (
 	DerivedTables = []string{"ticket_counts", "ticket_queue", "notify_rules", "bonsai_schema", "sqlite_sequence",
-		"leases"} // a board is copied with no worker running: no lease to keep
+		"leases",          // a board is copied with no worker running: no lease to keep
+		"transcript_live", // nor a message being streamed
+		"workers"}         // the target's workers record themselves at their next beat
 	DerivedColumns = []string{"tickets.last_human_comment_at", "tickets.pick_class", "tickets.pick_key",
 		"tickets.queue_class", "tickets.queue_key", "comments.seq", "runs.seq", "approvals.seq"}
 )

@@ -7,8 +7,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -173,6 +176,12 @@ type Store interface {
 	// Leases are the workers' holds on tickets (issue 18).
 	Leases
 
+	// Workers are the workers' records of their beats (issue 18).
+	Workers
+
+	// Transcripts are tickets' transcripts and live files (issue 18).
+	Transcripts
+
 	// Close releases the store's resources.
 	Close() error
 }
@@ -204,6 +213,82 @@ type Leases interface {
 	ExpireLeases(ctx context.Context) ([]board.Lease, error)
 	// Leases lists the leases, expired ones included, by project slug.
 	Leases(ctx context.Context) ([]board.Lease, error)
+}
+
+// Workers is the registry of the workers of a board several machines
+// share: each beat records its worker, so the board knows every worker,
+// also one that holds no lease and ran nothing lately. Records write no
+// events: a beat every minute is not a board change.
+type Workers interface {
+	// RecordBeat stores b (board.CheckWorkerBeat, else EINVALID) as its
+	// worker's last beat, seen at the store's time, which it returns in
+	// b.SeenAt (a zero b.StartedAt is that time too). It replaces the
+	// record of the same host and data directory, whichever process
+	// wrote it. A b with StoppedAt set records that the worker stopped,
+	// at the store's time; one without clears it. Workers not seen for
+	// board.WorkerForgotten are dropped in the same transaction.
+	RecordBeat(ctx context.Context, b board.WorkerBeat) (board.WorkerBeat, error)
+	// Workers lists the workers seen within board.WorkerForgotten, the
+	// most recently seen first, then by ID.
+	Workers(ctx context.Context) ([]board.WorkerBeat, error)
+}
+
+// Transcripts keep tickets' session transcripts in the store, line by line
+// and append-only, and the live file of the message being streamed. On a
+// board several machines share they are the truth: any worker resumes any
+// ticket from them, any `bonsai serve` shows them. A file made of the
+// stored lines, each followed by a newline, is byte for byte the session
+// file that wrote them, so offsets into it agree on every machine. They
+// write no events.
+type Transcripts interface {
+	// AppendTranscript stores lines as the ticket's transcript lines
+	// numbered first, first+1, … (the header line is number 0). first
+	// must be the number of lines already stored, else ECONFLICT and
+	// nothing is written: another writer appended, or the caller's copy
+	// is stale. Each line is one JSON value without its newline (EINVALID
+	// otherwise). An unknown ticket is ENOTFOUND.
+	AppendTranscript(ctx context.Context, ticketID string, first int64, lines [][]byte) error
+	// TranscriptLines calls fn with each stored line from number from on,
+	// in order; an error from fn stops the walk and is returned. line is
+	// only valid during the call.
+	TranscriptLines(ctx context.Context, ticketID string, from int64, fn func(n int64, line []byte) error) error
+	// TranscriptSize returns how many lines the ticket's transcript has
+	// and the size in bytes of the file they make (each line and its
+	// newline); 0, 0 for none.
+	TranscriptSize(ctx context.Context, ticketID string) (lines, size int64, err error)
+	// WriteLive stores data as the ticket's live file when fresh (a new
+	// message: it replaces what was there), else appends data to it. Each
+	// write bumps the live file's version. An unknown ticket is
+	// ENOTFOUND.
+	WriteLive(ctx context.Context, ticketID string, data []byte, fresh bool) error
+	// Live returns the ticket's live file and its version: nil and 0 when
+	// there is none.
+	Live(ctx context.Context, ticketID string) (data []byte, version int64, err error)
+}
+
+// CheckTranscriptLines refuses lines a transcript cannot hold: an empty
+// line, one holding a newline, one that is not a JSON value.
+func CheckTranscriptLines(lines [][]byte) error {
+	for i, l := range lines {
+		switch {
+		case len(l) == 0:
+			return board.Errorf(board.EINVALID, "transcript line %d is empty", i)
+		case bytes.ContainsAny(l, "\n\r"):
+			return board.Errorf(board.EINVALID, "transcript line %d holds a line break", i)
+		case !utf8.Valid(l) || !json.Valid(l):
+			return board.Errorf(board.EINVALID, "transcript line %d is not JSON in UTF-8", i)
+		}
+	}
+	return nil
+}
+
+// CheckLive refuses live file data a store cannot hold as text: bytes
+// that are not UTF-8, or a NUL.
+func CheckLive(data []byte) error {
+	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+		return board.Errorf(board.EINVALID, "live file data is not UTF-8 text")
+	}
+	return nil
 }
 
 // Notifications is the notification outbox and its channels. An event that

@@ -2,6 +2,7 @@ package view
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -96,6 +97,13 @@ type StatusOptions struct {
 	// Facts is what the heartbeat's saved state says stops agents, for
 	// Status.Blockers; nil counts only the models and the sandbox.
 	Facts func() AgentFacts
+	// Shared, on a board several machines share, fills Status.Workers and
+	// Status.Leases; nil (one machine's board) leaves them out.
+	Shared WorkerSource
+	// LeaseTTL is the lease time (0: board.DefaultLeaseTTL) and Interval
+	// the heartbeat's, with which Shared's workers are told (Workers,
+	// QuietAfter).
+	LeaseTTL, Interval time.Duration
 }
 
 // LoadStatus gathers what `bonsai status` and the web status page show.
@@ -176,5 +184,28 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 		return v, err
 	}
 	v.SpendToday = Spend{Runs: spent.Runs, Tokens: spent.Tokens(), CostUSD: spent.CostUSD}
+	if o.Shared == nil {
+		return v, nil
+	}
+	if v.Leases, err = o.Shared.Leases(ctx); err != nil {
+		return v, err
+	}
+	registry, err := o.Shared.Workers(ctx)
+	if err != nil {
+		return v, err
+	}
+	ttl := o.LeaseTTL
+	if ttl <= 0 {
+		ttl = board.DefaultLeaseTTL
+	}
+	v.Workers = Workers(registry, v.Leases, append(slices.Clone(v.Running), v.RecentRuns...),
+		WorkersOptions{TTL: ttl, Now: now, Quiet: QuietAfter(o.Interval)})
 	return v, nil
+}
+
+// WorkerSource is what LoadStatus reads of a board several machines
+// share: its leases and its workers registry (store.Leases, store.Workers).
+type WorkerSource interface {
+	Leases(ctx context.Context) ([]board.Lease, error)
+	Workers(ctx context.Context) ([]board.WorkerBeat, error)
 }

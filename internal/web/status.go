@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
@@ -14,7 +15,15 @@ func (s *Server) status(ctx context.Context) (view.Status, error) {
 	if s.opts.Heartbeat != nil {
 		hb = s.opts.Heartbeat()
 	}
-	return view.LoadStatus(ctx, s.store, view.StatusOptions{Heartbeat: hb, Now: time.Now(), Models: s.opts.Models, Sandbox: s.opts.Sandbox, Facts: s.opts.Facts})
+	o := view.StatusOptions{Heartbeat: hb, Now: time.Now(), Models: s.opts.Models, Sandbox: s.opts.Sandbox, Facts: s.opts.Facts}
+	// On a board several machines share, the workers and their leases.
+	if shared, ok := s.store.(view.WorkerSource); ok && s.opts.SharedBoard {
+		o.Shared, o.Interval = shared, time.Minute
+		if c, err := config.Load(s.opts.Dir.ConfigFile()); err == nil {
+			o.Interval = time.Duration(c.Heartbeat.IntervalSec) * time.Second
+		}
+	}
+	return view.LoadStatus(ctx, s.store, o)
 }
 
 // findRun returns the run with the given ID and its ticket.

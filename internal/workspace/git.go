@@ -53,9 +53,22 @@ func (e *GitError) Error() string {
 		msg = "…" + msg[len(msg)-maxGitError:]
 	}
 	if msg == "" {
-		return fmt.Sprintf("git %s: exit status %d", e.Args[0], e.Code)
+		return fmt.Sprintf("git %s: exit status %d", e.command(), e.Code)
 	}
-	return fmt.Sprintf("git %s: %s", e.Args[0], msg)
+	return fmt.Sprintf("git %s: %s", e.command(), msg)
+}
+
+// command is the git command that failed, past the "-c key=value"
+// settings given before it.
+func (e *GitError) command() string {
+	i := 0
+	for i+1 < len(e.Args) && e.Args[i] == "-c" {
+		i += 2
+	}
+	if i < len(e.Args) {
+		return e.Args[i]
+	}
+	return "git"
 }
 
 // withRemoteEnv returns a runner whose remote commands get env.

@@ -109,7 +109,10 @@ var landSettings = []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fs
 // default branch that moved in the meantime is refused, never replaced.
 // A local repository with the default branch checked out gets its
 // working tree updated with it, and the push is refused when that tree
-// has changes (RejectedDirtyCheckout).
+// has changes (RejectedDirtyCheckout). On a shared board
+// (Options.SharedBoard) the branch as pushed to the repository is landed
+// unless the clone's own branch holds it: another machine may have worked
+// the ticket since this one.
 //
 // The commits are made in a scratch repository under the projects
 // directory that borrows the clone's objects but not its config, which
@@ -145,6 +148,18 @@ func (p *Provider) land(ctx context.Context, proj board.Project, req LandRequest
 	}
 	if err != nil {
 		return Landed{}, fmt.Errorf("the ticket branch %s is neither in the project's clone nor in %s", req.Branch, Redact(proj.Repo))
+	}
+	if p.opts.SharedBoard {
+		// Another machine may have worked the ticket since this clone's
+		// branch: the pushed branch is the ticket's unless this one
+		// holds it (commits whose push failed here).
+		pushed, err := g.tip(ctx, slug, "refs/remotes/"+Remote+"/"+req.Branch)
+		if err != nil {
+			return Landed{}, fmt.Errorf("read the pushed %s: %w", req.Branch, err)
+		}
+		if pushed != "" && !g.isAncestor(ctx, slug, pushed, head) {
+			head = pushed
+		}
 	}
 	if g.isAncestor(ctx, slug, head, base) {
 		return Landed{Commit: base, AlreadyThere: true}, nil

@@ -17,6 +17,18 @@ import (
 // A worktree a previous beat left behind is reused as it is, uncommitted
 // changes included, so work survives a crash. The caller closes the
 // workspace.
+//
+// On a shared board (Options.SharedBoard) another machine may have worked
+// the ticket since this one did, so the branch pushed to the remote is
+// where work resumes: a clone or worktree made now starts from it, and an
+// existing one moves to it when the remote branch moved since this clone
+// last caught up with it (an earlier Prepare) or pushed it, unless the
+// local branch already holds it. Local commits the pushed branch lacks are kept under
+// refs/bonsai/moved/<branch>/<commit>, uncommitted changes (an older
+// crashed run's, which the other machine never saw) under
+// refs/bonsai/leftovers/<branch>/<commit> as a stash commit, and
+// Workspace.Moved says so. A local branch ahead of the remote (a push
+// that failed) is kept, to be pushed at the end of the run.
 func (p *Provider) Prepare(ctx context.Context, proj board.Project, t board.Ticket) (*Workspace, error) {
 	ws, err := p.prepare(ctx, proj, t)
 	return ws, p.hidePaths(err)
@@ -42,11 +54,24 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 	if ws.Branch == "" {
 		ws.Branch = BranchName(proj.Slug, t.Number, t.Title)
 	}
+	reused := isWorktree(ws.Root)
+	var c *catchUp
+	if p.opts.SharedBoard {
+		if c, err = g.planCatchUp(ctx, proj.Slug, ws.Branch, reused); err != nil {
+			return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
+		}
+	}
 	if err := p.ensureWorktree(ctx, g, proj.Slug, ws, t.Branch != ""); err != nil {
 		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 	}
 	if ws.Exec, err = p.opts.OpenAgent(proj, ws.Root, ws.Clone); err != nil {
 		return nil, fmt.Errorf("open worktree of %s: %w", t.Ref(), err)
+	}
+	if c != nil {
+		if err := c.finish(ctx, g, proj.Slug, ws, reused); err != nil {
+			ws.Close()
+			return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
+		}
 	}
 	return ws, nil
 }

@@ -17,7 +17,8 @@ import (
 // clone with the runtime's credentials (Options.RemoteEnv); the agent never
 // sees them. The branch belongs to Bonsai, so a rewritten history replaces
 // the remote one, unless the remote branch moved since the last fetch
-// (--force-with-lease against origin/<branch>). It pushes to the project's
+// (--force-with-lease against origin/<branch>; on a shared board, against
+// the commit Prepare or the last push saw). It pushes to the project's
 // URL, not to the remote's name, and refuses to push when the clone's
 // config has settings that would send the push elsewhere or run a program
 // (UnsafeConfigError).
@@ -46,7 +47,15 @@ func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) 
 	// What the last fetch saw of the branch on the remote; empty means
 	// the branch must not exist there yet.
 	tracking := "refs/remotes/" + ws.Remote + "/" + ws.Branch
-	lease, _ := g.run(ctx, proj.Slug, "rev-parse", "--verify", "--quiet", tracking+"^{commit}")
+	leaseRef := tracking
+	if p.opts.SharedBoard {
+		// On a shared board, what Prepare (or this clone's last push)
+		// saw: a fetch of another ticket since may have brought a push
+		// from another machine that took the ticket after this run lost
+		// its lease, which this push must not replace.
+		leaseRef = syncedRefs + ws.Branch
+	}
+	lease, _ := g.run(ctx, proj.Slug, "rev-parse", "--verify", "--quiet", leaseRef+"^{commit}")
 	url, env := remoteURL(proj.Repo, g.remoteEnv)
 	if _, err := g.withRemoteEnv(env).remote(ctx, proj.Slug, url, "push", "--quiet", "--no-signed", "--no-follow-tags",
 		"--recurse-submodules=no", "--force-with-lease="+ref+":"+lease, "--", url, head+":"+ref); err != nil {
@@ -55,6 +64,11 @@ func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) 
 	// Pushing to a URL does not update the remote-tracking branch.
 	if _, err := g.run(ctx, proj.Slug, "update-ref", tracking, head); err != nil {
 		return true, fmt.Errorf("push %s: record the pushed commit: %w", ws.Branch, err)
+	}
+	if p.opts.SharedBoard {
+		if err := g.setRef(ctx, proj.Slug, syncedRefs+ws.Branch, head); err != nil {
+			return true, fmt.Errorf("push %s: record the pushed commit: %w", ws.Branch, err)
+		}
 	}
 	return true, nil
 }

@@ -38,6 +38,9 @@ type Workspace struct {
 	// Recreated reports whether the ticket named a branch that no longer
 	// existed, so a new one was started from the default branch.
 	Recreated bool
+	// Moved, on a shared board, says how the worktree was moved to the
+	// branch another machine pushed (Prepare); nil when it was not.
+	Moved *Moved
 }
 
 // Close releases the workspace's executor.
@@ -85,6 +88,12 @@ type Options struct {
 	// project is cloned (`git clone --progress`): a terminal, so that a
 	// large repository does not look stuck. nil clones quietly.
 	CloneProgress io.Writer
+	// SharedBoard says several machines work the board's tickets, each
+	// with its own clones and worktrees: Prepare starts from the branch
+	// pushed to the remote when another machine worked the ticket since
+	// this one, and Push refuses to replace a push this clone has not
+	// seen.
+	SharedBoard bool
 }
 
 // Provider resolves projects and tickets to workspaces.

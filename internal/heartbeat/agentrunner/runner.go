@@ -92,7 +92,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	if err != nil {
 		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
-	sess, err := agenthost.Resume(job.SessionFile, job.Project.Slug, session.Options{})
+	sess, err := agenthost.Resume(job.SessionFile, job.Project.Slug, session.Options{Mirror: job.Mirror})
 	if err != nil {
 		return heartbeat.Outcome{}, fmt.Errorf("open transcript: %w", err)
 	}

@@ -86,6 +86,11 @@ func fill(t *testing.T, s store.Store) {
 	ds, err := s.ClaimNotifications(ctx, "deliverer", time.Minute, 1)
 	must(err)
 	must(s.SettleNotification(ctx, ds[0].ID, "deliverer", board.Outcome{Sent: true}))
+	must(s.AppendTranscript(ctx, tks[3].ID, 0, [][]byte{[]byte(`{"type":"session","version":1}`),
+		[]byte(`{"type":"message","text":"héllo \u2028 🌱"}`)}))
+	must(s.WriteLive(ctx, tks[3].ID, []byte("{\"type\":\"message\"}\n"), true))
+	_, err = s.RecordBeat(ctx, board.WorkerBeat{ID: "here:1", Host: "here", Dir: "/d", PID: 1, Kind: board.WorkerLoop})
+	must(err)
 }
 
 // TestRoundTrip copies a SQLite board to Postgres and back: the last copy
@@ -107,6 +112,10 @@ func TestRoundTrip(t *testing.T) {
 	sums, err := boardcopy.Copy(ctx, a, pg)
 	if err != nil {
 		t.Fatalf("SQLite → Postgres: %v", err)
+	}
+	// The workers are derived: the target's record themselves.
+	if ws, err := pg.Workers(ctx); err != nil || len(ws) != 0 {
+		t.Errorf("workers copied: %+v, %v", ws, err)
 	}
 	rows := map[string]int{}
 	for _, s := range sums {

@@ -27,7 +27,9 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Notify", notifyCases},
 		{"Schedule", scheduleCases},
 		{"Lease", leaseCases},
+		{"Worker", workerCases},
 		{"Landing", landingCases},
+		{"Transcript", transcriptCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -149,20 +149,42 @@ func writeKeySources(w io.Writer, models []view.ModelStatus) {
 	}
 }
 
+// workerKind is what a worker runs and its version; "-" for a lease
+// holder the registry does not know.
+func workerKind(wk view.Worker) string {
+	if wk.Kind == "" {
+		return "-"
+	}
+	return wk.Kind + " " + wk.Version
+}
+
+// workerState is a worker's last beat, or that it stopped or is gone.
+func workerState(wk view.Worker, now time.Time) string {
+	switch {
+	case wk.StoppedAt != nil:
+		return "stopped " + RelTime(now, *wk.StoppedAt)
+	case wk.Gone:
+		return "gone? no sign since " + RelTime(now, wk.LastSeen)
+	case wk.LastBeat == nil:
+		return "no beat recorded; seen " + RelTime(now, wk.LastSeen)
+	}
+	return "last beat " + RelTime(now, *wk.LastBeat)
+}
+
 // writeWorkers lists the workers of a board several machines share, when
 // status found any, and the leases they hold.
 func writeWorkers(w io.Writer, v view.Status, now time.Time) error {
 	if len(v.Workers) == 0 && len(v.Leases) == 0 {
 		return nil
 	}
-	fmt.Fprintln(w, "\nWORKERS (by their newest run or lease)")
+	fmt.Fprintln(w, "\nWORKERS (newest sign first: a beat, a run or a lease)")
 	t := NewTable(w)
 	for _, wk := range v.Workers {
 		holds := "holds nothing"
 		if len(wk.Leases) > 0 {
 			holds = "holds " + strings.Join(wk.Leases, ", ")
 		}
-		t.Row("  "+wk.ID, "seen "+RelTime(now, wk.LastSeen), holds)
+		t.Row("  "+wk.ID, workerKind(wk), workerState(wk, now), holds)
 	}
 	if err := t.Flush(); err != nil {
 		return err

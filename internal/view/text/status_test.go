@@ -119,3 +119,39 @@ func TestWriteStatus_Sandbox(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteStatus_Workers: each worker with what it runs, its last beat
+// (or that it stopped, or is gone) and its leases.
+func TestWriteStatus_Workers(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	beat, stopped, old := now.Add(-2*time.Minute), now.Add(-5*time.Minute), now.Add(-3*time.Hour)
+	v := view.Status{
+		Projects: []view.ProjectSummary{{Slug: "demo", Counts: view.NewStateCounts(nil)}},
+		Workers: []view.Worker{
+			{ID: "a:1", Kind: board.WorkerLoop, Version: "v1.2.3", LastBeat: &beat, LastSeen: now, Leases: []string{"demo#3"}},
+			{ID: "b:2", Kind: board.WorkerLoop, Version: "v1.2.3", LastBeat: &beat, LastSeen: beat, Leases: []string{}},
+			{ID: "x:9", LastSeen: now, Leases: []string{"demo#4"}},
+			{ID: "c:3", Kind: board.WorkerLoop, Version: "v1.2.3", LastBeat: &stopped, StoppedAt: &stopped, LastSeen: stopped, Leases: []string{}},
+			{ID: "d:4", Kind: board.WorkerOneShot, Version: "dev", LastBeat: &old, LastSeen: old, Gone: true, Leases: []string{}},
+		},
+	}
+	var b bytes.Buffer
+	if err := WriteStatus(&b, v, now); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"WORKERS (newest sign first: a beat, a run or a lease)\n",
+		"  a:1  worker v1.2.3  last beat 2 minutes ago          holds demo#3\n",
+		"  b:2  worker v1.2.3  last beat 2 minutes ago          holds nothing\n",
+		"  x:9  -              no beat recorded; seen just now  holds demo#4\n",
+		"  c:3  worker v1.2.3  stopped 5 minutes ago            holds nothing\n",
+		"  d:4  heartbeat dev  gone? no sign since 3 hours ago  holds nothing\n",
+		"LEASES\n  none: no agent runs on this board now\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+}

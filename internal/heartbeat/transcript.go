@@ -1,0 +1,198 @@
+package heartbeat
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/session"
+)
+
+// Transcripts is the part of the store that keeps tickets' transcripts
+// line by line (store.Transcripts).
+type Transcripts interface {
+	// AppendTranscript stores lines as the ticket's lines numbered first,
+	// first+1, …; first must be the number of lines stored (ECONFLICT).
+	AppendTranscript(ctx context.Context, ticketID string, first int64, lines [][]byte) error
+	// TranscriptLines walks the ticket's stored lines from number from.
+	TranscriptLines(ctx context.Context, ticketID string, from int64, fn func(n int64, line []byte) error) error
+}
+
+// storedCopy prepares the ticket's transcript file at path from the
+// store, before a run, and returns the mirror the run's session writes
+// through (nil when the file alone is the transcript).
+//
+// On a shared board the store is the transcript and the file is this
+// machine's cache of it: the file is rebuilt from the stored lines, and
+// the run mirrors every line it writes into the store before the file.
+// A file holding lines the store lacks (or other lines) does not win: it
+// is kept beside as transcript.jsonl.local-<time>, and the ticket gets a
+// note saying so; the run resumes from the store.
+//
+// On one machine the file is the transcript. Stored lines matter only
+// when it does not exist (a board copied back from a shared store by
+// `bonsai store migrate`): the file is written from them.
+func (r *runState) storedCopy(ctx context.Context, path string) (session.Mirror, error) {
+	h, t := r.h, r.plan.Ticket
+	if h.opts.Transcripts == nil {
+		return nil, nil
+	}
+	if !h.opts.SharedBoard {
+		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		if _, err := rebuild(ctx, h.opts.Transcripts, t.ID, path); err != nil {
+			return nil, fmt.Errorf("write the transcript from the store: %w", err)
+		}
+		return nil, nil
+	}
+	kept, err := rebuild(ctx, h.opts.Transcripts, t.ID, path)
+	if err != nil {
+		return nil, fmt.Errorf("read the transcript from the store: %w", err)
+	}
+	if kept != "" {
+		r.log.Warn("the local transcript held lines the store lacks; kept it aside, resuming from the store", "kept", kept)
+		r.note(ctx, board.KindNote, fmt.Sprintf("Worker `%s` had a copy of this ticket's transcript with lines the board's store does not hold. "+
+			"The run resumes from the store's transcript; that copy was kept on that machine as `%s`.", h.opts.WorkerID, kept))
+	}
+	return &storeMirror{ctx: context.WithoutCancel(ctx), store: h.opts.Transcripts, ticket: t.ID, timeout: h.opts.LeaseTTL}, nil
+}
+
+// rebuild writes the ticket's stored lines into the file at path (nothing
+// when there are none, and no file stands there). When a file stood
+// there that is not a prefix of the stored lines, it is renamed aside
+// and its new name returned.
+func rebuild(ctx context.Context, ts Transcripts, ticketID, path string) (kept string, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".transcript-*.tmp")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name()) // after a rename, removes nothing
+	defer tmp.Close()
+	var local *prefixCheck
+	f, err := os.Open(path)
+	switch {
+	case err == nil:
+		defer f.Close()
+		local = &prefixCheck{r: bufio.NewReaderSize(f, 64<<10)}
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", err
+	}
+	w := bufio.NewWriterSize(tmp, 64<<10)
+	lines := int64(0)
+	err = ts.TranscriptLines(ctx, ticketID, 0, func(n int64, line []byte) error {
+		if n != lines {
+			return fmt.Errorf("the store returned line %d after %d lines", n, lines)
+		}
+		lines++
+		w.Write(line)
+		w.WriteByte('\n')
+		if local != nil {
+			return local.next(line)
+		}
+		return nil
+	})
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if err != nil {
+		return "", err
+	}
+	stale := local != nil && !local.prefix()
+	if f != nil {
+		f.Close() // Windows renames no open file
+	}
+	if stale {
+		kept = path + ".local-" + time.Now().UTC().Format("20060102T150405Z")
+		if err := os.Rename(path, kept); err != nil {
+			return "", err
+		}
+	}
+	if lines == 0 {
+		if local != nil && kept == "" {
+			// An empty file, a prefix of nothing: Open gives it a header.
+			return "", nil
+		}
+		return kept, nil
+	}
+	if err := tmp.Close(); err != nil {
+		return kept, err
+	}
+	return kept, os.Rename(tmp.Name(), path)
+}
+
+// prefixCheck compares a file with the stored lines, line by line, to
+// tell whether it is a prefix of them.
+type prefixCheck struct {
+	r      *bufio.Reader
+	ended  bool // the file ended (where the stored lines go on)
+	differ bool
+}
+
+func (p *prefixCheck) next(line []byte) error {
+	if p.ended || p.differ {
+		return nil
+	}
+	for _, part := range [][]byte{line, {'\n'}} {
+		buf := make([]byte, len(part))
+		n, err := io.ReadFull(p.r, buf)
+		if !bytes.Equal(buf[:n], part[:n]) {
+			p.differ = true
+			return nil
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			p.ended = true
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prefix reports whether the file held nothing but a prefix of the lines.
+func (p *prefixCheck) prefix() bool {
+	if p.differ {
+		return false
+	}
+	if p.ended {
+		return true
+	}
+	_, err := p.r.Peek(1)
+	return errors.Is(err, io.EOF)
+}
+
+// storeMirror writes a run's transcript lines into the store, one at a
+// time, as its session writes them.
+type storeMirror struct {
+	ctx     context.Context // the run's, without its cancellation: the lines of a stopping run are stored too
+	store   Transcripts
+	ticket  string
+	timeout time.Duration
+}
+
+// MirrorLine implements session.Mirror.
+func (m *storeMirror) MirrorLine(n int64, line []byte) error {
+	ctx, cancel := context.WithTimeout(m.ctx, m.timeout)
+	defer cancel()
+	err := m.store.AppendTranscript(ctx, m.ticket, n, [][]byte{line})
+	if board.ErrorCode(err) == board.ECONFLICT {
+		return fmt.Errorf("another worker wrote this ticket's transcript since this run read it, so this run stops rather than interleave with it: %w", err)
+	}
+	if err != nil {
+		return fmt.Errorf("store the transcript: %w", err)
+	}
+	return nil
+}
