@@ -28,11 +28,7 @@ type State struct {
 
 // ReadState reads the state file; a missing or unreadable file is an empty
 // state, never an error: the state only saves work.
-func ReadState(path string) *State { return readState(path, true) }
-
-// readState reads the state file, with the last beat's report when
-// lastBeat is set.
-func readState(path string, lastBeat bool) *State {
+func ReadState(path string) *State {
 	st := &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}, Pushes: map[string]PushFailure{}, Sandbox: map[string]SandboxFailure{}}
 	if path == "" {
 		return st
@@ -41,16 +37,7 @@ func readState(path string, lastBeat bool) *State {
 	if err != nil {
 		return st
 	}
-	var into any = st
-	if !lastBeat {
-		// The outer LastBeat hides State's: the report is checked as
-		// JSON and skipped.
-		into = &struct {
-			*State
-			LastBeat json.RawMessage `json:"lastBeat"`
-		}{State: st}
-	}
-	if json.Unmarshal(b, into) != nil {
+	if json.Unmarshal(b, st) != nil {
 		return &State{Paused: map[string]time.Time{}, Repos: map[string]RepoBackoff{}, Pushes: map[string]PushFailure{}, Sandbox: map[string]SandboxFailure{}}
 	}
 	if st.Paused == nil {
@@ -68,10 +55,7 @@ func readState(path string, lastBeat bool) *State {
 	return st
 }
 
-// loadState reads the state for a beat or a plan. Neither uses the last
-// beat's report (a beat replaces it), so it is not decoded: decoding it
-// took an idle beat longer than most of its queries.
-func (h *Heartbeat) loadState() *State { return readState(h.opts.StateFile, false) }
+func (h *Heartbeat) loadState() *State { return ReadState(h.opts.StateFile) }
 
 // saveState writes the state, dropping pauses that are over (repository
 // backoffs stay, counting failures in a row, until the repository works). The beat
