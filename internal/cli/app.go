@@ -195,6 +195,20 @@ func (a *app) close() error {
 	return err
 }
 
+// closeAtExit is close for a process that exits next: a SQLite board
+// that closing would leave as it is (sqlite.DB.Settled: nothing written
+// since the last checkpoint) is left to the exit, which releases it
+// sooner.
+func (a *app) closeAtExit() error {
+	if sc, ok := a.store.(sealedChannels); ok {
+		if db, ok := sc.Store.(*sqlite.DB); ok && db.Settled() {
+			a.store = nil
+			return nil
+		}
+	}
+	return a.close()
+}
+
 // author is the name recorded on a person's comments and moves.
 func (a *app) author() string {
 	for _, k := range []string{"BONSAI_USER", "USER", "USERNAME"} {

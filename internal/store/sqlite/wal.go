@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
+	"os"
 
 	sqlite "modernc.org/sqlite"
 )
@@ -35,4 +36,16 @@ func (k keepWAL) Connect(ctx context.Context) (driver.Conn, error) {
 		return nil, fmt.Errorf("keep the WAL file: %w", err)
 	}
 	return c, nil
+}
+
+// Settled reports whether closing the database would leave its files as
+// they are: its WAL is empty, so even the last connection to close has
+// nothing to checkpoint, and the WAL is kept (keepWAL). A process about to
+// exit may then skip Close: the exit frees the memory and releases the
+// files and their locks, sooner than closing does (an idle heartbeat spent
+// 0.2 ms of its 9 ms closing). A process that wrote has frames in the WAL
+// and must close, so that its work reaches bonsai.db.
+func (db *DB) Settled() bool {
+	fi, err := os.Stat(db.path + "-wal")
+	return err == nil && fi.Size() == 0
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // TestClose_KeepsAnEmptyWAL checks that closing the last connection keeps
@@ -55,5 +56,30 @@ func TestClose_KeepsAnEmptyWAL(t *testing.T) {
 	defer copied.Close()
 	if p, err := copied.Project(ctx, "demo"); err != nil || p.Name != "Demo" {
 		t.Errorf("project in the copied file: %+v, %v", p, err)
+	}
+}
+
+// TestSettled checks that a database is settled while its WAL holds
+// nothing (after reads) and not once a write is in it.
+func TestSettled(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "bonsai.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Projects(ctx, store.ProjectFilter{}); err != nil {
+		t.Fatal(err)
+	}
+	if !db.Settled() {
+		t.Error("not settled after a read")
+	}
+	if _, err := db.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo", Repo: "/r", DefaultBranch: "main", Active: true}); err != nil {
+		t.Fatal(err)
+	}
+	if db.Settled() {
+		t.Error("settled with a write in the WAL")
 	}
 }
