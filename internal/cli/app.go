@@ -200,13 +200,22 @@ func (a *app) close() error {
 // since the last checkpoint) is left to the exit, which releases it
 // sooner.
 func (a *app) closeAtExit() error {
-	if sc, ok := a.store.(sealedChannels); ok {
-		if db, ok := sc.Store.(*sqlite.DB); ok && db.Settled() {
-			a.store = nil
-			return nil
-		}
+	if a.store != nil && settled(a.store) {
+		a.store = nil
+		return nil
 	}
 	return a.close()
+}
+
+// settled reports whether s is a SQLite board that closing would leave as
+// it is (sqlite.DB.Settled): its WAL is empty, so nobody wrote to it since
+// the last checkpoint.
+func settled(s store.Store) bool {
+	if sc, ok := s.(sealedChannels); ok {
+		s = sc.Store
+	}
+	db, ok := s.(*sqlite.DB)
+	return ok && db.Settled()
 }
 
 // author is the name recorded on a person's comments and moves.
