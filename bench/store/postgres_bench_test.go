@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -180,6 +181,26 @@ func BenchmarkPostgresPick(b *testing.B) { benchPick(b, openBigPostgres(b), "", 
 //
 // Target: < 0.1 ms beyond a round trip to the server.
 func BenchmarkPostgresPickProject(b *testing.B) { benchPick(b, openBigPostgres(b), "p042", 1) }
+
+// BenchmarkPostgresRoundTrip: a query that reads nothing (SELECT 1)
+// through a pool like the store's, on the same server: what a round trip
+// costs, which BenchmarkPostgresPickProject's target leaves out.
+func BenchmarkPostgresRoundTrip(b *testing.B) {
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, bigPostgres(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pool.Close()
+	cpu := startCPU()
+	var n int
+	for b.Loop() {
+		if err := pool.QueryRow(ctx, "SELECT 1").Scan(&n); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu.report(b)
+}
 
 // BenchmarkPostgresTicketCounts: BenchmarkTicketCounts on Postgres.
 //

@@ -318,6 +318,7 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 	parser := e.NewParser()
 	var onDone func() // a steerable engine answered a message
 	live := session.NewLiveWriter(job.SessionFile, r.opts.Logger)
+	live.SetStore(job.LiveStore)
 	defer live.Close()
 	var mu sync.Mutex
 	handle := func(line []byte) {

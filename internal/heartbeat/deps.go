@@ -143,6 +143,11 @@ type Job struct {
 	// writes every line first (session.Options.Mirror): the store of a
 	// shared board. A line it refuses ends the run with an error.
 	Mirror session.Mirror
+	// LiveStore, when not nil, is where the runner's live writer keeps the
+	// live file too (session.LiveWriter.SetStore): on a board several
+	// machines share, a `bonsai serve` on another one shows the message
+	// being streamed from it.
+	LiveStore session.LiveStore
 	// Skills is the user's skills directory, offered beside the
 	// repository's .bonsai/skills; the runner serves read calls under
 	// ~/.bonsai/skills/ from it. Empty means none.

@@ -24,6 +24,8 @@ type Transcripts interface {
 	AppendTranscript(ctx context.Context, ticketID string, first int64, lines [][]byte) error
 	// TranscriptLines walks the ticket's stored lines from number from.
 	TranscriptLines(ctx context.Context, ticketID string, from int64, fn func(n int64, line []byte) error) error
+	// WriteLive keeps the ticket's live file, replacing it when fresh.
+	WriteLive(ctx context.Context, ticketID string, data []byte, fresh bool) error
 }
 
 // storedCopy prepares the ticket's transcript file at path from the

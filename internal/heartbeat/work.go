@@ -262,8 +262,22 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 			Unseen: slices.Clone(r.seen), Decisions: decisions, Budget: budget, Deadline: deadline, Now: h.opts.Now()},
 		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Mirror: mirror, Skills: h.opts.Skills,
 		Tools: tools, OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project),
-		Approve: r.approve,
+		Approve: r.approve, LiveStore: h.liveStore(t.ID),
 	}, nil
+}
+
+// liveStore is where a ticket's live file goes besides this machine's
+// sessions directory: the store, on a board several machines share, so
+// that their `bonsai serve` shows the message being streamed; nil on one
+// machine's board, whose serve reads the file.
+func (h *Heartbeat) liveStore(ticketID string) session.LiveStore {
+	st := h.opts.Transcripts
+	if !h.opts.SharedBoard || st == nil {
+		return nil
+	}
+	return func(ctx context.Context, data []byte, fresh bool) error {
+		return st.WriteLive(ctx, ticketID, data, fresh)
+	}
 }
 
 // policyOf is a project's command policy: its mode and patterns, then

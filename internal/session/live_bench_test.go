@@ -15,12 +15,16 @@ import (
 // under 1 µs; the loop never waits for the disk) and the writes a second
 // (target: at most 1/LiveInterval = 10, however fast the stream).
 // "unpaced" emits deltas as fast as the loop can; "1000/s" paces them like
-// a very fast model (a few hundred tokens a second is typical).
+// a very fast model (a few hundred tokens a second is typical). The
+// "store" cases send the file to a store as well (SetStore, a shared
+// board), which it writes at most 1/LiveStoreInterval times a second
+// (target: ≤ 4).
 func BenchmarkLive_Stream(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		every time.Duration
-	}{{"unpaced", 0}, {"1000/s", time.Millisecond}} {
+		store bool
+	}{{"unpaced", 0, false}, {"1000/s", time.Millisecond, false}, {"store-unpaced", 0, true}, {"store-1000/s", time.Millisecond, true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			transcript := filepath.Join(b.TempDir(), "transcript.jsonl")
 			if err := os.WriteFile(transcript, []byte(`{"type":"session"}`+"\n"), 0o600); err != nil {
@@ -28,6 +32,10 @@ func BenchmarkLive_Stream(b *testing.B) {
 			}
 			lw := session.NewLiveWriter(transcript, nil)
 			defer lw.Close()
+			var st memLive
+			if bc.store {
+				lw.SetStore(st.write)
+			}
 			lw.Start()
 			ev := llm.Event{Type: llm.EventTextDelta, Index: 0, Delta: "tok "}
 			var tick *time.Ticker
@@ -50,6 +58,10 @@ func BenchmarkLive_Stream(b *testing.B) {
 			b.ReportMetric(float64(inDelta.Nanoseconds())/float64(b.N), "event-ns/delta")
 			b.ReportMetric(float64(writes)/elapsed.Seconds(), "writes/s")
 			b.ReportMetric(float64(b.N)/float64(max(writes, 1)), "deltas/write")
+			if bc.store {
+				_, n := st.get()
+				b.ReportMetric(float64(n)/elapsed.Seconds(), "store-writes/s")
+			}
 		})
 	}
 }

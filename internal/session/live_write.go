@@ -42,6 +42,7 @@ type LiveWriter struct {
 	last    time.Time // the last write
 	closed  bool
 	logged  bool
+	store   *liveMirror // nil: the file alone (SetStore)
 
 	wmu    sync.Mutex // held while writing; f and writes are touched only under it
 	f      *os.File
@@ -157,7 +158,7 @@ func (l *LiveWriter) flush() {
 	l.mu.Lock()
 	lines, fresh := l.pending, l.fresh
 	l.pending, l.fresh, l.timer, l.last = nil, false, nil, time.Now()
-	closed := l.closed
+	closed, store := l.closed, l.store
 	l.mu.Unlock()
 	if closed || len(lines) == 0 {
 		return
@@ -170,6 +171,9 @@ func (l *LiveWriter) flush() {
 		_ = enc.Encode(p.LiveLine) // plain strings and numbers: cannot fail
 	}
 	l.writes++
+	if store != nil {
+		store.add(buf.Bytes(), fresh)
+	}
 	if err := l.write(buf.Bytes(), fresh); err != nil {
 		l.mu.Lock()
 		l.failLocked("write the live file", err)
@@ -218,17 +222,22 @@ func (l *LiveWriter) failLocked(what string, err error) {
 	l.log.Warn("live activity: "+what+"; the page shows messages when complete", "path", l.path, "error", err)
 }
 
-// Close stops writing and removes the live file: the run is over, and
-// everything the file held is in the transcript.
+// Close stops writing and removes the live file (and empties the store's,
+// SetStore): the run is over, and everything the file held is in the
+// transcript.
 func (l *LiveWriter) Close() {
 	l.mu.Lock()
 	l.closed = true
 	if l.timer != nil {
 		l.timer.Stop()
 	}
+	store := l.store
 	l.mu.Unlock()
 	l.wmu.Lock() // a write in flight finishes first
 	defer l.wmu.Unlock()
+	if store != nil {
+		store.close()
+	}
 	if l.f != nil {
 		l.f.Close()
 		l.f = nil

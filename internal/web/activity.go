@@ -41,8 +41,8 @@ func (s *Server) ticketActivity(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return nil
 	}
-	path := s.transcriptPath(t.ProjectID, t.ID)
-	hub, sub, join := s.activity.join(path, offset)
+	path := s.transcriptFile(r.Context(), t.ProjectID, t.ID)
+	hub, sub, join := s.activity.join(path, offset, s.transcriptRefresh(t.ProjectID, t.ID))
 	defer s.activity.leave(hub, sub)
 
 	cursor, epoch, partialShown := offset, join.epoch, false

@@ -61,13 +61,15 @@ func newActivityHubs(every time.Duration, render func(name string, v any) string
 }
 
 // join subscribes to the transcript at path, starting its hub at offset
-// when none runs.
-func (a *activityHubs) join(path string, offset int64) (*activityHub, *activitySub, activityJoin) {
+// when none runs; refresh (nil: none) brings the file up to date before
+// each poll.
+func (a *activityHubs) join(path string, offset int64, refresh func(context.Context)) (*activityHub, *activitySub, activityJoin) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	h, ok := a.hubs[path]
 	if !ok {
 		h = newActivityHub(path, offset, a.render)
+		h.refresh = refresh
 		a.hubs[path] = h
 		h.start(a.every)
 	}
@@ -104,10 +106,11 @@ func (a *activityHubs) running() int {
 
 // activityHub follows one transcript for its subscribers.
 type activityHub struct {
-	path   string
-	render func(name string, v any) string
-	cancel context.CancelFunc
-	done   chan struct{}
+	path    string
+	render  func(name string, v any) string
+	refresh func(context.Context) // nil: the file is the heartbeat's
+	cancel  context.CancelFunc
+	done    chan struct{}
 
 	mu      sync.Mutex
 	subs    map[*activitySub]struct{}
@@ -139,6 +142,9 @@ func (h *activityHub) start(every time.Duration) {
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
+			if h.refresh != nil {
+				h.refresh(ctx)
+			}
 			h.poll()
 			select {
 			case <-ctx.Done():

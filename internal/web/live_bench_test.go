@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/store/postgres"
 )
 
 // BenchmarkPartialLatency measures how long a streamed delta takes to reach
@@ -22,29 +24,52 @@ import (
 // agent loop emitting the delta: after a pause the writer writes at once;
 // "from-delta-in-stream" emits it while another part streams a delta a
 // millisecond, so it waits for the writer's next batch (LiveInterval,
-// 100 ms) (target: at most 350 ms).
+// 100 ms) (target: at most 350 ms). The "shared-" cases run the agent
+// on another machine of a shared board (Postgres): the delta reaches the
+// page through the store, whose writes are batched too
+// (session.LiveStoreInterval, 300 ms) (target: at most 650 ms).
 func BenchmarkPartialLatency(b *testing.B) {
 	for _, bc := range []struct {
-		name                 string
-		viaWriter, streaming bool
-	}{{"from-file", false, false}, {"from-delta", true, false}, {"from-delta-in-stream", true, true}} {
+		name                         string
+		viaWriter, streaming, shared bool
+	}{{"from-file", false, false, false}, {"from-delta", true, false, false}, {"from-delta-in-stream", true, true, false},
+		{"shared-from-delta", true, false, true}, {"shared-from-delta-in-stream", true, true, true}} {
 		viaWriter := bc.viaWriter
 		b.Run(bc.name, func(b *testing.B) {
-			e := newEnvPoll(b, 0) // the default interval
-			e.project(b, "demo")
-			tk := e.ticket(b, "demo", "watched", board.InProgress)
-			f := agentSession(b, e, tk)
-			appendMsg(b, f, llm.UserText("Work on ticket demo#1"))
-			fi, err := os.Stat(f.Path())
-			if err != nil {
-				b.Fatal(err)
+			var (
+				e    *env
+				lw   *agentrunner.Live
+				size int64
+				path string
+			)
+			if bc.shared {
+				var worker *postgres.DB
+				e, worker = newSharedEnv(b)
+				e.srv.activity.every = 250 * time.Millisecond // the default interval
+				a := newRemoteAgent(b, worker)
+				a.add(llm.UserText("Work on ticket demo#1"))
+				lw = a.lw
+				var err error
+				if _, size, err = worker.TranscriptSize(context.Background(), a.tk.ID); err != nil {
+					b.Fatal(err)
+				}
+			} else {
+				e = newEnvPoll(b, 0) // the default interval
+				e.project(b, "demo")
+				tk := e.ticket(b, "demo", "watched", board.InProgress)
+				f := agentSession(b, e, tk)
+				appendMsg(b, f, llm.UserText("Work on ticket demo#1"))
+				fi, err := os.Stat(f.Path())
+				if err != nil {
+					b.Fatal(err)
+				}
+				size, path = fi.Size(), session.LivePath(f.Path())
+				lw = agentrunner.NewLive(f.Path(), nil)
+				defer lw.Close()
 			}
-			req, _ := http.NewRequest("GET", e.ts.URL+"/p/demo/1/activity?offset="+itoa64(fi.Size()), nil)
+			req, _ := http.NewRequest("GET", e.ts.URL+"/p/demo/1/activity?offset="+itoa64(size), nil)
 			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: e.srv.auth.session})
 			s := openStream(b, req, http.DefaultClient)
-			path := session.LivePath(f.Path())
-			lw := agentrunner.NewLive(f.Path(), nil)
-			defer lw.Close()
 			if viaWriter {
 				assistantStart(lw)
 				if bc.streaming { // thinking streams all along: every write is batched
@@ -64,7 +89,7 @@ func BenchmarkPartialLatency(b *testing.B) {
 					}()
 				}
 			} else {
-				writeLive(b, path, fmt.Sprintf(`{"type":"message","at":%d}`+"\n", fi.Size()))
+				writeLive(b, path, fmt.Sprintf(`{"type":"message","at":%d}`+"\n", size))
 			}
 			var total, worst time.Duration
 			for i := 0; b.Loop(); i++ {

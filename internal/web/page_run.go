@@ -36,7 +36,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	if rv.FinishedAt != nil {
 		to = rv.FinishedAt.Add(time.Second)
 	}
-	entries, _, err := readTranscript(s.transcriptPath(rv.ProjectID, rv.TicketID), from, to)
+	entries, _, err := readTranscript(s.transcriptFile(r.Context(), rv.ProjectID, rv.TicketID), from, to)
 	if err != nil {
 		return err
 	}

@@ -77,7 +77,7 @@ func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView,
 	v.RunNow = s.opts.RunNow != nil && !v.Running && d.SubState != board.SubBlocked &&
 		(d.State == board.Research || d.State == board.InProgress || d.State == board.Backlog && p.Agent.TakeBacklog)
 	if started, ok := s.runs.runningSince(d.ID); ok {
-		v.Activity, v.ActivityOffset, err = readTranscript(s.transcriptPath(d.ProjectID, d.ID), started.Add(-time.Second), time.Time{})
+		v.Activity, v.ActivityOffset, err = readTranscript(s.transcriptFile(ctx, d.ProjectID, d.ID), started.Add(-time.Second), time.Time{})
 		if err != nil {
 			return ticketPageView{}, err
 		}

@@ -48,7 +48,9 @@ type Options struct {
 	Service func() (installed bool, manager string)
 	// SharedBoard says the board is on a store several machines share
 	// (Postgres): a project's repository must then be a git URL, since
-	// the other machines cannot clone a path on this one.
+	// the other machines cannot clone a path on this one, and transcripts
+	// and the message being streamed are read from the store (copied under
+	// Dir's cache/transcripts), since their agents may run elsewhere.
 	SharedBoard bool
 	// Heartbeat returns the heartbeat section of `bonsai status --json`
 	// for GET /api/status; nil means no beat is known.
@@ -113,6 +115,9 @@ type Server struct {
 	runs  *runIndex
 	// activity follows the transcripts of the tickets pages watch.
 	activity *activityHubs
+	// transcripts are the copies of the store's transcripts on a shared
+	// board (Options.SharedBoard).
+	transcripts *transcriptCache
 	// blocked caches why agents cannot run, for every page's banner.
 	blocked blockerCache
 	handler http.Handler
@@ -158,6 +163,7 @@ func New(opts Options) (*Server, error) {
 	s.cards = newCardCache(opts.Store, s.feed)
 	s.feed.onItems = s.cards.update
 	s.activity = newActivityHubs(opts.PollInterval, s.renderTo)
+	s.transcripts = newTranscriptCache(opts.Dir.Path("cache", "transcripts"), opts.Store, opts.Logger)
 	var err error
 	if s.pages, err = parsePages(s.funcs()); err != nil {
 		return nil, err

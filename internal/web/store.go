@@ -41,6 +41,10 @@ type Store interface {
 	// Landings lists a project's landings, for the pull requests on its
 	// cards.
 	Landings(ctx context.Context, f store.LandingFilter) ([]board.Landing, error)
+	// TranscriptLines and Live read the transcripts and live files of
+	// agents on other machines, on a board they share (transcript_cache.go).
+	TranscriptLines(ctx context.Context, ticketID string, from int64, fn func(n int64, line []byte) error) error
+	Live(ctx context.Context, ticketID string) (data []byte, version int64, err error)
 }
 
 var _ Store = store.Store(nil)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,14 +53,30 @@ func isLong(s string) bool {
 	return len(s) > longBytes || strings.Count(s, "\n") >= longLines
 }
 
-// transcriptPath returns a ticket's transcript, or "" for
-// IDs that could escape the sessions directory.
-func (s *Server) transcriptPath(projectID, ticketID string) string {
+// transcriptFile returns the file a ticket's transcript is read from, ""
+// for IDs that could escape its directory: the heartbeat's session file on
+// one machine's board; on a shared board, this server's copy of the
+// store's, brought up to date first (transcript_cache.go). The live file
+// is beside it.
+func (s *Server) transcriptFile(ctx context.Context, projectID, ticketID string) string {
+	if s.opts.SharedBoard {
+		return s.transcripts.sync(ctx, projectID, ticketID)
+	}
 	path, err := session.Layout{Root: s.opts.Dir.Sessions()}.Transcript(projectID, ticketID)
 	if err != nil {
 		return ""
 	}
 	return path
+}
+
+// transcriptRefresh returns what an activity hub calls before each poll
+// of a ticket's transcript: on a shared board, a sync of the copy; nil on
+// one machine's board.
+func (s *Server) transcriptRefresh(projectID, ticketID string) func(context.Context) {
+	if !s.opts.SharedBoard {
+		return nil
+	}
+	return func(ctx context.Context) { s.transcripts.sync(ctx, projectID, ticketID) }
 }
 
 // readTranscript reads the entries of a transcript written between from

@@ -23,7 +23,7 @@ func agentSession(t testing.TB, e *env, tk board.Ticket) *session.File {
 // time.Now.
 func agentSessionClock(t testing.TB, e *env, tk board.Ticket, now func() time.Time) *session.File {
 	t.Helper()
-	path := e.srv.transcriptPath(tk.ProjectID, tk.ID)
+	path := e.srv.transcriptFile(context.Background(), tk.ProjectID, tk.ID)
 	f, err := session.Create(path, "/work", session.Options{Now: now})
 	if err != nil {
 		t.Fatal(err)
@@ -172,9 +172,12 @@ func TestParseHead_OfACutLine(t *testing.T) {
 func TestTranscriptPath_RefusesEscapes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	for _, ids := range [][2]string{{"..", "x"}, {"a/b", "x"}, {"p", "../x"}, {"", "x"}, {".hidden", "x"}} {
-		if p := e.srv.transcriptPath(ids[0], ids[1]); p != "" {
-			t.Errorf("transcriptPath(%q, %q) = %q", ids[0], ids[1], p)
+	for _, shared := range []bool{false, true} { // the session files, the store's copies
+		e.srv.opts.SharedBoard = shared
+		for _, ids := range [][2]string{{"..", "x"}, {"a/b", "x"}, {"p", "../x"}, {"", "x"}, {".hidden", "x"}} {
+			if p := e.srv.transcriptFile(context.Background(), ids[0], ids[1]); p != "" {
+				t.Errorf("shared %v: transcriptFile(%q, %q) = %q", shared, ids[0], ids[1], p)
+			}
 		}
 	}
 }

@@ -16,7 +16,9 @@ import (
 func TestRunner_BeatDeadlineIsTimeout(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.opts.MaxDuration = 2 * time.Second
+	// Long enough that preparing the workspace (a clone) ends well inside it
+	// on a loaded machine: the deadline must end the run, not its start.
+	f.opts.MaxDuration = 6 * time.Second
 	ctx := context.Background()
 	tk, err := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Slow",
 		State: board.InProgress, Priority: 2}, board.Human)

@@ -23,6 +23,10 @@ func NewLive(transcript string, logger *slog.Logger) *Live {
 	return &Live{w: session.NewLiveWriter(transcript, logger)}
 }
 
+// SetStore sends the live file to st as well (nil: the file alone), for
+// a board several machines share; see session.LiveWriter.SetStore.
+func (l *Live) SetStore(st session.LiveStore) { l.w.SetStore(st) }
+
 // Path returns the live file's path.
 func (l *Live) Path() string { return l.w.Path() }
 

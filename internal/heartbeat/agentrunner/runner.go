@@ -99,6 +99,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	defer sess.Close()
 	// The message being streamed goes to a side file the web UI follows.
 	live := NewLive(job.SessionFile, r.opts.Logger)
+	live.SetStore(job.LiveStore)
 	defer live.Close()
 	var (
 		a     *agent.Agent

@@ -126,10 +126,7 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 			INSERT INTO ticket_counts (project_id, state, n)
 				SELECT project_id, state, count(*) FROM tickets GROUP BY project_id, state;
 			TRUNCATE ticket_queue;
-			INSERT INTO ticket_queue (project_id, ticket_id, number, title, state, sub_state, priority, queue_class)
-				SELECT DISTINCT ON (project_id) project_id, id, number, title, state, sub_state, priority, queue_class
-				FROM tickets WHERE queue_class > 0
-				ORDER BY project_id, queue_class, priority, queue_key, number`)
+			SELECT ticket_queue_refresh(id) FROM projects`)
 		if err != nil {
 			return fmt.Errorf("count the tickets: %w", err)
 		}

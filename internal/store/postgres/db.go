@@ -171,4 +171,4 @@ type querier interface {
 }
 
 // scanner is what pgx.Row and pgx.Rows share.
-type scanner interface{ Scan(dest ...any) error }
+type scanner = store.Scanner

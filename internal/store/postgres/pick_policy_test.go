@@ -3,6 +3,7 @@ package postgres
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -80,7 +81,9 @@ func (g policyBoard) want() map[string]board.Pick {
 // TestPick_AgreesWithPolicy compares Pick and Overview with
 // board.PickTicket on 300 random boards, then again after comments are
 // resolved, unresolved and deleted and tickets changed behind the store's
-// back, which checks the comments trigger and the generated columns.
+// back, which checks the comments trigger and the generated columns. Each
+// picked ticket must equal the ticket as Tickets reads it, also after its
+// text changes: Pick reads ticket_queue's copy.
 func TestPick_AgreesWithPolicy(t *testing.T) {
 	ctx := t.Context()
 	db, err := Open(ctx, pgtest.URL(t))
@@ -136,9 +139,21 @@ func TestPick_AgreesWithPolicy(t *testing.T) {
 				want[slug] = pk
 			}
 		}
+		all, err := db.Tickets(ctx, store.TicketFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID := map[string]board.Ticket{}
+		for _, tk := range all {
+			byID[tk.ID] = tk
+		}
 		gotBy := map[string]board.Pick{}
 		for _, pk := range got {
 			gotBy[pk.Ticket.ProjectSlug] = pk
+			// ticket_queue's copy of the ticket is the ticket as it is now
+			if tk := byID[pk.Ticket.ID]; !reflect.DeepEqual(pk.Ticket, tk) {
+				t.Errorf("%s: Pick returns %+v, the ticket is %+v", round, pk.Ticket, tk)
+			}
 		}
 		if len(gotBy) != len(want) {
 			t.Errorf("%s: Pick chose in %d projects, the policy in %d", round, len(gotBy), len(want))
@@ -215,6 +230,22 @@ func TestPick_AgreesWithPolicy(t *testing.T) {
 		}
 	})
 	compare("after ticket changes")
+
+	inTx(func(tx pgx.Tx) {
+		for _, g := range gs {
+			for _, p := range g.projects {
+				for _, tk := range g.tickets[p.ID] {
+					if r.IntN(3) > 0 {
+						continue
+					}
+					n := r.IntN(1000)
+					exec(tx, `UPDATE tickets SET title = $1, description = $2, criteria = $3, plan = $4, branch = $5 WHERE id = $6`,
+						fmt.Sprint("t", n), fmt.Sprint("d", n), fmt.Sprintf(`["c%d"]`, n), fmt.Sprint("p", n), fmt.Sprint("b", n), tk.ID)
+				}
+			}
+		}
+	})
+	compare("after text changes")
 
 	for c := board.ClassHumanReply; c <= board.ClassBacklog; c++ {
 		if classes[c] < 20 {

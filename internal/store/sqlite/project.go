@@ -16,7 +16,7 @@ type queryer interface {
 }
 
 // scanner is what *sql.Row and *sql.Rows share.
-type scanner interface{ Scan(dest ...any) error }
+type scanner = store.Scanner
 
 const projectColumns = `id, slug, name, repo, default_branch, active, model, budget_usd, verify, created_at, updated_at,
 	ticket_tokens, run_budget_usd, run_tokens, daily_budget_usd, daily_tokens, take_backlog, permission_mode,
