@@ -111,6 +111,10 @@ func (a *app) config() (config.Config, error) {
 	}
 	if err == nil && statErr == nil {
 		a.cfg = &loadedConfig{path: path, size: fi.Size(), mod: fi.ModTime(), c: c}
+		// The providers' base URLs come from the same file: not read twice.
+		a.creds.mu.Lock()
+		a.creds.cfg, a.creds.cfgStamp, a.creds.cfgPath = c, fileStamp{fi: fi}, path
+		a.creds.mu.Unlock()
 	}
 	return c, err
 }
@@ -189,6 +193,29 @@ func (a *app) close() error {
 	err := a.store.Close()
 	a.store = nil
 	return err
+}
+
+// closeAtExit is close for a process that exits next: a SQLite board
+// that closing would leave as it is (sqlite.DB.Settled: nothing written
+// since the last checkpoint) is left to the exit, which releases it
+// sooner.
+func (a *app) closeAtExit() error {
+	if a.store != nil && settled(a.store) {
+		a.store = nil
+		return nil
+	}
+	return a.close()
+}
+
+// settled reports whether s is a SQLite board that closing would leave as
+// it is (sqlite.DB.Settled): its WAL is empty, so nobody wrote to it since
+// the last checkpoint.
+func settled(s store.Store) bool {
+	if sc, ok := s.(sealedChannels); ok {
+		s = sc.Store
+	}
+	db, ok := s.(*sqlite.DB)
+	return ok && db.Settled()
 }
 
 // author is the name recorded on a person's comments and moves.

@@ -35,7 +35,7 @@ func Main() {
 		os.Exit(sandbox.BridgeMain(os.Args[2:]))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := runExiting(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, nil, true)
 	stop()
 	os.Exit(code)
 }
@@ -48,6 +48,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // run is Run with the clock now (nil: time.Now); tests inject one.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) int {
+	return runExiting(ctx, args, stdin, stdout, stderr, now, false)
+}
+
+// runExiting is run for a process that exits right after when exiting is
+// set: what the exit releases anyway may be left to it (closeAtExit).
+func runExiting(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time, exiting bool) int {
 	a := newApp(stdin, stdout, stderr, os.Getenv)
 	if now != nil {
 		a.now = now
@@ -64,7 +70,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteContextC(ctx)
-	if cerr := a.close(); err == nil {
+	closeStore := a.close
+	if exiting {
+		closeStore = a.closeAtExit
+	}
+	if cerr := closeStore(); err == nil {
 		err = cerr
 	}
 	if err == nil {

@@ -27,7 +27,7 @@ func MainForTest() {
 		now = func() time.Time { return t }
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, now)
+	code := runExiting(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, now, true)
 	stop()
 	os.Exit(code)
 }

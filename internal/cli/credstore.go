@@ -39,6 +39,7 @@ type storedCreds struct {
 	// cfg is config.json as last read, for the providers' base URLs.
 	cfg      config.Config
 	cfgStamp fileStamp
+	cfgPath  string
 }
 
 // fileStamp tells whether a file changed since it was read. Files are
@@ -110,12 +111,12 @@ func (a *app) configuredBaseURL(p string) string {
 		}
 	}
 	st := stampOf(d.ConfigFile())
-	if !st.same(a.creds.cfgStamp) || !st.exists() {
+	if !st.same(a.creds.cfgStamp) || !st.exists() || a.creds.cfgPath != d.ConfigFile() {
 		c, err := config.Load(d.ConfigFile())
 		if err != nil {
 			c = config.Config{}
 		}
-		a.creds.cfg, a.creds.cfgStamp = c, st
+		a.creds.cfg, a.creds.cfgStamp, a.creds.cfgPath = c, st, d.ConfigFile()
 	}
 	return a.creds.cfg.BaseURL(p)
 }

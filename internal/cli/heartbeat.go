@@ -114,8 +114,13 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	}
 	// Notifications left by earlier processes go out while the beat works;
 	// the beat never waits for them.
+	// A SQLite board whose WAL is empty before the first check and after
+	// the beat was written by nobody in between: none pending before means
+	// none pending after.
+	quiet := settled(s)
 	early := make(chan struct{})
-	if notificationsPending(ctx, s) {
+	pending := notificationsPending(ctx, s)
+	if pending {
 		go func() {
 			defer close(early)
 			if _, err := deliverNotifications(ctx, a, s, w.log, deliverBound); err != nil {
@@ -140,7 +145,7 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	}
 	// Then those the beat caused, after its report is out.
 	<-early
-	if notificationsPending(ctx, s) {
+	if (!quiet || pending || !settled(s)) && notificationsPending(ctx, s) {
 		if _, derr := deliverNotifications(ctx, a, s, w.log, deliverBound); derr != nil {
 			w.log.Error("deliver notifications", "err", derr)
 		}

@@ -76,7 +76,8 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 	if err != nil {
 		return nil, err
 	}
-	redact := secrets(ctx, a, st)
+	listed := listProjects(ctx, st)
+	redact := secretsOf(ctx, a, st, listed.all)
 	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
 	agents := newAgentExecutors(d, cfg)
 	agents.log = log
@@ -106,13 +107,13 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		lf.Close()
 		return nil, err
 	}
-	cat, err := modelCatalog(cfg)
+	cat, err := beatCatalog(cfg)
 	if err != nil {
 		lf.Close()
 		return nil, err
 	}
 	open := func(id string) (llm.Model, llm.Info, error) {
-		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv, Catalog: cat, Redactor: redact})
+		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv, Catalog: cat(), Redactor: redact})
 		return r.Model, r.Info, err
 	}
 	runner, err := agentrunner.New(agentrunner.Options{
@@ -162,7 +163,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		worker = a.workerBeat(d, host)
 	}
 	hb, err := heartbeat.New(heartbeat.Options{
-		Store: st, Workspaces: ws, Runner: engines, Logger: log, Progress: progress,
+		Store: listed, Workspaces: ws, Runner: engines, Logger: log, Progress: progress,
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,

@@ -22,6 +22,12 @@ var forgeTokenEnv = []string{"GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN", "GITEA_
 // secrets of notification channels (when a store is given). Text from a provider passes it before it is stored,
 // shown or logged.
 func secrets(ctx context.Context, a *app, st store.Store) *llm.Redactor {
+	return secretsOf(ctx, a, st, nil)
+}
+
+// secretsOf is secrets with the store's projects (archived ones too)
+// already listed, when projects is not nil.
+func secretsOf(ctx context.Context, a *app, st store.Store, projects []board.Project) *llm.Redactor {
 	var s []string
 	for _, p := range llm.Providers() {
 		s = append(s, a.getenv(p.KeyEnv))
@@ -36,10 +42,11 @@ func secrets(ctx context.Context, a *app, st store.Store) *llm.Redactor {
 		}
 	}
 	if st != nil {
-		if ps, err := st.Projects(ctx, store.ProjectFilter{IncludeArchived: true}); err == nil {
-			for _, p := range ps {
-				s = append(s, llm.URLSecrets(p.Repo)...)
-			}
+		if projects == nil {
+			projects, _ = st.Projects(ctx, store.ProjectFilter{IncludeArchived: true})
+		}
+		for _, p := range projects {
+			s = append(s, llm.URLSecrets(p.Repo)...)
 		}
 		// Every channel that opens, even when another does not.
 		var cs []board.Channel

@@ -107,10 +107,11 @@ func open(ctx context.Context, abs string, opts []Option) (*DB, error) {
 	for _, o := range opts {
 		o(db)
 	}
-	db.sql, err = sql.Open("sqlite", dsn(abs, db.cachePages))
+	c, err := sqlite.NewConnector(dsn(abs, db.cachePages))
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", abs, err)
 	}
+	db.sql = sql.OpenDB(keepWAL{c})
 	if err := db.migrateWhenFree(ctx); err != nil {
 		db.sql.Close()
 		return nil, db.openError(err)
@@ -163,12 +164,21 @@ func dsn(abs string, cachePages int) string {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
+	// With the WAL kept between processes (keepWAL), the last close
+	// truncates it to zero bytes; a long-running process's WAL is cut back
+	// to this size after a checkpoint resets it.
+	q.Add("_pragma", "journal_size_limit("+strconv.Itoa(walSizeLimit)+")")
 	if cachePages > 0 {
 		q.Add("_pragma", "cache_size("+strconv.Itoa(cachePages)+")")
 	}
 	q.Set("_txlock", "immediate")
 	return "file:" + (&url.URL{Path: p}).EscapedPath() + "?" + q.Encode()
 }
+
+// walSizeLimit is the journal_size_limit of every connection: 64 MiB, far
+// above the 4 MiB at which SQLite checkpoints on its own, so it trims only
+// a WAL that a long read let grow.
+const walSizeLimit = 64 << 20
 
 // openError turns the driver's error for an unreadable file into one that
 // names the file and says what is wrong with it.
