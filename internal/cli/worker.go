@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/store/postgres"
 )
 
@@ -22,9 +24,12 @@ func newWorkerCmd(a *app) *cobra.Command {
 		Long: `Run a beat at once and then one every heartbeat.intervalSec seconds, until
 SIGINT (Ctrl-C) or SIGTERM. Each beat is what 'bonsai heartbeat' does: it
 takes this machine's heartbeat lock for the beat, picks one ticket per
-project, runs the agents and prints its report. A beat that fails is
-reported on stderr and the next one runs on time; the interval is read from
-config.json before each wait.
+project, runs the agents and prints its report. A beat in which an agent
+completed a run is followed by the next one a second later, not after the
+interval, so a worker drains the board rather than waiting a whole interval
+for each step of a ticket. A beat that fails is reported on stderr and the
+next one runs on time; the interval is read from config.json before each
+wait.
 
 It is meant for the machines of a board on Postgres (store.url or
 BONSAI_DATABASE_URL, docs/postgres.md), where every run holds its ticket's
@@ -79,7 +84,11 @@ func runWorker(cmd *cobra.Command, a *app, service bool) error {
 		if err != nil {
 			fmt.Fprintf(a.stderr, "bonsai: beat failed: %v\n", err)
 		}
-		t := time.NewTimer(workerInterval(a))
+		wait := workerInterval(a)
+		if worked(o.report) {
+			wait = min(wait, workerFollowUp)
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -97,6 +106,25 @@ func workerStopped(ctx context.Context, a *app) error {
 	recordWorkerStopped(ctx, a)
 	fmt.Fprintln(a.stdout, "Worker stopped.")
 	return nil
+}
+
+// workerFollowUp is the wait after a beat in which an agent completed a
+// run: the board likely holds the ticket's next step, or more tickets of
+// its project. Not zero, so a board that keeps agents busy costs at most a
+// beat a second in beats that find nothing.
+const workerFollowUp = time.Second
+
+// worked reports whether an agent completed a run in the beat.
+func worked(rep *heartbeat.Report) bool {
+	if rep == nil || rep.Skipped {
+		return false
+	}
+	for _, r := range rep.Runs {
+		if r.Status == board.RunCompleted {
+			return true
+		}
+	}
+	return false
 }
 
 // workerInterval is heartbeat.intervalSec, read before every wait so a
