@@ -3,7 +3,6 @@ package cli_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,7 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -27,7 +26,7 @@ import (
 )
 
 // The race of issue 18: machines, each a data directory of its own and
-// its own `bonsai heartbeat` processes, one after another, on one
+// its own `bonsai worker` process, on one
 // Postgres board of raceProjects projects × raceTickets IN_PROGRESS
 // tickets, every project on a git remote served over HTTP.
 const (
@@ -56,6 +55,8 @@ var raceTurn = llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, 
 // machines together never exceed heartbeat.maxConcurrentAgents, as the
 // runs table records them.
 func TestRace_WorkerProcesses(t *testing.T) {
+	// Beside the scripts: most of its time is git and the workers' waits.
+	t.Parallel()
 	u := pgtest.OwnURL(t)
 	ctx := context.Background()
 	srv := forgetest.New(t, forge.GitHub)
@@ -101,6 +102,11 @@ func TestRace_WorkerProcesses(t *testing.T) {
 		if _, err := m.bonsai(ctx, "config", "set", "heartbeat.maxConcurrentAgents", strconv.Itoa(raceLimit)); err != nil {
 			t.Fatal(err)
 		}
+		// A worker beats again a second after a beat that completed a
+		// run; this is its wait after one that found every project taken.
+		if _, err := m.bonsai(ctx, "config", "set", "heartbeat.intervalSec", "10"); err != nil {
+			t.Fatal(err)
+		}
 		machines[i] = m
 	}
 
@@ -114,24 +120,27 @@ func TestRace_WorkerProcesses(t *testing.T) {
 	progress, stop := context.WithCancel(ctx)
 	logged := make(chan struct{})
 	go func() { raceProgress(progress, t, db, start); close(logged) }()
-	var wg sync.WaitGroup
 	for _, m := range machines {
-		wg.Go(func() {
-			if err := m.beatUntilDone(ctx, db); err != nil {
-				t.Errorf("%s: %v", m.name, err)
-				cancel()
-			}
-		})
+		if err := m.startWorker(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
-	wg.Wait()
+	err = waitRaceDone(ctx, db)
+	for _, m := range machines {
+		if serr := m.stopWorker(); serr != nil {
+			t.Errorf("%s: %v", m.name, serr)
+		}
+	}
 	stop()
 	<-logged
 	took := time.Since(start)
-	beats := 0
-	for _, m := range machines {
-		beats += len(m.pids)
+	if err != nil {
+		for _, m := range machines {
+			t.Logf("%s's worker said:\n%s", m.name, m.out.String())
+		}
+		t.Fatal(err)
 	}
-	t.Logf("%d tickets worked by %d machines in %v (%d beats)", raceProjects*raceTickets, raceMachines, took.Round(time.Millisecond), beats)
+	t.Logf("%d tickets worked by %d worker processes in %v", raceProjects*raceTickets, raceMachines, took.Round(time.Millisecond))
 	if t.Failed() {
 		return
 	}
@@ -179,44 +188,65 @@ func raceEnv() []string {
 	return append(env, "BONSAI_USER=tester", "BONSAI_KEYRING=file", "TZ=UTC")
 }
 
-// raceMachine is one machine of the race: a data directory and the
-// processes run with it.
+// raceMachine is one machine of the race: a data directory, the
+// commands run with it, and its `bonsai worker` process.
 type raceMachine struct {
 	name, dir string
 	env       []string
 
-	mu   sync.Mutex
-	pids map[int]bool // of its beats, the pid part of their worker ids
+	worker *exec.Cmd
+	done   chan error
+	out    bytes.Buffer // the worker's stdout and stderr
 }
 
 // bonsai runs the bonsai command (the test binary, which testscript put
-// on PATH) as one of the machine's processes.
+// on PATH) with the machine's data directory.
 func (m *raceMachine) bonsai(ctx context.Context, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "bonsai", args...)
 	cmd.Env = m.env
 	cmd.Dir = m.dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if cmd.Process != nil {
-		m.mu.Lock()
-		if m.pids == nil {
-			m.pids = map[int]bool{}
-		}
-		m.pids[cmd.Process.Pid] = true
-		m.mu.Unlock()
-	}
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return out, fmt.Errorf("bonsai %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
+		return out, fmt.Errorf("bonsai %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return out, nil
 }
 
-// beatUntilDone runs the machine's beats, one after another, until no
-// ticket of the board is IN_PROGRESS. It fails when the board stops
-// moving: rounds beats of every kind in a row that worked nothing.
-func (m *raceMachine) beatUntilDone(ctx context.Context, db store.Store) error {
-	idle := 0
+// startWorker starts the machine's `bonsai worker`.
+func (m *raceMachine) startWorker(ctx context.Context) error {
+	m.worker = exec.CommandContext(ctx, "bonsai", "worker")
+	m.worker.Env, m.worker.Dir = m.env, m.dir
+	m.worker.Stdout, m.worker.Stderr = &m.out, &m.out
+	m.worker.WaitDelay = 30 * time.Second
+	if err := m.worker.Start(); err != nil {
+		return err
+	}
+	m.done = make(chan error, 1)
+	go func() { m.done <- m.worker.Wait() }()
+	return nil
+}
+
+// stopWorker stops the machine's worker as a service manager would, with
+// SIGTERM, and reports how it ended: a worker stops cleanly, exit 0.
+func (m *raceMachine) stopWorker() error {
+	m.worker.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-m.done:
+		if err != nil {
+			return fmt.Errorf("worker ended: %v\n%s", err, m.out.String())
+		}
+		return nil
+	case <-time.After(time.Minute):
+		m.worker.Process.Kill()
+		<-m.done
+		return fmt.Errorf("worker still ran a minute after SIGTERM\n%s", m.out.String())
+	}
+}
+
+// waitRaceDone waits until no ticket of the board is IN_PROGRESS. It
+// fails when the board stops moving for two minutes, or ctx ends.
+func waitRaceDone(ctx context.Context, db store.Store) error {
+	last, since := -1, time.Now()
 	for {
 		n, err := db.CountTickets(ctx, store.TicketFilter{State: board.InProgress})
 		if err != nil {
@@ -225,31 +255,15 @@ func (m *raceMachine) beatUntilDone(ctx context.Context, db store.Store) error {
 		if n == 0 {
 			return nil
 		}
-		out, err := m.bonsai(ctx, "heartbeat", "--json")
-		if err != nil {
-			return err
+		if n != last {
+			last, since = n, time.Now()
+		} else if time.Since(since) > 2*time.Minute {
+			return fmt.Errorf("the board stopped moving: %d tickets IN_PROGRESS for two minutes", n)
 		}
-		var rep struct {
-			Runs []struct {
-				Ticket, Status, Skipped, Error string
-			}
-		}
-		if err := json.Unmarshal(out, &rep); err != nil {
-			return fmt.Errorf("heartbeat --json: %v\n%s", err, out)
-		}
-		worked := 0
-		for _, r := range rep.Runs {
-			if r.Error != "" {
-				return fmt.Errorf("%s: %s", r.Ticket, r.Error)
-			}
-			if r.Status != "" {
-				worked++
-			}
-		}
-		if worked > 0 {
-			idle = 0
-		} else if idle++; idle == 20 {
-			return fmt.Errorf("20 beats in a row worked nothing, with %d tickets IN_PROGRESS; the last one:\n%s", n, out)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%d tickets still IN_PROGRESS: %w", n, ctx.Err())
+		case <-time.After(200 * time.Millisecond):
 		}
 	}
 }
@@ -285,9 +299,7 @@ func checkRaceBoard(t *testing.T, db store.Store, machines []*raceMachine, reque
 	}
 	machineOf := map[string]string{}
 	for _, m := range machines {
-		for pid := range m.pids {
-			machineOf[strconv.Itoa(pid)] = m.name
-		}
+		machineOf[strconv.Itoa(m.worker.Process.Pid)] = m.name
 	}
 	byTicket := map[string][]board.Run{}
 	byProject := map[string][]board.Run{}
