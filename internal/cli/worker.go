@@ -27,7 +27,8 @@ takes this machine's heartbeat lock for the beat, picks one ticket per
 project, runs the agents and prints its report. A beat in which an agent
 completed a run is followed by the next one a second later, not after the
 interval, so a worker drains the board rather than waiting a whole interval
-for each step of a ticket. A beat that fails is reported on stderr and the
+for each step of a ticket; one whose tickets waited for leases other
+workers hold, five seconds later. A beat that fails is reported on stderr and the
 next one runs on time; the interval is read from config.json before each
 wait.
 
@@ -84,11 +85,7 @@ func runWorker(cmd *cobra.Command, a *app, service bool) error {
 		if err != nil {
 			fmt.Fprintf(a.stderr, "bonsai: beat failed: %v\n", err)
 		}
-		wait := workerInterval(a)
-		if worked(o.report) {
-			wait = min(wait, workerFollowUp)
-		}
-		t := time.NewTimer(wait)
+		t := time.NewTimer(nextBeat(o.report, workerInterval(a)))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -108,23 +105,32 @@ func workerStopped(ctx context.Context, a *app) error {
 	return nil
 }
 
-// workerFollowUp is the wait after a beat in which an agent completed a
-// run: the board likely holds the ticket's next step, or more tickets of
-// its project. Not zero, so a board that keeps agents busy costs at most a
-// beat a second in beats that find nothing.
-const workerFollowUp = time.Second
+// The waits after a beat shorter than the interval: a second after a beat
+// in which an agent completed a run (the board likely holds the ticket's
+// next step, or more tickets of its project), five after one whose
+// tickets waited for leases other workers hold (their runs end soon).
+// Never zero, so a busy board costs at most a beat a second in beats that
+// find nothing.
+const (
+	workerFollowUp   = time.Second
+	workerLeasedWait = 5 * time.Second
+)
 
-// worked reports whether an agent completed a run in the beat.
-func worked(rep *heartbeat.Report) bool {
+// nextBeat is how long a worker waits after a beat that reported rep.
+func nextBeat(rep *heartbeat.Report, interval time.Duration) time.Duration {
+	wait := interval
 	if rep == nil || rep.Skipped {
-		return false
+		return wait
 	}
 	for _, r := range rep.Runs {
-		if r.Status == board.RunCompleted {
-			return true
+		switch {
+		case r.Status == board.RunCompleted:
+			return min(interval, workerFollowUp)
+		case r.Leased:
+			wait = min(wait, workerLeasedWait)
 		}
 	}
-	return false
+	return wait
 }
 
 // workerInterval is heartbeat.intervalSec, read before every wait so a

@@ -191,7 +191,11 @@ type RunReport struct {
 	// paused, repository backing off, sandbox unavailable, daily budget
 	// spent, no time left in the beat).
 	Skipped string `json:"skipped,omitempty"`
-	Error   string `json:"error,omitempty"`
+	// Leased reports a skip because another worker holds the lease the
+	// run needed (its project's, or the last of the global limit): the
+	// ticket waits for a machine, not for a person.
+	Leased bool   `json:"leased,omitempty"`
+	Error  string `json:"error,omitempty"`
 	// MovedTo is the state the agent moved the ticket to, if any.
 	MovedTo  board.State   `json:"movedTo,omitempty"`
 	Pushed   bool          `json:"pushed,omitempty"`

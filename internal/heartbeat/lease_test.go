@@ -51,13 +51,16 @@ func TestBeat_Leases(t *testing.T) {
 		t.Fatalf("runner calls = %d, want one on %s; report %+v", len(calls), tk.Ref(), rep.Runs)
 	}
 	var skipped string
+	var leased bool
 	for _, r := range rep.Runs {
 		if r.Ticket == other.Ref().String() {
-			skipped = r.Skipped
+			skipped, leased = r.Skipped, r.Leased
+		} else if r.Leased {
+			t.Errorf("%s reported waiting for a lease: %+v", r.Ticket, r)
 		}
 	}
-	if !strings.Contains(skipped, "there:2") {
-		t.Errorf("busy's ticket skipped for %q; want the other worker named", skipped)
+	if !strings.Contains(skipped, "there:2") || !leased {
+		t.Errorf("busy's ticket skipped for %q (leased %v); want the other worker named, and Leased", skipped, leased)
 	}
 	if len(held) != 2 || held[1].Ref != tk.Ref() || held[1].Worker != "here:1" {
 		t.Errorf("leases during the run = %+v; want busy's and this worker's on %s", held, tk.Ref())

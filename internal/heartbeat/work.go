@@ -42,7 +42,7 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, st
 			return rep
 		case skip != "":
 			log.Info("skip ticket", "reason", skip)
-			rep.Skipped = skip
+			rep.Skipped, rep.Leased = skip, true
 			return rep
 		}
 		defer release()
