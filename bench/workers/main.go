@@ -1,7 +1,7 @@
 // Command workers measures how many tickets per minute 1, 2 and 4 worker
 // processes work together on one Postgres board (issue 18), each worker a
-// machine of its own: its data directory, clones, lock file and `bonsai
-// heartbeat` processes, run back to back until no ticket is left. The
+// machine of its own: its data directory, clones, lock file and its
+// `bonsai worker` process, run until no ticket is left. The
 // board has -projects projects × -tickets IN_PROGRESS tickets, every
 // project on its own git repository served over HTTP (git http-backend)
 // as every machine must clone it; a fake model answers every request
@@ -18,16 +18,14 @@
 // initdb and pg_ctl, as the tests do), or uses the server
 // BONSAI_TEST_DATABASE_URL names, a new schema per worker count.
 //
-// The workers beat back to back rather than as `bonsai worker`, which
-// waits heartbeat.intervalSec (10 s at least) after every beat: a beat
-// works at most one ticket per project, so the interval would be
-// measured, not the workers.
+// A worker beats again a second after a beat that completed a run, and
+// five seconds after one whose tickets waited for other workers' leases;
+// heartbeat.intervalSec is set to its least, 10 s, for the rest.
 package main
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -38,7 +36,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -184,32 +182,48 @@ func (e *env) measure(n, projects, tickets int) (result, error) {
 		if _, err := e.run(ctx, machines[i], "config", "set", "heartbeat.maxConcurrentAgents", e.agents); err != nil {
 			return result{}, err
 		}
+		if _, err := e.run(ctx, machines[i], "config", "set", "heartbeat.intervalSec", "10"); err != nil {
+			return result{}, err
+		}
 	}
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		beats int
-		first error
-	)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
-	for _, env := range machines {
-		wg.Go(func() {
-			k, err := e.beatUntilDone(ctx, db, env)
-			mu.Lock()
-			defer mu.Unlock()
-			beats += k
-			if err != nil && first == nil {
-				first = err
-				cancel()
+	workers := make([]*exec.Cmd, len(machines))
+	ended := make(chan error, len(machines))
+	for i, env := range machines {
+		w := exec.CommandContext(ctx, e.bonsai, "worker")
+		w.Env = env
+		var out bytes.Buffer
+		w.Stdout, w.Stderr = &out, &out
+		if err := w.Start(); err != nil {
+			return result{}, err
+		}
+		workers[i] = w
+		go func() {
+			err := w.Wait()
+			if err != nil {
+				err = fmt.Errorf("worker: %v\n%s", err, out.Bytes())
 			}
-		})
+			ended <- err
+		}()
 	}
-	wg.Wait()
+	err = waitDone(ctx, db, ended)
 	took := time.Since(start)
-	if first != nil {
-		return result{}, first
+	for _, w := range workers {
+		w.Process.Signal(syscall.SIGTERM)
+	}
+	for range workers {
+		if werr := <-ended; werr != nil && err == nil {
+			err = werr
+		}
+	}
+	if err != nil {
+		return result{}, err
+	}
+	beats := 0
+	for _, env := range machines {
+		beats += countBeats(env)
 	}
 	done, err := db.CountTickets(ctx, store.TicketFilter{State: board.Verification})
 	if err != nil {
@@ -260,41 +274,37 @@ func (e *env) seed(ctx context.Context, db *postgres.DB, prefix, dir string, pro
 	return nil
 }
 
-// beatUntilDone runs one machine's beats back to back until no ticket is
-// IN_PROGRESS, and returns how many it ran.
-func (e *env) beatUntilDone(ctx context.Context, db store.Store, env []string) (int, error) {
-	beats, idle := 0, 0
+// waitDone waits until no ticket is IN_PROGRESS; a worker that ends
+// before that, or a board that stops moving for two minutes, is an error.
+func waitDone(ctx context.Context, db store.Store, ended <-chan error) error {
+	last, since := -1, time.Now()
 	for {
 		left, err := db.CountTickets(ctx, store.TicketFilter{State: board.InProgress})
 		if err != nil || left == 0 {
-			return beats, err
+			return err
 		}
-		out, err := e.run(ctx, env, "heartbeat", "--json")
-		if err != nil {
-			return beats, err
+		if left != last {
+			last, since = left, time.Now()
+		} else if time.Since(since) > 2*time.Minute {
+			return fmt.Errorf("the board stopped moving: %d tickets IN_PROGRESS for two minutes", left)
 		}
-		beats++
-		var rep struct {
-			Runs []struct{ Ticket, Status, Error string }
-		}
-		if err := json.Unmarshal(out, &rep); err != nil {
-			return beats, fmt.Errorf("heartbeat --json: %v\n%s", err, out)
-		}
-		worked := 0
-		for _, r := range rep.Runs {
-			if r.Error != "" {
-				return beats, fmt.Errorf("%s: %s", r.Ticket, r.Error)
-			}
-			if r.Status != "" {
-				worked++
-			}
-		}
-		if worked > 0 {
-			idle = 0
-		} else if idle++; idle == 50 {
-			return beats, fmt.Errorf("50 beats in a row worked nothing, %d tickets IN_PROGRESS", left)
+		select {
+		case err := <-ended:
+			return fmt.Errorf("a worker ended with %d tickets IN_PROGRESS: %v", left, err)
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// countBeats counts the beats a machine's worker ran, from its log.
+func countBeats(env []string) int {
+	for _, kv := range env {
+		if dir, ok := strings.CutPrefix(kv, "BONSAI_DATA_DIR="); ok {
+			b, _ := os.ReadFile(filepath.Join(dir, "logs", "heartbeat.log"))
+			return bytes.Count(b, []byte(`msg="beat finished"`))
+		}
+	}
+	return 0
 }
 
 // run runs the built bonsai with env.
