@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // lockLease is the first key of the advisory lock that orders lease
@@ -16,33 +17,10 @@ import (
 // Renewals and releases take only their row's lock.
 const lockLease int32 = 0x626f6e6c
 
-const leaseColumns = `p.slug, t.number, l.ticket_id, l.project_id, l.worker, l.acquired_at, l.expires_at`
-
-const leaseFrom = ` FROM leases l JOIN tickets t ON t.id = l.ticket_id JOIN projects p ON p.id = l.project_id`
-
-func scanLease(s scanner) (board.Lease, error) {
-	var l board.Lease
-	var acquired, expires int64
-	err := s.Scan(&l.Ref.Project, &l.Ref.Number, &l.TicketID, &l.ProjectID, &l.Worker, &acquired, &expires)
-	l.AcquiredAt, l.ExpiresAt = fromMillis(acquired), fromMillis(expires)
-	return l, err
-}
-
-// checkLease refuses a lease request without a worker or a time.
-func checkLease(worker string, ttl time.Duration) error {
-	if worker == "" {
-		return board.Errorf(board.EINVALID, "a lease needs a worker")
-	}
-	if ttl <= 0 {
-		return board.Errorf(board.EINVALID, "a lease needs a time to live above zero, got %s", ttl)
-	}
-	return nil
-}
-
 // AcquireLease leases the ticket to worker; see store.Leases. It writes
 // no event, so it takes the lease lock instead of the write lock.
 func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration, limit int) (board.Lease, error) {
-	if err := checkLease(worker, ttl); err != nil {
+	if err := store.CheckLease(worker, ttl); err != nil {
 		return board.Lease{}, err
 	}
 	var l board.Lease
@@ -55,7 +33,7 @@ func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, tt
 			return err
 		}
 		expires := tx.now.Add(ttl)
-		old, err := scanLease(tx.queryRow(`SELECT `+leaseColumns+leaseFrom+` WHERE l.project_id = $1 FOR UPDATE OF l`, t.ProjectID))
+		old, err := store.ScanLease(tx.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.project_id = $1 FOR UPDATE OF l`, t.ProjectID))
 		switch {
 		case err == nil && old.TicketID == t.ID && old.Worker == worker:
 			if _, err := tx.exec(`UPDATE leases SET expires_at = $1 WHERE project_id = $2`, expires.UnixMilli(), t.ProjectID); err != nil {
@@ -98,7 +76,7 @@ func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, tt
 
 // RenewLease moves the worker's lease on the ticket on; see store.Leases.
 func (db *DB) RenewLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration) (board.Lease, error) {
-	if err := checkLease(worker, ttl); err != nil {
+	if err := store.CheckLease(worker, ttl); err != nil {
 		return board.Lease{}, err
 	}
 	var l board.Lease
@@ -115,7 +93,7 @@ func (db *DB) RenewLease(ctx context.Context, ref board.Ref, worker string, ttl 
 		if res.RowsAffected() == 0 {
 			return board.Errorf(board.ECONFLICT, "%s holds no lease on %s; its agent must stop", worker, ref)
 		}
-		l, err = scanLease(tx.queryRow(`SELECT `+leaseColumns+leaseFrom+` WHERE l.ticket_id = $1`, t.ID))
+		l, err = store.ScanLease(tx.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.ticket_id = $1`, t.ID))
 		return err
 	})
 	if err != nil {
@@ -151,13 +129,13 @@ func (db *DB) ExpireLeases(ctx context.Context) ([]board.Lease, error) {
 	var ended []board.Lease
 	err := db.write(ctx, func(tx *tx) error {
 		ended = nil
-		rows, err := tx.Query(ctx, `SELECT `+leaseColumns+leaseFrom+` WHERE l.expires_at <= $1
+		rows, err := tx.Query(ctx, `SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.expires_at <= $1
 			ORDER BY p.slug FOR UPDATE OF l SKIP LOCKED`, tx.nowMs())
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
-			l, err := scanLease(rows)
+			l, err := store.ScanLease(rows)
 			if err != nil {
 				rows.Close()
 				return err
@@ -223,14 +201,14 @@ func listRunsIn(tx *tx, query string, args ...any) ([]board.Run, error) {
 
 // Leases lists the leases by project slug.
 func (db *DB) Leases(ctx context.Context) ([]board.Lease, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+leaseColumns+leaseFrom+` ORDER BY p.slug`)
+	rows, err := db.pool.Query(ctx, `SELECT `+store.LeaseColumns+store.LeaseFrom+` ORDER BY p.slug`)
 	if err != nil {
 		return nil, fmt.Errorf("list leases: %w", err)
 	}
 	defer rows.Close()
 	ls := []board.Lease{}
 	for rows.Next() {
-		l, err := scanLease(rows)
+		l, err := store.ScanLease(rows)
 		if err != nil {
 			return nil, fmt.Errorf("list leases: %w", err)
 		}

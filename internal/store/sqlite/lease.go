@@ -8,34 +8,12 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
-
-const leaseColumns = `p.slug, t.number, l.ticket_id, l.project_id, l.worker, l.acquired_at, l.expires_at`
-
-const leaseFrom = ` FROM leases l JOIN tickets t ON t.id = l.ticket_id JOIN projects p ON p.id = l.project_id`
-
-func scanLease(s scanner) (board.Lease, error) {
-	var l board.Lease
-	var acquired, expires int64
-	err := s.Scan(&l.Ref.Project, &l.Ref.Number, &l.TicketID, &l.ProjectID, &l.Worker, &acquired, &expires)
-	l.AcquiredAt, l.ExpiresAt = fromMillis(acquired), fromMillis(expires)
-	return l, err
-}
-
-// checkLease refuses a lease request without a worker or a time.
-func checkLease(worker string, ttl time.Duration) error {
-	if worker == "" {
-		return board.Errorf(board.EINVALID, "a lease needs a worker")
-	}
-	if ttl <= 0 {
-		return board.Errorf(board.EINVALID, "a lease needs a time to live above zero, got %s", ttl)
-	}
-	return nil
-}
 
 // AcquireLease leases the ticket to worker; see store.Leases.
 func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration, limit int) (board.Lease, error) {
-	if err := checkLease(worker, ttl); err != nil {
+	if err := store.CheckLease(worker, ttl); err != nil {
 		return board.Lease{}, err
 	}
 	var l board.Lease
@@ -45,7 +23,7 @@ func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, tt
 			return err
 		}
 		expires := tx.now.Add(ttl)
-		old, err := scanLease(tx.queryRow(`SELECT `+leaseColumns+leaseFrom+` WHERE l.project_id = ?`, t.ProjectID))
+		old, err := store.ScanLease(tx.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.project_id = ?`, t.ProjectID))
 		switch {
 		case err == nil && old.TicketID == t.ID && old.Worker == worker:
 			if _, err := tx.exec(`UPDATE leases SET expires_at = ? WHERE project_id = ?`, expires.UnixMilli(), t.ProjectID); err != nil {
@@ -84,7 +62,7 @@ func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, tt
 
 // RenewLease moves the worker's lease on the ticket on; see store.Leases.
 func (db *DB) RenewLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration) (board.Lease, error) {
-	if err := checkLease(worker, ttl); err != nil {
+	if err := store.CheckLease(worker, ttl); err != nil {
 		return board.Lease{}, err
 	}
 	var l board.Lease
@@ -101,7 +79,7 @@ func (db *DB) RenewLease(ctx context.Context, ref board.Ref, worker string, ttl 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return board.Errorf(board.ECONFLICT, "%s holds no lease on %s; its agent must stop", worker, ref)
 		}
-		l, err = scanLease(tx.queryRow(`SELECT `+leaseColumns+leaseFrom+` WHERE l.ticket_id = ?`, t.ID))
+		l, err = store.ScanLease(tx.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.ticket_id = ?`, t.ID))
 		return err
 	})
 	if err != nil {
@@ -133,11 +111,11 @@ func (db *DB) ReleaseLease(ctx context.Context, ref board.Ref, worker string) er
 func (db *DB) ExpireLeases(ctx context.Context) ([]board.Lease, error) {
 	var ended []board.Lease
 	err := db.write(ctx, func(tx *tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+leaseColumns+leaseFrom+` WHERE l.expires_at <= ? ORDER BY p.slug`, tx.nowMs())
+		rows, err := tx.QueryContext(ctx, `SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.expires_at <= ? ORDER BY p.slug`, tx.nowMs())
 		if err != nil {
 			return err
 		}
-		if ended, err = collect(rows, scanLease); err != nil {
+		if ended, err = collect(rows, store.ScanLease); err != nil {
 			return err
 		}
 		for _, l := range ended {
@@ -200,14 +178,14 @@ func collect[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) 
 
 // Leases lists the leases by project slug.
 func (db *DB) Leases(ctx context.Context) ([]board.Lease, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+leaseColumns+leaseFrom+` ORDER BY p.slug`)
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+store.LeaseColumns+store.LeaseFrom+` ORDER BY p.slug`)
 	if err != nil {
 		return nil, fmt.Errorf("list leases: %w", err)
 	}
 	defer rows.Close()
 	ls := []board.Lease{}
 	for rows.Next() {
-		l, err := scanLease(rows)
+		l, err := store.ScanLease(rows)
 		if err != nil {
 			return nil, fmt.Errorf("list leases: %w", err)
 		}
