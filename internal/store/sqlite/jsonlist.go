@@ -30,6 +30,10 @@ func (l jsonList) Scan(src any) error {
 	default:
 		return fmt.Errorf("list column: unexpected %T", src)
 	}
+	if string(b) == "[]" {
+		*l.p = nil // most lists are empty: no decoder needed
+		return nil
+	}
 	var out []string
 	if err := json.Unmarshal(b, &out); err != nil {
 		return fmt.Errorf("list column: %w", err)

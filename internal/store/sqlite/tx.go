@@ -63,8 +63,9 @@ func (t *tx) queryRow(query string, args ...any) *sql.Row {
 	return t.QueryRowContext(t.ctx, query, args...)
 }
 
-// event appends one event in the transaction. data is marshalled to JSON;
-// nil means no data.
+// event appends one event in the transaction, and its notifications to
+// the outbox (notifyOutbox): every event of the board is appended here.
+// data is marshalled to JSON; nil means no data.
 func (t *tx) event(typ board.EventType, projectID, ticketID string, actor board.Actor, data any) error {
 	var raw []byte
 	if data != nil {
@@ -73,11 +74,18 @@ func (t *tx) event(typ board.EventType, projectID, ticketID string, actor board.
 			return fmt.Errorf("event %s: %w", typ, err)
 		}
 	}
-	_, err := t.exec(`INSERT INTO events (type, project_id, ticket_id, actor, data, created_at)
+	res, err := t.exec(`INSERT INTO events (type, project_id, ticket_id, actor, data, created_at)
 		VALUES (?, ?, ?, ?, ?, ?)`,
 		string(typ), projectID, ticketID, string(actor), nullString(raw), t.nowMs())
 	if err != nil {
 		return fmt.Errorf("event %s: %w", typ, err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("event %s: %w", typ, err)
+	}
+	if _, err := t.exec(notifyOutbox, id); err != nil {
+		return fmt.Errorf("event %s: notify: %w", typ, err)
 	}
 	return nil
 }
