@@ -86,7 +86,24 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 		progress, stop = progressOutput(a)
 		defer stop()
 	}
-	w, err := wireHeartbeat(ctx, a, o.project, ticket, progress)
+	// A board nothing wrote to since a beat that found nothing to do is
+	// not read again (docs/heartbeat.md, "Idle beats").
+	stamp := a.idleStamp(o)
+	if rep, ok := a.unchangedBeat(stamp); ok {
+		o.report = &rep
+		if o.asJSON {
+			return writeJSON(a.stdout, rep)
+		}
+		return text.WriteReport(a.stdout, rep)
+	}
+	var pending bool
+	idle := func() string {
+		if pending {
+			return "" // a beat that sends notifications is not idle
+		}
+		return stamp
+	}
+	w, err := wireHeartbeat(ctx, a, o.project, ticket, progress, idle)
 	if err != nil {
 		return err
 	}
@@ -119,7 +136,7 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	// none pending after.
 	quiet := settled(s)
 	early := make(chan struct{})
-	pending := notificationsPending(ctx, s)
+	pending = notificationsPending(ctx, s)
 	if pending {
 		go func() {
 			defer close(early)

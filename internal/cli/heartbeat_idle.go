@@ -2,12 +2,17 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"sync"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/llm/catalog"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 )
 
 // What an idle beat (nothing to pick, nothing due) does not need is not
@@ -66,4 +71,53 @@ func (s *listedProjects) Projects(ctx context.Context, f store.ProjectFilter) ([
 		}
 	}
 	return s.Store.Projects(ctx, f)
+}
+
+// idleStamp is the stamp of everything a beat of the whole board that
+// found nothing to do depends on (heartbeat.Unchanged): the SQLite
+// board's files, config.json and this binary. "" when a beat cannot
+// tell: the board is on Postgres (machines share it, and leases expire
+// with time), the beat is limited to a project or a ticket, a file
+// cannot be read, or one changed within sqlite.StampSettle.
+func (a *app) idleStamp(o *heartbeatOptions) string {
+	if o.dryRun || o.project != "" || o.ticket != "" || a.getenv(envDatabaseURL) != "" {
+		return ""
+	}
+	d, err := a.dataDir()
+	if err != nil {
+		return ""
+	}
+	board, ok := sqlite.Stamp(d.DB(), time.Now())
+	if !ok {
+		return ""
+	}
+	s := versionLine() + "|" + board
+	for _, p := range []string{d.ConfigFile(), executable()} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return ""
+		}
+		s += fmt.Sprintf("|%d %d", fi.Size(), fi.ModTime().UnixNano())
+	}
+	return s
+}
+
+// executable is this program's file, or "" (which no stat finds).
+func executable() string {
+	p, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// unchangedBeat answers the beat from the state file when nothing has
+// written to the board since a beat that found nothing to do
+// (heartbeat.Unchanged): no database is opened, no log written.
+func (a *app) unchangedBeat(stamp string) (heartbeat.Report, bool) {
+	d, err := a.dataDir()
+	if err != nil {
+		return heartbeat.Report{}, false
+	}
+	return heartbeat.Unchanged(d.LockFile(), d.Path("heartbeat.json"), stamp, a.now)
 }

@@ -48,7 +48,9 @@ func (w *wiredHeartbeat) close() {
 
 // wireHeartbeat builds the heartbeat on the SQLite store, git worktrees
 // and the in-process agent, configured from config.json.
-func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref, progress func(heartbeat.Progress)) (*wiredHeartbeat, error) {
+// idle gives the stamp a beat that finds nothing to do records
+// (heartbeat.Options.Idle); nil records none.
+func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref, progress func(heartbeat.Progress), idle func() string) (*wiredHeartbeat, error) {
 	d, err := a.dataDir()
 	if err != nil {
 		return nil, err
@@ -173,6 +175,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		Transcripts: st, LeaseTTL: ttl,
 		Policy:       policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 		PullRequests: newForges(a, st, cfg, redact.String, log),
+		Idle:         idle,
 	})
 	if err != nil {
 		lf.Close()

@@ -113,7 +113,7 @@ func runScheduleFire(ctx context.Context, a *app, project, name string, asJSON b
 	if s.NextFire.IsZero() {
 		return board.Errorf(board.EREFUSED, "schedule %s/%s will not fire again (its time has passed); edit it to give it a new time", project, name)
 	}
-	w, err := wireHeartbeat(ctx, a, project, board.Ref{}, nil)
+	w, err := wireHeartbeat(ctx, a, project, board.Ref{}, nil, nil)
 	if err != nil {
 		return err
 	}

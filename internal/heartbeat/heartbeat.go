@@ -117,6 +117,13 @@ type Options struct {
 	// starts, after each model response and when it ends. Runs of
 	// different projects call it from their own goroutines at once.
 	Progress func(Progress)
+	// Idle, when not nil, is asked at the end of a beat of the whole
+	// board that found nothing to do for the stamp of the board and
+	// settings its caller took before the beat read them; the beat
+	// records it for Unchanged (idle.go). "" records nothing: the
+	// caller cannot vouch for the board (notifications wait, or a file
+	// changed too recently to tell a later change from it).
+	Idle func() string
 }
 
 // Heartbeat runs beats.
@@ -160,7 +167,10 @@ func New(opts Options) (*Heartbeat, error) {
 // Report says what a beat did.
 type Report struct {
 	// Skipped reports that another beat held the lock; HolderPID is its pid.
-	Skipped   bool `json:"skipped"`
+	Skipped bool `json:"skipped"`
+	// Unchanged reports a beat that read nothing: nothing had written to
+	// the board since a beat that found nothing to do (Unchanged).
+	Unchanged bool `json:"unchanged,omitempty"`
 	HolderPID int  `json:"holderPid,omitempty"`
 	// Interrupted counts runs of a dead beat marked interrupted.
 	Interrupted int `json:"interrupted"`
@@ -235,6 +245,8 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 
 	h.recordBeat(ctx)
 	h.expireLeases(ctx)
+	// idle stays true while the beat finds nothing to do (idle.go).
+	idle := h.opts.Idle != nil && h.opts.Project == "" && h.opts.Ticket == (board.Ref{}) && !h.opts.SharedBoard
 	var busy map[string]bool
 	if rep.Interrupted, busy, err = h.reconcile(ctx); err != nil {
 		return rep, err
@@ -243,17 +255,23 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 		h.log.Warn("marked runs of a dead beat interrupted", "count", rep.Interrupted)
 	}
 	rep.Reviews = h.syncReviews(ctx)
+	idle = idle && rep.Interrupted == 0 && len(busy) == 0 && (rep.Reviews == nil || rep.Reviews.Open == 0 && rep.Reviews.Errors == 0)
 	if rep.Removed, err = h.removeDone(ctx); err != nil {
 		h.log.Error("remove worktrees of done tickets", "err", err)
+		idle = false
 	}
 	if h.opts.Ticket.Number == 0 {
-		rep.Fired = h.FireDue(ctx)
+		var ferr error
+		if rep.Fired, ferr = h.fireDue(ctx); ferr != nil {
+			idle = false
+		}
 	}
 	st := h.loadState()
 	plans, err := h.plan(ctx, st)
 	if err != nil {
 		return rep, err
 	}
+	idle = idle && rep.Removed == 0 && len(rep.Fired) == 0 && len(plans) == 0
 	for i := range plans {
 		if busy[plans[i].Ticket.ID] && plans[i].Blocker == "" {
 			plans[i].Blocker = "a process of its previous run still runs in its worktree"
@@ -263,6 +281,14 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 	rep.Runs = h.runAll(ctx, plans, deadline, st)
 	rep.FinishedAt = h.opts.Now()
 	st.LastBeat = &rep
+	st.Idle = nil
+	if idle {
+		if stamp := h.opts.Idle(); stamp != "" {
+			if until, err := h.idleUntil(ctx, rep.StartedAt); err == nil {
+				st.Idle = &Idle{Stamp: stamp, Until: until}
+			}
+		}
+	}
 	if err := h.saveState(st); err != nil {
 		h.log.Error("save heartbeat state", "err", err)
 	}

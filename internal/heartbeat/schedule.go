@@ -41,11 +41,18 @@ type FireReport struct {
 // windows were missed (the machine was off) fires once: its next time is
 // computed from now. No model is asked.
 func (h *Heartbeat) FireDue(ctx context.Context) []FireReport {
+	reps, _ := h.fireDue(ctx)
+	return reps
+}
+
+// fireDue is FireDue, with the error that kept it from reading the due
+// schedules (logged).
+func (h *Heartbeat) fireDue(ctx context.Context) ([]FireReport, error) {
 	now := h.opts.Now()
 	due, err := h.opts.Store.DueSchedules(ctx, now)
 	if err != nil {
 		h.log.Error("due schedules", "err", err)
-		return nil
+		return nil, err
 	}
 	var reps []FireReport
 	for _, s := range due {
@@ -56,7 +63,7 @@ func (h *Heartbeat) FireDue(ctx context.Context) []FireReport {
 		h.log.Info("schedule fired", "schedule", rep.Schedule, "outcome", rep.Outcome, "ticket", rep.Ticket, "detail", rep.Detail, "lost", rep.Lost)
 		reps = append(reps, rep)
 	}
-	return reps
+	return reps, nil
 }
 
 // Fire fires schedule s as read from the store (its NextFire is the

@@ -24,6 +24,8 @@ type State struct {
 	// Sandbox maps a project slug to its streak of picks skipped because
 	// the sandbox its commands require cannot start.
 	Sandbox map[string]SandboxFailure `json:"sandboxUnavailable,omitempty"`
+	// Idle is left by a beat that found nothing to do, for Unchanged.
+	Idle *Idle `json:"idle,omitempty"`
 }
 
 // ReadState reads the state file; a missing or unreadable file is an empty
@@ -66,7 +68,11 @@ func (h *Heartbeat) saveState(st *State) error {
 	if h.opts.StateFile == "" {
 		return nil
 	}
-	now := h.opts.Now()
+	return writeState(h.opts.StateFile, st, h.opts.Now())
+}
+
+// writeState writes st to path, dropping the pauses over at now.
+func writeState(path string, st *State, now time.Time) error {
 	for p, until := range st.Paused {
 		if !now.Before(until) {
 			delete(st.Paused, p)
@@ -76,8 +82,8 @@ func (h *Heartbeat) saveState(st *State) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(h.opts.StateFile), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return overwrite(h.opts.StateFile, append(b, '\n'))
+	return overwrite(path, append(b, '\n'))
 }

@@ -51,6 +51,10 @@ func WriteReport(w io.Writer, rep heartbeat.Report) error {
 		fmt.Fprintln(w, strings.ToUpper(n[:1])+n[1:]+".")
 	}
 	writeFired(w, rep.Fired)
+	if rep.Unchanged {
+		fmt.Fprintln(w, "Nothing to do (nothing changed since the last beat).")
+		return nil
+	}
 	if len(rep.Runs) == 0 {
 		fmt.Fprintf(w, "Nothing to do (%s).\n", max(rep.Duration(), time.Millisecond).Round(time.Millisecond))
 		return nil

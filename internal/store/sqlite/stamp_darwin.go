@@ -1,0 +1,5 @@
+package sqlite
+
+import "syscall"
+
+func statCtime(st *syscall.Stat_t) (sec, nsec int64) { return st.Ctimespec.Unix() }
