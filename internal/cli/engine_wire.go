@@ -1,23 +1,35 @@
 package cli
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/engine"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // engineRunners is the heartbeat's runner: Bonsai's own agent, or the
 // project's engine CLI (docs/engines.md), found on the runtime's PATH.
-func engineRunners(a *app, bonsai heartbeat.AgentRunner, open func(string) (llm.Model, llm.Info, error), log *slog.Logger) (*engine.Dispatch, error) {
+func engineRunners(a *app, bonsai *agentrunner.Runner, open func(string) (llm.Model, llm.Info, error),
+	extra func(context.Context, heartbeat.Job) ([]tool.Tool, func()), log *slog.Logger) (*engine.Dispatch, error) {
 	price := func(id string) llm.Price {
 		_, info, err := open(id)
 		if err != nil {
 			return llm.Price{}
 		}
 		return info.Price
+	}
+	// The same thinking level as Bonsai's own agent would use.
+	thinking := func(job heartbeat.Job) llm.ThinkingLevel {
+		_, info, err := open(job.Model)
+		if err != nil {
+			return llm.ThinkingOff
+		}
+		return bonsai.ThinkingLevel(job, info)
 	}
 	loc := engine.NewLocator(nil)
 	d := &engine.Dispatch{Default: bonsai, Engines: map[board.Engine]heartbeat.AgentRunner{}}
@@ -26,7 +38,8 @@ func engineRunners(a *app, bonsai heartbeat.AgentRunner, open func(string) (llm.
 		board.EngineOpenCode:   engine.OpenCode{},
 		board.EngineCodex:      engine.Codex{},
 	} {
-		r, err := engine.New(engine.Options{Engine: e, Locate: loc.Locate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now})
+		r, err := engine.New(engine.Options{Engine: e, Locate: loc.Locate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now,
+			ExtraTools: extra, Thinking: thinking})
 		if err != nil {
 			return nil, err
 		}

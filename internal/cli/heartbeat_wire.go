@@ -118,29 +118,31 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv, Catalog: cat(), Redactor: redact})
 		return r.Model, r.Info, err
 	}
+	// The project's MCP servers, started through the worktree's executor
+	// (the sandbox when on); problems go to the log. Engines reach them
+	// through the run's board server.
+	extraTools := func(ctx context.Context, job heartbeat.Job) ([]tool.Tool, func()) {
+		if len(job.Project.Agent.MCPServers) == 0 || job.Workspace == nil {
+			return nil, func() {}
+		}
+		warn := func(msg string) { log.Warn("mcp", "ticket", job.Ticket.Ref().String(), "warning", msg) }
+		c := a.openMCP(ctx, cfg, job.Project.Agent.MCPServers, job.Workspace.Exec, warn)
+		return c.Tools(), func() { c.Close() }
+	}
 	runner, err := agentrunner.New(agentrunner.Options{
-		Model:    open,
-		Ready:    func(id string) error { return llmprovider.Check(id, a.getenv) },
-		OpenDir:  func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
-		MaxTurns: maxRunTurns,
-		Thinking: cfg.TaskThinkingLevel,
-		Logger:   log,
-		// The project's MCP servers, started through the worktree's
-		// executor (the sandbox when on); problems go to the log.
-		ExtraTools: func(ctx context.Context, job heartbeat.Job) ([]tool.Tool, func()) {
-			if len(job.Project.Agent.MCPServers) == 0 || job.Workspace == nil {
-				return nil, func() {}
-			}
-			warn := func(msg string) { log.Warn("mcp", "ticket", job.Ticket.Ref().String(), "warning", msg) }
-			c := a.openMCP(ctx, cfg, job.Project.Agent.MCPServers, job.Workspace.Exec, warn)
-			return c.Tools(), func() { c.Close() }
-		},
+		Model:      open,
+		Ready:      func(id string) error { return llmprovider.Check(id, a.getenv) },
+		OpenDir:    func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
+		MaxTurns:   maxRunTurns,
+		Thinking:   cfg.TaskThinkingLevel,
+		Logger:     log,
+		ExtraTools: extraTools,
 	})
 	if err != nil {
 		lf.Close()
 		return nil, err
 	}
-	engines, err := engineRunners(a, runner, open, log)
+	engines, err := engineRunners(a, runner, open, extraTools, log)
 	if err != nil {
 		lf.Close()
 		return nil, err

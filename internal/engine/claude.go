@@ -101,6 +101,9 @@ func (Claude) Command(in Invocation) (Command, error) {
 		// prompt), scheduled prompts or surveys: the ticket is the memory.
 		"CLAUDE_CODE_DISABLE_AUTO_MEMORY=1", "CLAUDE_CODE_DISABLE_CRON=1", "CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY=1",
 		"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1",
+		// Claude Code thinks by default on the models that can; the
+		// ticket's level decides, with Bonsai's own budgets (0: none).
+		"MAX_THINKING_TOKENS=" + strconv.Itoa(in.Thinking.ThinkingBudget()),
 	}
 	return Command{Argv: argv, Env: env, Stdin: Claude{}.Message(in.Prompt), Files: files}, nil
 }

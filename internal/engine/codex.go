@@ -75,6 +75,10 @@ func (Codex) Command(in Invocation) (Command, error) {
 			"-c", "mcp_servers."+in.MCP.Name+".bearer_token_env_var="+q(codexMCPTokenEnv))
 		env = append(env, codexMCPTokenEnv+"="+in.MCP.Token)
 	}
+	if in.Thinking.Enabled() {
+		// Codex's models always reason: off leaves Codex's own effort.
+		argv = append(argv, "-c", "model_reasoning_effort="+q(string(in.Thinking)))
+	}
 	if in.Resume != "" {
 		argv = append(argv, in.Resume)
 	}

@@ -45,6 +45,8 @@ type Invocation struct {
 	BudgetUSD float64
 	// ReadOnly keeps the engine from editing files (plan permission mode).
 	ReadOnly bool
+	// Thinking is how much the model thinks; "" or off asks for none.
+	Thinking llm.ThinkingLevel
 
 	// price is the model's catalog price, for events without a cost.
 	price llm.Price

@@ -103,3 +103,18 @@ func (t terminating) Run(ctx context.Context, args json.RawMessage, update func(
 	}
 	return r, err
 }
+
+// relayedTool is a project MCP server's tool on the run's board server.
+// Its name there drops Bonsai's "mcp__" prefix: the engine adds its own
+// (Claude Code calls mcp__everything__echo mcp__bonsai__everything__echo).
+type relayedTool struct {
+	tool.Tool
+	name string
+}
+
+func relayed(t tool.Tool) tool.Tool {
+	return relayedTool{Tool: t, name: strings.TrimPrefix(t.Name(), "mcp__")}
+}
+
+// Name implements tool.Tool.
+func (t relayedTool) Name() string { return t.name }

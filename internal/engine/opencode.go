@@ -41,6 +41,16 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 	default:
 		return Command{}, fmt.Errorf("opencode cannot speak %s (model provider %s)", in.Endpoint.Wire, in.Endpoint.Provider)
 	}
+	model := map[string]any{"name": in.Endpoint.Model}
+	if in.Thinking.Enabled() {
+		// The model's options go to the AI SDK's provider as its
+		// provider options.
+		if provider == "anthropic" {
+			model["options"] = map[string]any{"thinking": map[string]any{"type": "enabled", "budgetTokens": in.Thinking.ThinkingBudget()}}
+		} else {
+			model["options"] = map[string]any{"reasoningEffort": string(in.Thinking)}
+		}
+	}
 	cfg := map[string]any{
 		"$schema":    "https://opencode.ai/config.json",
 		"autoupdate": false,
@@ -48,7 +58,7 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 		"provider": map[string]any{provider: map[string]any{
 			"npm": npm, "name": in.Endpoint.Provider,
 			"options": map[string]any{"baseURL": base, "apiKey": in.Endpoint.Key},
-			"models":  map[string]any{in.Endpoint.Model: map[string]any{"name": in.Endpoint.Model}},
+			"models":  map[string]any{in.Endpoint.Model: model},
 		}},
 		"model":       provider + "/" + in.Endpoint.Model,
 		"small_model": provider + "/" + in.Endpoint.Model,

@@ -15,11 +15,13 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/gate"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
 // Options configures a Runner.
@@ -41,6 +43,17 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// ExtraTools, when not nil, gives a job more tools: the project's MCP
+	// servers, started by Bonsai where its own agent's would be (the
+	// worktree's executor, so the sandbox) with their secrets. The CLI
+	// reaches them through the run's board server beside the board
+	// tools, so no engine holds their commands or secrets. The returned
+	// func releases them after the run.
+	ExtraTools func(ctx context.Context, job heartbeat.Job) ([]tool.Tool, func())
+	// Thinking gives how much a job's model thinks (the project's
+	// setting, else config.json's per task); nil, or an error, leaves
+	// it off.
+	Thinking func(job heartbeat.Job) llm.ThinkingLevel
 }
 
 // Runner runs one engine's CLI on tickets.
@@ -132,9 +145,20 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		return heartbeat.Outcome{}, err
 	}
 	defer sess.Close()
+	tools := job.Tools
+	if r.opts.ExtraTools != nil && len(tools) > 0 {
+		more, release := r.opts.ExtraTools(ctx, job)
+		defer release()
+		tools = append([]tool.Tool(nil), tools...)
+		// Judged by the project's policy as Bonsai's own agent's are
+		// (internal/gate: allow and ask patterns, held calls).
+		for _, t := range gate.Wrap(more, agentrunner.Gate(job)) {
+			tools = append(tools, relayed(t))
+		}
+	}
 	var bs *boardServer
-	if len(job.Tools) > 0 {
-		if bs, err = serveBoard(job.Tools, commandJudge(job)); err != nil {
+	if len(tools) > 0 {
+		if bs, err = serveBoard(tools, commandJudge(job)); err != nil {
 			return heartbeat.Outcome{}, fmt.Errorf("serve the board tools: %w", err)
 		}
 		defer bs.Close()
@@ -178,7 +202,10 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	total := st.Total
 	in := Invocation{Bin: bin, Endpoint: ep, StateDir: stateDir(job.Workspace.Root, job.SessionFile, e.Name()),
 		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job),
-		BudgetUSD: job.Budget.USD, ReadOnly: job.Policy.Mode == policy.ModeReadOnly}
+		BudgetUSD: job.Budget.USD, ReadOnly: job.Policy.Mode == policy.ModeReadOnly, Thinking: llm.ThinkingOff}
+	if r.opts.Thinking != nil {
+		in.Thinking = r.opts.Thinking(job)
+	}
 	in.MCP = mcpEP
 	if _, err := sess.AppendMessage(llm.UserText(in.Prompt), nil); err != nil {
 		return heartbeat.Outcome{}, err

@@ -115,7 +115,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		Prompt:  Prompt(ctx, job, nil),
 		OpenDir: r.opts.OpenDir, Tools: agenthost.CodingTools(), NewTools: r.opts.CodingTools, Extra: extra,
 		Gate:    Gate(job),
-		Session: sess, Model: model, Info: info, MaxTurns: r.opts.MaxTurns, Thinking: r.thinking(job, info),
+		Session: sess, Model: model, Info: info, MaxTurns: r.opts.MaxTurns, Thinking: r.ThinkingLevel(job, info),
 		Budget: job.Budget.USD, TokenBudget: job.Budget.Tokens, Deadline: job.Deadline,
 		OnEvent: func(e agent.Event) {
 			live.Event(e)
@@ -208,10 +208,11 @@ func (r *Runner) Spent(sessionFile string, since time.Time) (board.Usage, error)
 	return UsageOf(u), err
 }
 
-// thinking returns the thinking level of job's run: the project's
+// ThinkingLevel returns the thinking level of job's run: the project's
 // setting, else the configured level of its task; off for a model the
 // catalog does not mark as thinking (it would refuse the parameter).
-func (r *Runner) thinking(job heartbeat.Job, info llm.Info) llm.ThinkingLevel {
+// The engines' runs get the same (engine.Options.Thinking).
+func (r *Runner) ThinkingLevel(job heartbeat.Job, info llm.Info) llm.ThinkingLevel {
 	if !info.Thinking {
 		return llm.ThinkingOff
 	}
