@@ -1,8 +1,10 @@
 package engine
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -77,6 +79,15 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 	if in.MCP.URL != "" {
 		cfg["mcp"] = map[string]any{in.MCP.Name: map[string]any{"type": "remote", "url": in.MCP.URL,
 			"headers": map[string]string{"Authorization": "Bearer " + in.MCP.Token}, "enabled": true}}
+	}
+	if in.MCP.Hook != "" {
+		// The policy plugin asks the board server before each command.
+		files[openCodePolicyFile] = openCodePolicy(in.MCP.Hook, in.MCP.Token)
+		plugin := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(in.StateDir, openCodePolicyFile))}
+		if !strings.HasPrefix(plugin.Path, "/") {
+			plugin.Path = "/" + plugin.Path // a Windows drive letter
+		}
+		cfg["plugin"] = []string{plugin.String()}
 	}
 	b, err := json.Marshal(cfg)
 	if err != nil {
@@ -191,3 +202,18 @@ func (p *openCodeParser) Line(b []byte) ([]Event, error) {
 
 // Flush implements Parser: every event is complete.
 func (p *openCodeParser) Flush() []Event { return nil }
+
+// openCodePolicyFile is the policy plugin's file in the engine's state
+// directory.
+const openCodePolicyFile = "bonsai-policy.js"
+
+//go:embed opencode_policy.js
+var openCodePolicyJS string
+
+// openCodePolicy is the plugin that has the board server at hook judge
+// each bash command (opencode_policy.js).
+func openCodePolicy(hook, token string) string {
+	h, _ := json.Marshal(hook)
+	t, _ := json.Marshal(token)
+	return strings.NewReplacer("__HOOK__", string(h), "__TOKEN__", string(t)).Replace(openCodePolicyJS)
+}
