@@ -40,6 +40,11 @@ A beat that finds another beat running says so and exits 0. Cron, the
 heartbeat service and 'bonsai up' fire it every heartbeat.intervalSec. It
 logs to logs/heartbeat.log in the data directory.
 
+A beat of the whole board that finds nothing to do is remembered: while
+nothing writes to the board, the next beats say "Nothing to do (nothing
+changed since the last beat)" without reading it, until the next schedule
+firing and for at most five minutes.
+
 --dry-run prints, per project, the ticket a beat would pick and why, and
 changes nothing.`,
 		Example: `  bonsai heartbeat
