@@ -79,6 +79,14 @@ func (Codex) Command(in Invocation) (Command, error) {
 		// Codex's models always reason: off leaves Codex's own effort.
 		argv = append(argv, "-c", "model_reasoning_effort="+q(string(in.Thinking)))
 	}
+	if in.MCP.URL != "" && in.MCP.Hook != "" {
+		// Every shell command is judged by the project's policy first:
+		// a PreToolUse hook calls the board server's command_policy tool,
+		// whose answer is the hook's. Bonsai wrote the hook, so it needs
+		// no trust review.
+		files[codexHooksFile] = codexPolicyHooks(in.MCP.Name)
+		argv = append(argv, "--dangerously-bypass-hook-trust")
+	}
 	if in.Resume != "" {
 		argv = append(argv, in.Resume)
 	}
@@ -189,3 +197,21 @@ func callAndResult(id, name string, args []byte, output string, isErr bool) []Ev
 
 // Flush implements Parser: every event is complete.
 func (p *codexParser) Flush() []Event { return nil }
+
+func (Codex) policyByTool() {}
+
+// codexHooksFile is Codex's hook configuration in its home (the engine's
+// state directory).
+const codexHooksFile = "hooks.json"
+
+// codexPolicyHooks is a PreToolUse hook for Codex's shell tool (which its
+// hooks name Bash) that calls server's command_policy tool with the
+// command.
+func codexPolicyHooks(server string) string {
+	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
+		"matcher": "^Bash$",
+		"hooks": []any{map[string]any{"type": "mcp_tool", "server": server, "tool": policyToolName,
+			"input": map[string]string{"tool_name": "${tool_name}", "command": "${tool_input.command}"}}},
+	}}}})
+	return string(b)
+}

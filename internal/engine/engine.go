@@ -166,3 +166,8 @@ type Done struct {
 	// the last run saw, and writes the difference to the transcript.
 	Cumulative bool
 }
+
+// policyByTool is an engine whose hooks have commands judged by calling
+// the board server's command_policy tool over MCP instead of posting to
+// MCPEndpoint.Hook (Codex).
+type policyByTool interface{ policyByTool() }

@@ -56,23 +56,63 @@ func (b *boardServer) preToolUse(judge tool.Tool) http.HandlerFunc {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		if in.Tool != "Bash" {
-			_, _ = w.Write([]byte("{}"))
-			return
-		}
-		out, err := judge.Run(r.Context(), in.Input, nil)
-		if err == nil && !out.IsError && out.Text() == commandAllowed {
-			_, _ = w.Write([]byte("{}"))
-			return
-		}
-		reason := out.Text()
-		if err != nil {
-			reason = "the command could not be judged: " + err.Error()
-		}
-		if out.Terminate {
-			b.terminate.Store(true)
-		}
-		_ = json.NewEncoder(w).Encode(map[string]any{"hookSpecificOutput": map[string]string{
-			"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
+		_, _ = w.Write(b.decide(r.Context(), judge, in.Tool, in.Input))
 	}
+}
+
+// decide is the PreToolUse hook's answer for a call of tool with input:
+// {} for a command the policy allows (or a tool that is not the shell),
+// else a deny carrying the policy's words. A command held for a person
+// also ends the run.
+func (b *boardServer) decide(ctx context.Context, judge tool.Tool, toolName string, input json.RawMessage) []byte {
+	if toolName != "Bash" {
+		return []byte("{}")
+	}
+	out, err := judge.Run(ctx, input, nil)
+	if err == nil && !out.IsError && out.Text() == commandAllowed {
+		return []byte("{}")
+	}
+	reason := out.Text()
+	if err != nil {
+		reason = "the command could not be judged: " + err.Error()
+	}
+	if out.Terminate {
+		b.terminate.Store(true)
+	}
+	deny, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]string{
+		"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
+	return deny
+}
+
+// policyToolName is the board tool an engine's hook calls over MCP to
+// have a command judged (Codex's mcp_tool hooks, which cannot post to a
+// URL).
+const policyToolName = "command_policy"
+
+// policyTool is that tool: its text result is the hook's answer (decide).
+// The model sees it too; calling it judges a command as running it would.
+type policyTool struct {
+	b     *boardServer
+	judge tool.Tool
+}
+
+func (policyTool) Name() string { return policyToolName }
+func (policyTool) Description() string {
+	return "Judges a shell command by the project's command policy. The CLI's hook calls it before every command; you never need to."
+}
+func (policyTool) Schema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{"tool_name":{"type":"string"},"command":{"type":"string"}},"required":["tool_name","command"]}`)
+}
+
+// Run implements tool.Tool.
+func (t policyTool) Run(ctx context.Context, args json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
+	var in struct {
+		Tool    string `json:"tool_name"`
+		Command string `json:"command"`
+	}
+	if err := json.Unmarshal(args, &in); err != nil {
+		return tool.Error("command_policy: " + err.Error()), nil
+	}
+	cmd, _ := json.Marshal(map[string]string{"command": in.Command})
+	return tool.Text(string(t.b.decide(ctx, t.judge, in.Tool, cmd))), nil
 }
