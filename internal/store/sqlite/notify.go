@@ -21,44 +21,13 @@ const channelColumns = `c.id, c.name, c.kind, COALESCE(p.slug, ''), c.kinds, c.s
 
 const channelFrom = `notify_channels c LEFT JOIN projects p ON p.id = c.project_id`
 
-// channelRow holds a channel's columns as scanned.
-type channelRow struct {
-	c        board.Channel
-	kinds    string
-	settings string
-	created  int64
-}
-
-func (r *channelRow) dest() []any {
-	return []any{&r.c.ID, &r.c.Name, &r.c.Kind, &r.c.ProjectSlug, &r.kinds, &r.settings, &r.created}
-}
-
-func (r *channelRow) channel() (board.Channel, error) {
-	c := r.c
-	c.CreatedAt = fromMillis(r.created)
-	if err := json.Unmarshal([]byte(r.kinds), &c.Kinds); err != nil {
-		return c, fmt.Errorf("channel %s kinds: %w", c.Name, err)
-	}
-	if err := json.Unmarshal([]byte(r.settings), &c.Settings); err != nil {
-		return c, fmt.Errorf("channel %s settings: %w", c.Name, err)
-	}
-	return c, nil
-}
-
 // AddChannel validates c and stores it with an ID.
 func (db *DB) AddChannel(ctx context.Context, c board.Channel) (board.Channel, error) {
-	if err := c.Validate(); err != nil {
+	c, kinds, settings, err := store.NewChannel(c)
+	if err != nil {
 		return board.Channel{}, err
 	}
-	if c.Kinds == nil {
-		c.Kinds = []board.NotifyKind{}
-	}
-	if c.Settings == nil {
-		c.Settings = map[string]string{}
-	}
-	kinds, _ := json.Marshal(c.Kinds)
-	settings, _ := json.Marshal(c.Settings)
-	err := db.write(ctx, func(tx *tx) error {
+	err = db.write(ctx, func(tx *tx) error {
 		projectID := ""
 		if c.ProjectSlug != "" {
 			p, err := getProject(ctx, tx, c.ProjectSlug)
@@ -76,7 +45,7 @@ func (db *DB) AddChannel(ctx context.Context, c board.Channel) (board.Channel, e
 		}
 		c.ID, c.CreatedAt = db.newID(), tx.now
 		_, err := tx.exec(`INSERT INTO notify_channels (id, name, kind, project_id, kinds, settings, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, c.ID, c.Name, string(c.Kind), projectID, string(kinds), string(settings), tx.nowMs())
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, c.ID, c.Name, string(c.Kind), projectID, kinds, settings, tx.nowMs())
 		return err
 	})
 	if err != nil {
@@ -94,11 +63,11 @@ func (db *DB) Channels(ctx context.Context) ([]board.Channel, error) {
 	defer rows.Close()
 	cs := []board.Channel{}
 	for rows.Next() {
-		var r channelRow
-		if err := rows.Scan(r.dest()...); err != nil {
+		var r store.ChannelRow
+		if err := rows.Scan(r.Dest()...); err != nil {
 			return nil, fmt.Errorf("list channels: %w", err)
 		}
-		c, err := r.channel()
+		c, err := r.Channel()
 		if err != nil {
 			return nil, err
 		}
@@ -210,11 +179,11 @@ func (db *DB) ClaimNotifications(ctx context.Context, owner string, lease time.D
 		defer rows.Close()
 		for rows.Next() {
 			var d board.Delivery
-			var c channelRow
-			if d.Notification, err = scanNotification(rows, c.dest()...); err != nil {
+			var c store.ChannelRow
+			if d.Notification, err = scanNotification(rows, c.Dest()...); err != nil {
 				return err
 			}
-			if d.Channel, err = c.channel(); err != nil {
+			if d.Channel, err = c.Channel(); err != nil {
 				return err
 			}
 			ds = append(ds, d)
