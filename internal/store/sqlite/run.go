@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // runColumns are read from "FROM runs" (never aliased): the project slug and
@@ -99,14 +100,8 @@ func getRun(ctx context.Context, q queryer, id string) (board.Run, error) {
 // tokens, cost, error text and progress verdict. The other fields are kept as stored. A run
 // that already finished (or was interrupted) is an ECONFLICT error.
 func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
-	if !r.Status.Valid() || r.Status == board.RunRunning {
-		return board.Run{}, board.Errorf(board.EINVALID, "a run finishes as completed, blocked, timeout, error, interrupted, budget_exceeded or stopped, not %q", r.Status)
-	}
-	if r.InputTokens < 0 || r.OutputTokens < 0 || r.CacheReadTokens < 0 || r.CacheWriteTokens < 0 || r.ReasoningTokens < 0 || r.CostUSD < 0 {
-		return board.Run{}, board.Errorf(board.EINVALID, "run tokens and cost cannot be negative")
-	}
-	if !r.Progress.Valid() {
-		return board.Run{}, board.Errorf(board.EINVALID, "unknown run progress %q; use none, made or nothing", r.Progress)
+	if err := store.CheckFinish(r); err != nil {
+		return board.Run{}, err
 	}
 	var out board.Run
 	err := db.write(ctx, func(tx *tx) error {
@@ -114,14 +109,9 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 		if out, err = getRun(ctx, tx, r.ID); err != nil {
 			return err
 		}
-		if out.Status != board.RunRunning {
-			return board.Errorf(board.ECONFLICT, "run %s already finished as %s", r.ID, out.Status)
+		if out, err = store.Finished(out, r, tx.now); err != nil {
+			return err
 		}
-		now := tx.now
-		out.Status, out.FinishedAt, out.Error, out.Progress = r.Status, &now, r.Error, r.Progress
-		out.InputTokens, out.OutputTokens = r.InputTokens, r.OutputTokens
-		out.CacheReadTokens, out.CacheWriteTokens, out.CostUSD = r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD
-		out.ReasoningTokens = r.ReasoningTokens
 		_, err = tx.exec(`UPDATE runs SET status = ?, finished_at = ?, input_tokens = ?, output_tokens = ?,
 			cache_read_tokens = ?, cache_write_tokens = ?, cost_usd = ?, error = ?, progress = ?, reasoning_tokens = ? WHERE id = ?`,
 			string(out.Status), tx.nowMs(), out.InputTokens, out.OutputTokens, out.CacheReadTokens,
@@ -139,15 +129,7 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 
 // runFinished records the run.finished event of r.
 func (tx *tx) runFinished(r board.Run) error {
-	data := map[string]any{"runId": r.ID, "status": r.Status, "inputTokens": r.InputTokens,
-		"outputTokens": r.OutputTokens, "costUsd": r.CostUSD}
-	if r.Error != "" {
-		data["error"] = r.Error
-	}
-	if r.Progress != "" {
-		data["progress"] = r.Progress
-	}
-	return tx.event(board.EventRunFinished, r.ProjectID, r.TicketID, board.System, data)
+	return tx.event(board.EventRunFinished, r.ProjectID, r.TicketID, board.System, store.RunFinishedData(r))
 }
 
 // listRuns runs a query returning runs.
