@@ -20,6 +20,7 @@ type server struct {
 	dir    string // 0700, holds the socket
 	sock   string
 	done   chan struct{} // closed once bwrap has exited
+	exit   error         // how bwrap ended (cmd.Wait's), once done is closed
 	stderr *tail         // what bwrap and the server said before they started
 }
 
@@ -154,7 +155,7 @@ func (s *Executor) startServer() (*server, error) {
 			return
 		}
 		started <- nil
-		_ = cmd.Wait()
+		v.exit = cmd.Wait()
 		close(v.done)
 	}()
 	if err := <-started; err != nil {
@@ -210,6 +211,9 @@ func (s *Executor) serverErr(v *server, err error) error {
 	msg := v.stderr.String()
 	if msg == "" {
 		msg = "no message"
+	}
+	if v.dead() && v.exit != nil {
+		msg += "; bwrap: " + v.exit.Error()
 	}
 	return fmt.Errorf("sandbox: the sandbox's command server (%s %s) did not start (%s): %w; if the binary does not dispatch %s to BridgeMain, set Options.Server or Options.PerCommand",
 		s.exe, BridgeArg, msg, err, BridgeArg)

@@ -129,7 +129,7 @@ func (s *Executor) attempt(ctx context.Context, req request, opts executor.RunOp
 		_ = c.CloseWrite()
 		timeout, done = nil, nil
 	}
-	code, started, lost := -1, false, false
+	code, starting, lost := -1, false, false
 wait:
 	for {
 		select {
@@ -139,7 +139,7 @@ wait:
 				// The connection ended without an exit: the server died
 				// or refused the request.
 				dead := s.died(v)
-				if !started && !x.Canceled && !x.TimedOut {
+				if !starting && !x.Canceled && !x.TimedOut {
 					executor.DrainOutput(copied, pending, pr, er)
 					if dead {
 						// It never ran: send it to a new server.
@@ -149,8 +149,10 @@ wait:
 				}
 				code, lost = 128+9, !x.Canceled && !x.TimedOut
 				break wait
+			case r.Starting:
+				starting = true
 			case r.PID != 0:
-				started, x.PID = true, r.PID
+				starting, x.PID = true, r.PID
 				if stdinW != nil {
 					go func() {
 						_, _ = io.Copy(stdinW, opts.Stdin)

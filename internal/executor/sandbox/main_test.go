@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"testing"
+	"time"
 )
 
 // fetchArg makes the test binary a tiny HTTP client run inside the
@@ -17,12 +18,17 @@ import (
 // because net/http never proxies requests to a loopback address.
 const fetchArg = "__sandbox-test-fetch"
 
+// pidDelayVar, passed on to the test binary as the command server, sets
+// its pidDelay.
+const pidDelayVar = "BONSAI_TEST_PID_DELAY"
+
 // TestMain lets the test binary be the bridge (BridgeArg), as the bonsai
 // binary is, and the client (fetchArg).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
 		case BridgeArg:
+			pidDelay, _ = time.ParseDuration(os.Getenv(pidDelayVar))
 			os.Exit(BridgeMain(os.Args[2:]))
 		case fetchArg:
 			os.Exit(fetch(os.Args[2:]))

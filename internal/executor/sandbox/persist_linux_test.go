@@ -72,6 +72,26 @@ func TestPersistent_Restart(t *testing.T) {
 	}
 }
 
+// TestPersistent_KilledBeforeItsPID: a command that kills its server
+// before the server has sent its PID ran; it is not sent to a new server
+// to run again, and ends as killed, with a note.
+func TestPersistent_KilledBeforeItsPID(t *testing.T) {
+	requireBwrap(t)
+	t.Setenv(pidDelayVar, "300ms")
+	root := t.TempDir()
+	s := open(t, root, Options{Env: []string{pidDelayVar}})
+	code, out := shell(t, s, "echo ran >> runs; kill -9 $PPID; sleep 5")
+	if code != 137 || !strings.Contains(out, "sandbox ended") {
+		t.Errorf("exit %d: %q", code, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "runs")); err != nil || string(b) != "ran\n" {
+		t.Fatalf("runs: %q %v", b, err)
+	}
+	if code, out := shell(t, s, "echo next"); code != 0 || out != "next\n" {
+		t.Fatalf("the next command: exit %d: %q", code, out)
+	}
+}
+
 // TestPersistent_Concurrent: commands run at once on one executor each
 // get their own output, environment and exit; one that leaves a process
 // in a session of its own loses it when it ends, though another command

@@ -27,6 +27,10 @@ const controlFD = 3
 // found while other commands still run.
 const commandVar = "BONSAI_SANDBOX_COMMAND"
 
+// pidDelay holds each PID reply back. Only tests set it, to have a
+// command kill its server before the host learns that it runs.
+var pidDelay time.Duration
+
 // cmdServer is the command server that runs inside the persistent
 // sandbox (see serveMain).
 type cmdServer struct {
@@ -117,6 +121,13 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 	}
 	cmd := &exec.Cmd{Path: path, Args: req.Argv, Dir: req.Dir, Stdin: files[0], Stdout: files[1], Stderr: stderr,
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true}}
+	// Said before the start: once the command runs it may kill this
+	// server before its PID is sent, and the host must then not run it
+	// again.
+	if err := json.NewEncoder(c).Encode(reply{Starting: true}); err != nil {
+		closeFiles(files)
+		return
+	}
 	s.mu.Lock()
 	s.next++
 	mark := commandVar + "=" + strconv.Itoa(s.next)
@@ -140,6 +151,9 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 	// its stdout ends the output as it would without the server.
 	closeFiles(files)
 	pid := cmd.Process.Pid
+	if pidDelay > 0 {
+		time.Sleep(pidDelay)
+	}
 	_ = json.NewEncoder(c).Encode(reply{PID: pid})
 	go func() {
 		// Anything from the host, its half-close or its end, kills.

@@ -14,9 +14,13 @@ import (
 // The command server's protocol, one connection per command. The host
 // sends a request: a 4-byte big-endian length, then the request as JSON,
 // with the command's stdin, stdout and stderr attached to the first
-// bytes as SCM_RIGHTS. The server answers with JSON lines: {"pid":N}
-// once the command runs, then {"exit":N}; a command that cannot start
-// gets {"exit":126 or 127} alone, its reason written to its stderr. The
+// bytes as SCM_RIGHTS. The server answers with JSON lines:
+// {"starting":true} just before it starts the command, {"pid":N} once
+// the command runs, then {"exit":N}; a command that cannot start gets
+// {"exit":126 or 127}, its reason written to its stderr. A connection
+// that ends before "starting" means a command that never ran, which the
+// host may send again; after it, one that may have run (and, say,
+// killed the server before its PID was sent), which it must not. The
 // host half-closes the connection to have the command killed; a closed
 // connection kills it too.
 
@@ -29,8 +33,9 @@ type request struct {
 
 // reply is one line of the server's answer.
 type reply struct {
-	PID  int  `json:"pid,omitempty"`
-	Exit *int `json:"exit,omitempty"`
+	Starting bool `json:"starting,omitempty"`
+	PID      int  `json:"pid,omitempty"`
+	Exit     *int `json:"exit,omitempty"`
 }
 
 // errTooLarge means a request is over maxRequest.
