@@ -205,11 +205,12 @@ func (Codex) policyByTool() {}
 const codexHooksFile = "hooks.json"
 
 // codexPolicyHooks is a PreToolUse hook for Codex's shell tool (which its
-// hooks name Bash) that calls server's command_policy tool with the
-// command.
+// hooks name Bash) and its apply_patch tool that calls server's
+// command_policy tool with the tool's name and its command (the patch,
+// for apply_patch).
 func codexPolicyHooks(server string) string {
 	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
-		"matcher": "^Bash$",
+		"matcher": "^(" + hookBash + "|" + hookApplyPatch + ")$",
 		"hooks": []any{map[string]any{"type": "mcp_tool", "server": server, "tool": policyToolName,
 			"input": map[string]string{"tool_name": "${tool_name}", "command": "${tool_input.command}"}}},
 	}}}})

@@ -16,27 +16,40 @@ import (
 // they run (Claude Code's PreToolUse HTTP hook).
 const hookPath = "/hook/pretooluse"
 
-// commandJudge returns the job's command gate as a tool: a call with
-// {"command": …} returns commandAllowed when the project's policy lets
-// the command run, else the refusal the model reads (Terminate set when
-// the command is held for a person and the ticket now waits).
-func commandJudge(job heartbeat.Job) tool.Tool {
-	return gate.Wrap([]tool.Tool{allowedBash{}}, agentrunner.Gate(job))[0]
+// judges are the engine tools the policy judges before they run, by the
+// name the engines' hooks give them, each the job's gate around a
+// stand-in: a call returns commandAllowed when the policy lets it run,
+// else the refusal the model reads (Terminate set when it is held for a
+// person and the ticket now waits).
+type judges map[string]tool.Tool
+
+// The engine tools judged: every engine's shell tool, and Codex's
+// apply_patch (a tool of its own for some models), an edit like
+// Bonsai's: refused in read-only runs.
+const (
+	hookBash       = "Bash"
+	hookApplyPatch = "apply_patch"
+)
+
+// commandJudges returns the job's judges.
+func commandJudges(job heartbeat.Job) judges {
+	g := gate.Wrap([]tool.Tool{allowed{"bash"}, allowed{"edit"}}, agentrunner.Gate(job))
+	return judges{hookBash: g[0], hookApplyPatch: g[1]}
 }
 
-// commandAllowed is allowedBash's result.
+// commandAllowed is allowed's result.
 const commandAllowed = "allowed"
 
-// allowedBash stands for the engine's shell tool behind the gate: the gate
-// judges the command, and this runs nothing.
-type allowedBash struct{}
+// allowed stands for an engine's tool behind the gate, as the Bonsai tool
+// of the same name: the gate judges the call, and this runs nothing.
+type allowed struct{ name string }
 
-func (allowedBash) Name() string        { return "bash" }
-func (allowedBash) Description() string { return "the engine's shell tool, judged by the policy" }
-func (allowedBash) Schema() json.RawMessage {
+func (a allowed) Name() string        { return a.name }
+func (a allowed) Description() string { return "an engine's tool, judged by the policy as " + a.name }
+func (allowed) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}`)
 }
-func (allowedBash) Run(context.Context, json.RawMessage, func(tool.Result)) (tool.Result, error) {
+func (allowed) Run(context.Context, json.RawMessage, func(tool.Result)) (tool.Result, error) {
 	return tool.Text(commandAllowed), nil
 }
 
@@ -44,7 +57,7 @@ func (allowedBash) Run(context.Context, json.RawMessage, func(tool.Result)) (too
 // nothing for a command the policy allows (the engine's own permissions
 // then apply), a deny with the policy's words for one it refuses or a
 // person did not approve.
-func (b *boardServer) preToolUse(judge tool.Tool) http.HandlerFunc {
+func (b *boardServer) preToolUse(judge judges) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
 			Event string          `json:"hook_event_name"`
@@ -61,14 +74,15 @@ func (b *boardServer) preToolUse(judge tool.Tool) http.HandlerFunc {
 }
 
 // decide is the PreToolUse hook's answer for a call of tool with input:
-// {} for a command the policy allows (or a tool that is not the shell),
-// else a deny carrying the policy's words. A command held for a person
-// also ends the run.
-func (b *boardServer) decide(ctx context.Context, judge tool.Tool, toolName string, input json.RawMessage) []byte {
-	if toolName != "Bash" {
+// {} for a call the policy allows (or of a tool it does not judge), else
+// a deny carrying the policy's words. A call held for a person also ends
+// the run.
+func (b *boardServer) decide(ctx context.Context, judge judges, toolName string, input json.RawMessage) []byte {
+	j := judge[toolName]
+	if j == nil {
 		return []byte("{}")
 	}
-	out, err := judge.Run(ctx, input, nil)
+	out, err := j.Run(ctx, input, nil)
 	if err == nil && !out.IsError && out.Text() == commandAllowed {
 		return []byte("{}")
 	}
@@ -93,12 +107,12 @@ const policyToolName = "command_policy"
 // The model sees it too; calling it judges a command as running it would.
 type policyTool struct {
 	b     *boardServer
-	judge tool.Tool
+	judge judges
 }
 
 func (policyTool) Name() string { return policyToolName }
 func (policyTool) Description() string {
-	return "Judges a shell command by the project's command policy. The CLI's hook calls it before every command; you never need to."
+	return "Judges a shell command or patch by the project's command policy. The CLI's hook calls it before every command and patch; you never need to."
 }
 func (policyTool) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{"tool_name":{"type":"string"},"command":{"type":"string"}},"required":["tool_name","command"]}`)

@@ -33,7 +33,7 @@ type boardServer struct {
 
 // serveBoard starts the board server of a run's tools; judge, when not
 // nil, answers the engine's command hook (hook.go) on the same server.
-func serveBoard(tools []tool.Tool, judge tool.Tool, withPolicyTool bool) (*boardServer, error) {
+func serveBoard(tools []tool.Tool, judge judges, withPolicyTool bool) (*boardServer, error) {
 	b := &boardServer{}
 	wrapped := make([]tool.Tool, len(tools))
 	for i, t := range tools {

@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -21,7 +22,10 @@ import (
 // when the request's include lists "reasoning.encrypted_content"), as the
 // real API does. A text part is a message item with one output_text part,
 // or one refusal part when the turn's stop reason is [llm.StopRefusal]. A
-// tool call is a function_call item whose call_id is the part's ID.
+// tool call is a function_call item whose call_id is the part's ID; a
+// call of a tool the request declares as a custom (freeform) tool, such
+// as Codex's apply_patch, is a custom_tool_call item whose input is the
+// string "input" of the part's arguments.
 //
 // Stop reasons: [llm.StopLength] and [llm.StopContentFilter] end with
 // response.incomplete (incomplete_details.reason max_output_tokens or
@@ -118,7 +122,11 @@ func (responsesProtocol) stream(w *streamWriter, turn ServerTurn, req map[string
 		case llm.PartText:
 			ok = s.message(p.Text, stop == llm.StopRefusal)
 		case llm.PartToolCall:
-			ok = s.functionCall(p)
+			if customTool(req, p.Name) {
+				ok = s.customCall(p)
+			} else {
+				ok = s.functionCall(p)
+			}
 		default:
 			panic(fmt.Sprintf("llmtest: responses cannot stream a %q part", p.Type))
 		}
@@ -274,4 +282,40 @@ func (s *responsesStream) functionCall(p llm.Part) bool {
 		return append(obj{{"id", id}, {"type", "function_call"}, {"status", "completed"}, {"arguments", args}, {"call_id", p.ID}}, name...)
 	}
 	return s.item(added, body, done)
+}
+
+// customTool reports whether the request declares a custom tool name.
+func customTool(req map[string]any, name string) bool {
+	tools, _ := req["tools"].([]any)
+	for _, t := range tools {
+		if t, ok := t.(map[string]any); ok && t["type"] == "custom" && t["name"] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// customCall streams a call of a custom tool: its input (the arguments'
+// "input") in response.custom_tool_call_input.delta events.
+func (s *responsesStream) customCall(p llm.Part) bool {
+	id := fmt.Sprintf("ctc_test%d", len(s.output))
+	var args struct {
+		Input string `json:"input"`
+	}
+	if err := json.Unmarshal(p.Arguments, &args); err != nil {
+		panic(fmt.Sprintf("llmtest: a call of custom tool %s needs arguments {\"input\": string}: %v", p.Name, err))
+	}
+	item := func(input string) obj {
+		return obj{{"id", id}, {"type", "custom_tool_call"}, {"call_id", p.ID}, {"input", input}, {"name", p.Name}}
+	}
+	body := func(id string, index int) bool {
+		at := []kv{{"item_id", id}, {"output_index", index}}
+		for _, d := range Split(args.Input, s.size) {
+			if !s.send("response.custom_tool_call_input.delta", append(at, kv{"delta", d})...) {
+				return false
+			}
+		}
+		return s.send("response.custom_tool_call_input.done", append(at, kv{"input", args.Input})...)
+	}
+	return s.item(item(""), body, func() obj { return item(args.Input) })
 }

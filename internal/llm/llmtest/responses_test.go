@@ -93,6 +93,36 @@ func TestServer_ResponsesWireFormat(t *testing.T) {
 	}
 }
 
+// TestServer_ResponsesCustomToolCall: a call of a tool the request
+// declares as custom (Codex's apply_patch) streams as a custom_tool_call
+// with its raw input; the same call without that declaration is a
+// function_call.
+func TestServer_ResponsesCustomToolCall(t *testing.T) {
+	patch := "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n"
+	args, _ := json.Marshal(map[string]string{"input": patch})
+	turn := ServerTurn{Chunk: 16, Message: llm.Message{Content: []llm.Part{llm.ToolCall("call_1", "apply_patch", args)}}}
+	s := NewServer(t, turn, turn)
+	_, body := post(t, s.URL+"/v1/responses", `{"model":"gpt-5.5","stream":true,"tools":[{"type":"function","name":"exec_command"},{"type":"custom","name":"apply_patch","format":{"type":"grammar"}}]}`)
+	evs := sseEvents(t, body)
+	if got, want := types(evs), "created in_progress output_item.added custom_tool_call_input.delta custom_tool_call_input.delta custom_tool_call_input.delta custom_tool_call_input.delta custom_tool_call_input.done output_item.done completed"; got != want {
+		t.Fatalf("events =\n%s\nwant\n%s", got, want)
+	}
+	for _, l := range []string{
+		`data: {"type":"response.output_item.added","sequence_number":2,"output_index":0,"item":{"id":"ctc_test0","type":"custom_tool_call","call_id":"call_1","input":"","name":"apply_patch"}}`,
+		`data: {"type":"response.custom_tool_call_input.delta","sequence_number":3,"item_id":"ctc_test0","output_index":0,"delta":"*** Begin Patch\n"}`,
+		`data: {"type":"response.custom_tool_call_input.done","sequence_number":7,"item_id":"ctc_test0","output_index":0,"input":` + string(mustJSON(patch)) + `}`,
+		`data: {"type":"response.output_item.done","sequence_number":8,"output_index":0,"item":{"id":"ctc_test0","type":"custom_tool_call","call_id":"call_1","input":` + string(mustJSON(patch)) + `,"name":"apply_patch"}}`,
+	} {
+		if !strings.Contains(body, l) {
+			t.Errorf("stream lacks\n%s\nin\n%s", l, body)
+		}
+	}
+	_, body = post(t, s.URL+"/v1/responses", `{"model":"gpt-5","stream":true,"tools":[{"type":"function","name":"apply_patch"}]}`)
+	if !strings.Contains(body, `"type":"function_call"`) || strings.Contains(body, "custom_tool_call") {
+		t.Errorf("a function tool's call:\n%s", body)
+	}
+}
+
 func TestServer_ResponsesEndings(t *testing.T) {
 	s := NewServer(t,
 		ServerTurn{Message: llm.Message{StopReason: llm.StopLength, Content: []llm.Part{llm.Text("cut")}}},
