@@ -183,14 +183,15 @@ wait:
 	return x, false, nil
 }
 
-// died reports whether the server v has died, waiting a little for
-// bwrap, which ends at once when the server does, and drops it if so.
+// died reports whether the server v has died, waiting for bwrap, which
+// ends at once when the server does (the wait is long only for a loaded
+// machine: a live server rarely drops a connection), and drops it if so.
 func (s *Executor) died(v *server) bool {
 	select {
 	case <-v.done:
 		s.drop(v)
 		return true
-	case <-time.After(time.Second):
+	case <-time.After(5 * time.Second):
 		return false
 	}
 }
