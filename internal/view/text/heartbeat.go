@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // WritePlans writes what `bonsai heartbeat --dry-run` would pick: a row per
@@ -105,11 +106,11 @@ func writeFired(w io.Writer, fired []heartbeat.FireReport) {
 		case f.Lost:
 			continue
 		case f.Ticket != "":
-			fmt.Fprintf(w, "Schedule %s fired: created %s.\n", f.Schedule, f.Ticket)
+			fmt.Fprintf(w, "Schedule %s fired: created %s.\n", termsafe.Line(f.Schedule), f.Ticket)
 		case f.Detail != "":
-			fmt.Fprintf(w, "Schedule %s fired: %s (%s).\n", f.Schedule, f.Outcome, OneLine(f.Detail, 120))
+			fmt.Fprintf(w, "Schedule %s fired: %s (%s).\n", termsafe.Line(f.Schedule), f.Outcome, OneLine(f.Detail, 120))
 		default:
-			fmt.Fprintf(w, "Schedule %s fired: %s.\n", f.Schedule, f.Outcome)
+			fmt.Fprintf(w, "Schedule %s fired: %s.\n", termsafe.Line(f.Schedule), f.Outcome)
 		}
 	}
 }

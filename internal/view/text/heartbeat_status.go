@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
@@ -100,20 +101,20 @@ func WriteHeartbeatStatus(w io.Writer, v HeartbeatStatus, now time.Time) {
 		fmt.Fprintln(w)
 		for _, r := range b.Runs {
 			if r.Skipped != "" {
-				fmt.Fprintf(w, "  %s skipped: %s\n", r.Ticket, r.Skipped)
+				fmt.Fprintf(w, "  %s skipped: %s\n", r.Ticket, termsafe.Line(r.Skipped))
 			}
 		}
 	}
 	for _, p := range v.Paused {
-		fmt.Fprintf(w, "  provider %s paused until %s\n", p.Provider, p.Until.Local().Format("15:04 Jan 2"))
+		fmt.Fprintf(w, "  provider %s paused until %s\n", termsafe.Line(p.Provider), p.Until.Local().Format("15:04 Jan 2"))
 	}
 	for _, b := range v.RepoBackoff {
 		fmt.Fprintf(w, "  project %s waits until %s: its repository failed %d time(s) in a row: %s\n",
-			b.Project, b.Until.Local().Format("15:04 Jan 2"), b.Failures, b.Error)
+			b.Project, b.Until.Local().Format("15:04 Jan 2"), b.Failures, OneLine(b.Error, 300))
 	}
 	for _, f := range v.PushFailures {
 		fmt.Fprintf(w, "  %s NOT PUSHED: branch %s failed to push %d time(s) in a row, last %s: %s\n",
-			f.Ticket, f.Branch, f.Failures, RelTime(now, f.At), OneLine(f.Error, 200))
+			f.Ticket, termsafe.Line(f.Branch), f.Failures, RelTime(now, f.At), OneLine(f.Error, 200))
 	}
 }
 

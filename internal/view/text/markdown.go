@@ -8,6 +8,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	mdtext "github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // mdParser parses CommonMark: GFM's tables and task lists read well enough
@@ -18,7 +20,10 @@ var mdParser = goldmark.New().Parser()
 // terminal: the text without its emphasis markers ("**error**" reads
 // "error"), headings as their text, lists with their markers, code spans
 // in backticks and code blocks indented four spaces, verbatim, and links
-// as "text (url)". The web UI renders the same Markdown as HTML.
+// as "text (url)". The web UI renders the same Markdown as HTML. The
+// result is safe on a terminal: control characters, bidi overrides and
+// bytes that are not UTF-8, written or given as character references
+// ("&#27;"), show as escapes (termsafe.Text).
 func Plain(src string) string {
 	b := []byte(src)
 	doc := mdParser.Parse(mdtext.NewReader(b))
@@ -26,7 +31,7 @@ func Plain(src string) string {
 	for i, l := range out {
 		out[i] = strings.TrimRight(l, " ")
 	}
-	return strings.Join(out, "\n")
+	return termsafe.Text(strings.Join(out, "\n"))
 }
 
 // plainBlocks renders the block children of n, a blank line apart (one

@@ -10,12 +10,13 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // RunStartLine is the line `bonsai heartbeat` prints, off a terminal,
 // when a run starts: "demo#3 started: research with anthropic/… (run r1)".
 func RunStartLine(p heartbeat.Progress) string {
-	return fmt.Sprintf("%s started: %s with %s (run %s)", p.Ticket, p.Task, p.Model, p.RunID)
+	return fmt.Sprintf("%s started: %s with %s (run %s)", termsafe.Line(p.Ticket), p.Task, termsafe.Line(p.Model), p.RunID)
 }
 
 // RunEndLine is the line printed when a run ends: its result, duration,
@@ -35,7 +36,7 @@ func RunEndLine(p heartbeat.Progress) string {
 	if r.PushError != "" {
 		result += "; NOT PUSHED"
 	}
-	return fmt.Sprintf("%s ended: %s; %s", p.Ticket, result, usageText(Duration(r.Duration), p))
+	return fmt.Sprintf("%s ended: %s; %s", termsafe.Line(p.Ticket), result, usageText(Duration(r.Duration), p))
 }
 
 // usageText is "1m12s, 5 turns, 12345 tokens, $0.04".
@@ -130,7 +131,7 @@ func (l *Live) draw() {
 	slices.SortFunc(ps, func(a, b heartbeat.Progress) int { return strings.Compare(a.Ticket, b.Ticket) })
 	now := l.now()
 	for _, p := range ps {
-		fmt.Fprintf(l.w, "  %s %s running: %s\n", p.Ticket, p.Task, usageText(now.Sub(p.Started).Round(time.Second).String(), p))
+		fmt.Fprintf(l.w, "  %s %s running: %s\n", termsafe.Line(p.Ticket), p.Task, usageText(now.Sub(p.Started).Round(time.Second).String(), p))
 	}
 	l.drawn = len(ps)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
@@ -25,10 +26,10 @@ func WriteStatus(w io.Writer, v view.Status, now time.Time) error {
 	}
 	for _, m := range v.Models {
 		if m.Problem != "" {
-			fmt.Fprintf(w, "MODEL %s cannot run (%s): %s\n\n", m.Model, someOf(m.Projects, 5), m.Problem)
+			fmt.Fprintf(w, "MODEL %s cannot run (%s): %s\n\n", termsafe.Line(m.Model), someOf(m.Projects, 5), termsafe.Line(m.Problem))
 		}
 		if m.Unpriced {
-			fmt.Fprintf(w, "MODEL %s has no price in the model catalog (%s): %s\n\n", m.Model, someOf(m.Projects, 5), UnpricedHelp(m.Model))
+			fmt.Fprintf(w, "MODEL %s has no price in the model catalog (%s): %s\n\n", termsafe.Line(m.Model), someOf(m.Projects, 5), termsafe.Line(UnpricedHelp(m.Model)))
 		}
 	}
 	writeSandboxWarnings(w, v)
@@ -108,10 +109,10 @@ func writeSandboxWarnings(w io.Writer, v view.Status) {
 	}
 	if len(stuck) > 0 {
 		fmt.Fprintf(w, "SANDBOX cannot start (%s): %s; their tickets are skipped until it does, or until `bonsai project edit %s --sandbox off` lets commands run on the host\n\n",
-			someOf(stuck, 5), problem, stuck[0])
+			someOf(stuck, 5), termsafe.Line(problem), stuck[0])
 	}
 	for _, x := range v.Warnings {
-		fmt.Fprintf(w, "WARNING %s\n\n", x.Message)
+		fmt.Fprintf(w, "WARNING %s\n\n", termsafe.Line(x.Message))
 	}
 }
 
@@ -145,7 +146,7 @@ func writeKeySources(w io.Writer, models []view.ModelStatus) {
 		}
 	}
 	if len(parts) > 0 {
-		fmt.Fprintf(w, "KEYS %s\n\n", strings.Join(parts, "; "))
+		fmt.Fprintf(w, "KEYS %s\n\n", termsafe.Line(strings.Join(parts, "; ")))
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // cellSpace keeps a cell on one line of its column. A Replacer builds its
@@ -32,10 +34,11 @@ func NewTable(w io.Writer, header ...string) *Table {
 	return t
 }
 
-// Row adds a row; tabs and line breaks in a cell become spaces.
+// Row adds a row; tabs and line breaks in a cell become spaces, and
+// every other control character shows as an escape (termsafe.Line).
 func (t *Table) Row(cols ...string) {
 	for i, c := range cols {
-		cols[i] = cellSpace.Replace(c)
+		cols[i] = termsafe.Line(cellSpace.Replace(c))
 	}
 	fmt.Fprintln(t.tw, strings.Join(cols, "\t"))
 }
@@ -87,9 +90,10 @@ func Truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// OneLine joins the lines of s and cuts it at n characters.
+// OneLine joins the lines of s and cuts it at n characters, for a
+// terminal: the control characters left show as escapes (termsafe.Line).
 func OneLine(s string, n int) string {
-	return Truncate(strings.Join(strings.Fields(s), " "), n)
+	return termsafe.Line(Truncate(strings.Join(strings.Fields(s), " "), n))
 }
 
 // Duration prints a run's duration compactly: "-" for none.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
@@ -27,12 +28,15 @@ func WriteTickets(w io.Writer, ts []board.Ticket, now time.Time) error {
 // WriteTicket writes `bonsai ticket show`: the ticket, its project's
 // permission mode when it is not auto, what a person can do next, its
 // description, criteria and plan as plain text, its comments and its runs.
+// Every text a person, an agent or a model wrote shows its control
+// characters as escapes (termsafe): a comment cannot move the cursor to
+// draw over the command a person is asked to approve.
 func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, now time.Time) error {
 	t := d.Ticket.Ticket
-	fmt.Fprintf(w, "%s  %s\n", d.Ref, t.Title)
+	fmt.Fprintf(w, "%s  %s\n", d.Ref, termsafe.Line(t.Title))
 	fmt.Fprintf(w, "%s · priority %s · updated %s", StateLabel(t), board.PriorityName(t.Priority), RelTime(now, t.UpdatedAt))
 	if t.Branch != "" {
-		fmt.Fprintf(w, " · branch %s", t.Branch)
+		fmt.Fprintf(w, " · branch %s", termsafe.Line(t.Branch))
 	}
 	fmt.Fprintln(w)
 	if mode != board.ModeAuto {
@@ -46,7 +50,7 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 		fmt.Fprintf(w, "Next: %s\n", next)
 	}
 	for _, why := range d.NotRun {
-		fmt.Fprintf(w, "Not run: %s\n", why)
+		fmt.Fprintf(w, "Not run: %s\n", termsafe.Line(why))
 	}
 	writeLanding(w, d, now)
 	if strings.TrimSpace(t.Description) != "" {
@@ -55,7 +59,7 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 	if len(t.Criteria) > 0 {
 		fmt.Fprintln(w, "\nAcceptance criteria:")
 		for i, c := range t.Criteria {
-			fmt.Fprintf(w, "  %d. %s\n", i+1, c)
+			fmt.Fprintf(w, "  %d. %s\n", i+1, termsafe.Line(c))
 		}
 	}
 	if strings.TrimSpace(t.Plan) != "" {
@@ -64,7 +68,7 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 	if len(d.Comments) > 0 {
 		fmt.Fprintf(w, "\nComments (%d):\n", len(d.Comments))
 		for _, c := range d.Comments {
-			fmt.Fprintf(w, "\n  %s (%s) · %s · %s\n", c.AuthorName, c.AuthorType, c.Kind, RelTime(now, c.CreatedAt))
+			fmt.Fprintf(w, "\n  %s (%s) · %s · %s\n", termsafe.Line(c.AuthorName), c.AuthorType, c.Kind, RelTime(now, c.CreatedAt))
 			fmt.Fprintln(w, Indent(Plain(c.Content), "  "))
 		}
 	}
@@ -108,7 +112,9 @@ func PendingApprovals(as []board.Approval) []board.Approval {
 }
 
 // writePending lists the pending approvals with the commands that answer
-// them; with several, each names its --id.
+// them; with several, each names its --id. A command's lines are shown
+// each after "$ ", its tabs and other control characters as escapes, so
+// what a person approves reads as what runs.
 func writePending(w io.Writer, ref string, pending []board.Approval) {
 	fmt.Fprintf(w, "\nWaiting for your approval (%d):\n", len(pending))
 	for _, a := range pending {
@@ -116,11 +122,21 @@ func writePending(w io.Writer, ref string, pending []board.Approval) {
 		if len(pending) > 1 {
 			id = " --id " + a.ID
 		}
-		fmt.Fprintf(w, "\n%s\n", Indent(a.Command, "    $ "))
-		fmt.Fprintf(w, "  why: %s (%s)\n", a.Reason, a.Rule)
+		fmt.Fprintf(w, "\n%s\n", Indent(commandLines(a.Command), "    $ "))
+		fmt.Fprintf(w, "  why: %s (%s)\n", termsafe.Line(a.Reason), termsafe.Line(a.Rule))
 		fmt.Fprintf(w, "  allow: bonsai ticket allow %s%s [--always]\n", ref, id)
 		fmt.Fprintf(w, "  deny:  bonsai ticket deny %s%s [--note TEXT]\n", ref, id)
 	}
+}
+
+// commandLines is a command for a terminal: its lines kept, everything
+// else a terminal would act on (tabs included) escaped.
+func commandLines(cmd string) string {
+	lines := strings.Split(cmd, "\n")
+	for i, l := range lines {
+		lines[i] = termsafe.Line(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // StateLabel is the state with its sub-state, e.g. "IN_PROGRESS (blocked)".
@@ -156,10 +172,10 @@ func writeLanding(w io.Writer, d view.TicketDetail, now time.Time) {
 			if l.Checks != "" {
 				checks = ", checks " + string(l.Checks)
 			}
-			fmt.Fprintf(w, "Pull request: #%d on %s, %s%s: %s\n", l.PRNumber, l.Forge, l.PRState, checks, l.PRURL)
+			fmt.Fprintf(w, "Pull request: #%d on %s, %s%s: %s\n", l.PRNumber, l.Forge, l.PRState, termsafe.Line(checks), termsafe.Line(l.PRURL))
 		}
 		if l.Commit != "" {
-			fmt.Fprintf(w, "Landed: %s, %s\n", l.Commit, RelTime(now, l.LandedAt))
+			fmt.Fprintf(w, "Landed: %s, %s\n", termsafe.Line(l.Commit), RelTime(now, l.LandedAt))
 		}
 		if l.Error != "" {
 			fmt.Fprintf(w, "Landing failed: %s\n", OneLine(Plain(l.Error), 400))
