@@ -11,6 +11,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // app is what every command shares: the streams, the environment, and the
@@ -76,7 +77,7 @@ func (a *app) dataDir() (config.Dir, error) {
 func (a *app) initDir(d config.Dir) (config.InitResult, error) {
 	res, err := config.Init(d)
 	for _, w := range res.Warnings {
-		fmt.Fprintf(a.stderr, "bonsai: warning: %s\n", w)
+		fmt.Fprintf(a.stderr, "bonsai: warning: %s\n", termsafe.Text(w))
 	}
 	if err != nil {
 		return res, dataDirError(a.getenv, err)

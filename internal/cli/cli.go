@@ -16,6 +16,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // Exit codes of the bonsai command. Scripts rely on them.
@@ -81,7 +82,10 @@ func runExiting(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return exitOK
 	}
 	code := exitCode(err, a.started)
-	fmt.Fprintf(stderr, "bonsai: %s\n", plainFlagGroupError(err))
+	// An error can quote what an agent wrote (a branch, a ticket's text,
+	// git's output about its files): its control characters show as
+	// escapes.
+	fmt.Fprintf(stderr, "bonsai: %s\n", termsafe.Text(plainFlagGroupError(err)))
 	if code == exitUsage && !a.started {
 		printUsageHint(stderr, cmd)
 	}

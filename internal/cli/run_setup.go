@@ -19,6 +19,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/runui"
 	"github.com/bonsai-run/bonsai/internal/session"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // agentRun is one `bonsai run`: the workspace, the session and the agent.
@@ -207,7 +208,7 @@ func (rt *agentRun) forkPath() string { return rt.sessions().ForkPath() }
 
 // warn prints a warning to stderr.
 func (rt *agentRun) warn(format string, args ...any) {
-	fmt.Fprintf(rt.a.stderr, "bonsai: warning: "+format+"\n", args...)
+	fmt.Fprintf(rt.a.stderr, "bonsai: warning: %s\n", termsafe.Text(fmt.Sprintf(format, args...)))
 }
 
 func (rt *agentRun) warnAll(msgs []string) {

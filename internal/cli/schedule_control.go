@@ -10,6 +10,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/schedule"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 func newSchedulePauseCmd(a *app, pause bool) *cobra.Command {
@@ -35,7 +36,7 @@ func newSchedulePauseCmd(a *app, pause bool) *cobra.Command {
 			if asJSON {
 				return writeJSON(a.stdout, s)
 			}
-			fmt.Fprintf(a.stdout, "Schedule %s/%s: %s\n", s.ProjectSlug, s.Name, nextLine(s, a.now()))
+			fmt.Fprintf(a.stdout, "Schedule %s/%s: %s\n", s.ProjectSlug, termsafe.Line(s.Name), termsafe.Line(nextLine(s, a.now())))
 			return nil
 		},
 	}
@@ -130,7 +131,7 @@ func runScheduleFire(ctx context.Context, a *app, project, name string, asJSON b
 	default:
 		fmt.Fprintf(a.stdout, "%s fired: %s", rep.Schedule, rep.Outcome)
 		if rep.Detail != "" {
-			fmt.Fprintf(a.stdout, ": %s", rep.Detail)
+			fmt.Fprintf(a.stdout, ": %s", termsafe.Line(rep.Detail))
 		}
 		fmt.Fprintln(a.stdout)
 	}

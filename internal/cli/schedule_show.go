@@ -11,6 +11,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/schedule"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 func newScheduleListCmd(a *app) *cobra.Command {
@@ -57,14 +58,14 @@ func writeSchedules(w io.Writer, ss []board.Schedule, now time.Time) {
 		if s.LastTicket != 0 {
 			last = fmt.Sprintf("%s#%d %s", s.ProjectSlug, s.LastTicket, s.LastTicketState)
 		}
-		fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\t%s\n", s.ProjectSlug, s.Name, when(s), nextTime(s), last, status(s))
+		fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\t%s\n", s.ProjectSlug, termsafe.Line(s.Name), when(s), nextTime(s), last, termsafe.Line(status(s)))
 	}
 	tw.Flush()
 }
 
 // when is the schedule's timing in words.
 func when(s board.Schedule) string {
-	return fmt.Sprintf("%s %s (%s)", s.Kind, s.Expr, s.TimeZone)
+	return termsafe.Line(fmt.Sprintf("%s %s (%s)", s.Kind, s.Expr, s.TimeZone))
 }
 
 // nextTime is the next firing in the schedule's zone, "-" for none.
@@ -162,14 +163,14 @@ func newScheduleShowCmd(a *app) *cobra.Command {
 }
 
 func writeSchedule(w io.Writer, s board.Schedule, frs []board.Firing, now time.Time) {
-	fmt.Fprintf(w, "%s/%s: %s\n", s.ProjectSlug, s.Name, when(s))
-	fmt.Fprintf(w, "Status: %s; %s\n", status(s), nextLine(s, now))
+	fmt.Fprintf(w, "%s/%s: %s\n", s.ProjectSlug, termsafe.Line(s.Name), when(s))
+	fmt.Fprintf(w, "Status: %s; %s\n", termsafe.Line(status(s)), termsafe.Line(nextLine(s, now)))
 	fmt.Fprintf(w, "Ticket: %q, %s, priority %s, overlap %s\n", s.Title, s.StartState, board.PriorityName(s.Priority), s.Overlap)
 	if s.PreCheck != "" {
-		fmt.Fprintf(w, "Pre-check: %s\n", s.PreCheck)
+		fmt.Fprintf(w, "Pre-check: %s\n", termsafe.Line(s.PreCheck))
 	}
 	if s.LastError != "" {
-		fmt.Fprintf(w, "Last error: %s\n", s.LastError)
+		fmt.Fprintf(w, "Last error: %s\n", termsafe.Line(s.LastError))
 	}
 	if len(frs) == 0 {
 		fmt.Fprintln(w, "No firings yet.")
@@ -182,7 +183,7 @@ func writeSchedule(w io.Writer, s board.Schedule, frs []board.Firing, now time.T
 		if f.Ticket != 0 {
 			what += fmt.Sprintf(" %s#%d", s.ProjectSlug, f.Ticket)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", inZone(f.FiredAt, s.TimeZone), what, f.Detail)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", inZone(f.FiredAt, s.TimeZone), what, termsafe.Line(f.Detail))
 	}
 	tw.Flush()
 }

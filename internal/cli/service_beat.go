@@ -12,6 +12,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
@@ -98,7 +99,7 @@ func writeServiceBeat(w io.Writer, d config.Dir, now time.Time) error {
 	fmt.Fprintf(w, "Last beat fired by the service: started %s (%s), took %s\n",
 		text.RelTime(now, b.StartedAt), b.StartedAt.Local().Format("2006-01-02 15:04:05"), took)
 	if b.Error != "" {
-		fmt.Fprintf(w, "  failed: %s\n", b.Error)
+		fmt.Fprintf(w, "  failed: %s\n", termsafe.Line(b.Error))
 		return nil
 	}
 	if b.Report != nil {

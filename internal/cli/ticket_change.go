@@ -8,6 +8,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/land"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
@@ -160,9 +161,9 @@ func approveCmd(cmd *cobra.Command, a *app, refArg, note string, again bool) err
 	}
 	switch r.Outcome {
 	case land.Returned:
-		fmt.Fprintf(a.stdout, "%s\n", r.Message)
+		fmt.Fprintf(a.stdout, "%s\n", termsafe.Text(r.Message))
 	case land.Landed:
-		fmt.Fprintf(a.stdout, "%s It is DONE\n", r.Message)
+		fmt.Fprintf(a.stdout, "%s It is DONE\n", termsafe.Text(r.Message))
 	}
 	return nil
 }

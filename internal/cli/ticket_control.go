@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // stopWait bounds how long `ticket stop` waits to see the run stop; the
@@ -92,7 +93,7 @@ starts and the command says so.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(a.stdout, msg)
+			fmt.Fprintln(a.stdout, termsafe.Text(msg))
 			return nil
 		},
 	}

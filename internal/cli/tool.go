@@ -13,6 +13,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/tools"
 )
@@ -122,14 +123,15 @@ type toolOutput struct {
 	Details any        `json:"details,omitempty"`
 }
 
-// printResult writes a result's text parts, and a line per image.
+// printResult writes a result's text parts, and a line per image; the
+// text's control characters show as escapes (--json has the exact text).
 func printResult(w io.Writer, r tool.Result) error {
 	for _, c := range r.Content {
 		var err error
 		if c.Type == llm.PartImage {
 			_, err = fmt.Fprintf(w, "[image %s, %d bytes base64]\n", c.MimeType, len(c.Data))
 		} else {
-			_, err = fmt.Fprintln(w, c.Text)
+			_, err = fmt.Fprintln(w, termsafe.Text(c.Text))
 		}
 		if err != nil {
 			return err

@@ -18,6 +18,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 func newUpCmd(a *app) *cobra.Command {
@@ -184,12 +185,12 @@ func skipChanges(prev, cur map[string]string) []string {
 	var out []string
 	for _, t := range slices.Sorted(maps.Keys(cur)) {
 		if prev[t] != cur[t] {
-			out = append(out, t+" not run: "+cur[t])
+			out = append(out, termsafe.Line(t+" not run: "+cur[t]))
 		}
 	}
 	for _, t := range slices.Sorted(maps.Keys(prev)) {
 		if _, ok := cur[t]; !ok {
-			out = append(out, t+" is no longer skipped")
+			out = append(out, termsafe.Line(t+" is no longer skipped"))
 		}
 	}
 	return out

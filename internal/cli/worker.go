@@ -11,6 +11,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/store/postgres"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // newWorkerCmd is `bonsai worker`: the heartbeat in a loop, in one
@@ -83,7 +84,7 @@ func runWorker(cmd *cobra.Command, a *app, service bool) error {
 			recordServiceBeat(a, started, o.report, err)
 		}
 		if err != nil {
-			fmt.Fprintf(a.stderr, "bonsai: beat failed: %v\n", err)
+			fmt.Fprintf(a.stderr, "bonsai: beat failed: %s\n", termsafe.Text(err.Error()))
 		}
 		t := time.NewTimer(nextBeat(o.report, workerInterval(a)))
 		select {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // Status is the outcome of one check.
@@ -56,7 +58,8 @@ var marks = map[bool]map[Status]string{
 const maxNameWidth = len("data directory")
 
 // Write prints one line per check — its mark, name and detail — with the
-// fix indented under each that is not ok, then a summary line. symbols
+// fix indented under each that is not ok, then a summary line; control
+// characters in them show as escapes (termsafe.Line). symbols
 // chooses ✓ ! ✗ - (a terminal) over ok warn FAIL skip.
 func Write(w io.Writer, checks []Check, symbols bool) error {
 	width := 0
@@ -68,9 +71,11 @@ func Write(w io.Writer, checks []Check, symbols bool) error {
 	width = min(width, maxNameWidth)
 	var b strings.Builder
 	for _, c := range checks {
-		fmt.Fprintf(&b, "%-4s %-*s  %s\n", marks[symbols][c.Status], width, c.Name, c.Detail)
+		// A detail can quote a server's answer or a beat's error: its
+		// control characters show as escapes.
+		fmt.Fprintf(&b, "%-4s %-*s  %s\n", marks[symbols][c.Status], width, termsafe.Line(c.Name), termsafe.Line(c.Detail))
 		if c.Fix != "" && (c.Status == Warn || c.Status == Fail) {
-			fmt.Fprintf(&b, "     %-*s  fix: %s\n", width, "", c.Fix)
+			fmt.Fprintf(&b, "     %-*s  fix: %s\n", width, "", termsafe.Line(c.Fix))
 		}
 	}
 	fails, warns := Count(checks, Fail), Count(checks, Warn)

@@ -153,6 +153,23 @@ skip clock           nothing to compare
 	}
 }
 
+// TestWrite_Escapes: a detail quoting a provider's answer or a beat's
+// error cannot drive the terminal: its control characters, newlines and
+// bidi overrides show as escapes.
+func TestWrite_Escapes(t *testing.T) {
+	checks := []doctor.Check{{Name: "model x/\x1b]0;t\x07", Status: doctor.Fail,
+		Detail: "answered HTTP 500: \x1b[2J\x1b[Hall good\r\n\u202eok", Fix: "retry\x07"}}
+	var b bytes.Buffer
+	if err := doctor.Write(&b, checks, true); err != nil {
+		t.Fatal(err)
+	}
+	want := "✗    model x/\\x1b]0;t\\x07  answered HTTP 500: \\x1b[2J\\x1b[Hall good\\r\\n\\u202eok\n" +
+		"                     fix: retry\\x07\n"
+	if !strings.HasPrefix(b.String(), want) {
+		t.Errorf("Write =\n%q\nwant it to start with\n%q", b.String(), want)
+	}
+}
+
 func TestDataDirAndWebToken(t *testing.T) {
 	d := config.Dir(t.TempDir() + "/data")
 	if c := doctor.DataDir(d); c.Status != doctor.Fail || c.Fix != "bonsai init" {
