@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/bonsai-run/bonsai/internal/gate"
 	"github.com/bonsai-run/bonsai/internal/policy"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // Approvals decides, for one `bonsai run`, the commands the policy holds
@@ -44,7 +46,7 @@ func (a *Approvals) Ask(ctx context.Context, command string, d policy.Decision) 
 		hint = "to allow it, the user reruns bonsai run with --allow " + shellQuote(p)
 	}
 	if a.Warn != nil {
-		a.Warn(fmt.Sprintf("a command was held for approval and did not run: %s (%s)", clip(command, 200), hint))
+		a.Warn(fmt.Sprintf("a command was held for approval and did not run: %s (%s)", termsafe.Line(clip(command, 200)), termsafe.Line(hint)))
 	}
 	return gate.Answer{Message: msg + "This bonsai run cannot ask the user (print, json or rpc mode), so it did not run; " + hint +
 		". Do the task another way, or tell the user what you need and why."}
@@ -91,10 +93,14 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// clip shortens s to n bytes, marking the cut.
+// clip shortens s to about n bytes, at a character's start, marking the
+// cut.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/gate"
 	"github.com/bonsai-run/bonsai/internal/policy"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // question is a command the policy holds, waiting for the person at the
@@ -65,14 +66,17 @@ func (in *interactive) answer(line string) {
 	in.pending = nil
 }
 
-// ask shows a held command and how to answer.
+// ask shows a held command and how to answer: each line of the command
+// after "$ ", everything a terminal would act on in it (a carriage
+// return, an escape sequence, a bidi override, a tab) shown as an
+// escape, so the command approved is the command read.
 func (v *termView) ask(q *question) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.newline()
-	v.write(v.style(styleBold, "? The policy holds this command for your approval") + v.style(styleDim, fmt.Sprintf(" (%s: %s)", q.d.Rule, q.d.Reason)) + "\n")
+	v.write(v.style(styleBold, "? The policy holds this command for your approval") + v.style(styleDim, fmt.Sprintf(" (%s: %s)", termsafe.Line(q.d.Rule), termsafe.Line(q.d.Reason))) + "\n")
 	for _, l := range strings.Split(q.command, "\n") {
-		v.write("  $ " + l + "\n")
+		v.write("  $ " + termsafe.Line(l) + "\n")
 	}
 	v.write(v.style(styleBold, "  Run it? [y] once, [a] always this session, [n] no: "))
 }

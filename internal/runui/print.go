@@ -11,15 +11,19 @@ import (
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
-// Print runs one prompt and prints only the final assistant text.
+// Print runs one prompt and prints only the final assistant text, its
+// control characters shown as escapes (termsafe.Text): the text is the
+// model's, and a terminal would act on them. --mode json carries the
+// exact text.
 func (rt *Run) Print(ctx context.Context, prompt string) error {
 	res := rt.Agent.Prompt(ctx, llm.UserText(prompt))
 	if err := rt.runError(res); err != nil {
 		return err
 	}
-	text := res.Text()
+	text := termsafe.Text(res.Text())
 	if text != "" && text[len(text)-1] != '\n' {
 		text += "\n"
 	}

@@ -7,14 +7,18 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
-// termView renders agent events for a person at a terminal.
+// termView renders agent events for a person at a terminal. Every text
+// the model, a tool or a server wrote goes through termsafe: only the
+// view's own styles and spinner reach the terminal as escape sequences.
 type termView struct {
 	mu      sync.Mutex
 	w       io.Writer
@@ -113,9 +117,9 @@ func (v *termView) newline() {
 func (v *termView) banner(model, sessionFile string, messages int) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	s := "bonsai · " + model
+	s := "bonsai · " + termsafe.Line(model)
 	if sessionFile != "" {
-		s += " · " + sessionFile
+		s += " · " + termsafe.Line(sessionFile)
 	}
 	if messages > 0 {
 		s += fmt.Sprintf(" · resumed %d messages", messages)
@@ -134,7 +138,7 @@ func (v *termView) notice(s string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.newline()
-	v.write(v.style(styleDim, "("+s+")") + "\n")
+	v.write(v.style(styleDim, "("+termsafe.Text(s)+")") + "\n")
 }
 
 // event renders one agent event.
@@ -153,27 +157,27 @@ func (v *termView) event(e agent.Event) {
 				v.inThink = false
 				v.newline()
 			}
-			v.write(e.Delta.Delta)
+			v.write(termsafe.Text(e.Delta.Delta))
 		case llm.EventThinkingDelta:
 			v.inThink = true
-			v.write(v.style(styleDim, e.Delta.Delta))
+			v.write(v.style(styleDim, termsafe.Text(e.Delta.Delta)))
 		}
 	case agent.EventMessageEnd:
 		if e.Message.Role == llm.RoleAssistant {
 			v.inThink = false
 			v.newline()
 			if e.Message.StopReason == llm.StopError {
-				v.write(v.style(styleRed, "error: "+e.Message.ErrorMessage) + "\n")
+				v.write(v.style(styleRed, "error: "+termsafe.Text(e.Message.ErrorMessage)) + "\n")
 			}
 		}
 	case agent.EventToolExecutionStart:
 		v.newline()
-		v.write(v.style(styleCyan, "● "+e.ToolName) + " " + v.style(styleDim, argsSummary(e.Args)) + "\n")
+		v.write(v.style(styleCyan, "● "+termsafe.Line(e.ToolName)) + " " + v.style(styleDim, argsSummary(e.Args)) + "\n")
 	case agent.EventToolExecutionEnd:
 		v.write(resultSummary(v, e.ToolResult) + "\n")
 	case agent.EventRetry:
 		v.newline()
-		v.write(v.style(styleDim, fmt.Sprintf("(retry %d in %s: %s)", e.Delta.Retry.Attempt, e.Delta.Retry.Delay, e.Delta.Retry.Err)) + "\n")
+		v.write(v.style(styleDim, fmt.Sprintf("(retry %d in %s: %s)", e.Delta.Retry.Attempt, e.Delta.Retry.Delay, termsafe.Line(e.Delta.Retry.Err))) + "\n")
 	case agent.EventCompactionStart:
 		v.newline()
 		v.write(v.style(styleDim, "(compacting the conversation…)") + "\n")
@@ -206,7 +210,7 @@ func (v *termView) result(r agent.Result) {
 		v.write(v.style(styleDim, "(aborted)") + "\n")
 	default:
 		v.newline()
-		v.write(v.style(styleRed, fmt.Sprintf("(run ended: %s: %s)", r.Reason, r.Detail)) + "\n")
+		v.write(v.style(styleRed, fmt.Sprintf("(run ended: %s: %s)", r.Reason, termsafe.Text(r.Detail))) + "\n")
 	}
 }
 
@@ -247,10 +251,15 @@ func resultSummary(v *termView, r *tool.Result) string {
 	return v.style(styleDim, s)
 }
 
+// clipLine is the first line of s, cut to about n bytes at a character's
+// start, for a terminal: its control characters show as escapes.
 func clipLine(s string, n int) string {
 	s, _, _ = strings.Cut(s, "\n")
 	if len(s) > n {
-		return s[:n] + "…"
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		return termsafe.Line(s[:n]) + "…"
 	}
-	return s
+	return termsafe.Line(s)
 }
