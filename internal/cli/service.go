@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/autostart"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 func newServiceCmd(a *app) *cobra.Command {
@@ -272,7 +274,9 @@ func newServiceLogsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = a.stdout.Write(lastLines(b, lines))
+			// The log quotes what agents wrote; an older or hand-made
+			// line may not: its control characters show as escapes.
+			_, err = io.WriteString(a.stdout, termsafe.Text(string(lastLines(b, lines))))
 			return err
 		},
 	}

@@ -174,3 +174,16 @@ func BenchmarkLine(b *testing.B) {
 		_ = Line(s)
 	}
 }
+
+// TestIdempotent: escaped text has nothing left to escape, so a field
+// escaped by the renderer and again by the error printer reads the same.
+func TestIdempotent(t *testing.T) {
+	t.Parallel()
+	in := "a\x1b[2K\r\n\t\u202e\u009b\xff\x00 日本"
+	for _, f := range []func(string) string{Line, Text} {
+		once := f(in)
+		if twice := f(once); twice != once {
+			t.Errorf("escaped twice: %q, once: %q", twice, once)
+		}
+	}
+}
