@@ -83,6 +83,24 @@ func TestPages_Approval(t *testing.T) {
 	}
 }
 
+// TestPages_ApprovalBidi: a held command with a right-to-left override,
+// which a browser would show reordered, shows it as an escape, so the
+// command approved reads as it runs (issue 25, finding 6).
+func TestPages_ApprovalBidi(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "Touch", board.InProgress)
+	e.request(t, tk.Ref(), "touch \u202etxt.exe\u2066", "")
+	r := e.get(t, e.browser(t), "/p/demo/1")
+	wantStatus(t, r, 200)
+	wantBody(t, r, `<pre><code>touch \u202etxt.exe\u2066</code></pre>`)
+	if strings.ContainsAny(r.body, "\u202e\u2066") {
+		i := strings.IndexAny(r.body, "\u202e\u2066")
+		t.Errorf("the page carries a raw bidi override: …%s", r.body[max(0, i-300):i])
+	}
+}
+
 func TestAPI_Approval(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

@@ -7,6 +7,8 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
 // markdown renders the Markdown of tickets, comments, plans and agent output.
@@ -28,11 +30,15 @@ func newMarkdown() *markdown {
 	)}
 }
 
-// render returns src as safe HTML.
+// render returns src as safe HTML. Its control characters and bidi
+// overrides, written or given as character references ("&#x202e;"),
+// show as escapes (termsafe.Text): a browser would reorder a command
+// around an override, so the one approved would not read as it runs.
+// The escapes are plain text, never markup.
 func (m *markdown) render(src string) template.HTML {
 	var buf bytes.Buffer
 	if err := m.md.Convert([]byte(src), &buf); err != nil {
-		return template.HTML(template.HTMLEscapeString(src))
+		return template.HTML(termsafe.Text(template.HTMLEscapeString(src)))
 	}
-	return template.HTML(buf.String())
+	return template.HTML(termsafe.Text(buf.String()))
 }

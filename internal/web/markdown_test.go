@@ -183,3 +183,20 @@ func browserSafeURL(u string) bool {
 	i := strings.IndexAny(u, ":/?#")
 	return i < 0 || u[i] != ':'
 }
+
+// TestMarkdown_ControlsVisible: control characters and bidi overrides,
+// raw or as character references, render as visible escapes in text and
+// code blocks alike, so a command in a comment reads as it runs.
+func TestMarkdown_ControlsVisible(t *testing.T) {
+	t.Parallel()
+	m := newMarkdown()
+	for src, want := range map[string]string{
+		"run `rm \u202e-rf`":              "<p>run <code>rm \\u202e-rf</code></p>\n",
+		"```sh\ntouch \u202etxt.exe\n```": "<pre><code class=\"language-sh\">touch \\u202etxt.exe\n</code></pre>\n",
+		"a &#x202e;b &#27;[2J c\x07":      "<p>a \\u202eb \\x1b[2J c\\x07</p>\n",
+	} {
+		if got := string(m.render(src)); got != want {
+			t.Errorf("render(%q) = %q, want %q", src, got, want)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/termsafe"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
@@ -132,6 +133,9 @@ func (s *Server) funcs() template.FuncMap {
 		"ms":        func(t time.Time) int64 { return t.UnixMilli() },
 		"dur":       formatDuration,
 		"lower":     strings.ToLower,
+		// visible shows a held command's control characters and bidi
+		// overrides as escapes: the command approved reads as it runs.
+		"visible": termsafe.Text,
 		// the Schedules page (schedules.go)
 		"list":         func(v ...string) []string { return v },
 		"scheduleForm": scheduleForm,
