@@ -42,7 +42,7 @@ func escape(s string, oneLine bool) string {
 			writeHex(&b, s[i])
 		case r == '\r' && !oneLine && strings.HasPrefix(s[i+1:], "\n"):
 			// A CRLF line end is a line end: the CR draws nothing.
-		case unsafe(r, oneLine):
+		case needsEscape(r, oneLine):
 			writeEscape(&b, r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -61,7 +61,7 @@ func firstUnsafe(s string, oneLine bool) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || unsafe(r, oneLine) {
+		if (r == utf8.RuneError && size == 1) || needsEscape(r, oneLine) {
 			return i
 		}
 		i += size
@@ -69,8 +69,8 @@ func firstUnsafe(s string, oneLine bool) int {
 	return -1
 }
 
-// unsafe reports whether r is shown escaped.
-func unsafe(r rune, oneLine bool) bool {
+// needsEscape reports whether r is shown escaped.
+func needsEscape(r rune, oneLine bool) bool {
 	switch {
 	case r == '\n' || r == '\t':
 		return oneLine

@@ -149,7 +149,7 @@ func TestAttacks(t *testing.T) {
 	} {
 		for name, f := range map[string]func(string) string{"Line": Line, "Text": Text} {
 			out := f(in)
-			if i := strings.IndexFunc(out, func(r rune) bool { return unsafe(r, name == "Line") }); i >= 0 {
+			if i := strings.IndexFunc(out, func(r rune) bool { return needsEscape(r, name == "Line") }); i >= 0 {
 				t.Errorf("%s(%q) = %q: still holds %q", name, in, out, out[i:])
 			}
 			if !utf8.ValidString(out) {
