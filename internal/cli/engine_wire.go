@@ -38,7 +38,7 @@ func engineRunners(a *app, bonsai *agentrunner.Runner, open func(string) (llm.Mo
 		board.EngineOpenCode:   engine.OpenCode{},
 		board.EngineCodex:      engine.Codex{},
 	} {
-		r, err := engine.New(engine.Options{Engine: e, Locate: loc.Locate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now,
+		r, err := engine.New(engine.Options{Engine: e, DataDir: a.dir.Path(), Locate: loc.Locate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now,
 			ExtraTools: extra, Thinking: thinking})
 		if err != nil {
 			return nil, err

@@ -62,12 +62,12 @@ func (Codex) Command(in Invocation) (Command, error) {
 	files := map[string]string{}
 	if in.System != "" {
 		files[systemFile] = in.System
-		argv = append(argv, "-c", "experimental_instructions_file="+q(filepath.Join(in.StateDir, systemFile)))
+		argv = append(argv, "-c", "experimental_instructions_file="+q(filepath.Join(in.ConfigDir, systemFile)))
 		b, _ := json.Marshal(in.System)
 		argv = append(argv, "-c", "developer_instructions="+string(b))
 	}
 	env := []string{
-		"CODEX_HOME=" + in.StateDir,
+		"CODEX_HOME=" + in.HomeDir,
 		codexKeyEnv + "=" + in.Endpoint.Key,
 	}
 	if in.MCP.URL != "" {
@@ -84,8 +84,7 @@ func (Codex) Command(in Invocation) (Command, error) {
 		// a PreToolUse hook calls the board server's command_policy tool,
 		// whose answer is the hook's. Bonsai wrote the hook, so it needs
 		// no trust review.
-		files[codexHooksFile] = codexPolicyHooks(in.MCP.Name)
-		argv = append(argv, "--dangerously-bypass-hook-trust")
+		argv = append(argv, "-c", "hooks="+codexPolicyHooks(in.MCP.Name), "--dangerously-bypass-hook-trust")
 	}
 	if in.Resume != "" {
 		argv = append(argv, in.Resume)
@@ -200,19 +199,13 @@ func (p *codexParser) Flush() []Event { return nil }
 
 func (Codex) policyByTool() {}
 
-// codexHooksFile is Codex's hook configuration in its home (the engine's
-// state directory).
-const codexHooksFile = "hooks.json"
-
-// codexPolicyHooks is a PreToolUse hook for Codex's shell tool (which its
-// hooks name Bash) and its apply_patch tool that calls server's
-// command_policy tool with the tool's name and its command (the patch,
-// for apply_patch).
+// codexPolicyHooks is, as an inline TOML table for -c hooks=, a
+// PreToolUse hook for Codex's shell tool (which its hooks name Bash) and
+// its apply_patch tool that calls server's command_policy tool with the
+// tool's name and its command (the patch, for apply_patch). It is given
+// on the command line, not in Codex's home, which the CLI can write.
 func codexPolicyHooks(server string) string {
-	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
-		"matcher": "^(" + hookBash + "|" + hookApplyPatch + ")$",
-		"hooks": []any{map[string]any{"type": "mcp_tool", "server": server, "tool": policyToolName,
-			"input": map[string]string{"tool_name": "${tool_name}", "command": "${tool_input.command}"}}},
-	}}}})
-	return string(b)
+	q := strconv.Quote
+	return `{PreToolUse=[{matcher=` + q("^("+hookBash+"|"+hookApplyPatch+")$") + `,hooks=[{type="mcp_tool",server=` + q(server) +
+		`,tool=` + q(policyToolName) + `,input={tool_name="${tool_name}",command="${tool_input.command}"}}]}]}`
 }
