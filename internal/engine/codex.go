@@ -79,12 +79,13 @@ func (Codex) Command(in Invocation) (Command, error) {
 		// Codex's models always reason: off leaves Codex's own effort.
 		argv = append(argv, "-c", "model_reasoning_effort="+q(string(in.Thinking)))
 	}
-	if in.MCP.URL != "" && in.MCP.Hook != "" {
-		// Every shell command is judged by the project's policy first:
-		// a PreToolUse hook calls the board server's command_policy tool,
-		// whose answer is the hook's. Bonsai wrote the hook, so it needs
-		// no trust review.
-		argv = append(argv, "-c", "hooks="+codexPolicyHooks(in.MCP.Name), "--dangerously-bypass-hook-trust")
+	if in.MCP.Hook != "" {
+		// Every shell command and patch is judged by the project's
+		// policy first: a PreToolUse hook posts it to the board server
+		// (codex_hook.mjs) and blocks it when that fails. Bonsai wrote
+		// the hook, so it needs no trust review.
+		files[codexHookFile] = codexHook(in.MCP.Hook, in.MCP.Token)
+		argv = append(argv, "-c", "hooks="+codexPolicyHooks(in.ConfigDir), "--dangerously-bypass-hook-trust")
 	}
 	if in.Resume != "" {
 		argv = append(argv, in.Resume)
@@ -196,16 +197,3 @@ func callAndResult(id, name string, args []byte, output string, isErr bool) []Ev
 
 // Flush implements Parser: every event is complete.
 func (p *codexParser) Flush() []Event { return nil }
-
-func (Codex) policyByTool() {}
-
-// codexPolicyHooks is, as an inline TOML table for -c hooks=, a
-// PreToolUse hook for Codex's shell tool (which its hooks name Bash) and
-// its apply_patch tool that calls server's command_policy tool with the
-// tool's name and its command (the patch, for apply_patch). It is given
-// on the command line, not in Codex's home, which the CLI can write.
-func codexPolicyHooks(server string) string {
-	q := strconv.Quote
-	return `{PreToolUse=[{matcher=` + q("^("+hookBash+"|"+hookApplyPatch+")$") + `,hooks=[{type="mcp_tool",server=` + q(server) +
-		`,tool=` + q(policyToolName) + `,input={tool_name="${tool_name}",command="${tool_input.command}"}}]}]}`
-}

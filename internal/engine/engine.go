@@ -82,7 +82,8 @@ type MCPEndpoint struct {
 	Token string
 	// Hook, when set, is the URL (same token) that judges a shell
 	// command with the project's policy before it runs: Claude Code's
-	// PreToolUse HTTP hook.
+	// PreToolUse HTTP hook, which OpenCode's plugin and Codex's hook
+	// program post to as well.
 	Hook string
 }
 
@@ -169,8 +170,3 @@ type Done struct {
 	// the last run saw, and writes the difference to the transcript.
 	Cumulative bool
 }
-
-// policyByTool is an engine whose hooks have commands judged by calling
-// the board server's command_policy tool over MCP instead of posting to
-// MCPEndpoint.Hook (Codex).
-type policyByTool interface{ policyByTool() }

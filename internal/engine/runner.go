@@ -163,8 +163,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	}
 	var bs *boardServer
 	if len(tools) > 0 {
-		_, byTool := e.(policyByTool)
-		if bs, err = serveBoard(tools, commandJudges(job), byTool); err != nil {
+		if bs, err = serveBoard(tools, commandJudges(job)); err != nil {
 			return heartbeat.Outcome{}, fmt.Errorf("serve the board tools: %w", err)
 		}
 		defer bs.Close()
