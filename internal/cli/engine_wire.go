@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"log/slog"
+	"os"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/engine"
@@ -10,6 +11,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/tool"
+	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
 // engineRunners is the heartbeat's runner: Bonsai's own agent, or the
@@ -38,7 +40,7 @@ func engineRunners(a *app, bonsai *agentrunner.Runner, open func(string) (llm.Mo
 		board.EngineOpenCode:   engine.OpenCode{},
 		board.EngineCodex:      engine.Codex{},
 	} {
-		r, err := engine.New(engine.Options{Engine: e, Locate: loc.Locate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now,
+		r, err := engine.New(engine.Options{Engine: e, DataDir: a.dir.Path(), Locate: loc.Locate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now,
 			ExtraTools: extra, Thinking: thinking})
 		if err != nil {
 			return nil, err
@@ -46,4 +48,21 @@ func engineRunners(a *app, bonsai *agentrunner.Runner, open func(string) (llm.Mo
 		d.Engines[name] = r
 	}
 	return d, nil
+}
+
+// withEngineState is the heartbeat's workspace provider: removing a done
+// ticket's worktree removes its engine state too (docs/engines.md,
+// State), which lives in the data directory, not in the worktree.
+type withEngineState struct {
+	*workspace.Provider
+	data string
+}
+
+// Remove removes the worktree, then the engine state. os.RemoveAll
+// unlinks a link the CLI left there; it never follows one.
+func (w withEngineState) Remove(ctx context.Context, slug string, n int) error {
+	if err := w.Provider.Remove(ctx, slug, n); err != nil {
+		return err
+	}
+	return os.RemoveAll(engine.StateRoot(w.data, slug, n))
 }

@@ -167,7 +167,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		worker = a.workerBeat(d, host)
 	}
 	hb, err := heartbeat.New(heartbeat.Options{
-		Store: listed, Workspaces: ws, Runner: engines, Logger: log, Progress: progress,
+		Store: listed, Workspaces: withEngineState{Provider: ws, data: d.Path()}, Runner: engines, Logger: log, Progress: progress,
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,

@@ -18,6 +18,9 @@ type sandboxSpec struct {
 	Caches                map[string]string
 	Env                   []string
 	Net                   projectNetwork
+	// Binds are directories of the hidden data directory the sandbox
+	// sees at their own path: an engine's state for the ticket.
+	Binds []sandbox.Bind
 	// Hint and OnRefused configure the proxy in the proxy mode.
 	Hint      string
 	OnRefused func(netproxy.Refusal)
@@ -47,7 +50,7 @@ func openSandbox(root string, s sandboxSpec) (workspaceExecutor, error) {
 		return openSeatbelt(root, s)
 	}
 	return sandbox.New(root, sandbox.Options{
-		Network: s.Net.Mode, Home: s.Home, DataDir: s.DataDir, GitDir: s.GitDir, Caches: s.Caches, Env: s.Env,
+		Network: s.Net.Mode, Home: s.Home, DataDir: s.DataDir, GitDir: s.GitDir, Caches: s.Caches, Env: s.Env, Binds: s.Binds,
 		Proxy: sandbox.ProxyOptions{Allow: s.Net.Allow, Hint: s.Hint, OnRefused: s.OnRefused},
 	})
 }
@@ -58,6 +61,9 @@ func openSandbox(root string, s sandboxSpec) (workspaceExecutor, error) {
 func openSeatbelt(root string, s sandboxSpec) (workspaceExecutor, error) {
 	o := seatbelt.Options{Home: s.Home, DataDir: s.DataDir, GitDir: s.GitDir, Caches: s.Caches, Env: s.Env,
 		Network: seatbelt.Network(s.Net.Mode)}
+	for _, b := range s.Binds {
+		o.Binds = append(o.Binds, seatbelt.Bind{Path: b.Host, ReadOnly: b.ReadOnly})
+	}
 	if s.Net.Mode != sandbox.NetworkProxy {
 		return seatbelt.New(root, o)
 	}

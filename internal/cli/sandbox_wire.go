@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/engine"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
@@ -88,12 +90,16 @@ func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Exe
 	if err != nil {
 		return nil, err
 	}
+	binds, err := x.engineBinds(p, root)
+	if err != nil {
+		return nil, err
+	}
 	hint := fmt.Sprintf("Allow a host for the commands of %s with: bonsai project edit %s --allow-host HOST "+
 		"(or for every project: network.allowHosts in config.json)", p.Slug, p.Slug)
 	refused := newRefusals(hint)
 	ex, err := openSandbox(root, sandboxSpec{
 		Home: x.home, DataDir: x.data.Path(), GitDir: filepath.Join(clone, ".git"), Caches: caches, Env: x.env,
-		Net: networkFor(p, x.allowHosts), Hint: hint,
+		Net: networkFor(p, x.allowHosts), Hint: hint, Binds: binds,
 		OnRefused: func(r netproxy.Refusal) {
 			refused.add(r)
 			if x.log != nil {
@@ -110,6 +116,28 @@ func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Exe
 		return reportingExecutor{sandboxed: s, refused: refused}, nil
 	}
 	return ex, nil
+}
+
+// engineBinds are the directories of the engine state of the ticket
+// whose worktree is root, for a project worked by an engine CLI
+// (docs/engines.md): its config directory read-only, its home writable,
+// each at its own path. The ticket is known by root, the runtime's own
+// path for it (workspace.Provider.WorktreePath): nothing in the worktree
+// names it. The schedule pre-check's checkout and Bonsai's own agent get
+// none.
+func (x *agentExecutors) engineBinds(p board.Project, root string) ([]sandbox.Bind, error) {
+	if p.Agent.Engine == board.EngineBonsai || filepath.Dir(root) != filepath.Join(x.data.Worktrees(), p.Slug) {
+		return nil, nil
+	}
+	n, err := strconv.Atoi(filepath.Base(root))
+	if err != nil || n <= 0 {
+		return nil, nil
+	}
+	cfg, home, err := engine.StateDirs(x.data.Path(), p.Slug, n)
+	if err != nil {
+		return nil, err
+	}
+	return []sandbox.Bind{{Host: cfg, ReadOnly: true}, {Host: home}}, nil
 }
 
 // cachesUnder maps each toolchain cache variable to a directory below

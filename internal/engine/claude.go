@@ -75,7 +75,7 @@ func (Claude) Command(in Invocation) (Command, error) {
 	if in.System != "" {
 		// A file: the ticket block can be longer than one argument may be.
 		files[systemFile] = in.System
-		argv = append(argv, "--append-system-prompt-file", filepath.Join(in.StateDir, systemFile))
+		argv = append(argv, "--append-system-prompt-file", filepath.Join(in.ConfigDir, systemFile))
 	}
 	if in.BudgetUSD > 0 {
 		argv = append(argv, "--max-budget-usd", strconv.FormatFloat(in.BudgetUSD, 'f', -1, 64))
@@ -92,7 +92,7 @@ func (Claude) Command(in Invocation) (Command, error) {
 		// its small model.
 		"ANTHROPIC_DEFAULT_HAIKU_MODEL=" + in.Endpoint.Model,
 		"ANTHROPIC_SMALL_FAST_MODEL=" + in.Endpoint.Model,
-		"CLAUDE_CONFIG_DIR=" + in.StateDir,
+		"CLAUDE_CONFIG_DIR=" + in.HomeDir,
 		// No update checks, telemetry or error reports: the sandbox's
 		// proxy would refuse them anyway.
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
@@ -386,6 +386,6 @@ func blockText(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// systemFile is the appended system prompt's file in the state
+// systemFile is the appended system prompt's file in the config
 // directory.
 const systemFile = "bonsai-system.md"

@@ -77,7 +77,7 @@ func newFixture(t *testing.T, e engine.Engine, program, model string, env map[st
 		Tools: []tool.Tool{recordTool{name: "ticket_comment", calls: &f.calls},
 			recordTool{name: "ticket_ask", calls: &f.calls, terminate: true}},
 	}
-	f.runner, err = engine.New(engine.Options{Engine: e,
+	f.runner, err = engine.New(engine.Options{Engine: e, DataDir: f.dir,
 		Locate: func(engine.Engine) (string, error) { return bin, nil },
 		Getenv: func(k string) string { return env[k] }})
 	if err != nil {

@@ -62,12 +62,12 @@ func (Codex) Command(in Invocation) (Command, error) {
 	files := map[string]string{}
 	if in.System != "" {
 		files[systemFile] = in.System
-		argv = append(argv, "-c", "experimental_instructions_file="+q(filepath.Join(in.StateDir, systemFile)))
+		argv = append(argv, "-c", "experimental_instructions_file="+q(filepath.Join(in.ConfigDir, systemFile)))
 		b, _ := json.Marshal(in.System)
 		argv = append(argv, "-c", "developer_instructions="+string(b))
 	}
 	env := []string{
-		"CODEX_HOME=" + in.StateDir,
+		"CODEX_HOME=" + in.HomeDir,
 		codexKeyEnv + "=" + in.Endpoint.Key,
 	}
 	if in.MCP.URL != "" {
@@ -79,13 +79,13 @@ func (Codex) Command(in Invocation) (Command, error) {
 		// Codex's models always reason: off leaves Codex's own effort.
 		argv = append(argv, "-c", "model_reasoning_effort="+q(string(in.Thinking)))
 	}
-	if in.MCP.URL != "" && in.MCP.Hook != "" {
-		// Every shell command is judged by the project's policy first:
-		// a PreToolUse hook calls the board server's command_policy tool,
-		// whose answer is the hook's. Bonsai wrote the hook, so it needs
-		// no trust review.
-		files[codexHooksFile] = codexPolicyHooks(in.MCP.Name)
-		argv = append(argv, "--dangerously-bypass-hook-trust")
+	if in.MCP.Hook != "" {
+		// Every shell command and patch is judged by the project's
+		// policy first: a PreToolUse hook posts it to the board server
+		// (codex_hook.mjs) and blocks it when that fails. Bonsai wrote
+		// the hook, so it needs no trust review.
+		files[codexHookFile] = codexHook(in.MCP.Hook, in.MCP.Token)
+		argv = append(argv, "-c", "hooks="+codexPolicyHooks(in.ConfigDir), "--dangerously-bypass-hook-trust")
 	}
 	if in.Resume != "" {
 		argv = append(argv, in.Resume)
@@ -197,22 +197,3 @@ func callAndResult(id, name string, args []byte, output string, isErr bool) []Ev
 
 // Flush implements Parser: every event is complete.
 func (p *codexParser) Flush() []Event { return nil }
-
-func (Codex) policyByTool() {}
-
-// codexHooksFile is Codex's hook configuration in its home (the engine's
-// state directory).
-const codexHooksFile = "hooks.json"
-
-// codexPolicyHooks is a PreToolUse hook for Codex's shell tool (which its
-// hooks name Bash) and its apply_patch tool that calls server's
-// command_policy tool with the tool's name and its command (the patch,
-// for apply_patch).
-func codexPolicyHooks(server string) string {
-	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
-		"matcher": "^(" + hookBash + "|" + hookApplyPatch + ")$",
-		"hooks": []any{map[string]any{"type": "mcp_tool", "server": server, "tool": policyToolName,
-			"input": map[string]string{"tool_name": "${tool_name}", "command": "${tool_input.command}"}}},
-	}}}})
-	return string(b)
-}

@@ -28,9 +28,12 @@ type Invocation struct {
 	Bin string
 	// Endpoint is the model server the CLI talks to.
 	Endpoint Endpoint
-	// StateDir is the engine's own directory for this ticket (its config
-	// and sessions), kept next to the ticket's transcript.
-	StateDir string
+	// ConfigDir is the engine's directory of files the runtime writes
+	// for this ticket (Command.Files), read-only in the sandbox.
+	ConfigDir string
+	// HomeDir is the engine's own directory for this ticket (its config,
+	// sessions, database), writable in the sandbox.
+	HomeDir string
 	// Resume is the vendor session to resume; "" starts a new one.
 	Resume string
 	// NewSession is a fresh session id for engines that take one.
@@ -79,7 +82,8 @@ type MCPEndpoint struct {
 	Token string
 	// Hook, when set, is the URL (same token) that judges a shell
 	// command with the project's policy before it runs: Claude Code's
-	// PreToolUse HTTP hook.
+	// PreToolUse HTTP hook, which OpenCode's plugin and Codex's hook
+	// program post to as well.
 	Hook string
 }
 
@@ -91,8 +95,8 @@ type Command struct {
 	// Stdin is the CLI's input (the prompt, which may be longer than an
 	// argument may be).
 	Stdin string
-	// Files are written into the state directory before the run, by
-	// name (the system prompt, a config file).
+	// Files are written into ConfigDir before the run, by name (the
+	// system prompt, a hook, a plugin).
 	Files map[string]string
 }
 
@@ -166,8 +170,3 @@ type Done struct {
 	// the last run saw, and writes the difference to the transcript.
 	Cumulative bool
 }
-
-// policyByTool is an engine whose hooks have commands judged by calling
-// the board server's command_policy tool over MCP instead of posting to
-// MCPEndpoint.Hook (Codex).
-type policyByTool interface{ policyByTool() }

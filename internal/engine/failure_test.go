@@ -72,7 +72,7 @@ func TestClaudeLostSessionStartsOverWithASummary(t *testing.T) {
 		t.Fatalf("first run: %+v, %v", out, err)
 	}
 	before, _ := engine.LoadState(f.job.SessionFile, "claude-code")
-	if err := os.RemoveAll(filepath.Join(filepath.Dir(f.job.SessionFile), "engines", "claude-code", "projects")); err != nil {
+	if err := os.RemoveAll(filepath.Join(engine.StateRoot(f.dir, "demo", 1), "home", "claude-code", "projects")); err != nil {
 		t.Fatal(err)
 	}
 	srv.Push(text("Started over."))
@@ -105,7 +105,7 @@ func TestEngineNonJSONNonZero(t *testing.T) {
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r, err := engine.New(engine.Options{Engine: engine.Claude{},
+	r, err := engine.New(engine.Options{Engine: engine.Claude{}, DataDir: f.dir,
 		Locate: func(engine.Engine) (string, error) { return script, nil },
 		Getenv: func(k string) string {
 			return map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": srv.URL}[k]

@@ -48,7 +48,7 @@ func TestFigures(t *testing.T) {
 		for i := 0; i < 5; i++ {
 			srv := llmtest.NewServer(t, text("ok"))
 			dir := t.TempDir()
-			cmd, err := c.e.Command(engine.Invocation{Bin: bin, StateDir: filepath.Join(dir, "state"), Prompt: "say ok",
+			cmd, err := c.e.Command(engine.Invocation{Bin: bin, ConfigDir: filepath.Join(dir, "state"), HomeDir: filepath.Join(dir, "state"), Prompt: "say ok",
 				Endpoint: engine.Endpoint{Wire: c.wire, Responses: c.prov == "openai", Provider: c.prov, BaseURL: srv.URL + c.path, Key: "k", Model: "m"}})
 			if err != nil {
 				t.Fatal(err)

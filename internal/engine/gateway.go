@@ -58,6 +58,7 @@ func serveGateway(ep Endpoint, onRejected func(*rejectedKey)) (*gateway, error) 
 	life, cancel := context.WithCancel(context.Background())
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	refused := &refusals{}
+	routes := modelRoutes(ep.Wire, target.Path)
 	proxy := &httputil.ReverseProxy{
 		Transport: tr,
 		Rewrite: func(r *httputil.ProxyRequest) {
@@ -66,6 +67,7 @@ func serveGateway(ep Endpoint, onRejected func(*rejectedKey)) (*gateway, error) 
 			// then when they followed the incoming request's context.
 			r.Out = r.Out.WithContext(life)
 			r.Out.URL.Scheme, r.Out.URL.Host, r.Out.Host = target.Scheme, target.Host, target.Host
+			r.Out.URL.RawPath = "" // the path was checked unescaped
 			r.Out.Header.Del("x-api-key")
 			r.Out.Header.Del("Authorization")
 			if ep.Key != "" {
@@ -94,10 +96,11 @@ func serveGateway(ep Endpoint, onRejected func(*rejectedKey)) (*gateway, error) 
 			http.Error(w, `{"type":"error","error":{"type":"authentication_error","message":"not this run's token"}}`, http.StatusUnauthorized)
 			return
 		}
-		if !modelPath(r.URL.Path) {
+		if !routes.allow(r) {
 			// The key serves model requests only, not the rest of the
-			// provider's API (files, batches, fine-tuning, admin).
-			http.Error(w, `{"type":"error","error":{"type":"permission_error","message":"Bonsai's gateway forwards model requests only"}}`, http.StatusForbidden)
+			// provider's API (files, batches, fine-tuning, admin), and
+			// only under the exact path it was asked for.
+			http.Error(w, `{"type":"error","error":{"type":"not_found_error","message":"Bonsai's gateway forwards model requests only"}}`, http.StatusNotFound)
 			return
 		}
 		// The request is read whole first: streaming it upstream while
@@ -135,18 +138,6 @@ func (g *gateway) Close() {
 
 // maxRequest bounds a model request the gateway reads.
 const maxRequest = 64 << 20
-
-// modelPaths end the paths of the model requests the gateway forwards.
-var modelPaths = []string{"/messages", "/messages/count_tokens", "/chat/completions", "/responses", "/models"}
-
-func modelPath(p string) bool {
-	for _, s := range modelPaths {
-		if strings.HasSuffix(p, s) || strings.Contains(p, "/models/") && s == "/models" {
-			return true
-		}
-	}
-	return false
-}
 
 // refusals counts the provider's key refusals in a row.
 type refusals struct {

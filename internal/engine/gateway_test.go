@@ -34,7 +34,7 @@ func TestGateway(t *testing.T) {
 	if got := do("/v1/models", "sk-real"); got != http.StatusUnauthorized {
 		t.Errorf("models with another key: %d", got)
 	}
-	if got := do("/v1/files", g.endpoint.Key); got != http.StatusForbidden {
+	if got := do("/v1/files", g.endpoint.Key); got != http.StatusNotFound {
 		t.Errorf("files with the run's token: %d", got)
 	}
 	reqs := srv.Requests()

@@ -13,7 +13,8 @@ import (
 )
 
 // hookPath is where the board server judges an engine's commands before
-// they run (Claude Code's PreToolUse HTTP hook).
+// they run (Claude Code's PreToolUse HTTP hook, OpenCode's plugin, Codex's
+// hook program).
 const hookPath = "/hook/pretooluse"
 
 // judges are the engine tools the policy judges before they run, by the
@@ -96,37 +97,4 @@ func (b *boardServer) decide(ctx context.Context, judge judges, toolName string,
 	deny, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]string{
 		"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
 	return deny
-}
-
-// policyToolName is the board tool an engine's hook calls over MCP to
-// have a command judged (Codex's mcp_tool hooks, which cannot post to a
-// URL).
-const policyToolName = "command_policy"
-
-// policyTool is that tool: its text result is the hook's answer (decide).
-// The model sees it too; calling it judges a command as running it would.
-type policyTool struct {
-	b     *boardServer
-	judge judges
-}
-
-func (policyTool) Name() string { return policyToolName }
-func (policyTool) Description() string {
-	return "Judges a shell command or patch by the project's command policy. The CLI's hook calls it before every command and patch; you never need to."
-}
-func (policyTool) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{"tool_name":{"type":"string"},"command":{"type":"string"}},"required":["tool_name","command"]}`)
-}
-
-// Run implements tool.Tool.
-func (t policyTool) Run(ctx context.Context, args json.RawMessage, _ func(tool.Result)) (tool.Result, error) {
-	var in struct {
-		Tool    string `json:"tool_name"`
-		Command string `json:"command"`
-	}
-	if err := json.Unmarshal(args, &in); err != nil {
-		return tool.Error("command_policy: " + err.Error()), nil
-	}
-	cmd, _ := json.Marshal(map[string]string{"command": in.Command})
-	return tool.Text(string(t.b.decide(ctx, t.judge, in.Tool, cmd))), nil
 }

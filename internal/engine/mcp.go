@@ -33,14 +33,11 @@ type boardServer struct {
 
 // serveBoard starts the board server of a run's tools; judge, when not
 // nil, answers the engine's command hook (hook.go) on the same server.
-func serveBoard(tools []tool.Tool, judge judges, withPolicyTool bool) (*boardServer, error) {
+func serveBoard(tools []tool.Tool, judge judges) (*boardServer, error) {
 	b := &boardServer{}
 	wrapped := make([]tool.Tool, len(tools))
 	for i, t := range tools {
 		wrapped[i] = terminating{Tool: t, flag: &b.terminate}
-	}
-	if withPolicyTool && judge != nil {
-		wrapped = append(wrapped, policyTool{b: b, judge: judge})
 	}
 	s, err := boardmcp.NewServer(wrapped, boardmcp.Options{Name: "bonsai"})
 	if err != nil {

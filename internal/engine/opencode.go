@@ -74,7 +74,7 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 	files := map[string]string{}
 	if in.System != "" {
 		files[systemFile] = in.System
-		cfg["instructions"] = []string{filepath.Join(in.StateDir, systemFile)}
+		cfg["instructions"] = []string{filepath.Join(in.ConfigDir, systemFile)}
 	}
 	if in.MCP.URL != "" {
 		cfg["mcp"] = map[string]any{in.MCP.Name: map[string]any{"type": "remote", "url": in.MCP.URL,
@@ -83,7 +83,7 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 	if in.MCP.Hook != "" {
 		// The policy plugin asks the board server before each command.
 		files[openCodePolicyFile] = openCodePolicy(in.MCP.Hook, in.MCP.Token)
-		plugin := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(in.StateDir, openCodePolicyFile))}
+		plugin := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(in.ConfigDir, openCodePolicyFile))}
 		if !strings.HasPrefix(plugin.Path, "/") {
 			plugin.Path = "/" + plugin.Path // a Windows drive letter
 		}
@@ -99,12 +99,12 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 	}
 	env := []string{
 		"OPENCODE_CONFIG_CONTENT=" + string(b),
-		// Its database, logs and caches live in the ticket's state
+		// Its database, logs and caches live in the ticket's home
 		// directory, so a session resumes on the next beat.
-		"XDG_DATA_HOME=" + filepath.Join(in.StateDir, "data"),
-		"XDG_CONFIG_HOME=" + filepath.Join(in.StateDir, "config"),
-		"XDG_CACHE_HOME=" + filepath.Join(in.StateDir, "cache"),
-		"XDG_STATE_HOME=" + filepath.Join(in.StateDir, "state"),
+		"XDG_DATA_HOME=" + filepath.Join(in.HomeDir, "data"),
+		"XDG_CONFIG_HOME=" + filepath.Join(in.HomeDir, "config"),
+		"XDG_CACHE_HOME=" + filepath.Join(in.HomeDir, "cache"),
+		"XDG_STATE_HOME=" + filepath.Join(in.HomeDir, "state"),
 		"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
 		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_SHARE=1", "OPENCODE_DISABLE_CLAUDE_CODE=1",
 		"OPENCODE_DISABLE_PROJECT_CONFIG=1",
@@ -203,7 +203,7 @@ func (p *openCodeParser) Line(b []byte) ([]Event, error) {
 // Flush implements Parser: every event is complete.
 func (p *openCodeParser) Flush() []Event { return nil }
 
-// openCodePolicyFile is the policy plugin's file in the engine's state
+// openCodePolicyFile is the policy plugin's file in the engine's config
 // directory.
 const openCodePolicyFile = "bonsai-policy.js"
 

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -50,6 +49,9 @@ type Options struct {
 	// tools, so no engine holds their commands or secrets. The returned
 	// func releases them after the run.
 	ExtraTools func(ctx context.Context, job heartbeat.Job) ([]tool.Tool, func())
+	// DataDir is the data directory, which holds each ticket's engine
+	// state (StateRoot); required.
+	DataDir string
 	// Thinking gives how much a job's model thinks (the project's
 	// setting, else config.json's per task); nil, or an error, leaves
 	// it off.
@@ -71,6 +73,9 @@ var (
 func New(opts Options) (*Runner, error) {
 	if opts.Engine == nil {
 		return nil, errors.New("engine runner: Engine is required")
+	}
+	if opts.DataDir == "" {
+		return nil, errors.New("engine runner: DataDir is required")
 	}
 	if opts.Locate == nil {
 		opts.Locate = NewLocator(nil).Locate
@@ -158,8 +163,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	}
 	var bs *boardServer
 	if len(tools) > 0 {
-		_, byTool := e.(policyByTool)
-		if bs, err = serveBoard(tools, commandJudges(job), byTool); err != nil {
+		if bs, err = serveBoard(tools, commandJudges(job)); err != nil {
 			return heartbeat.Outcome{}, fmt.Errorf("serve the board tools: %w", err)
 		}
 		defer bs.Close()
@@ -201,7 +205,11 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		return heartbeat.Outcome{}, err
 	}
 	total := st.Total
-	in := Invocation{Bin: bin, Endpoint: ep, StateDir: stateDir(job.Workspace.Root, job.SessionFile, e.Name()),
+	cfg, home, err := engineDirs(r.opts.DataDir, job.Project.Slug, job.Ticket.Number, e.Name())
+	if err != nil {
+		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+	}
+	in := Invocation{Bin: bin, Endpoint: ep, ConfigDir: cfg, HomeDir: home,
 		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job),
 		BudgetUSD: job.Budget.USD, ReadOnly: job.Policy.Mode == policy.ModeReadOnly, Thinking: llm.ThinkingOff}
 	if r.opts.Thinking != nil {
@@ -317,15 +325,9 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 		res.err = err
 		return res
 	}
-	if err := os.MkdirAll(in.StateDir, 0o700); err != nil {
+	if err := writeFiles(in.ConfigDir, cmd.Files); err != nil {
 		res.err = err
 		return res
-	}
-	for name, data := range cmd.Files {
-		if err := os.WriteFile(filepath.Join(in.StateDir, name), []byte(data), 0o600); err != nil {
-			res.err = err
-			return res
-		}
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()

@@ -8,8 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/bonsai-run/bonsai/internal/beneath"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
@@ -24,19 +26,72 @@ type State struct {
 	Total llm.Usage `json:"total,omitzero"`
 }
 
-// stateDir is the engine's own directory for a ticket (its config and
-// session files): in the worktree's git metadata (the clone's
-// .git/worktrees/<n>), which the sandbox keeps writable and outside the
-// working tree, so the CLI reaches it inside the sandbox and it lives as
-// long as the worktree; beside the ticket's transcript when root is not a
-// worktree.
-func stateDir(root, transcript, name string) string {
-	if b, err := os.ReadFile(filepath.Join(root, ".git")); err == nil {
-		if dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); ok && filepath.IsAbs(dir) {
-			return filepath.Join(dir, "bonsai-engines", name)
+// The two directories of a ticket's engine state, below StateRoot, one
+// per engine in each.
+const (
+	// configDir holds what the runtime writes for the CLI to read (the
+	// system prompt, Codex's hook, OpenCode's plugin): read-only in the
+	// sandbox.
+	configDir = "config"
+	// homeDir holds the CLI's own files (its config directory, sessions,
+	// database): writable in the sandbox.
+	homeDir = "home"
+)
+
+// StateRoot is the directory of the engines' state for ticket number of
+// project slug: engines/<slug>/<number> in the data directory, which the
+// sandbox hides. It is never derived from anything in the worktree.
+func StateRoot(dataDir, slug string, number int) string {
+	return filepath.Join(dataDir, stateRel(slug, number))
+}
+
+func stateRel(slug string, number int) string {
+	return filepath.Join("engines", slug, strconv.Itoa(number))
+}
+
+// StateDirs creates the ticket's engine state directories and returns
+// them: config, which the sandbox binds read-only, and home, which it
+// binds writable (both at their own path). The runtime creates and writes
+// them only through internal/beneath: what the CLI can write there is
+// hostile, and a link it planted is refused, never followed.
+func StateDirs(dataDir, slug string, number int) (config, home string, err error) {
+	if dataDir == "" || slug == "" || number <= 0 {
+		return "", "", fmt.Errorf("engine state: no data directory, project or ticket (%q, %q, %d)", dataDir, slug, number)
+	}
+	rel := stateRel(slug, number)
+	for _, d := range []string{configDir, homeDir} {
+		if err := beneath.MkdirAll(dataDir, filepath.Join(rel, d), 0o700); err != nil {
+			return "", "", fmt.Errorf("engine state: %w", err)
 		}
 	}
-	return filepath.Join(filepath.Dir(transcript), "engines", name)
+	root := filepath.Join(dataDir, rel)
+	return filepath.Join(root, configDir), filepath.Join(root, homeDir), nil
+}
+
+// engineDirs returns engine name's own directories in the ticket's state,
+// created: config (written by writeFiles) and home (the CLI's).
+func engineDirs(dataDir, slug string, number int, name string) (config, home string, err error) {
+	cfg, hm, err := StateDirs(dataDir, slug, number)
+	if err != nil {
+		return "", "", err
+	}
+	for _, d := range []string{cfg, hm} {
+		if err := beneath.MkdirAll(d, name, 0o700); err != nil {
+			return "", "", fmt.Errorf("engine state: %w", err)
+		}
+	}
+	return filepath.Join(cfg, name), filepath.Join(hm, name), nil
+}
+
+// writeFiles writes the command's files into the engine's config
+// directory, each replacing whatever is at its name (a link included).
+func writeFiles(dir string, files map[string]string) error {
+	for name, data := range files {
+		if err := beneath.WriteFile(dir, name, []byte(data), 0o600); err != nil {
+			return fmt.Errorf("engine state: %w", err)
+		}
+	}
+	return nil
 }
 
 func statePath(transcript, name string) string {

@@ -67,6 +67,7 @@ func (s *Executor) mounts() ([]string, []string, error) {
 		return nil, nil, err
 	}
 	a = append(a, git...)
+	a = append(a, bindArgs(o.Binds)...)
 	a = append(a, "--bind", s.Root(), s.Root())
 	if s.proxy != nil {
 		// Last, so that no tmpfs or bind above covers them.

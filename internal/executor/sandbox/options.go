@@ -72,6 +72,9 @@ type Options struct {
 	// worktree's own metadata are writable) but not change the clone's
 	// config, hooks or info. Empty when the root is not a worktree.
 	GitDir string
+	// Binds are host directories bound in at their own path after the
+	// home and data directory are hidden (see Bind).
+	Binds []Bind
 	// Env lists extra variable names (or patterns with "*") commands
 	// inherit besides executor.CleanEnv's allowlist; the denylist wins.
 	Env []string
@@ -132,6 +135,9 @@ func (o Options) check() (Options, error) {
 	o.Caches = caches
 	if err != nil {
 		return o, fmt.Errorf("sandbox: %w", err)
+	}
+	if o.Binds, err = checkBinds(o.Binds); err != nil {
+		return o, err
 	}
 	return o, nil
 }

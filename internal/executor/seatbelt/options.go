@@ -42,6 +42,10 @@ type Options struct {
 	// npm_config_cache, PIP_CACHE_DIR, CARGO_HOME...) to a host
 	// directory commands can read and write.
 	Caches map[string]string
+	// Binds are directories commands can reach even below the hidden
+	// home or data directory (an engine's state for one ticket): each
+	// readable, and writable unless ReadOnly.
+	Binds []Bind
 	// GitDir is the .git directory of the clone the root is a worktree
 	// of: readable, its objects, refs and logs and GitWorktree writable,
 	// its config, hooks and info not. Empty when the root is no worktree.
@@ -104,6 +108,9 @@ func (o Options) check() (Options, error) {
 		}
 		paths = append(paths, v)
 	}
+	for _, b := range o.Binds {
+		paths = append(paths, b.Path)
+	}
 	if (o.GitDir == "") != (o.GitWorktree == "") {
 		return o, fmt.Errorf("seatbelt: GitDir and GitWorktree go together; set both or neither")
 	}
@@ -122,4 +129,12 @@ func (o Options) check() (Options, error) {
 		return o, fmt.Errorf("seatbelt: the home directory is /, which cannot be hidden; set Options.Home")
 	}
 	return o, nil
+}
+
+// Bind is a directory commands can reach below a hidden one.
+type Bind struct {
+	// Path is the directory's absolute path.
+	Path string
+	// ReadOnly lets commands read it only.
+	ReadOnly bool
 }

@@ -104,6 +104,14 @@ func Profile(o Options) (string, error) {
 	for _, k := range sortedKeys(o.Caches) {
 		open = append(open, w.real(o.Caches[k]))
 	}
+	var readable []string
+	for _, b := range o.Binds {
+		if b.ReadOnly {
+			readable = append(readable, w.real(b.Path))
+		} else {
+			open = append(open, w.real(b.Path))
+		}
+	}
 	var gitDir string
 	var gitOpen, gitShut, gitFixed []string
 	if o.GitDir != "" {
@@ -122,9 +130,10 @@ func Profile(o Options) (string, error) {
 		// outside the sandbox, obey it.
 		gitFixed = []string{gitDir, meta, filepath.Join(meta, "commondir"), filepath.Join(meta, "gitdir")}
 	}
-	visible := append(append([]string(nil), open...), gitDir)
+	visible := append(append(append([]string(nil), open...), readable...), gitDir)
 	w.rule("\n; the directories above the allowed ones, by name only\n(allow file-read-metadata", "literal", ancestors(visible, hide))
 	w.rule("\n; the workspace root, the private directory and the caches\n(allow file-read* file-write*", "subpath", open)
+	w.rule("\n; read-only below the hidden directories\n(allow file-read*", "subpath", readable)
 	w.b.WriteString(xcrunCache)
 	if gitDir != "" {
 		w.rule("\n; the clone's .git: readable; what a commit writes, writable\n(allow file-read*", "subpath", []string{gitDir})

@@ -77,6 +77,13 @@ var goldens = []struct {
 		o.Resolve = links{"/Users/ann/bonsai-data": "/Volumes/Fast/bonsai"}.resolve
 		return o
 	}},
+	{"engine_binds", func() Options {
+		// An engine's state for the ticket, in the hidden data
+		// directory: its config read-only, its home writable.
+		o := macHost()
+		o.Binds = []Bind{{Path: "/Users/ann/.bonsai/engines/demo/3/config", ReadOnly: true}, {Path: "/Users/ann/.bonsai/engines/demo/3/home"}}
+		return o
+	}},
 	{"hostile", func() Options {
 		o := macHost()
 		// No more slashes than the plain paths of the hostile test.
