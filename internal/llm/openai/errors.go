@@ -26,6 +26,7 @@ type apiError struct {
 	Message string `json:"message"`
 	Type    string `json:"type"`
 	Code    any    `json:"code"`
+	Param   any    `json:"param"`
 }
 
 func (b *errorBody) code() string {
@@ -69,6 +70,10 @@ func statusError(ctx context.Context, provider string, resp *http.Response, url 
 		case "insufficient_quota":
 			// A 429 that waiting does not fix.
 			out.Kind, out.Err = llm.KindAuth, llm.ErrQuota
+		case "unsupported_value":
+			if body.Error.Param == "reasoning.summary" {
+				out.Err = errSummaryRefused
+			}
 		}
 	}
 	return out

@@ -3,7 +3,10 @@ package openai
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"iter"
 	"net/http"
 	"strings"
@@ -45,12 +48,7 @@ func (m *ResponsesModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[
 		d := newResponsesDecoder(m.cfg, m.redact)
 		g, reqCtx := llm.NewStreamGuard(ctx, m.cfg.Provider, m.cfg.IdleTimeout, m.cfg.MaxResponseBytes)
 		defer g.Stop()
-		body, err := m.body(req)
-		if err != nil {
-			d.fail(yield, err)
-			return
-		}
-		resp, err := post(reqCtx, &m.cfg, m.url, body)
+		resp, err := m.send(reqCtx, req)
 		if err != nil {
 			d.fail(yield, g.Err(err))
 			return
@@ -87,4 +85,37 @@ func (m *ResponsesModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[
 		}
 		d.finish(ctx, yield)
 	}
+}
+
+// send posts req and returns the response of a 2xx status. When OpenAI
+// refuses the reasoning summaries the request asks for (HTTP 400
+// unsupported_value on reasoning.summary: the organisation is not
+// verified), it says so once and sends the request again without them,
+// as it sends every later request of that account in this process.
+func (m *ResponsesModel) send(ctx context.Context, req llm.Request) (*http.Response, error) {
+	summary := m.cfg.ReasoningSummary != SummaryOff && !summaryRefused(m.account())
+	body, err := m.body(req, summary)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := post(ctx, &m.cfg, m.url, body)
+	if err == nil || !summary || !errors.Is(err, errSummaryRefused) {
+		return resp, err
+	}
+	if refuseSummary(m.account()) && m.cfg.Warn != nil {
+		m.cfg.Warn(m.cfg.Provider + ": the organisation may not receive reasoning summaries (HTTP 400 unsupported_value on reasoning.summary); " +
+			"Bonsai goes on without them. Verify the organisation in the provider's settings to get them, " +
+			"or set agent.reasoningSummary to off to stop asking")
+	}
+	if body, err = m.body(req, false); err != nil {
+		return nil, err
+	}
+	return post(ctx, &m.cfg, m.url, body)
+}
+
+// account identifies the organisation m's requests bill: the endpoint
+// and a digest of the key (the key itself is not kept).
+func (m *ResponsesModel) account() string {
+	sum := sha256.Sum256([]byte(m.cfg.APIKey))
+	return m.url + " " + hex.EncodeToString(sum[:8])
 }
