@@ -121,7 +121,8 @@ func (d *responsesDecoder) handle(ev *responsesEvent, data []byte, yield yieldFu
 	case "response.content_part.added":
 		return d.contentPart(ev, yield)
 	case "response.reasoning_summary_part.added":
-		return d.thinkingPart(ev.OutputIndex, ev.SummaryIndex, yield)
+		_, ok := d.thinkingPart(ev.OutputIndex, ev.SummaryIndex, yield)
+		return ok
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		i, ok := d.current(ev.OutputIndex, llm.PartThinking, yield)
 		if ok && ev.Type == "response.reasoning_text.delta" {
@@ -175,12 +176,9 @@ func (d *responsesDecoder) contentPart(ev *responsesEvent, yield yieldFunc) bool
 	}
 	switch typ {
 	case "reasoning_text":
-		if !d.thinkingPart(ev.OutputIndex, ev.ContentIndex, yield) {
-			return false
-		}
-		i, _ := d.current(ev.OutputIndex, llm.PartThinking, yield) // open: thinkingPart made sure
-		d.raw[i] = true
-		return true
+		i, ok := d.thinkingPart(ev.OutputIndex, ev.ContentIndex, yield)
+		d.raw[i] = ok
+		return ok
 	case "refusal":
 		d.refusal = true
 	}
@@ -188,13 +186,14 @@ func (d *responsesDecoder) contentPart(ev *responsesEvent, yield yieldFunc) bool
 }
 
 // thinkingPart opens the n-th summary or reasoning part of the item at
-// out: the item's thinking part, its parts separated by blank lines.
-func (d *responsesDecoder) thinkingPart(out, n int64, yield yieldFunc) bool {
+// out and returns the item's thinking part, where its parts go one after
+// the other, separated by blank lines.
+func (d *responsesDecoder) thinkingPart(out, n int64, yield yieldFunc) (int, bool) {
 	i, ok := d.current(out, llm.PartThinking, yield)
 	if ok && n > 0 && d.text[i].Len() > 0 {
-		return d.delta(i, "\n\n", yield)
+		ok = d.delta(i, "\n\n", yield)
 	}
-	return ok
+	return i, ok
 }
 
 func (d *responsesDecoder) callPart(it *responsesItem) llm.Part {
