@@ -21,10 +21,11 @@ import (
 // (include: reasoning.encrypted_content), so a reasoning model keeps its
 // reasoning across tool calls without OpenAI storing anything.
 type ResponsesModel struct {
-	cfg    Config
-	url    string
-	redact *llm.Redactor
-	cache  llm.EncodeCache[[]byte]
+	cfg     Config
+	url     string
+	account string // see accountOf
+	redact  *llm.Redactor
+	cache   llm.EncodeCache[[]byte]
 }
 
 var _ llm.Model = (*ResponsesModel)(nil)
@@ -39,7 +40,8 @@ func NewResponses(cfg Config) *ResponsesModel {
 		cfg.HTTPClient = &http.Client{}
 	}
 	redact := cfg.Redactor.With(cfg.APIKey).With(llm.URLSecrets(cfg.BaseURL)...)
-	return &ResponsesModel{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/responses", redact: redact}
+	url := strings.TrimRight(cfg.BaseURL, "/") + "/responses"
+	return &ResponsesModel{cfg: cfg, url: url, account: accountOf(url, cfg.APIKey), redact: redact}
 }
 
 // Stream sends req and streams the response.
@@ -93,7 +95,7 @@ func (m *ResponsesModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[
 // verified), it says so once and sends the request again without them,
 // as it sends every later request of that account in this process.
 func (m *ResponsesModel) send(ctx context.Context, req llm.Request) (*http.Response, error) {
-	summary := m.cfg.ReasoningSummary != SummaryOff && !summaryRefused(m.account())
+	summary := m.cfg.ReasoningSummary != SummaryOff && !summaryRefused(m.account)
 	body, err := m.body(req, summary)
 	if err != nil {
 		return nil, err
@@ -102,7 +104,7 @@ func (m *ResponsesModel) send(ctx context.Context, req llm.Request) (*http.Respo
 	if err == nil || !summary || !errors.Is(err, errSummaryRefused) {
 		return resp, err
 	}
-	if refuseSummary(m.account()) && m.cfg.Warn != nil {
+	if refuseSummary(m.account) && m.cfg.Warn != nil {
 		m.cfg.Warn(m.cfg.Provider + ": the organisation may not receive reasoning summaries (HTTP 400 unsupported_value on reasoning.summary); " +
 			"Bonsai goes on without them. Verify the organisation in the provider's settings to get them, " +
 			"or set agent.reasoningSummary to off to stop asking")
@@ -113,9 +115,9 @@ func (m *ResponsesModel) send(ctx context.Context, req llm.Request) (*http.Respo
 	return post(ctx, &m.cfg, m.url, body)
 }
 
-// account identifies the organisation m's requests bill: the endpoint
-// and a digest of the key (the key itself is not kept).
-func (m *ResponsesModel) account() string {
-	sum := sha256.Sum256([]byte(m.cfg.APIKey))
-	return m.url + " " + hex.EncodeToString(sum[:8])
+// accountOf identifies the organisation that requests to url with key
+// bill: the endpoint and a digest of the key.
+func accountOf(url, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return url + " " + hex.EncodeToString(sum[:8])
 }

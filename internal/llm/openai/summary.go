@@ -21,7 +21,7 @@ const (
 var errSummaryRefused = errors.New("reasoning summaries refused")
 
 // summaryRefusals holds, for this process, the accounts (see
-// [ResponsesModel.account]) that were refused reasoning summaries:
+// [accountOf]) that were refused reasoning summaries:
 // their later requests leave them out, and the refusal is reported once.
 var summaryRefusals sync.Map
 
