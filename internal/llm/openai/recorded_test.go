@@ -181,3 +181,30 @@ func TestResponses_RecordedQuota(t *testing.T) {
 }
 
 func noSleep(context.Context, time.Duration) error { return nil }
+
+// A message item that carries its reasoning as a reasoning_text content
+// part before its text: the reasoning is a thinking part, the text is
+// settled against the item's output_text part only.
+func TestResponses_ReasoningInsideMessage(t *testing.T) {
+	ev := func(typ, fields string) string {
+		return "event: " + typ + "\ndata: {\"type\":\"" + typ + "\"," + fields + "}\n\n"
+	}
+	final := `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"reasoning_text","text":"think"},{"type":"output_text","text":"Done."}]}`
+	rec := ev("response.output_item.added", `"output_index":0,"item":{"id":"msg_1","type":"message","role":"assistant","content":[]}`) +
+		ev("response.content_part.added", `"output_index":0,"content_index":0,"part":{"type":"reasoning_text","text":""}`) +
+		ev("response.reasoning_text.delta", `"output_index":0,"content_index":0,"delta":"think"`) +
+		ev("response.content_part.added", `"output_index":0,"content_index":1,"part":{"type":"output_text","text":""}`) +
+		ev("response.output_text.delta", `"output_index":0,"content_index":1,"delta":"Done."`) +
+		ev("response.output_item.done", `"output_index":0,"item":`+final) +
+		ev("response.completed", `"response":{"status":"completed"}`)
+	srv := llmtest.NewServer(t, llmtest.ServerTurn{Recorded: []byte(rec)})
+	n := &notices{}
+	m := openai.NewResponses(openai.Config{Model: "m", APIKey: "k", BaseURL: srv.URL + "/v1", Info: gpt5, Warn: n.add})
+	_, msg, err := checked(t, m, hi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := describeParts(msg); got != "thinking:think | text:Done." || len(n.all()) > 0 {
+		t.Errorf("parts = %s, notices %q", got, n.all())
+	}
+}

@@ -295,8 +295,8 @@ func (d *responsesDecoder) itemDone(out int64, it *responsesItem, yield yieldFun
 }
 
 // messageDone settles the text parts of the message item at out against
-// the item's content parts, in order, starting those the server streamed
-// nothing for.
+// the item's text and refusal content parts, in order, starting those
+// the server streamed nothing for.
 func (d *responsesDecoder) messageDone(out int64, it *responsesItem, yield yieldFunc) bool {
 	var texts []int
 	for _, i := range d.items[out] {
@@ -304,7 +304,11 @@ func (d *responsesDecoder) messageDone(out int64, it *responsesItem, yield yield
 			texts = append(texts, i)
 		}
 	}
-	for n, c := range it.Content {
+	n := 0
+	for _, c := range it.Content {
+		if c.Type == "reasoning_text" {
+			continue // decoded into the item's thinking part, not settled
+		}
 		text := string(c.Text)
 		if c.Type == "refusal" {
 			d.refusal, text = true, string(c.Refusal)
@@ -318,6 +322,7 @@ func (d *responsesDecoder) messageDone(out int64, it *responsesItem, yield yield
 		if !d.settle(texts[n], text, yield) {
 			return false
 		}
+		n++
 	}
 	return true
 }
