@@ -115,7 +115,8 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		return nil, err
 	}
 	open := func(id string) (llm.Model, llm.Info, error) {
-		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv, Catalog: cat(), Redactor: redact})
+		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: a.getenv, Catalog: cat(), Redactor: redact,
+			ReasoningSummary: cfg.Agent.ReasoningSummary, Warn: func(msg string) { log.Warn("model", "model", id, "warning", msg) }})
 		return r.Model, r.Info, err
 	}
 	// The project's MCP servers, started through the worktree's executor

@@ -55,7 +55,9 @@ func setFakeServer(key string, s *llmtest.Server) {
 // key it was sent); fakellm key <key> makes the server refuse, with 401 and the
 // provider's error, every request that does not carry that key; fakellm
 // require-reasoning <field> makes it refuse, as DeepSeek does, a Chat
-// Completions request whose tool-call turns lack that field.
+// Completions request whose tool-call turns lack that field; fakellm
+// refuse-summary makes it refuse, as OpenAI refuses unverified
+// organisations, a Responses request asking for reasoning summaries.
 func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []string) {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
 		key := ts.Getenv("WORK")
@@ -77,6 +79,14 @@ func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []s
 			srv.RequireReasoning(args[1])
 			return
 		}
+		if !neg && len(args) == 1 && args[0] == "refuse-summary" {
+			srv := fakeServer(key)
+			if srv == nil {
+				ts.Fatalf("fakellm refuse-summary: no server started")
+			}
+			srv.RefuseReasoningSummary(true)
+			return
+		}
 		if !neg && len(args) == 2 && args[0] == "key" {
 			srv := fakeServer(key)
 			if srv == nil {
@@ -86,7 +96,7 @@ func cmdFakeLLM(t testing.TB) func(ts *testscript.TestScript, neg bool, args []s
 			return
 		}
 		if neg || len(args) != 1 {
-			ts.Fatalf("usage: fakellm <turns-file> | fakellm requests | fakellm header <name> | fakellm key <key> | fakellm require-reasoning <field>")
+			ts.Fatalf("usage: fakellm <turns-file> | fakellm requests | fakellm header <name> | fakellm key <key> | fakellm require-reasoning <field> | fakellm refuse-summary")
 		}
 		if args[0] == "requests" {
 			srv := fakeServer(key)

@@ -29,10 +29,13 @@ type modelResolver func(id string) (llm.Model, llm.Info, string, error)
 // with config.json's models settings). Without a key the error names the
 // variable to set; a malformed id or an unknown provider is a usage error.
 //
-// Every error the models return has the secrets of redact hidden.
-func envModels(getenv func(string) string, cat *catalog.Catalog, redact *llm.Redactor) modelResolver {
+// Every error the models return has the secrets of redact hidden; opts
+// gives config.json's reasoning summary setting and where the models'
+// notices go.
+func envModels(getenv func(string) string, cat *catalog.Catalog, redact *llm.Redactor, opts llmprovider.Options) modelResolver {
 	return func(id string) (llm.Model, llm.Info, string, error) {
-		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: getenv, Catalog: cat, Redactor: redact})
+		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: getenv, Catalog: cat, Redactor: redact,
+			ReasoningSummary: opts.ReasoningSummary, Warn: opts.Warn})
 		if err != nil {
 			switch llm.KindOf(err) {
 			case llm.KindInvalidRequest:

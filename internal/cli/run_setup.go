@@ -15,6 +15,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/gate"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/mcpclient"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/runui"
@@ -102,7 +103,8 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 		return nil, err
 	}
 	rt.redact = secrets(ctx, a, nil)
-	rt.models = envModels(a.getenv, cat, rt.redact)
+	rt.models = envModels(a.getenv, cat, rt.redact, llmprovider.Options{ReasoningSummary: rt.config.Agent.ReasoningSummary,
+		Warn: func(msg string) { rt.warn("%s", msg) }})
 	model, info, warning, err := rt.models(modelID)
 	if err != nil {
 		sess.Close()

@@ -57,6 +57,10 @@ type Agent struct {
 	Thinking string `json:"thinking,omitempty"`
 	// TaskThinking sets the level of ticket runs per task, over Thinking.
 	TaskThinking TaskThinking `json:"taskThinking,omitzero"`
+	// ReasoningSummary is "auto" (or "", the default) to ask OpenAI's
+	// reasoning models for summaries of their reasoning, "off" not to:
+	// OpenAI gives them only to verified organisations.
+	ReasoningSummary string `json:"reasoningSummary,omitempty"`
 }
 
 // Policy holds the command patterns every project's policy uses, beside

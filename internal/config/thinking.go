@@ -35,7 +35,18 @@ func init() {
 		thinkingKey("implement", func(t *TaskThinking) *string { return &t.Implement }),
 		thinkingKey("feedback", func(t *TaskThinking) *string { return &t.Feedback }),
 		thinkingKey("reply", func(t *TaskThinking) *string { return &t.Reply }),
+		key{name: "agent.reasoningSummary", help: "ask OpenAI's reasoning models for summaries of their reasoning: auto or off (only verified organisations get them; default auto)",
+			str: func(c *Config) *string { return &c.Agent.ReasoningSummary }, check: checkReasoningSummary},
 	)
+}
+
+// checkReasoningSummary accepts auto, off, or "" for the default (auto).
+func checkReasoningSummary(s string) error {
+	switch s {
+	case "", "auto", "off":
+		return nil
+	}
+	return fmt.Errorf("must be auto or off, got %q", s)
 }
 
 func thinkingKey(task string, field func(*TaskThinking) *string) key {

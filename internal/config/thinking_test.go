@@ -32,3 +32,22 @@ func TestTaskThinkingLevel(t *testing.T) {
 		t.Errorf("bad level: %v", err)
 	}
 }
+
+// agent.reasoningSummary takes auto or off, from config.json and the
+// command line, and refuses anything else.
+func TestReasoningSummary(t *testing.T) {
+	c, err := Parse("config.json", []byte(`{"agent": {"reasoningSummary": "off"}}`))
+	if err != nil || c.Agent.ReasoningSummary != "off" {
+		t.Fatalf("off: %+v, %v", c.Agent, err)
+	}
+	if c, err = c.Set("agent.reasoningSummary", "auto"); err != nil || c.Agent.ReasoningSummary != "auto" {
+		t.Errorf("set auto: %+v, %v", c.Agent, err)
+	}
+	if Default().Agent.ReasoningSummary != "" {
+		t.Errorf("default = %q, want unset (auto)", Default().Agent.ReasoningSummary)
+	}
+	if _, err := Parse("config.json", []byte(`{"agent": {"reasoningSummary": "detailed"}}`)); err == nil ||
+		err.Error() != `config.json: agent.reasoningSummary: must be auto or off, got "detailed"` {
+		t.Errorf("bad value: %v", err)
+	}
+}

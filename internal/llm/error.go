@@ -69,6 +69,12 @@ func (e *Error) Retryable() bool {
 	return false
 }
 
+// ErrQuota is the underlying error (Err) of an [*Error] of kind
+// [KindAuth] that says the account's quota or credit is used up (OpenAI's
+// insufficient_quota): waiting does not fix it, the account's billing
+// does. Test with errors.Is.
+var ErrQuota = errors.New("the account's quota or credit is used up: check its plan and billing")
+
 // KindOf returns the kind of the first [*Error] in err's chain, or "" when
 // there is none.
 func KindOf(err error) ErrorKind {

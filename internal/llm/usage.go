@@ -46,8 +46,13 @@ type Info struct {
 	Thinking  bool `json:"thinking"`
 	// AdaptiveThinking marks Anthropic models that take an effort level
 	// (thinking.type "adaptive") instead of a thinking token budget.
-	AdaptiveThinking bool  `json:"adaptiveThinking,omitempty"`
-	Price            Price `json:"price"`
+	AdaptiveThinking bool `json:"adaptiveThinking,omitempty"`
+	// MinEffort is the lowest reasoning effort an OpenAI-style reasoning
+	// model accepts ("minimal" for GPT-5, "low" for o3 and o4-mini),
+	// sent when thinking is off: such a model always reasons, at its
+	// default effort (medium) when none is sent. Empty sends none.
+	MinEffort string `json:"minEffort,omitempty"`
+	Price     Price  `json:"price"`
 }
 
 // Price is what a model charges in USD per million tokens.

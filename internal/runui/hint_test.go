@@ -23,6 +23,8 @@ func TestRun_Hint(t *testing.T) {
 		{"openai/gpt-5", &llm.Error{Kind: llm.KindTransport},
 			"hint: could not talk to https://api.openai.com/v1: is the server running? Set OPENAI_BASE_URL or 'bonsai config set providers.openai.baseURL' to reach another one"},
 		{"anthropic/claude-sonnet-4-5", &llm.Error{Kind: llm.KindAuth, Status: 401}, "hint: the provider refused the key: check ANTHROPIC_API_KEY or 'bonsai credentials set anthropic'"},
+		{"openai/gpt-5", &llm.Error{Kind: llm.KindAuth, Message: "You exceeded your current quota", Err: llm.ErrQuota},
+			"hint: openai says the account's quota or credit is used up: add credit or raise the limit in its billing settings; waiting does not help"},
 		{"anthropic/claude-sonnet-4-5", &llm.Error{Kind: llm.KindRateLimit}, ""},
 		{"anthropic/claude-sonnet-4-5", errors.New("disk full"), ""},
 		{"anthropic/claude-sonnet-4-5", nil, ""},

@@ -87,6 +87,9 @@ func (rt *Run) hint(err error) string {
 	base = llm.HidePassword(base)
 	switch llm.KindOf(err) {
 	case llm.KindAuth:
+		if errors.Is(err, llm.ErrQuota) {
+			return fmt.Sprintf("hint: %s says the account's quota or credit is used up: add credit or raise the limit in its billing settings; waiting does not help", p.Name)
+		}
 		return fmt.Sprintf("hint: the provider refused the key: check %s or 'bonsai credentials set %s'", p.KeyEnv, p.Name)
 	case llm.KindTransport:
 		switch {

@@ -55,7 +55,17 @@ func statusError(ctx context.Context, provider string, resp *http.Response, url 
 	if t := body.Error.Type; t == "overloaded_error" || t == "rate_limit_error" {
 		out.Kind = kindForType(t, msg, resp.StatusCode)
 	}
+	if isQuota(body.Error.Type, msg) {
+		out.Kind, out.Err = llm.KindAuth, llm.ErrQuota
+	}
 	return out
+}
+
+// isQuota reports whether an error says the account has no credit left:
+// a billing_error, or the HTTP 400 invalid_request_error Anthropic sends
+// when the credit balance is too low. Waiting does not fix either.
+func isQuota(typ, message string) bool {
+	return typ == "billing_error" || strings.Contains(strings.ToLower(message), "credit balance is too low")
 }
 
 // streamError classifies an error event inside a 200 stream.
@@ -67,6 +77,9 @@ func streamError(provider string, data []byte) error {
 	msg := body.Error.Message
 	if msg == "" {
 		msg = body.Error.Type
+	}
+	if isQuota(body.Error.Type, msg) {
+		return &llm.Error{Kind: llm.KindAuth, Provider: provider, Message: msg, Err: llm.ErrQuota}
 	}
 	return &llm.Error{Kind: kindForType(body.Error.Type, msg, 0), Provider: provider, Message: msg}
 }

@@ -3,6 +3,7 @@ package anthropic_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,6 +31,11 @@ func TestModel_Faults(t *testing.T) {
 		{"permission 403", llmtest.ServerTurn{Status: 403}, llm.KindAuth, 403, 0, false, ""},
 		{"not found 404", llmtest.ServerTurn{Status: 404, ErrorMessage: "model: claude-nope"}, llm.KindInvalidRequest, 404, 0, false, ""},
 		{"invalid 400", llmtest.ServerTurn{Status: 400, ErrorMessage: "messages: text content blocks must be non-empty"}, llm.KindInvalidRequest, 400, 0, false, ""},
+		{"credit balance too low", llmtest.ServerTurn{Status: 400, ErrorMessage: "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."},
+			llm.KindAuth, 400, 0, false, ""},
+		{"billing error", llmtest.ServerTurn{Status: 402, ErrorType: "billing_error", ErrorMessage: "billing issue"}, llm.KindAuth, 402, 0, false, ""},
+		{"billing error event", llmtest.ServerTurn{Message: hello, Cut: llmtest.CutErrorEvent, CutAfter: 1, ErrorType: "billing_error", ErrorMessage: "billing issue"},
+			llm.KindAuth, 0, 0, false, ""},
 		{"context overflow", llmtest.ServerTurn{Status: 400, ErrorMessage: "prompt is too long: 213462 tokens > 200000 maximum"},
 			llm.KindContextOverflow, 400, 0, false, ""},
 		{"error event mid-stream", llmtest.ServerTurn{Message: hello, Chunk: 5, Cut: llmtest.CutErrorEvent, CutAfter: 5, ErrorType: "overloaded_error", ErrorMessage: "Overloaded"},
@@ -49,6 +55,9 @@ func TestModel_Faults(t *testing.T) {
 			}
 			if e.Kind != tt.kind || e.Status != tt.status || e.RetryAfter != tt.retryAfter || e.Retryable() != tt.retryable {
 				t.Errorf("got kind %s status %d retry-after %v retryable %v (%v)", e.Kind, e.Status, e.RetryAfter, e.Retryable(), e)
+			}
+			if quota := strings.Contains(tt.name, "credit") || strings.Contains(tt.name, "billing"); errors.Is(err, llm.ErrQuota) != quota {
+				t.Errorf("quota error = %v, want %v", errors.Is(err, llm.ErrQuota), quota)
 			}
 			if e.Provider != "anthropic" {
 				t.Errorf("provider = %q", e.Provider)

@@ -27,6 +27,12 @@ func TestCatalog_Embedded(t *testing.T) {
 		if strings.HasPrefix(info.ID, "anthropic/") && info.Price.CacheWrite <= info.Price.Input {
 			t.Errorf("anthropic cache writes cost more than input: %+v", info)
 		}
+		// OpenAI's reasoning models always reason: thinking off sends the
+		// lowest effort each accepts (gpt-5: minimal; o-series: low).
+		want := map[bool]string{true: "minimal", false: "low"}[strings.HasPrefix(info.ID, "openai/gpt-5")]
+		if strings.HasPrefix(info.ID, "openai/") && info.Thinking != (info.MinEffort == want) {
+			t.Errorf("%s: minEffort %q, want %q for a reasoning model and none otherwise", info.ID, info.MinEffort, want)
+		}
 	}
 }
 

@@ -75,6 +75,11 @@ type ServerTurn struct {
 	// as a model thinks (it stops waiting when the client goes away).
 	Delay time.Duration
 
+	// Recorded, when set, is the whole answer: a recorded event stream
+	// (see [LoadRecording]) sent as it is, event by event, with status 200,
+	// whatever the protocol; Message, Status and Cut are not used.
+	Recorded []byte
+
 	// EchoHeaders appends the request's headers, the key among them, to
 	// the error message of an error status or an error event, as some
 	// proxies do.
@@ -113,6 +118,9 @@ type Server struct {
 	// reasoning, when set, is the field every assistant message with
 	// tool calls must carry (Chat Completions), as DeepSeek requires.
 	reasoning string
+	// noSummary refuses Responses requests asking for reasoning
+	// summaries, as OpenAI refuses unverified organisations.
+	noSummary bool
 }
 
 // NewServer starts a server playing turns and closes it when t ends.
@@ -179,7 +187,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, rec)
 	s.mu.Unlock()
-	if s.refuseKey(w, r, proto) || s.refuseReasoning(w, proto, rec.Body) {
+	if s.refuseKey(w, r, proto) || s.refuseReasoning(w, proto, rec.Body) || s.refuseSummary(w, proto, rec.Body) {
 		return
 	}
 	s.mu.Lock()
@@ -209,6 +217,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if turn.RetryAfter != "" {
 		w.Header().Set("retry-after", turn.RetryAfter)
+	}
+	if turn.Recorded != nil {
+		playRecorded(w, turn.Recorded)
+		return
 	}
 	if turn.Status != 0 {
 		w.Header().Set("content-type", "application/json")

@@ -26,6 +26,7 @@ type apiError struct {
 	Message string `json:"message"`
 	Type    string `json:"type"`
 	Code    any    `json:"code"`
+	Param   any    `json:"param"`
 }
 
 func (b *errorBody) code() string {
@@ -68,7 +69,11 @@ func statusError(ctx context.Context, provider string, resp *http.Response, url 
 			out.Kind = llm.KindContextOverflow
 		case "insufficient_quota":
 			// A 429 that waiting does not fix.
-			out.Kind = llm.KindAuth
+			out.Kind, out.Err = llm.KindAuth, llm.ErrQuota
+		case "unsupported_value":
+			if body.Error.Param == "reasoning.summary" {
+				out.Err = errSummaryRefused
+			}
 		}
 	}
 	return out
@@ -83,6 +88,8 @@ func streamError(provider string, body *errorBody, data []byte) *llm.Error {
 	code := body.code()
 	kind := llm.KindOverloaded
 	switch {
+	case code == "insufficient_quota" || body.Error.Type == "insufficient_quota":
+		return quotaError(provider, msg)
 	case llm.IsOverflowMessage(msg) || code == "context_length_exceeded":
 		kind = llm.KindContextOverflow
 	case strings.Contains(code, "rate_limit") || strings.Contains(body.Error.Type, "rate_limit"):
@@ -91,6 +98,13 @@ func streamError(provider string, body *errorBody, data []byte) *llm.Error {
 		kind = llm.KindInvalidRequest
 	}
 	return &llm.Error{Kind: kind, Provider: provider, Message: msg}
+}
+
+// quotaError is the error of an exhausted quota, wherever it arrives: an
+// HTTP 429 or an error inside a 200 stream (a Chat Completions error
+// chunk, a Responses error event or response.failed).
+func quotaError(provider, msg string) *llm.Error {
+	return &llm.Error{Kind: llm.KindAuth, Provider: provider, Message: msg, Err: llm.ErrQuota}
 }
 
 // retryAfter reads retry-after-ms (milliseconds) or retry-after.

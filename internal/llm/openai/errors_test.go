@@ -3,6 +3,7 @@ package openai_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +37,8 @@ func TestModel_Faults(t *testing.T) {
 		{"context overflow by message", llmtest.ServerTurn{Status: 400,
 			ErrorMessage: "This model's maximum context length is 32768 tokens. However, you requested 40000 tokens."}, llm.KindContextOverflow, 400, 0, ""},
 		{"error chunk mid-stream", llmtest.ServerTurn{Message: hello, Chunk: 5, Cut: llmtest.CutErrorEvent, CutAfter: 3}, llm.KindOverloaded, 0, 0, "Hello ther"},
+		{"quota chunk", llmtest.ServerTurn{Message: hello, Cut: llmtest.CutErrorEvent, CutAfter: 1, ErrorType: "insufficient_quota",
+			ErrorMessage: "You exceeded your current quota, please check your plan and billing details."}, llm.KindAuth, 0, 0, ""},
 		{"reset before response", llmtest.ServerTurn{Message: hello, Cut: llmtest.CutReset}, llm.KindTransport, 0, 0, ""},
 		{"reset mid-stream", llmtest.ServerTurn{Message: hello, Chunk: 5, Cut: llmtest.CutReset, CutAfter: 2}, llm.KindTransport, 0, 0, "Hello"},
 		{"reset before [DONE]", llmtest.ServerTurn{Message: hello, Cut: llmtest.CutReset, CutAfter: 4}, llm.KindTransport, 0, 0, hello.Text()},
@@ -54,6 +57,9 @@ func TestModel_Faults(t *testing.T) {
 			}
 			if tt.retryAfter != 0 && e.RetryAfter != tt.retryAfter {
 				t.Errorf("retry-after = %v, want %v", e.RetryAfter, tt.retryAfter)
+			}
+			if quota := strings.Contains(tt.name, "quota"); errors.Is(err, llm.ErrQuota) != quota {
+				t.Errorf("quota error = %v, want %v", errors.Is(err, llm.ErrQuota), quota)
 			}
 			if tt.name == "rate limit http date" && (e.RetryAfter < 80*time.Second || e.RetryAfter > 91*time.Second) {
 				t.Errorf("retry-after from date = %v", e.RetryAfter)

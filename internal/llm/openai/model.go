@@ -52,6 +52,15 @@ type Config struct {
 	// "reasoning") in which assistant messages with tool calls carry their
 	// reasoning back (Chat Completions only; see llm.ProviderInfo).
 	ReasoningField string
+	// ReasoningSummary is what the Responses API is asked for in
+	// reasoning.summary: "" or "auto" asks for summaries, "off" sends
+	// none (OpenAI gives them only to verified organisations).
+	ReasoningSummary string
+	// Warn, when set, receives the adapter's notices (a stream whose
+	// finished item contradicts its deltas; reasoning summaries the
+	// organisation may not have). It may be called from any goroutine
+	// that ranges over a stream; nil drops them.
+	Warn func(msg string)
 }
 
 // Model streams responses from a Chat Completions endpoint.

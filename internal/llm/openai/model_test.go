@@ -12,7 +12,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm/openai"
 )
 
-var gpt5 = llm.Info{ID: "openai/gpt-5", ContextWindow: 400000, MaxOutputTokens: 128000, Images: true, Thinking: true,
+var gpt5 = llm.Info{ID: "openai/gpt-5", ContextWindow: 400000, MaxOutputTokens: 128000, Images: true, Thinking: true, MinEffort: "minimal",
 	Price: llm.Price{Input: 1.25, Output: 10, CacheRead: 0.125}}
 
 func newModel(t *testing.T, info llm.Info, turns ...llmtest.ServerTurn) (*openai.Model, *llmtest.Server) {

@@ -37,8 +37,8 @@ func (m *Model) body(req llm.Request) (*llm.Body, error) {
 		fmt.Fprintf(&head, `,%q:%d`, field, maxTokens)
 	}
 	reasoning := m.cfg.Info.Thinking
-	if reasoning && req.Thinking.Enabled() {
-		effort, _ := json.Marshal(string(req.Thinking))
+	if e := effort(req.Thinking, m.cfg.Info); reasoning && e != "" {
+		effort, _ := json.Marshal(e)
 		head.WriteString(`,"reasoning_effort":`)
 		head.Write(effort)
 	}

@@ -3,7 +3,10 @@ package openai
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"iter"
 	"net/http"
 	"strings"
@@ -18,10 +21,11 @@ import (
 // (include: reasoning.encrypted_content), so a reasoning model keeps its
 // reasoning across tool calls without OpenAI storing anything.
 type ResponsesModel struct {
-	cfg    Config
-	url    string
-	redact *llm.Redactor
-	cache  llm.EncodeCache[[]byte]
+	cfg     Config
+	url     string
+	account string // see accountOf
+	redact  *llm.Redactor
+	cache   llm.EncodeCache[[]byte]
 }
 
 var _ llm.Model = (*ResponsesModel)(nil)
@@ -36,7 +40,8 @@ func NewResponses(cfg Config) *ResponsesModel {
 		cfg.HTTPClient = &http.Client{}
 	}
 	redact := cfg.Redactor.With(cfg.APIKey).With(llm.URLSecrets(cfg.BaseURL)...)
-	return &ResponsesModel{cfg: cfg, url: strings.TrimRight(cfg.BaseURL, "/") + "/responses", redact: redact}
+	url := strings.TrimRight(cfg.BaseURL, "/") + "/responses"
+	return &ResponsesModel{cfg: cfg, url: url, account: accountOf(url, cfg.APIKey), redact: redact}
 }
 
 // Stream sends req and streams the response.
@@ -45,12 +50,7 @@ func (m *ResponsesModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[
 		d := newResponsesDecoder(m.cfg, m.redact)
 		g, reqCtx := llm.NewStreamGuard(ctx, m.cfg.Provider, m.cfg.IdleTimeout, m.cfg.MaxResponseBytes)
 		defer g.Stop()
-		body, err := m.body(req)
-		if err != nil {
-			d.fail(yield, err)
-			return
-		}
-		resp, err := post(reqCtx, &m.cfg, m.url, body)
+		resp, err := m.send(reqCtx, req)
 		if err != nil {
 			d.fail(yield, g.Err(err))
 			return
@@ -87,4 +87,37 @@ func (m *ResponsesModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[
 		}
 		d.finish(ctx, yield)
 	}
+}
+
+// send posts req and returns the response of a 2xx status. When OpenAI
+// refuses the reasoning summaries the request asks for (HTTP 400
+// unsupported_value on reasoning.summary: the organisation is not
+// verified), it says so once and sends the request again without them,
+// as it sends every later request of that account in this process.
+func (m *ResponsesModel) send(ctx context.Context, req llm.Request) (*http.Response, error) {
+	summary := m.cfg.ReasoningSummary != SummaryOff && !summaryRefused(m.account)
+	body, err := m.body(req, summary)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := post(ctx, &m.cfg, m.url, body)
+	if err == nil || !summary || !errors.Is(err, errSummaryRefused) {
+		return resp, err
+	}
+	if refuseSummary(m.account) && m.cfg.Warn != nil {
+		m.cfg.Warn(m.cfg.Provider + ": the organisation may not receive reasoning summaries (HTTP 400 unsupported_value on reasoning.summary); " +
+			"Bonsai goes on without them. Verify the organisation in the provider's settings to get them, " +
+			"or set agent.reasoningSummary to off to stop asking")
+	}
+	if body, err = m.body(req, false); err != nil {
+		return nil, err
+	}
+	return post(ctx, &m.cfg, m.url, body)
+}
+
+// accountOf identifies the organisation that requests to url with key
+// bill: the endpoint and a digest of the key.
+func accountOf(url, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return url + " " + hex.EncodeToString(sum[:8])
 }

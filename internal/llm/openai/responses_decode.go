@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
@@ -18,6 +19,7 @@ type responsesEvent struct {
 	Type         string             `json:"type"`
 	OutputIndex  int64              `json:"output_index"`
 	SummaryIndex int64              `json:"summary_index"`
+	ContentIndex int64              `json:"content_index"`
 	Delta        lenientString      `json:"delta"`
 	Item         *responsesItem     `json:"item"`
 	Part         *responsesContent  `json:"part"`
@@ -83,6 +85,7 @@ type responsesDecoder struct {
 	text     map[int]*strings.Builder
 	args     map[int][]byte
 	open     map[int]bool // parts started and not ended
+	raw      map[int]bool // thinking parts fed raw reasoning, not summaries
 	refusal  bool
 	finished bool
 }
@@ -96,6 +99,7 @@ func newResponsesDecoder(cfg Config, redact *llm.Redactor) *responsesDecoder {
 		text:   map[int]*strings.Builder{},
 		args:   map[int][]byte{},
 		open:   map[int]bool{},
+		raw:    map[int]bool{},
 	}
 }
 
@@ -115,18 +119,15 @@ func (d *responsesDecoder) handle(ev *responsesEvent, data []byte, yield yieldFu
 			return d.start(ev.OutputIndex, d.callPart(ev.Item), yield)
 		}
 	case "response.content_part.added":
-		if ev.Part != nil && ev.Part.Type == "refusal" {
-			d.refusal = true
-		}
-		return d.start(ev.OutputIndex, llm.Part{Type: llm.PartText}, yield)
+		return d.contentPart(ev, yield)
 	case "response.reasoning_summary_part.added":
-		i, ok := d.current(ev.OutputIndex, llm.PartThinking, yield)
-		if ok && ev.SummaryIndex > 0 && d.text[i].Len() > 0 {
-			return d.delta(i, "\n\n", yield)
-		}
+		_, ok := d.thinkingPart(ev.OutputIndex, ev.SummaryIndex, yield)
 		return ok
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		i, ok := d.current(ev.OutputIndex, llm.PartThinking, yield)
+		if ok && ev.Type == "response.reasoning_text.delta" {
+			d.raw[i] = true
+		}
 		return ok && d.delta(i, string(ev.Delta), yield)
 	case "response.output_text.delta", "response.refusal.delta":
 		if ev.Type == "response.refusal.delta" {
@@ -162,6 +163,37 @@ func (d *responsesDecoder) handle(ev *responsesEvent, data []byte, yield yieldFu
 		return false
 	}
 	return true
+}
+
+// contentPart handles response.content_part.added by the part's type:
+// raw reasoning (reasoning_text, from DeepSeek, OpenRouter's gpt-oss, LM
+// Studio) goes on in the item's thinking part; output_text and refusal
+// start a text part.
+func (d *responsesDecoder) contentPart(ev *responsesEvent, yield yieldFunc) bool {
+	typ := ""
+	if ev.Part != nil {
+		typ = string(ev.Part.Type)
+	}
+	switch typ {
+	case "reasoning_text":
+		i, ok := d.thinkingPart(ev.OutputIndex, ev.ContentIndex, yield)
+		d.raw[i] = ok
+		return ok
+	case "refusal":
+		d.refusal = true
+	}
+	return d.start(ev.OutputIndex, llm.Part{Type: llm.PartText}, yield)
+}
+
+// thinkingPart opens the n-th summary or reasoning part of the item at
+// out and returns the item's thinking part, where its parts go one after
+// the other, separated by blank lines.
+func (d *responsesDecoder) thinkingPart(out, n int64, yield yieldFunc) (int, bool) {
+	i, ok := d.current(out, llm.PartThinking, yield)
+	if ok && n > 0 && d.text[i].Len() > 0 {
+		ok = d.delta(i, "\n\n", yield)
+	}
+	return i, ok
 }
 
 func (d *responsesDecoder) callPart(it *responsesItem) llm.Part {
@@ -221,22 +253,17 @@ func (d *responsesDecoder) delta(i int, s string, yield yieldFunc) bool {
 	return yield(llm.Event{Type: typ, Index: i, Delta: s}, nil)
 }
 
-// itemDone ends the parts of the item at out, completing them from the
-// item where the deltas fell short (encrypted reasoning always comes
-// here).
+// itemDone ends the parts of the item at out. The finished item is what
+// the server meant: where the deltas fell short of it (a server that
+// streams no argument deltas; encrypted reasoning always comes here) the
+// rest goes out as a delta, and where they disagree with it the item wins
+// and the difference is reported through Config.Warn.
 func (d *responsesDecoder) itemDone(out int64, it *responsesItem, yield yieldFunc) bool {
 	switch it.Type {
 	case "reasoning":
 		i, ok := d.current(out, llm.PartThinking, yield)
-		if !ok {
+		if !ok || !d.settle(i, reasoningText(it, d.raw[i]), yield) {
 			return false
-		}
-		if d.text[i].Len() == 0 {
-			var texts []string
-			for _, s := range it.Summary {
-				texts = append(texts, string(s.Text))
-			}
-			d.text[i].WriteString(strings.Join(texts, "\n\n"))
 		}
 		d.msg.Content[i].Signature = string(it.EncryptedContent)
 	case "function_call":
@@ -251,21 +278,12 @@ func (d *responsesDecoder) itemDone(out int64, it *responsesItem, yield yieldFun
 		if p.Name == "" {
 			p.Name = string(it.Name)
 		}
-		if it.Arguments != "" {
-			d.args[i] = []byte(it.Arguments)
+		if !d.settle(i, string(it.Arguments), yield) {
+			return false
 		}
 	case "message":
-		if len(d.items[out]) == 0 {
-			// A server that streamed no deltas: the text is in the item.
-			for _, c := range it.Content {
-				text := string(c.Text)
-				if c.Type == "refusal" {
-					d.refusal, text = true, string(c.Refusal)
-				}
-				if !d.start(out, llm.Part{Type: llm.PartText}, yield) || !d.delta(len(d.msg.Content)-1, text, yield) {
-					return false
-				}
-			}
+		if !d.messageDone(out, it, yield) {
+			return false
 		}
 	}
 	for _, i := range d.items[out] {
@@ -274,6 +292,105 @@ func (d *responsesDecoder) itemDone(out int64, it *responsesItem, yield yieldFun
 		}
 	}
 	return true
+}
+
+// messageDone settles the text parts of the message item at out against
+// the item's text and refusal content parts, in order, starting those
+// the server streamed nothing for.
+func (d *responsesDecoder) messageDone(out int64, it *responsesItem, yield yieldFunc) bool {
+	var texts []int
+	for _, i := range d.items[out] {
+		if d.msg.Content[i].Type == llm.PartText {
+			texts = append(texts, i)
+		}
+	}
+	n := 0
+	for _, c := range it.Content {
+		if c.Type == "reasoning_text" {
+			continue // decoded into the item's thinking part, not settled
+		}
+		text := string(c.Text)
+		if c.Type == "refusal" {
+			d.refusal, text = true, string(c.Refusal)
+		}
+		if n >= len(texts) {
+			if !d.start(out, llm.Part{Type: llm.PartText}, yield) {
+				return false
+			}
+			texts = append(texts, len(d.msg.Content)-1)
+		}
+		if !d.settle(texts[n], text, yield) {
+			return false
+		}
+		n++
+	}
+	return true
+}
+
+// reasoningText is the text of a finished reasoning item: its summary
+// parts, or for a part fed raw reasoning (or an item without summary) its
+// reasoning_text content parts, joined by blank lines.
+func reasoningText(it *responsesItem, raw bool) string {
+	join := func(parts []responsesContent) string {
+		texts := make([]string, 0, len(parts))
+		for _, s := range parts {
+			texts = append(texts, string(s.Text))
+		}
+		return strings.Join(texts, "\n\n")
+	}
+	summary, content := join(it.Summary), join(it.Content)
+	if raw || summary == "" {
+		return content
+	}
+	return summary
+}
+
+// settle makes part i's text or arguments what the finished item says,
+// final; an empty final keeps what was streamed. What the deltas lack of
+// final goes out as one more delta; a final that contradicts them
+// replaces them (the end event carries it). Either difference from
+// deltas that were streamed is reported; a part streamed without any
+// delta (LM Studio's arguments) is not.
+func (d *responsesDecoder) settle(i int, final string, yield yieldFunc) bool {
+	var got string
+	if d.msg.Content[i].Type == llm.PartToolCall {
+		got = string(d.args[i])
+	} else {
+		got = d.text[i].String()
+	}
+	if final == "" || final == got {
+		return true
+	}
+	if got != "" {
+		d.warnf("%s: the finished %s part %d (%d bytes) differs from its streamed deltas (%d bytes) from byte %d; the finished part is kept",
+			d.cfg.Provider, d.msg.Content[i].Type, i, len(final), len(got), commonPrefix(got, final))
+	}
+	if rest, ok := strings.CutPrefix(final, got); ok {
+		return d.delta(i, rest, yield)
+	}
+	if d.msg.Content[i].Type == llm.PartToolCall {
+		d.args[i] = []byte(final)
+	} else {
+		d.text[i].Reset()
+		d.text[i].WriteString(final)
+	}
+	return true
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// warnf reports a notice through Config.Warn, if set.
+func (d *responsesDecoder) warnf(format string, args ...any) {
+	if d.cfg.Warn != nil {
+		d.cfg.Warn(fmt.Sprintf(format, args...))
+	}
 }
 
 // end ends part i if it is open.
@@ -391,6 +508,8 @@ func responsesError(provider, code, msg string, data []byte) *llm.Error {
 	}
 	kind := llm.KindInvalidRequest
 	switch {
+	case code == "insufficient_quota":
+		return quotaError(provider, msg)
 	case llm.IsOverflowMessage(msg) || code == "context_length_exceeded":
 		kind = llm.KindContextOverflow
 	case strings.Contains(code, "rate_limit"):

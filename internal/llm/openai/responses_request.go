@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -59,8 +60,9 @@ type functionCallOutputItem struct {
 // must send back.
 const reasoningInclude = `,"include":["reasoning.encrypted_content"]`
 
-// body encodes the Responses request for req.
-func (m *ResponsesModel) body(req llm.Request) (*llm.Body, error) {
+// body encodes the Responses request for req, asking for reasoning
+// summaries when summary is set.
+func (m *ResponsesModel) body(req llm.Request, summary bool) (*llm.Body, error) {
 	var head bytes.Buffer
 	model, _ := json.Marshal(m.cfg.Model)
 	fmt.Fprintf(&head, `{"model":%s,"stream":true,"store":false`, model)
@@ -74,14 +76,7 @@ func (m *ResponsesModel) body(req llm.Request) (*llm.Body, error) {
 	reasoning := m.cfg.Info.Thinking
 	if reasoning {
 		head.WriteString(reasoningInclude)
-		head.WriteString(`,"reasoning":{`)
-		if req.Thinking.Enabled() {
-			effort, _ := json.Marshal(string(req.Thinking))
-			head.WriteString(`"effort":`)
-			head.Write(effort)
-			head.WriteByte(',')
-		}
-		head.WriteString(`"summary":"auto"}`)
+		writeReasoning(&head, effort(req.Thinking, m.cfg.Info), summary)
 	}
 	if req.Temperature != nil && !reasoning {
 		head.WriteString(`,"temperature":`)
@@ -129,6 +124,30 @@ func (m *ResponsesModel) body(req llm.Request) (*llm.Body, error) {
 	m.cache.Sweep()
 	b.Write(closeAll)
 	return b, nil
+}
+
+// writeReasoning writes the reasoning object: the effort, if any, and
+// the summary when asked for.
+func writeReasoning(b *bytes.Buffer, effort string, summary bool) {
+	var fields []string
+	if effort != "" {
+		e, _ := json.Marshal(effort)
+		fields = append(fields, `"effort":`+string(e))
+	}
+	if summary {
+		fields = append(fields, `"summary":"auto"`)
+	}
+	b.WriteString(`,"reasoning":{` + strings.Join(fields, ",") + `}`)
+}
+
+// effort is the reasoning effort sent for level: the level when thinking
+// is on; when off, the lowest effort the catalog says the model accepts
+// (Info.MinEffort), else none (the model's default).
+func effort(level llm.ThinkingLevel, info llm.Info) string {
+	if level.Enabled() {
+		return string(level)
+	}
+	return info.MinEffort
 }
 
 // writeResponsesTools writes the tools array, if any: function tools

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +53,12 @@ func FuzzResponses_Stream(f *testing.F) {
 		{Message: hello, Cut: llmtest.CutErrorEvent, CutAfter: 3},
 	} {
 		f.Add(recordResponses(f, turn))
+	}
+	// The recorded shapes of other servers (raw reasoning, arguments only
+	// in the finished item, deltas that disagree, quota errors).
+	recs, _ := filepath.Glob(filepath.Join("testdata", "responses", "*.sse"))
+	for _, r := range recs {
+		f.Add(llmtest.LoadRecording(f, r))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		m := openai.NewResponses(openai.Config{Model: "m", APIKey: "k", BaseURL: "http://replay.invalid/v1", Info: gpt5,

@@ -37,6 +37,13 @@ type Options struct {
 	// BONSAI_LLM_MAX_RESPONSE_BYTES, or else uses the llm defaults.
 	IdleTimeout      time.Duration
 	MaxResponseBytes int64
+	// ReasoningSummary is config.json's agent.reasoningSummary: "auto"
+	// (or "") asks OpenAI's reasoning models for reasoning summaries,
+	// "off" does not (see openai.Config.ReasoningSummary).
+	ReasoningSummary string
+	// Warn receives the adapters' notices (a server's stream contradicting
+	// itself, reasoning summaries refused); nil drops them.
+	Warn func(msg string)
 }
 
 // Resolved is a model ready to use.
@@ -97,7 +104,8 @@ func adapter(p llm.ProviderInfo, mid llm.ModelID, key, base string, info llm.Inf
 	case llm.WireOpenAIResponses:
 		return openai.NewResponses(openai.Config{Model: mid.Model, APIKey: key, AuthHeader: p.AuthHeader, BaseURL: base, Info: info,
 			HTTPClient: opts.HTTPClient, Provider: p.Name, Headers: p.Headers,
-			Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
+			Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max,
+			ReasoningSummary: opts.ReasoningSummary, Warn: opts.Warn}), nil
 	case llm.WireAnthropicMessages:
 		return anthropic.New(anthropic.Config{Model: mid.Model, APIKey: key, AuthHeader: p.AuthHeader, BaseURL: base, Info: info,
 			HTTPClient: opts.HTTPClient, Provider: p.Name, Redactor: opts.Redactor, IdleTimeout: idle, MaxResponseBytes: max}), nil
