@@ -50,7 +50,7 @@ func New(r Repo, o Options) (Client, error) {
 	case GitLab:
 		return &gitlab{a}, nil
 	}
-	return &gitea{a}, nil
+	return &gitea{api: a}, nil
 }
 
 // api is the HTTP core the three clients share.
@@ -115,7 +115,6 @@ type call struct {
 type result struct {
 	status int
 	header http.Header
-	sum    string // a digest of the body, for forges that send no ETag
 }
 
 // do runs c, waiting out one short Retry-After.
@@ -186,8 +185,7 @@ func (a *api) once(ctx context.Context, c call) (result, error) {
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	digest := sha256.Sum256(data)
-	res := result{status: resp.StatusCode, header: resp.Header, sum: hex.EncodeToString(digest[:12])}
+	res := result{status: resp.StatusCode, header: resp.Header}
 	if err != nil {
 		return res, &Error{Kind: a.repo.Kind, Op: c.op, Status: resp.StatusCode, Reason: Unavailable, Err: err}
 	}
@@ -336,31 +334,61 @@ func list[T any](ctx context.Context, a *api, op, path string, q url.Values) ([]
 	return all, nil
 }
 
-// sumPrefix marks a validator Bonsai made from the body of a forge's
-// answer that had no ETag; it is compared here, never sent.
+// sumPrefix marks the part of a validator that is a digest Bonsai made
+// of the fields it reads from an answer; it is compared here, never sent.
 const sumPrefix = "sum:"
 
-// poll reads a pull request conditionally: with If-None-Match when the
-// forge gave an ETag, else by comparing a digest of the answer, so that a
-// forge without ETags still costs one request when nothing changed.
-func (a *api) poll(ctx context.Context, op, path, etag string, out any) (Poll, bool, error) {
-	sent := etag
-	if strings.HasPrefix(etag, sumPrefix) {
-		sent = ""
+// A validator is what Bonsai keeps of an answer to tell, next time,
+// whether it changed: the forge's ETag (sent back in If-None-Match) and a
+// digest of the fields Bonsai reads, separated by a space, which no ETag
+// holds. Either may be missing.
+func splitValidator(v string) (etag, sum string) {
+	for _, f := range strings.Fields(v) {
+		if strings.HasPrefix(f, sumPrefix) {
+			sum = f
+		} else {
+			etag = f
+		}
 	}
-	res, err := a.do(ctx, call{op: op, method: http.MethodGet, path: path, etag: sent, out: out})
+	return etag, sum
+}
+
+// digestOf is the digest part of a validator for v, the answer as the
+// client decoded it: only the fields it declares, so that what the sync
+// does not read (the repository's open_issues_count inside every pull
+// request, a reviewer's avatar) changes nothing.
+func digestOf(v any) string {
+	b, _ := json.Marshal(v)
+	sum := sha256.Sum256(b)
+	return sumPrefix + hex.EncodeToString(sum[:12])
+}
+
+// cond reads c conditionally against validator: with If-None-Match when
+// it holds an ETag, and by comparing the digest of the decoded answer
+// otherwise or when the ETag changed. changed is false when the forge
+// answered 304 (c.out is then untouched) or when the fields read are the
+// same; the returned validator is the one to keep either way.
+func (a *api) cond(ctx context.Context, c call, validator string) (next string, changed, fetched bool, err error) {
+	etag, sum := splitValidator(validator)
+	c.etag = etag
+	res, err := a.do(ctx, c)
+	if err != nil {
+		return validator, false, false, err
+	}
+	if res.status == http.StatusNotModified {
+		return validator, false, false, nil
+	}
+	now := digestOf(c.out)
+	next = strings.TrimSpace(res.header.Get("ETag") + " " + now)
+	return next, now != sum, true, nil
+}
+
+// poll reads a pull request conditionally (cond): one request when
+// nothing the sync reads changed, whether the forge sends ETags or not.
+func (a *api) poll(ctx context.Context, op, path, validator string, out any) (Poll, bool, error) {
+	next, changed, _, err := a.cond(ctx, call{op: op, method: http.MethodGet, path: path, out: out}, validator)
 	if err != nil {
 		return Poll{}, false, err
 	}
-	if res.status == http.StatusNotModified {
-		return Poll{ETag: etag, NotModified: true}, false, nil
-	}
-	tag := res.header.Get("ETag")
-	if tag == "" {
-		tag = sumPrefix + res.sum
-		if tag == etag {
-			return Poll{ETag: etag, NotModified: true}, false, nil
-		}
-	}
-	return Poll{ETag: tag}, true, nil
+	return Poll{ETag: next, NotModified: !changed}, changed, nil
 }

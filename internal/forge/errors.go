@@ -113,5 +113,5 @@ func ReasonOf(err error) Reason {
 var scopes = map[Kind]string{
 	GitHub: "fine-grained: Pull requests read and write, Contents read and write, Commit statuses and Checks read; classic: repo",
 	GitLab: "api",
-	Gitea:  "write:repository",
+	Gitea:  "write:repository and read:issue",
 }

@@ -99,13 +99,21 @@ type Review struct {
 	// Path and Line place an inline review comment; "" and 0 otherwise.
 	Path string
 	Line int
-	URL  string
-	At   time.Time
+	// Old reports a comment on the old side of the diff: Line is a line
+	// of the file before the change (one the change removed).
+	Old bool
+	URL string
+	At  time.Time
 	// Outsider is set when the forge says the author has no write access
 	// to the repository (GitHub's author_association): on a public
 	// repository anyone may comment, and their words must not steer the
 	// agent.
 	Outsider bool
+	// Unknown is set, with Outsider, when the forge would not say
+	// whether the author may push (a Gitea token that is not the
+	// repository's admin, with the fallbacks refused too): the review is
+	// kept from the agent and the ticket says why.
+	Unknown bool
 }
 
 // Check is one failing or pending check, for the ticket.
@@ -152,6 +160,15 @@ type Poll struct {
 	NotModified bool
 }
 
+// ChecksPoll is the answer to a conditional read of a commit's checks.
+type ChecksPoll struct {
+	Status CheckStatus
+	// ETag is the validator of this answer, given back next time.
+	ETag string
+	// NotModified reports that nothing read changed: Status is empty.
+	NotModified bool
+}
+
 // Client is one repository on one forge.
 type Client interface {
 	// Kind is the forge.
@@ -171,6 +188,11 @@ type Client interface {
 	Reviews(ctx context.Context, number int, cursor string) ([]Review, string, error)
 	// Checks returns the combined checks of a commit.
 	Checks(ctx context.Context, sha string) (CheckStatus, error)
+	// PollChecks reads the combined checks of a commit, conditionally
+	// when etag (a validator of an earlier answer) is not "". Forges
+	// whose pull request does not change when a check does (GitHub,
+	// Gitea) are asked this way on every beat.
+	PollChecks(ctx context.Context, sha, etag string) (ChecksPoll, error)
 	// Merge merges a pull request and returns the commit it landed as
 	// ("" when the forge does not say).
 	Merge(ctx context.Context, number int, m MergeRequest) (string, error)

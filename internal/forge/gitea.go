@@ -6,11 +6,17 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"sync/atomic"
 	"time"
 )
 
 // gitea speaks the REST API (v1) of Gitea and Forgejo.
-type gitea struct{ *api }
+type gitea struct {
+	*api
+	// permissionRefused remembers that the token may not read other
+	// users' permissions (it is not the repository's admin).
+	permissionRefused atomic.Bool
+}
 
 func (g *gitea) Kind() Kind { return Gitea }
 func (g *gitea) Repo() Repo { return g.repo }
@@ -26,7 +32,11 @@ type gtPull struct {
 	Title          string  `json:"title"`
 	Merged         bool    `json:"merged"`
 	MergeCommitSHA *string `json:"merge_commit_sha"`
-	Head           struct {
+	// UpdatedAt and Comments change with a review or a comment; they are
+	// read only for the digest that tells a changed pull request.
+	UpdatedAt string `json:"updated_at"`
+	Comments  int    `json:"comments"`
+	Head      struct {
 		Ref string `json:"ref"`
 		SHA string `json:"sha"`
 	} `json:"head"`
@@ -86,23 +96,37 @@ func (g *gitea) Poll(ctx context.Context, number int, etag string) (Poll, error)
 }
 
 type gtReview struct {
-	ID            int64     `json:"id"`
-	User          ghUser    `json:"user"`
-	Body          string    `json:"body"`
-	State         string    `json:"state"`
-	HTMLURL       string    `json:"html_url"`
-	CommentsCount int       `json:"comments_count"`
-	SubmittedAt   time.Time `json:"submitted_at"`
+	ID            int64  `json:"id"`
+	User          ghUser `json:"user"`
+	Body          string `json:"body"`
+	State         string `json:"state"`
+	HTMLURL       string `json:"html_url"`
+	CommentsCount int    `json:"comments_count"`
+	// Official is set on an approval or a request for changes by a
+	// reviewer who may push (or whom branch protection lists).
+	Official    bool      `json:"official"`
+	SubmittedAt time.Time `json:"submitted_at"`
 }
 
 type gtComment struct {
-	ID        int64     `json:"id"`
-	User      ghUser    `json:"user"`
-	Body      string    `json:"body"`
-	Path      string    `json:"path"`
-	Position  int       `json:"position"`
-	HTMLURL   string    `json:"html_url"`
-	CreatedAt time.Time `json:"created_at"`
+	ID   int64  `json:"id"`
+	User ghUser `json:"user"`
+	Body string `json:"body"`
+	Path string `json:"path"`
+	// Position is the line on the new side; a comment on the old side
+	// (a removed line) has Position 0 and its line in OriginalPosition.
+	Position         int       `json:"position"`
+	OriginalPosition int       `json:"original_position"`
+	HTMLURL          string    `json:"html_url"`
+	CreatedAt        time.Time `json:"created_at"`
+}
+
+// line is the line a review comment is on, on whichever side.
+func (c gtComment) line() int {
+	if c.Position > 0 {
+		return c.Position
+	}
+	return c.OriginalPosition
 }
 
 func (g *gitea) Reviews(ctx context.Context, number int, cur string) ([]Review, string, error) {
@@ -117,10 +141,14 @@ func (g *gitea) Reviews(ctx context.Context, number int, cur string) ([]Review, 
 		return nil, cur, err
 	}
 	// Who may steer the agent: collaborators who may push.
+	acc := g.access(op)
 	authors := map[string]bool{}
 	for _, r := range reviews {
 		if r.ID > c.ids["r"] {
 			authors[r.User.Login] = true
+			if r.Official {
+				acc.known[r.User.Login] = accessInsider // Gitea marks official only reviews by people who may push
+			}
 		}
 	}
 	for _, cm := range talk {
@@ -128,18 +156,9 @@ func (g *gitea) Reviews(ctx context.Context, number int, cur string) ([]Review, 
 			authors[cm.User.Login] = true
 		}
 	}
-	inside := map[string]bool{}
-	for name := range authors {
-		var perm struct {
-			Permission string `json:"permission"`
-		}
-		_, err := g.do(ctx, call{op: op, method: http.MethodGet, path: g.path("/collaborators/%s/permission", url.PathEscape(name)), out: &perm})
-		switch {
-		case ReasonOf(err) == NotFound || ReasonOf(err) == Forbidden:
-		case err != nil:
+	for _, name := range sortedKeys(authors) {
+		if err := acc.decide(ctx, name); err != nil {
 			return nil, cur, err
-		default:
-			inside[name] = perm.Permission == "write" || perm.Permission == "admin" || perm.Permission == "owner"
 		}
 	}
 	var out []Review
@@ -158,8 +177,8 @@ func (g *gitea) Reviews(ctx context.Context, number int, cur string) ([]Review, 
 				return nil, cur, err
 			}
 			for _, cm := range cs {
-				out = append(out, Review{Kind: Commented, Author: cm.User.Login, Body: cm.Body, Path: cm.Path, Line: cm.Position, URL: cm.HTMLURL, At: cm.CreatedAt,
-					Outsider: !inside[cm.User.Login]})
+				out = append(out, acc.mark(Review{Kind: Commented, Author: cm.User.Login, Body: cm.Body, Path: cm.Path, Line: cm.line(), Old: cm.Position == 0 && cm.OriginalPosition > 0,
+					URL: cm.HTMLURL, At: cm.CreatedAt}))
 			}
 		}
 		k := Commented
@@ -173,12 +192,12 @@ func (g *gitea) Reviews(ctx context.Context, number int, cur string) ([]Review, 
 				continue
 			}
 		}
-		out = append(out, Review{Kind: k, Author: r.User.Login, Body: r.Body, URL: r.HTMLURL, At: r.SubmittedAt, Outsider: !inside[r.User.Login]})
+		out = append(out, acc.mark(Review{Kind: k, Author: r.User.Login, Body: r.Body, URL: r.HTMLURL, At: r.SubmittedAt}))
 	}
 	for _, cm := range talk {
 		if cm.ID > last["i"] {
 			c.seen("i", cm.ID)
-			out = append(out, Review{Kind: Commented, Author: cm.User.Login, Body: cm.Body, URL: cm.HTMLURL, At: cm.CreatedAt, Outsider: !inside[cm.User.Login]})
+			out = append(out, acc.mark(Review{Kind: Commented, Author: cm.User.Login, Body: cm.Body, URL: cm.HTMLURL, At: cm.CreatedAt}))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
@@ -186,18 +205,27 @@ func (g *gitea) Reviews(ctx context.Context, number int, cur string) ([]Review, 
 }
 
 func (g *gitea) Checks(ctx context.Context, sha string) (CheckStatus, error) {
-	var st struct {
-		State    string `json:"state"`
-		Statuses []struct {
-			Status      string `json:"status"`
-			Context     string `json:"context"`
-			Description string `json:"description"`
-			TargetURL   string `json:"target_url"`
-		} `json:"statuses"`
-	}
-	if _, err := g.do(ctx, call{op: "read checks of " + short(sha), method: http.MethodGet,
-		path: g.path("/commits/%s/status", url.PathEscape(sha)), out: &st}); err != nil {
-		return CheckStatus{}, err
+	p, err := g.PollChecks(ctx, sha, "")
+	return p.Status, err
+}
+
+// gtStatus is Gitea's combined status of a commit.
+type gtStatus struct {
+	State    string `json:"state"`
+	Statuses []struct {
+		Status      string `json:"status"`
+		Context     string `json:"context"`
+		Description string `json:"description"`
+		TargetURL   string `json:"target_url"`
+	} `json:"statuses"`
+}
+
+func (g *gitea) PollChecks(ctx context.Context, sha, validator string) (ChecksPoll, error) {
+	var st gtStatus
+	next, changed, _, err := g.cond(ctx, call{op: "read checks of " + short(sha), method: http.MethodGet,
+		path: g.path("/commits/%s/status", url.PathEscape(sha)), out: &st}, validator)
+	if err != nil || !changed {
+		return ChecksPoll{ETag: next, NotModified: true}, err
 	}
 	var out CheckStatus
 	var states []Checks
@@ -213,7 +241,7 @@ func (g *gitea) Checks(ctx context.Context, sha string) (CheckStatus, error) {
 		states = append(states, c)
 	}
 	out.State = combine(states...)
-	return out, nil
+	return ChecksPoll{Status: out, ETag: next}, nil
 }
 
 func (g *gitea) Merge(ctx context.Context, number int, m MergeRequest) (string, error) {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -31,6 +32,11 @@ type ghPull struct {
 	Merged         bool    `json:"merged"`
 	MergedAt       *string `json:"merged_at"`
 	MergeCommitSHA string  `json:"merge_commit_sha"`
+	// UpdatedAt and the counts change with a review or a comment; they
+	// are read only for the digest that tells a changed pull request.
+	UpdatedAt      string `json:"updated_at"`
+	Comments       int    `json:"comments"`
+	ReviewComments int    `json:"review_comments"`
 	Head           struct {
 		Ref string `json:"ref"`
 		SHA string `json:"sha"`
@@ -190,34 +196,71 @@ func (g *github) Reviews(ctx context.Context, number int, cur string) ([]Review,
 }
 
 func (g *github) Checks(ctx context.Context, sha string) (CheckStatus, error) {
+	p, err := g.PollChecks(ctx, sha, "")
+	return p.Status, err
+}
+
+// ghRuns are a commit's check runs.
+type ghRuns struct {
+	CheckRuns []struct {
+		Name       string  `json:"name"`
+		Status     string  `json:"status"`
+		Conclusion *string `json:"conclusion"`
+		HTMLURL    string  `json:"html_url"`
+		Output     struct {
+			Title string `json:"title"`
+		} `json:"output"`
+	} `json:"check_runs"`
+}
+
+// ghStatus is a commit's combined status.
+type ghStatus struct {
+	State    string `json:"state"`
+	Statuses []struct {
+		State       string `json:"state"`
+		Context     string `json:"context"`
+		Description string `json:"description"`
+		TargetURL   string `json:"target_url"`
+	} `json:"statuses"`
+}
+
+// PollChecks reads the check runs and the combined status, each
+// conditionally; its validator holds both, separated by a tab. When
+// one changed and the other answered 304, the other is read again.
+func (g *github) PollChecks(ctx context.Context, sha, validator string) (ChecksPoll, error) {
 	op := "read checks of " + short(sha)
-	var runs struct {
-		CheckRuns []struct {
-			Name       string  `json:"name"`
-			Status     string  `json:"status"`
-			Conclusion *string `json:"conclusion"`
-			HTMLURL    string  `json:"html_url"`
-			Output     struct {
-				Title string `json:"title"`
-			} `json:"output"`
-		} `json:"check_runs"`
+	vr, vs, _ := strings.Cut(validator, "\t")
+	var runs ghRuns
+	var st ghStatus
+	cr := call{op: op, method: http.MethodGet, path: g.path("/commits/%s/check-runs", url.PathEscape(sha)), query: url.Values{"per_page": {"100"}}, out: &runs}
+	cs := call{op: op, method: http.MethodGet, path: g.path("/commits/%s/status", url.PathEscape(sha)), out: &st}
+	nr, chr, gotr, err := g.cond(ctx, cr, vr)
+	if err != nil {
+		return ChecksPoll{ETag: validator, NotModified: true}, err
 	}
-	if _, err := g.do(ctx, call{op: op, method: http.MethodGet, path: g.path("/commits/%s/check-runs", url.PathEscape(sha)),
-		query: url.Values{"per_page": {"100"}}, out: &runs}); err != nil {
-		return CheckStatus{}, err
+	ns, chs, gots, err := g.cond(ctx, cs, vs)
+	if err != nil {
+		return ChecksPoll{ETag: validator, NotModified: true}, err
 	}
-	var st struct {
-		State    string `json:"state"`
-		Statuses []struct {
-			State       string `json:"state"`
-			Context     string `json:"context"`
-			Description string `json:"description"`
-			TargetURL   string `json:"target_url"`
-		} `json:"statuses"`
+	next := nr + "\t" + ns
+	if !chr && !chs {
+		return ChecksPoll{ETag: next, NotModified: true}, nil
 	}
-	if _, err := g.do(ctx, call{op: op, method: http.MethodGet, path: g.path("/commits/%s/status", url.PathEscape(sha)), out: &st}); err != nil {
-		return CheckStatus{}, err
+	for _, c := range []struct {
+		got bool
+		c   call
+	}{{gotr, cr}, {gots, cs}} {
+		if !c.got {
+			if _, err := g.do(ctx, c.c); err != nil {
+				return ChecksPoll{ETag: validator, NotModified: true}, err
+			}
+		}
 	}
+	return ChecksPoll{Status: runs.status(st), ETag: next}, nil
+}
+
+// status combines check runs and commit statuses.
+func (runs ghRuns) status(st ghStatus) CheckStatus {
 	var out CheckStatus
 	var states []Checks
 	for _, r := range runs.CheckRuns {
@@ -245,7 +288,7 @@ func (g *github) Checks(ctx context.Context, sha string) (CheckStatus, error) {
 		states = append(states, c)
 	}
 	out.State = combine(states...)
-	return out, nil
+	return out
 }
 
 func (g *github) Merge(ctx context.Context, number int, m MergeRequest) (string, error) {

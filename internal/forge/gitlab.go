@@ -61,7 +61,11 @@ type glMR struct {
 	SHA             string `json:"sha"`
 	MergeCommitSHA  string `json:"merge_commit_sha"`
 	SquashCommitSHA string `json:"squash_commit_sha"`
-	HeadPipeline    *struct {
+	// UpdatedAt and UserNotesCount change with a note; they are read
+	// only for the digest that tells a changed merge request.
+	UpdatedAt      string `json:"updated_at"`
+	UserNotesCount int    `json:"user_notes_count"`
+	HeadPipeline   *struct {
 		Status string `json:"status"`
 	} `json:"head_pipeline"`
 }
@@ -215,15 +219,21 @@ func (g *gitlab) Reviews(ctx context.Context, number int, cur string) ([]Review,
 }
 
 func (g *gitlab) Checks(ctx context.Context, sha string) (CheckStatus, error) {
+	p, err := g.PollChecks(ctx, sha, "")
+	return p.Status, err
+}
+
+func (g *gitlab) PollChecks(ctx context.Context, sha, validator string) (ChecksPoll, error) {
 	var sts []struct {
 		Status      string `json:"status"`
 		Name        string `json:"name"`
 		Description string `json:"description"`
 		TargetURL   string `json:"target_url"`
 	}
-	if _, err := g.do(ctx, call{op: "read checks of " + short(sha), method: http.MethodGet,
-		path: g.path("/repository/commits/%s/statuses", url.PathEscape(sha)), query: url.Values{"per_page": {"100"}}, out: &sts}); err != nil {
-		return CheckStatus{}, err
+	next, changed, _, err := g.cond(ctx, call{op: "read checks of " + short(sha), method: http.MethodGet,
+		path: g.path("/repository/commits/%s/statuses", url.PathEscape(sha)), query: url.Values{"per_page": {"100"}}, out: &sts}, validator)
+	if err != nil || !changed {
+		return ChecksPoll{ETag: next, NotModified: true}, err
 	}
 	var out CheckStatus
 	var states []Checks
@@ -235,7 +245,7 @@ func (g *gitlab) Checks(ctx context.Context, sha string) (CheckStatus, error) {
 		states = append(states, c)
 	}
 	out.State = combine(states...)
-	return out, nil
+	return ChecksPoll{Status: out, ETag: next}, nil
 }
 
 // Merge merges a merge request. GitLab merges with the project's merge

@@ -7,29 +7,39 @@ import (
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 )
 
-// idleWithPRs is an env with n tickets in VERIFICATION, each with an open
-// pull request already read once.
-func idleWithPRs(t testing.TB, n int) *env {
-	e := newEnv(t, forge.GitHub)
+// idleWithPRs is an env on forge k with n tickets in VERIFICATION, each
+// with an open pull request already read once.
+func idleWithPRs(t testing.TB, k forge.Kind, n int, noETags bool) *env {
+	e := newEnv(t, k)
+	if noETags {
+		e.forge.WithoutETags()
+	}
 	p := e.project()
 	for i := 0; i < n; i++ {
 		e.inReview(p, "Ticket "+itoa(i))
 	}
-	e.beat() // reads each pull request once and keeps its ETag
+	e.beat() // reads each pull request once and keeps its validators
 	e.forge.ResetRequests()
 	return e
 }
 
-// checkIdle fails unless the beat made exactly one conditional request
-// per open pull request, each answered 304, and ran no agent.
-func checkIdle(t testing.TB, e *env, rep heartbeat.Report, n int) {
+// idleCost is what an idle beat asks of each open pull request: the pull
+// request itself and, where it does not carry its checks, the head's
+// checks (GitHub: check runs and commit statuses; Gitea: the combined
+// status). GitLab's merge request carries its head pipeline.
+var idleCost = map[forge.Kind]int{forge.GitHub: 3, forge.GitLab: 1, forge.Gitea: 2}
+
+// checkIdle fails unless the beat made exactly idleCost requests per open
+// pull request, each conditional and answered 304 (or, without ETags,
+// read whole and found unchanged), and ran no agent.
+func checkIdle(t testing.TB, e *env, rep heartbeat.Report, k forge.Kind, n int, noETags bool) {
 	t.Helper()
 	reqs := e.forge.Requests()
-	if len(reqs) != n {
-		t.Fatalf("%d requests for %d open pull requests", len(reqs), n)
+	if len(reqs) != n*idleCost[k] {
+		t.Fatalf("%d requests for %d open pull requests; want %d each: %+v", len(reqs), n, idleCost[k], reqs)
 	}
 	for _, r := range reqs {
-		if !r.Conditional || r.Status != 304 {
+		if !noETags && (!r.Conditional || r.Status != 304) {
 			t.Fatalf("request %+v; want a conditional one answered 304", r)
 		}
 	}
@@ -39,18 +49,46 @@ func checkIdle(t testing.TB, e *env, rep heartbeat.Report, n int) {
 	e.forge.ResetRequests()
 }
 
-func TestIdleBeat_OneConditionalRequestPerOpenPR(t *testing.T) {
-	e := idleWithPRs(t, 20)
-	checkIdle(t, e, e.beat(), 20)
-	checkIdle(t, e, e.beat(), 20)
+func TestIdleBeat_ConditionalRequestsPerOpenPR(t *testing.T) {
+	for _, k := range forge.Kinds() {
+		t.Run(string(k), func(t *testing.T) {
+			e := idleWithPRs(t, k, 5, false)
+			checkIdle(t, e, e.beat(), k, 5, false)
+			checkIdle(t, e, e.beat(), k, 5, false)
+		})
+	}
 }
 
-// BenchmarkIdleBeat20PRs is a beat with 20 open pull requests and nothing
-// to do: 20 conditional requests answered 304, no model call.
-func BenchmarkIdleBeat20PRs(b *testing.B) {
-	e := idleWithPRs(b, 20)
-	for b.Loop() {
-		checkIdle(b, e, e.beat(), 20)
+// Issue 27, item 9: a new issue changes open_issues_count inside every
+// pull request's embedded repository, and so its ETag and its body;
+// the pull request is still unchanged for the sync, which reads no
+// reviews.
+func TestIdleBeat_UnrelatedRepositoryActivityCostsNothingMore(t *testing.T) {
+	for _, noETags := range []bool{true, false} {
+		name := "etags"
+		if noETags {
+			name = "no-etags"
+		}
+		t.Run(name, func(t *testing.T) {
+			e := idleWithPRs(t, forge.Gitea, 3, noETags)
+			e.forge.RepoActivity("acme", "widget")
+			rep := e.beat()
+			if reqs := e.forge.Requests(); len(reqs) != 3*idleCost[forge.Gitea] || rep.Reviews.Unchanged != 3 {
+				t.Fatalf("after unrelated activity: %d requests for 3 pull requests, reviews %+v: %+v", len(reqs), rep.Reviews, reqs)
+			}
+			e.forge.ResetRequests()
+			checkIdle(t, e, e.beat(), forge.Gitea, 3, noETags)
+		})
 	}
-	b.ReportMetric(20, "requests/op")
+}
+
+// BenchmarkIdleBeat20PRs is a beat with 20 open pull requests on GitHub
+// and nothing to do: 60 conditional requests answered 304 (each pull
+// request and its head's check runs and statuses), no model call.
+func BenchmarkIdleBeat20PRs(b *testing.B) {
+	e := idleWithPRs(b, forge.GitHub, 20, false)
+	for b.Loop() {
+		checkIdle(b, e, e.beat(), forge.GitHub, 20, false)
+	}
+	b.ReportMetric(60, "requests/op")
 }

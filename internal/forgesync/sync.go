@@ -75,16 +75,24 @@ func (f *Forges) SyncReviews(ctx context.Context, project string) (heartbeat.Rev
 }
 
 // setError records a failure to follow a pull request on its landing,
-// when it is new.
+// when it is new. The first failure of a streak is also said on the
+// ticket, once: until the forge answers again, reviews and checks do
+// not reach it.
 func (f *Forges) setError(ctx context.Context, l board.Landing, err error) {
 	msg := f.opts.Redact(err.Error())
 	f.log.Warn("follow pull request", "ticket", l.Ref.String(), "err", msg)
 	if l.Error == msg {
 		return
 	}
+	first := l.Error == ""
 	l.Error = msg
 	if _, err := f.opts.Board.SaveLanding(ctx, l); err != nil {
 		f.log.Error("save landing", "ticket", l.Ref.String(), "err", err)
+		return
+	}
+	if first {
+		f.note(ctx, l.Ref, board.KindStatus, fmt.Sprintf("Bonsai cannot follow %s on %s (%s): %s\n\nUntil this is fixed, its reviews and checks do not reach the ticket: read them on the forge before approving. Every beat tries again; the ticket says nothing more until it works (`bonsai doctor` checks the token).",
+			prName(l.Forge, l.PRNumber), forgeName(l.Forge), l.PRURL, msg))
 	}
 }
 
@@ -93,38 +101,34 @@ func (f *Forges) setError(ctx context.Context, l board.Landing, err error) {
 // its ETag.
 func carriesChecks(k forge.Kind) bool { return k == forge.GitLab }
 
-// syncOne follows one pull request.
+// syncOne follows one pull request. The landing's ETag holds two
+// validators (validators.go): the pull request's and its head's checks'.
 func (f *Forges) syncOne(ctx context.Context, c forge.Client, l board.Landing, rep *heartbeat.ReviewSync) error {
-	poll, err := c.Poll(ctx, l.PRNumber, l.ETag)
+	prTag, checksTag := splitTags(l.ETag)
+	poll, err := c.Poll(ctx, l.PRNumber, prTag)
 	if err != nil {
 		return err
 	}
 	if poll.NotModified {
 		rep.Unchanged++
-		if l.Error != "" { // the forge answers again
-			l.Error = ""
-			if err := f.save(ctx, l); err != nil {
+		before := l
+		l.Error = "" // the forge answers again
+		l.ETag = joinTags(poll.ETag, checksTag)
+		if !carriesChecks(c.Kind()) {
+			// A check that finishes, or a status posted later, does not
+			// change the pull request: read the head's checks too.
+			if err := f.idleChecks(ctx, c, &l, checksTag, rep); err != nil {
 				return err
 			}
 		}
-		if l.Checks != board.ChecksPending || carriesChecks(c.Kind()) {
+		if l == before {
 			return nil
 		}
-		// Checks that were running finish without changing the pull
-		// request: read them until they settle.
-		cs, err := c.Checks(ctx, l.HeadSHA)
-		if err != nil {
-			return err
-		}
-		if board.Checks(cs.State) == l.Checks {
-			return nil
-		}
-		f.checksChanged(ctx, &l, cs, rep)
 		return f.save(ctx, l)
 	}
 	pr := poll.PR
 	before := l
-	l.ETag, l.HeadSHA, l.Error = poll.ETag, pr.HeadSHA, ""
+	l.ETag, l.HeadSHA, l.Error = joinTags(poll.ETag, ""), pr.HeadSHA, ""
 	if pr.URL != "" {
 		l.PRURL = pr.URL
 	}
@@ -136,8 +140,13 @@ func (f *Forges) syncOne(ctx context.Context, c forge.Client, l board.Landing, r
 	}
 	cs := forge.CheckStatus{State: pr.Checks}
 	if !pr.HasChecks || pr.Checks == forge.ChecksFailure {
-		if cs, err = c.Checks(ctx, pr.HeadSHA); err != nil {
+		cp, err := c.PollChecks(ctx, pr.HeadSHA, "")
+		if err != nil {
 			return err
+		}
+		cs = cp.Status
+		if !carriesChecks(c.Kind()) {
+			l.ETag = joinTags(poll.ETag, cp.ETag)
 		}
 	}
 	failing := f.checksChanged(ctx, &l, cs, rep)
@@ -153,6 +162,22 @@ func (f *Forges) syncOne(ctx context.Context, c forge.Client, l board.Landing, r
 		return nil
 	}
 	return f.save(ctx, l)
+}
+
+// idleChecks reads the checks of an unchanged pull request's head,
+// conditionally, and records what changed.
+func (f *Forges) idleChecks(ctx context.Context, c forge.Client, l *board.Landing, tag string, rep *heartbeat.ReviewSync) error {
+	prTag, _ := splitTags(l.ETag)
+	cp, err := c.PollChecks(ctx, l.HeadSHA, tag)
+	if err != nil {
+		return err
+	}
+	l.ETag = joinTags(prTag, cp.ETag)
+	if cp.NotModified || board.Checks(cp.Status.State) == l.Checks {
+		return nil
+	}
+	f.checksChanged(ctx, l, cp.Status, rep)
+	return nil
 }
 
 func (f *Forges) save(ctx context.Context, l board.Landing) error {
@@ -239,8 +264,12 @@ func (f *Forges) closed(ctx context.Context, l board.Landing, rep *heartbeat.Rev
 // agent as a person's comment); approvals are noted.
 func (f *Forges) reviewed(ctx context.Context, l board.Landing, rs []forge.Review, failing []string, rep *heartbeat.ReviewSync) error {
 	var feedback []forge.Review
-	var outsiders []string
+	var outsiders, unknown []string
 	for _, r := range rs {
+		if r.Unknown {
+			unknown = append(unknown, r.Author)
+			continue
+		}
 		if r.Outsider {
 			outsiders = append(outsiders, r.Author)
 			continue
@@ -254,6 +283,10 @@ func (f *Forges) reviewed(ctx context.Context, l board.Landing, rs []forge.Revie
 	if len(outsiders) > 0 {
 		f.note(ctx, l.Ref, board.KindNote, fmt.Sprintf("%d review comment(s) on %s by people without write access to the repository (%s) were not given to the agent; read them on %s (%s) and pass on what matters.",
 			len(outsiders), prName(l.Forge, l.PRNumber), strings.Join(unique(outsiders), ", "), forgeName(l.Forge), l.PRURL))
+	}
+	if len(unknown) > 0 {
+		f.note(ctx, l.Ref, board.KindNote, fmt.Sprintf("%d review(s) or comment(s) on %s by %s were not given to the agent: %s would not say whether they may push to the repository (the token is not the repository's admin, and the list of assignees was refused). Read them on %s (%s) and pass on what matters, or give the token read access to the repository's assignees or an admin's rights.",
+			len(unknown), prName(l.Forge, l.PRNumber), strings.Join(unique(unknown), ", "), forgeName(l.Forge), forgeName(l.Forge), l.PRURL))
 	}
 	if len(feedback) == 0 {
 		return nil
@@ -288,6 +321,8 @@ func feedbackText(l board.Landing, rs []forge.Review, failing []string) string {
 		switch {
 		case r.Kind == forge.ChangesRequested:
 			fmt.Fprintf(&b, "**%s** requested changes", r.Author)
+		case r.Path != "" && r.Line > 0 && r.Old:
+			fmt.Fprintf(&b, "**%s** commented on `%s` line %d of the old version (a line the change removed or replaced)", r.Author, r.Path, r.Line)
 		case r.Path != "" && r.Line > 0:
 			fmt.Fprintf(&b, "**%s** commented on `%s` line %d", r.Author, r.Path, r.Line)
 		case r.Path != "":

@@ -13,17 +13,109 @@ func (s *Server) gitea(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+base+"/pulls", s.gtList)
 	mux.HandleFunc("POST "+base+"/pulls", s.gtCreate)
 	mux.HandleFunc("GET "+base+"/pulls/{number}", s.gtGet)
-	mux.HandleFunc("PATCH "+base+"/pulls/{number}", s.ghUpdate) // same fields: title, body, state
+	mux.HandleFunc("PATCH "+base+"/pulls/{number}", s.gtUpdate)
 	mux.HandleFunc("GET "+base+"/pulls/{number}/reviews", s.gtReviews)
 	mux.HandleFunc("GET "+base+"/pulls/{number}/reviews/{id}/comments", s.gtReviewComments)
 	mux.HandleFunc("GET "+base+"/issues/{number}/comments", s.ghTalk)
 	mux.HandleFunc("POST "+base+"/pulls/{number}/merge", s.gtMerge)
 	mux.HandleFunc("GET "+base+"/commits/{ref}/status", s.gtStatus)
 	mux.HandleFunc("GET "+base+"/collaborators/{user}/permission", s.gtPermission)
+	mux.HandleFunc("GET "+base+"/assignees", s.gtAssignees)
+	mux.HandleFunc("GET "+base, s.gtRepo)
+	mux.HandleFunc("GET "+base+"/issues/comments", s.gtRepoComments)
+}
+
+// gtRepoJSON is a repository as Gitea embeds it in a pull request's base
+// and head, with what changes when anything happens in the repository.
+func (s *Server) gtRepoJSON(rp *repo) map[string]any {
+	return map[string]any{"id": 1, "name": rp.name, "full_name": rp.owner + "/" + rp.name, "owner": user(rp.owner),
+		"open_issues_count": s.openIssues[rp.owner+"/"+rp.name], "open_pr_counter": len(rp.pulls),
+		"permissions": map[string]any{"admin": s.admin, "push": true, "pull": true}}
+}
+
+// RepoActivity opens an issue in owner/name: the open_issues_count of the
+// repository embedded in each of its pull requests changes, as it does
+// on the forges, though no pull request did.
+func (s *Server) RepoActivity(owner, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.openIssues[owner+"/"+name]++
+	s.tick()
+}
+
+// gtUpdate edits a pull request's title, body or state; Gitea answers
+// 201 Created.
+func (s *Server) gtUpdate(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Title *string
+		Body  *string
+		State *string
+	}
+	if err := readJSON(r, &in); err != nil {
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "invalid JSON"})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp, p, ok := s.find(w, fullName(r), r.PathValue("number"))
+	if !ok {
+		return
+	}
+	if in.Title != nil {
+		p.title = *in.Title
+	}
+	if in.Body != nil {
+		p.body = *in.Body
+	}
+	if in.State != nil && *in.State == "closed" && p.state == forge.Open {
+		p.state = forge.Closed
+	}
+	p.updated = s.tick()
+	writeJSON(w, http.StatusCreated, s.gtPull(rp, p))
+}
+
+// gtRepo answers the repository, with the caller's permissions.
+func (s *Server) gtRepo(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rp, _, ok := s.find(w, fullName(r), ""); ok {
+		writeJSON(w, http.StatusOK, s.gtRepoJSON(rp))
+	}
+}
+
+// gtRepoComments answers the repository's issue comments (none here):
+// the route the doctor's probe reads for the issue scope.
+func (s *Server) gtRepoComments(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, _, ok := s.find(w, fullName(r), ""); ok {
+		writeJSON(w, http.StatusOK, []any{})
+	}
+}
+
+// gtAssignees answers the users who may be assigned: those with write
+// access, the owner among them.
+func (s *Server) gtAssignees(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp, _, ok := s.find(w, fullName(r), "")
+	if !ok {
+		return
+	}
+	out := []map[string]any{user(rp.owner)}
+	for _, n := range append([]string{s.caller}, s.knownUsers()...) {
+		if !s.outsiders[n] && n != rp.owner {
+			out = append(out, user(n))
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) gtPull(rp *repo, p *pull) map[string]any {
 	m := s.ghPull(rp, p)
+	m["base"].(map[string]any)["repo"] = s.gtRepoJSON(rp)
+	m["head"].(map[string]any)["repo"] = s.gtRepoJSON(rp)
+	m["comments"] = len(p.talk)
 	m["mergeable"] = p.state == forge.Open && p.block == nil
 	m["merge_commit_sha"] = nil
 	if p.state == forge.Merged {
@@ -94,9 +186,11 @@ func (s *Server) gtReviews(w http.ResponseWriter, r *http.Request) {
 	out := []map[string]any{}
 	for _, rv := range p.reviews {
 		out = append(out, map[string]any{"id": rv.id, "user": user(rv.user), "body": rv.body, "state": gtReviewStates[rv.state],
-			"commit_id": p.headSHA, "stale": false, "official": rv.state != forge.Commented, "dismissed": false,
+			"commit_id": p.headSHA, "stale": false, "official": rv.state != forge.Commented && !s.outsiders[rv.user], "dismissed": false,
 			"comments_count": len(rv.comments), "submitted_at": stamp(rv.at),
-			"html_url": s.URL + "/" + rp.owner + "/" + rp.name + "/pulls/" + itoa(p.number) + "#issuecomment-" + itoa64(rv.id)})
+			// Gitea links a review to the comment that holds it, whose id is
+			// not the review's.
+			"html_url": s.URL + "/" + rp.owner + "/" + rp.name + "/pulls/" + itoa(p.number) + "#issuecomment-" + itoa64(rv.commentID)})
 	}
 	s.writeCached(w, r, s.paginate(w, r, out))
 }
@@ -115,8 +209,14 @@ func (s *Server) gtReviewComments(w http.ResponseWriter, r *http.Request) {
 		}
 		out := []map[string]any{}
 		for _, c := range rv.comments {
+			// A comment on the old side of the diff has position 0 and its
+			// line in original_position.
+			pos, orig := c.line, 0
+			if c.old {
+				pos, orig = 0, c.line
+			}
 			out = append(out, map[string]any{"id": c.id, "user": user(c.user), "body": c.body, "path": c.path,
-				"position": c.line, "original_position": c.line, "commit_id": p.headSHA, "pull_request_review_id": rv.id,
+				"position": pos, "original_position": orig, "commit_id": p.headSHA, "pull_request_review_id": rv.id,
 				"html_url":   s.URL + "/" + rp.owner + "/" + rp.name + "/pulls/" + itoa(p.number) + "/files#issuecomment-" + itoa64(c.id),
 				"created_at": stamp(c.at), "updated_at": stamp(c.at)})
 		}
@@ -185,11 +285,16 @@ func (s *Server) gtStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 // gtPermission answers a user's permission on the repository: write for
-// every user but the outsiders, who may only read.
+// every user but the outsiders, who may only read. As Gitea, it answers
+// 403 to a token that is not an admin's asking about another user.
 func (s *Server) gtPermission(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, _, ok := s.find(w, fullName(r), ""); !ok {
+		return
+	}
+	if !s.admin && r.PathValue("user") != s.caller {
+		writeJSON(w, http.StatusForbidden, map[string]any{"message": "Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own"})
 		return
 	}
 	perm := "write"

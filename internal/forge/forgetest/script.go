@@ -73,17 +73,27 @@ func (s *Server) Review(owner, name string, number int, user string, kind forge.
 		}
 		return
 	}
-	p.reviews = append(p.reviews, &review{id: s.id(), user: user, state: kind, body: body, at: at})
+	p.reviews = append(p.reviews, &review{id: s.id(), commentID: s.id(), user: user, state: kind, body: body, at: at})
 }
 
 // Comment adds an inline review comment by user on path:line.
 func (s *Server) Comment(owner, name string, number int, user, path string, line int, body string) {
+	s.comment(owner, name, number, user, path, line, false, body)
+}
+
+// CommentOld adds an inline review comment by user on line of path as
+// it was before the change (the old side of the diff, a removed line).
+func (s *Server) CommentOld(owner, name string, number int, user, path string, line int, body string) {
+	s.comment(owner, name, number, user, path, line, true, body)
+}
+
+func (s *Server) comment(owner, name string, number int, user, path string, line int, old bool, body string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.pullOf(owner, name, number)
 	at := s.tick()
 	p.updated = at
-	c := &comment{id: s.id(), user: user, body: body, path: path, line: line, at: at}
+	c := &comment{id: s.id(), user: user, body: body, path: path, line: line, old: old, at: at}
 	switch s.Kind {
 	case forge.GitHub:
 		p.comments = append(p.comments, c)
@@ -91,7 +101,7 @@ func (s *Server) Comment(owner, name string, number int, user, path string, line
 		p.talk = append(p.talk, c)
 	default:
 		// Gitea: an inline comment belongs to a review ("COMMENT").
-		p.reviews = append(p.reviews, &review{id: s.id(), user: user, state: forge.Commented, at: at, comments: []*comment{c}})
+		p.reviews = append(p.reviews, &review{id: s.id(), commentID: s.id(), user: user, state: forge.Commented, at: at, comments: []*comment{c}})
 	}
 }
 

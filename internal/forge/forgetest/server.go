@@ -42,6 +42,16 @@ type Server struct {
 	asyncMerge bool
 	// outsiders are the users without write access.
 	outsiders map[string]bool
+	// scopes are the accepted token's scopes; nil grants what Bonsai
+	// needs (Scopes).
+	scopes []string
+	// caller is the token's user; admin makes it the repositories'
+	// admin (Gitea then tells it anybody's permission).
+	caller string
+	admin  bool
+	// openIssues is each repository's open_issues_count, which changes
+	// with activity unrelated to its pull requests.
+	openIssues map[string]int
 }
 
 // Request is one request the server answered.
@@ -84,20 +94,25 @@ type pull struct {
 }
 
 type review struct {
-	id       int64
-	user     string
-	state    forge.ReviewKind
-	body     string
-	at       time.Time
-	comments []*comment
+	id int64
+	// commentID is the id of the comment that holds a Gitea review,
+	// which its link names.
+	commentID int64
+	user      string
+	state     forge.ReviewKind
+	body      string
+	at        time.Time
+	comments  []*comment
 }
 
 type comment struct {
-	id     int64
-	user   string
-	body   string
-	path   string
-	line   int
+	id   int64
+	user string
+	body string
+	path string
+	line int
+	// old places a line comment on the old side of the diff.
+	old    bool
 	at     time.Time
 	system bool
 }
@@ -117,7 +132,8 @@ type fault struct {
 
 // New starts a fake forge of kind k; it stops when the test ends.
 func New(t testing.TB, k forge.Kind) *Server {
-	s := &Server{Kind: k, token: Token, repos: map[string]*repo{}, now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	s := &Server{Kind: k, token: Token, repos: map[string]*repo{}, now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		caller: "bonsai", openIssues: map[string]int{}}
 	mux := http.NewServeMux()
 	switch k {
 	case forge.GitHub:
@@ -273,6 +289,10 @@ func (s *Server) recorder(next http.Handler) http.Handler {
 		}
 		if s.tokenOf(r) != tok {
 			writeJSON(rec, http.StatusUnauthorized, map[string]any{"message": s.unauthorized()})
+			return
+		}
+		if status, msg := s.refuseScope(rec, r); status != 0 {
+			writeJSON(rec, status, msg)
 			return
 		}
 		for _, f := range faults {
