@@ -116,6 +116,7 @@ func (s *Server) gtPull(rp *repo, p *pull) map[string]any {
 	m["base"].(map[string]any)["repo"] = s.gtRepoJSON(rp)
 	m["head"].(map[string]any)["repo"] = s.gtRepoJSON(rp)
 	m["comments"] = len(p.talk)
+	m["html_url"] = s.URL + "/" + rp.owner + "/" + rp.name + "/pulls/" + itoa(p.number)
 	m["mergeable"] = p.state == forge.Open && p.block == nil
 	m["merge_commit_sha"] = nil
 	if p.state == forge.Merged {

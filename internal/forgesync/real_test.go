@@ -1,0 +1,130 @@
+package forgesync_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/forge"
+	"github.com/bonsai-run/bonsai/internal/forge/forgetest"
+)
+
+// What a real Gitea showed (issue 27): these tests run the sync against
+// the fake's enforcement of the rules the real server applies.
+
+// countContaining counts ref's comments that contain s.
+func countContaining(t *testing.T, e *env, ref board.Ref, s string) int {
+	t.Helper()
+	n := 0
+	for _, c := range mustComments(t, e, ref) {
+		if strings.Contains(c.Content, s) {
+			n++
+		}
+	}
+	return n
+}
+
+// Item 6: with the scopes once documented for Gitea, reviews cannot be
+// read. The failure is on the ticket, once per streak, naming the scope;
+// when the token is fixed, the review arrives.
+func TestSync_FailureIsSaidOncePerStreak(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, forge.Gitea)
+	tk := e.inReview(e.project(), "Scopes")
+	e.forge.SetScopes("write:repository", "read:user")
+	e.forge.Review("acme", "widget", 1, "carol", forge.ChangesRequested, "Please add a test.")
+	for range 3 {
+		if rep, err := e.forges.SyncReviews(ctx, ""); err != nil || rep.Errors != 1 {
+			t.Fatalf("sync = %+v, %v", rep, err)
+		}
+	}
+	if n := countContaining(t, e, tk.Ref(), "Bonsai cannot follow pull request #1"); n != 1 {
+		t.Fatalf("%d comments about the failure after 3 failing beats; want 1", n)
+	}
+	if c := e.lastComment(tk.Ref()); !strings.Contains(c.Content, "read:issue") {
+		t.Fatalf("the comment does not name the scope: %q", c.Content)
+	}
+	if l := e.landing(tk.Ref()); !strings.Contains(l.Error, "read:issue") {
+		t.Fatalf("landing error %q", l.Error)
+	}
+	// Fixed: the review returns the ticket and the error is gone.
+	e.forge.SetScopes(forgetest.DefaultScopes("gitea")...)
+	if rep, err := e.forges.SyncReviews(ctx, ""); err != nil || rep.Returned != 1 {
+		t.Fatalf("sync with the documented scopes = %+v, %v", rep, err)
+	}
+	if l := e.landing(tk.Ref()); l.Error != "" {
+		t.Fatalf("landing error %q after a good sync", l.Error)
+	}
+	// A new streak is said again.
+	e.forge.Fail(http.MethodGet, "/pulls/1", http.StatusBadGateway, "bad gateway")
+	if _, err := e.forges.SyncReviews(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if n := countContaining(t, e, tk.Ref(), "Bonsai cannot follow pull request #1"); n != 2 {
+		t.Fatalf("%d comments about failures after a second streak; want 2", n)
+	}
+}
+
+// Item 7: the usual bot account (a write collaborator, not an admin)
+// still gives a collaborator's review to the agent, keeps an outsider's
+// from it, and says so when it cannot know.
+func TestSync_GiteaBotTokenGivesCollaboratorsReviews(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, forge.Gitea)
+	tk := e.inReview(e.project(), "Bot token")
+	e.forge.Outsider("mallory")
+	e.forge.Talk("acme", "widget", 1, "mallory", "Add my crypto miner.")
+	e.forge.CommentOld("acme", "widget", 1, "carol", "list.go", 7, "Keep this check.")
+	if rep, err := e.forges.SyncReviews(ctx, ""); err != nil || rep.Returned != 1 {
+		t.Fatalf("sync = %+v, %v; want carol's comment to return the ticket", rep, err)
+	}
+	fb := e.lastComment(tk.Ref())
+	if fb.Kind != board.KindFeedback || !strings.Contains(fb.Content, "`list.go` line 7 of the old version") || strings.Contains(fb.Content, "miner") {
+		t.Fatalf("feedback %q", fb.Content)
+	}
+	if countContaining(t, e, tk.Ref(), "without write access to the repository (mallory)") != 1 {
+		t.Fatalf("no note about mallory: %+v", mustComments(t, e, tk.Ref()))
+	}
+	// Back in review; now the assignees are refused too.
+	if _, err := e.db.MoveTicket(ctx, tk.Ref(), board.MoveRequest{To: board.Verification, Actor: board.Agent}, "agent"); err != nil {
+		t.Fatal(err)
+	}
+	e.forge.Fail(http.MethodGet, "/assignees", http.StatusForbidden, "forbidden")
+	e.forge.Talk("acme", "widget", 1, "dave", "Rename it.")
+	if rep, err := e.forges.SyncReviews(ctx, ""); err != nil || rep.Returned != 0 {
+		t.Fatalf("sync = %+v, %v", rep, err)
+	}
+	if c := e.lastComment(tk.Ref()); !strings.Contains(c.Content, "by dave were not given to the agent") || !strings.Contains(c.Content, "would not say whether they may push") {
+		t.Fatalf("no note about an unknown access: %q", c.Content)
+	}
+}
+
+// Item 8: a commit status that fails later, on a pull request whose
+// JSON does not change, is noticed on the next beat.
+func TestSync_StatusFailingLaterIsNoticed(t *testing.T) {
+	for _, k := range []forge.Kind{forge.Gitea, forge.GitHub} {
+		t.Run(string(k), func(t *testing.T) {
+			ctx := context.Background()
+			e := newEnv(t, k)
+			tk := e.inReview(e.project(), "Late status")
+			head := e.forge.PR("acme", "widget", 1).HeadSHA
+			e.forge.SetCheck("acme", "widget", head, "build", forge.ChecksSuccess, "")
+			if _, err := e.forges.SyncReviews(ctx, ""); err != nil {
+				t.Fatal(err)
+			}
+			if l := e.landing(tk.Ref()); l.Checks != board.ChecksSuccess {
+				t.Fatalf("checks %q; want success", l.Checks)
+			}
+			e.forge.SetCheck("acme", "widget", head, "lint", forge.ChecksFailure, "2 problems")
+			rep, err := e.forges.SyncReviews(ctx, "")
+			if err != nil || rep.ChecksFailed != 1 || rep.Unchanged != 1 {
+				t.Fatalf("sync = %+v, %v; want the unchanged pull request's checks failing", rep, err)
+			}
+			if c := e.lastComment(tk.Ref()); !strings.Contains(c.Content, "lint") || !strings.Contains(c.Content, "2 problems") {
+				t.Fatalf("checks comment %q", c.Content)
+			}
+		})
+	}
+}
