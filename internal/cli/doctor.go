@@ -35,6 +35,11 @@ the fix under every one that warns or fails:
                    (environment or 'bonsai credentials set') and the provider
                    accepts it, asked with a request that costs no tokens
                    (listing its models)
+  forge …          each active project that lands through pull requests: its
+                   forge accepts the token and it has the scopes
+                   docs/forges.md lists, asked without a change and
+                   without a model call (GitHub's X-OAuth-Scopes, GitLab's
+                   /personal_access_tokens/self, a route per Gitea scope)
   git, rg          on PATH, with their versions
   sandbox          bubblewrap (Linux) or Seatbelt (macOS) can run; projects
                    with --sandbox off
@@ -91,6 +96,7 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 		var models []doctor.Check
 		models, clock = a.modelChecks(ctx, cfg, projects)
 		checks = append(checks, models...)
+		checks = append(checks, a.forgeChecks(ctx, cfg, projects)...)
 	}
 
 	checks = append(checks,

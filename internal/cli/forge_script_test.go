@@ -30,6 +30,7 @@ var (
 //	fakeforge show <n>           prints the pull request
 //	fakeforge requests           prints how many API requests, how many 304
 //	fakeforge reset              forgets the requests
+//	fakeforge scopes <scope>...  sets the token's scopes, which it enforces
 func cmdFakeForge(t testing.TB) func(ts *testscript.TestScript, neg bool, args []string) {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) == 0 {
@@ -105,6 +106,8 @@ func cmdFakeForge(t testing.TB) func(ts *testscript.TestScript, neg bool, args [
 			fmt.Fprintf(ts.Stdout(), "%d requests, %d answered 304\n", len(rs), n304)
 		case "reset":
 			s.ResetRequests()
+		case "scopes":
+			s.SetScopes(args[1:]...)
 		default:
 			ts.Fatalf("fakeforge: unknown subcommand %q", args[0])
 		}

@@ -115,3 +115,7 @@ var scopes = map[Kind]string{
 	GitLab: "api",
 	Gitea:  "write:repository and read:issue",
 }
+
+// NeededScopes names the token scopes or permissions Bonsai needs on
+// forge k, as docs/forges.md lists them.
+func NeededScopes(k Kind) string { return scopes[k] }

@@ -10,6 +10,7 @@ import (
 // github serves GitHub Enterprise's REST routes under /api/v3.
 func (s *Server) github(mux *http.ServeMux) {
 	const base = "/api/v3/repos/{owner}/{repo}"
+	mux.HandleFunc("GET "+base, s.ghRepo)
 	mux.HandleFunc("GET "+base+"/pulls", s.ghList)
 	mux.HandleFunc("POST "+base+"/pulls", s.ghCreate)
 	mux.HandleFunc("GET "+base+"/pulls/{number}", s.ghGet)
@@ -250,4 +251,14 @@ func (s *Server) ghStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.writeCached(w, r, map[string]any{"state": "pending", "sha": r.PathValue("ref"), "total_count": 0, "statuses": []any{}})
+}
+
+// ghRepo answers the repository, with the caller's permissions.
+func (s *Server) ghRepo(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rp, _, ok := s.find(w, fullName(r), ""); ok {
+		writeJSON(w, http.StatusOK, map[string]any{"name": rp.name, "full_name": rp.owner + "/" + rp.name, "private": true,
+			"permissions": map[string]any{"admin": s.admin, "push": true, "pull": true}})
+	}
 }

@@ -14,6 +14,7 @@ import (
 // URL-encoded full path.
 func (s *Server) gitlab(mux *http.ServeMux) {
 	const base = "/api/v4/projects/{id}"
+	mux.HandleFunc("GET /api/v4/personal_access_tokens/self", s.glTokenSelf)
 	mux.HandleFunc("GET "+base+"/merge_requests", s.glList)
 	mux.HandleFunc("POST "+base+"/merge_requests", s.glCreate)
 	mux.HandleFunc("GET "+base+"/merge_requests/{iid}", s.glGet)
@@ -311,4 +312,15 @@ func (s *Server) glMember(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusNotFound, map[string]any{"message": "404 Not found"})
+}
+
+// glTokenSelf describes the accepted token.
+func (s *Server) glTokenSelf(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	scopes := s.scopes
+	if scopes == nil {
+		scopes = DefaultScopes(string(s.Kind))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"id": 1, "name": "bonsai", "active": true, "revoked": false, "scopes": scopes, "user_id": userID(s.caller)})
 }

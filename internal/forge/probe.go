@@ -1,0 +1,150 @@
+package forge
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// TokenReport is what CheckToken found of a token.
+type TokenReport struct {
+	// Scopes are the token's scopes, when the forge says them.
+	Scopes []string
+	// Missing names what the token lacks, as the forge spells it.
+	Missing []string
+	// Unchecked says what the probe could not see, "" when nothing.
+	Unchecked string
+	// Requests is how many requests the probe made.
+	Requests int
+}
+
+// CheckToken asks c's forge, without changing anything and without a
+// model call, whether its token has what Bonsai needs (docs/forges.md,
+// "Tokens and scopes"): GitHub names a classic token's scopes in the
+// X-OAuth-Scopes header of any answer and the repository says whether
+// its account may push; GitLab describes a token at
+// /personal_access_tokens/self; Gitea names no scope, so each is tried
+// on a route that needs it: the repository (read:repository), its
+// issue comments (read:issue), and a pull request with no fields, which
+// Gitea refuses with 422 once the scope (write:repository) let it
+// through and with 403 before. An error is a refusal of the token
+// itself (401) or of the repository (404).
+func CheckToken(ctx context.Context, c Client) (TokenReport, error) {
+	switch cl := c.(type) {
+	case *github:
+		return cl.checkToken(ctx)
+	case *gitlab:
+		return cl.checkToken(ctx)
+	case *gitea:
+		return cl.checkToken(ctx)
+	}
+	return TokenReport{Unchecked: "this forge's tokens are not checked"}, nil
+}
+
+// repoAccess is the part of a repository's answer that says what the
+// token's account may do.
+type repoAccess struct {
+	Permissions struct {
+		Admin bool `json:"admin"`
+		Push  bool `json:"push"`
+	} `json:"permissions"`
+}
+
+func (g *github) checkToken(ctx context.Context) (TokenReport, error) {
+	var rp repoAccess
+	res, err := g.do(ctx, call{op: "read the repository", method: http.MethodGet, path: g.path(""), out: &rp})
+	rep := TokenReport{Requests: 1}
+	if err != nil {
+		return rep, err
+	}
+	if h := res.header.Get("X-OAuth-Scopes"); res.header.Values("X-OAuth-Scopes") != nil {
+		rep.Scopes = splitList(h)
+		if !slices.Contains(rep.Scopes, "repo") {
+			rep.Missing = append(rep.Missing, "repo")
+		}
+	} else {
+		rep.Unchecked = "GitHub does not list a fine-grained token's permissions; Pull requests and Contents read and write, Commit statuses and Checks read are needed"
+	}
+	if !rp.Permissions.Push {
+		rep.Missing = append(rep.Missing, "push access to the repository")
+	}
+	return rep, nil
+}
+
+func (g *gitlab) checkToken(ctx context.Context) (TokenReport, error) {
+	var tok struct {
+		Scopes []string `json:"scopes"`
+		Active bool     `json:"active"`
+	}
+	_, err := g.do(ctx, call{op: "describe the token", method: http.MethodGet, path: "/personal_access_tokens/self", out: &tok})
+	rep := TokenReport{Requests: 1}
+	if ReasonOf(err) == NotFound {
+		rep.Unchecked = "this GitLab does not describe its tokens (before 15.5); the api scope is needed"
+		return rep, nil
+	}
+	if err != nil {
+		return rep, err
+	}
+	rep.Scopes = tok.Scopes
+	if !slices.Contains(tok.Scopes, "api") {
+		rep.Missing = append(rep.Missing, "api")
+	}
+	return rep, nil
+}
+
+func (g *gitea) checkToken(ctx context.Context) (TokenReport, error) {
+	rep := TokenReport{Requests: 3}
+	var rp repoAccess
+	_, err := g.do(ctx, call{op: "read the repository", method: http.MethodGet, path: g.path(""), out: &rp})
+	if missingScope(err) {
+		rep.Missing = append(rep.Missing, "write:repository")
+		rep.Requests = 1
+		return rep, nil
+	}
+	if err != nil {
+		return rep, err
+	}
+	if !rp.Permissions.Push {
+		rep.Missing = append(rep.Missing, "push access to the repository")
+	}
+	_, err = g.do(ctx, call{op: "read issue comments", method: http.MethodGet, path: g.path("/issues/comments"), query: url.Values{"limit": {"1"}}})
+	switch {
+	case missingScope(err):
+		rep.Missing = append(rep.Missing, "read:issue")
+	case err != nil:
+		return rep, err
+	}
+	_, err = g.do(ctx, call{op: "try an empty pull request", method: http.MethodPost, path: g.path("/pulls"), body: map[string]any{}})
+	switch r := ReasonOf(err); {
+	case missingScope(err):
+		rep.Missing = append(rep.Missing, "write:repository")
+	case r == Invalid || r == Conflict:
+		// Refused for its empty fields, past the scope check.
+	case err == nil:
+		rep.Unchecked = "an empty pull request was not refused; check the repository's pull requests"
+	default:
+		return rep, err
+	}
+	return rep, nil
+}
+
+// missingScope reports a 403 that names a token scope (Gitea's "token
+// does not have at least one of required scope(s)").
+func missingScope(err error) bool {
+	var fe *Error
+	return errors.As(err, &fe) && fe.Reason == Forbidden && strings.Contains(fe.Message, "scope")
+}
+
+// splitList splits a comma-separated header value.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,64 @@
+package forge_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/forge"
+	"github.com/bonsai-run/bonsai/internal/forge/forgetest"
+)
+
+// CheckToken finds what a token lacks, changing nothing on the forge.
+func TestCheckToken(t *testing.T) {
+	cases := []struct {
+		kind    forge.Kind
+		scopes  []string // nil: the documented ones
+		missing []string
+	}{
+		{forge.GitHub, nil, nil},
+		{forge.GitLab, nil, nil},
+		{forge.Gitea, nil, nil},
+		{forge.Gitea, []string{"all"}, nil},
+		// The scopes docs/forges.md listed before issue 27.
+		{forge.Gitea, []string{"write:repository", "read:user"}, []string{"read:issue"}},
+		{forge.Gitea, []string{"read:repository", "read:issue"}, []string{"write:repository"}},
+		{forge.Gitea, []string{"read:issue"}, []string{"write:repository"}},
+		{forge.GitLab, []string{"read_api"}, []string{"api"}},
+	}
+	for _, tc := range cases {
+		t.Run(string(tc.kind), func(t *testing.T) {
+			s := forgetest.New(t, tc.kind)
+			s.AddRepo("acme", "widget")
+			if tc.scopes != nil {
+				s.SetScopes(tc.scopes...)
+			}
+			rep, err := forge.CheckToken(context.Background(), s.Client(t, "acme", "widget"))
+			if err != nil || !slices.Equal(rep.Missing, tc.missing) {
+				t.Fatalf("scopes %v: report %+v, %v; want missing %v", tc.scopes, rep, err, tc.missing)
+			}
+			reqs := s.Requests()
+			if len(reqs) != rep.Requests {
+				t.Fatalf("%d requests; the report says %d", len(reqs), rep.Requests)
+			}
+			for _, r := range reqs {
+				if r.Method != http.MethodGet && r.Status < 400 {
+					t.Fatalf("the probe changed something: %+v", r)
+				}
+			}
+			if len(s.Pulls("acme", "widget")) != 0 {
+				t.Fatal("the probe opened a pull request")
+			}
+		})
+	}
+}
+
+// A revoked token is an error that says so.
+func TestCheckToken_RevokedToken(t *testing.T) {
+	each(t, func(t *testing.T, s *forgetest.Server, c forge.Client) {
+		s.SetToken("another")
+		_, err := forge.CheckToken(context.Background(), c)
+		reason(t, err, forge.Unauthorized)
+	})
+}
