@@ -298,3 +298,25 @@ func TestClient_GitLabSubgroup(t *testing.T) {
 		t.Fatalf("open in a subgroup: %+v, %v", pr, err)
 	}
 }
+
+// Issue 27, item 10: a failure's fix says who repeats the request: the
+// beat repeats its reads of pull requests, a person repeats a merge.
+func TestError_FixSaysWhoTriesAgain(t *testing.T) {
+	cases := []struct {
+		op, want, not string
+		reason        forge.Reason
+	}{
+		{"read pull request #3", "the next beat tries again", "approve", forge.Unavailable},
+		{"read reviews of merge request !3", "the next beat tries again", "approve", forge.Unavailable},
+		{"merge pull request #3", "approve again or run `bonsai ticket land`", "next beat", forge.Unavailable},
+		{"merge merge request !3", "after 1h0m0s, approve again", "no beat", forge.RateLimited},
+		{"read checks of abc", "no beat asks it again before 1h0m0s", "approve", forge.RateLimited},
+		{"open pull request", "does not repeat this request by itself", "next beat", forge.Unavailable},
+	}
+	for _, c := range cases {
+		e := &forge.Error{Kind: forge.Gitea, Op: c.op, Reason: c.reason, RetryAfter: time.Hour}
+		if fix := e.Fix(); !strings.Contains(fix, c.want) || strings.Contains(fix, c.not) {
+			t.Errorf("%s (%s): fix %q; want %q, not %q", c.op, c.reason, fix, c.want, c.not)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -91,13 +92,49 @@ func (e *Error) Fix() string {
 	case Invalid:
 		return "the forge refused the request; see its message"
 	case RateLimited:
-		return fmt.Sprintf("the forge's rate limit is spent; Bonsai tries again after %s", e.RetryAfter.Round(time.Second))
+		wait := e.RetryAfter.Round(time.Second)
+		switch e.repeat() {
+		case byBeat:
+			return fmt.Sprintf("the forge's rate limit is spent; no beat asks it again before %s have passed", wait)
+		case byPerson:
+			return fmt.Sprintf("the forge's rate limit is spent, so nothing was merged and the ticket stays in VERIFICATION; after %s, approve again or run `bonsai ticket land` (a merge is not retried by itself)", wait)
+		}
+		return fmt.Sprintf("the forge's rate limit is spent; Bonsai does not repeat this request by itself: try again after %s", wait)
 	case Unavailable:
-		return "the forge did not answer; Bonsai tries again on the next beat"
+		switch e.repeat() {
+		case byBeat:
+			return "the forge did not answer; the next beat tries again"
+		case byPerson:
+			return "the forge did not answer, so nothing was merged and the ticket stays in VERIFICATION; once it answers, approve again or run `bonsai ticket land` (a merge is not retried by itself)"
+		}
+		return "the forge did not answer; Bonsai does not repeat this request by itself: try again once it answers"
 	case MergePending:
 		return "the forge accepted the merge and is still merging; the next beat sees the merge and moves the ticket to DONE"
 	}
 	return "unexpected answer"
+}
+
+// repeater says who repeats a failed operation.
+type repeater int
+
+const (
+	byNobody repeater = iota // opening or updating a pull request, a probe
+	byBeat                   // following a pull request: every beat reads it
+	byPerson                 // a merge: the person approves again
+)
+
+// repeat says who repeats e's operation: the beat repeats its reads of
+// pull requests, reviews and checks; a merge is repeated only by a person
+// approving again (the approval is not kept to be retried).
+func (e *Error) repeat() repeater {
+	switch {
+	case strings.HasPrefix(e.Op, "merge "):
+		return byPerson
+	case strings.HasPrefix(e.Op, "read pull request"), strings.HasPrefix(e.Op, "read merge request"),
+		strings.HasPrefix(e.Op, "read reviews"), strings.HasPrefix(e.Op, "read checks"):
+		return byBeat
+	}
+	return byNobody
 }
 
 // ReasonOf returns err's Reason, "" when err is not an *Error.

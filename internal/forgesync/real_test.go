@@ -2,6 +2,7 @@ package forgesync_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/forge"
 	"github.com/bonsai-run/bonsai/internal/forge/forgetest"
+	"github.com/bonsai-run/bonsai/internal/land"
 )
 
 // What a real Gitea showed (issue 27): these tests run the sync against
@@ -126,5 +128,29 @@ func TestSync_StatusFailingLaterIsNoticed(t *testing.T) {
 				t.Fatalf("checks comment %q", c.Content)
 			}
 		})
+	}
+}
+
+// Item 10: a merge the forge did not answer is not retried by any beat,
+// so the failure must not say it is: it says to approve again. Following
+// the pull request, which every beat does repeat, says the next beat.
+func TestMerge_ForgeDownSaysToApproveAgain(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, forge.Gitea)
+	p := e.project()
+	tk := e.inReview(p, "Down")
+	e.forge.Fail(http.MethodPost, "/merge", http.StatusBadGateway, "bad gateway")
+	_, err := e.forges.Merge(ctx, land.MergeRequest{Project: p, Ticket: e.get(tk.Ref()), Message: land.Message{Subject: "Down (demo#1)"}})
+	var f *land.Failure
+	if !errors.As(err, &f) || !strings.Contains(f.Fix, "approve again or run `bonsai ticket land`") || strings.Contains(f.Fix, "next beat") {
+		t.Fatalf("merge with the forge down: %v; want a fix that says to approve again", err)
+	}
+	e.forge.Heal()
+	e.forge.Fail(http.MethodGet, "/pulls/1", http.StatusBadGateway, "bad gateway")
+	if _, err := e.forges.SyncReviews(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if l := e.landing(tk.Ref()); !strings.Contains(l.Error, "the next beat tries again") {
+		t.Fatalf("sync with the forge down: %q", l.Error)
 	}
 }
