@@ -44,10 +44,10 @@ func newForges(a *app, st store.Store, cfg config.Config, redact func(string) st
 	if base := strings.TrimSuffix(cfg.Forge.BonsaiURL, "/"); base != "" {
 		ticketURL = func(r board.Ref) string { return fmt.Sprintf("%s/p/%s/%d", base, r.Project, r.Number) }
 	}
-	limits := ""
+	limits, merges := "", ""
 	if d, err := a.dataDir(); err == nil {
-		limits = d.Path("forge-limits.json")
+		limits, merges = d.Path("forge-limits.json"), d.Path("forge-merges")
 	}
 	return forgesync.New(forgesync.Options{Board: st, Hosts: hosts, Getenv: a.getenv, TicketURL: ticketURL,
-		Redact: redact, Logger: log, Now: a.now, LimitsFile: limits})
+		Redact: redact, Logger: log, Now: a.now, LimitsFile: limits, MergesDir: merges})
 }

@@ -51,6 +51,10 @@ type Options struct {
 	// LimitsFile keeps, between beats, the forges that asked to wait
 	// longer than MaxWait and until when; "" keeps them for one sync.
 	LimitsFile string
+	// MergesDir keeps the approved merges the forge did not answer, one
+	// file per ticket, for the beats to try again (retry.go); "" tries
+	// none again.
+	MergesDir string
 }
 
 // Forges is the pull request side of landing for every project.

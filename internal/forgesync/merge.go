@@ -43,8 +43,14 @@ func (f *Forges) Merge(ctx context.Context, req land.MergeRequest) (land.Merged,
 	sha, err := c.Merge(ctx, l.PRNumber, forge.MergeRequest{Style: style(req.Project.Agent.LandStyle),
 		Title: req.Message.Subject, Message: req.Message.Body, SHA: l.HeadSHA})
 	if err != nil {
+		if transient(err) { // issue 27, item 10: the beats try again (retry.go)
+			if next, ok := f.queueMerge(ref, newPending(req, l, f.opts.Now()), err); ok {
+				return land.Merged{}, retryFailure(err, next)
+			}
+		}
 		return land.Merged{}, failure(err)
 	}
+	f.dropMerge(ref)
 	l.PRState, l.Commit, l.LandedAt, l.Error = board.PRMerged, sha, f.opts.Now(), ""
 	if _, err := f.opts.Board.SaveLanding(ctx, l); err != nil {
 		f.log.Error("save landing", "ticket", ref.String(), "err", err)

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/forge"
 	"github.com/bonsai-run/bonsai/internal/forge/forgetest"
+	"github.com/bonsai-run/bonsai/internal/forgesync"
 	"github.com/bonsai-run/bonsai/internal/land"
 )
 
@@ -152,5 +155,121 @@ func TestMerge_ForgeDownSaysToApproveAgain(t *testing.T) {
 	}
 	if l := e.landing(tk.Ref()); !strings.Contains(l.Error, "the next beat tries again") {
 		t.Fatalf("sync with the forge down: %q", l.Error)
+	}
+}
+
+// retrying is a Forges on e's board that keeps merges to try again, with
+// a clock the test moves.
+func retrying(e *env, now *time.Time) *forgesync.Forges {
+	k := e.forge.Kind
+	return forgesync.New(forgesync.Options{
+		Board: e.db, Hosts: map[string]forge.Host{e.forge.Host(): {Kind: k}},
+		Getenv: func(v string) string {
+			if v == forge.TokenEnv(k)[0] {
+				return forgetest.Token
+			}
+			return ""
+		},
+		MergesDir: filepath.Join(e.data, "forge-merges"),
+		Now:       func() time.Time { return *now },
+	})
+}
+
+func merges(e *env) int {
+	n := 0
+	for _, r := range e.forge.Requests() {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/merge") {
+			n++
+		}
+	}
+	return n
+}
+
+// Item 10: an approval whose merge the forge did not answer is merged by
+// a later beat, with growing waits, and the ticket is DONE then.
+func TestMerge_ForgeDownIsTriedAgainWithBackoff(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, forge.Gitea)
+	p := e.project()
+	tk := e.inReview(p, "Down")
+	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+	fs := retrying(e, &now)
+	e.forge.Fail(http.MethodPost, "/merge", http.StatusBadGateway, "bad gateway")
+	_, err := fs.Merge(ctx, land.MergeRequest{Project: p, Ticket: e.get(tk.Ref()), Message: land.Message{Subject: "Down (demo#1)"}, Approver: land.Person{Name: "Ann"}})
+	var f *land.Failure
+	if !errors.As(err, &f) || !strings.Contains(f.Fix, "tries the merge again at") {
+		t.Fatalf("merge with the forge down: %v", err)
+	}
+	sync := func() {
+		t.Helper()
+		if _, err := fs.SyncReviews(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sync() // not due yet
+	if merges(e) != 1 {
+		t.Fatalf("%d merges before the first wait; want 1", merges(e))
+	}
+	now = now.Add(61 * time.Second)
+	sync() // due, still down: the next wait is 2 minutes
+	if merges(e) != 2 {
+		t.Fatalf("%d merges after the first wait; want 2", merges(e))
+	}
+	e.forge.Heal()
+	now = now.Add(61 * time.Second)
+	sync()
+	if merges(e) != 2 {
+		t.Fatalf("%d merges one minute into a two-minute wait; want 2", merges(e))
+	}
+	now = now.Add(60 * time.Second)
+	rep, err := fs.SyncReviews(ctx, "")
+	if err != nil || rep.Merged != 1 {
+		t.Fatalf("sync after the forge came back = %+v, %v", rep, err)
+	}
+	if got := e.get(tk.Ref()); got.State != board.Done {
+		t.Fatalf("ticket is %s; want DONE", got.State)
+	}
+	if pr := e.forge.PR("acme", "widget", 1); pr.State != forge.Merged {
+		t.Fatalf("pull request %s", pr.State)
+	}
+	if c := e.lastComment(tk.Ref()); !strings.Contains(c.Content, "as Ann approved, once the forge answered again") {
+		t.Fatalf("comment %q", c.Content)
+	}
+}
+
+// A review that arrives while the forge is down, or a push after the
+// approval, cancels the merge kept to try again.
+func TestMerge_RetryGivesWayToAReviewOrAPush(t *testing.T) {
+	for _, what := range []string{"review", "push"} {
+		t.Run(what, func(t *testing.T) {
+			ctx := context.Background()
+			e := newEnv(t, forge.Gitea)
+			p := e.project()
+			tk := e.inReview(p, "Down")
+			now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+			fs := retrying(e, &now)
+			if _, err := fs.SyncReviews(ctx, ""); err != nil {
+				t.Fatal(err)
+			}
+			e.forge.Fail(http.MethodPost, "/merge", http.StatusBadGateway, "bad gateway")
+			if _, err := fs.Merge(ctx, land.MergeRequest{Project: p, Ticket: e.get(tk.Ref()), Approver: land.Person{Name: "Ann"}}); err == nil {
+				t.Fatal("merged with the forge down")
+			}
+			e.forge.Heal()
+			if what == "review" {
+				e.forge.Review("acme", "widget", 1, "carol", forge.ChangesRequested, "Not yet.")
+			} else {
+				e.forge.Push("acme", "widget", 1, "")
+			}
+			now = now.Add(time.Hour)
+			for range 2 {
+				if _, err := fs.SyncReviews(ctx, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if merges(e) != 1 || e.forge.PR("acme", "widget", 1).State != forge.Open {
+				t.Fatalf("%d merges, pull request %s: the kept merge went ahead after a %s", merges(e), e.forge.PR("acme", "widget", 1).State, what)
+			}
+		})
 	}
 }

@@ -59,7 +59,13 @@ func (f *Forges) SyncReviews(ctx context.Context, project string) (heartbeat.Rev
 			rep.Waiting++
 			continue
 		}
-		if err := f.syncOne(ctx, c, l, &rep); err != nil {
+		err = f.syncOne(ctx, c, l, &rep)
+		if err == nil {
+			// After the sync, so that a review that came while the forge
+			// was down is seen before a merge approved earlier.
+			err = f.retryMerge(ctx, c, l.Ref, &rep)
+		}
+		if err != nil {
 			var fe *forge.Error
 			if errors.As(err, &fe) && fe.Reason == forge.RateLimited {
 				waiting[c.Repo().API], changed = f.opts.Now().Add(max(fe.RetryAfter, time.Second)), true
@@ -220,6 +226,7 @@ func checkLines(cs forge.CheckStatus) []string {
 
 // merged moves the ticket of a pull request merged on the forge to DONE.
 func (f *Forges) merged(ctx context.Context, l board.Landing, pr forge.PR, rep *heartbeat.ReviewSync) error {
+	f.dropMerge(l.Ref)
 	l.PRState, l.Commit, l.LandedAt = board.PRMerged, pr.MergeCommit, f.opts.Now()
 	if err := f.save(ctx, l); err != nil {
 		return err
@@ -248,6 +255,7 @@ func (f *Forges) merged(ctx context.Context, l board.Landing, pr forge.PR, rep *
 
 // closed blocks the ticket of a pull request closed without merging.
 func (f *Forges) closed(ctx context.Context, l board.Landing, rep *heartbeat.ReviewSync) error {
+	f.dropMerge(l.Ref)
 	l.PRState = board.PRClosed
 	if err := f.save(ctx, l); err != nil {
 		return err
