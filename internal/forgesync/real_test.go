@@ -41,7 +41,8 @@ func TestSync_FailureIsSaidOncePerStreak(t *testing.T) {
 	e.forge.SetScopes("write:repository", "read:user")
 	e.forge.Review("acme", "widget", 1, "carol", forge.ChangesRequested, "Please add a test.")
 	for range 3 {
-		if rep, err := e.forges.SyncReviews(ctx, ""); err != nil || rep.Errors != 1 {
+		rep, err := e.forges.SyncReviews(ctx, "")
+		if err != nil || rep.Errors != 1 || len(rep.Failures) != 1 || rep.Failures[0].Ticket != "demo#1" || !strings.Contains(rep.Failures[0].Error, "read:issue") {
 			t.Fatalf("sync = %+v, %v", rep, err)
 		}
 	}

@@ -51,8 +51,7 @@ func (f *Forges) SyncReviews(ctx context.Context, project string) (heartbeat.Rev
 		}
 		c, err := f.Client(p)
 		if err != nil {
-			rep.Errors++
-			f.setError(ctx, l, err)
+			f.notFollowed(ctx, l, err, &rep)
 			continue
 		}
 		if until, ok := waiting[c.Repo().API]; ok && until.After(f.opts.Now()) {
@@ -73,11 +72,18 @@ func (f *Forges) SyncReviews(ctx context.Context, project string) (heartbeat.Rev
 			if fe == nil {
 				return rep, err
 			}
-			rep.Errors++
-			f.setError(ctx, l, err)
+			f.notFollowed(ctx, l, err, &rep)
 		}
 	}
 	return rep, nil
+}
+
+// notFollowed counts a failure to follow the pull request of l, for the
+// banner, and records it (setError).
+func (f *Forges) notFollowed(ctx context.Context, l board.Landing, err error, rep *heartbeat.ReviewSync) {
+	rep.Errors++
+	rep.Failures = append(rep.Failures, heartbeat.ReviewFailure{Ticket: l.Ref.String(), Error: f.opts.Redact(err.Error())})
+	f.setError(ctx, l, err)
 }
 
 // setError records a failure to follow a pull request on its landing,

@@ -36,6 +36,16 @@ type ReviewSync struct {
 	// Waiting counts pull requests not read because their forge asked to
 	// wait (a rate limit's Retry-After).
 	Waiting int `json:"waiting,omitempty"`
+	// Failures are the pull requests that could not be followed, with
+	// the error, for the banner of every page: until they can, their
+	// reviews and checks do not reach the ticket.
+	Failures []ReviewFailure `json:"failures,omitempty"`
+}
+
+// ReviewFailure is a pull request a beat could not follow.
+type ReviewFailure struct {
+	Ticket string `json:"ticket"` // "demo#3"
+	Error  string `json:"error"`
 }
 
 // syncReviews runs the review sync of the beat; a failure is logged.

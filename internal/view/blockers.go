@@ -16,6 +16,7 @@ const (
 	BlockerSandbox = "sandbox" // the sandbox the project requires cannot start
 	BlockerBudget  = "budget"  // the project's daily budget is used up
 	BlockerRepo    = "repo"    // the project's repository failed to clone or fetch
+	BlockerForge   = "forge"   // pull requests the last beat could not follow
 )
 
 // Blocker is one reason agents cannot run, as the banner of every web
@@ -39,6 +40,9 @@ type AgentFacts struct {
 	Repos []RepoWait
 	// Skips are the tickets the last beat skipped and why.
 	Skips []Skip
+	// Unfollowed are the tickets whose pull request the last beat could
+	// not follow, and why.
+	Unfollowed []Skip
 }
 
 // PausedProvider is a provider the heartbeat leaves alone until Until.
@@ -115,7 +119,45 @@ func Blockers(models []ModelStatus, projects []ProjectSummary, f AgentFacts) []B
 				Fix: "Wait for midnight, or raise the project's daily budget in its settings.", Projects: []string{slug}})
 		}
 	}
+	return append(out, unfollowed(f.Unfollowed, active)...)
+}
+
+// unfollowed is one blocker per distinct failure to follow pull
+// requests (a token without a scope fails them all alike), naming the
+// tickets of active projects. Agents still run; reviews and checks do
+// not reach those tickets meanwhile.
+func unfollowed(fails []Skip, active map[string]bool) []Blocker {
+	var reasons []string
+	tickets, projects := map[string][]string{}, map[string][]string{}
+	for _, u := range fails {
+		slug, _, _ := strings.Cut(u.Ticket, "#")
+		if !active[slug] {
+			continue
+		}
+		if tickets[u.Reason] == nil {
+			reasons = append(reasons, u.Reason)
+		}
+		tickets[u.Reason] = append(tickets[u.Reason], u.Ticket)
+		if !contains(projects[u.Reason], slug) {
+			projects[u.Reason] = append(projects[u.Reason], slug)
+		}
+	}
+	var out []Blocker
+	for _, r := range reasons {
+		out = append(out, Blocker{Kind: BlockerForge, Projects: projects[r],
+			Reason: fmt.Sprintf("Bonsai cannot follow the pull requests of %s: %s", strings.Join(tickets[r], ", "), r),
+			Fix:    "Until it can, their reviews and checks do not reach the tickets: read them on the forge before approving. 'bonsai doctor' checks the forge's token and its scopes."})
+	}
 	return out
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func providerOf(model string) string {
@@ -142,6 +184,9 @@ func NotRun(ref string, f AgentFacts, bs []Blocker) []string {
 	slug, _, _ := strings.Cut(ref, "#")
 	var out []string
 	for _, b := range bs {
+		if b.Kind == BlockerForge {
+			continue // agents run; only their pull requests are not followed
+		}
 		for _, p := range b.Projects {
 			if p == slug {
 				out = append(out, b.Reason+" "+b.Fix)

@@ -63,3 +63,22 @@ func TestNotRun(t *testing.T) {
 		t.Errorf("nothing stops it: %q", got)
 	}
 }
+
+// Issue 27, item 6: pull requests the last beat could not follow are in
+// the banner, one line per distinct failure naming its tickets; they do
+// not say a ticket's agent cannot run.
+func TestBlockers_UnfollowedPullRequests(t *testing.T) {
+	projects := []ProjectSummary{{Slug: "demo", Active: true}, {Slug: "web", Active: true}, {Slug: "old"}}
+	scope := "gitea: read reviews of pull request #1: 403 Forbidden (token does not have at least one of required scope(s), required=[read:issue])"
+	facts := AgentFacts{Unfollowed: []Skip{{Ticket: "demo#1", Reason: scope}, {Ticket: "web#2", Reason: scope},
+		{Ticket: "demo#3", Reason: "gitea: read pull request #3: 502 Bad Gateway"}, {Ticket: "old#1", Reason: scope}}}
+	got := Blockers(nil, projects, facts)
+	if len(got) != 2 || got[0].Kind != BlockerForge || !slices.Equal(got[0].Projects, []string{"demo", "web"}) ||
+		!strings.Contains(got[0].Reason, "pull requests of demo#1, web#2: ") || !strings.Contains(got[0].Reason, "read:issue") ||
+		!strings.Contains(got[0].Fix, "bonsai doctor") || !strings.Contains(got[1].Reason, "demo#3: gitea: read pull request #3: 502") {
+		t.Fatalf("blockers %#v", got)
+	}
+	if nr := NotRun("demo#4", facts, got); len(nr) != 0 {
+		t.Fatalf("an unfollowed pull request stops agents: %q", nr)
+	}
+}

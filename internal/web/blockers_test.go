@@ -48,3 +48,24 @@ func TestPages_NotRunAndRunErrors(t *testing.T) {
 		}
 	}
 }
+
+// Issue 27, item 6: a pull request the last beat could not follow is in
+// the banner of every page, which then does not say agents cannot run,
+// and the project is not marked blocked.
+func TestPages_UnfollowedPullRequestInTheBanner(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.project(t, "demo")
+	e.srv.opts.Facts = func() view.AgentFacts {
+		return view.AgentFacts{Unfollowed: []view.Skip{{Ticket: "demo#1", Reason: "gitea: read reviews of pull request #1: 403 Forbidden (token does not have at least one of required scope(s), required=[read:issue])"}}}
+	}
+	c := e.browser(t)
+	r := e.get(t, c, "/")
+	wantStatus(t, r, 200)
+	wantBody(t, r, `id="blockers"`, "Pull requests are not followed.", "Bonsai cannot follow the pull requests of demo#1", "required=[read:issue]", "bonsai doctor")
+	for _, no := range []string{"Agents cannot run.", `class="badge blocked project-blocked"`} {
+		if strings.Contains(r.body, no) {
+			t.Errorf("%s shown when only a pull request is not followed", no)
+		}
+	}
+}

@@ -119,7 +119,8 @@ func WriteHeartbeatStatus(w io.Writer, v HeartbeatStatus, now time.Time) {
 }
 
 // Facts is what v says stops agents, for view.Blockers: the paused
-// providers, the repositories backing off and the last beat's skips.
+// providers, the repositories backing off, the last beat's skips and the
+// pull requests it could not follow.
 func (v HeartbeatStatus) Facts() view.AgentFacts {
 	var f view.AgentFacts
 	for _, p := range v.Paused {
@@ -132,6 +133,11 @@ func (v HeartbeatStatus) Facts() view.AgentFacts {
 		for _, r := range v.LastBeat.Runs {
 			if r.Skipped != "" {
 				f.Skips = append(f.Skips, view.Skip{Ticket: r.Ticket, Reason: r.Skipped})
+			}
+		}
+		if rs := v.LastBeat.Reviews; rs != nil {
+			for _, u := range rs.Failures {
+				f.Unfollowed = append(f.Unfollowed, view.Skip{Ticket: u.Ticket, Reason: u.Error})
 			}
 		}
 	}

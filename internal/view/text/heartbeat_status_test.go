@@ -22,7 +22,9 @@ func TestHeartbeatStatus(t *testing.T) {
 	}
 	state := `{"lastBeat":{"skipped":false,"interrupted":1,"removed":0,"startedAt":"2026-01-02T03:00:00Z","finishedAt":"2026-01-02T03:00:02Z",
 	  "runs":[{"ticket":"demo#1","class":"in progress","task":"implement","status":"completed"},
-	          {"ticket":"web#2","class":"waiting for research","task":"research","skipped":"no API key for openai: set OPENAI_API_KEY"}]},
+	          {"ticket":"web#2","class":"waiting for research","task":"research","skipped":"no API key for openai: set OPENAI_API_KEY"}],
+	  "reviews":{"open":2,"unchanged":1,"merged":0,"returned":0,"closed":0,"checksFailed":0,"errors":1,
+	             "failures":[{"ticket":"demo#1","error":"gitea: read reviews of pull request #1: 403 Forbidden"}]}},
 	  "paused":{"anthropic":"2026-01-02T04:00:00Z","openai":"2026-01-01T00:00:00Z"},
 	  "repoBackoff":{"web":{"repo":"git@example.com:x/web.git","failures":3,"until":"2026-01-02T03:10:00Z","error":"clone git@example.com:x/web.git: exit status 128"},
 	                 "old":{"repo":"/gone","failures":1,"until":"2026-01-02T03:00:00Z","error":"clone /gone"}}}`
@@ -38,7 +40,8 @@ func TestHeartbeatStatus(t *testing.T) {
 	}
 	f := v.Facts()
 	if len(f.Paused) != 1 || f.Paused[0].Provider != "anthropic" || len(f.Repos) != 1 || f.Repos[0].Project != "web" ||
-		len(f.Skips) != 1 || f.Skips[0].Ticket != "web#2" || !strings.Contains(f.Skips[0].Reason, "OPENAI_API_KEY") {
+		len(f.Skips) != 1 || f.Skips[0].Ticket != "web#2" || !strings.Contains(f.Skips[0].Reason, "OPENAI_API_KEY") ||
+		len(f.Unfollowed) != 1 || f.Unfollowed[0].Ticket != "demo#1" || !strings.Contains(f.Unfollowed[0].Reason, "403 Forbidden") {
 		t.Errorf("facts = %+v", f)
 	}
 	out.Reset()
