@@ -40,8 +40,12 @@ func (f *Forges) Merge(ctx context.Context, req land.MergeRequest) (land.Merged,
 	if l.PRState == board.PRMerged {
 		return land.Merged{Commit: l.Commit}, nil
 	}
-	sha, err := c.Merge(ctx, l.PRNumber, forge.MergeRequest{Style: style(req.Project.Agent.LandStyle),
-		Title: req.Message.Subject, Message: req.Message.Body, SHA: l.HeadSHA})
+	err = f.unseenChanges(ctx, c, l) // issue 27, item 6 (unseen.go)
+	var sha string
+	if err == nil {
+		sha, err = c.Merge(ctx, l.PRNumber, forge.MergeRequest{Style: style(req.Project.Agent.LandStyle),
+			Title: req.Message.Subject, Message: req.Message.Body, SHA: l.HeadSHA})
+	}
 	if err != nil {
 		if transient(err) { // issue 27, item 10: the beats try again (retry.go)
 			if next, ok := f.queueMerge(ref, newPending(req, l, f.opts.Now()), err); ok {
@@ -71,6 +75,10 @@ func style(s board.LandStyle) forge.Style {
 
 // failure turns a forge's refusal into the failure a person acts on.
 func failure(err error) error {
+	var lf *land.Failure
+	if errors.As(err, &lf) {
+		return lf // already one
+	}
 	var fe *forge.Error
 	if errors.As(err, &fe) {
 		return &land.Failure{Cause: fe.Cause(), Fix: fe.Fix(), Err: err}

@@ -274,3 +274,36 @@ func TestMerge_RetryGivesWayToAReviewOrAPush(t *testing.T) {
 		})
 	}
 }
+
+// Item 6: a ticket is not approved over a request for changes that did
+// not reach it: when the reviews cannot be read (a token without
+// read:issue), or were not synced yet, the merge is refused and says why.
+func TestMerge_RefusedOverAnUndeliveredReview(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, forge.Gitea)
+	p := e.project()
+	tk := e.inReview(p, "Unseen")
+	if _, err := e.forges.SyncReviews(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	e.forge.SetScopes("write:repository", "read:user")
+	e.forge.Review("acme", "widget", 1, "carol", forge.ChangesRequested, "Not like this.")
+	req := land.MergeRequest{Project: p, Ticket: e.get(tk.Ref()), Message: land.Message{Subject: "Unseen (demo#1)"}}
+	_, err := e.forges.Merge(ctx, req)
+	var f *land.Failure
+	if !errors.As(err, &f) || !strings.Contains(f.Cause, "cannot read the reviews of pull request #1") || !strings.Contains(f.Cause, "read:issue") {
+		t.Fatalf("merge without read:issue: %v", err)
+	}
+	e.forge.SetScopes(forgetest.DefaultScopes("gitea")...)
+	_, err = e.forges.Merge(ctx, req)
+	if !errors.As(err, &f) || !strings.Contains(f.Cause, "carol requested changes on pull request #1") {
+		t.Fatalf("merge over carol's review: %v", err)
+	}
+	if pr := e.forge.PR("acme", "widget", 1); pr.State != forge.Open {
+		t.Fatalf("pull request %s", pr.State)
+	}
+	// The next beat gives the review to the ticket.
+	if rep, err := e.forges.SyncReviews(ctx, ""); err != nil || rep.Returned != 1 {
+		t.Fatalf("sync = %+v, %v", rep, err)
+	}
+}
