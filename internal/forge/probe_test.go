@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/forge"
@@ -61,4 +62,38 @@ func TestCheckToken_RevokedToken(t *testing.T) {
 		_, err := forge.CheckToken(context.Background(), c)
 		reason(t, err, forge.Unauthorized)
 	})
+}
+
+// A fine-grained GitHub token with the permissions docs/forges.md lists
+// does the whole cycle; one without Commit statuses cannot read the
+// checks, and GitHub names the permission.
+func TestGitHub_FineGrainedPermissions(t *testing.T) {
+	ctx := context.Background()
+	s := forgetest.New(t, forge.GitHub)
+	s.AddRepo("acme", "widget")
+	s.SetScopes(forgetest.GitHubFineGrained...)
+	c := s.Client(t, "acme", "widget")
+	pr, err := c.OpenPR(ctx, forge.NewPR{Title: "demo#1 Fix", Body: "Done.", Head: "bonsai/1-fix", Base: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Review("acme", "widget", 1, "carol", forge.Approved, "")
+	if _, _, err := c.Reviews(ctx, 1, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Checks(ctx, pr.HeadSHA); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Merge(ctx, 1, forge.MergeRequest{Style: forge.Squash, SHA: pr.HeadSHA}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := forge.CheckToken(ctx, c)
+	if err != nil || len(rep.Missing) != 0 || rep.Unchecked == "" {
+		t.Fatalf("probe of a fine-grained token: %+v, %v; want it accepted, its permissions unchecked", rep, err)
+	}
+	s.SetScopes("pull_requests:write", "contents:write", "checks:read")
+	_, err = c.Checks(ctx, pr.HeadSHA)
+	if fe := reason(t, err, forge.Forbidden); !strings.Contains(fe.Message, "Resource not accessible by personal access token") {
+		t.Fatalf("error %v", fe)
+	}
 }

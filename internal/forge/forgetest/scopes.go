@@ -52,6 +52,14 @@ func (s *Server) refuseScope(w http.ResponseWriter, r *http.Request) (int, map[s
 	write := r.Method != http.MethodGet && r.Method != http.MethodHead
 	switch s.Kind {
 	case "github":
+		if fineGrained(scopes) {
+			need := githubPermission(r.Method, r.URL.Path)
+			if need == "" || githubAllows(scopes, need) {
+				return 0, nil
+			}
+			w.Header().Set("X-Accepted-GitHub-Permissions", strings.Replace(need, ":", "=", 1))
+			return http.StatusForbidden, map[string]any{"message": "Resource not accessible by personal access token", "documentation_url": "https://docs.github.com/rest"}
+		}
 		w.Header().Set("X-OAuth-Scopes", strings.Join(scopes, ", "))
 		if !slices.Contains(scopes, "repo") {
 			return http.StatusNotFound, map[string]any{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"}
@@ -74,6 +82,51 @@ func (s *Server) refuseScope(w http.ResponseWriter, r *http.Request) (int, map[s
 		return http.StatusForbidden, map[string]any{"message": "token does not have at least one of required scope(s), required=[" + need + "], token scope=" + strings.Join(scopes, ",")}
 	}
 	return 0, nil
+}
+
+// GitHubFineGrained are the permissions of a fine-grained GitHub token
+// that docs/forges.md lists: SetScopes(GitHubFineGrained...) makes the
+// fake GitHub enforce them as GitHub does (403 "Resource not accessible
+// by personal access token", naming the permission in
+// X-Accepted-GitHub-Permissions), and send no X-OAuth-Scopes.
+var GitHubFineGrained = []string{"pull_requests:write", "contents:write", "statuses:read", "checks:read"}
+
+// fineGrained reports permissions written resource:level, as a
+// fine-grained token has them.
+func fineGrained(scopes []string) bool {
+	return len(scopes) > 0 && strings.Contains(scopes[0], ":")
+}
+
+// githubPermission is the fine-grained permission a GitHub API request
+// needs; "" for the repository itself (metadata, always granted).
+func githubPermission(method, path string) string {
+	rest := strings.TrimPrefix(path, "/api/v3/repos/")
+	parts := strings.SplitN(rest, "/", 3)
+	if len(parts) < 3 {
+		return ""
+	}
+	level := "read"
+	if method != http.MethodGet && method != http.MethodHead {
+		level = "write"
+	}
+	switch tail := parts[2]; {
+	case strings.HasPrefix(tail, "pulls/") && strings.HasSuffix(tail, "/merge"):
+		return "contents:write"
+	case strings.HasPrefix(tail, "pulls"), strings.HasPrefix(tail, "issues/"):
+		return "pull_requests:" + level
+	case strings.HasSuffix(tail, "/check-runs"):
+		return "checks:" + level
+	case strings.HasSuffix(tail, "/status"), strings.HasSuffix(tail, "/statuses"):
+		return "statuses:" + level
+	}
+	return "contents:" + level
+}
+
+// githubAllows reports whether permissions grant need; write includes
+// read.
+func githubAllows(perms []string, need string) bool {
+	resource, level, _ := strings.Cut(need, ":")
+	return slices.Contains(perms, need) || level == "read" && slices.Contains(perms, resource+":write")
 }
 
 // giteaScope is the scope a Gitea API path needs: the issue category for
