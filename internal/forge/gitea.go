@@ -34,9 +34,10 @@ type gtPull struct {
 	MergeCommitSHA *string `json:"merge_commit_sha"`
 	// UpdatedAt and Comments change with a review or a comment; they are
 	// read only for the digest that tells a changed pull request.
-	UpdatedAt string `json:"updated_at"`
-	Comments  int    `json:"comments"`
-	Head      struct {
+	UpdatedAt      string `json:"updated_at"`
+	Comments       int    `json:"comments"`
+	ReviewComments int    `json:"review_comments"`
+	Head           struct {
 		Ref string `json:"ref"`
 		SHA string `json:"sha"`
 	} `json:"head"`
