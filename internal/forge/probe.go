@@ -111,22 +111,28 @@ func (g *gitea) checkToken(ctx context.Context) (TokenReport, error) {
 		rep.Missing = append(rep.Missing, "push access to the repository")
 	}
 	_, err = g.do(ctx, call{op: "read issue comments", method: http.MethodGet, path: g.path("/issues/comments"), query: url.Values{"limit": {"1"}}})
-	switch {
+	switch r := ReasonOf(err); {
 	case missingScope(err):
 		rep.Missing = append(rep.Missing, "read:issue")
-	case err != nil:
+	case r == Unauthorized || r == Unavailable || r == RateLimited || err != nil && r == "":
 		return rep, err
+	default:
+		// Answered, or refused past the scope check (a repository whose
+		// issues are turned off still has its pull requests' comments).
 	}
 	_, err = g.do(ctx, call{op: "try an empty pull request", method: http.MethodPost, path: g.path("/pulls"), body: map[string]any{}})
 	switch r := ReasonOf(err); {
 	case missingScope(err):
 		rep.Missing = append(rep.Missing, "write:repository")
-	case r == Invalid || r == Conflict:
-		// Refused for its empty fields, past the scope check.
+	case r == Forbidden:
+		rep.Missing = append(rep.Missing, "the right to open pull requests")
 	case err == nil:
 		rep.Unchecked = "an empty pull request was not refused; check the repository's pull requests"
-	default:
+	case r == Unauthorized || r == Unavailable || r == RateLimited || r == "":
 		return rep, err
+	default:
+		// Refused for its empty fields (422, or 404 for the branches),
+		// past the scope check.
 	}
 	return rep, nil
 }
