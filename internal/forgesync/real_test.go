@@ -307,3 +307,28 @@ func TestMerge_RefusedOverAnUndeliveredReview(t *testing.T) {
 		t.Fatalf("sync = %+v, %v", rep, err)
 	}
 }
+
+// While the reviews cannot be read, failing checks are said once, not
+// on every beat that reads the pull request again.
+func TestSync_FailingChecksSaidOnceWhileReviewsFail(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, forge.Gitea)
+	tk := e.inReview(e.project(), "Checks")
+	e.forge.SetScopes("write:repository", "read:user")
+	head := e.forge.PR("acme", "widget", 1).HeadSHA
+	e.forge.SetCheck("acme", "widget", head, "build", forge.ChecksFailure, "broken")
+	for range 3 {
+		if _, err := e.forges.SyncReviews(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.forge.SetScopes(forgetest.DefaultScopes("gitea")...)
+	for range 2 {
+		if _, err := e.forges.SyncReviews(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := countContaining(t, e, tk.Ref(), "Checks fail on pull request #1"); n != 1 {
+		t.Fatalf("failing checks said %d times; want once", n)
+	}
+}

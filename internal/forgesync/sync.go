@@ -161,11 +161,14 @@ func (f *Forges) syncOne(ctx context.Context, c forge.Client, l board.Landing, r
 			l.ETag = joinTags(poll.ETag, cp.ETag)
 		}
 	}
-	failing := f.checksChanged(ctx, &l, cs, rep)
+	// Reviews before anything is said: when they cannot be read, the
+	// landing is not saved and the next beat reads all of it again, so
+	// nothing may have been said yet (the failing checks, twice).
 	reviews, cursor, err := c.Reviews(ctx, l.PRNumber, l.ReviewCursor)
 	if err != nil {
 		return err
 	}
+	failing := f.checksChanged(ctx, &l, cs, rep)
 	if err := f.reviewed(ctx, l, reviews, failing, rep); err != nil {
 		return err
 	}
