@@ -320,3 +320,23 @@ func TestError_FixSaysWhoTriesAgain(t *testing.T) {
 		}
 	}
 }
+
+// A comment on a line the change removed is on the old side of the
+// diff, on every forge: its line is the old file's, and it says so.
+func TestClient_OldSideComments(t *testing.T) {
+	each(t, func(t *testing.T, s *forgetest.Server, c forge.Client) {
+		ctx := context.Background()
+		if _, err := c.OpenPR(ctx, forge.NewPR{Title: "demo#1 Fix", Body: "Done.", Head: "bonsai/1-fix", Base: "main"}); err != nil {
+			t.Fatal(err)
+		}
+		s.CommentOld("acme", "widget", 1, "carol", "list.go", 7, "Why remove this check?")
+		s.Comment("acme", "widget", 1, "carol", "list.go", 12, "This panics on nil.")
+		rs, _, err := c.Reviews(ctx, 1, "")
+		if err != nil || len(rs) != 2 {
+			t.Fatalf("reviews %+v, %v", rs, err)
+		}
+		if rs[0].Path != "list.go" || rs[0].Line != 7 || !rs[0].Old || rs[1].Line != 12 || rs[1].Old {
+			t.Fatalf("reviews %+v", rs)
+		}
+	})
+}

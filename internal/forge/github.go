@@ -115,20 +115,22 @@ type ghReview struct {
 }
 
 type ghComment struct {
-	AuthorAssociation string    `json:"author_association"`
-	ID                int64     `json:"id"`
-	User              ghUser    `json:"user"`
-	Body              string    `json:"body"`
-	Path              string    `json:"path"`
-	Line              *int      `json:"line"`
-	OriginalLine      *int      `json:"original_line"`
-	HTMLURL           string    `json:"html_url"`
-	CreatedAt         time.Time `json:"created_at"`
+	AuthorAssociation string `json:"author_association"`
+	ID                int64  `json:"id"`
+	User              ghUser `json:"user"`
+	Body              string `json:"body"`
+	Path              string `json:"path"`
+	Line              *int   `json:"line"`
+	OriginalLine      *int   `json:"original_line"`
+	// Side is LEFT for a comment on the old side of the diff.
+	Side      string    `json:"side"`
+	HTMLURL   string    `json:"html_url"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 func (c ghComment) review() Review {
 	r := Review{Kind: Commented, Author: c.User.Login, Body: c.Body, Path: c.Path, URL: c.HTMLURL, At: c.CreatedAt,
-		Outsider: !insider(c.AuthorAssociation)}
+		Outsider: !insider(c.AuthorAssociation), Old: c.Side == "LEFT"}
 	switch {
 	case c.Line != nil:
 		r.Line = *c.Line

@@ -199,7 +199,7 @@ func (g *gitlab) Reviews(ctx context.Context, number int, cur string) ([]Review,
 			if p.NewLine != nil {
 				r.Line = *p.NewLine
 			} else if p.OldLine != nil {
-				r.Path, r.Line = p.OldPath, *p.OldLine
+				r.Path, r.Line, r.Old = p.OldPath, *p.OldLine, true
 			}
 		}
 		out = append(out, r)

@@ -163,7 +163,7 @@ func (s *Server) ghComments(w http.ResponseWriter, r *http.Request) {
 	for _, c := range p.comments {
 		out = append(out, map[string]any{"id": c.id, "user": user(c.user), "body": c.body, "path": c.path, "line": c.line,
 			"author_association": s.association(c.user),
-			"original_line":      c.line, "side": "RIGHT", "commit_id": p.headSHA,
+			"original_line":      c.line, "side": side(c.old), "commit_id": p.headSHA,
 			"html_url":   s.URL + "/" + rp.owner + "/" + rp.name + "/pull/" + itoa(p.number) + "#discussion_r" + itoa64(c.id),
 			"created_at": stamp(c.at), "updated_at": stamp(c.at)})
 	}
@@ -261,4 +261,12 @@ func (s *Server) ghRepo(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"name": rp.name, "full_name": rp.owner + "/" + rp.name, "private": true,
 			"permissions": map[string]any{"admin": s.admin, "push": true, "pull": true}})
 	}
+}
+
+// side is GitHub's side of the diff a line comment is on.
+func side(old bool) string {
+	if old {
+		return "LEFT"
+	}
+	return "RIGHT"
 }

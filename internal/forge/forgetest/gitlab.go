@@ -193,6 +193,9 @@ func (s *Server) glNotes(w http.ResponseWriter, r *http.Request) {
 		if c.path != "" {
 			n["type"] = "DiffNote"
 			n["position"] = map[string]any{"position_type": "text", "new_path": c.path, "new_line": c.line, "old_path": c.path, "old_line": nil, "head_sha": p.headSHA}
+			if c.old { // a line the change removed has only its old number
+				n["position"] = map[string]any{"position_type": "text", "new_path": c.path, "new_line": nil, "old_path": c.path, "old_line": c.line, "head_sha": p.headSHA}
+			}
 		}
 		out = append(out, n)
 	}
