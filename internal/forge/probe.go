@@ -54,23 +54,44 @@ type repoAccess struct {
 }
 
 func (g *github) checkToken(ctx context.Context) (TokenReport, error) {
-	var rp repoAccess
+	var rp struct {
+		repoAccess
+		DefaultBranch string `json:"default_branch"`
+	}
 	res, err := g.do(ctx, call{op: "read the repository", method: http.MethodGet, path: g.path(""), out: &rp})
 	rep := TokenReport{Requests: 1}
 	if err != nil {
 		return rep, err
+	}
+	if !rp.Permissions.Push {
+		rep.Missing = append(rep.Missing, "push access to the repository")
 	}
 	if h := res.header.Get("X-OAuth-Scopes"); res.header.Values("X-OAuth-Scopes") != nil {
 		rep.Scopes = splitList(h)
 		if !slices.Contains(rep.Scopes, "repo") {
 			rep.Missing = append(rep.Missing, "repo")
 		}
-	} else {
-		rep.Unchecked = "GitHub does not list a fine-grained token's permissions; Pull requests and Contents read and write, Commit statuses and Checks read are needed"
+		return rep, nil
 	}
-	if !rp.Permissions.Push {
-		rep.Missing = append(rep.Missing, "push access to the repository")
+	// A fine-grained token: GitHub lists no permission, so each read is
+	// tried on a route that needs it; the writes cannot be seen so.
+	ref := url.PathEscape(rp.DefaultBranch)
+	reads := []struct{ name, path string }{
+		{"Pull requests: read", g.path("/pulls")},
+		{"Commit statuses: read", g.path("/commits/%s/status", ref)},
+		{"Checks: read", g.path("/commits/%s/check-runs", ref)},
 	}
+	for _, r := range reads {
+		rep.Requests++
+		_, err := g.do(ctx, call{op: "try " + r.name, method: http.MethodGet, path: r.path, query: url.Values{"per_page": {"1"}}})
+		switch reason := ReasonOf(err); {
+		case reason == Forbidden:
+			rep.Missing = append(rep.Missing, r.name)
+		case reason == Unauthorized || reason == Unavailable || reason == RateLimited || err != nil && reason == "":
+			return rep, err
+		}
+	}
+	rep.Unchecked = "GitHub does not list a fine-grained token's permissions: its reads were tried, but Pull requests and Contents read and write are seen only when used"
 	return rep, nil
 }
 

@@ -92,6 +92,9 @@ func TestGitHub_FineGrainedPermissions(t *testing.T) {
 		t.Fatalf("probe of a fine-grained token: %+v, %v; want it accepted, its permissions unchecked", rep, err)
 	}
 	s.SetScopes("pull_requests:write", "contents:write", "checks:read")
+	if rep, err := forge.CheckToken(ctx, c); err != nil || !slices.Equal(rep.Missing, []string{"Commit statuses: read"}) || rep.Requests != 4 {
+		t.Fatalf("probe without Commit statuses: %+v, %v", rep, err)
+	}
 	_, err = c.Checks(ctx, pr.HeadSHA)
 	if fe := reason(t, err, forge.Forbidden); !strings.Contains(fe.Message, "Resource not accessible by personal access token") {
 		t.Fatalf("error %v", fe)

@@ -258,7 +258,7 @@ func (s *Server) ghRepo(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if rp, _, ok := s.find(w, fullName(r), ""); ok {
-		writeJSON(w, http.StatusOK, map[string]any{"name": rp.name, "full_name": rp.owner + "/" + rp.name, "private": true,
+		writeJSON(w, http.StatusOK, map[string]any{"name": rp.name, "full_name": rp.owner + "/" + rp.name, "private": true, "default_branch": "main",
 			"permissions": map[string]any{"admin": s.admin, "push": true, "pull": true}})
 	}
 }
