@@ -25,7 +25,8 @@ type TokenReport struct {
 // model call, whether its token has what Bonsai needs (docs/forges.md,
 // "Tokens and scopes"): GitHub names a classic token's scopes in the
 // X-OAuth-Scopes header of any answer and the repository says whether
-// its account may push; GitLab describes a token at
+// its account may push (a fine-grained token's reads are tried, one
+// route each; its writes cannot be seen); GitLab describes a token at
 // /personal_access_tokens/self; Gitea names no scope, so each is tried
 // on a route that needs it: the repository (read:repository), its
 // issue comments (read:issue), and a pull request with no fields, which
