@@ -85,7 +85,7 @@ func (t *bashTool) run(ctx context.Context, a bashArgs, update func(tool.Result)
 		out.update = func(text string) { update(textResult(hide(text), nil)) }
 	}
 	start := t.e.opts.Now()
-	x, err := t.e.ex.Shell(ctx, a.Command, executor.RunOptions{Output: out, Timeout: timeout})
+	x, err := t.e.ex.Shell(ctx, a.Command, executor.RunOptions{Output: out, Timeout: timeout, ReadOnly: executor.IsReadOnly(ctx)})
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("bash: %w", err)
 	}

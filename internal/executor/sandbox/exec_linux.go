@@ -33,7 +33,7 @@ func (s *Executor) runPersistent(ctx context.Context, argv []string, dir string,
 // on ctx's end or the timeout. retry reports a command that never ran
 // because the server died.
 func (s *Executor) attempt(ctx context.Context, req request, opts executor.RunOptions) (x executor.Exit, retry bool, err error) {
-	v, c, err := s.dialServer()
+	v, c, err := s.dialServer(opts.ReadOnly)
 	if err != nil {
 		return x, false, err
 	}

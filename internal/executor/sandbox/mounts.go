@@ -12,7 +12,8 @@ import (
 // variables' KEY=VALUE pairs. Order matters: bwrap applies them in turn,
 // so the hiding tmpfs mounts come first and the directories that must
 // stay visible (caches, git metadata, the root) are bound back over them.
-func (s *Executor) mounts() ([]string, []string, error) {
+// With readOnly, the root and the git metadata are bound read-only.
+func (s *Executor) mounts(readOnly bool) ([]string, []string, error) {
 	o := s.opts
 	a := []string{
 		"--ro-bind", "/", "/",
@@ -62,17 +63,25 @@ func (s *Executor) mounts() ([]string, []string, error) {
 		a = append(a, "--bind", host, in)
 		env = append(env, k+"="+in)
 	}
-	git, err := gitMounts(s.Root(), o.GitDir)
+	git, err := gitMounts(s.Root(), o.GitDir, readOnly)
 	if err != nil {
 		return nil, nil, err
 	}
 	a = append(a, git...)
-	a = append(a, "--bind", s.Root(), s.Root())
+	a = append(a, rootBind(readOnly), s.Root(), s.Root())
 	if s.proxy != nil {
 		// Last, so that no tmpfs or bind above covers them.
 		a = append(a, s.proxy.mounts()...)
 	}
 	return a, env, nil
+}
+
+// rootBind is the bwrap option that binds the workspace root.
+func rootBind(readOnly bool) string {
+	if readOnly {
+		return "--ro-bind"
+	}
+	return "--bind"
 }
 
 // within reports whether p is one of dirs or below one.

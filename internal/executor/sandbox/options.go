@@ -81,6 +81,11 @@ type Options struct {
 	// started with the first command, runs every command of the
 	// executor until Close (see the package documentation).
 	PerCommand bool
+	// ReadOnly runs every command with the workspace and the clone's
+	// .git bound read-only, as RunOptions.ReadOnly does for one command:
+	// a read-only project's executor. /tmp, the home and the caches stay
+	// writable.
+	ReadOnly bool
 	// Server is the host path of the executable that runs as the
 	// persistent sandbox's command server: the bonsai binary, whose main
 	// dispatches BridgeArg to BridgeMain. Empty means Proxy.Bridge in

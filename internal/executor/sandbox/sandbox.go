@@ -29,8 +29,13 @@ type Executor struct {
 	tmp   string   // host directory for the control sockets' directories
 	once  sync.Once
 
+	// roMount are mount's with the root and the git metadata read-only,
+	// for RunOptions.ReadOnly (mount itself with Options.ReadOnly).
+	roMount []string
+
 	srvMu  sync.Mutex
 	srv    *server // the persistent sandbox; nil until the first command
+	roSrv  *server // the read-only one; nil until the first RunOptions.ReadOnly command
 	closed bool
 }
 
@@ -80,9 +85,16 @@ func New(root string, opts Options) (*Executor, error) {
 			return nil, err
 		}
 	}
-	if s.mount, s.env, err = s.mounts(); err != nil {
+	if s.mount, s.env, err = s.mounts(opts.ReadOnly); err != nil {
 		s.Close()
 		return nil, err
+	}
+	s.roMount = s.mount
+	if !opts.ReadOnly {
+		if s.roMount, _, err = s.mounts(true); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -141,9 +153,13 @@ func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOpti
 	if !s.opts.PerCommand {
 		return s.runPersistent(ctx, argv, dir, opts)
 	}
-	args := make([]string, 0, len(s.mount)+4*len(s.env)+len(argv)+8)
+	mount := s.mount
+	if opts.ReadOnly {
+		mount = s.roMount
+	}
+	args := make([]string, 0, len(mount)+4*len(s.env)+len(argv)+8)
 	args = append(args, s.bwrap)
-	args = append(args, s.mount...)
+	args = append(args, mount...)
 	args = append(args, "--chdir", dir, "--clearenv")
 	for _, kv := range s.environ(opts.Env) {
 		k, v, _ := strings.Cut(kv, "=")
@@ -155,7 +171,7 @@ func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOpti
 	}
 	args = append(args, argv...)
 	inner := opts
-	inner.Dir, inner.Env = "", nil
+	inner.Dir, inner.Env, inner.ReadOnly = "", nil, false
 	return s.Executor.Exec(ctx, args, inner)
 }
 
