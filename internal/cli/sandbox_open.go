@@ -17,7 +17,9 @@ type sandboxSpec struct {
 	Home, DataDir, GitDir string
 	Caches                map[string]string
 	Env                   []string
-	Net                   projectNetwork
+	// Limits bound the sandbox (bubblewrap only; Seatbelt has none).
+	Limits sandbox.Limits
+	Net    projectNetwork
 	// Hint and OnRefused configure the proxy in the proxy mode.
 	Hint      string
 	OnRefused func(netproxy.Refusal)
@@ -47,7 +49,7 @@ func openSandbox(root string, s sandboxSpec) (workspaceExecutor, error) {
 		return openSeatbelt(root, s)
 	}
 	return sandbox.New(root, sandbox.Options{
-		Network: s.Net.Mode, Home: s.Home, DataDir: s.DataDir, GitDir: s.GitDir, Caches: s.Caches, Env: s.Env,
+		Network: s.Net.Mode, Home: s.Home, DataDir: s.DataDir, GitDir: s.GitDir, Caches: s.Caches, Env: s.Env, Limits: s.Limits,
 		Proxy: sandbox.ProxyOptions{Allow: s.Net.Allow, Hint: s.Hint, OnRefused: s.OnRefused},
 	})
 }

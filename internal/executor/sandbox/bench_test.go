@@ -47,6 +47,13 @@ func BenchmarkShell_True(b *testing.B) {
 			benchShellTrue(b, open(b, b.TempDir(), c.o))
 		})
 	}
+	// The limits the CLI sets by default (config.Limits): a cgroup where
+	// the runtime may create one, rlimits, the disk guard's statfs.
+	b.Run("sandbox-limits", func(b *testing.B) {
+		requireBwrap(b)
+		root := b.TempDir()
+		benchShellTrue(b, open(b, root, Options{Limits: Limits{Memory: 2 << 30, Processes: 1024, Tmp: 1 << 30, FileSize: 4 << 30, DiskGrowth: 8 << 30}}))
+	})
 	// A command the policy allowed because it reads runs in the
 	// executor's second, read-only sandbox.
 	b.Run("sandbox-readonly", func(b *testing.B) {

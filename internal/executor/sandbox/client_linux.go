@@ -155,7 +155,7 @@ func (s *Executor) startServer(mount []string) (*server, error) {
 		k, v, _ := strings.Cut(kv, "=")
 		args = append(args, "--setenv", k, v)
 	}
-	args = append(args, "--", exeIn, BridgeArg, serveArg, proxySock)
+	args = append(args, "--", exeIn, BridgeArg, serveArg, proxySock, s.opts.Limits.serverSpec())
 	cmd := exec.Command(args[0], args[1:]...)
 	v := &server{cmd: cmd, dir: dir, sock: sock, done: make(chan struct{}), stderr: &tail{max: 4 << 10}}
 	// bwrap's own environment stays in its init, PID 1 of the sandbox,
@@ -169,9 +169,10 @@ func (s *Executor) startServer(mount []string) (*server, error) {
 	go func() {
 		// The parent-death signal fires when the thread that started
 		// bwrap ends: hold it for bwrap's life (see local.startLocked).
+		// On cgroup v1 it moves into the sandbox's cgroup for the fork.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
+		if err := s.cg.start(cmd.SysProcAttr, cmd.Start); err != nil {
 			started <- err
 			return
 		}

@@ -19,10 +19,12 @@ func (s *Executor) mounts(readOnly bool) ([]string, []string, error) {
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
 		"--proc", "/proc",
-		"--tmpfs", "/tmp",
+	}
+	a = append(a, o.Limits.tmpMount()...)
+	a = append(a,
 		"--unshare-pid", "--unshare-ipc", "--unshare-uts",
 		"--die-with-parent", "--new-session",
-	}
+	)
 	if os.Geteuid() == 0 {
 		a = append(a, "--cap-drop", "ALL")
 	}

@@ -29,6 +29,9 @@ type Executor struct {
 	tmp   string   // host directory for the control sockets' directories
 	once  sync.Once
 
+	cg   *cgroup    // the sandboxes' cgroup (Limits); nil without one
+	disk *diskGuard // Limits.DiskGrowth's guard; nil without it
+
 	// roMount are mount's with the root and the git metadata read-only,
 	// for RunOptions.ReadOnly (mount itself with Options.ReadOnly).
 	roMount []string
@@ -89,6 +92,12 @@ func New(root string, opts Options) (*Executor, error) {
 		s.Close()
 		return nil, err
 	}
+	if opts.Limits.DiskGrowth > 0 {
+		s.disk = newDiskGuard(opts.Limits.DiskGrowth, s.Root(), opts.GitDir)
+	}
+	if !opts.PerCommand && !opts.noCgroup {
+		s.cg = newCgroup(opts.Limits)
+	}
 	s.roMount = s.mount
 	if !opts.ReadOnly {
 		if s.roMount, _, err = s.mounts(true); err != nil {
@@ -106,6 +115,7 @@ func (s *Executor) Close() error {
 	var err error
 	s.once.Do(func() {
 		s.stopServer(true)
+		s.cg.remove()
 		if s.proxy != nil {
 			err = s.proxy.stop()
 		}
@@ -137,10 +147,8 @@ func (s *Executor) Shell(ctx context.Context, script string, opts executor.RunOp
 	return s.run(ctx, []string{s.shell, "-c", script}, opts)
 }
 
-// run runs argv in the persistent sandbox, or with PerCommand starts
-// bwrap for it through the local executor, which gives it its own
-// process group, the parent-death signal and kill-on-cancel; bwrap's
-// --die-with-parent and PID namespace take everything inside with it.
+// run runs argv within the executor's limits (limits.go), and says so in
+// its output when it met one.
 func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOptions) (executor.Exit, error) {
 	dir := s.Root()
 	if opts.Dir != "" {
@@ -150,6 +158,30 @@ func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOpti
 		}
 		dir = d
 	}
+	if s.disk == nil && s.cg == nil {
+		return s.runIn(ctx, argv, dir, opts)
+	}
+	before := s.cg.read()
+	rctx, stop := ctx, func() {}
+	if s.disk != nil {
+		s.disk.begin()
+		rctx, stop = s.disk.watch(ctx)
+	}
+	x, err := s.runIn(rctx, argv, dir, opts)
+	stopped := errors.Is(context.Cause(rctx), errDiskGrowth) && ctx.Err() == nil
+	stop()
+	if err == nil {
+		s.limitNotes(&x, opts, before, stopped)
+	}
+	return x, err
+}
+
+// runIn runs argv in dir (a host path) in the persistent sandbox, or
+// with PerCommand starts bwrap for it through the local executor, which
+// gives it its own process group, the parent-death signal and
+// kill-on-cancel; bwrap's --die-with-parent and PID namespace take
+// everything inside with it.
+func (s *Executor) runIn(ctx context.Context, argv []string, dir string, opts executor.RunOptions) (executor.Exit, error) {
 	if !s.opts.PerCommand {
 		return s.runPersistent(ctx, argv, dir, opts)
 	}
