@@ -74,6 +74,10 @@ type Exit struct {
 	PID int
 	// Duration is the wall time from start to exit.
 	Duration time.Duration
+	// Limit names the limits of the run the command met ("the sandbox
+	// reached its limit of 1024 processes …"), also written at the end
+	// of its output; empty when it met none or the executor has none.
+	Limit string
 }
 
 // Entry describes one file or directory.

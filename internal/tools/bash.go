@@ -40,6 +40,8 @@ type BashDetails struct {
 	TotalLines     int    `json:"totalLines"`
 	TotalBytes     int64  `json:"totalBytes"`
 	FullOutputPath string `json:"fullOutputPath,omitempty"`
+	// Limit names the sandbox limits the command met (executor.Exit.Limit).
+	Limit string `json:"limit,omitempty"`
 }
 
 type bashTool struct {
@@ -91,7 +93,7 @@ func (t *bashTool) run(ctx context.Context, a bashArgs, update func(tool.Result)
 	}
 	d := BashDetails{
 		ExitCode: x.Code, DurationMs: t.e.opts.Now().Sub(start).Milliseconds(),
-		TimedOut: x.TimedOut, Aborted: x.Canceled, TotalBytes: out.total,
+		TimedOut: x.TimedOut, Aborted: x.Canceled, TotalBytes: out.total, Limit: x.Limit,
 	}
 	v := out.visible()
 	d.TotalLines, d.Truncated = v.total, v.truncated

@@ -121,6 +121,9 @@ func runLimitCases(t *testing.T, rlimitsOnly bool, cases []limitCase) {
 			if !found {
 				t.Errorf("exit %d, output %q, want one of %q", x.Code, tailOf(out), c.want)
 			}
+			if strings.Contains(out, " in config.json)") != (x.Limit != "") || !strings.Contains(out, x.Limit) {
+				t.Errorf("Exit.Limit %q does not match the output's note: %q", x.Limit, tailOf(out))
+			}
 			if c.name == "workspace growth" {
 				bounded(t, ex, "rm -f f*", time.Minute)
 			}

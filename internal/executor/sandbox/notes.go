@@ -47,6 +47,7 @@ func (s *Executor) limitNotes(x *executor.Exit, opts executor.RunOptions, before
 	if len(notes) == 0 {
 		return
 	}
+	x.Limit = strings.Join(notes, "; ")
 	w := opts.Stderr
 	if w == nil {
 		w = opts.Output
