@@ -65,7 +65,8 @@
 // executor, started with the first such command, whose bwrap binds the
 // root and the clone's .git read-only (Options.ReadOnly makes the
 // executor's only sandbox so): what the policy let run because it reads
-// cannot write there. It has a /tmp of its own.
+// cannot write there. The caches are read-only there too, with a GOCACHE
+// of its own in its /tmp. It has a /tmp of its own.
 //
 // Options.Limits bound a run (limits.go): memory and processes through a
 // cgroup both sandboxes start in, when the runtime may create one

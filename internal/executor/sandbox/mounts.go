@@ -62,7 +62,7 @@ func (s *Executor) mounts(readOnly bool) ([]string, []string, error) {
 			return nil, nil, fmt.Errorf("sandbox: cache %s: %w", k, err)
 		}
 		in := filepath.Join(s.home, ".cache", "bonsai", strings.ToLower(k))
-		a = append(a, "--bind", host, in)
+		a = append(a, rootBind(readOnly), host, in)
 		env = append(env, k+"="+in)
 	}
 	git, err := gitMounts(s.Root(), o.GitDir, readOnly)
@@ -78,7 +78,8 @@ func (s *Executor) mounts(readOnly bool) ([]string, []string, error) {
 	return a, env, nil
 }
 
-// rootBind is the bwrap option that binds the workspace root.
+// rootBind is the bwrap option that binds the workspace root and the
+// caches: read-only in the read-only view.
 func rootBind(readOnly bool) string {
 	if readOnly {
 		return "--ro-bind"

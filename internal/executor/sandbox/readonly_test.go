@@ -71,7 +71,17 @@ func writers() []writer {
 		{"git reset --soft", "git reset -q --soft HEAD~1", ""},
 		{"git update-index", "git update-index --chmod=+x README", ""},
 		{"git notes", "git notes add -m evil", ""},
+		{"the build cache", "touch \"$GOCACHE/" + m + "gocache\"", ""},
+		{"the npm cache", "touch \"$npm_config_cache/" + m + "npm\"", ""},
 	}
+}
+
+// roOptions are the options of the executors TestReadOnly opens: the
+// host's layout with toolchain caches under it, so that a write to them
+// shows as a marker.
+func roOptions(h host) Options {
+	return Options{Home: h.home, DataDir: h.data, GitDir: h.gitDir, Caches: map[string]string{
+		"GOCACHE": filepath.Join(h.base, "caches", "gocache"), "npm_config_cache": filepath.Join(h.base, "caches", "npm")}}
 }
 
 // gitIdentity lets commits inside the sandbox name someone.
@@ -179,7 +189,7 @@ func TestReadOnly(t *testing.T) {
 	t.Run("writable", func(t *testing.T) {
 		t.Parallel()
 		h := readOnlyHost(t)
-		changed := runWriters(t, h, h.sandbox(t, NetworkNone), false)
+		changed := runWriters(t, h, open(t, h.root, roOptions(h)), false)
 		for _, w := range writers() {
 			if _, err := exec.LookPath(w.needs); w.needs == "" || err == nil {
 				if !changed[w.name] {
@@ -196,7 +206,9 @@ func TestReadOnly(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			h := readOnlyHost(t)
-			ex := open(t, h.root, Options{Home: h.home, DataDir: h.data, GitDir: h.gitDir, ReadOnly: c.readOnly, PerCommand: c.perCmd})
+			o := roOptions(h)
+			o.ReadOnly, o.PerCommand = c.readOnly, c.perCmd
+			ex := open(t, h.root, o)
 			for name := range runWriters(t, h, ex, !c.readOnly) {
 				t.Errorf("%s wrote in a read-only sandbox", name)
 			}
@@ -217,4 +229,28 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 	b, err := cmd.Output()
 	must(t, err)
 	return strings.TrimSpace(string(b))
+}
+
+// TestReadOnlyGo: go vet works as a read-only command, with a build
+// cache of its own, while the project's stays untouched.
+func TestReadOnlyGo(t *testing.T) {
+	requireBwrap(t)
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go")
+	}
+	root := t.TempDir()
+	cache := filepath.Join(t.TempDir(), "gocache")
+	ex := open(t, root, Options{Caches: map[string]string{"GOCACHE": cache}})
+	must(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module tiny\n\ngo 1.21\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "main.go"), []byte("package main\n\nfunc main() { println(\"tiny\") }\n"), 0o644))
+	var out bytes.Buffer
+	x, err := ex.Shell(context.Background(), "go env GOCACHE && go vet . && echo vetted", executor.RunOptions{Output: &out, ReadOnly: true,
+		Env: []string{"GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod"}})
+	must(t, err)
+	if x.Code != 0 || !strings.Contains(out.String(), roGoCache) || !strings.Contains(out.String(), "vetted") {
+		t.Fatalf("exit %d: %s", x.Code, out.String())
+	}
+	if ents, _ := os.ReadDir(cache); len(ents) != 0 {
+		t.Fatalf("a read-only command wrote the project's build cache: %v", ents)
+	}
 }

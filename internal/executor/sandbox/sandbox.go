@@ -193,7 +193,7 @@ func (s *Executor) runIn(ctx context.Context, argv []string, dir string, opts ex
 	args = append(args, s.bwrap)
 	args = append(args, mount...)
 	args = append(args, "--chdir", dir, "--clearenv")
-	for _, kv := range s.environ(opts.Env) {
+	for _, kv := range s.environ(s.viewEnv(opts)) {
 		k, v, _ := strings.Cut(kv, "=")
 		args = append(args, "--setenv", k, v)
 	}
