@@ -12,7 +12,8 @@ import (
 // variables' KEY=VALUE pairs. Order matters: bwrap applies them in turn,
 // so the hiding tmpfs mounts come first and the directories that must
 // stay visible (caches, git metadata, the root) are bound back over them.
-// With readOnly, the root and the git metadata are bound read-only.
+// With readOnly, the root, the git metadata and the caches are bound
+// read-only.
 func (s *Executor) mounts(readOnly bool) ([]string, []string, error) {
 	o := s.opts
 	a := []string{

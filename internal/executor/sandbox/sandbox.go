@@ -32,7 +32,7 @@ type Executor struct {
 	cg   *cgroup    // the sandboxes' cgroup (Limits); nil without one
 	disk *diskGuard // Limits.DiskGrowth's guard; nil without it
 
-	// roMount are mount's with the root and the git metadata read-only,
+	// roMount are mount's with the root, the git metadata and the caches read-only,
 	// for RunOptions.ReadOnly (mount itself with Options.ReadOnly).
 	roMount []string
 
@@ -158,7 +158,7 @@ func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOpti
 		}
 		dir = d
 	}
-	if s.disk == nil && s.cg == nil {
+	if s.opts.Limits == (Limits{}) {
 		return s.runIn(ctx, argv, dir, opts)
 	}
 	before := s.cg.read()
