@@ -75,7 +75,7 @@ func (j *judge) mode(name string, ws []word, writes bool, cmd string) {
 	case j.cfg.Mode == ModeAuto:
 		j.note(Decision{Verdict: Allow, Rule: "auto-mode", Reason: "auto mode allows commands no rule denies", Command: cmd})
 	case !writes && readOnly(name, ws):
-		j.note(Decision{Verdict: Allow, Rule: "read-only-builtin", Reason: "the command only reads", Command: cmd})
+		j.note(Decision{Verdict: Allow, Rule: ReadOnlyRule, Reason: "the command only reads", Command: cmd})
 	case j.cfg.Mode == ModeReadOnly:
 		j.note(Decision{Verdict: Ask, Rule: "read-only-unknown", Reason: "read-only mode: this command is not known to only read, so it needs approval", Command: cmd})
 	default:

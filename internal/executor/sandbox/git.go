@@ -26,8 +26,9 @@ var metaReadOnly = []string{"commondir", "gitdir"}
 
 // gitMounts returns the bwrap arguments that make the clone's .git usable
 // from a worktree at root: all of it visible read-only, the worktree's own
-// metadata directory and gitWritable writable, gitReadOnly read-only.
-func gitMounts(root, gitDir string) ([]string, error) {
+// metadata directory and gitWritable writable, gitReadOnly read-only;
+// with readOnly, all of it read-only.
+func gitMounts(root, gitDir string, readOnly bool) ([]string, error) {
 	if gitDir == "" {
 		return nil, nil
 	}
@@ -40,6 +41,9 @@ func gitMounts(root, gitDir string) ([]string, error) {
 		return nil, err
 	}
 	a := []string{"--ro-bind", real, real}
+	if readOnly {
+		return a, nil
+	}
 	if err := os.MkdirAll(filepath.Join(real, "logs"), 0o755); err != nil {
 		return nil, fmt.Errorf("sandbox: git directory: %w", err)
 	}
