@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
 // gitWritable are the parts of a clone's .git a commit in a worktree
@@ -36,9 +37,9 @@ func gitMounts(root, gitDir string, readOnly bool) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: git directory: %w", err)
 	}
-	meta, err := worktreeMeta(root, real)
+	meta, err := executor.WorktreeMeta(root, real)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	a := []string{"--ro-bind", real, real}
 	if readOnly {
@@ -64,31 +65,6 @@ func gitMounts(root, gitDir string, readOnly bool) ([]string, error) {
 		}
 	}
 	return a, nil
-}
-
-// worktreeMeta reads root/.git ("gitdir: <gitDir>/worktrees/<name>") and
-// returns that directory, which must be inside gitDir/worktrees.
-func worktreeMeta(root, gitDir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(root, ".git"))
-	if err != nil {
-		return "", fmt.Errorf("sandbox: the workspace is not a git worktree: %w", err)
-	}
-	line, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return "", fmt.Errorf("sandbox: the workspace's .git file has no gitdir line")
-	}
-	meta := strings.TrimSpace(line)
-	if !filepath.IsAbs(meta) {
-		meta = filepath.Join(root, meta)
-	}
-	meta, err = filepath.EvalSymlinks(meta)
-	if err != nil {
-		return "", fmt.Errorf("sandbox: worktree metadata: %w", err)
-	}
-	if filepath.Dir(meta) != filepath.Join(gitDir, "worktrees") {
-		return "", fmt.Errorf("sandbox: the workspace is a worktree of another clone than the git directory given")
-	}
-	return meta, nil
 }
 
 func exists(p string) bool {
