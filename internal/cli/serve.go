@@ -240,5 +240,7 @@ func ticketDiff(d config.Dir) (web.DiffFunc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ws.Diff, nil
+	return func(ctx context.Context, p board.Project, t board.Ticket) (string, error) {
+		return ws.Diff(ctx, p, t, workspace.Review{})
+	}, nil
 }

@@ -25,6 +25,9 @@ type Store interface {
 // workspace.Provider's Land.
 type Git interface {
 	Land(ctx context.Context, p board.Project, req workspace.LandRequest) (workspace.Landed, error)
+	// Review reads a ticket branch and the default branch into the
+	// runtime's own repository and returns the commits to review.
+	Review(ctx context.Context, p board.Project, branch string) (workspace.Review, error)
 }
 
 // Options configures a Lander.
@@ -217,7 +220,11 @@ func (l *Lander) merge(ctx context.Context, p board.Project, t board.Ticket, per
 		return workspace.Landed{}, &Failure{Cause: "this process cannot merge (no git workspace is configured)",
 			Fix: fmt.Sprintf("run `bonsai ticket land %s` on the machine of the heartbeat", t.Ref())}
 	}
-	return l.opts.Git.Land(ctx, p, workspace.LandRequest{Number: t.Number, Branch: t.Branch, Style: p.Agent.LandStyle,
+	rv, err := l.opts.Git.Review(ctx, p, t.Branch)
+	if err != nil {
+		return workspace.Landed{}, err
+	}
+	return l.opts.Git.Land(ctx, p, workspace.LandRequest{Number: t.Number, Branch: t.Branch, Tip: rv.Tip, Style: p.Agent.LandStyle,
 		Message: CommitMessage(t, person).String(), Person: workspace.Identity(person)})
 }
 
