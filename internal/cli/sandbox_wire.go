@@ -92,7 +92,7 @@ func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Exe
 		"(or for every project: network.allowHosts in config.json)", p.Slug, p.Slug)
 	refused := newRefusals(hint)
 	ex, err := openSandbox(root, sandboxSpec{
-		Home: x.home, DataDir: x.data.Path(), GitDir: filepath.Join(clone, ".git"), Caches: caches, Env: x.env,
+		Home: x.home, DataDir: x.data.Path(), GitDir: gitDirOf(clone), Caches: caches, Env: x.env,
 		Net: networkFor(p, x.allowHosts), Hint: hint,
 		OnRefused: func(r netproxy.Refusal) {
 			refused.add(r)
@@ -110,6 +110,15 @@ func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Exe
 		return reportingExecutor{sandboxed: s, refused: refused}, nil
 	}
 	return ex, nil
+}
+
+// gitDirOf is the git directory of clone to bind into the sandbox; ""
+// (none) for a checkout that is no worktree of a clone (Checkout's).
+func gitDirOf(clone string) string {
+	if clone == "" {
+		return ""
+	}
+	return filepath.Join(clone, ".git")
 }
 
 // cachesUnder maps each toolchain cache variable to a directory below
