@@ -56,13 +56,15 @@ func (p *Provider) diff(ctx context.Context, proj board.Project, t board.Ticket,
 	}
 	base, tip := rv.Base, rv.Tip
 	if tip == "" {
-		if tip, err = r.fetchClone(ctx, branch); err != nil || tip == "" {
-			return "", err
-		}
+		// The default branch first: the clone then sends only the
+		// branch's own objects, each one checked.
 		if base = r.commit(ctx, reviewDefault); base == "" {
 			if base, err = r.fetchDefault(ctx); err != nil {
 				return "", err
 			}
+		}
+		if tip, err = r.fetchClone(ctx, branch); err != nil || tip == "" {
+			return "", err
 		}
 	} else if r.commit(ctx, base) != base || r.commit(ctx, tip) != tip {
 		return "", fmt.Errorf("the reviewed commits of %s (%.12s on %.12s) are not on this machine; the Changes page of the machine that recorded them shows them", branch, tip, base)
