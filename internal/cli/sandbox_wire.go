@@ -108,7 +108,7 @@ func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Exe
 		"(or for every project: network.allowHosts in config.json)", p.Slug, p.Slug)
 	refused := newRefusals(hint)
 	ex, err := openSandbox(root, sandboxSpec{
-		Home: x.home, DataDir: x.data.Path(), GitDir: filepath.Join(clone, ".git"), Caches: caches, Env: x.env, Limits: x.limits,
+		Home: x.home, DataDir: x.data.Path(), GitDir: gitDirOf(clone), Caches: caches, Env: x.env, Limits: x.limits,
 		Net: networkFor(p, x.allowHosts), Hint: hint, Binds: binds,
 		OnRefused: func(r netproxy.Refusal) {
 			refused.add(r)
@@ -148,6 +148,15 @@ func (x *agentExecutors) engineBinds(p board.Project, root string) ([]sandbox.Bi
 		return nil, err
 	}
 	return []sandbox.Bind{{Host: cfg, ReadOnly: true}, {Host: home}}, nil
+}
+
+// gitDirOf is the git directory of clone to bind into the sandbox; ""
+// (none) for a checkout that is no worktree of a clone (Checkout's).
+func gitDirOf(clone string) string {
+	if clone == "" {
+		return ""
+	}
+	return filepath.Join(clone, ".git")
 }
 
 // cachesUnder maps each toolchain cache variable to a directory below
