@@ -58,7 +58,7 @@ var judgeCases = []judgeCase{
 	{"ls > /dev/null 2>&1", askM, Allow, "read-only-builtin"},
 	{"go test ./internal/...", askM, Allow, "allow-pattern"},
 	{"timeout 60 go test -race ./...", askM, Allow, "allow-pattern"},
-	{"/usr/local/go/bin/go test", askM, Allow, "allow-pattern"},
+	{"/usr/local/go/bin/go test", askM, Ask, "ask-mode"}, // the pattern names go, the one on PATH
 	{"make", askM, Allow, "allow-pattern"},
 	{"npm run lint", askM, Allow, "allow-pattern"},
 	{"bash -c 'ls && pwd'", askM, Allow, "read-only-builtin"},
