@@ -191,6 +191,8 @@ var escapeCases = []escapeCase{
 	writer("ls", "redirect through /dev/fd/..", "ls > /dev/fd/../../../work/ws/x"),
 	writer("ls", "redirect through /proc/self/fd", "ls > /proc/self/fd/1"),
 	reader("jq", "jq -r .name package.json"),
+	writer("time", "-o", "command time -o out.txt ls"),
+	reader("time", "time ls"),
 	reader("diff", "diff --to-file=a b c"),
 	reader("grep", "find . | xargs grep foo"),
 	// Not on the list: asked in ask mode, and writers denied in read-only mode.

@@ -23,7 +23,7 @@ func (j *judge) call(node syntax.Node, ws []word, writes bool, depth int) {
 			return
 		}
 	}
-	rest, envNames, viaXargs := unwrap(ws)
+	rest, envNames, how := unwrap(ws)
 	for _, n := range envNames {
 		if isGitEnv(n) {
 			j.note(deny("git-config-override", "changing how git connects or authenticates ("+n+") is not allowed", cmd))
@@ -50,7 +50,7 @@ func (j *judge) call(node syntax.Node, ws []word, writes bool, depth int) {
 	if j.denied(name, rest, cmd, depth) {
 		return
 	}
-	c := callInfo{prog: rest[0].text, writes: writes, xargs: viaXargs, nested: node == nil, env: len(envNames) > 0}
+	c := callInfo{prog: rest[0].text, writes: writes || how.writes, xargs: how.xargs, nested: node == nil, env: len(envNames) > 0}
 	if ce, ok := node.(*syntax.CallExpr); ok {
 		c.assigns = len(ce.Assigns) > 0
 	}
@@ -143,12 +143,12 @@ func (j *judge) systemProgram(prog string) bool {
 
 // unwrap strips wrappers (env, nohup, timeout, nice, command, exec, xargs,
 // stdbuf, setsid, ionice, time, builtin, busybox) and returns the wrapped command
-// and the variables env sets, and whether xargs runs it. It returns nil when
-// a wrapper runs nothing.
-func unwrap(ws []word) (rest []word, envNames []string, viaXargs bool) {
+// and the variables env sets, and how the wrappers run it. It returns nil
+// when a wrapper runs nothing.
+func unwrap(ws []word) (rest []word, envNames []string, how wrapped) {
 	for guard := 0; len(ws) > 0 && guard < 32; guard++ {
 		if !ws[0].lit {
-			return ws, envNames, viaXargs
+			return ws, envNames, how
 		}
 		args := ws[1:]
 		switch progName(ws[0].text) {
@@ -164,7 +164,7 @@ func unwrap(ws []word) (rest []word, envNames []string, viaXargs bool) {
 					if s == a && i+1 < len(args) {
 						s = args[i+1].text
 					}
-					return []word{{text: "sh", lit: true}, {text: "-c", lit: true}, {text: s, lit: args[min(i+1, len(args)-1)].lit}}, envNames, viaXargs
+					return []word{{text: "sh", lit: true}, {text: "-c", lit: true}, {text: s, lit: args[min(i+1, len(args)-1)].lit}}, envNames, how
 				case a == "--":
 					i++
 					goto envDone
@@ -183,7 +183,7 @@ func unwrap(ws []word) (rest []word, envNames []string, viaXargs bool) {
 			ws = skipFlags(args, nil)
 		case "command":
 			if len(args) > 0 && (args[0].text == "-v" || args[0].text == "-V") {
-				return nil, envNames, viaXargs
+				return nil, envNames, how
 			}
 			ws = skipFlags(args, nil)
 		case "exec":
@@ -195,6 +195,7 @@ func unwrap(ws []word) (rest []word, envNames []string, viaXargs bool) {
 		case "stdbuf":
 			ws = skipFlags(args, map[string]bool{"-i": true, "-o": true, "-e": true})
 		case "time":
+			how.writes = how.writes || timeWrites(args)
 			ws = skipFlags(args, map[string]bool{"-f": true, "-o": true, "--format": true, "--output": true})
 		case "timeout":
 			ws = skipFlags(args, map[string]bool{"-s": true, "-k": true, "--signal": true, "--kill-after": true})
@@ -202,18 +203,39 @@ func unwrap(ws []word) (rest []word, envNames []string, viaXargs bool) {
 				ws = ws[1:] // the duration
 			}
 		case "xargs":
-			viaXargs = true
+			how.xargs = true
 			ws = skipFlags(args, map[string]bool{"-n": true, "-L": true, "-I": true, "-P": true, "-d": true,
 				"-s": true, "-E": true, "-a": true, "--max-args": true, "--max-lines": true, "--max-procs": true,
 				"--delimiter": true, "--max-chars": true, "--arg-file": true, "--replace": true})
 			if len(ws) == 0 {
-				return []word{{text: "echo", lit: true}}, envNames, viaXargs
+				return []word{{text: "echo", lit: true}}, envNames, how
 			}
 		default:
-			return ws, envNames, viaXargs
+			return ws, envNames, how
 		}
 	}
-	return ws, envNames, viaXargs
+	return ws, envNames, how
+}
+
+// wrapped is how wrappers run a command.
+type wrapped struct {
+	xargs  bool // xargs adds words from its input
+	writes bool // time -o writes a file
+}
+
+// timeWrites reports whether GNU time's own options write a file (-o, -a).
+func timeWrites(args []word) bool {
+	for i := 0; i < len(args) && strings.HasPrefix(args[i].text, "-"); i++ {
+		switch t := args[i].text; {
+		case t == "-o" || t == "-a" || t == "--append" || strings.HasPrefix(t, "--output"):
+			return true
+		case t == "-f" || t == "--format":
+			i++
+		case t == "--":
+			return false
+		}
+	}
+	return false
 }
 
 // skipFlags drops leading options; the ones in withArg take the next word
