@@ -86,7 +86,9 @@ func sedInPlace(args []word) bool {
 
 // sedScriptEscapes reads a sed script the way GNU sed does and reports
 // whether it uses e, w or W, or s with the e or w flag. A script it cannot
-// read counts as escaping.
+// read counts as escaping. Like GNU, BSD and BusyBox sed, it does not end a
+// regular expression at a delimiter inside a bracket expression
+// (s/[^/]*/x/).
 func sedScriptEscapes(s string) bool {
 	p := &sedParser{s: s}
 	for {
@@ -200,6 +202,47 @@ func (p *sedParser) delimited(d byte) bool {
 	return false
 }
 
+// regex skips a regular expression ending in the delimiter d, like
+// delimited, skipping bracket expressions whole.
+func (p *sedParser) regex(d byte) bool {
+	for !p.eof() {
+		c := p.next()
+		switch c {
+		case '\\':
+			p.next()
+		case '[':
+			p.bracket()
+		case d:
+			return true
+		}
+	}
+	return false
+}
+
+// bracket skips a bracket expression after its [: a leading ^ and ], and
+// classes such as [:alpha:], up to the closing ].
+func (p *sedParser) bracket() {
+	if p.peek() == '^' {
+		p.i++
+	}
+	if p.peek() == ']' {
+		p.i++
+	}
+	for !p.eof() {
+		c := p.next()
+		if c == '[' && (p.peek() == ':' || p.peek() == '.' || p.peek() == '=') {
+			end := string([]byte{p.next(), ']'})
+			if k := strings.Index(p.s[p.i:], end); k >= 0 {
+				p.i += k + 2
+			}
+			continue
+		}
+		if c == ']' {
+			return
+		}
+	}
+}
+
 // address skips zero, one or two addresses; false when one is malformed.
 func (p *sedParser) address() bool {
 	if !p.oneAddress() {
@@ -233,7 +276,7 @@ func (p *sedParser) oneAddress() bool {
 		if c == '\\' {
 			d = p.next()
 		}
-		if d == 0 || d == '\n' || !p.delimited(d) {
+		if d == 0 || d == '\n' || !p.regex(d) {
 			return false
 		}
 		p.skip("IM")
@@ -245,7 +288,7 @@ func (p *sedParser) oneAddress() bool {
 // program (e) or write a file (w).
 func (p *sedParser) sub() bool {
 	d := p.next()
-	if d == 0 || d == '\n' || d == '\\' || !p.delimited(d) || !p.delimited(d) {
+	if d == 0 || d == '\n' || d == '\\' || !p.regex(d) || !p.delimited(d) {
 		return true
 	}
 	for !p.eof() {
