@@ -194,6 +194,7 @@ var escapeCases = []escapeCase{
 	writer("ls", "redirect through /dev/fd/..", "ls > /dev/fd/../../../work/ws/x"),
 	writer("ls", "redirect through /proc/self/fd", "ls > /proc/self/fd/1"),
 	reader("jq", "jq -r .name package.json"),
+	asked("ls", "for PATH in …", "for PATH in . ; do ls; done", envAsk),
 	writer("time", "-o", "command time -o out.txt ls"),
 	reader("time", "time ls"),
 	reader("diff", "diff --to-file=a b c"),

@@ -30,6 +30,10 @@ func (j *judge) stmt(st *syntax.Stmt, depth int) {
 			j.declSubscripts(n)
 		case *syntax.TestClause:
 			j.testClause(n)
+		case *syntax.ForClause:
+			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil && changesRun(it.Name.Value) {
+				j.envChange(it.Name.Value, "for "+it.Name.Value+" in …")
+			}
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				j.pipeline(n)
