@@ -161,6 +161,9 @@ wait:
 				}
 			case r.Exit != nil:
 				code = *r.Exit
+				if r.TmpFull && s.opts.Limits.Tmp > 0 {
+					x.Limit = tmpNote(s.opts.Limits.Tmp)
+				}
 				break wait
 			}
 		case <-timeout:

@@ -85,3 +85,17 @@ func (l Limits) tmpMount() []string {
 
 // mib renders bytes as MiB for messages.
 func mib(n int64) string { return strconv.FormatInt(n>>20, 10) + " MiB" }
+
+// HasCgroup reports whether a sandbox with limits l gets a cgroup here,
+// bounding its processes and memory together. Without one the rlimits
+// alone hold, and a fork or an allocation they refuse is the program's
+// own error, which the runtime does not see as a limit met
+// (docs/sandbox.md, "Limits").
+func HasCgroup(l Limits) bool {
+	c := newCgroup(l)
+	if c == nil {
+		return false
+	}
+	c.remove()
+	return true
+}

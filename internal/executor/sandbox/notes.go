@@ -8,6 +8,12 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
+// tmpNote is the note of a command that filled the private /tmp of
+// size bytes.
+func tmpNote(size int64) string {
+	return fmt.Sprintf("the command filled the sandbox's /tmp of %s (limits.tmpMiB in config.json): delete what it left there, or write large files in the workspace", mib(size))
+}
+
 // sigXFSZ is the signal of a write past RLIMIT_FSIZE.
 const sigXFSZ = 25
 
@@ -18,6 +24,9 @@ const sigXFSZ = 25
 func (s *Executor) limitNotes(x *executor.Exit, opts executor.RunOptions, before counters, stopped bool) {
 	l := s.opts.Limits
 	var notes []string
+	if x.Limit != "" { // the command server's: a full /tmp
+		notes = append(notes, x.Limit)
+	}
 	after := s.cg.read()
 	if after.pids > before.pids {
 		notes = append(notes, fmt.Sprintf("the sandbox reached its limit of %d processes and threads (limits.processes in config.json): a fork failed; run fewer at once", l.Processes))

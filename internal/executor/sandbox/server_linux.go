@@ -134,6 +134,7 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 		closeFiles(files)
 		return
 	}
+	roomy := !tmpFull()
 	s.mu.Lock()
 	s.next++
 	mark := commandVar + "=" + strconv.Itoa(s.next)
@@ -173,7 +174,18 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 	}()
 	_ = cmd.Wait()
 	s.ended(pid, mark)
-	exit(exitStatus(cmd.ProcessState))
+	code := exitStatus(cmd.ProcessState)
+	_ = json.NewEncoder(c).Encode(reply{Exit: &code, TmpFull: roomy && tmpFull()})
+}
+
+// tmpFull reports whether the private /tmp has no block or no inode
+// left (one statfs).
+func tmpFull() bool {
+	var st syscall.Statfs_t
+	if syscall.Statfs("/tmp", &st) != nil {
+		return false
+	}
+	return st.Blocks > 0 && st.Bavail == 0 || st.Files > 0 && st.Ffree == 0
 }
 
 // ended kills what the command whose group is pid left behind.
