@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -57,9 +56,7 @@ func (g *diskGuard) usage() int64 {
 				return nil
 			}
 			if fi, err := e.Info(); err == nil {
-				if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-					n += st.Blocks * 512
-				}
+				n += onDisk(fi)
 			}
 			return nil
 		})
@@ -67,13 +64,9 @@ func (g *diskGuard) usage() int64 {
 	return n
 }
 
-func (g *diskGuard) free() uint64 {
-	var st syscall.Statfs_t
-	if syscall.Statfs(g.dirs[0], &st) != nil {
-		return 0
-	}
-	return st.Bavail * uint64(st.Bsize)
-}
+// free is the space left for an unprivileged user on g.dirs[0]'s file
+// system.
+func (g *diskGuard) free() uint64 { return freeBytes(g.dirs[0]) }
 
 // begin measures the base on the executor's first command.
 func (g *diskGuard) begin() {
