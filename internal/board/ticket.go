@@ -138,3 +138,41 @@ func NewTicket(t Ticket) (Ticket, error) {
 	}
 	return t, CheckNew(t)
 }
+
+// Review is what a person reviews of a ticket's work and what approving
+// it lands: the commits of its branch the runtime recorded, read into a
+// repository of its own, when the ticket reached VERIFICATION
+// (docs/landing.md). A ticket without one has nothing recorded.
+type Review struct {
+	Ref Ref `json:"ref"`
+	// Base is the default branch's commit the work is compared with.
+	Base string `json:"base"`
+	// Tip is the reviewed commit of the ticket branch.
+	Tip string `json:"tip"`
+	// RecordedAt is when the runtime recorded them.
+	RecordedAt time.Time `json:"recordedAt"`
+}
+
+// Validate reports what is wrong with a review record: both commits are
+// full hexadecimal object names.
+func (r Review) Validate() error {
+	for _, c := range []struct{ name, v string }{{"base", r.Base}, {"tip", r.Tip}} {
+		if !isObjectName(c.v) {
+			return Errorf(EINVALID, "review %s %q is not a full commit id", c.name, c.v)
+		}
+	}
+	return nil
+}
+
+// isObjectName reports whether s is a full SHA-1 or SHA-256 object name.
+func isObjectName(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}

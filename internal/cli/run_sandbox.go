@@ -37,7 +37,7 @@ func openRunSandbox(d config.Dir, cfg config.Config, cwd, network string) (works
 	env := append(passGitIdentity(cwd), cfg.Agent.Env...)
 	ex, err := openSandbox(cwd, sandboxSpec{
 		Net: projectNetwork{Mode: sandbox.Network(network)}, Home: userHome(), DataDir: d.Path(),
-		GitDir: linkedGitDir(cwd), Caches: caches, Env: env,
+		GitDir: linkedGitDir(cwd), Caches: caches, Env: env, Limits: sandboxLimits(cfg.Limits),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("--sandbox: %w", err)

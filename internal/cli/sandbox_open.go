@@ -21,6 +21,8 @@ type sandboxSpec struct {
 	// Binds are directories of the hidden data directory the sandbox
 	// sees at their own path: an engine's state for the ticket.
 	Binds []sandbox.Bind
+	// Limits bound the sandbox (bubblewrap only; Seatbelt has none).
+	Limits sandbox.Limits
 	// Hint and OnRefused configure the proxy in the proxy mode.
 	Hint      string
 	OnRefused func(netproxy.Refusal)
@@ -50,7 +52,7 @@ func openSandbox(root string, s sandboxSpec) (workspaceExecutor, error) {
 		return openSeatbelt(root, s)
 	}
 	return sandbox.New(root, sandbox.Options{
-		Network: s.Net.Mode, Home: s.Home, DataDir: s.DataDir, GitDir: s.GitDir, Caches: s.Caches, Env: s.Env, Binds: s.Binds,
+		Network: s.Net.Mode, Home: s.Home, DataDir: s.DataDir, GitDir: s.GitDir, Caches: s.Caches, Env: s.Env, Binds: s.Binds, Limits: s.Limits,
 		Proxy: sandbox.ProxyOptions{Allow: s.Net.Allow, Hint: s.Hint, OnRefused: s.OnRefused},
 	})
 }

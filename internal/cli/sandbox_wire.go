@@ -36,9 +36,10 @@ const runCacheDir = "_run"
 // project's sandbox setting (docs/sandbox.md).
 type agentExecutors struct {
 	data       config.Dir
-	home       string   // the user's home, hidden in the sandbox
-	env        []string // config.json's agent.env
-	allowHosts []string // config.json's network.allowHosts
+	home       string         // the user's home, hidden in the sandbox
+	env        []string       // config.json's agent.env
+	allowHosts []string       // config.json's network.allowHosts
+	limits     sandbox.Limits // config.json's limits, defaults filled in
 	// log, when set, gets a line for each connection a project's proxy
 	// refuses.
 	log *slog.Logger
@@ -49,7 +50,16 @@ type agentExecutors struct {
 // newAgentExecutors returns the executors of the data directory d with
 // config.json's agent.env and network.allowHosts.
 func newAgentExecutors(d config.Dir, cfg config.Config) *agentExecutors {
-	return &agentExecutors{data: d, home: userHome(), env: cfg.Agent.Env, allowHosts: cfg.Network.AllowHosts, available: sync.OnceValue(sandboxAvailable)}
+	return &agentExecutors{data: d, home: userHome(), env: cfg.Agent.Env, allowHosts: cfg.Network.AllowHosts,
+		limits: sandboxLimits(cfg.Limits), available: sync.OnceValue(sandboxAvailable)}
+}
+
+// sandboxLimits are config.json's limits, defaults filled in, in bytes.
+func sandboxLimits(c config.Limits) sandbox.Limits {
+	r := c.Resolved()
+	mib := func(v config.AutoInt) int64 { return int64(v) << 20 }
+	return sandbox.Limits{Memory: mib(r.MemoryMiB), Processes: int(r.Processes), Tmp: mib(r.TmpMiB),
+		FileSize: mib(r.FileSizeMiB), DiskGrowth: mib(r.DiskGrowthMiB)}
 }
 
 // check is heartbeat.Options.Sandbox: nil when p's commands can run as
@@ -98,7 +108,7 @@ func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Exe
 		"(or for every project: network.allowHosts in config.json)", p.Slug, p.Slug)
 	refused := newRefusals(hint)
 	ex, err := openSandbox(root, sandboxSpec{
-		Home: x.home, DataDir: x.data.Path(), GitDir: filepath.Join(clone, ".git"), Caches: caches, Env: x.env,
+		Home: x.home, DataDir: x.data.Path(), GitDir: gitDirOf(clone), Caches: caches, Env: x.env, Limits: x.limits,
 		Net: networkFor(p, x.allowHosts), Hint: hint, Binds: binds,
 		OnRefused: func(r netproxy.Refusal) {
 			refused.add(r)
@@ -138,6 +148,15 @@ func (x *agentExecutors) engineBinds(p board.Project, root string) ([]sandbox.Bi
 		return nil, err
 	}
 	return []sandbox.Bind{{Host: cfg, ReadOnly: true}, {Host: home}}, nil
+}
+
+// gitDirOf is the git directory of clone to bind into the sandbox; ""
+// (none) for a checkout that is no worktree of a clone (Checkout's).
+func gitDirOf(clone string) string {
+	if clone == "" {
+		return ""
+	}
+	return filepath.Join(clone, ".git")
 }
 
 // cachesUnder maps each toolchain cache variable to a directory below

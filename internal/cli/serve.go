@@ -124,7 +124,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	if err != nil {
 		return fail(err)
 	}
-	diff, err := ticketDiff(d)
+	diff, err := ticketDiff(d, s.Review, append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...))
 	if err != nil {
 		return fail(err)
 	}
@@ -224,21 +224,37 @@ func serviceState(a *app) (bool, string) {
 	return svc.Installed(), svc.Platform.Name
 }
 
-// ticketDiff returns the web UI's diff of a ticket's branch against the
-// project's default branch: the workspace provider's Diff, which runs git
-// through the executor with its clean environment and with nothing the
-// agent could have configured in the clone (textconv, external diff, hooks,
-// fsmonitor), so opening the Changes tab cannot run an agent's command with
-// the server's keys.
-func ticketDiff(d config.Dir) (web.DiffFunc, error) {
+// ticketDiff returns the web UI's diff of a ticket's work: the workspace
+// provider's Diff of the commits recorded for review (read with review),
+// or of the branch as it is now for a ticket not recorded yet, read in the
+// runtime's own repository, never from the refs the agent can move in the
+// clone. git runs through the executor with its clean environment and
+// with nothing the agent could have configured (textconv, external diff,
+// hooks, fsmonitor, replace refs), so opening the Changes tab cannot run
+// an agent's command with the server's keys. remote holds the
+// credentials a first fetch of the default branch needs.
+func ticketDiff(d config.Dir, review func(context.Context, board.Ref) (board.Review, error), remote []string) (web.DiffFunc, error) {
 	ws, err := workspace.New(workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
 		Open: func(root string) (executor.Executor, error) {
 			return local.New(root, local.Options{})
 		},
+		RemoteEnv: remote,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return ws.Diff, nil
+	return func(ctx context.Context, p board.Project, t board.Ticket) (string, error) {
+		var rv workspace.Review
+		// The record is what approving lands; a ticket back with the
+		// agent shows its work in progress.
+		if review != nil && (t.State == board.Verification || t.State == board.Done) {
+			r, err := review(ctx, t.Ref())
+			if err != nil {
+				return "", err
+			}
+			rv = workspace.Review{Base: r.Base, Tip: r.Tip}
+		}
+		return ws.Diff(ctx, p, t, rv)
+	}, nil
 }

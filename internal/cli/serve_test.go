@@ -259,35 +259,31 @@ func TestServe_ProjectModelChecked(t *testing.T) {
 func TestTicketDiff_BranchAgainstDefault(t *testing.T) {
 	t.Parallel()
 	d := config.Dir(t.TempDir())
+	repo := gittest.Repo(t, filepath.Join(t.TempDir(), "repo"), map[string]string{"a.txt": "one\n"})
 	clone := d.Path("projects", "demo")
 	git := func(args ...string) {
 		t.Helper()
 		gittest.Run(t, clone, args...)
 	}
-	p := board.Project{Slug: "demo", DefaultBranch: "main"}
+	p := board.Project{Slug: "demo", Repo: repo, DefaultBranch: "main"}
 	tk := board.Ticket{Number: 3, Title: "Add a flag"}
-	diff, err := ticketDiff(d)
+	diff, err := ticketDiff(d, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, err := diff(context.Background(), p, tk); got != "" || err != nil {
 		t.Fatalf("without a clone: %q, %v", got, err)
 	}
-	os.MkdirAll(clone, 0o755)
-	git("init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(clone, "a.txt"), []byte("one\n"), 0o644)
-	git("add", ".")
-	git("commit", "-q", "-m", "base")
+	gittest.Run(t, repo, "clone", "-q", repo, clone)
 	if got, err := diff(context.Background(), p, tk); got != "" || err != nil {
 		t.Fatalf("without the branch: %q, %v", got, err)
 	}
 	git("checkout", "-q", "-b", workspace.BranchName(p.Slug, 3, "Add a flag"))
 	os.WriteFile(filepath.Join(clone, "a.txt"), []byte("one\ntwo\n"), 0o644)
 	git("commit", "-q", "-am", "work")
-	git("checkout", "-q", "main")
-	os.WriteFile(filepath.Join(clone, "b.txt"), []byte("on main only\n"), 0o644)
-	git("add", ".")
-	git("commit", "-q", "-m", "main moves on")
+	os.WriteFile(filepath.Join(repo, "b.txt"), []byte("on main only\n"), 0o644)
+	gittest.Run(t, repo, "add", ".")
+	gittest.Run(t, repo, "commit", "-q", "-m", "main moves on")
 	got, err := diff(context.Background(), p, tk)
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,8 @@ type Config struct {
 	Policy Policy `json:"policy,omitzero"`
 	// Network configures the sandbox's proxy for every project.
 	Network Network `json:"network,omitzero"`
+	// Limits bounds what one run's sandbox takes of the machine.
+	Limits Limits `json:"limits,omitzero"`
 	// Models overrides the model catalog, by "provider/model" id.
 	Models map[string]ModelSettings `json:"models,omitempty"`
 	// Providers configures model providers by name (their base URLs).
@@ -92,6 +94,49 @@ type Budget struct {
 	// project started since midnight (local time).
 	ProjectDailyTokens int     `json:"projectDailyTokens"`
 	ProjectDailyUSD    float64 `json:"projectDailyUSD"`
+}
+
+// Limits bounds what the commands of one run (one sandbox) take of the
+// machine, for every project (docs/sandbox.md, "Limits"). 0, written
+// "auto", is the default of SandboxLimits.
+type Limits struct {
+	// MemoryMiB bounds the sandbox's memory (its processes together
+	// when the runtime has a cgroup, each process always).
+	MemoryMiB AutoInt `json:"memoryMiB,omitzero"`
+	// Processes bounds the sandbox's processes and threads.
+	Processes AutoInt `json:"processes,omitzero"`
+	// TmpMiB is the size of the sandbox's private /tmp.
+	TmpMiB AutoInt `json:"tmpMiB,omitzero"`
+	// FileSizeMiB is the largest file a command may write.
+	FileSizeMiB AutoInt `json:"fileSizeMiB,omitzero"`
+	// DiskGrowthMiB bounds how much the worktree and the clone's .git
+	// may grow during one run.
+	DiskGrowthMiB AutoInt `json:"diskGrowthMiB,omitzero"`
+}
+
+// The defaults of Limits: a runaway command cannot take a 2-core, 8 GB
+// machine down, and builds and test suites of ordinary projects fit.
+const (
+	DefaultMemoryMiB     = 2048
+	DefaultProcesses     = 1024
+	DefaultTmpMiB        = 1024
+	DefaultFileSizeMiB   = 4096
+	DefaultDiskGrowthMiB = 8192
+)
+
+// Resolved returns l with every "auto" replaced by its default.
+func (l Limits) Resolved() Limits {
+	pick := func(v AutoInt, def int) AutoInt {
+		if v == 0 {
+			return AutoInt(def)
+		}
+		return v
+	}
+	return Limits{
+		MemoryMiB: pick(l.MemoryMiB, DefaultMemoryMiB), Processes: pick(l.Processes, DefaultProcesses),
+		TmpMiB: pick(l.TmpMiB, DefaultTmpMiB), FileSizeMiB: pick(l.FileSizeMiB, DefaultFileSizeMiB),
+		DiskGrowthMiB: pick(l.DiskGrowthMiB, DefaultDiskGrowthMiB),
+	}
 }
 
 // AutoInt is a positive number, or 0 written as "auto".

@@ -454,8 +454,11 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 		onDone = in.answered
 		stdin = in.r
 	}
+	// A read-only project's engine runs with the worktree and its git
+	// metadata mounted read-only: what its commands cannot write, no
+	// text rule has to catch. Its own state is a bind of its own.
 	res.exit, res.err = job.Workspace.Exec.Exec(ctx, cmd.Argv, executor.RunOptions{
-		Env: cmd.Env, Stdin: stdin, Output: out, Stderr: errw})
+		Env: cmd.Env, Stdin: stdin, Output: out, Stderr: errw, ReadOnly: job.Policy.Mode == policy.ModeReadOnly})
 	out.flush()
 	handle(nil)
 	res.stderr = strings.TrimSpace(errw.String())

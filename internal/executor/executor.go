@@ -53,6 +53,13 @@ type RunOptions struct {
 	// Timeout kills the command's process group after this long; zero
 	// means no timeout beyond the context.
 	Timeout time.Duration
+	// ReadOnly runs the command where the workspace and its git metadata
+	// cannot be written: the sandbox executor runs it in a second
+	// sandbox of the run whose binds of them are read-only. The policy
+	// sets it for commands it allowed only because they read
+	// (ReadOnlyContext). The local executor cannot enforce it and runs
+	// the command as any other.
+	ReadOnly bool
 }
 
 // Exit describes how a command ended.
@@ -67,6 +74,10 @@ type Exit struct {
 	PID int
 	// Duration is the wall time from start to exit.
 	Duration time.Duration
+	// Limit names the limits of the run the command met ("the sandbox
+	// reached its limit of 1024 processes …"), also written at the end
+	// of its output; empty when it met none or the executor has none.
+	Limit string
 }
 
 // Entry describes one file or directory.

@@ -24,6 +24,7 @@ type Board interface {
 	Landing(ctx context.Context, ref board.Ref) (board.Landing, error)
 	SaveLanding(ctx context.Context, l board.Landing) (board.Landing, error)
 	Landings(ctx context.Context, f store.LandingFilter) ([]board.Landing, error)
+	Review(ctx context.Context, ref board.Ref) (board.Review, error)
 }
 
 // Options configure Forges.

@@ -18,7 +18,8 @@ var (
 
 // Merge merges the ticket's pull request through the forge's API with the
 // project's land style (land.PullRequests). The head must still be the
-// one last seen, so a push after the approval is not merged unseen. A
+// reviewed commit (req.Reviewed; else the one last seen), so a push after
+// the review is not merged unseen. A
 // refusal is a *land.Failure naming the forge's cause and the fix.
 func (f *Forges) Merge(ctx context.Context, req land.MergeRequest) (land.Merged, error) {
 	ref := req.Ticket.Ref()
@@ -40,15 +41,24 @@ func (f *Forges) Merge(ctx context.Context, req land.MergeRequest) (land.Merged,
 	if l.PRState == board.PRMerged {
 		return land.Merged{Commit: l.Commit}, nil
 	}
+	head := l.HeadSHA
+	if req.Reviewed != "" {
+		if head != "" && head != req.Reviewed {
+			return land.Merged{}, &land.Failure{
+				Cause: fmt.Sprintf("the head of %s (%.12s) is not the commit that was reviewed (%.12s)", prName(l.Forge, l.PRNumber), head, req.Reviewed),
+				Fix:   fmt.Sprintf("move the ticket back to IN_PROGRESS (`bonsai ticket move %s IN_PROGRESS`) so that the agent submits it again, which records it for review", ref)}
+		}
+		head = req.Reviewed
+	}
 	err = f.unseenChanges(ctx, c, l) // issue 27, item 6 (unseen.go)
 	var sha string
 	if err == nil {
 		sha, err = c.Merge(ctx, l.PRNumber, forge.MergeRequest{Style: style(req.Project.Agent.LandStyle),
-			Title: req.Message.Subject, Message: req.Message.Body, SHA: l.HeadSHA})
+			Title: req.Message.Subject, Message: req.Message.Body, SHA: head})
 	}
 	if err != nil {
 		if transient(err) { // issue 27, item 10: the beats try again (retry.go)
-			if next, ok := f.queueMerge(ref, newPending(req, l, f.opts.Now()), err); ok {
+			if next, ok := f.queueMerge(ref, newPending(req, l, head, f.opts.Now()), err); ok {
 				return land.Merged{}, retryFailure(err, next)
 			}
 		}

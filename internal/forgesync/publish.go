@@ -89,7 +89,8 @@ func (f *Forges) failed(ctx context.Context, l board.Landing, what string, err e
 }
 
 // body is the pull request's description: the agent's last completion
-// comment, the acceptance criteria, and the link back to the ticket.
+// comment, the commits recorded for review, the acceptance criteria, and
+// the link back to the ticket.
 func (f *Forges) body(ctx context.Context, t board.Ticket) (string, error) {
 	cs, err := f.opts.Board.Comments(ctx, t.Ref())
 	if err != nil {
@@ -102,6 +103,14 @@ func (f *Forges) body(ctx context.Context, t board.Ticket) (string, error) {
 			b.WriteString("\n\n")
 			break
 		}
+	}
+	// The commits the runtime recorded for review, read from its own
+	// repository: the agent's summary above counts against refs it can
+	// move.
+	if rv, err := f.opts.Board.Review(ctx, t.Ref()); err != nil {
+		return "", err
+	} else if rv.Tip != "" {
+		fmt.Fprintf(&b, "**Reviewed:** `%s`, compared with the default branch at `%s`. Approving in Bonsai merges this pull request only while its head is that commit.\n\n", rv.Tip, rv.Base)
 	}
 	if len(t.Criteria) > 0 {
 		b.WriteString("**Acceptance criteria**\n\n")

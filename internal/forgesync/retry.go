@@ -62,13 +62,14 @@ func (f *Forges) mergeFile(ref board.Ref) string {
 	return filepath.Join(f.opts.MergesDir, ref.Project+"-"+strconv.Itoa(ref.Number)+".json")
 }
 
-// newPending is the pending merge of an approval of l that failed now.
-func newPending(req land.MergeRequest, l board.Landing, now time.Time) pendingMerge {
+// newPending is the pending merge of an approval of l that failed now,
+// to merge only head (the reviewed commit, else the head last seen).
+func newPending(req land.MergeRequest, l board.Landing, head string, now time.Time) pendingMerge {
 	who := req.Approver.Name
 	if who == "" {
 		who = "a person"
 	}
-	return pendingMerge{Project: l.Ref.Project, Number: l.Ref.Number, PR: l.PRNumber, SHA: l.HeadSHA,
+	return pendingMerge{Project: l.Ref.Project, Number: l.Ref.Number, PR: l.PRNumber, SHA: head,
 		Style: string(style(req.Project.Agent.LandStyle)), Subject: req.Message.Subject, Body: req.Message.Body,
 		Approver: who, First: now}
 }

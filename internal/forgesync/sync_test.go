@@ -33,6 +33,11 @@ func (e *env) inReview(p board.Project, title string) board.Ticket {
 	if t, err = e.db.MoveTicket(ctx, t.Ref(), board.MoveRequest{To: board.Verification, Actor: board.Agent}, "agent"); err != nil {
 		e.t.Fatal(err)
 	}
+	// Recorded for review, as the heartbeat does at VERIFICATION.
+	tip := gittest.Run(e.t, e.forge.BareDir("acme", "widget"), "rev-parse", branch)
+	if _, err := e.db.SetReview(ctx, board.Review{Ref: t.Ref(), Base: tip, Tip: tip}); err != nil {
+		e.t.Fatal(err)
+	}
 	if err := e.forges.Publish(ctx, p, t); err != nil {
 		e.t.Fatal(err)
 	}
@@ -316,5 +321,33 @@ func TestMerge_GitLabMergingInTheBackground(t *testing.T) {
 	}
 	if got := e.get(tk.Ref()); got.State != board.Done {
 		t.Fatalf("ticket %s after the merge", got.State)
+	}
+}
+
+// The pull request's head is not the reviewed commit (a push after the
+// review): approval merges nothing and says why.
+func TestMerge_HeadNotReviewedIsRefused(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, forge.GitHub)
+	p := e.project()
+	tk := e.inReview(p, "Reviewed")
+	tip := gittest.Run(t, e.forge.BareDir("acme", "widget"), "rev-parse", tk.Branch)
+	if body := e.forge.PR("acme", "widget", 1).Body; !strings.Contains(body, "**Reviewed:** `"+tip+"`") {
+		t.Errorf("the pull request's body does not name the reviewed commit:\n%s", body)
+	}
+	other := strings.Repeat("e", 40)
+	if _, err := e.db.SetReview(ctx, board.Review{Ref: tk.Ref(), Base: other, Tip: other}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := land.New(land.Options{Store: e.db, PullRequests: e.forges}).Approve(ctx, land.Approval{Ref: tk.Ref(), Author: "alice"})
+	var f *land.Failure
+	if !errors.As(err, &f) || !strings.Contains(f.Cause, "is not the commit that was reviewed") {
+		t.Fatalf("approve: %+v, %v; want a refusal", res, err)
+	}
+	if got := e.forge.PR("acme", "widget", 1); got.State != forge.Open {
+		t.Fatalf("the pull request is %s", got.State)
+	}
+	if got := e.get(tk.Ref()); got.State != board.Verification {
+		t.Fatalf("ticket %s", got.State)
 	}
 }

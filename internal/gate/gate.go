@@ -49,7 +49,7 @@ func Wrap(ts []tool.Tool, c Config) []tool.Tool {
 	for i, t := range ts {
 		switch {
 		case t.Name() == bashTool:
-			out[i] = &guarded{Tool: t, check: c.command}
+			out[i] = &bashGuard{guarded: guarded{Tool: t}, c: c}
 		case c.Policy.Mode == policy.ModeReadOnly && (t.Name() == writeTool || t.Name() == editTool):
 			out[i] = &guarded{Tool: t, check: readOnlyRefusal}
 		case strings.HasPrefix(t.Name(), mcpPrefix):

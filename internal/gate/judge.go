@@ -5,36 +5,59 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
-// command judges a bash call's command: nil lets it run.
-func (c Config) command(ctx context.Context, args json.RawMessage) *tool.Result {
+// bashGuard is the bash tool with its command judged first (command).
+type bashGuard struct {
+	guarded
+	c Config
+}
+
+// Run implements tool.Tool: a command the policy allowed only because it
+// reads, and every command in read-only mode, runs with a context marked
+// read-only (executor.ReadOnlyContext), so the sandbox runs it where the
+// workspace cannot be written.
+func (g *bashGuard) Run(ctx context.Context, args json.RawMessage, update func(tool.Result)) (tool.Result, error) {
+	ctx, r := g.c.command(ctx, args)
+	if r != nil {
+		return *r, nil
+	}
+	return g.Tool.Run(ctx, args, update)
+}
+
+// command judges a bash call's command: a nil result lets it run, with
+// the returned context.
+func (c Config) command(ctx context.Context, args json.RawMessage) (context.Context, *tool.Result) {
 	var a struct {
 		Command string `json:"command"`
 	}
 	if err := json.Unmarshal(args, &a); err != nil {
 		// A command that cannot be read cannot be judged: it never runs.
 		r := tool.Errorf("invalid arguments for bash: %v", err)
-		return &r
+		return ctx, &r
 	}
 	d := policy.Judge(a.Command, c.Policy)
+	if d.Rule == policy.ReadOnlyRule || c.Policy.Mode == policy.ModeReadOnly {
+		ctx = executor.ReadOnlyContext(ctx)
+	}
 	switch d.Verdict {
 	case policy.Allow:
-		return nil
+		return ctx, nil
 	case policy.Deny:
 		r := tool.Error(Refusal(d) + "\nThe command did not run. Do not try to get around the rule; do the task another way, or say what you need and why.")
-		return &r
+		return ctx, &r
 	}
 	if c.Ask == nil {
 		r := tool.Error(fmt.Sprintf("Command held for a person's approval (%s): %s: %s\nNo one can approve commands in this run, so it did not run. Do the task another way, or say what you need and why.",
 			d.Rule, d.Reason, d.Command))
-		return &r
+		return ctx, &r
 	}
 	ans := c.Ask(ctx, a.Command, d)
 	if ans.Allow {
-		return nil
+		return ctx, nil
 	}
 	msg := ans.Message
 	if msg == "" {
@@ -42,7 +65,7 @@ func (c Config) command(ctx context.Context, args json.RawMessage) *tool.Result 
 	}
 	r := tool.Error(msg)
 	r.Terminate = ans.EndRun
-	return &r
+	return ctx, &r
 }
 
 // Refusal is the first line of the result of a denied command: "Command

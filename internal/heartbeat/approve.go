@@ -121,10 +121,11 @@ func untold(as []board.Approval) []board.Approval {
 
 // patternOf returns command as the Allow pattern that "always allow" adds
 // to the project, or "" when the command is not one that matches exactly
-// itself: one simple command of literal words (policy.ParsePattern), with
-// no * (a glob in a pattern), a program named without a path (a pattern
-// matches the program's name in any directory), one line, and short
-// enough for the board.
+// itself: one simple command of literal words (policy.ParsePattern: no
+// assignment, no redirection), with no * (a glob in a pattern), a program
+// named by its bare name (a pattern so written matches only the program
+// found on PATH, named without a path, with no variables set for it and
+// no redirection into a file), one line, and short enough for the board.
 func patternOf(command string) string {
 	if len(command) > maxPattern || strings.ContainsAny(command, "*") ||
 		strings.IndexFunc(command, unicode.IsControl) >= 0 {

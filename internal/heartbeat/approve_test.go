@@ -257,3 +257,68 @@ func TestBeat_ApprovalNeverPostsASecret(t *testing.T) {
 		}
 	}
 }
+
+// TestBeat_AlwaysGrantCoversOnlyItself: after a person always-allowed
+// `make test`, a committed ./make, a changed PATH, MAKEFLAGS or LD_PRELOAD
+// and an appending redirection each need a new approval (issue 25, finding
+// 4), while `make test` itself runs without one.
+func TestBeat_AlwaysGrantCoversOnlyItself(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.project("demo", func(p *board.Project) { p.Agent.PermissionMode = board.ModeAsk })
+	tk := e.ticket("demo", "Test it", board.InProgress)
+	const cmd = "make test"
+	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+		approve(t, ctx, job, cmd)
+		return heartbeat.Outcome{Status: board.RunCompleted}, nil
+	}
+	e.beat()
+	as := e.approvals(tk.Ref())
+	if len(as) != 1 || as[0].Pattern != cmd {
+		t.Fatalf("approvals = %+v, want one for %q with its pattern", as, cmd)
+	}
+	e.decide(tk.Ref(), as[0].ID, board.ApprovalDecision{Allow: true, Always: true, By: "alice"})
+
+	attacks := []string{
+		"./make test",
+		"PATH=.:$PATH make test",
+		"MAKEFLAGS='--eval=$(shell touch pwned)' make test",
+		"LD_PRELOAD=./evil.so make test",
+		"make test >> ~/.bashrc",
+	}
+	type result struct {
+		d      policy.Decision
+		answer heartbeat.ApprovalAnswer
+	}
+	var granted heartbeat.ApprovalAnswer
+	var got []result
+	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+		_, granted = approve(t, ctx, job, cmd)
+		for _, a := range attacks {
+			d, ans := approve(t, ctx, job, a)
+			got = append(got, result{d, ans})
+		}
+		return heartbeat.Outcome{Status: board.RunCompleted}, nil
+	}
+	e.beat()
+	if !granted.Allow {
+		t.Errorf("the always-allowed %q: %+v, want allowed", cmd, granted)
+	}
+	if len(got) != len(attacks) {
+		t.Fatalf("%d answers for %d commands", len(got), len(attacks))
+	}
+	for i, r := range got {
+		if r.answer.Allow || r.d.Verdict != policy.Ask {
+			t.Errorf("%q after always-allowing %q: %s, answer %+v; want a new approval", attacks[i], cmd, r.d, r.answer)
+		}
+	}
+	asked := map[string]bool{}
+	for _, a := range e.approvals(tk.Ref()) {
+		asked[a.Command] = true
+	}
+	for _, a := range attacks {
+		if !asked[a] {
+			t.Errorf("no approval request for %q", a)
+		}
+	}
+}

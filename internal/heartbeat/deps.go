@@ -36,6 +36,7 @@ type Board interface {
 	// Spend sums a project's runs started since a time (its daily budget).
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
 	FinishRun(ctx context.Context, r board.Run) (board.Run, error)
+	Reviews
 	// Runs lists a ticket's runs, newest first (the no-progress streak).
 	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
 	Controls
@@ -60,6 +61,10 @@ type Workspaces interface {
 	// "" when there is no such branch; compared before and after a run,
 	// it tells whether the agent committed.
 	Head(ctx context.Context, p board.Project, branch string) (string, error)
+	// Review reads a ticket branch from the project's clone and the
+	// default branch from the project's repository into the runtime's own
+	// repository and returns the commits a person reviews.
+	Review(ctx context.Context, p board.Project, branch string) (workspace.Review, error)
 	// Worktrees lists the ticket numbers with a worktree in a project.
 	Worktrees(slug string) ([]int, error)
 	// Remove deletes a ticket's worktree, keeping its branch.

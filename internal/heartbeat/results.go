@@ -21,8 +21,9 @@ const maxSummary = 2000
 // record with its progress verdict, the human comments the agent saw
 // marked resolved, a question blocking the ticket after a second run
 // without progress (guard.go), else a status comment when the agent
-// neither moved the ticket nor asked nor reported, the pushed branch, and
-// a provider pause after a quota error.
+// neither moved the ticket nor asked nor reported, the pushed branch, the
+// commits recorded for review of a ticket moved to VERIFICATION
+// (review.go), and a provider pause after a quota error.
 func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunReport) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
@@ -92,6 +93,9 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 	}
 	if r.ws != nil {
 		r.push(ctx, st, rep)
+		if rep.MovedTo == board.Verification && !r.recordReview(ctx) {
+			rep.MovedTo = board.InProgress
+		}
 		r.publish(ctx, rep)
 	}
 	if !out.RetryAt.IsZero() && out.RetryAt.After(h.opts.Now()) {

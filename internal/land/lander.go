@@ -19,12 +19,17 @@ type Store interface {
 	AddComment(ctx context.Context, ref board.Ref, c board.Comment) (board.Comment, error)
 	Landing(ctx context.Context, ref board.Ref) (board.Landing, error)
 	SaveLanding(ctx context.Context, l board.Landing) (board.Landing, error)
+	Review(ctx context.Context, ref board.Ref) (board.Review, error)
+	SetReview(ctx context.Context, r board.Review) (board.Review, error)
 }
 
 // Git puts a ticket branch on the project's default branch and pushes it:
 // workspace.Provider's Land.
 type Git interface {
 	Land(ctx context.Context, p board.Project, req workspace.LandRequest) (workspace.Landed, error)
+	// Review reads a ticket branch and the default branch into the
+	// runtime's own repository and returns the commits to review.
+	Review(ctx context.Context, p board.Project, branch string) (workspace.Review, error)
 }
 
 // Options configures a Lander.
@@ -158,19 +163,28 @@ func (l *Lander) land(ctx context.Context, a Approval, again bool) (Result, erro
 		}
 	}
 	var commit, how string
+	var rv board.Review
+	if t.Branch != "" && rec.Mode != board.LandNone {
+		rv, err = l.reviewed(ctx, p, t)
+	}
 	switch {
+	case err != nil:
 	case t.Branch == "":
 		how = "it has no branch, so there was nothing to land"
 	case rec.Mode == board.LandNone:
 		how = noneText(p, t)
 	case rec.Mode == board.LandPR:
-		commit, err = l.mergePR(ctx, p, t, rec, a.Person)
+		commit, err = l.mergePR(ctx, p, t, rec, rv, a.Person)
 		how = "its pull request was merged"
 	default:
 		var ld workspace.Landed
-		ld, err = l.merge(ctx, p, t, a.Person)
+		ld, err = l.merge(ctx, p, t, rv, a.Person)
 		commit = ld.Commit
 		how = mergeText(p, ld)
+	}
+	var moved *workspace.MovedError
+	if errors.As(err, &moved) {
+		err = l.reviewAgain(ctx, p, t, moved)
 	}
 	var conflict *workspace.ConflictError
 	switch {
@@ -211,23 +225,22 @@ func (l *Lander) land(ctx context.Context, a Approval, again bool) (Result, erro
 	return Result{Outcome: Landed, Ticket: t, Landing: rec, Message: msg}, nil
 }
 
-// merge lands the merge mode through Git.
-func (l *Lander) merge(ctx context.Context, p board.Project, t board.Ticket, person Person) (workspace.Landed, error) {
+// merge lands the merge mode through Git: exactly the reviewed commit.
+func (l *Lander) merge(ctx context.Context, p board.Project, t board.Ticket, rv board.Review, person Person) (workspace.Landed, error) {
 	if l.opts.Git == nil {
-		return workspace.Landed{}, &Failure{Cause: "this process cannot merge (no git workspace is configured)",
-			Fix: fmt.Sprintf("run `bonsai ticket land %s` on the machine of the heartbeat", t.Ref())}
+		return workspace.Landed{}, noGit(t)
 	}
-	return l.opts.Git.Land(ctx, p, workspace.LandRequest{Number: t.Number, Branch: t.Branch, Style: p.Agent.LandStyle,
+	return l.opts.Git.Land(ctx, p, workspace.LandRequest{Number: t.Number, Branch: t.Branch, Tip: rv.Tip, Style: p.Agent.LandStyle,
 		Message: CommitMessage(t, person).String(), Person: workspace.Identity(person)})
 }
 
 // mergePR lands the pr mode through PullRequests.
-func (l *Lander) mergePR(ctx context.Context, p board.Project, t board.Ticket, rec board.Landing, person Person) (string, error) {
+func (l *Lander) mergePR(ctx context.Context, p board.Project, t board.Ticket, rec board.Landing, rv board.Review, person Person) (string, error) {
 	if l.opts.PullRequests == nil {
 		return "", &Failure{Cause: "the project lands through pull requests, which this build of Bonsai cannot merge",
 			Fix: fmt.Sprintf("merge the pull request on the forge, or land by merging: `bonsai project edit %s --land merge`, then `bonsai ticket land %s`", p.Slug, t.Ref())}
 	}
-	m, err := l.opts.PullRequests.Merge(ctx, MergeRequest{Project: p, Ticket: t, Landing: rec,
+	m, err := l.opts.PullRequests.Merge(ctx, MergeRequest{Project: p, Ticket: t, Landing: rec, Reviewed: rv.Tip,
 		Message: CommitMessage(t, person), Approver: person})
 	return m.Commit, err
 }

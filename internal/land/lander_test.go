@@ -79,7 +79,24 @@ func (e *env) verified(title, file, content string) board.Ticket {
 	if tk, err = e.db.MoveTicket(ctx, tk.Ref(), board.MoveRequest{To: board.Verification, Actor: board.Agent}, "agent"); err != nil {
 		e.t.Fatal(err)
 	}
+	e.record(tk, w.Branch)
 	return tk
+}
+
+// record records the ticket's branch for review, as the heartbeat does
+// once the run that moved it to VERIFICATION ended.
+func (e *env) record(tk board.Ticket, branch string) board.Review {
+	e.t.Helper()
+	ctx := context.Background()
+	rv, err := e.ws.Review(ctx, e.proj, branch)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	r, err := e.db.SetReview(ctx, board.Review{Ref: tk.Ref(), Base: rv.Base, Tip: rv.Tip})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return r
 }
 
 func (e *env) lander() *land.Lander {

@@ -30,6 +30,10 @@ type MergeRequest struct {
 	// Landing is the ticket's landing record as the store has it: the
 	// pull request's forge, number and head.
 	Landing board.Landing
+	// Reviewed is the commit of the ticket branch a person reviewed (the
+	// store's board.Review): the pull request is merged only while its
+	// head is that commit.
+	Reviewed string
 	// Message is the commit message of a squash or merge commit.
 	Message Message
 	// Approver is the person who approved; forges merge as the token's

@@ -14,7 +14,12 @@
 // credentials or hooks, and touching the Bonsai data directory) applies in
 // every mode. After it, the project's Ask and Allow patterns and the [Mode]
 // decide. A command that cannot be parsed, or whose program name is not a
-// literal word, is never allowed.
+// literal word, is never allowed. Outside auto mode, a read-only program
+// given one of its escapes (sed's e and w, rg --pre, git --output, …), a
+// variable that changes what runs (PATH, LD_PRELOAD, MAKEFLAGS, …) and a
+// program named by a path the agent may have written (./make) are never
+// allowed without a person; an Allow pattern matches only the bare program
+// it names, with no assignment, env variable or redirection into a file.
 //
 // Judge is pure: it reads no files and no environment; everything it knows
 // comes from the command and the [Config]. docs/policy.md describes the rules,

@@ -13,6 +13,9 @@ func FuzzJudge(f *testing.F) {
 	for _, c := range judgeCases {
 		f.Add(c.cmd)
 	}
+	for _, c := range escapeCases {
+		f.Add(c.cmd)
+	}
 	f.Add("echo 'x")
 	f.Add("$(")
 	f.Add("a <<EOF\n$(sudo id)\nEOF")

@@ -20,20 +20,16 @@ var gitReaders = set("status", "diff", "log", "show", "blame", "rev-parse", "ls-
 // pattern ("go test *") rather than the built-in list.
 var goReaders = set("vet", "list", "version", "doc", "help")
 
-// readOnly reports whether a command is on the built-in read-only list.
+// readOnly reports whether a command is on the built-in read-only list:
+// a reader given none of its escapes (see escapes).
 func readOnly(name string, ws []word) bool {
 	args := ws[1:]
+	if escapes(name, args) {
+		return false
+	}
 	switch name {
-	case "find":
-		return !hasAny(args, "-delete", "-fprint", "-fprint0", "-fprintf", "-fls")
-	case "sed":
-		return !sedInPlace(args)
-	case "sort":
-		return !hasPrefixed(args, "-o", "--output")
-	case "uniq":
-		return positional(args) <= 1
-	case "date":
-		return !hasPrefixed(args, "-s", "--set")
+	case "find", "sed", "sort", "uniq", "date":
+		return true
 	case "hostname":
 		return len(args) == 0
 	case "git":
@@ -46,6 +42,21 @@ func readOnly(name string, ws []word) bool {
 			return !hasAny(args, "-w", "-u")
 		}
 		return goReaders[args[0].text]
+	}
+	return readers[name]
+}
+
+// readOnlyCandidate reports whether a command would be on the read-only
+// list but for its escapes: a reader, or git or go with a reading
+// subcommand.
+func readOnlyCandidate(name string, args []word) bool {
+	switch name {
+	case "find", "sed", "sort", "uniq", "date", "hostname":
+		return true
+	case "git":
+		return gitReads(args)
+	case "go":
+		return len(args) == 0 || goReaders[args[0].text] || args[0].text == "env"
 	}
 	return readers[name]
 }
@@ -109,7 +120,7 @@ var installers = map[string]map[string]bool{
 // packages or processes; read-only mode denies these.
 func mutating(name string, ws []word) bool {
 	args := ws[1:]
-	if mutators[name] {
+	if mutators[name] || (readOnlyCandidate(name, args) && escapes(name, args)) {
 		return true
 	}
 	if subs, ok := installers[name]; ok {
@@ -118,24 +129,10 @@ func mutating(name string, ws []word) bool {
 	switch name {
 	case "git":
 		return !gitReads(args)
-	case "sed":
-		return sedInPlace(args)
 	case "perl", "ruby":
 		return hasPrefixed(args, "-i", "-pi")
-	case "find", "sort", "date":
-		return !readOnly(name, ws)
 	case "curl":
 		return hasPrefixed(args, "-o", "-O", "--output", "--remote-name", "-T", "--upload-file")
-	}
-	return false
-}
-
-func sedInPlace(args []word) bool {
-	for _, a := range args {
-		t := a.text
-		if strings.HasPrefix(t, "--in-place") || (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "i")) {
-			return true
-		}
 	}
 	return false
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -18,7 +19,8 @@ import (
 type Pattern struct {
 	src   string
 	words []string
-	rest  bool // the last word was a lone *
+	rest  bool   // the last word was a lone *
+	path  string // the program's absolute path, when the pattern names one
 }
 
 // String returns the pattern as written.
@@ -67,11 +69,37 @@ func ParsePattern(s string) (Pattern, error) {
 	if strings.ContainsAny(p.words[0], "*?[") {
 		return fail("the program name must be literal, not a glob")
 	}
+	if strings.ContainsAny(p.words[0], `/\`) {
+		if !strings.HasPrefix(p.words[0], "/") {
+			return fail("the program must be a name found on PATH (make) or an absolute path (/usr/bin/make), not a relative path, which may name a file the agent wrote")
+		}
+		p.path = path.Clean(p.words[0])
+	}
 	p.words[0] = progName(p.words[0])
 	if n := len(p.words); n > 1 && p.words[n-1] == "*" {
 		p.rest, p.words = true, p.words[:n-1]
 	}
 	return p, nil
+}
+
+// allows reports whether an Allow pattern may allow a command whose
+// program is written as prog: the bare name for a pattern naming the
+// program by its name (a path such as ./make may be a file the agent
+// wrote), the same absolute path outside the workspace for a pattern
+// naming a path. A command run by xargs, which adds words from its input,
+// needs a pattern ending in a lone *.
+func (p Pattern) allows(prog, workspace string, viaXargs bool) bool {
+	if viaXargs && !p.rest {
+		return false
+	}
+	if p.path == "" {
+		return !strings.ContainsAny(prog, `/\`)
+	}
+	if !strings.HasPrefix(prog, "/") || path.Clean(prog) != p.path {
+		return false
+	}
+	ws := path.Clean(workspace)
+	return workspace == "" || (p.path != ws && !strings.HasPrefix(p.path, ws+"/"))
 }
 
 // match reports whether the command's words (program name first) match.

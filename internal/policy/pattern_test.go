@@ -16,7 +16,10 @@ func TestParsePattern_Good(t *testing.T) {
 		{"npm run *", []string{"npm run lint", "npm run"}, []string{"npm install"}},
 		{"npm run test:*", []string{"npm run test:unit", "npm run test:"}, []string{"npm run lint", "npm run test:unit x"}},
 		{"git log *", []string{"git log --oneline"}, []string{"git push"}},
-		{"/usr/bin/go test *", []string{"go test ./..."}, []string{"go run ."}},
+		{"/usr/bin/go test *", []string{"/usr/bin/go test ./...", "/usr/bin/../bin/go test"}, []string{"go test ./...", "/tmp/go test", "go run ."}},
+		{"make test", []string{"make test", "timeout 60 make test", "make test 2>&1 | tail"}, []string{"./make test", "bin/make test", "/usr/bin/make test",
+			"PATH=.:$PATH make test", "LD_PRELOAD=x make test", "make test >> ~/.bashrc", "env X=1 make test", "echo -k | xargs make test",
+			"find . -execdir make test \\;", "make test x"}},
 		{`echo "a b"`, []string{`echo 'a b'`}, []string{"echo a b"}},
 		{"go test *.go", []string{"go test x_test.go", "go test a/b.go"}, []string{"go test ./...", "go test x.go y.go"}},
 	} {
@@ -60,6 +63,8 @@ func TestParsePattern_Malformed(t *testing.T) {
 		"echo $(id)":        "literal",
 		"* test":            "program name",
 		"ls )":              "not a shell command",
+		"./make test":       "relative path",
+		"bin/x *":           "relative path",
 	} {
 		_, err := ParsePattern(pat)
 		if err == nil {

@@ -80,6 +80,13 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// ReadOnlyRule is the rule of an Allow decision given only because every
+// simple command of the line reads (a program on the read-only list, no
+// redirection that writes). The gate runs such a command where the
+// workspace cannot be written (executor.RunOptions.ReadOnly), so that a
+// writer the list missed cannot write.
+const ReadOnlyRule = "read-only-builtin"
+
 // Decision is the judgement of a whole command line.
 type Decision struct {
 	// Verdict is the worst verdict of any simple command.
@@ -149,7 +156,10 @@ func parsePatterns(ss []string) []Pattern {
 
 // note records one decision; the first of the worst verdict is kept.
 func (j *judge) note(d Decision) {
-	if !j.seen || d.Verdict > j.worst.Verdict {
+	// Among equal verdicts, a rule other than ReadOnlyRule wins, so that
+	// a command is said to only read when every part of it only reads.
+	if !j.seen || d.Verdict > j.worst.Verdict ||
+		d.Verdict == j.worst.Verdict && j.worst.Rule == ReadOnlyRule && d.Rule != ReadOnlyRule {
 		j.worst, j.seen = d, true
 	}
 }

@@ -58,7 +58,7 @@ var judgeCases = []judgeCase{
 	{"ls > /dev/null 2>&1", askM, Allow, "read-only-builtin"},
 	{"go test ./internal/...", askM, Allow, "allow-pattern"},
 	{"timeout 60 go test -race ./...", askM, Allow, "allow-pattern"},
-	{"/usr/local/go/bin/go test", askM, Allow, "allow-pattern"},
+	{"/usr/local/go/bin/go test", askM, Ask, "ask-mode"}, // the pattern names go, the one on PATH
 	{"make", askM, Allow, "allow-pattern"},
 	{"npm run lint", askM, Allow, "allow-pattern"},
 	{"bash -c 'ls && pwd'", askM, Allow, "read-only-builtin"},
@@ -135,6 +135,9 @@ var judgeCases = []judgeCase{
 	{"rm -rf /{usr,etc}", auto, Deny, "rm-rf-root"},
 	{"cat <<EOF\n$(sudo id)\nEOF", auto, Deny, "privilege-escalation"},
 	{"time sudo id", auto, Deny, "privilege-escalation"},
+	{"trap 'sudo id' EXIT", auto, Deny, "privilege-escalation"},
+	{"trap \"$CMD\" EXIT", auto, Ask, "dynamic-eval"},
+	{"trap - EXIT", auto, Allow, "auto-mode"},
 	{"if true; then sudo id; fi", auto, Deny, "privilege-escalation"},
 	{"find . -exec sudo rm {} +", auto, Deny, "privilege-escalation"},
 	{"X=$(sudo id) ls", auto, Deny, "privilege-escalation"},

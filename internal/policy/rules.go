@@ -62,6 +62,8 @@ func (j *judge) denied(name string, ws []word, cmd string, depth int) bool {
 		return j.shell(name, args, cmd, depth)
 	case name == "eval":
 		return j.eval(args, cmd, depth)
+	case name == "trap":
+		return j.trap(args, cmd, depth)
 	case name == "source" || name == "." || interpreters[name]:
 		for _, a := range args {
 			if j.fetches(a.node) {
@@ -119,6 +121,21 @@ func (j *judge) eval(args []word, cmd string, depth int) bool {
 	}
 	j.source(joinTexts(args), depth+1)
 	return true
+}
+
+// trap judges the action it sets, which the shell runs as a command: trap
+// 'cmd' EXIT. trap -p and trap -l only print.
+func (j *judge) trap(args []word, cmd string, depth int) bool {
+	rest := skipFlags(args, nil)
+	if len(rest) < 2 || rest[0].text == "" || rest[0].text == "-" {
+		return false
+	}
+	if !rest[0].lit {
+		j.note(Decision{Verdict: Ask, Rule: "dynamic-eval", Reason: "trap's action is not literal, so the command it runs cannot be judged", Command: cmd})
+		return true
+	}
+	j.source(rest[0].text, depth+1)
+	return false
 }
 
 // findExec judges the commands find runs with -exec, -execdir, -ok and -okdir.

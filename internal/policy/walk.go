@@ -27,6 +27,13 @@ func (j *judge) stmt(st *syntax.Stmt, depth int) {
 			j.call(n, words(n.Args), writes, depth)
 		case *syntax.DeclClause:
 			j.assigns(n.Args, n)
+			j.declSubscripts(n)
+		case *syntax.TestClause:
+			j.testClause(n)
+		case *syntax.ForClause:
+			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil && changesRun(it.Name.Value) {
+				j.envChange(it.Name.Value, "for "+it.Name.Value+" in …")
+			}
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				j.pipeline(n)
@@ -91,7 +98,8 @@ func harmlessSink(p string) bool {
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
 		return true
 	}
-	return strings.HasPrefix(p, "/dev/fd/")
+	n, ok := strings.CutPrefix(p, "/dev/fd/")
+	return ok && isNumber(n) // not /dev/fd/../../x, which is any file
 }
 
 func isNumber(s string) bool {
@@ -127,7 +135,7 @@ func (j *judge) pipeline(b *syntax.BinaryCmd) {
 // shellReadsStdin reports whether ws runs a shell that reads its commands
 // from standard input: no -c and no script, or -s.
 func shellReadsStdin(ws []word) bool {
-	rest, _ := unwrap(ws)
+	rest, _, _ := unwrap(ws)
 	if len(rest) == 0 || !rest[0].lit || !shells[progName(rest[0].text)] {
 		return false
 	}
@@ -184,7 +192,7 @@ func flattenPipe(b *syntax.BinaryCmd) []*syntax.Stmt {
 
 // runsShell reports whether c runs a shell or interpreter.
 func runsShell(c *syntax.CallExpr) bool {
-	rest, _ := unwrap(words(c.Args))
+	rest, _, _ := unwrap(words(c.Args))
 	return len(rest) > 0 && rest[0].lit && (shells[progName(rest[0].text)] || interpreters[progName(rest[0].text)])
 }
 
@@ -244,8 +252,87 @@ func (j *judge) assigns(as []*syntax.Assign, n syntax.Node) {
 		if a.Value != nil && j.touchesData(wordOf(a.Value)) {
 			j.note(deny("data-dir", "the Bonsai data directory is off limits to agent commands", printNode(n)))
 		}
-		if a.Name != nil && isGitEnv(a.Name.Value) {
-			j.note(Decision{Verdict: Deny, Rule: "git-config-override", Reason: "changing how git connects or authenticates (" + a.Name.Value + ") is not allowed", Command: printNode(n)})
+		name := assignName(a)
+		if isGitEnv(name) {
+			j.note(Decision{Verdict: Deny, Rule: "git-config-override", Reason: "changing how git connects or authenticates (" + name + ") is not allowed", Command: printNode(n)})
+		} else if changesRun(name) && (a.Value != nil || a.Array != nil) && !a.Naked {
+			j.envChange(name, printNode(n))
+		} else if a.Naked && a.Value != nil && changesRun(name) && strings.Contains(wordOf(a.Value).text, "=") {
+			j.envChange(name, printNode(n))
 		}
+	}
+}
+
+// assignName returns the variable an assignment sets; for a word given to
+// declare or export as a whole ('PATH=x'), the name before its = or [.
+func assignName(a *syntax.Assign) string {
+	if a.Name != nil {
+		return a.Name.Value
+	}
+	if a.Naked && a.Value != nil {
+		t := wordOf(a.Value).text
+		if i := strings.IndexAny(t, "=[+"); i >= 0 {
+			t = t[:i]
+		}
+		return t
+	}
+	return ""
+}
+
+// declSubscripts asks, outside auto mode, for declare, local, export,
+// readonly and typeset given a word bash reads as an array subscript it
+// expands, running what it names: declare 'a[$(cmd)]=1', declare -n
+// r='a[$(cmd)]'; also for a name computed at run time.
+func (j *judge) declSubscripts(d *syntax.DeclClause) {
+	for _, a := range d.Args {
+		if a.Value == nil {
+			continue
+		}
+		w := wordOf(a.Value)
+		if a.Naked && strings.HasPrefix(w.text, "-") && w.lit {
+			continue // an option
+		}
+		if (a.Naked && !w.lit) || evalsSubscript(w.text) {
+			j.askUnlessAuto("subscript-eval", "bash expands an array subscript given as a string here, which can run a command, so a person must approve it", printNode(d))
+			return
+		}
+	}
+}
+
+// testClause asks, outside auto mode, for [[ -v NAME ]] and arithmetic
+// comparisons whose operand bash would expand as an array subscript:
+// [[ -v 'a[$(cmd)]' ]], [[ 'a[$(cmd)]' -eq 1 ]].
+func (j *judge) testClause(t *syntax.TestClause) {
+	risky := false
+	syntax.Walk(t, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.UnaryTest:
+			if n.Op == syntax.TsVarSet {
+				if w, ok := n.X.(*syntax.Word); ok && subscriptEscapes([]word{wordOf(w)}) {
+					risky = true
+				}
+			}
+		case *syntax.BinaryTest:
+			switch n.Op {
+			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+				for _, x := range []syntax.TestExpr{n.X, n.Y} {
+					if w, ok := x.(*syntax.Word); ok && evalsSubscript(wordOf(w).text) {
+						risky = true
+					}
+				}
+			}
+		}
+		return !risky
+	})
+	if risky {
+		j.askUnlessAuto("subscript-eval", "bash expands an array subscript inside [[ ]] here, which can run a command, so a person must approve it", printNode(t))
+	}
+}
+
+// askUnlessAuto notes an ask in the ask and read-only modes; auto mode
+// leaves the command to the sandbox.
+func (j *judge) askUnlessAuto(rule, reason, cmd string) {
+	if j.cfg.Mode != ModeAuto {
+		j.note(Decision{Verdict: Ask, Rule: rule, Reason: reason, Command: cmd})
 	}
 }

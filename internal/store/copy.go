@@ -60,6 +60,7 @@ var CopyTables = []Table{
 		"always used", Bool, "note decided_by", Text, "told", Bool, "comment_id", Text, "created_at decided_at", Int)},
 	{Name: "landings", Columns: cols("ticket_id project_id mode branch forge", Text, "pr_number", Int,
 		"pr_url pr_state checks head_sha etag review_cursor landed_commit", Text, "landed_at", Int, "error", Text, "updated_at", Int)},
+	{Name: "reviews", Columns: cols("ticket_id project_id base tip", Text, "recorded_at", Int)},
 	{Name: "schedules", Columns: cols("id project_id name kind expr timezone", Text, "anchor", Int, "title description", Text,
 		"criteria", JSON, "priority", Int, "start_state pre_check overlap", Text, "paused", Bool, "next_fire failures", Int,
 		"last_error last_ticket_id created_by", Text, "created_at updated_at", Int)},

@@ -173,6 +173,15 @@ type Store interface {
 	// number.
 	Landings(ctx context.Context, f LandingFilter) ([]board.Landing, error)
 
+	// Review returns the commits recorded for review of the ticket's
+	// work; a zero Review (no Tip) when none were recorded. An unknown
+	// ticket is ENOTFOUND.
+	Review(ctx context.Context, ref board.Ref) (board.Review, error)
+	// SetReview validates r and records it as its ticket's review,
+	// replacing the one before; RecordedAt is set to the transaction's
+	// time. An unknown ticket is ENOTFOUND.
+	SetReview(ctx context.Context, r board.Review) (board.Review, error)
+
 	// Leases are the workers' holds on tickets (issue 18).
 	Leases
 

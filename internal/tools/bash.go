@@ -40,6 +40,8 @@ type BashDetails struct {
 	TotalLines     int    `json:"totalLines"`
 	TotalBytes     int64  `json:"totalBytes"`
 	FullOutputPath string `json:"fullOutputPath,omitempty"`
+	// Limit names the sandbox limits the command met (executor.Exit.Limit).
+	Limit string `json:"limit,omitempty"`
 }
 
 type bashTool struct {
@@ -85,13 +87,13 @@ func (t *bashTool) run(ctx context.Context, a bashArgs, update func(tool.Result)
 		out.update = func(text string) { update(textResult(hide(text), nil)) }
 	}
 	start := t.e.opts.Now()
-	x, err := t.e.ex.Shell(ctx, a.Command, executor.RunOptions{Output: out, Timeout: timeout})
+	x, err := t.e.ex.Shell(ctx, a.Command, executor.RunOptions{Output: out, Timeout: timeout, ReadOnly: executor.IsReadOnly(ctx)})
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("bash: %w", err)
 	}
 	d := BashDetails{
 		ExitCode: x.Code, DurationMs: t.e.opts.Now().Sub(start).Milliseconds(),
-		TimedOut: x.TimedOut, Aborted: x.Canceled, TotalBytes: out.total,
+		TimedOut: x.TimedOut, Aborted: x.Canceled, TotalBytes: out.total, Limit: x.Limit,
 	}
 	v := out.visible()
 	d.TotalLines, d.Truncated = v.total, v.truncated

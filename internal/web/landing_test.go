@@ -46,6 +46,14 @@ func landingEnv(t *testing.T, mode board.LandMode) (*env, string, board.Ticket) 
 		t.Fatal(err)
 	}
 	e.toVerification(t, tk.Ref())
+	// Recorded for review, as the heartbeat does at VERIFICATION.
+	rv, err := ws.Review(ctx, p, w.Branch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.SetReview(ctx, board.Review{Ref: tk.Ref(), Base: rv.Base, Tip: rv.Tip}); err != nil {
+		t.Fatal(err)
+	}
 	l := land.New(land.Options{Store: e.db, Git: ws})
 	e.srv.opts.Approve = func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
 		r, err := l.Approve(ctx, land.Approval{Ref: ref, Author: "tester", Person: land.Person{Name: "Tess Ter", Email: "tess@example.com"}, Note: note})

@@ -18,22 +18,26 @@ const maxDiff = 4 << 20
 // diffTimeout bounds one Diff.
 const diffTimeout = 20 * time.Second
 
-// safeRead are the settings of git commands that read what the agent
-// wrote: the clone's config is shared with its worktrees, so the agent can
-// set hooks, an fsmonitor command, an external diff or a textconv filter
-// (with core.attributesFile) there, and git would run them for whoever
-// asks. The flags of Diff turn off the last two.
-var safeRead = []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fsmonitor=false"}
+// Diff returns the unified diff of ticket t's branch that the Changes page
+// shows, read in the project's review repository (see Review). With a
+// recorded review (rv.Tip set) it is the diff of rv.Base...rv.Tip: what
+// approval lands. Without one (the ticket is still being worked) it is
+// the branch as it is in the clone now, fetched into the review
+// repository, against the default branch as the runtime last fetched it
+// from the project's repository. It returns "" when there is no clone or
+// no branch yet. git runs through the executor, with its clean
+// environment, and with no external diff, textconv filter, fsmonitor,
+// hook or replace ref; the output is cut at 4 MiB.
+func (p *Provider) Diff(ctx context.Context, proj board.Project, t board.Ticket, rv Review) (string, error) {
+	out, err := p.diff(ctx, proj, t, rv)
+	return out, p.hidePaths(err)
+}
 
-// Diff returns the unified diff of ticket t's branch against the project's
-// default branch (origin's, else the local one), read in the project's
-// clone; "" when there is no clone or no branch yet. It fits the web UI's
-// diff function. git runs through the executor, with its clean environment,
-// and with no external diff, textconv filter, fsmonitor or hook, any of
-// which the agent could have configured; the output is cut at 4 MiB.
-func (p *Provider) Diff(ctx context.Context, proj board.Project, t board.Ticket) (string, error) {
-	if _, err := os.Stat(filepath.Join(p.ClonePath(proj.Slug), ".git")); err != nil {
-		return "", nil // no beat has cloned the project yet
+func (p *Provider) diff(ctx context.Context, proj board.Project, t board.Ticket, rv Review) (string, error) {
+	if rv.Tip == "" {
+		if fi, err := os.Lstat(filepath.Join(p.ClonePath(proj.Slug), ".git")); err != nil || !fi.IsDir() {
+			return "", nil // no beat has cloned the project yet
+		}
 	}
 	g, done, err := p.runtime(ctx)
 	if err != nil {
@@ -42,28 +46,39 @@ func (p *Provider) Diff(ctx context.Context, proj board.Project, t board.Ticket)
 	defer done()
 	ctx, cancel := context.WithTimeout(ctx, diffTimeout)
 	defer cancel()
+	r, err := p.openReview(ctx, g, proj)
+	if err != nil {
+		return "", err
+	}
 	branch := t.Branch
 	if branch == "" {
 		branch = BranchName(proj.Slug, t.Number, t.Title)
 	}
-	if !g.refExists(ctx, proj.Slug, "refs/heads/"+branch) {
-		return "", nil
+	base, tip := rv.Base, rv.Tip
+	if tip == "" {
+		// The default branch first: the clone then sends only the
+		// branch's own objects, each one checked.
+		if base = r.commit(ctx, reviewDefault); base == "" {
+			if base, err = r.fetchDefault(ctx); err != nil {
+				return "", err
+			}
+		}
+		if tip, err = r.fetchClone(ctx, branch); err != nil || tip == "" {
+			return "", err
+		}
+	} else if r.commit(ctx, base) != base || r.commit(ctx, tip) != tip {
+		return "", fmt.Errorf("the reviewed commits of %s (%.12s on %.12s) are not on this machine; the Changes page of the machine that recorded them shows them", branch, tip, base)
 	}
-	base := Remote + "/" + proj.DefaultBranch
-	if !g.refExists(ctx, proj.Slug, "refs/remotes/"+base) {
-		base = proj.DefaultBranch
-	}
-	var out bytes.Buffer
-	var stderr bytes.Buffer
-	argv := append(append([]string{"git"}, safeRead...),
-		"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--find-renames", base+"..."+branch, "--")
-	exit, err := g.ex.Exec(ctx, argv, executor.RunOptions{Dir: proj.Slug, Output: &limitWriter{w: &out, n: maxDiff},
-		Stderr: &stderr, Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Timeout: diffTimeout})
+	var out, stderr bytes.Buffer
+	argv := append(append([]string{"git"}, reviewSettings...),
+		"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--find-renames", base+"..."+tip, "--")
+	exit, err := g.ex.Exec(ctx, argv, executor.RunOptions{Dir: r.dir, Output: &limitWriter{w: &out, n: maxDiff},
+		Stderr: &stderr, Env: append([]string{"GIT_OPTIONAL_LOCKS=0"}, reviewEnv...), Timeout: diffTimeout})
 	switch {
 	case err != nil:
-		return "", p.hidePaths(fmt.Errorf("diff %s against %s: %w", branch, base, err))
+		return "", fmt.Errorf("diff %s against %s: %w", branch, proj.DefaultBranch, err)
 	case exit.Code != 0 && out.Len() < maxDiff:
-		return "", p.hidePaths(fmt.Errorf("diff %s against %s: %w", branch, base, &GitError{Args: []string{"diff"}, Code: exit.Code, Stderr: stderr.String()}))
+		return "", fmt.Errorf("diff %s against %s: %w", branch, proj.DefaultBranch, &GitError{Args: []string{"diff"}, Code: exit.Code, Stderr: stderr.String()})
 	}
 	return out.String(), nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/gittest"
+	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
 // TestProvider_DiffRunsNothingTheAgentConfigured sets, from the ticket's
@@ -20,7 +21,7 @@ func TestProvider_DiffRunsNothingTheAgentConfigured(t *testing.T) {
 	p, _, _ := newProvider(t)
 	proj := project(newRepo(t))
 	tk := ticket(2, "Change readme")
-	if d, err := p.Diff(context.Background(), proj, tk); err != nil || d != "" {
+	if d, err := p.Diff(context.Background(), proj, tk, workspace.Review{}); err != nil || d != "" {
 		t.Fatalf("Diff before any clone = %q, %v; want empty", d, err)
 	}
 	ws := prepare(t, p, proj, tk)
@@ -35,7 +36,7 @@ func TestProvider_DiffRunsNothingTheAgentConfigured(t *testing.T) {
 	gittest.Run(t, ws.Root, "config", "diff.external", "sh -c 'echo external >> "+marker+"'")
 
 	tk.Branch = ws.Branch
-	d, err := p.Diff(context.Background(), proj, tk)
+	d, err := p.Diff(context.Background(), proj, tk, workspace.Review{})
 	if err != nil {
 		t.Fatalf("Diff: %v", err)
 	}

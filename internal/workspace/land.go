@@ -29,6 +29,9 @@ type LandRequest struct {
 	Number int
 	// Branch is the ticket branch in the project's clone.
 	Branch string
+	// Tip is the reviewed commit of Branch (Review's Tip, as the store
+	// recorded it): exactly what lands. Required.
+	Tip string
 	// Style is how the branch is put on the default branch: squash (one
 	// commit of its changes, req.Message), merge (a fast-forward when the
 	// default branch has not moved since the branch started, else a merge
@@ -103,73 +106,71 @@ var landSettings = []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fs
 	"-c", "commit.gpgSign=false", "-c", "rerere.enabled=false", "-c", "rebase.autoSquash=false",
 	"-c", "rebase.updateRefs=false", "-c", "merge.ff=true", "-c", "advice.detachedHead=false"}
 
-// Land fetches the project's repository and puts ticket branch
-// req.Branch on the default branch as req.Style says, as req.Person, then
-// pushes the default branch to the project's repository without force: a
-// default branch that moved in the meantime is refused, never replaced.
-// A local repository with the default branch checked out gets its
-// working tree updated with it, and the push is refused when that tree
-// has changes (RejectedDirtyCheckout). On a shared board
-// (Options.SharedBoard) the branch as pushed to the repository is landed
-// unless the clone's own branch holds it: another machine may have worked
-// the ticket since this one.
+// Land puts the reviewed commit req.Tip of ticket branch req.Branch on the
+// default branch, freshly fetched from the project's repository, as
+// req.Style says, as req.Person, then pushes the default branch to the
+// project's repository without force: a default branch that moved in the
+// meantime is refused, never replaced. A local repository with the
+// default branch checked out gets its working tree updated with it, and
+// the push is refused when that tree has changes (RejectedDirtyCheckout).
+//
+// The branch is read again first, from the clone (on a shared board also
+// as pushed, and the pushed one counts unless the clone's holds it): when
+// it moved away from req.Tip since the review, nothing lands and the
+// error is a *MovedError.
 //
 // The commits are made in a scratch repository under the projects
-// directory that borrows the clone's objects but not its config, which
-// the agent's worktrees share: no hook, filter, merge driver or other
-// program the agent configured runs on the host. A conflict is a
-// *ConflictError, a refused push a *PushRejectedError, a failed fetch a
-// *RepoError; nothing changed in any of these cases.
+// directory that borrows the objects of the project's review repository
+// (see Review), not the clone's, whose config, refs and alternates the
+// agent's worktrees share: no hook, filter, merge driver or other program
+// the agent configured runs on the host, and no object it swapped in is
+// read. A conflict is a *ConflictError, a refused push a
+// *PushRejectedError, a failed fetch a *RepoError; nothing changed in any
+// of these cases.
 func (p *Provider) Land(ctx context.Context, proj board.Project, req LandRequest) (Landed, error) {
 	l, err := p.land(ctx, proj, req)
 	return l, p.hidePaths(err)
 }
 
 func (p *Provider) land(ctx context.Context, proj board.Project, req LandRequest) (Landed, error) {
+	if req.Tip == "" {
+		return Landed{}, fmt.Errorf("%s was not recorded for review, so there is no reviewed commit to land", req.Branch)
+	}
 	g, done, err := p.runtime(ctx)
 	if err != nil {
 		return Landed{}, err
 	}
 	defer done()
-	if err := p.ensureClone(ctx, g, proj); err != nil {
-		return Landed{}, &RepoError{Repo: proj.Repo, Err: err}
-	}
-	slug := proj.Slug
-	baseRef := "refs/remotes/" + Remote + "/" + proj.DefaultBranch
-	base, err := g.run(ctx, slug, "rev-parse", "--verify", baseRef+"^{commit}")
+	r, err := p.openReview(ctx, g, proj)
 	if err != nil {
-		return Landed{}, &RepoError{Repo: proj.Repo, Err: fmt.Errorf("default branch %q not found in %s", proj.DefaultBranch, proj.Repo)}
+		return Landed{}, err
 	}
-	// The clone's branch, else the one pushed to the repository (a clone
-	// made again since).
-	head, err := g.run(ctx, slug, "rev-parse", "--verify", "refs/heads/"+req.Branch+"^{commit}")
+	base, err := r.fetchDefault(ctx)
 	if err != nil {
-		head, err = g.run(ctx, slug, "rev-parse", "--verify", "refs/remotes/"+Remote+"/"+req.Branch+"^{commit}")
+		return Landed{}, err
 	}
+	// The branch now, in the clone (or as pushed, on a shared board):
+	// a commit nobody reviewed must not land.
+	now, err := r.tip(ctx, req.Branch)
 	if err != nil {
-		return Landed{}, fmt.Errorf("the ticket branch %s is neither in the project's clone nor in %s", req.Branch, Redact(proj.Repo))
+		return Landed{}, err
 	}
-	if p.opts.SharedBoard {
-		// Another machine may have worked the ticket since this clone's
-		// branch: the pushed branch is the ticket's unless this one
-		// holds it (commits whose push failed here).
-		pushed, err := g.tip(ctx, slug, "refs/remotes/"+Remote+"/"+req.Branch)
-		if err != nil {
-			return Landed{}, fmt.Errorf("read the pushed %s: %w", req.Branch, err)
-		}
-		if pushed != "" && !g.isAncestor(ctx, slug, pushed, head) {
-			head = pushed
-		}
+	if now != "" && now != req.Tip && !(p.opts.SharedBoard && r.isAncestor(ctx, now, req.Tip)) {
+		return Landed{}, &MovedError{Branch: req.Branch, Reviewed: req.Tip, Now: now}
 	}
-	if g.isAncestor(ctx, slug, head, base) {
+	head := r.commit(ctx, req.Tip)
+	if head != req.Tip {
+		return Landed{}, fmt.Errorf("the reviewed commit %.12s of %s is not on this machine; land it where it was reviewed", req.Tip, req.Branch)
+	}
+	if r.isAncestor(ctx, head, base) {
 		return Landed{Commit: base, AlreadyThere: true}, nil
 	}
-	s, err := p.scratch(ctx, g, slug, req.Number)
+	s, err := p.scratch(ctx, g, r.abs, proj.Slug, req.Number)
 	if err != nil {
 		return Landed{}, err
 	}
 	defer s.remove()
-	s.env = req.Person.env()
+	s.env = append(req.Person.env(), "GIT_NO_REPLACE_OBJECTS=1")
 	out, ff, err := s.put(ctx, req, base, head, proj.DefaultBranch)
 	if err != nil {
 		return Landed{}, err
@@ -180,17 +181,26 @@ func (p *Provider) land(ctx context.Context, proj board.Project, req LandRequest
 	if err := s.push(ctx, proj, out); err != nil {
 		return Landed{}, err
 	}
-	// The clone learns the new commit now rather than at the next fetch,
-	// so that the next ticket starts from it even without network.
-	_, err = s.git(ctx, "update-ref", "refs/heads/landed", out)
-	if err == nil {
-		_, err = g.run(ctx, slug, append(append([]string{}, remoteSettings...), "fetch", "--quiet", "--no-write-fetch-head",
-			"--no-recurse-submodules", "--no-auto-maintenance", "--", s.abs, "+refs/heads/landed:"+baseRef)...)
-	}
-	if err != nil {
+	if err := p.tell(ctx, g, s, proj, out); err != nil {
 		return Landed{Commit: out, FastForward: ff}, fmt.Errorf("landed %s, but the clone could not record it: %w", out, err)
 	}
 	return Landed{Commit: out, FastForward: ff}, nil
+}
+
+// tell records the landed commit in the project's clone now rather than
+// at the next fetch, so that the next ticket starts from it even without
+// network.
+func (p *Provider) tell(ctx context.Context, g *gitRunner, s *scratchRepo, proj board.Project, out string) error {
+	if fi, err := os.Lstat(filepath.Join(p.ClonePath(proj.Slug), ".git")); err != nil || !fi.IsDir() {
+		return nil // no clone on this machine
+	}
+	if _, err := s.git(ctx, "update-ref", "refs/heads/landed", out); err != nil {
+		return err
+	}
+	baseRef := "refs/remotes/" + Remote + "/" + proj.DefaultBranch
+	_, err := g.run(ctx, proj.Slug, append(append([]string{}, remoteSettings...), "fetch", "--quiet", "--no-write-fetch-head",
+		"--no-recurse-submodules", "--no-auto-maintenance", "--", s.abs, "+refs/heads/landed:"+baseRef)...)
+	return err
 }
 
 // isAncestor reports whether commit a is an ancestor of (or is) b.
@@ -199,8 +209,9 @@ func (g *gitRunner) isAncestor(ctx context.Context, dir, a, b string) bool {
 	return err == nil
 }
 
-// scratchRepo is a repository of the runtime's own that borrows a clone's
-// objects (objects/info/alternates) to make the landing commits in.
+// scratchRepo is a repository of the runtime's own that borrows the
+// review repository's objects (objects/info/alternates) to make the
+// landing commits in.
 type scratchRepo struct {
 	g   *gitRunner
 	dir string // relative to the projects directory
@@ -208,8 +219,9 @@ type scratchRepo struct {
 	env []string
 }
 
-// scratch makes an empty scratch repository for ticket n of the project.
-func (p *Provider) scratch(ctx context.Context, g *gitRunner, slug string, n int) (*scratchRepo, error) {
+// scratch makes an empty scratch repository for ticket n of the project,
+// borrowing the objects of the review repository at review.
+func (p *Provider) scratch(ctx context.Context, g *gitRunner, review, slug string, n int) (*scratchRepo, error) {
 	parent := filepath.Join(p.opts.Projects, ".landing")
 	if err := os.MkdirAll(parent, 0o700); err != nil {
 		return nil, fmt.Errorf("landing: %w", err)
@@ -224,7 +236,7 @@ func (p *Provider) scratch(ctx context.Context, g *gitRunner, slug string, n int
 		s.remove()
 		return nil, fmt.Errorf("landing: %w", err)
 	}
-	objects, err := filepath.Abs(filepath.Join(p.ClonePath(slug), ".git", "objects"))
+	objects, err := filepath.Abs(filepath.Join(review, "objects"))
 	if err == nil {
 		err = os.MkdirAll(filepath.Join(abs, ".git", "objects", "info"), 0o700)
 	}

@@ -38,7 +38,11 @@ func BenchmarkLand_Squash(b *testing.B) {
 		gittest.Run(b, ws.Root, "add", ".")
 		gittest.Run(b, ws.Root, "commit", "-q", "-m", fmt.Sprintf("change %d", i))
 		b.StartTimer()
-		l, err := p.Land(context.Background(), project(repo), workspace.LandRequest{Number: 1, Branch: ws.Branch,
+		rv, err := p.Review(context.Background(), project(repo), ws.Branch)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l, err := p.Land(context.Background(), project(repo), workspace.LandRequest{Number: 1, Branch: ws.Branch, Tip: rv.Tip,
 			Style: board.LandSquash, Message: "bench", Person: approver})
 		if err != nil || l.AlreadyThere {
 			b.Fatal(l, err)

@@ -45,7 +45,11 @@ func personCommit(t *testing.T, repo, file, content string) string {
 
 func land(t *testing.T, p *workspace.Provider, repo string, ws *workspace.Workspace, style board.LandStyle) (workspace.Landed, error) {
 	t.Helper()
-	return p.Land(context.Background(), project(repo), workspace.LandRequest{Number: 1, Branch: ws.Branch, Style: style,
+	rv, err := p.Review(context.Background(), project(repo), ws.Branch)
+	if err != nil {
+		return workspace.Landed{}, err
+	}
+	return p.Land(context.Background(), project(repo), workspace.LandRequest{Number: 1, Branch: ws.Branch, Tip: rv.Tip, Style: style,
 		Message: "Add greeting (demo#1)\n\nAcceptance criteria:\n- it greets", Person: approver})
 }
 
@@ -272,7 +276,7 @@ func TestLand_BranchOnlyInTheRepository(t *testing.T) {
 	if err != nil || gittest.Run(t, repo, "show", "main:hello.txt") != "hello" {
 		t.Fatalf("Land = %+v, %v", l, err)
 	}
-	_, err = p.Land(context.Background(), project(repo), workspace.LandRequest{Number: 2, Branch: "bonsai/demo/2-gone", Person: approver})
+	_, err = p.Review(context.Background(), project(repo), "bonsai/demo/2-gone")
 	if err == nil || !strings.Contains(err.Error(), "neither in the project's clone nor in") {
 		t.Errorf("a branch that is nowhere: %v", err)
 	}

@@ -329,7 +329,12 @@ func TestLand_SharedBoardLandsThePushedBranch(t *testing.T) {
 	m := newTwoMachines(t)
 	wsA, _ := m.work(t, m.a, "a.txt", true)
 	_, cb := m.work(t, m.b, "b.txt", true)
-	l, err := m.a.Land(context.Background(), m.proj, workspace.LandRequest{Number: m.tk.Number, Branch: wsA.Branch,
+	// B's beat recorded its work for review; A lands that.
+	rv, err := m.b.Review(context.Background(), m.proj, wsA.Branch)
+	if err != nil || rv.Tip != cb {
+		t.Fatalf("B's review = %+v, %v; want its tip %s", rv, err, cb)
+	}
+	l, err := m.a.Land(context.Background(), m.proj, workspace.LandRequest{Number: m.tk.Number, Branch: wsA.Branch, Tip: rv.Tip,
 		Style: board.LandMergeCommit, Message: "Resume me (demo#7)", Person: approver})
 	if err != nil {
 		t.Fatal(err)

@@ -41,14 +41,21 @@ type Workspace struct {
 	// Moved, on a shared board, says how the worktree was moved to the
 	// branch another machine pushed (Prepare); nil when it was not.
 	Moved *Moved
+	// remove is a directory Close deletes (Checkout's).
+	remove string
 }
 
-// Close releases the workspace's executor.
+// Close releases the workspace's executor, and deletes a checkout
+// (Checkout) with what was left in it.
 func (w *Workspace) Close() error {
+	var err error
 	if c, ok := w.Exec.(io.Closer); ok {
-		return c.Close()
+		err = c.Close()
 	}
-	return nil
+	if w.remove != "" {
+		removeTree(w.remove)
+	}
+	return err
 }
 
 // Opener opens an executor rooted at a host directory.
@@ -56,7 +63,8 @@ type Opener func(root string) (executor.Executor, error)
 
 // AgentOpener opens the executor of a ticket's worktree for project p:
 // root is the worktree, clone the project's clone (its .git holds the
-// worktree's objects and refs). It is where a project's sandbox setting
+// worktree's objects and refs), or "" for a checkout with no git
+// directory (Checkout's). It is where a project's sandbox setting
 // takes effect; an error wrapping executor.ErrSandboxUnavailable means the
 // project requires a sandbox that cannot start here.
 type AgentOpener func(p board.Project, root, clone string) (executor.Executor, error)

@@ -9,10 +9,10 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 )
 
-func benchShellTrue(b *testing.B, ex executor.Executor) {
+func benchShellTrue(b *testing.B, ex executor.Executor, ro ...bool) {
 	ctx := context.Background()
 	for b.Loop() {
-		x, err := ex.Shell(ctx, "true", executor.RunOptions{})
+		x, err := ex.Shell(ctx, "true", executor.RunOptions{ReadOnly: len(ro) > 0 && ro[0]})
 		if err != nil || x.Code != 0 {
 			b.Fatalf("exit %d: %v", x.Code, err)
 		}
@@ -47,6 +47,19 @@ func BenchmarkShell_True(b *testing.B) {
 			benchShellTrue(b, open(b, b.TempDir(), c.o))
 		})
 	}
+	// The limits the CLI sets by default (config.Limits): a cgroup where
+	// the runtime may create one, rlimits, the disk guard's statfs.
+	b.Run("sandbox-limits", func(b *testing.B) {
+		requireBwrap(b)
+		root := b.TempDir()
+		benchShellTrue(b, open(b, root, Options{Limits: Limits{Memory: 2 << 30, Processes: 1024, Tmp: 1 << 30, FileSize: 4 << 30, DiskGrowth: 8 << 30}}))
+	})
+	// A command the policy allowed because it reads runs in the
+	// executor's second, read-only sandbox.
+	b.Run("sandbox-readonly", func(b *testing.B) {
+		requireBwrap(b)
+		benchShellTrue(b, open(b, b.TempDir(), Options{}), true)
+	})
 	// The bonsai binary as the bridge costs its package initialisation
 	// on every command, as the server does once: BONSAI_BENCH_BRIDGE=$(go
 	// build -o … ./cmd/bonsai).

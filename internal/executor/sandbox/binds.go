@@ -29,7 +29,9 @@ func checkBinds(binds []Bind) ([]Bind, error) {
 }
 
 // bindArgs are the bwrap arguments of binds, which come after the hiding
-// tmpfs mounts (bwrap makes their mount points in them).
+// tmpfs mounts (bwrap makes their mount points in them). A read-only
+// sandbox keeps them as they are: they hold an engine CLI's own state,
+// not the worktree.
 func bindArgs(binds []Bind) []string {
 	var a []string
 	for _, b := range binds {

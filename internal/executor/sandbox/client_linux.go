@@ -44,56 +44,77 @@ func (v *server) stop() {
 	os.RemoveAll(v.dir)
 }
 
-// server returns the running server, starting one if there is none or
-// the last one died.
-func (s *Executor) server() (*server, error) {
+// slot is where the server of the writable view (ro false) or of the
+// read-only one is kept. An executor opened with Options.ReadOnly has
+// one view, read-only.
+func (s *Executor) slot(ro bool) **server {
+	if ro && !s.opts.ReadOnly {
+		return &s.roSrv
+	}
+	return &s.srv
+}
+
+// server returns the running server of a view, starting one if there
+// is none or the last one died. The read-only view's starts with its
+// first command.
+func (s *Executor) server(ro bool) (*server, error) {
 	s.srvMu.Lock()
 	defer s.srvMu.Unlock()
 	if s.closed {
 		return nil, errors.New("sandbox: the executor is closed")
 	}
-	if s.srv != nil && !s.srv.dead() {
-		return s.srv, nil
+	p := s.slot(ro)
+	if *p != nil && !(*p).dead() {
+		return *p, nil
 	}
-	if s.srv != nil {
-		s.srv.stop()
-		s.srv = nil
+	if *p != nil {
+		(*p).stop()
+		*p = nil
 	}
-	v, err := s.startServer()
+	mount := s.mount
+	if ro {
+		mount = s.roMount
+	}
+	v, err := s.startServer(mount)
 	if err != nil {
 		return nil, err
 	}
-	s.srv = v
+	*p = v
 	return v, nil
 }
 
-// drop stops v if it is still the executor's server, so that the next
-// command starts a new one.
+// drop stops v if it is still one of the executor's servers, so that
+// the next command starts a new one.
 func (s *Executor) drop(v *server) {
 	s.srvMu.Lock()
 	defer s.srvMu.Unlock()
-	if s.srv == v {
-		s.srv = nil
+	for _, p := range []**server{&s.srv, &s.roSrv} {
+		if *p == v {
+			*p = nil
+		}
 	}
 	v.stop()
 }
 
-// stopServer ends the server, if any; with closing, for good.
+// stopServer ends the servers, if any; with closing, for good.
 func (s *Executor) stopServer(closing bool) {
 	s.srvMu.Lock()
 	defer s.srvMu.Unlock()
 	s.closed = s.closed || closing
-	if s.srv != nil {
-		s.srv.stop()
-		s.srv = nil
+	for _, p := range []**server{&s.srv, &s.roSrv} {
+		if *p != nil {
+			(*p).stop()
+			*p = nil
+		}
 	}
 }
 
-// startServer starts bwrap with the executor's mounts and namespaces
-// running the command server, and hands it the listener of a control
-// socket in a private directory. The host keeps no copy of the
-// listener: once the server is gone, connecting fails at once.
-func (s *Executor) startServer() (*server, error) {
+// startServer starts bwrap with mount (the executor's mounts of one
+// view) and namespaces running the command server, and hands it the
+// listener of a control socket in a private directory. The host keeps
+// no copy of the listener: once the server is gone, connecting fails
+// at once.
+func (s *Executor) startServer(mount []string) (*server, error) {
 	dir, err := os.MkdirTemp(s.tmp, "bonsai-sandbox-") // 0700
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: control socket directory: %w", err)
@@ -124,9 +145,9 @@ func (s *Executor) startServer() (*server, error) {
 	if s.proxy != nil {
 		proxySock = socketIn
 	}
-	args := make([]string, 0, len(s.mount)+3*len(s.env)+32)
+	args := make([]string, 0, len(mount)+3*len(s.env)+32)
 	args = append(args, s.bwrap)
-	args = append(args, s.mount...)
+	args = append(args, mount...)
 	args = append(args, binds...)
 	args = append(args, "--chdir", s.Root(), "--clearenv")
 	env := s.environ(nil)
@@ -134,7 +155,7 @@ func (s *Executor) startServer() (*server, error) {
 		k, v, _ := strings.Cut(kv, "=")
 		args = append(args, "--setenv", k, v)
 	}
-	args = append(args, "--", exeIn, BridgeArg, serveArg, proxySock)
+	args = append(args, "--", exeIn, BridgeArg, serveArg, proxySock, s.opts.Limits.serverSpec())
 	cmd := exec.Command(args[0], args[1:]...)
 	v := &server{cmd: cmd, dir: dir, sock: sock, done: make(chan struct{}), stderr: &tail{max: 4 << 10}}
 	// bwrap's own environment stays in its init, PID 1 of the sandbox,
@@ -148,9 +169,10 @@ func (s *Executor) startServer() (*server, error) {
 	go func() {
 		// The parent-death signal fires when the thread that started
 		// bwrap ends: hold it for bwrap's life (see local.startLocked).
+		// On cgroup v1 it moves into the sandbox's cgroup for the fork.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
+		if err := s.cg.start(cmd.SysProcAttr, cmd.Start); err != nil {
 			started <- err
 			return
 		}
@@ -187,11 +209,11 @@ func (t *tail) String() string {
 	return strings.TrimSpace(string(t.b))
 }
 
-// dialServer connects to a running server, starting one if needed, and
-// to a new one if the last one is found dead.
-func (s *Executor) dialServer() (*server, *net.UnixConn, error) {
+// dialServer connects to a running server of a view, starting one if
+// needed, and to a new one if the last one is found dead.
+func (s *Executor) dialServer(ro bool) (*server, *net.UnixConn, error) {
 	for attempt := 0; ; attempt++ {
-		v, err := s.server()
+		v, err := s.server(ro)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -61,6 +61,21 @@
 // this package must dispatch BridgeArg to BridgeMain first thing in
 // main, as internal/cli does (tests do it in TestMain).
 //
+// A command with RunOptions.ReadOnly runs in a second sandbox of the
+// executor, started with the first such command, whose bwrap binds the
+// root and the clone's .git read-only (Options.ReadOnly makes the
+// executor's only sandbox so): what the policy let run because it reads
+// cannot write there. The caches are read-only there too, with a GOCACHE
+// of its own in its /tmp. It has a /tmp of its own.
+//
+// Options.Limits bound a run (limits.go): memory and processes through a
+// cgroup both sandboxes start in, when the runtime may create one
+// (cgroup_linux.go), and rlimits the command server sets on itself for
+// every command to inherit; a sized /tmp; a disk guard (disk.go) that
+// stops a command when the root and the .git grew past their bound. A
+// command that met a limit gets a line saying so at the end of its
+// output (notes.go).
+//
 // It is an adapter that wraps another adapter, executor/local, on purpose:
 // the layering rule that keeps adapters apart names this one pair as its
 // exception. Only internal/cli constructs one.

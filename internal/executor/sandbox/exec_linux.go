@@ -20,7 +20,7 @@ const killedNote = "\nbonsai: the sandbox ended while the command ran (a command
 // sandbox's command server. A command the server never started, because
 // it was found dead, is sent once more to a new one.
 func (s *Executor) runPersistent(ctx context.Context, argv []string, dir string, opts executor.RunOptions) (executor.Exit, error) {
-	req := request{Argv: argv, Env: s.environ(opts.Env), Dir: dir}
+	req := request{Argv: argv, Env: s.environ(s.viewEnv(opts)), Dir: dir}
 	for attempt := 0; ; attempt++ {
 		x, retry, err := s.attempt(ctx, req, opts)
 		if !retry || attempt > 0 {
@@ -33,7 +33,7 @@ func (s *Executor) runPersistent(ctx context.Context, argv []string, dir string,
 // on ctx's end or the timeout. retry reports a command that never ran
 // because the server died.
 func (s *Executor) attempt(ctx context.Context, req request, opts executor.RunOptions) (x executor.Exit, retry bool, err error) {
-	v, c, err := s.dialServer()
+	v, c, err := s.dialServer(opts.ReadOnly)
 	if err != nil {
 		return x, false, err
 	}
@@ -161,6 +161,9 @@ wait:
 				}
 			case r.Exit != nil:
 				code = *r.Exit
+				if r.TmpFull && s.opts.Limits.Tmp > 0 {
+					x.Limit = tmpNote(s.opts.Limits.Tmp)
+				}
 				break wait
 			}
 		case <-timeout:

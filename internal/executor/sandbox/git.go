@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
 // gitWritable are the parts of a clone's .git a commit in a worktree
@@ -26,8 +27,9 @@ var metaReadOnly = []string{"commondir", "gitdir"}
 
 // gitMounts returns the bwrap arguments that make the clone's .git usable
 // from a worktree at root: all of it visible read-only, the worktree's own
-// metadata directory and gitWritable writable, gitReadOnly read-only.
-func gitMounts(root, gitDir string) ([]string, error) {
+// metadata directory and gitWritable writable, gitReadOnly read-only;
+// with readOnly, all of it read-only.
+func gitMounts(root, gitDir string, readOnly bool) ([]string, error) {
 	if gitDir == "" {
 		return nil, nil
 	}
@@ -35,11 +37,14 @@ func gitMounts(root, gitDir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: git directory: %w", err)
 	}
-	meta, err := worktreeMeta(root, real)
+	meta, err := executor.WorktreeMeta(root, real)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	a := []string{"--ro-bind", real, real}
+	if readOnly {
+		return a, nil
+	}
 	if err := os.MkdirAll(filepath.Join(real, "logs"), 0o755); err != nil {
 		return nil, fmt.Errorf("sandbox: git directory: %w", err)
 	}
@@ -60,31 +65,6 @@ func gitMounts(root, gitDir string) ([]string, error) {
 		}
 	}
 	return a, nil
-}
-
-// worktreeMeta reads root/.git ("gitdir: <gitDir>/worktrees/<name>") and
-// returns that directory, which must be inside gitDir/worktrees.
-func worktreeMeta(root, gitDir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(root, ".git"))
-	if err != nil {
-		return "", fmt.Errorf("sandbox: the workspace is not a git worktree: %w", err)
-	}
-	line, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return "", fmt.Errorf("sandbox: the workspace's .git file has no gitdir line")
-	}
-	meta := strings.TrimSpace(line)
-	if !filepath.IsAbs(meta) {
-		meta = filepath.Join(root, meta)
-	}
-	meta, err = filepath.EvalSymlinks(meta)
-	if err != nil {
-		return "", fmt.Errorf("sandbox: worktree metadata: %w", err)
-	}
-	if filepath.Dir(meta) != filepath.Join(gitDir, "worktrees") {
-		return "", fmt.Errorf("sandbox: the workspace is a worktree of another clone than the git directory given")
-	}
-	return meta, nil
 }
 
 func exists(p string) bool {

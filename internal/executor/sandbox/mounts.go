@@ -12,16 +12,20 @@ import (
 // variables' KEY=VALUE pairs. Order matters: bwrap applies them in turn,
 // so the hiding tmpfs mounts come first and the directories that must
 // stay visible (caches, git metadata, the root) are bound back over them.
-func (s *Executor) mounts() ([]string, []string, error) {
+// With readOnly, the root, the git metadata and the caches are bound
+// read-only.
+func (s *Executor) mounts(readOnly bool) ([]string, []string, error) {
 	o := s.opts
 	a := []string{
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
 		"--proc", "/proc",
-		"--tmpfs", "/tmp",
+	}
+	a = append(a, o.Limits.tmpMount()...)
+	a = append(a,
 		"--unshare-pid", "--unshare-ipc", "--unshare-uts",
 		"--die-with-parent", "--new-session",
-	}
+	)
 	if os.Geteuid() == 0 {
 		a = append(a, "--cap-drop", "ALL")
 	}
@@ -59,21 +63,30 @@ func (s *Executor) mounts() ([]string, []string, error) {
 			return nil, nil, fmt.Errorf("sandbox: cache %s: %w", k, err)
 		}
 		in := filepath.Join(s.home, ".cache", "bonsai", strings.ToLower(k))
-		a = append(a, "--bind", host, in)
+		a = append(a, rootBind(readOnly), host, in)
 		env = append(env, k+"="+in)
 	}
-	git, err := gitMounts(s.Root(), o.GitDir)
+	git, err := gitMounts(s.Root(), o.GitDir, readOnly)
 	if err != nil {
 		return nil, nil, err
 	}
 	a = append(a, git...)
 	a = append(a, bindArgs(o.Binds)...)
-	a = append(a, "--bind", s.Root(), s.Root())
+	a = append(a, rootBind(readOnly), s.Root(), s.Root())
 	if s.proxy != nil {
 		// Last, so that no tmpfs or bind above covers them.
 		a = append(a, s.proxy.mounts()...)
 	}
 	return a, env, nil
+}
+
+// rootBind is the bwrap option that binds the workspace root and the
+// caches: read-only in the read-only view.
+func rootBind(readOnly bool) string {
+	if readOnly {
+		return "--ro-bind"
+	}
+	return "--bind"
 }
 
 // within reports whether p is one of dirs or below one.

@@ -84,6 +84,16 @@ type Options struct {
 	// started with the first command, runs every command of the
 	// executor until Close (see the package documentation).
 	PerCommand bool
+	// Limits bounds what the executor's commands can take of the
+	// machine; the zero value bounds nothing.
+	Limits Limits
+	// ReadOnly runs every command with the workspace and the clone's
+	// .git bound read-only, as RunOptions.ReadOnly does for one command:
+	// a read-only project's executor. /tmp, the home and the caches stay
+	// writable.
+	ReadOnly bool
+	// noCgroup leaves the sandbox to its rlimits (tests).
+	noCgroup bool
 	// Server is the host path of the executable that runs as the
 	// persistent sandbox's command server: the bonsai binary, whose main
 	// dispatches BridgeArg to BridgeMain. Empty means Proxy.Bridge in
@@ -109,6 +119,9 @@ func (o Options) check() (Options, error) {
 		}
 	default:
 		return o, fmt.Errorf("sandbox: unknown network mode %q (want none, proxy or all)", o.Network)
+	}
+	if err := o.Limits.check(); err != nil {
+		return o, err
 	}
 	var err error
 	abs := func(p string) string {

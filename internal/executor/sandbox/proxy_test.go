@@ -245,10 +245,13 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 
 // TestProxy_BridgeReleasesStdio: once the command runs, its parent (the
 // server or the bridge) holds none of its stdin, stdout or stderr, so a
-// command that closes them ends them as it would without it.
+// command that closes them ends them as it would without it. The bridge
+// lets go of them just after starting the command, so the command waits
+// (boundedly) for that rather than racing it.
 func TestProxy_BridgeReleasesStdio(t *testing.T) {
 	bothPaths(t, func(t *testing.T, p *proxied) {
-		code, out := shell(t, p.ex, "readlink /proc/$PPID/fd/0 /proc/$PPID/fd/1 /proc/$PPID/fd/2; readlink /proc/$$/fd/1")
+		code, out := shell(t, p.ex, `for i in $(seq 200); do [ "$(readlink /proc/$PPID/fd/2)" = /dev/null ] && break; sleep 0.05; done; `+
+			"readlink /proc/$PPID/fd/0 /proc/$PPID/fd/1 /proc/$PPID/fd/2; readlink /proc/$$/fd/1")
 		if code != 0 || !strings.HasPrefix(out, "/dev/null\n/dev/null\n/dev/null\npipe:") {
 			t.Fatalf("exit %d: %q", code, out)
 		}

@@ -29,8 +29,16 @@ type Executor struct {
 	tmp   string   // host directory for the control sockets' directories
 	once  sync.Once
 
+	cg   *cgroup    // the sandboxes' cgroup (Limits); nil without one
+	disk *diskGuard // Limits.DiskGrowth's guard; nil without it
+
+	// roMount are mount's with the root, the git metadata and the caches read-only,
+	// for RunOptions.ReadOnly (mount itself with Options.ReadOnly).
+	roMount []string
+
 	srvMu  sync.Mutex
 	srv    *server // the persistent sandbox; nil until the first command
+	roSrv  *server // the read-only one; nil until the first RunOptions.ReadOnly command
 	closed bool
 }
 
@@ -80,9 +88,22 @@ func New(root string, opts Options) (*Executor, error) {
 			return nil, err
 		}
 	}
-	if s.mount, s.env, err = s.mounts(); err != nil {
+	if s.mount, s.env, err = s.mounts(opts.ReadOnly); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if opts.Limits.DiskGrowth > 0 {
+		s.disk = newDiskGuard(opts.Limits.DiskGrowth, s.Root(), opts.GitDir)
+	}
+	if !opts.PerCommand && !opts.noCgroup {
+		s.cg = newCgroup(opts.Limits)
+	}
+	s.roMount = s.mount
+	if !opts.ReadOnly {
+		if s.roMount, _, err = s.mounts(true); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -94,6 +115,7 @@ func (s *Executor) Close() error {
 	var err error
 	s.once.Do(func() {
 		s.stopServer(true)
+		s.cg.remove()
 		if s.proxy != nil {
 			err = s.proxy.stop()
 		}
@@ -125,10 +147,8 @@ func (s *Executor) Shell(ctx context.Context, script string, opts executor.RunOp
 	return s.run(ctx, []string{s.shell, "-c", script}, opts)
 }
 
-// run runs argv in the persistent sandbox, or with PerCommand starts
-// bwrap for it through the local executor, which gives it its own
-// process group, the parent-death signal and kill-on-cancel; bwrap's
-// --die-with-parent and PID namespace take everything inside with it.
+// run runs argv within the executor's limits (limits.go), and says so in
+// its output when it met one.
 func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOptions) (executor.Exit, error) {
 	dir := s.Root()
 	if opts.Dir != "" {
@@ -138,14 +158,42 @@ func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOpti
 		}
 		dir = d
 	}
+	if s.opts.Limits == (Limits{}) {
+		return s.runIn(ctx, argv, dir, opts)
+	}
+	before := s.cg.read()
+	rctx, stop := ctx, func() {}
+	if s.disk != nil {
+		s.disk.begin()
+		rctx, stop = s.disk.watch(ctx)
+	}
+	x, err := s.runIn(rctx, argv, dir, opts)
+	stopped := errors.Is(context.Cause(rctx), errDiskGrowth) && ctx.Err() == nil
+	stop()
+	if err == nil {
+		s.limitNotes(&x, opts, before, stopped)
+	}
+	return x, err
+}
+
+// runIn runs argv in dir (a host path) in the persistent sandbox, or
+// with PerCommand starts bwrap for it through the local executor, which
+// gives it its own process group, the parent-death signal and
+// kill-on-cancel; bwrap's --die-with-parent and PID namespace take
+// everything inside with it.
+func (s *Executor) runIn(ctx context.Context, argv []string, dir string, opts executor.RunOptions) (executor.Exit, error) {
 	if !s.opts.PerCommand {
 		return s.runPersistent(ctx, argv, dir, opts)
 	}
-	args := make([]string, 0, len(s.mount)+4*len(s.env)+len(argv)+8)
+	mount := s.mount
+	if opts.ReadOnly {
+		mount = s.roMount
+	}
+	args := make([]string, 0, len(mount)+4*len(s.env)+len(argv)+8)
 	args = append(args, s.bwrap)
-	args = append(args, s.mount...)
+	args = append(args, mount...)
 	args = append(args, "--chdir", dir, "--clearenv")
-	for _, kv := range s.environ(opts.Env) {
+	for _, kv := range s.environ(s.viewEnv(opts)) {
 		k, v, _ := strings.Cut(kv, "=")
 		args = append(args, "--setenv", k, v)
 	}
@@ -155,7 +203,7 @@ func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOpti
 	}
 	args = append(args, argv...)
 	inner := opts
-	inner.Dir, inner.Env = "", nil
+	inner.Dir, inner.Env, inner.ReadOnly = "", nil, false
 	return s.Executor.Exec(ctx, args, inner)
 }
 

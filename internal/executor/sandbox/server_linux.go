@@ -41,7 +41,9 @@ type cmdServer struct {
 }
 
 // serveMain is the command server: args are what follows serveArg, the
-// proxy's socket inside the sandbox or "-" without the proxy. It accepts
+// proxy's socket inside the sandbox or "-" without the proxy, and the
+// rlimits of Limits.serverSpec, which it sets on itself for every
+// command to inherit. It accepts
 // the host's connections on the listener at controlFD and runs one
 // command for each (see wire_linux.go for the protocol), each in a
 // session and process group of its own, with the environment, directory
@@ -53,7 +55,7 @@ type cmdServer struct {
 // bridge forwards on to every running command's group. It returns when
 // the listener fails.
 func serveMain(args []string) int {
-	if len(args) != 1 {
+	if len(args) != 2 {
 		fmt.Fprintln(os.Stderr, "bonsai: "+BridgeArg+" "+serveArg+" is started by the sandbox, not by hand")
 		return 2
 	}
@@ -65,6 +67,10 @@ func serveMain(args []string) int {
 		return 126
 	}
 	closeOnExec()
+	if err := setLimits(args[1]); err != nil {
+		fmt.Fprintf(os.Stderr, "bonsai sandbox: the command server cannot set its limits: %v\n", err)
+		return 126
+	}
 	s := &cmdServer{running: map[int]bool{}}
 	if args[0] != "-" {
 		pl, err := net.Listen("tcp", "127.0.0.1:0")
@@ -128,6 +134,7 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 		closeFiles(files)
 		return
 	}
+	roomy := !tmpFull()
 	s.mu.Lock()
 	s.next++
 	mark := commandVar + "=" + strconv.Itoa(s.next)
@@ -167,7 +174,18 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 	}()
 	_ = cmd.Wait()
 	s.ended(pid, mark)
-	exit(exitStatus(cmd.ProcessState))
+	code := exitStatus(cmd.ProcessState)
+	_ = json.NewEncoder(c).Encode(reply{Exit: &code, TmpFull: roomy && tmpFull()})
+}
+
+// tmpFull reports whether the private /tmp has no block or no inode
+// left (one statfs).
+func tmpFull() bool {
+	var st syscall.Statfs_t
+	if syscall.Statfs("/tmp", &st) != nil {
+		return false
+	}
+	return st.Blocks > 0 && st.Bavail == 0 || st.Files > 0 && st.Ffree == 0
 }
 
 // ended kills what the command whose group is pid left behind.
@@ -250,4 +268,33 @@ func closeOnExec() {
 			syscall.CloseOnExec(fd)
 		}
 	}
+}
+
+// rlimits maps serverSpec's names to the rlimits they set.
+var rlimits = map[string]int{"data": syscall.RLIMIT_DATA, "fsize": syscall.RLIMIT_FSIZE, "nproc": unixRLIMIT_NPROC}
+
+// unixRLIMIT_NPROC is RLIMIT_NPROC, which package syscall does not name.
+const unixRLIMIT_NPROC = 6
+
+// setLimits sets the rlimits of spec (Limits.serverSpec) on the server,
+// soft and hard, so that no command can raise them. In the sandbox's
+// user namespace RLIMIT_NPROC counts the sandbox's processes only.
+func setLimits(spec string) error {
+	m, err := parseServerSpec(spec)
+	if err != nil {
+		return err
+	}
+	for k, v := range m {
+		r, ok := rlimits[k]
+		if !ok {
+			return fmt.Errorf("unknown limit %q", k)
+		}
+		if raceBuild && k == "data" {
+			continue
+		}
+		if err := syscall.Setrlimit(r, &syscall.Rlimit{Cur: v, Max: v}); err != nil {
+			return fmt.Errorf("%s=%d: %w", k, v, err)
+		}
+	}
+	return nil
 }

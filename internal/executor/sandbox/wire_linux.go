@@ -36,6 +36,9 @@ type reply struct {
 	Starting bool `json:"starting,omitempty"`
 	PID      int  `json:"pid,omitempty"`
 	Exit     *int `json:"exit,omitempty"`
+	// TmpFull, with Exit, says the private /tmp had room when the
+	// command started and none when it ended: the command filled it.
+	TmpFull bool `json:"tmpFull,omitempty"`
 }
 
 // errTooLarge means a request is over maxRequest.

@@ -2,36 +2,18 @@ package seatbelt
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
-// worktreeMeta reads root/.git ("gitdir: <gitDir>/worktrees/<name>") and
-// returns that directory, which must be inside gitDir/worktrees.
+// worktreeMeta returns the metadata directory of the clone's worktree at
+// root, named below gitDir as given (executor.WorktreeMeta, which never
+// reads the worktree's own .git file).
 func worktreeMeta(root, gitDir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(root, ".git"))
+	meta, err := executor.WorktreeMeta(root, gitDir)
 	if err != nil {
-		return "", fmt.Errorf("seatbelt: the workspace is not a git worktree: %w", err)
+		return "", fmt.Errorf("seatbelt: %w", err)
 	}
-	line, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return "", fmt.Errorf("seatbelt: the workspace's .git file has no gitdir line")
-	}
-	meta := strings.TrimSpace(line)
-	if !filepath.IsAbs(meta) {
-		meta = filepath.Join(root, meta)
-	}
-	real, err := filepath.EvalSymlinks(meta)
-	if err != nil {
-		return "", fmt.Errorf("seatbelt: worktree metadata: %w", err)
-	}
-	gitReal, err := filepath.EvalSymlinks(gitDir)
-	if err != nil {
-		return "", fmt.Errorf("seatbelt: git directory: %w", err)
-	}
-	if filepath.Dir(real) != filepath.Join(gitReal, "worktrees") {
-		return "", fmt.Errorf("seatbelt: the workspace is a worktree of another clone than the git directory %s", gitDir)
-	}
-	return filepath.Join(gitDir, "worktrees", filepath.Base(real)), nil
+	return filepath.Join(gitDir, "worktrees", filepath.Base(meta)), nil
 }

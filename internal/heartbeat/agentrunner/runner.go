@@ -111,9 +111,10 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		defer release()
 		extra = append(append([]tool.Tool(nil), extra...), more...)
 	}
+	hit := &limitHit{}
 	host, err := agenthost.New(ctx, agenthost.Config{
 		Prompt:  Prompt(ctx, job, nil),
-		OpenDir: r.opts.OpenDir, Tools: agenthost.CodingTools(), NewTools: r.opts.CodingTools, Extra: extra,
+		OpenDir: r.opts.OpenDir, Tools: agenthost.CodingTools(), NewTools: r.codingTools(hit), Extra: extra,
 		Gate:    Gate(job),
 		Session: sess, Model: model, Info: info, MaxTurns: r.opts.MaxTurns, Thinking: r.ThinkingLevel(job, info),
 		Budget: job.Budget.USD, TokenBudget: job.Budget.Tokens, Deadline: job.Deadline,
@@ -151,7 +152,26 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	defer job.Steering.Attach(nil)
 	// The run's usage comes from the loop's result (compaction included).
 	res := a.Prompt(ctx, llm.UserText(TaskPrompt(job)))
-	return r.outcome(res), nil
+	out := r.outcome(res)
+	if e := hit.Error(); e != "" && (res.Reason == agent.EndStopped || res.Reason == agent.EndNoProgress) {
+		out.Status, out.Error = board.RunError, e
+	}
+	return out, nil
+}
+
+// codingTools builds the coding tools of a run (Options.CodingTools, else
+// agenthost's) with bash ending the run at a sandbox limit, recorded in
+// hit (limit.go).
+func (r *Runner) codingTools(hit *limitHit) func(ws, skills executor.Executor) []tool.Tool {
+	return func(ws, skills executor.Executor) []tool.Tool {
+		var ts []tool.Tool
+		if r.opts.CodingTools != nil {
+			ts = r.opts.CodingTools(ws, skills)
+		} else {
+			ts = agenthost.Tools(ws, skills, agenthost.CodingTools())
+		}
+		return stopOnLimit(ts, hit)
+	}
 }
 
 // Gate is the command gate of a job: its policy in the job's worktree,

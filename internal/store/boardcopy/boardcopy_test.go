@@ -71,6 +71,8 @@ func fill(t *testing.T, s store.Store) {
 	_, err = s.SaveLanding(ctx, board.Landing{Ref: tks[3].Ref(), Mode: board.LandPR, Branch: "bonsai/demo-4", Forge: "github",
 		PRNumber: 7, PRURL: "https://github.com/o/r/pull/7", PRState: board.PROpen, Checks: board.ChecksPending})
 	must(err)
+	_, err = s.SetReview(ctx, board.Review{Ref: tks[3].Ref(), Base: strings.Repeat("1", 40), Tip: strings.Repeat("2", 40)})
+	must(err)
 	_, err = s.NoteBlockers(ctx, "demo", []string{"no key for anthropic"})
 	must(err)
 	due := time.Now().Add(-time.Minute)

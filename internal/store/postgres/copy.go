@@ -144,7 +144,7 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 	// Statistics for the planner and a visibility map for index-only
 	// scans, which autovacuum would give the tables only later.
 	if _, err := db.pool.Exec(ctx, `VACUUM (ANALYZE) projects, tickets, ticket_counts, comments, runs, approvals,
-		ticket_queue, landings, schedules, schedule_firings, events, notify_channels, notify_outbox, notify_blockers`); err != nil {
+		ticket_queue, landings, reviews, schedules, schedule_firings, events, notify_channels, notify_outbox, notify_blockers`); err != nil {
 		return fmt.Errorf("vacuum the copied tables: %w", err)
 	}
 	return nil

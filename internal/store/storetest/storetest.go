@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Lease", leaseCases},
 		{"Worker", workerCases},
 		{"Landing", landingCases},
+		{"Review", reviewCases},
 		{"Transcript", transcriptCases},
 	}
 	for _, g := range groups {
