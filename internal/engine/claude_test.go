@@ -70,7 +70,10 @@ func newFixture(t *testing.T, e engine.Engine, program, model string, env map[st
 	f.job = heartbeat.Job{
 		Brief: heartbeat.Brief{Task: board.TaskImplement, Project: board.Project{Slug: "demo"},
 			Ticket: board.Ticket{ProjectSlug: "demo", Number: 1, Title: "Add a feature", State: board.InProgress},
-			Now:    time.Now(), Deadline: time.Now().Add(2 * time.Minute)},
+			// A generous deadline: a node CLI starting on a machine busy
+			// with other test binaries can take minutes, and the deadline
+			// is not what these tests check.
+			Now: time.Now(), Deadline: time.Now().Add(10 * time.Minute)},
 		Workspace:   &workspace.Workspace{Root: f.root, Exec: ex},
 		Model:       model,
 		SessionFile: filepath.Join(f.dir, "sessions", "p", "t", "transcript.jsonl"),
