@@ -46,32 +46,7 @@ func (s *Server) RepoActivity(owner, name string) {
 // gtUpdate edits a pull request's title, body or state; Gitea answers
 // 201 Created.
 func (s *Server) gtUpdate(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Title *string
-		Body  *string
-		State *string
-	}
-	if err := readJSON(r, &in); err != nil {
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "invalid JSON"})
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rp, p, ok := s.find(w, fullName(r), r.PathValue("number"))
-	if !ok {
-		return
-	}
-	if in.Title != nil {
-		p.title = *in.Title
-	}
-	if in.Body != nil {
-		p.body = *in.Body
-	}
-	if in.State != nil && *in.State == "closed" && p.state == forge.Open {
-		p.state = forge.Closed
-	}
-	p.updated = s.tick()
-	writeJSON(w, http.StatusCreated, s.gtPull(rp, p))
+	s.editPull(w, r, http.StatusUnprocessableEntity, "invalid JSON", http.StatusCreated, s.gtPull)
 }
 
 // gtRepo answers the repository, with the caller's permissions.

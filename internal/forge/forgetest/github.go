@@ -104,33 +104,9 @@ func (s *Server) ghGet(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// ghUpdate edits a pull request's title, body or state.
 func (s *Server) ghUpdate(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Title *string
-		Body  *string
-		State *string
-	}
-	if err := readJSON(r, &in); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"message": "Problems parsing JSON"})
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rp, p, ok := s.find(w, fullName(r), r.PathValue("number"))
-	if !ok {
-		return
-	}
-	if in.Title != nil {
-		p.title = *in.Title
-	}
-	if in.Body != nil {
-		p.body = *in.Body
-	}
-	if in.State != nil && *in.State == "closed" && p.state == forge.Open {
-		p.state = forge.Closed
-	}
-	p.updated = s.tick()
-	writeJSON(w, http.StatusOK, s.ghPull(rp, p))
+	s.editPull(w, r, http.StatusBadRequest, "Problems parsing JSON", http.StatusOK, s.ghPull)
 }
 
 var ghReviewStates = map[forge.ReviewKind]string{forge.Approved: "APPROVED", forge.ChangesRequested: "CHANGES_REQUESTED", forge.Commented: "COMMENTED"}

@@ -472,3 +472,36 @@ func (s *Server) AsyncMerge() {
 	defer s.mu.Unlock()
 	s.asyncMerge = true
 }
+
+// editPull edits the title, body or state (closed only) of the pull
+// request the path names, as GitHub's and Gitea's PATCH do: a body that
+// is not JSON gets bad and its message, an edit ok and the pull request
+// as render shows it.
+func (s *Server) editPull(w http.ResponseWriter, r *http.Request, bad int, badMessage string, ok int, render func(*repo, *pull) map[string]any) {
+	var in struct {
+		Title *string
+		Body  *string
+		State *string
+	}
+	if err := readJSON(r, &in); err != nil {
+		writeJSON(w, bad, map[string]any{"message": badMessage})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp, p, found := s.find(w, fullName(r), r.PathValue("number"))
+	if !found {
+		return
+	}
+	if in.Title != nil {
+		p.title = *in.Title
+	}
+	if in.Body != nil {
+		p.body = *in.Body
+	}
+	if in.State != nil && *in.State == "closed" && p.state == forge.Open {
+		p.state = forge.Closed
+	}
+	p.updated = s.tick()
+	writeJSON(w, ok, render(rp, p))
+}
