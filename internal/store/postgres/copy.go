@@ -78,9 +78,12 @@ const copyBatch = 5000
 // no board yet, in one transaction holding the write lock, with COPY.
 // The identity sequences then continue after the copied ids.
 func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table, row []any) error) error) error {
-	err := db.write(ctx, func(tx *tx) error {
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, lockWrite, db.lockKey); err != nil {
+			return fmt.Errorf("take the write lock: %w", err)
+		}
 		var n int
-		if err := tx.queryRow(`SELECT (SELECT count(*) FROM projects) + (SELECT count(*) FROM events)`).Scan(&n); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM projects) + (SELECT count(*) FROM events)`).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
@@ -122,7 +125,7 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 		// leaving a dead row version per ticket copied; tables rebuilt
 		// after TRUNCATE (a new file, in this transaction) hold only the
 		// live rows.
-		_, err = tx.exec(`TRUNCATE ticket_counts;
+		_, err = tx.Exec(ctx, `TRUNCATE ticket_counts;
 			INSERT INTO ticket_counts (project_id, state, n)
 				SELECT project_id, state, count(*) FROM tickets GROUP BY project_id, state;
 			TRUNCATE ticket_queue;
@@ -131,7 +134,7 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 			return fmt.Errorf("count the tickets: %w", err)
 		}
 		for _, t := range []string{"events", "notify_outbox", "schedule_firings"} {
-			_, err := tx.exec(`SELECT setval(pg_get_serial_sequence($1, 'id'), max(id)) FROM `+t+` HAVING max(id) IS NOT NULL`, t)
+			_, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence($1, 'id'), max(id)) FROM `+t+` HAVING max(id) IS NOT NULL`, t)
 			if err != nil {
 				return fmt.Errorf("continue the ids of %s: %w", t, err)
 			}

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -13,14 +14,20 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/sqlstore"
 )
 
 // DB is the Postgres implementation of store.Store. It is safe for
 // concurrent use by many goroutines, processes and machines.
 type DB struct {
-	pool  *pgxpool.Pool
+	*sqlstore.DB
+	pool *pgxpool.Pool
+	// sqlDB is the pool through database/sql (pgx's stdlib), for the
+	// methods sqlstore shares with SQLite.
+	sqlDB *sql.DB
 	where string // the URL without its password, for messages
 	now   func() time.Time
 	newID func() string
@@ -122,6 +129,8 @@ func (db *DB) start(ctx context.Context) error {
 	h := fnv.New32a()
 	h.Write([]byte(db.schema))
 	db.lockKey = int32(h.Sum32())
+	db.sqlDB = stdlib.OpenDBFromPool(db.pool)
+	db.DB = sqlstore.New(db.sqlDB, db.dialect(), sqlstore.Config{Now: db.now, NewID: db.newID})
 	if err := db.migrate(ctx); err != nil {
 		var se *SchemaError
 		if errors.As(err, &se) || errors.Is(err, ErrNotBonsai) {
@@ -152,6 +161,9 @@ func (db *DB) Where() string { return db.where }
 
 // Close closes the connections.
 func (db *DB) Close() error {
+	if db.sqlDB != nil {
+		db.sqlDB.Close()
+	}
 	db.pool.Close()
 	return nil
 }

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/bonsai-run/bonsai/internal/store/sqlstore"
 )
 
 // The migrations, named NNNN_what.sql and numbered from 1 without gaps:
@@ -38,30 +38,9 @@ func (e *SchemaError) Error() string {
 		e.Where, e.Version, e.Supported)
 }
 
-// migration is one schema step.
-type migration struct {
-	version int
-	name    string
-}
-
-// migrations returns the embedded migrations in version order, checking
-// that they are numbered from 1 without gaps.
-func migrations() ([]migration, error) {
-	entries, err := migrationFiles.ReadDir("migrations")
-	if err != nil {
-		return nil, err
-	}
-	ms := make([]migration, 0, len(entries))
-	for _, e := range entries { // ReadDir sorts by name
-		prefix, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(prefix)
-		if !ok || err != nil || v != len(ms)+1 {
-			return nil, fmt.Errorf("migration %s: want a name starting %04d_", e.Name(), len(ms)+1)
-		}
-		ms = append(ms, migration{version: v, name: e.Name()})
-	}
-	return ms, nil
-}
+// migrations returns the names of the embedded migrations in version
+// order; migration n is the name at n-1.
+func migrations() ([]string, error) { return sqlstore.MigrationNames(migrationFiles) }
 
 // SchemaVersion returns the newest schema version this binary knows.
 func SchemaVersion() int {
@@ -138,16 +117,17 @@ func (db *DB) migrate(ctx context.Context) error {
 	if v > latest {
 		return &SchemaError{Where: db.where, Version: v, Supported: latest}
 	}
-	for _, m := range ms[v:] {
-		b, err := migrationFiles.ReadFile(path.Join("migrations", m.name))
+	for i, name := range ms[v:] {
+		version := v + i + 1
+		b, err := migrationFiles.ReadFile(path.Join("migrations", name))
 		if err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, string(b)); err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
+			return fmt.Errorf("migration %s: %w", name, err)
 		}
-		if _, err := tx.Exec(ctx, `UPDATE `+db.versionTable()+` SET version = $1`, m.version); err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
+		if _, err := tx.Exec(ctx, `UPDATE `+db.versionTable()+` SET version = $1`, version); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
 		}
 	}
 	return tx.Commit(ctx)

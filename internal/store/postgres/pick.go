@@ -63,7 +63,7 @@ func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error
 		return nil, fmt.Errorf("pick: %w", err)
 	}
 	if projectSlug != "" && len(picks) == 0 {
-		if _, err := getProject(ctx, db.pool, projectSlug); err != nil {
+		if _, err := db.Project(ctx, projectSlug); err != nil {
 			return nil, err
 		}
 	}

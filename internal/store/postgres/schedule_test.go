@@ -38,7 +38,7 @@ func TestDueSchedules_UsesIndex(t *testing.T) {
 	if due, err := db.DueSchedules(ctx, now); err != nil || len(due) != 0 {
 		t.Fatalf("DueSchedules = %v, %v; want none", due, err)
 	}
-	rows, err := db.pool.Query(ctx, `EXPLAIN `+dueQuery, now.UnixMilli())
+	rows, err := db.pool.Query(ctx, `EXPLAIN `+rebind(db.DueQuery()), now.UnixMilli())
 	if err != nil {
 		t.Fatal(err)
 	}

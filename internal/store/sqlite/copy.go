@@ -105,9 +105,9 @@ func fromSQLite(c store.Column, v any) (any, error) {
 // WriteTables writes the rows read gives into this database, which must
 // hold no board yet, in one transaction.
 func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table, row []any) error) error) error {
-	return db.write(ctx, func(tx *tx) error {
+	return db.WriteSQL(ctx, func(tx *sql.Tx) error {
 		var n int
-		if err := tx.queryRow(`SELECT (SELECT count(*) FROM projects) + (SELECT count(*) FROM events)`).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM projects) + (SELECT count(*) FROM events)`).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {

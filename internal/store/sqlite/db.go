@@ -12,16 +12,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	sqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/sqlstore"
 )
 
 // DB is the SQLite implementation of store.Store. It is safe for concurrent
 // use by many goroutines and, through SQLite's file locks, many processes.
 type DB struct {
+	*sqlstore.DB
 	sql   *sql.DB
 	path  string
 	now   func() time.Time
@@ -102,7 +103,6 @@ func open(ctx context.Context, abs string, opts []Option) (*DB, error) {
 		path:      abs,
 		now:       time.Now,
 		writeLock: make(chan struct{}, 1),
-		newID:     func() string { return uuid.Must(uuid.NewV7()).String() },
 	}
 	for _, o := range opts {
 		o(db)
@@ -112,6 +112,7 @@ func open(ctx context.Context, abs string, opts []Option) (*DB, error) {
 		return nil, fmt.Errorf("database %s: %w", abs, err)
 	}
 	db.sql = sql.OpenDB(keepWAL{c})
+	db.DB = sqlstore.New(db.sql, db.dialect(), sqlstore.Config{Now: db.now, NewID: db.newID})
 	if err := db.migrateWhenFree(ctx); err != nil {
 		db.sql.Close()
 		return nil, db.openError(err)
@@ -213,11 +214,3 @@ func (db *DB) Close() error {
 	db.closeStmts()
 	return db.sql.Close()
 }
-
-// timestamp returns the current time truncated to milliseconds, the
-// resolution the database keeps, so what a method returns equals what a
-// later read returns.
-func (db *DB) timestamp() time.Time { return fromMillis(db.now().UnixMilli()) }
-
-// fromMillis converts a stored unix-millisecond time.
-func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }

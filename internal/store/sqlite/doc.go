@@ -3,7 +3,12 @@
 //
 // The database runs in WAL mode with a busy timeout, so several processes on
 // one machine (heartbeats, the web server, CLI commands) read and write it at
-// once. Every write is one BEGIN IMMEDIATE transaction that also appends the
-// events recording it. The schema is created and upgraded by the embedded
-// migrations in migrations/; docs/store.md explains the design.
+// once. The store methods shared with Postgres live in store/sqlstore; this
+// package opens the file, migrates it (the embedded migrations in
+// migrations/), and gives sqlstore its dialect: every write one BEGIN
+// IMMEDIATE transaction, queued first on a process write lock, whose events
+// fan out to the notification outbox in SQL. It keeps the pick, overview
+// and count queries, their prepared statements, the WAL kept between
+// processes and the file stamp of the idle check. docs/store.md explains
+// the design.
 package sqlite

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"path"
 	"strconv"
-	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/store/sqlstore"
 )
 
 // The migrations, named NNNN_what.sql and numbered from 1 without gaps. A
@@ -24,24 +25,8 @@ type migration struct {
 }
 
 // migrationNames returns the names of the embedded migrations in version
-// order, checking that they are numbered from 1 without gaps. Opening a
-// current database needs only their number, not their text.
-func migrationNames() ([]string, error) {
-	entries, err := migrationFiles.ReadDir("migrations")
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, 0, len(entries))
-	for _, e := range entries { // ReadDir sorts by name
-		prefix, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(prefix)
-		if !ok || err != nil || v != len(names)+1 {
-			return nil, fmt.Errorf("migration %s: want a name starting %04d_", e.Name(), len(names)+1)
-		}
-		names = append(names, e.Name())
-	}
-	return names, nil
-}
+// order.
+func migrationNames() ([]string, error) { return sqlstore.MigrationNames(migrationFiles) }
 
 // migrations returns the embedded migrations in version order.
 func migrations() ([]migration, error) {

@@ -5,12 +5,13 @@ import (
 	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store/sqlstore"
 )
 
 // pickQuery reads, for each active project, its row of ticket_queue (the
 // ticket the pick policy chooses there, kept by the triggers of migrations
 // 0005 and 0007) and that ticket by rowid. See docs/store.md.
-const pickQuery = `SELECT ` + ticketColumns + `, q.pick_class
+const pickQuery = `SELECT ` + sqlstore.TicketColumns + `, q.pick_class
 	FROM projects p
 	JOIN ticket_queue q ON q.project_id = p.id AND ` + queueAllowed + `
 	JOIN tickets t ON t.rowid = q.ticket
@@ -28,7 +29,7 @@ const queueAllowed = `(q.pick_class < 5 OR p.take_backlog = 1)`
 // board.PickTicket.
 func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error) {
 	if projectSlug != "" {
-		if _, err := getProject(ctx, db.sql, projectSlug); err != nil {
+		if _, err := db.Project(ctx, projectSlug); err != nil {
 			return nil, err
 		}
 	}
@@ -44,7 +45,7 @@ func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error
 	picks := []board.Pick{}
 	for rows.Next() {
 		var p board.Pick
-		if p.Ticket, err = scanTicket(rows, &p.Class); err != nil {
+		if p.Ticket, err = sqlstore.ScanTicket(rows, &p.Class); err != nil {
 			return nil, fmt.Errorf("pick: %w", err)
 		}
 		picks = append(picks, p)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/sqlstore"
 )
 
 // genBoard is a randomly generated set of projects with their tickets and
@@ -413,7 +414,7 @@ func TestTickets_UsesIndexes(t *testing.T) {
 		{"one project", store.TicketFilter{ProjectSlug: "demo"}, "sqlite_autoindex_tickets", true},
 		{"one state", store.TicketFilter{State: board.Research}, "tickets_state", false},
 	} {
-		q, args := ticketsQuery(tc.f)
+		q, args := db.TicketsQuery(tc.f)
 		plan := queryPlan(t, db, q, args...)
 		// A scan of a partial index reads only its entries; a bare "SCAN t"
 		// reads the whole table.
@@ -425,7 +426,7 @@ func TestTickets_UsesIndexes(t *testing.T) {
 		}
 	}
 	// Counting the blocked tickets reads tickets_blocked alone.
-	q, args := countQuery(store.TicketFilter{Blocked: true})
+	q, args := sqlstore.CountQuery(store.TicketFilter{Blocked: true})
 	if plan := queryPlan(t, db, q, args...); !strings.Contains(plan, "COVERING INDEX tickets_blocked") {
 		t.Errorf("blocked count plan:\n%s\nwant a scan of tickets_blocked alone", plan)
 	}
@@ -436,7 +437,7 @@ func TestTickets_UsesIndexes(t *testing.T) {
 func TestRunningRuns_UsesIndex(t *testing.T) {
 	t.Parallel()
 	db := openTest(t)
-	if plan := queryPlan(t, db, runningRunsQuery); !strings.Contains(plan, "USING INDEX runs_running") {
+	if plan := queryPlan(t, db, sqlstore.RunningRunsQuery); !strings.Contains(plan, "USING INDEX runs_running") {
 		t.Errorf("running runs plan:\n%s\nwant a search of runs_running", plan)
 	}
 }

@@ -17,7 +17,7 @@ import (
 func TestDueSchedules_UsesIndex(t *testing.T) {
 	t.Parallel()
 	db := openTest(t)
-	plan := queryPlan(t, db, dueQuery, 0)
+	plan := queryPlan(t, db, db.DueQuery(), 0)
 	if !strings.Contains(plan, "USING INDEX schedules_due (next_fire>? AND next_fire<?)") || strings.Contains(plan, "SCAN s") || strings.Contains(plan, "TEMP B-TREE") {
 		t.Errorf("plan of the due query:\n%s", plan)
 	}

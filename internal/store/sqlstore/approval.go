@@ -1,0 +1,271 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+const approvalColumns = `id, project_id, ticket_id, run_id, command, rule, reason, pattern, status,
+	always, used, note, decided_by, told, comment_id, created_at, decided_at`
+
+func scanApproval(s scanner) (board.Approval, error) {
+	var a board.Approval
+	var created int64
+	var decided sql.NullInt64
+	err := s.Scan(&a.ID, &a.ProjectID, &a.TicketID, &a.RunID, &a.Command, &a.Rule, &a.Reason, &a.Pattern,
+		&a.Status, &a.Always, &a.Used, &a.Note, &a.DecidedBy, &a.Told, &a.CommentID, &created, &decided)
+	a.CreatedAt = fromMillis(created)
+	if decided.Valid {
+		t := fromMillis(decided.Int64)
+		a.DecidedAt = &t
+	}
+	return a, err
+}
+
+// getApproval reads one approval of a ticket; another ticket's is
+// ENOTFOUND.
+func getApproval(ctx context.Context, q queryer, t board.Ticket, id string) (board.Approval, error) {
+	a, err := scanApproval(q.queryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals
+		WHERE id = ? AND ticket_id = ?`, id, t.ID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return a, board.Errorf(board.ENOTFOUND, "no approval %q on %s; `bonsai ticket show %s` lists its approvals", id, t.Ref(), t.Ref())
+	}
+	return a, err
+}
+
+// RequestApproval records the pending approval, the agent's request
+// comment that blocks the ticket and the event in one transaction; an
+// identical pending command is not asked twice, only blocked again.
+func (db *DB) RequestApproval(ctx context.Context, ref board.Ref, a board.Approval, authorName string) (board.Approval, error) {
+	if err := a.ValidateRequest(); err != nil {
+		return board.Approval{}, err
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		old, err := scanApproval(tx.queryRow(`SELECT `+approvalColumns+` FROM approvals
+			WHERE ticket_id = ? AND status = 'pending' AND command = ? ORDER BY created_at, rowid LIMIT 1`, t.ID, a.Command))
+		switch {
+		case err == nil:
+			a = old
+			if t.SubState == board.SubBlocked {
+				return nil
+			}
+			before := t.SubState
+			t.SubState = board.SubBlocked
+			if err := tx.saveTicket(&t); err != nil {
+				return err
+			}
+			return tx.event(board.EventApprovalAsked, t.ProjectID, t.ID, board.Agent, map[string]any{
+				"ref": ref.String(), "approvalId": a.ID, "again": true, "subStateFrom": before, "subState": t.SubState})
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		a.ID, a.ProjectID, a.TicketID, a.CreatedAt = db.newID(), t.ProjectID, t.ID, tx.now
+		a.Status, a.Always, a.Used, a.Note, a.DecidedBy, a.Told, a.DecidedAt = board.ApprovalPending, false, false, "", "", false, nil
+		c, err := tx.addComment(&t, board.Comment{AuthorType: board.Agent, AuthorName: authorName,
+			Kind: board.KindPermission, Content: board.RequestText(a, ref)})
+		if err != nil {
+			return err
+		}
+		a.CommentID = c.ID
+		_, err = tx.exec(`INSERT INTO approvals (id, project_id, ticket_id, run_id, command, rule, reason, pattern,
+			comment_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			a.ID, a.ProjectID, a.TicketID, a.RunID, a.Command, a.Rule, a.Reason, a.Pattern, a.CommentID, tx.nowMs())
+		if err != nil {
+			return err
+		}
+		return tx.event(board.EventApprovalAsked, t.ProjectID, t.ID, board.Agent, map[string]any{
+			"ref": ref.String(), "approvalId": a.ID, "commentId": c.ID, "rule": a.Rule, "runId": a.RunID})
+	})
+	if err != nil {
+		return board.Approval{}, wrap(err, "request approval on %s", ref)
+	}
+	return a, nil
+}
+
+// DecideApproval records a person's decision: the approval, their comment
+// (which unblocks the ticket), the event and, for "always" with a pattern,
+// the pattern on the project's Allow list.
+func (db *DB) DecideApproval(ctx context.Context, ref board.Ref, id string, d board.ApprovalDecision) (board.Approval, error) {
+	if err := d.Validate(); err != nil {
+		return board.Approval{}, err
+	}
+	var a board.Approval
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		old, err := getApproval(ctx, tx, t, id)
+		if err != nil {
+			return err
+		}
+		if a, err = old.Decide(d, tx.now); err != nil {
+			return err
+		}
+		data := map[string]any{"ref": ref.String(), "approvalId": a.ID, "status": a.Status, "always": a.Always}
+		if a.Always && a.Pattern != "" {
+			added, err := tx.allowPattern(ctx, t.ProjectSlug, a.Pattern)
+			if err != nil {
+				return err
+			}
+			if !added {
+				// Already listed, or the list is full: the approval
+				// itself grants the command.
+				a.Pattern = ""
+			}
+			data["patternAdded"] = added
+		}
+		_, err = tx.exec(`UPDATE approvals SET status = ?, always = ?, note = ?, decided_by = ?, decided_at = ?,
+			pattern = ? WHERE id = ?`, string(a.Status), a.Always, a.Note, a.DecidedBy, tx.nowMs(), a.Pattern, a.ID)
+		if err != nil {
+			return err
+		}
+		c, err := tx.addComment(&t, board.Comment{AuthorType: board.Human, AuthorName: d.By,
+			Kind: board.KindPermission, Content: board.DecisionText(a)})
+		if err != nil {
+			return err
+		}
+		data["commentId"] = c.ID
+		return tx.event(board.EventApprovalDecided, t.ProjectID, t.ID, board.Human, data)
+	})
+	if err != nil {
+		return board.Approval{}, wrap(err, "decide approval on %s", ref)
+	}
+	return a, nil
+}
+
+// allowPattern appends pattern to the project's Allow list, reporting
+// whether it did: a pattern already listed, or a list at its limit, is
+// left as it is.
+func (tx *tx) allowPattern(ctx context.Context, slug, pattern string) (bool, error) {
+	p, err := getProject(ctx, tx, slug)
+	if err != nil {
+		return false, err
+	}
+	if slices.Contains(p.Agent.Allow, pattern) {
+		return false, nil
+	}
+	allow := append(slices.Clone(p.Agent.Allow), pattern)
+	_, _, err = tx.updateProject(p, board.ProjectPatch{Allow: &allow}, board.Human)
+	if board.ErrorCode(err) == board.EINVALID {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Approvals lists a ticket's approvals, oldest first.
+func (db *DB) Approvals(ctx context.Context, ref board.Ref) ([]board.Approval, error) {
+	t, err := getTicket(ctx, db, ref)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.queryContext(ctx, `SELECT `+approvalColumns+` FROM approvals
+		WHERE ticket_id = ? ORDER BY created_at, rowid`, t.ID)
+	if err != nil {
+		return nil, fmt.Errorf("list approvals of %s: %w", ref, err)
+	}
+	defer rows.Close()
+	as := []board.Approval{}
+	for rows.Next() {
+		a, err := scanApproval(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list approvals of %s: %w", ref, err)
+		}
+		as = append(as, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list approvals of %s: %w", ref, err)
+	}
+	return as, nil
+}
+
+// GrantedApproval returns the ticket's unused once-only grant of command,
+// else the project's always-grant of it.
+func (db *DB) GrantedApproval(ctx context.Context, ref board.Ref, command string) (board.Approval, error) {
+	t, err := getTicket(ctx, db, ref)
+	if err != nil {
+		return board.Approval{}, err
+	}
+	a, err := scanApproval(db.queryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals
+		WHERE command = ? AND status = 'allowed' AND (
+			(ticket_id = ? AND NOT always AND NOT used) OR (project_id = ? AND always))
+		ORDER BY always, created_at, rowid LIMIT 1`, command, t.ID, t.ProjectID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return board.Approval{}, board.Errorf(board.ENOTFOUND, "no approval lets this command run on %s", ref)
+	}
+	if err != nil {
+		return board.Approval{}, fmt.Errorf("find approval on %s: %w", ref, err)
+	}
+	return a, nil
+}
+
+// UseApproval uses up a once-only grant; an always-grant stays.
+func (db *DB) UseApproval(ctx context.Context, ref board.Ref, id string) error {
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		// An always-grant is the project's: any of its tickets uses it.
+		a, err := scanApproval(tx.queryRow(`SELECT `+approvalColumns+` FROM approvals
+			WHERE id = ? AND (ticket_id = ? OR (project_id = ? AND always))`, id, t.ID, t.ProjectID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return board.Errorf(board.ENOTFOUND, "no approval %q on %s", id, ref)
+		}
+		if err != nil {
+			return err
+		}
+		if !a.Grants() {
+			return board.Errorf(board.ECONFLICT, "approval %s does not let its command run (%s, used %v)", id, a.Status, a.Used)
+		}
+		if a.Always {
+			return nil
+		}
+		if _, err = tx.exec(`UPDATE approvals SET used = true WHERE id = ?`, id); err != nil {
+			return err
+		}
+		return tx.event(board.EventApprovalUsed, t.ProjectID, t.ID, board.System, map[string]any{"ref": ref.String(), "approvalId": id})
+	})
+	return wrap(err, "use approval on %s", ref)
+}
+
+// MarkApprovalsTold records that the agent was told the given decisions.
+func (db *DB) MarkApprovalsTold(ctx context.Context, ref board.Ref, ids []string) error {
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		var told []string
+		for _, id := range ids {
+			a, err := getApproval(ctx, tx, t, id)
+			if err != nil {
+				return err
+			}
+			if a.Status == board.ApprovalPending {
+				return board.Errorf(board.ECONFLICT, "approval %s is still pending; there is no decision to tell", id)
+			}
+			if a.Told || slices.Contains(told, id) {
+				continue
+			}
+			if _, err := tx.exec(`UPDATE approvals SET told = true WHERE id = ?`, id); err != nil {
+				return err
+			}
+			told = append(told, id)
+		}
+		if len(told) == 0 {
+			return nil
+		}
+		return tx.event(board.EventApprovalTold, t.ProjectID, t.ID, board.System, map[string]any{"ref": ref.String(), "approvalIds": told})
+	})
+	return wrap(err, "mark approvals told on %s", ref)
+}

@@ -1,0 +1,133 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+const commentColumns = `id, ticket_id, author_type, author_name, kind, content, resolved, created_at`
+
+func scanComment(s scanner) (board.Comment, error) {
+	var c board.Comment
+	var created int64
+	err := s.Scan(&c.ID, &c.TicketID, &c.AuthorType, &c.AuthorName, &c.Kind, &c.Content, &c.Resolved, &created)
+	c.CreatedAt = fromMillis(created)
+	return c, err
+}
+
+// AddComment validates c and adds it to the ticket. The ticket's sub-state
+// follows board.ApplyComment (a human reply clears "blocked", an agent
+// question sets it) and its updated time is bumped, in the same transaction.
+func (db *DB) AddComment(ctx context.Context, ref board.Ref, c board.Comment) (board.Comment, error) {
+	if err := c.Validate(); err != nil {
+		return board.Comment{}, err
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		c, err = tx.addComment(&t, c)
+		return err
+	})
+	if err != nil {
+		return board.Comment{}, wrap(err, "comment on %s", ref)
+	}
+	return c, nil
+}
+
+// addComment inserts c on t, applies it to t and records the event. A new
+// comment is unresolved.
+func (tx *tx) addComment(t *board.Ticket, c board.Comment) (board.Comment, error) {
+	c.ID, c.TicketID, c.Resolved, c.CreatedAt = tx.db.newID(), t.ID, false, tx.now
+	_, err := tx.exec(`INSERT INTO comments (`+commentColumns+`) VALUES (?, ?, ?, ?, ?, ?, false, ?)`,
+		c.ID, c.TicketID, string(c.AuthorType), c.AuthorName, string(c.Kind), c.Content, tx.nowMs())
+	if err != nil {
+		return c, err
+	}
+	before := t.SubState
+	*t = board.ApplyComment(*t, c)
+	if err := tx.saveTicket(t); err != nil {
+		return c, err
+	}
+	data := map[string]any{"ref": t.Ref().String(), "commentId": c.ID, "kind": c.Kind, "authorType": c.AuthorType}
+	if t.SubState != before {
+		data["subStateFrom"], data["subState"] = before, t.SubState
+	}
+	return c, tx.event(board.EventCommentAdded, t.ProjectID, t.ID, c.AuthorType, data)
+}
+
+// Comments returns a ticket's thread, oldest first.
+func (db *DB) Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error) {
+	t, err := getTicket(ctx, db, ref)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.queryContext(ctx, `SELECT `+commentColumns+` FROM comments
+		WHERE ticket_id = ? ORDER BY created_at, rowid`, t.ID)
+	if err != nil {
+		return nil, fmt.Errorf("list comments of %s: %w", ref, err)
+	}
+	defer rows.Close()
+	cs := []board.Comment{}
+	for rows.Next() {
+		c, err := scanComment(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list comments of %s: %w", ref, err)
+		}
+		cs = append(cs, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list comments of %s: %w", ref, err)
+	}
+	return cs, nil
+}
+
+// ResolveComments marks the given human comments of the ticket resolved,
+// with one event listing those that changed. Agent and system comments, and
+// comments already resolved, are left as they are; an ID that is not a
+// comment of the ticket is an ENOTFOUND error and changes nothing.
+func (db *DB) ResolveComments(ctx context.Context, ref board.Ref, commentIDs []string) error {
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		var resolved []string
+		for _, id := range commentIDs {
+			var author board.Actor
+			var done bool
+			err := tx.queryRow(`SELECT author_type, resolved FROM comments WHERE id = ? AND ticket_id = ?`,
+				id, t.ID).Scan(&author, &done)
+			if errors.Is(err, sql.ErrNoRows) {
+				return board.Errorf(board.ENOTFOUND, "comment %q not found on ticket %s", id, ref)
+			}
+			if err != nil {
+				return err
+			}
+			if author == board.Human && !done && !slices.Contains(resolved, id) {
+				resolved = append(resolved, id)
+			}
+		}
+		if len(resolved) == 0 {
+			return nil
+		}
+		args := make([]any, len(resolved))
+		for i, id := range resolved {
+			args[i] = id
+		}
+		q := `UPDATE comments SET resolved = true WHERE id IN (?` + strings.Repeat(", ?", len(resolved)-1) + `)`
+		if _, err := tx.exec(q, args...); err != nil {
+			return err
+		}
+		return tx.event(board.EventCommentResolved, t.ProjectID, t.ID, board.System,
+			map[string]any{"ref": ref.String(), "commentIds": resolved})
+	})
+	return wrap(err, "resolve comments on %s", ref)
+}

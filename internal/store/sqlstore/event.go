@@ -1,0 +1,45 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// DefaultEvents is how many events Events returns for a limit of 0.
+const DefaultEvents = 100
+
+// Events returns up to limit events with an ID greater than afterID, oldest
+// first; a limit of 0 or less means DefaultEvents.
+func (db *DB) Events(ctx context.Context, afterID int64, limit int) ([]board.Event, error) {
+	if limit <= 0 {
+		limit = DefaultEvents
+	}
+	rows, err := db.queryContext(ctx, `SELECT id, type, project_id, ticket_id, actor, data, created_at
+		FROM events WHERE id > ? ORDER BY id LIMIT ?`, afterID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list events: %w", err)
+	}
+	defer rows.Close()
+	es := []board.Event{}
+	for rows.Next() {
+		var e board.Event
+		var data sql.NullString
+		var created int64
+		if err := rows.Scan(&e.ID, &e.Type, &e.ProjectID, &e.TicketID, &e.Actor, &data, &created); err != nil {
+			return nil, fmt.Errorf("list events: %w", err)
+		}
+		if data.Valid {
+			e.Data = json.RawMessage(data.String)
+		}
+		e.CreatedAt = fromMillis(created)
+		es = append(es, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list events: %w", err)
+	}
+	return es, nil
+}

@@ -1,0 +1,139 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+const landingColumns = `p.slug, t.number, l.mode, l.branch, l.forge, l.pr_number, l.pr_url, l.pr_state, l.checks,
+	l.head_sha, l.etag, l.review_cursor, l.landed_commit, l.landed_at, l.error, l.updated_at`
+
+const landingFrom = ` FROM landings l JOIN tickets t ON t.id = l.ticket_id JOIN projects p ON p.id = l.project_id`
+
+func scanLanding(s scanner) (board.Landing, error) {
+	var l board.Landing
+	var landed sql.NullInt64
+	var updated int64
+	err := s.Scan(&l.Ref.Project, &l.Ref.Number, &l.Mode, &l.Branch, &l.Forge, &l.PRNumber, &l.PRURL, &l.PRState,
+		&l.Checks, &l.HeadSHA, &l.ETag, &l.ReviewCursor, &l.Commit, &landed, &l.Error, &updated)
+	if landed.Valid {
+		l.LandedAt = fromMillis(landed.Int64)
+	}
+	l.UpdatedAt = fromMillis(updated)
+	return l, err
+}
+
+// getLanding reads the landing of a ticket.
+func getLanding(ctx context.Context, q queryer, ref board.Ref) (board.Landing, error) {
+	l, err := scanLanding(q.queryRowContext(ctx, `SELECT `+landingColumns+landingFrom+`
+		WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number))
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, board.Errorf(board.ENOTFOUND, "%s has no landing yet", ref)
+	}
+	if err != nil {
+		return l, fmt.Errorf("read landing of %s: %w", ref, err)
+	}
+	return l, nil
+}
+
+// Landing returns the landing of a ticket; none is ENOTFOUND, and so is
+// an unknown ticket.
+func (db *DB) Landing(ctx context.Context, ref board.Ref) (board.Landing, error) {
+	l, err := getLanding(ctx, db, ref)
+	if board.ErrorCode(err) == board.ENOTFOUND {
+		if _, terr := getTicket(ctx, db, ref); terr != nil {
+			return l, terr
+		}
+	}
+	return l, err
+}
+
+// SaveLanding stores l as its ticket's landing, with an event when it
+// changed.
+func (db *DB) SaveLanding(ctx context.Context, l board.Landing) (board.Landing, error) {
+	if err := l.Validate(); err != nil {
+		return board.Landing{}, err
+	}
+	if !l.LandedAt.IsZero() {
+		l.LandedAt = l.LandedAt.UTC().Truncate(time.Millisecond)
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, l.Ref)
+		if err != nil {
+			return err
+		}
+		old, err := getLanding(ctx, tx, l.Ref)
+		switch {
+		case err == nil:
+			if l.Unchanged(old) {
+				l = old
+				return nil
+			}
+		case board.ErrorCode(err) != board.ENOTFOUND:
+			return err
+		}
+		l.UpdatedAt = tx.now
+		var landed any
+		if !l.LandedAt.IsZero() {
+			landed = l.LandedAt.UnixMilli()
+		}
+		_, err = tx.exec(`INSERT INTO landings (ticket_id, project_id, mode, branch, forge, pr_number, pr_url, pr_state,
+			checks, head_sha, etag, review_cursor, landed_commit, landed_at, error, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (ticket_id) DO UPDATE SET mode = excluded.mode, branch = excluded.branch, forge = excluded.forge,
+			pr_number = excluded.pr_number, pr_url = excluded.pr_url, pr_state = excluded.pr_state, checks = excluded.checks,
+			head_sha = excluded.head_sha, etag = excluded.etag, review_cursor = excluded.review_cursor,
+			landed_commit = excluded.landed_commit, landed_at = excluded.landed_at, error = excluded.error,
+			updated_at = excluded.updated_at`,
+			t.ID, t.ProjectID, string(l.Mode), l.Branch, l.Forge, l.PRNumber, l.PRURL, string(l.PRState),
+			string(l.Checks), l.HeadSHA, l.ETag, l.ReviewCursor, l.Commit, landed, l.Error, tx.nowMs())
+		if err != nil {
+			return err
+		}
+		return tx.event(board.EventLandingUpdated, t.ProjectID, t.ID, board.System, l.EventData())
+	})
+	if err != nil {
+		return board.Landing{}, wrap(err, "save landing of %s", l.Ref)
+	}
+	return l, nil
+}
+
+// Landings lists landings by project slug and ticket number.
+func (db *DB) Landings(ctx context.Context, f store.LandingFilter) ([]board.Landing, error) {
+	var where []string
+	var args []any
+	if f.ProjectSlug != "" {
+		if _, err := getProject(ctx, db, f.ProjectSlug); err != nil {
+			return nil, err
+		}
+		where, args = append(where, "p.slug = ?"), append(args, f.ProjectSlug)
+	}
+	if f.OpenPRs {
+		where = append(where, "l.pr_state = 'open'")
+	}
+	q := `SELECT ` + landingColumns + landingFrom
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	rows, err := db.queryContext(ctx, q+` ORDER BY p.slug, t.number`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list landings: %w", err)
+	}
+	defer rows.Close()
+	ls := []board.Landing{}
+	for rows.Next() {
+		l, err := scanLanding(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list landings: %w", err)
+		}
+		ls = append(ls, l)
+	}
+	return ls, rows.Err()
+}

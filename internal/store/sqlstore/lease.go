@@ -1,0 +1,209 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// AcquireLease leases the ticket to worker; see store.Leases. It writes
+// no event, so it takes Dialect.LockLeases instead of the write order.
+func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration, limit int) (board.Lease, error) {
+	if err := store.CheckLease(worker, ttl); err != nil {
+		return board.Lease{}, err
+	}
+	var l board.Lease
+	err := db.inTx(ctx, false, func(tx *tx) error {
+		if db.d.LockLeases != nil {
+			if err := db.d.LockLeases(ctx, tx.sqlTx); err != nil {
+				return err
+			}
+		}
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		expires := tx.now.Add(ttl)
+		old, err := store.ScanLease(tx.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.project_id = ?`+
+			db.forUpdate("l", false), t.ProjectID))
+		switch {
+		case err == nil && old.TicketID == t.ID && old.Worker == worker:
+			if _, err := tx.exec(`UPDATE leases SET expires_at = ? WHERE project_id = ?`, expires.UnixMilli(), t.ProjectID); err != nil {
+				return err
+			}
+			l, l.ExpiresAt = old, expires
+			return nil
+		case err == nil && !old.ExpiresAt.After(tx.now):
+			return board.Errorf(board.ECONFLICT, "%s's lease on %s expired at %s; the next beat ends it and its run",
+				old.Worker, old.Ref, old.ExpiresAt.Format(time.RFC3339))
+		case err == nil:
+			return board.Errorf(board.ECONFLICT, "project %s already has an agent: %s holds %s until %s",
+				ref.Project, old.Worker, old.Ref, old.ExpiresAt.Format(time.RFC3339))
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		if limit > 0 {
+			var n int
+			if err := tx.queryRow(`SELECT count(*) FROM leases`).Scan(&n); err != nil {
+				return err
+			}
+			if n >= limit {
+				return board.Errorf(board.ECONFLICT, "%d agents already run, the limit", n)
+			}
+		}
+		l = board.Lease{Ref: ref, TicketID: t.ID, ProjectID: t.ProjectID, Worker: worker, AcquiredAt: tx.now, ExpiresAt: expires}
+		_, err = tx.exec(`INSERT INTO leases (project_id, ticket_id, worker, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
+			l.ProjectID, l.TicketID, worker, tx.nowMs(), expires.UnixMilli())
+		if db.conflict(err) { // another machine was quicker
+			return board.Errorf(board.ECONFLICT, "project %s already has an agent", ref.Project)
+		}
+		return err
+	})
+	if err != nil {
+		return board.Lease{}, wrap(err, "lease %s", ref)
+	}
+	return l, nil
+}
+
+// RenewLease moves the worker's lease on the ticket on; see store.Leases.
+func (db *DB) RenewLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration) (board.Lease, error) {
+	if err := store.CheckLease(worker, ttl); err != nil {
+		return board.Lease{}, err
+	}
+	var l board.Lease
+	err := db.inTx(ctx, false, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		res, err := tx.exec(`UPDATE leases SET expires_at = ? WHERE ticket_id = ? AND worker = ?`,
+			tx.now.Add(ttl).UnixMilli(), t.ID, worker)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return board.Errorf(board.ECONFLICT, "%s holds no lease on %s; its agent must stop", worker, ref)
+		}
+		l, err = store.ScanLease(tx.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.ticket_id = ?`, t.ID))
+		return err
+	})
+	if err != nil {
+		return board.Lease{}, wrap(err, "renew the lease on %s", ref)
+	}
+	return l, nil
+}
+
+// ReleaseLease ends the worker's lease on the ticket; see store.Leases.
+func (db *DB) ReleaseLease(ctx context.Context, ref board.Ref, worker string) error {
+	err := db.inTx(ctx, false, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		res, err := tx.exec(`DELETE FROM leases WHERE ticket_id = ? AND worker = ?`, t.ID, worker)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return board.Errorf(board.ECONFLICT, "%s holds no lease on %s", worker, ref)
+		}
+		return nil
+	})
+	return wrap(err, "release the lease on %s", ref)
+}
+
+// ExpireLeases ends the leases past their time; see store.Leases. Where
+// rows are locked, a lease whose row another transaction holds (a renewal
+// committing now) is passed over: if that renewal commits, the lease is
+// live, and the next beat looks again otherwise.
+func (db *DB) ExpireLeases(ctx context.Context) ([]board.Lease, error) {
+	var ended []board.Lease
+	err := db.write(ctx, func(tx *tx) error {
+		rows, err := tx.queryContext(ctx, `SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.expires_at <= ? ORDER BY p.slug`+
+			db.forUpdate("l", true), tx.nowMs())
+		if err != nil {
+			return err
+		}
+		if ended, err = collect(rows, store.ScanLease); err != nil {
+			return err
+		}
+		for _, l := range ended {
+			runs, err := db.listRunsTx(tx, `SELECT `+runColumns+` FROM runs
+				WHERE status = 'running' AND ticket_id = ? AND worker_id = ? ORDER BY started_at, rowid`, l.TicketID, l.Worker)
+			if err != nil {
+				return err
+			}
+			for _, r := range runs {
+				_, err := tx.exec(`UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ?`,
+					tx.nowMs(), board.LeaseInterruptedError, r.ID)
+				if err != nil {
+					return err
+				}
+				now := tx.now
+				r.Status, r.FinishedAt, r.Error = board.RunInterrupted, &now, board.LeaseInterruptedError
+				if err := tx.runFinished(r); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.exec(`DELETE FROM leases WHERE project_id = ?`, l.ProjectID); err != nil {
+				return err
+			}
+			err = tx.event(board.EventLeaseExpired, l.ProjectID, l.TicketID, board.System, map[string]any{
+				"ref": l.Ref.String(), "worker": l.Worker, "expiredAt": l.ExpiresAt, "interrupted": len(runs)})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("expire leases: %w", err)
+	}
+	return ended, nil
+}
+
+// listRunsTx reads runs in the transaction.
+func (db *DB) listRunsTx(tx *tx, query string, args ...any) ([]board.Run, error) {
+	rows, err := tx.queryContext(tx.ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, scanRun)
+}
+
+// collect reads every row of rows with scan, and closes rows.
+func collect[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) {
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// Leases lists the leases by project slug.
+func (db *DB) Leases(ctx context.Context) ([]board.Lease, error) {
+	rows, err := db.queryContext(ctx, `SELECT `+store.LeaseColumns+store.LeaseFrom+` ORDER BY p.slug`)
+	if err != nil {
+		return nil, fmt.Errorf("list leases: %w", err)
+	}
+	defer rows.Close()
+	ls := []board.Lease{}
+	for rows.Next() {
+		l, err := store.ScanLease(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list leases: %w", err)
+		}
+		ls = append(ls, l)
+	}
+	return ls, rows.Err()
+}

@@ -1,0 +1,305 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// DefaultNotifications is how many notifications NotificationList returns
+// for a limit of 0.
+const DefaultNotifications = 50
+
+const channelColumns = `c.id, c.name, c.kind, COALESCE(p.slug, ''), c.kinds, c.settings, c.created_at`
+
+const channelFrom = `notify_channels c LEFT JOIN projects p ON p.id = c.project_id`
+
+// AddChannel validates c and stores it with an ID.
+func (db *DB) AddChannel(ctx context.Context, c board.Channel) (board.Channel, error) {
+	c, kinds, settings, err := store.NewChannel(c)
+	if err != nil {
+		return board.Channel{}, err
+	}
+	err = db.write(ctx, func(tx *tx) error {
+		projectID := ""
+		if c.ProjectSlug != "" {
+			p, err := getProject(ctx, tx, c.ProjectSlug)
+			if err != nil {
+				return err
+			}
+			projectID = p.ID
+		}
+		var exists bool
+		if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM notify_channels WHERE name = ?)`, c.Name).Scan(&exists); err != nil {
+			return err
+		}
+		if exists {
+			return board.Errorf(board.ECONFLICT, "channel %q already exists; remove it first with 'bonsai notify rm %s'", c.Name, c.Name)
+		}
+		c.ID, c.CreatedAt = db.newID(), tx.now
+		_, err := tx.exec(`INSERT INTO notify_channels (id, name, kind, project_id, kinds, settings, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, c.ID, c.Name, string(c.Kind), projectID, kinds, settings, tx.nowMs())
+		return err
+	})
+	if err != nil {
+		return board.Channel{}, wrap(err, "add channel %s", c.Name)
+	}
+	return c, nil
+}
+
+// Channels lists the channels by name.
+func (db *DB) Channels(ctx context.Context) ([]board.Channel, error) {
+	rows, err := db.queryContext(ctx, `SELECT `+channelColumns+` FROM `+channelFrom+` ORDER BY c.name`)
+	if err != nil {
+		return nil, fmt.Errorf("list channels: %w", err)
+	}
+	defer rows.Close()
+	cs := []board.Channel{}
+	for rows.Next() {
+		var r store.ChannelRow
+		if err := rows.Scan(r.Dest()...); err != nil {
+			return nil, fmt.Errorf("list channels: %w", err)
+		}
+		c, err := r.Channel()
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	return cs, rows.Err()
+}
+
+// RemoveChannel removes a channel; its notifications go with it.
+func (db *DB) RemoveChannel(ctx context.Context, name string) error {
+	return db.inTx(ctx, false, func(tx *tx) error {
+		res, err := tx.exec(`DELETE FROM notify_channels WHERE name = ?`, name)
+		if err != nil {
+			return fmt.Errorf("remove channel %s: %w", name, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return board.Errorf(board.ENOTFOUND, "no channel %q; 'bonsai notify list' shows the channels", name)
+		}
+		return nil
+	})
+}
+
+const notificationColumns = `o.id, o.channel_id, c.name, o.event_id, o.kind, o.status, o.attempts, o.last_error,
+	COALESCE(o.payload ->> 'project', ''), COALESCE(o.payload ->> 'ticket', ''),
+	COALESCE(o.payload ->> 'title', ''), COALESCE(o.payload ->> 'text', ''),
+	COALESCE(o.payload ->> 'actor', ''), COALESCE(o.payload ->> 'status', ''),
+	COALESCE(CAST(o.payload ->> 'costUsd' AS double precision), 0), o.created_at, o.next_at, o.settled_at`
+
+func scanNotification(s scanner, extra ...any) (board.Notification, error) {
+	var n board.Notification
+	var created, next int64
+	var settled sql.NullInt64
+	dest := []any{&n.ID, &n.ChannelID, &n.ChannelName, &n.EventID, &n.Kind, &n.Status, &n.Attempts, &n.LastError,
+		&n.Project, &n.Ticket, &n.Title, &n.Text, &n.Actor, &n.RunStat, &n.CostUSD, &created, &next, &settled}
+	if err := s.Scan(append(dest, extra...)...); err != nil {
+		return n, err
+	}
+	n.CreatedAt, n.NextAt = fromMillis(created), fromMillis(next)
+	if settled.Valid {
+		t := fromMillis(settled.Int64)
+		n.SettledAt = &t
+	}
+	return n, nil
+}
+
+// NotificationsPending reports whether a notification waits to be sent.
+func (db *DB) NotificationsPending(ctx context.Context) (bool, error) {
+	var any bool
+	err := db.queryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM notify_outbox WHERE status = 'pending')`).Scan(&any)
+	if err != nil {
+		return false, fmt.Errorf("pending notifications: %w", err)
+	}
+	return any, nil
+}
+
+// NotificationList lists notifications, newest first.
+func (db *DB) NotificationList(ctx context.Context, f store.NotificationFilter) ([]board.Notification, error) {
+	if f.Limit <= 0 {
+		f.Limit = DefaultNotifications
+	}
+	var where []string
+	var args []any
+	if f.Channel != "" {
+		where, args = append(where, "c.name = ?"), append(args, f.Channel)
+	}
+	if f.Status != "" {
+		where, args = append(where, "o.status = ?"), append(args, string(f.Status))
+	}
+	q := `SELECT ` + notificationColumns + ` FROM notify_outbox o JOIN notify_channels c ON c.id = o.channel_id`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	rows, err := db.queryContext(ctx, q+` ORDER BY o.id DESC LIMIT ?`, append(args, f.Limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("list notifications: %w", err)
+	}
+	defer rows.Close()
+	ns := []board.Notification{}
+	for rows.Next() {
+		n, err := scanNotification(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list notifications: %w", err)
+		}
+		ns = append(ns, n)
+	}
+	return ns, rows.Err()
+}
+
+// ClaimNotifications leases due pending notifications to owner. The claim
+// is one UPDATE … WHERE status = 'pending' AND lease_until <= now, so a row
+// is claimed by one owner at a time. It appends no event, so it does not
+// take the write order: where writers are not serial the rows are locked
+// with Dialect.ForUpdateSkip, so deliverers on several machines claim at
+// once, each passing over the rows another is claiming.
+func (db *DB) ClaimNotifications(ctx context.Context, owner string, lease time.Duration, limit int) ([]board.Delivery, error) {
+	if owner == "" || lease <= 0 || limit <= 0 {
+		return nil, board.Errorf(board.EINVALID, "a claim needs an owner, a lease and a limit")
+	}
+	var ds []board.Delivery
+	err := db.inTx(ctx, false, func(tx *tx) error {
+		now := tx.nowMs()
+		ids, err := claimIDs(tx, owner, now, now+lease.Milliseconds(), limit)
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		rows, err := tx.queryContext(ctx, `SELECT `+notificationColumns+`, `+channelColumns+`
+			FROM notify_outbox o JOIN notify_channels c ON c.id = o.channel_id LEFT JOIN projects p ON p.id = c.project_id
+			WHERE o.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) ORDER BY o.id`, ids...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var d board.Delivery
+			var c store.ChannelRow
+			if d.Notification, err = scanNotification(rows, c.Dest()...); err != nil {
+				return err
+			}
+			if d.Channel, err = c.Channel(); err != nil {
+				return err
+			}
+			ds = append(ds, d)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, wrap(err, "claim notifications")
+	}
+	return ds, nil
+}
+
+// claimIDs leases due pending rows to owner until leaseUntil and returns
+// their IDs.
+func claimIDs(tx *tx, owner string, now, leaseUntil int64, limit int) ([]any, error) {
+	rows, err := tx.queryContext(tx.ctx, `UPDATE notify_outbox SET lease_owner = ?, lease_until = ?, attempts = attempts + 1
+		WHERE id IN (SELECT id FROM notify_outbox WHERE status = 'pending' AND next_at <= ? AND lease_until <= ?
+			ORDER BY id LIMIT ?`+tx.db.forUpdate("", true)+`)
+		RETURNING id`, owner, leaseUntil, now, now, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []any
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// SettleNotification records the outcome of owner's attempt.
+func (db *DB) SettleNotification(ctx context.Context, id int64, owner string, o board.Outcome) error {
+	err := db.inTx(ctx, false, func(tx *tx) error {
+		var res sql.Result
+		var err error
+		errText := o.Err
+		if len(errText) > 1000 {
+			errText = errText[:1000] + "…"
+		}
+		switch {
+		case o.Sent:
+			res, err = tx.exec(`UPDATE notify_outbox SET status = 'sent', last_error = '', settled_at = ?, lease_owner = '', lease_until = 0
+				WHERE id = ? AND lease_owner = ? AND status = 'pending'`, tx.nowMs(), id, owner)
+		case !o.RetryAt.IsZero():
+			res, err = tx.exec(`UPDATE notify_outbox SET last_error = ?, next_at = ?, lease_owner = '', lease_until = 0
+				WHERE id = ? AND lease_owner = ? AND status = 'pending'`, errText, o.RetryAt.UnixMilli(), id, owner)
+		default:
+			res, err = tx.exec(`UPDATE notify_outbox SET status = 'failed', last_error = ?, settled_at = ?, lease_owner = '', lease_until = 0
+				WHERE id = ? AND lease_owner = ? AND status = 'pending'`, errText, tx.nowMs(), id, owner)
+		}
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return board.Errorf(board.ECONFLICT, "notification %d is not leased to %s", id, owner)
+		}
+		return nil
+	})
+	return wrap(err, "settle notification %d", id)
+}
+
+// NoteBlockers records the causes that keep a project's agents from running.
+func (db *DB) NoteBlockers(ctx context.Context, projectSlug string, causes []string) (int, error) {
+	var added int
+	err := db.write(ctx, func(tx *tx) error {
+		p, err := getProject(ctx, tx, projectSlug)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.queryContext(ctx, `SELECT cause FROM notify_blockers WHERE project_id = ?`, p.ID)
+		if err != nil {
+			return err
+		}
+		var known []string
+		for rows.Next() {
+			var c string
+			if err := rows.Scan(&c); err != nil {
+				rows.Close()
+				return err
+			}
+			known = append(known, c)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, c := range known {
+			if !slices.Contains(causes, c) {
+				if _, err := tx.exec(`DELETE FROM notify_blockers WHERE project_id = ? AND cause = ?`, p.ID, c); err != nil {
+					return err
+				}
+			}
+		}
+		for _, c := range causes {
+			if c == "" || slices.Contains(known, c) {
+				continue
+			}
+			known = append(known, c)
+			if _, err := tx.exec(`INSERT INTO notify_blockers (project_id, cause, since) VALUES (?, ?, ?)`, p.ID, c, tx.nowMs()); err != nil {
+				return err
+			}
+			if err := tx.event(board.EventAgentsBlocked, p.ID, "", board.System, map[string]any{"project": p.Slug, "cause": c}); err != nil {
+				return err
+			}
+			added++
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, wrap(err, "note blockers of %s", projectSlug)
+	}
+	return added, nil
+}

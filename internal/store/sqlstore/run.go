@@ -1,0 +1,233 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// runColumns are read from "FROM runs" (never aliased): the project slug and
+// ticket number come along, so a run can name its ticket. The number is
+// the run's own copy (migration 0006); the slug is looked up among the
+// projects, a few pages however big the board.
+const runColumns = `id, ticket_id, project_id, task, status, session_key, started_at, finished_at,
+	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, error, worker_id,
+	(SELECT slug FROM projects WHERE projects.id = runs.project_id), ticket_number, progress, reasoning_tokens`
+
+func scanRun(s scanner) (board.Run, error) {
+	var r board.Run
+	var started int64
+	var finished sql.NullInt64
+	err := s.Scan(&r.ID, &r.TicketID, &r.ProjectID, &r.Task, &r.Status, &r.SessionKey, &started, &finished,
+		&r.InputTokens, &r.OutputTokens, &r.CacheReadTokens, &r.CacheWriteTokens, &r.CostUSD, &r.Error, &r.WorkerID,
+		&r.ProjectSlug, &r.TicketNumber, &r.Progress, &r.ReasoningTokens)
+	r.StartedAt = fromMillis(started)
+	if finished.Valid {
+		f := fromMillis(finished.Int64)
+		r.FinishedAt = &f
+	}
+	return r, err
+}
+
+// validTask reports whether k is a known task kind.
+func validTask(k board.TaskKind) bool {
+	switch k {
+	case board.TaskResearch, board.TaskImplement, board.TaskFeedback, board.TaskReply, board.TaskConflict:
+		return true
+	}
+	return false
+}
+
+// StartRun records a run of r.Task on ticket r.TicketID in status "running"
+// and returns it with its ID, project, start time and, unless given, the
+// ticket's session key. Starting a run counts as an update of the ticket, so
+// the pick policy's "least recently updated first" rotates through
+// in-progress tickets.
+func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
+	if !validTask(r.Task) {
+		return board.Run{}, board.Errorf(board.EINVALID, "unknown task %q; use research, implement, feedback or reply", r.Task)
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicketByID(ctx, tx, r.TicketID)
+		if err != nil {
+			return err
+		}
+		if r.ProjectID != "" && r.ProjectID != t.ProjectID {
+			return board.Errorf(board.EINVALID, "run names project %q but ticket %s belongs to %q", r.ProjectID, t.Ref(), t.ProjectID)
+		}
+		if r.SessionKey == "" {
+			r.SessionKey = board.SessionKey(t.ProjectID, t.ID)
+		}
+		r.ID, r.ProjectID, r.Status, r.StartedAt, r.FinishedAt = db.newID(), t.ProjectID, board.RunRunning, tx.now, nil
+		r.ProjectSlug, r.TicketNumber = t.ProjectSlug, t.Number
+		r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD, r.Error = 0, 0, 0, 0, 0, ""
+		r.ReasoningTokens = 0
+		_, err = tx.exec(`INSERT INTO runs (id, ticket_id, ticket_number, project_id, task, status, session_key, started_at, worker_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.ID, r.TicketID, t.Number, r.ProjectID, string(r.Task), string(r.Status), r.SessionKey, tx.nowMs(), r.WorkerID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.exec(`UPDATE tickets SET updated_at = ? WHERE id = ?`, tx.nowMs(), t.ID); err != nil {
+			return err
+		}
+		return tx.event(board.EventRunStarted, t.ProjectID, t.ID, board.System,
+			map[string]any{"ref": t.Ref().String(), "runId": r.ID, "task": r.Task, "workerId": r.WorkerID})
+	})
+	if err != nil {
+		return board.Run{}, wrap(err, "start run")
+	}
+	return r, nil
+}
+
+// getRun reads one run by ID.
+func getRun(ctx context.Context, q queryer, id string) (board.Run, error) {
+	r, err := scanRun(q.queryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return board.Run{}, board.Errorf(board.ENOTFOUND, "run %q not found", id)
+	}
+	if err != nil {
+		return board.Run{}, fmt.Errorf("read run %s: %w", id, err)
+	}
+	return r, nil
+}
+
+// FinishRun records the outcome of the running run r.ID: its final status,
+// tokens, cost, error text and progress verdict. The other fields are kept as stored. A run
+// that already finished (or was interrupted) is an ECONFLICT error.
+func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
+	if err := store.CheckFinish(r); err != nil {
+		return board.Run{}, err
+	}
+	var out board.Run
+	err := db.write(ctx, func(tx *tx) error {
+		var err error
+		if out, err = getRun(ctx, tx, r.ID); err != nil {
+			return err
+		}
+		if out, err = store.Finished(out, r, tx.now); err != nil {
+			return err
+		}
+		_, err = tx.exec(`UPDATE runs SET status = ?, finished_at = ?, input_tokens = ?, output_tokens = ?,
+			cache_read_tokens = ?, cache_write_tokens = ?, cost_usd = ?, error = ?, progress = ?, reasoning_tokens = ? WHERE id = ?`,
+			string(out.Status), tx.nowMs(), out.InputTokens, out.OutputTokens, out.CacheReadTokens,
+			out.CacheWriteTokens, out.CostUSD, out.Error, string(out.Progress), out.ReasoningTokens, out.ID)
+		if err != nil {
+			return err
+		}
+		return tx.runFinished(out)
+	})
+	if err != nil {
+		return board.Run{}, wrap(err, "finish run %s", r.ID)
+	}
+	return out, nil
+}
+
+// runFinished records the run.finished event of r.
+func (tx *tx) runFinished(r board.Run) error {
+	return tx.event(board.EventRunFinished, r.ProjectID, r.TicketID, board.System, store.RunFinishedData(r))
+}
+
+// listRuns runs a query returning runs.
+func (db *DB) listRuns(ctx context.Context, query string, args ...any) ([]board.Run, error) {
+	rows, err := db.queryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	rs := []board.Run{}
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, r)
+	}
+	return rs, rows.Err()
+}
+
+// Runs lists a ticket's runs, newest first.
+func (db *DB) Runs(ctx context.Context, ref board.Ref) ([]board.Run, error) {
+	t, err := getTicket(ctx, db, ref)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := db.listRuns(ctx, `SELECT `+runColumns+` FROM runs WHERE ticket_id = ?
+		ORDER BY started_at DESC, rowid DESC`, t.ID)
+	if err != nil {
+		return nil, fmt.Errorf("list runs of %s: %w", ref, err)
+	}
+	return rs, nil
+}
+
+// RunningRunsQuery is the query of RunningRuns, exported for the engines'
+// query-plan tests.
+const RunningRunsQuery = runningRunsQuery
+
+// runningRunsQuery says status = 'running' literally, to match runs_running.
+const runningRunsQuery = `SELECT ` + runColumns + ` FROM runs WHERE status = 'running'
+	ORDER BY started_at DESC, rowid DESC`
+
+// RunningRuns lists the runs still running, newest first, from the partial
+// index runs_running: however many finished runs there are, it reads only
+// the running ones.
+func (db *DB) RunningRuns(ctx context.Context) ([]board.Run, error) {
+	rs, err := db.listRuns(ctx, runningRunsQuery)
+	if err != nil {
+		return nil, fmt.Errorf("list running runs: %w", err)
+	}
+	return rs, nil
+}
+
+// DefaultRecentRuns is how many runs RecentRuns returns for a limit of 0.
+const DefaultRecentRuns = 20
+
+// RecentRuns lists the newest runs across all projects; a limit of 0 or less
+// means DefaultRecentRuns.
+func (db *DB) RecentRuns(ctx context.Context, limit int) ([]board.Run, error) {
+	if limit <= 0 {
+		limit = DefaultRecentRuns
+	}
+	rs, err := db.listRuns(ctx, `SELECT `+runColumns+` FROM runs ORDER BY started_at DESC, rowid DESC LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list recent runs: %w", err)
+	}
+	return rs, nil
+}
+
+// interruptedError is the error text of a run InterruptRuns marked.
+const interruptedError = "the heartbeat running it stopped before the run finished"
+
+// InterruptRuns marks every run still "running" as "interrupted", with a
+// run.finished event each, and returns how many it marked.
+func (db *DB) InterruptRuns(ctx context.Context) (int, error) {
+	var n int
+	err := db.write(ctx, func(tx *tx) error {
+		running, err := db.listRunsTx(tx, `SELECT `+runColumns+` FROM runs WHERE status = 'running' ORDER BY started_at, rowid`)
+		if err != nil {
+			return err
+		}
+		for _, r := range running {
+			_, err := tx.exec(`UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ?`,
+				tx.nowMs(), interruptedError, r.ID)
+			if err != nil {
+				return err
+			}
+			now := tx.now
+			r.Status, r.FinishedAt, r.Error = board.RunInterrupted, &now, interruptedError
+			if err := tx.runFinished(r); err != nil {
+				return err
+			}
+		}
+		n = len(running)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("interrupt runs: %w", err)
+	}
+	return n, nil
+}

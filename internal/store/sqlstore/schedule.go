@@ -1,0 +1,362 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// DefaultFirings is how many firings Firings returns for a limit of 0.
+const DefaultFirings = 50
+
+const scheduleColumns = `s.id, p.slug, s.name, s.kind, s.expr, s.timezone, s.anchor, s.title, s.description,
+	s.criteria, s.priority, s.start_state, s.pre_check, s.overlap, s.paused, s.next_fire, s.failures,
+	s.last_error, COALESCE(t.number, 0), COALESCE(t.state, ''), s.created_by, s.created_at, s.updated_at`
+
+const scheduleFrom = ` FROM schedules s JOIN projects p ON p.id = s.project_id
+	LEFT JOIN tickets t ON t.id = s.last_ticket_id`
+
+func scanSchedule(r scanner) (board.Schedule, error) {
+	var s board.Schedule
+	var anchor, created, updated int64
+	var next sql.NullInt64
+	err := r.Scan(&s.ID, &s.ProjectSlug, &s.Name, &s.Kind, &s.Expr, &s.TimeZone, &anchor, &s.Title, &s.Description,
+		jsonList{&s.Criteria}, &s.Priority, &s.StartState, &s.PreCheck, &s.Overlap, &s.Paused, &next, &s.Failures,
+		&s.LastError, &s.LastTicket, &s.LastTicketState, &s.CreatedBy, &created, &updated)
+	if err != nil {
+		return s, err
+	}
+	if anchor != 0 {
+		s.Anchor = fromMillis(anchor)
+	}
+	if next.Valid {
+		s.NextFire = fromMillis(next.Int64)
+	}
+	if s.Criteria == nil {
+		s.Criteria = []string{}
+	}
+	s.CreatedAt, s.UpdatedAt = fromMillis(created), fromMillis(updated)
+	return s, nil
+}
+
+// nextFire stores a zero time as NULL: never again.
+func nextFire(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+func anchorMs(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// getSchedule reads one schedule by project slug and name.
+func getSchedule(ctx context.Context, q queryer, slug, name string) (board.Schedule, error) {
+	s, err := scanSchedule(q.queryRowContext(ctx, `SELECT `+scheduleColumns+scheduleFrom+` WHERE p.slug = ? AND s.name = ?`, slug, name))
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := getProject(ctx, q, slug); err != nil {
+			return board.Schedule{}, err
+		}
+		return board.Schedule{}, board.Errorf(board.ENOTFOUND, "no schedule %q in project %s; 'bonsai schedule list %s' shows them", name, slug, slug)
+	}
+	if err != nil {
+		return board.Schedule{}, fmt.Errorf("read schedule %s/%s: %w", slug, name, err)
+	}
+	return s, nil
+}
+
+// normalSchedule fills in the defaults of a new schedule.
+func normalSchedule(s board.Schedule) board.Schedule {
+	if s.StartState == "" {
+		s.StartState = board.Backlog
+	}
+	if s.Overlap == "" {
+		s.Overlap = board.OverlapSkip
+	}
+	if s.Criteria == nil {
+		s.Criteria = []string{}
+	}
+	if !s.Anchor.IsZero() {
+		s.Anchor = fromMillis(s.Anchor.UnixMilli())
+	}
+	if !s.NextFire.IsZero() {
+		s.NextFire = fromMillis(s.NextFire.UnixMilli())
+	}
+	return s
+}
+
+// CreateSchedule validates s and stores it with an ID.
+func (db *DB) CreateSchedule(ctx context.Context, s board.Schedule, actor board.Actor) (board.Schedule, error) {
+	if !actor.Valid() {
+		return board.Schedule{}, board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	}
+	s = normalSchedule(s)
+	if err := s.Validate(); err != nil {
+		return board.Schedule{}, err
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		p, err := getProject(ctx, tx, s.ProjectSlug)
+		if err != nil {
+			return err
+		}
+		var exists bool
+		if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM schedules WHERE project_id = ? AND name = ?)`, p.ID, s.Name).Scan(&exists); err != nil {
+			return err
+		}
+		if exists {
+			return board.Errorf(board.ECONFLICT, "project %s already has a schedule %q; pick another name or edit it with 'bonsai schedule edit %s %s'", p.Slug, s.Name, p.Slug, s.Name)
+		}
+		s.ID, s.CreatedBy, s.CreatedAt, s.UpdatedAt = db.newID(), actor, tx.now, tx.now
+		_, err = tx.exec(`INSERT INTO schedules (id, project_id, name, kind, expr, timezone, anchor, title, description,
+			criteria, priority, start_state, pre_check, overlap, paused, next_fire, created_by, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			s.ID, p.ID, s.Name, s.Kind, s.Expr, s.TimeZone, anchorMs(s.Anchor), s.Title, s.Description,
+			jsonList{&s.Criteria}, s.Priority, string(s.StartState), s.PreCheck, string(s.Overlap), s.Paused,
+			nextFire(s.NextFire), string(actor), tx.nowMs(), tx.nowMs())
+		if err != nil {
+			return err
+		}
+		return tx.event(board.EventScheduleCreated, p.ID, "", actor, map[string]any{"schedule": s.Name, "kind": s.Kind, "expr": s.Expr})
+	})
+	if err != nil {
+		return board.Schedule{}, wrap(err, "create schedule %s in %s", s.Name, s.ProjectSlug)
+	}
+	return s, nil
+}
+
+// Schedule returns one schedule.
+func (db *DB) Schedule(ctx context.Context, projectSlug, name string) (board.Schedule, error) {
+	return getSchedule(ctx, db, projectSlug, name)
+}
+
+// ScheduleList lists schedules by project slug then name.
+func (db *DB) ScheduleList(ctx context.Context, f store.ScheduleFilter) ([]board.Schedule, error) {
+	q, args := `SELECT `+scheduleColumns+scheduleFrom, []any{}
+	if f.ProjectSlug != "" {
+		if _, err := getProject(ctx, db, f.ProjectSlug); err != nil {
+			return nil, err
+		}
+		q += ` WHERE p.slug = ?`
+		args = append(args, f.ProjectSlug)
+	}
+	return db.schedules(ctx, q+` ORDER BY p.slug, s.name`, args...)
+}
+
+// schedules runs a query of scheduleColumns.
+func (db *DB) schedules(ctx context.Context, q string, args ...any) ([]board.Schedule, error) {
+	rows, err := db.queryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list schedules: %w", err)
+	}
+	defer rows.Close()
+	out := []board.Schedule{}
+	for rows.Next() {
+		s, err := scanSchedule(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list schedules: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// UpdateSchedule changes the fields set in u.
+func (db *DB) UpdateSchedule(ctx context.Context, projectSlug, name string, u board.SchedulePatch, actor board.Actor) (board.Schedule, error) {
+	var s board.Schedule
+	err := db.write(ctx, func(tx *tx) error {
+		old, err := getSchedule(ctx, tx, projectSlug, name)
+		if err != nil {
+			return err
+		}
+		var changed []string
+		s, changed = u.Apply(old)
+		s = normalSchedule(s)
+		if err := s.Validate(); err != nil {
+			return err
+		}
+		if len(changed) == 0 {
+			return nil
+		}
+		s.Failures, s.LastError, s.UpdatedAt = 0, "", tx.now
+		_, err = tx.exec(`UPDATE schedules SET kind = ?, expr = ?, timezone = ?, anchor = ?, title = ?, description = ?,
+			criteria = ?, priority = ?, start_state = ?, pre_check = ?, overlap = ?, paused = ?, next_fire = ?,
+			failures = 0, last_error = '', updated_at = ? WHERE id = ?`,
+			s.Kind, s.Expr, s.TimeZone, anchorMs(s.Anchor), s.Title, s.Description, jsonList{&s.Criteria}, s.Priority,
+			string(s.StartState), s.PreCheck, string(s.Overlap), s.Paused, nextFire(s.NextFire), tx.nowMs(), s.ID)
+		if err != nil {
+			return err
+		}
+		return tx.event(board.EventScheduleUpdated, projectIDOf(ctx, tx, projectSlug), "", actor,
+			map[string]any{"schedule": s.Name, "changed": changed})
+	})
+	if err != nil {
+		return board.Schedule{}, wrap(err, "update schedule %s/%s", projectSlug, name)
+	}
+	return s, nil
+}
+
+// projectIDOf returns the ID of a project known to exist.
+func projectIDOf(ctx context.Context, q queryer, slug string) string {
+	var id string
+	q.queryRowContext(ctx, `SELECT id FROM projects WHERE slug = ?`, slug).Scan(&id)
+	return id
+}
+
+// DeleteSchedule removes a schedule and its firings.
+func (db *DB) DeleteSchedule(ctx context.Context, projectSlug, name string, actor board.Actor) error {
+	return wrap(db.write(ctx, func(tx *tx) error {
+		s, err := getSchedule(ctx, tx, projectSlug, name)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.exec(`DELETE FROM schedules WHERE id = ?`, s.ID); err != nil {
+			return err
+		}
+		return tx.event(board.EventScheduleDeleted, projectIDOf(ctx, tx, projectSlug), "", actor, map[string]any{"schedule": s.Name})
+	}), "delete schedule %s/%s", projectSlug, name)
+}
+
+// DueQuery is the query of DueSchedules: Dialect.DueWhere reads the due
+// schedules through the engine's partial index, so an idle beat reads an
+// empty range of it. It is exported for the engines' query-plan tests.
+func (db *DB) DueQuery() string { return db.dueQuery }
+
+// dueQuery returns the query of DueSchedules in d.
+func dueQuery(d Dialect) string {
+	return `SELECT ` + scheduleColumns + scheduleFrom + ` WHERE ` + d.DueWhere + ` ORDER BY s.next_fire, s.id`
+}
+
+// DueSchedules lists the due schedules of active projects.
+func (db *DB) DueSchedules(ctx context.Context, now time.Time) ([]board.Schedule, error) {
+	return db.schedules(ctx, db.dueQuery, now.UnixMilli())
+}
+
+// FireSchedule records one firing.
+func (db *DB) FireSchedule(ctx context.Context, f board.Fire) (board.Firing, error) {
+	var criteria string
+	if f.Outcome == board.FiringCreated {
+		if f.Ticket == nil {
+			return board.Firing{}, board.Errorf(board.EINVALID, "a firing that creates a ticket needs the ticket")
+		}
+		t, err := board.NewTicket(*f.Ticket)
+		if err != nil {
+			return board.Firing{}, err
+		}
+		f.Ticket = &t
+		if criteria, err = encodeCriteria(t.Criteria); err != nil {
+			return board.Firing{}, err
+		}
+	}
+	return db.fire(ctx, f, func(tx *tx, s board.Schedule, fr *board.Firing) error {
+		ticketID := ""
+		if f.Outcome == board.FiringCreated {
+			f.Ticket.ProjectSlug = s.ProjectSlug
+			if err := db.insertTicket(tx, f.Ticket, criteria, board.System); err != nil {
+				return err
+			}
+			ticketID, fr.Ticket = f.Ticket.ID, f.Ticket.Number
+		}
+		_, err := tx.exec(`UPDATE schedules SET next_fire = ?, failures = 0, last_error = '',
+			last_ticket_id = CASE WHEN ? = '' THEN last_ticket_id ELSE ? END WHERE id = ?`,
+			nextFire(f.Next), ticketID, ticketID, s.ID)
+		if err != nil {
+			return err
+		}
+		if err := insertFiring(tx, fr, ticketID); err != nil {
+			return err
+		}
+		data := map[string]any{"schedule": s.Name, "outcome": fr.Outcome}
+		if fr.Ticket != 0 {
+			data["ticket"] = board.Ref{Project: s.ProjectSlug, Number: fr.Ticket}.String()
+		}
+		return tx.event(board.EventScheduleFired, projectIDOf(ctx, tx, s.ProjectSlug), ticketID, board.System, data)
+	})
+}
+
+// FailSchedule records a failed pre-check.
+func (db *DB) FailSchedule(ctx context.Context, f board.Fire) (board.Firing, error) {
+	f.Outcome = board.FiringFailed
+	return db.fire(ctx, f, func(tx *tx, s board.Schedule, fr *board.Firing) error {
+		_, err := tx.exec(`UPDATE schedules SET next_fire = ?, failures = failures + 1, last_error = ? WHERE id = ?`,
+			nextFire(f.Next), f.Detail, s.ID)
+		if err != nil {
+			return err
+		}
+		if err := insertFiring(tx, fr, ""); err != nil {
+			return err
+		}
+		return tx.event(board.EventScheduleFailed, projectIDOf(ctx, tx, s.ProjectSlug), "", board.System,
+			map[string]any{"schedule": s.Name, "failures": s.Failures + 1,
+				"error": fmt.Sprintf("schedule %s/%s could not fire: %s", s.ProjectSlug, s.Name, f.Detail)})
+	})
+}
+
+// fire runs one firing's transaction: the compare-and-set on next_fire
+// first, then write.
+func (db *DB) fire(ctx context.Context, f board.Fire, write func(tx *tx, s board.Schedule, fr *board.Firing) error) (board.Firing, error) {
+	fr := board.Firing{ScheduleID: f.ScheduleID, DueAt: fromMillis(f.DueAt.UnixMilli()), Outcome: f.Outcome, Detail: f.Detail}
+	err := db.write(ctx, func(tx *tx) error {
+		s, err := scanSchedule(tx.queryRow(`SELECT `+scheduleColumns+scheduleFrom+` WHERE s.id = ?`, f.ScheduleID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return board.Errorf(board.ENOTFOUND, "schedule with id %q not found", f.ScheduleID)
+		}
+		if err != nil {
+			return err
+		}
+		if s.Paused || s.NextFire.IsZero() || s.NextFire.UnixMilli() != f.DueAt.UnixMilli() {
+			return board.Errorf(board.ECONFLICT, "schedule %s/%s is no longer due at %s: another beat fired it, or it was paused or changed",
+				s.ProjectSlug, s.Name, f.DueAt.UTC().Format(time.RFC3339))
+		}
+		fr.FiredAt = tx.now
+		return write(tx, s, &fr)
+	})
+	if err != nil {
+		return board.Firing{}, wrap(err, "fire schedule %s", f.ScheduleID)
+	}
+	return fr, nil
+}
+
+// insertFiring stores fr, filling in its ID.
+func insertFiring(tx *tx, fr *board.Firing, ticketID string) error {
+	return tx.queryRow(`INSERT INTO schedule_firings (schedule_id, due_at, fired_at, outcome, ticket_id, detail)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+		fr.ScheduleID, fr.DueAt.UnixMilli(), tx.nowMs(), string(fr.Outcome), ticketID, fr.Detail).Scan(&fr.ID)
+}
+
+// Firings lists a schedule's firings, newest first.
+func (db *DB) Firings(ctx context.Context, projectSlug, name string, limit int) ([]board.Firing, error) {
+	s, err := getSchedule(ctx, db, projectSlug, name)
+	if err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = DefaultFirings
+	}
+	rows, err := db.queryContext(ctx, `SELECT f.id, f.schedule_id, f.due_at, f.fired_at, f.outcome, COALESCE(t.number, 0), f.detail
+		FROM schedule_firings f LEFT JOIN tickets t ON t.id = f.ticket_id
+		WHERE f.schedule_id = ? ORDER BY f.id DESC LIMIT ?`, s.ID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list firings: %w", err)
+	}
+	defer rows.Close()
+	out := []board.Firing{}
+	for rows.Next() {
+		var fr board.Firing
+		var due, fired int64
+		if err := rows.Scan(&fr.ID, &fr.ScheduleID, &due, &fired, &fr.Outcome, &fr.Ticket, &fr.Detail); err != nil {
+			return nil, fmt.Errorf("list firings: %w", err)
+		}
+		fr.DueAt, fr.FiredAt = fromMillis(due), fromMillis(fired)
+		out = append(out, fr)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,281 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// TicketColumns are the columns ScanTicket reads, of tickets t joined to
+// their projects p.
+const TicketColumns = `t.id, t.project_id, p.slug, t.number, t.title, t.description, t.criteria, t.plan,
+	t.state, t.sub_state, t.priority, t.branch, t.created_at, t.updated_at`
+
+const ticketFrom = ` FROM tickets t JOIN projects p ON p.id = t.project_id`
+
+// ticketColumns is TicketColumns.
+const ticketColumns = TicketColumns
+
+// ScanTicket reads a row of TicketColumns, then the extra columns into
+// extra.
+func ScanTicket(s scanner, extra ...any) (board.Ticket, error) { return scanTicket(s, extra...) }
+
+func scanTicket(s scanner, extra ...any) (board.Ticket, error) {
+	var t board.Ticket
+	var criteria string
+	var created, updated int64
+	dest := append([]any{&t.ID, &t.ProjectID, &t.ProjectSlug, &t.Number, &t.Title, &t.Description, &criteria,
+		&t.Plan, &t.State, &t.SubState, &t.Priority, &t.Branch, &created, &updated}, extra...)
+	if err := s.Scan(dest...); err != nil {
+		return t, err
+	}
+	t.CreatedAt, t.UpdatedAt = fromMillis(created), fromMillis(updated)
+	var err error
+	if t.Criteria, err = decodeCriteria(criteria); err != nil {
+		return t, fmt.Errorf("ticket %s: criteria: %w", t.Ref(), err)
+	}
+	return t, nil
+}
+
+// ticketNotFound is the error for an unknown ticket: the project's when the
+// project does not exist either, so the message points at the real mistake.
+func ticketNotFound(ctx context.Context, q queryer, ref board.Ref) error {
+	if _, err := getProject(ctx, q, ref.Project); err != nil {
+		return err
+	}
+	return board.Errorf(board.ENOTFOUND, "ticket %s not found", ref)
+}
+
+// getTicket reads one ticket by reference.
+func getTicket(ctx context.Context, q queryer, ref board.Ref) (board.Ticket, error) {
+	t, err := scanTicket(q.queryRowContext(ctx,
+		`SELECT `+ticketColumns+ticketFrom+` WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number))
+	if errors.Is(err, sql.ErrNoRows) {
+		return board.Ticket{}, ticketNotFound(ctx, q, ref)
+	}
+	if err != nil {
+		return board.Ticket{}, fmt.Errorf("read ticket %s: %w", ref, err)
+	}
+	return t, nil
+}
+
+// getTicketByID reads one ticket by ID.
+func getTicketByID(ctx context.Context, q queryer, id string) (board.Ticket, error) {
+	t, err := scanTicket(q.queryRowContext(ctx, `SELECT `+ticketColumns+ticketFrom+` WHERE t.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return board.Ticket{}, board.Errorf(board.ENOTFOUND, "ticket with id %q not found", id)
+	}
+	if err != nil {
+		return board.Ticket{}, fmt.Errorf("read ticket %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// CreateTicket validates t and stores it in t.ProjectSlug's project with the
+// next ticket number of that project. An empty state means BACKLOG; a new
+// ticket may also start in RESEARCH or IN_PROGRESS, and has no sub-state.
+func (db *DB) CreateTicket(ctx context.Context, t board.Ticket, actor board.Actor) (board.Ticket, error) {
+	if !actor.Valid() {
+		return board.Ticket{}, board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	}
+	t, err := board.NewTicket(t)
+	if err != nil {
+		return board.Ticket{}, err
+	}
+	criteria, err := encodeCriteria(t.Criteria)
+	if err != nil {
+		return board.Ticket{}, err
+	}
+	err = db.write(ctx, func(tx *tx) error { return db.insertTicket(tx, &t, criteria, actor) })
+	if err != nil {
+		return board.Ticket{}, wrap(err, "create ticket in %s", t.ProjectSlug)
+	}
+	return t, nil
+}
+
+// insertTicket stores a new ticket t (already checked by board.NewTicket,
+// its criteria encoded) with its ticket.created event, filling in its ID,
+// number and times.
+func (db *DB) insertTicket(tx *tx, t *board.Ticket, criteria string, actor board.Actor) error {
+	// Allocating the number and inserting the ticket in one IMMEDIATE
+	// transaction is what keeps numbers gap-free under concurrent writers.
+	err := tx.queryRow(`UPDATE projects SET last_ticket_number = last_ticket_number + 1
+		WHERE slug = ? RETURNING id, last_ticket_number`, t.ProjectSlug).Scan(&t.ProjectID, &t.Number)
+	if errors.Is(err, sql.ErrNoRows) {
+		return projectNotFound(t.ProjectSlug)
+	}
+	if err != nil {
+		return err
+	}
+	t.ID = db.newID()
+	t.CreatedAt, t.UpdatedAt = tx.now, tx.now
+	_, err = tx.exec(`INSERT INTO tickets (id, project_id, number, title, description, criteria, plan, state,
+		sub_state, priority, branch, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
+		t.ID, t.ProjectID, t.Number, t.Title, t.Description, criteria, t.Plan, string(t.State),
+		t.Priority, t.Branch, tx.nowMs(), tx.nowMs())
+	if err != nil {
+		return err
+	}
+	return tx.event(board.EventTicketCreated, t.ProjectID, t.ID, actor,
+		map[string]any{"ref": t.Ref().String(), "title": t.Title, "state": t.State})
+}
+
+// Ticket returns one ticket.
+func (db *DB) Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error) {
+	return getTicket(ctx, db, ref)
+}
+
+// Tickets lists tickets matching f, by project slug then number. A filter
+// naming an unknown project is an ENOTFOUND error, not an empty list.
+func (db *DB) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket, error) {
+	if err := db.checkFilter(ctx, f); err != nil {
+		return nil, err
+	}
+	q, args := db.ticketsQuery(f)
+	rows, err := db.queryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list tickets: %w", err)
+	}
+	defer rows.Close()
+	ts := []board.Ticket{}
+	for rows.Next() {
+		t, err := scanTicket(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list tickets: %w", err)
+		}
+		ts = append(ts, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list tickets: %w", err)
+	}
+	return ts, nil
+}
+
+// saveTicket writes t's mutable fields, stamped with the transaction's time.
+func (tx *tx) saveTicket(t *board.Ticket) error {
+	criteria, err := encodeCriteria(t.Criteria)
+	if err != nil {
+		return err
+	}
+	t.UpdatedAt = tx.now
+	_, err = tx.exec(`UPDATE tickets SET title = ?, description = ?, criteria = ?, plan = ?, state = ?,
+		sub_state = ?, priority = ?, branch = ?, updated_at = ? WHERE id = ?`,
+		t.Title, t.Description, criteria, t.Plan, string(t.State), string(t.SubState), t.Priority,
+		t.Branch, tx.nowMs(), t.ID)
+	return err
+}
+
+// UpdateTicket changes the fields set in u. A change that changes nothing
+// writes nothing and records no event.
+func (db *DB) UpdateTicket(ctx context.Context, ref board.Ref, u board.TicketPatch, actor board.Actor) (board.Ticket, error) {
+	if !actor.Valid() {
+		return board.Ticket{}, board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	}
+	var t board.Ticket
+	err := db.write(ctx, func(tx *tx) error {
+		var err error
+		if t, err = getTicket(ctx, tx, ref); err != nil {
+			return err
+		}
+		changed, err := u.Apply(&t)
+		if err != nil || len(changed) == 0 {
+			return err
+		}
+		if err := tx.saveTicket(&t); err != nil {
+			return err
+		}
+		return tx.event(board.EventTicketUpdated, t.ProjectID, t.ID, actor,
+			map[string]any{"ref": ref.String(), "fields": changed})
+	})
+	if err != nil {
+		return board.Ticket{}, wrap(err, "update ticket %s", ref)
+	}
+	return t, nil
+}
+
+// checkFilter reports what is wrong with f: an unknown state or project.
+func (db *DB) checkFilter(ctx context.Context, f store.TicketFilter) error {
+	if f.State != "" && !f.State.Valid() {
+		return board.Errorf(board.EINVALID, "unknown state %q; use one of BACKLOG, RESEARCH, IN_PROGRESS, VERIFICATION, DONE", f.State)
+	}
+	if f.Limit < 0 {
+		return board.Errorf(board.EINVALID, "limit must be 0 (all) or more, got %d", f.Limit)
+	}
+	if f.ProjectSlug != "" {
+		if _, err := getProject(ctx, db, f.ProjectSlug); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ticketsQuery returns the query listing the tickets f selects.
+// TicketsQuery returns the query of Tickets and its arguments, exported
+// for the engines' query-plan tests.
+func (db *DB) TicketsQuery(f store.TicketFilter) (string, []any) { return db.ticketsQuery(f) }
+
+// CountQuery returns the query of CountTickets and its arguments, exported
+// for the engines' query-plan tests.
+func CountQuery(f store.TicketFilter) (string, []any) { return countQuery(f) }
+
+func (db *DB) ticketsQuery(f store.TicketFilter) (string, []any) {
+	where, args := ticketsWhere(f)
+	from := ticketFrom
+	if f.Blocked {
+		// Projects first, in slug order, then each one's entries of
+		// tickets_blocked, already in number order: no sort, and a limit
+		// stops the reading. The other way round reads every blocked
+		// ticket's row to sort them (0.7 ms for 1,200 of them).
+		from = ` FROM projects p ` + db.d.JoinInOrder + ` tickets t ON t.project_id = p.id`
+	}
+	q := `SELECT ` + ticketColumns + from + where + ` ORDER BY p.slug, t.number`
+	if f.Limit > 0 {
+		q, args = q+` LIMIT ?`, append(args, f.Limit)
+	}
+	return q, args
+}
+
+// countQuery returns the query of CountTickets and its arguments.
+func countQuery(f store.TicketFilter) (string, []any) {
+	where, args := ticketsWhere(f)
+	from := ticketFrom
+	if f.ProjectSlug == "" {
+		from = ` FROM tickets t` // every ticket has its project: no join to count
+	}
+	return `SELECT count(*)` + from + where, args
+}
+
+// ticketsWhere returns the conditions of f. They are added only when set,
+// so that SQLite can use the project's, the state's or the blocked tickets'
+// index instead of scanning every ticket.
+func ticketsWhere(f store.TicketFilter) (string, []any) {
+	q, args := ` WHERE true`, []any{}
+	if f.ProjectSlug != "" {
+		q, args = q+` AND p.slug = ?`, append(args, f.ProjectSlug)
+	}
+	if f.State != "" {
+		q, args = q+` AND t.state = ?`, append(args, string(f.State))
+	}
+	if f.Blocked {
+		q += ` AND t.sub_state = 'blocked'` // literally, to match tickets_blocked
+	}
+	return q, args
+}
+
+// CountTickets counts the tickets matching f, ignoring f.Limit.
+func (db *DB) CountTickets(ctx context.Context, f store.TicketFilter) (int, error) {
+	if err := db.checkFilter(ctx, f); err != nil {
+		return 0, err
+	}
+	q, args := countQuery(f)
+	var n int
+	err := db.queryRowContext(ctx, q, args...).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count tickets: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,128 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// ticketExists reports an unknown ticket ID as ENOTFOUND.
+func ticketExists(tx *tx, ticketID string) error {
+	var one int
+	err := tx.queryRow(`SELECT 1 FROM tickets WHERE id = ?`, ticketID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return board.Errorf(board.ENOTFOUND, "no ticket with id %q", ticketID)
+	}
+	return err
+}
+
+// AppendTranscript appends lines to a ticket's transcript; see
+// store.Transcripts.
+func (db *DB) AppendTranscript(ctx context.Context, ticketID string, first int64, lines [][]byte) error {
+	if err := store.CheckTranscriptLines(lines); err != nil {
+		return err
+	}
+	err := db.inTx(ctx, false, func(tx *tx) error {
+		if err := ticketExists(tx, ticketID); err != nil {
+			return err
+		}
+		var have int64
+		if err := tx.queryRow(`SELECT coalesce(max(n) + 1, 0) FROM transcript_lines WHERE ticket_id = ?`, ticketID).Scan(&have); err != nil {
+			return err
+		}
+		if first != have {
+			return transcriptConflict(have, first)
+		}
+		st, err := tx.sqlTx.PrepareContext(ctx, db.rebind(`INSERT INTO transcript_lines (ticket_id, n, line) VALUES (?, ?, ?)`))
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for i, l := range lines {
+			if _, err := st.ExecContext(ctx, ticketID, first+int64(i), string(l)); err != nil {
+				if db.conflict(err) { // another writer was quicker
+					return transcriptConflict(first+1, first)
+				}
+				return err
+			}
+		}
+		return nil
+	})
+	return wrap(err, "append to the transcript of ticket %s", ticketID)
+}
+
+// transcriptConflict is the error of an append that another writer beat.
+func transcriptConflict(have, first int64) error {
+	return board.Errorf(board.ECONFLICT, "the transcript has %d lines or more, not %d: another writer appended to it, or this copy is stale", have, first)
+}
+
+// TranscriptLines walks a ticket's stored transcript; see
+// store.Transcripts.
+func (db *DB) TranscriptLines(ctx context.Context, ticketID string, from int64, fn func(n int64, line []byte) error) error {
+	rows, err := db.queryContext(ctx, `SELECT n, line FROM transcript_lines WHERE ticket_id = ? AND n >= ? ORDER BY n`, ticketID, from)
+	if err != nil {
+		return fmt.Errorf("read the transcript of ticket %s: %w", ticketID, err)
+	}
+	defer rows.Close()
+	var line sql.RawBytes
+	for rows.Next() {
+		var n int64
+		if err := rows.Scan(&n, &line); err != nil {
+			return fmt.Errorf("read the transcript of ticket %s: %w", ticketID, err)
+		}
+		if err := fn(n, line); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read the transcript of ticket %s: %w", ticketID, err)
+	}
+	return nil
+}
+
+// TranscriptSize counts a ticket's stored transcript lines and the bytes
+// of the file they make; see store.Transcripts.
+func (db *DB) TranscriptSize(ctx context.Context, ticketID string) (lines, size int64, err error) {
+	err = db.queryRowContext(ctx, db.sizeQuery, ticketID).Scan(&lines, &size)
+	if err != nil {
+		return 0, 0, fmt.Errorf("size the transcript of ticket %s: %w", ticketID, err)
+	}
+	return lines, size, nil
+}
+
+// WriteLive stores or extends a ticket's live file; see
+// store.Transcripts.
+func (db *DB) WriteLive(ctx context.Context, ticketID string, data []byte, fresh bool) error {
+	if err := store.CheckLive(data); err != nil {
+		return err
+	}
+	err := db.inTx(ctx, false, func(tx *tx) error {
+		if err := ticketExists(tx, ticketID); err != nil {
+			return err
+		}
+		_, err := tx.exec(`INSERT INTO transcript_live (ticket_id, data, version) VALUES (?, ?, 1)
+			ON CONFLICT (ticket_id) DO UPDATE SET
+				data = CASE WHEN ? THEN excluded.data ELSE transcript_live.data || excluded.data END,
+				version = transcript_live.version + 1`, ticketID, string(data), fresh)
+		return err
+	})
+	return wrap(err, "write the live file of ticket %s", ticketID)
+}
+
+// Live returns a ticket's live file; see store.Transcripts.
+func (db *DB) Live(ctx context.Context, ticketID string) ([]byte, int64, error) {
+	var data string
+	var version int64
+	err := db.queryRowContext(ctx, `SELECT data, version FROM transcript_live WHERE ticket_id = ?`, ticketID).Scan(&data, &version)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, 0, nil
+	case err != nil:
+		return nil, 0, fmt.Errorf("read the live file of ticket %s: %w", ticketID, err)
+	}
+	return []byte(data), version, nil
+}

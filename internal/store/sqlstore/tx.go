@@ -1,0 +1,132 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// tx is one write transaction: the SQL transaction, the time of the change
+// (one timestamp for everything it writes) and the store.
+type tx struct {
+	sqlTx *sql.Tx
+	ctx   context.Context
+	db    *DB
+	now   time.Time
+	// appended reports that the transaction appended events.
+	appended bool
+}
+
+// write runs fn in one transaction that holds the store's write order
+// (Dialect.LockWrites), and commits it when fn returns nil. Every write
+// that appends events uses it: event ids then commit in id order, so a
+// reader following Events(afterID) never sees a later id before an
+// earlier one. The timestamp is read after the lock, so times follow the
+// same order.
+func (db *DB) write(ctx context.Context, fn func(tx *tx) error) error {
+	return db.inTx(ctx, true, fn)
+}
+
+// inTx runs fn in one transaction, in the store's write order when
+// locked. Writes that append no events (leases, beats, transcripts,
+// deliveries) need not wait for it where writers are not serial anyway.
+func (db *DB) inTx(ctx context.Context, locked bool, fn func(tx *tx) error) error {
+	if l := db.d.WriteLock; l != nil {
+		select {
+		case l <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		defer func() { <-l }()
+	}
+	sqlTx, err := db.pool.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer sqlTx.Rollback()
+	if locked && db.d.LockWrites != nil {
+		if err := db.d.LockWrites(ctx, sqlTx); err != nil {
+			return fmt.Errorf("take the write lock: %w", err)
+		}
+	}
+	t := &tx{sqlTx: sqlTx, ctx: ctx, db: db, now: db.Timestamp()}
+	if err := fn(t); err != nil {
+		return err
+	}
+	if t.appended && db.d.Committing != nil {
+		if err := db.d.Committing(ctx, sqlTx); err != nil {
+			return fmt.Errorf("notify: %w", err)
+		}
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// nowMs returns the transaction's time in unix milliseconds.
+func (t *tx) nowMs() int64 { return t.now.UnixMilli() }
+
+// exec runs a statement in the transaction.
+func (t *tx) exec(query string, args ...any) (sql.Result, error) {
+	return t.sqlTx.ExecContext(t.ctx, t.db.rebind(query), args...)
+}
+
+// queryRow runs a one-row query in the transaction.
+func (t *tx) queryRow(query string, args ...any) *sql.Row {
+	return t.sqlTx.QueryRowContext(t.ctx, t.db.rebind(query), args...)
+}
+
+// queryContext runs a query in the transaction.
+func (t *tx) queryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return t.sqlTx.QueryContext(ctx, t.db.rebind(query), args...)
+}
+
+// queryRowContext runs a one-row query in the transaction.
+func (t *tx) queryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return t.sqlTx.QueryRowContext(ctx, t.db.rebind(query), args...)
+}
+
+// event appends one event in the transaction; Dialect.EventAppended adds
+// its notifications to the outbox where a trigger does not. data is
+// marshalled to JSON; nil means no data.
+func (t *tx) event(typ board.EventType, projectID, ticketID string, actor board.Actor, data any) error {
+	var raw []byte
+	if data != nil {
+		var err error
+		if raw, err = json.Marshal(data); err != nil {
+			return fmt.Errorf("event %s: %w", typ, err)
+		}
+	}
+	res, err := t.exec(`INSERT INTO events (type, project_id, ticket_id, actor, data, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)`,
+		string(typ), projectID, ticketID, string(actor), nullString(raw), t.nowMs())
+	if err != nil {
+		return fmt.Errorf("event %s: %w", typ, err)
+	}
+	t.appended = true
+	if t.db.d.EventAppended != nil {
+		if err := t.db.d.EventAppended(t.ctx, t.sqlTx, res); err != nil {
+			return fmt.Errorf("event %s: notify: %w", typ, err)
+		}
+	}
+	return nil
+}
+
+// nullString stores empty JSON as NULL.
+func nullString(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return string(b)
+}
+
+// WriteSQL runs fn in one transaction in the store's write order, for an
+// engine's own writes (a copy into a new board).
+func (db *DB) WriteSQL(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return db.write(ctx, func(t *tx) error { return fn(t.sqlTx) })
+}
