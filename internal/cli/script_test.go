@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 		// dispatches on.
 		os.Exit(sandbox.BridgeMain(os.Args[2:]))
 	}
+	// Every bonsai this process starts (workers, beats, `bonsai up`'s
+	// children) inherits it; scripts set it in their own environment.
+	os.Setenv("GORACE", raceOptions())
 	testscript.Main(browsertest.Closing(m), map[string]func(){
 		// Interrupts cancel the context as in the real binary, so scripts can
 		// show what Ctrl-C does.
@@ -121,12 +124,16 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// raceOptions is GORACE for the processes a script starts, in a race
+// raceOptions is GORACE for the processes the tests start, in a race
 // build: without the race detector's one-second sleep when a program
-// exits (atexit_sleep_ms), which a script pays at every `exec bonsai`, and
-// with the options of the test's own GORACE after it, so they win.
+// exits (atexit_sleep_ms), which a script pays at every `exec bonsai`,
+// and with the options of the test's own GORACE after it, so they win.
 func raceOptions() string {
-	return strings.TrimSpace("atexit_sleep_ms=0 " + os.Getenv("GORACE"))
+	g := os.Getenv("GORACE")
+	if strings.Contains(g, "atexit_sleep_ms=") {
+		return g
+	}
+	return strings.TrimSpace("atexit_sleep_ms=0 " + g)
 }
 
 // cmdMkrepo creates a git repository with one commit on branch main:
