@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/browsertest"
 	"github.com/bonsai-run/bonsai/internal/cli"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
 	"github.com/bonsai-run/bonsai/internal/gittest"
@@ -25,7 +26,8 @@ var update = flag.Bool("update", false, "rewrite the testscript files' expected 
 
 // TestMain lets testscript run `bonsai` as a real process: the test binary
 // re-executes itself as the bonsai command. This is the only TestMain of the
-// package; register further commands here.
+// package; register further commands here. After the tests it stops the
+// Chromium the browser tests shared (browsertest).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.BridgeArg {
 		// The sandbox's proxy bridge is os.Executable(), which is this
@@ -33,7 +35,10 @@ func TestMain(m *testing.M) {
 		// dispatches on.
 		os.Exit(sandbox.BridgeMain(os.Args[2:]))
 	}
-	testscript.Main(m, map[string]func(){
+	// Every bonsai this process starts (workers, beats, `bonsai up`'s
+	// children) inherits it; scripts set it in their own environment.
+	os.Setenv("GORACE", raceOptions())
+	testscript.Main(browsertest.Closing(m), map[string]func(){
 		// Interrupts cancel the context as in the real binary, so scripts can
 		// show what Ctrl-C does.
 		"bonsai": cli.MainForTest, // cli.Main, with $BONSAI_TEST_NOW as its clock when set
@@ -75,6 +80,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("BONSAI_USER", "tester")
 			env.Setenv("TZ", "UTC")
+			env.Setenv("GORACE", raceOptions())
 			// Keys (of credentials and sealed channel secrets) go to a
 			// file in the data directory, never a developer's keychain.
 			env.Setenv("BONSAI_KEYRING", "file")
@@ -116,6 +122,18 @@ func TestScripts(t *testing.T) {
 			"lease":    cmdLease,
 		},
 	})
+}
+
+// raceOptions is GORACE for the processes the tests start, in a race
+// build: without the race detector's one-second sleep when a program
+// exits (atexit_sleep_ms), which a script pays at every `exec bonsai`,
+// and with the options of the test's own GORACE after it, so they win.
+func raceOptions() string {
+	g := os.Getenv("GORACE")
+	if strings.Contains(g, "atexit_sleep_ms=") {
+		return g
+	}
+	return strings.TrimSpace("atexit_sleep_ms=0 " + g)
 }
 
 // cmdMkrepo creates a git repository with one commit on branch main:

@@ -3,45 +3,25 @@ package cli
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/bonsai-run/bonsai/internal/browsertest"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 )
 
-// startChromium starts Debian's headless Chromium (BONSAI_CHROMIUM
-// overrides the path). Without it the test fails in CI and skips elsewhere,
-// as internal/web's browser tests do.
+// startChromium returns a tab of its own for t on the test process's one
+// headless Chromium (browsertest), as internal/web's browser tests get:
+// its cookies and storage are t's alone. Without Chromium the test fails
+// in CI and skips elsewhere.
 func startChromium(t *testing.T) context.Context {
 	t.Helper()
-	path := os.Getenv("BONSAI_CHROMIUM")
-	if path == "" {
-		path = "/usr/bin/chromium"
-	}
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("browser tests need Chromium at %s (apt-get install -y chromium): %v", path, err)
-		}
-		t.Skipf("no Chromium at %s; install it to run the browser tests", path)
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true))
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start Chromium: %v", err)
-	}
-	return ctx
+	return browsertest.New(t)
 }
 
 // pollJS waits until a JavaScript condition holds, retrying across

@@ -11,53 +11,20 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/browsertest"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
 
-// chromiumPath is Debian's Chromium; BONSAI_CHROMIUM overrides it.
-func chromiumPath() string {
-	if p := os.Getenv("BONSAI_CHROMIUM"); p != "" {
-		return p
-	}
-	return "/usr/bin/chromium"
-}
-
-// newBrowser starts a headless Chromium with a fresh profile. Without the
-// browser the test fails in CI (CI is set) and is skipped elsewhere.
+// newBrowser returns a tab of its own for t on the test process's one
+// headless Chromium (browsertest), with a browser context of its own: its
+// cookies and storage are t's alone, so browser tests run in parallel.
+// Without Chromium the test fails in CI (CI is set) and is skipped
+// elsewhere.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
-	path := chromiumPath()
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("browser tests need Chromium at %s (apt-get install -y chromium): %v", path, err)
-		}
-		t.Skipf("no Chromium at %s; install it (apt-get install -y chromium) to run the browser tests", path)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("window-size", "1400,900"),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	// The first run starts the browser; it must not have a timeout.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start Chromium: %v", err)
-	}
-	return ctx
+	return browsertest.New(t)
 }
 
 // steps runs browser actions with a time limit.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/browsertest"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
@@ -22,7 +23,9 @@ import (
 	"github.com/bonsai-run/bonsai/internal/store/postgres/pgtest"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+// TestMain stops, after the tests, the Postgres cluster (pgtest) and the
+// Chromium (browsertest) they shared.
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(browsertest.Closing(m))) }
 
 // newSharedEnv is newEnv on a Postgres board several machines share: the
 // server has a data directory of its own, and follows the event log by
