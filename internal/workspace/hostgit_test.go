@@ -11,6 +11,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
@@ -242,5 +243,48 @@ func testPlant(t *testing.T, c plantCase) {
 	}
 	if c.agentRan && !strings.Contains(string(b), "agent") {
 		t.Errorf("the planted program never ran on the agent's side, so the case tests nothing:\n%s", b)
+	}
+}
+
+// TestProvider_NewWorktreeIsCheckedOutInTheSandbox: with a real bubblewrap
+// sandbox as the worktree's executor, a new worktree's files are written
+// there, and a smudge filter in the clone's config, named by the default
+// branch's .gitattributes, runs inside the sandbox, not on the host.
+func TestProvider_NewWorktreeIsCheckedOutInTheSandbox(t *testing.T) {
+	t.Parallel()
+	if err := sandbox.Available(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	src := gittest.Repo(t, filepath.Join(t.TempDir(), "repo"), map[string]string{
+		"README.md": "# demo\n", ".gitattributes": "*.txt filter=x\n", "notes.txt": "notes\n"})
+	hostOnly := filepath.Join(t.TempDir(), "host-only") // /tmp is the sandbox's own
+	write(t, hostOnly, "")
+	data := t.TempDir()
+	p, err := workspace.New(workspace.Options{
+		Projects:  filepath.Join(data, "projects"),
+		Worktrees: filepath.Join(data, "worktrees"),
+		Open:      func(root string) (executor.Executor, error) { return local.New(root, local.Options{}) },
+		OpenAgent: func(_ board.Project, root, clone string) (executor.Executor, error) {
+			return sandbox.New(root, sandbox.Options{Home: filepath.Join(t.TempDir(), "home"), DataDir: data, GitDir: filepath.Join(clone, ".git"), PerCommand: true})
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := project(src)
+	ws := prepare(t, p, proj, ticket(1, "First"))
+	gittest.Run(t, ws.Root, "config", "filter.x.smudge", "if test -e "+hostOnly+"; then echo host; else echo sandbox; fi >> .smudged; cat")
+	ws2 := prepare(t, p, proj, ticket(2, "Second"))
+	if b, err := os.ReadFile(filepath.Join(ws2.Root, "notes.txt")); err != nil || string(b) != "notes\n" {
+		t.Fatalf("notes.txt in the new worktree = %q, %v", b, err)
+	}
+	if st := gittest.Run(t, ws2.Root, "status", "--porcelain", "--untracked-files=no"); st != "" {
+		t.Errorf("the new worktree is not clean:\n%s", st)
+	}
+	if b, err := os.ReadFile(filepath.Join(ws2.Root, ".smudged")); err != nil || strings.TrimSpace(string(b)) != "sandbox" {
+		t.Errorf("the smudge filter ran: %q, %v; want once, in the sandbox", b, err)
 	}
 }
