@@ -288,3 +288,34 @@ func TestProvider_NewWorktreeIsCheckedOutInTheSandbox(t *testing.T) {
 		t.Errorf("the smudge filter ran: %q, %v; want once, in the sandbox", b, err)
 	}
 }
+
+// TestProvider_PushLeaseIsNotTheAgents: someone pushes to the ticket
+// branch after the runtime's push; the agent fetches their commit and
+// points origin/<branch> (and refs/bonsai/synced/<branch>) at it, so
+// that a lease read from the clone would let the runtime's next push
+// replace it. The lease is what the runtime itself recorded: the push is
+// refused and their commit stays.
+func TestProvider_PushLeaseIsNotTheAgents(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newPlantFixture(t)
+	if pushed, err := f.p.Push(ctx, f.proj, f.ws); err != nil || !pushed {
+		t.Fatalf("first Push = %v, %v", pushed, err)
+	}
+	other := filepath.Join(t.TempDir(), "other")
+	gittest.Run(t, filepath.Dir(other), "clone", "-q", "-b", f.ws.Branch, f.bare, other)
+	gittest.Run(t, other, "commit", "-q", "--allow-empty", "-m", "someone else's commit")
+	gittest.Run(t, other, "push", "-q", "origin", f.ws.Branch)
+	theirs := gittest.Run(t, other, "rev-parse", "HEAD")
+
+	gittest.Run(t, f.ws.Root, "fetch", "-q", f.bare, f.ws.Branch)
+	gittest.Run(t, f.ws.Root, "update-ref", "refs/remotes/origin/"+f.ws.Branch, theirs)
+	gittest.Run(t, f.ws.Root, "update-ref", "refs/bonsai/synced/"+f.ws.Branch, theirs)
+	gittest.Run(t, f.ws.Root, "commit", "-q", "--amend", "-m", "add feature, reworded")
+	if pushed, err := f.p.Push(ctx, f.proj, f.ws); err == nil || pushed {
+		t.Errorf("Push over their commit = %v, %v; want a refusal", pushed, err)
+	}
+	if got := gittest.Run(t, f.bare, "rev-parse", f.ws.Branch); got != theirs {
+		t.Errorf("remote branch at %s, want their %s kept", got, theirs)
+	}
+}

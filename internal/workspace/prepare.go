@@ -57,6 +57,14 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 		ws.Branch = BranchName(proj.Slug, t.Number, t.Title)
 	}
 	reused := isWorktree(ws.Root)
+	// The branch on the remote as this fetch saw it: the next push's lease.
+	seen, err := c.tip(ctx, "refs/remotes/"+Remote+"/"+ws.Branch)
+	if err != nil {
+		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
+	}
+	if err := p.see(ctx, g, proj, ws.Branch, seen); err != nil {
+		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
+	}
 	var cu *catchUp
 	if p.opts.SharedBoard {
 		if cu, err = c.planCatchUp(ctx, ws.Branch, reused); err != nil {
@@ -80,6 +88,16 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 		}
 	}
 	return ws, nil
+}
+
+// see records in the project's review repository the commit of branch on
+// the remote as Prepare's fetch saw it (see reviewRepo.see).
+func (p *Provider) see(ctx context.Context, g *gitRunner, proj board.Project, branch, remote string) error {
+	r, err := p.openReview(ctx, g, proj)
+	if err != nil {
+		return err
+	}
+	return r.see(ctx, branch, remote)
 }
 
 // ensureWorktree makes ws.Root a worktree of the clone on ws.Branch,

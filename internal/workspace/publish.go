@@ -21,9 +21,9 @@ import (
 // the count nor the push reads the clone's remote-tracking refs, replace
 // refs, commit-graph or config, which the agent can write. The branch
 // belongs to Bonsai, so a rewritten history replaces the remote one,
-// unless the remote branch moved since the last fetch (--force-with-lease
-// against origin/<branch>; on a shared board, against the commit Prepare
-// or the last push saw). It pushes to the project's URL, and refuses to
+// unless the remote branch moved since the ticket's worktree was prepared
+// or last pushed (--force-with-lease against the commit recorded then in
+// the review repository). It pushes to the project's URL, and refuses to
 // run when the clone's config has settings that would send git elsewhere
 // or run a program (UnsafeConfigError) or its git directory has
 // alternates or links (TamperedError).
@@ -51,21 +51,19 @@ func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) 
 		return false, err
 	}
 	ref := "refs/heads/" + ws.Branch
-	// What the last fetch saw of the branch on the remote; empty means
-	// the branch must not exist there yet.
-	tracking := "refs/remotes/" + ws.Remote + "/" + ws.Branch
-	leaseRef := tracking
-	if p.opts.SharedBoard {
-		// On a shared board, what Prepare (or this clone's last push)
-		// saw: a fetch of another ticket since may have brought a push
-		// from another machine that took the ticket after this run lost
-		// its lease, which this push must not replace.
-		leaseRef = syncedRefs + ws.Branch
-	}
-	lease, _ := c.run(ctx, "rev-parse", "--verify", "--quiet", leaseRef+"^{commit}")
+	// What Prepare (or the last push) saw of the branch on the remote,
+	// kept in the review repository, not in the clone's refs, which the
+	// agent can move; empty means the branch must not exist there yet. A
+	// push someone made since (another machine, a person) is not
+	// replaced.
+	lease := r.commit(ctx, reviewSeen+ws.Branch)
 	if err := r.push(ctx, head, ref, lease); err != nil {
 		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
 	}
+	if _, err := r.git(ctx, "update-ref", reviewSeen+ws.Branch, head); err != nil {
+		return true, fmt.Errorf("push %s: record the pushed commit: %w", ws.Branch, err)
+	}
+	tracking := "refs/remotes/" + ws.Remote + "/" + ws.Branch
 	// Pushing to a URL does not update the remote-tracking branch.
 	if err := c.setRef(ctx, tracking, head); err != nil {
 		return true, fmt.Errorf("push %s: record the pushed commit: %w", ws.Branch, err)

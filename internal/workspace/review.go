@@ -33,6 +33,11 @@ const (
 	reviewDefault = "refs/bonsai/default"
 	// reviewFetched holds ticket branches as last fetched, by name.
 	reviewFetched = "refs/bonsai/fetched/"
+	// reviewSeen + branch is the commit the ticket branch was at on the
+	// project's repository when its ticket's worktree was last prepared,
+	// or when the runtime last pushed it: the lease of the next push.
+	// Absent when the repository had no such branch.
+	reviewSeen = "refs/bonsai/seen/"
 	// reviewKept + <ticket number> + "/" + commit keeps a ticket's
 	// reviewed commits from garbage collection until the ticket is done
 	// or deleted (ForgetReview).
@@ -163,6 +168,12 @@ func (r *reviewRepo) fetchDefault(ctx context.Context) (string, error) {
 // clone's config, alternates and links are checked first; the objects are
 // checked as they arrive.
 func (r *reviewRepo) fetchClone(ctx context.Context, branch string) (string, error) {
+	return r.fromClone(ctx, branch, "refs/heads/"+branch, reviewFetched+branch)
+}
+
+// fromClone fetches ref src of the clone (branch names it in errors) into
+// ref dst and returns its commit, "" when the clone or src is not there.
+func (r *reviewRepo) fromClone(ctx context.Context, branch, src, dst string) (string, error) {
 	clone, err := filepath.Abs(r.p.ClonePath(r.proj.Slug))
 	if err != nil {
 		return "", err
@@ -179,9 +190,8 @@ func (r *reviewRepo) fetchClone(ctx context.Context, branch string) (string, err
 	if err := r.host.checkConfig(ctx, r.proj.Slug, clone); err != nil {
 		return "", fmt.Errorf("read %s from the clone: %w", branch, err)
 	}
-	dst := reviewFetched + branch
 	_, err = r.git(ctx, "-c", "fetch.fsckObjects=true", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
-		"--no-recurse-submodules", "--no-auto-maintenance", "--upload-pack="+uploadPack(), "--", clone, "+refs/heads/"+branch+":"+dst)
+		"--no-recurse-submodules", "--no-auto-maintenance", "--upload-pack="+uploadPack(), "--", clone, "+"+src+":"+dst)
 	var ge *GitError
 	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
 		return "", nil
@@ -380,7 +390,7 @@ func (p *Provider) ForgetReview(ctx context.Context, slug string, n int, branch 
 	}
 	prefixes := []string{reviewKept + strconv.Itoa(n) + "/"}
 	if branch != "" {
-		prefixes = append(prefixes, reviewFetched+branch, reviewFetched+"pushed/"+branch)
+		prefixes = append(prefixes, reviewFetched+branch, reviewFetched+"pushed/"+branch, reviewSeen+branch)
 	}
 	out, err := r.git(ctx, append([]string{"for-each-ref", "--format=%(refname)"}, prefixes...)...)
 	if err != nil || out == "" {
@@ -390,6 +400,27 @@ func (p *Provider) ForgetReview(ctx context.Context, slug string, n int, branch 
 		if _, err := r.git(ctx, "update-ref", "-d", ref); err != nil {
 			return p.hidePaths(fmt.Errorf("forget the review of %s#%d: %w", slug, n, err))
 		}
+	}
+	return nil
+}
+
+// see records in the review repository, as the lease of the ticket
+// branch's next push, the commit remote (the branch in the project's
+// repository as Prepare's fetch just brought it into the clone, "" for
+// none). The commit is fetched from the clone's remote-tracking ref and
+// must still be remote: the agent's run has not started.
+func (r *reviewRepo) see(ctx context.Context, branch, remote string) error {
+	if remote == "" {
+		_, err := r.git(ctx, "update-ref", "-d", reviewSeen+branch)
+		return err
+	}
+	got, err := r.fromClone(ctx, branch, "refs/remotes/"+Remote+"/"+branch, reviewSeen+branch)
+	if err != nil {
+		return err
+	}
+	if got != remote {
+		r.git(ctx, "update-ref", "-d", reviewSeen+branch)
+		return fmt.Errorf("record the pushed %s: the clone's %s/%s moved while it was read", branch, Remote, branch)
 	}
 	return nil
 }
