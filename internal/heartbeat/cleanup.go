@@ -8,8 +8,9 @@ import (
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
-// removeDone removes the worktrees of tickets that are DONE (or deleted)
-// and returns how many it removed. It reads one directory per project and
+// removeDone removes the worktrees of tickets that are DONE (or deleted),
+// and what the review repository keeps of their reviews, and returns how
+// many worktrees it removed. It reads one directory per project and
 // touches the database only for tickets that have a worktree.
 func (h *Heartbeat) removeDone(ctx context.Context) (int, error) {
 	projects, err := h.opts.Store.Projects(ctx, store.ProjectFilter{IncludeArchived: true})
@@ -40,6 +41,11 @@ func (h *Heartbeat) removeDone(ctx context.Context) (int, error) {
 			if err := h.opts.Workspaces.Remove(ctx, p.Slug, n); err != nil {
 				errs = append(errs, err)
 				continue
+			}
+			// Its reviewed commits need no keeping any more (a deleted
+			// ticket's branch is not known: its last fetch stays).
+			if err := h.opts.Workspaces.ForgetReview(ctx, p.Slug, n, t.Branch); err != nil {
+				errs = append(errs, err)
 			}
 			h.log.Info("removed worktree of done ticket", "ticket", ref.String())
 			removed++

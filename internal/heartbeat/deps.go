@@ -64,7 +64,10 @@ type Workspaces interface {
 	// Review reads a ticket branch from the project's clone and the
 	// default branch from the project's repository into the runtime's own
 	// repository and returns the commits a person reviews.
-	Review(ctx context.Context, p board.Project, branch string) (workspace.Review, error)
+	Review(ctx context.Context, p board.Project, number int, branch string) (workspace.Review, error)
+	// ForgetReview deletes what the runtime's repository keeps of a
+	// done or deleted ticket's review.
+	ForgetReview(ctx context.Context, slug string, number int, branch string) error
 	// Worktrees lists the ticket numbers with a worktree in a project.
 	Worktrees(slug string) ([]int, error)
 	// Remove deletes a ticket's worktree, keeping its branch.

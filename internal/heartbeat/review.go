@@ -30,7 +30,7 @@ func (r *runState) recordReview(ctx context.Context) bool {
 	// The first review of a project fetches its default branch's history.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reviewTimeout)
 	defer cancel()
-	rv, err := h.opts.Workspaces.Review(ctx, proj, r.ws.Branch)
+	rv, err := h.opts.Workspaces.Review(ctx, proj, r.plan.Ticket.Number, r.ws.Branch)
 	if err != nil {
 		r.log.Warn("record the work for review", "err", err)
 		r.note(ctx, board.KindStatus, fmt.Sprintf("The work on `%s` could not be recorded for review, so the Changes page does not show it yet "+

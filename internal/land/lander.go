@@ -29,7 +29,7 @@ type Git interface {
 	Land(ctx context.Context, p board.Project, req workspace.LandRequest) (workspace.Landed, error)
 	// Review reads a ticket branch and the default branch into the
 	// runtime's own repository and returns the commits to review.
-	Review(ctx context.Context, p board.Project, branch string) (workspace.Review, error)
+	Review(ctx context.Context, p board.Project, number int, branch string) (workspace.Review, error)
 }
 
 // Options configures a Lander.

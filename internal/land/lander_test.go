@@ -88,7 +88,7 @@ func (e *env) verified(title, file, content string) board.Ticket {
 func (e *env) record(tk board.Ticket, branch string) board.Review {
 	e.t.Helper()
 	ctx := context.Background()
-	rv, err := e.ws.Review(ctx, e.proj, branch)
+	rv, err := e.ws.Review(ctx, e.proj, tk.Number, branch)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func (l *Lander) record(ctx context.Context, p board.Project, t board.Ticket) (s
 	if l.opts.Git == nil {
 		return "", noGit(t)
 	}
-	rv, err := l.opts.Git.Review(ctx, p, t.Branch)
+	rv, err := l.opts.Git.Review(ctx, p, t.Number, t.Branch)
 	if err != nil {
 		return "", err
 	}

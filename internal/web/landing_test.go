@@ -47,7 +47,7 @@ func landingEnv(t *testing.T, mode board.LandMode) (*env, string, board.Ticket) 
 	}
 	e.toVerification(t, tk.Ref())
 	// Recorded for review, as the heartbeat does at VERIFICATION.
-	rv, err := ws.Review(ctx, p, w.Branch)
+	rv, err := ws.Review(ctx, p, tk.Number, w.Branch)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,10 +16,11 @@ const (
 )
 
 // ensureClone clones the project's repo into projects/<slug> unless a clone
-// is there, points origin at the project's current repo, and fetches.
-func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Project) error {
+// is there, points origin at the project's current repo, and fetches; it
+// returns the runner of the host's git commands in the checked clone.
+func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Project) (*cloneGit, error) {
 	if err := checkRepo(proj.Repo); err != nil {
-		return err
+		return nil, err
 	}
 	slug := proj.Slug
 	clone := p.ClonePath(slug)
@@ -28,30 +29,35 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 	if _, err := os.Stat(filepath.Join(clone, ".git")); err != nil {
 		// A directory without .git is what a failed clone leaves behind.
 		if err := os.RemoveAll(clone); err != nil {
-			return fmt.Errorf("clone %s: %w", repo, err)
+			return nil, fmt.Errorf("clone %s: %w", repo, err)
 		}
 		if _, err := g.clone(ctx, "--origin", Remote, "--", repo, slug); err != nil {
 			os.RemoveAll(clone)
-			return fmt.Errorf("clone %s: %w", repo, err)
-		}
-	} else if url, _ := g.run(ctx, slug, "config", "--get", "remote."+Remote+".url"); url != repo {
-		// The project's repo was edited since the clone was made (or the
-		// clone recorded credentials before they were kept out of it).
-		if _, err := g.run(ctx, slug, "remote", "set-url", Remote, repo); err != nil {
-			return fmt.Errorf("point %s at %s: %w", Remote, repo, err)
+			return nil, fmt.Errorf("clone %s: %w", repo, err)
 		}
 	}
-	if err := p.ensureIdentity(ctx, g, slug); err != nil {
-		return err
+	c, err := g.openClone(ctx, slug, repo)
+	if err != nil {
+		return nil, err
+	}
+	if url, _ := c.run(ctx, "config", "--get", "remote."+Remote+".url"); url != repo {
+		// The project's repo was edited since the clone was made (or the
+		// clone recorded credentials before they were kept out of it).
+		if _, err := c.run(ctx, "remote", "set-url", Remote, repo); err != nil {
+			return nil, fmt.Errorf("point %s at %s: %w", Remote, repo, err)
+		}
+	}
+	if err := p.ensureIdentity(ctx, c); err != nil {
+		return nil, err
 	}
 	// The URL and refspec are given, not the remote's name, so that the
 	// remote's settings in the clone's config are not read; submodules,
 	// whose own config is not checked, and auto maintenance are left out.
-	if _, err := g.remote(ctx, slug, repo, "fetch", "--quiet", "--prune", "--no-recurse-submodules", "--no-auto-maintenance",
+	if _, err := c.remote(ctx, "fetch", "--quiet", "--prune", "--no-recurse-submodules", "--no-auto-maintenance",
 		"--", repo, "+refs/heads/*:refs/remotes/"+Remote+"/*"); err != nil {
-		return fmt.Errorf("fetch %s: %w", repo, err)
+		return nil, fmt.Errorf("fetch %s: %w", repo, err)
 	}
-	return nil
+	return c, nil
 }
 
 // ensureIdentity gives the clone a committer identity in its own config,
@@ -59,25 +65,25 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 // which hides the user's home and so ~/.gitconfig): Options.AgentIdentity
 // when it is set, kept current with it; else, in a clone that has none,
 // the user's, from git's global or system config, or Bonsai's.
-func (p *Provider) ensureIdentity(ctx context.Context, g *gitRunner, dir string) error {
+func (p *Provider) ensureIdentity(ctx context.Context, c *cloneGit) error {
 	want := p.opts.AgentIdentity
 	if want.Email == "" {
-		if email, _ := g.run(ctx, dir, "config", "--local", "user.email"); email != "" {
+		if email, _ := c.run(ctx, "config", "--local", "user.email"); email != "" {
 			return nil
 		}
 		want = Identity{Name: botName, Email: botEmail}
-		if e, _ := g.run(ctx, dir, "config", "user.email"); e != "" {
+		if e, _ := c.run(ctx, "config", "user.email"); e != "" {
 			want.Email = e
-			if n, _ := g.run(ctx, dir, "config", "user.name"); n != "" {
+			if n, _ := c.run(ctx, "config", "user.name"); n != "" {
 				want.Name = n
 			}
 		}
 	}
 	for _, kv := range [][2]string{{"user.name", want.Name}, {"user.email", want.Email}} {
-		if cur, _ := g.run(ctx, dir, "config", "--local", kv[0]); cur == kv[1] {
+		if cur, _ := c.run(ctx, "config", "--local", kv[0]); cur == kv[1] {
 			continue
 		}
-		if _, err := g.run(ctx, dir, "config", "--local", kv[0], kv[1]); err != nil {
+		if _, err := c.run(ctx, "config", "--local", kv[0], kv[1]); err != nil {
 			return fmt.Errorf("set git identity: %w", err)
 		}
 	}

@@ -32,6 +32,7 @@ var remoteSettings = []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.
 // gitRunner runs git through an executor.
 type gitRunner struct {
 	ex         executor.Executor
+	projects   string // the host path the executor is rooted at
 	remoteEnv  []string
 	netTimeout time.Duration
 	progress   io.Writer // Options.CloneProgress
@@ -79,7 +80,8 @@ func (g *gitRunner) withRemoteEnv(env []string) *gitRunner {
 }
 
 // run runs git args in dir (relative to the executor's root) and returns
-// its standard output.
+// its standard output: only in the runtime's own repositories (the review
+// and scratch repositories); in a clone, cloneGit.run.
 func (g *gitRunner) run(ctx context.Context, dir string, args ...string) (string, error) {
 	return g.do(ctx, dir, false, args...)
 }
@@ -93,17 +95,6 @@ func (g *gitRunner) clone(ctx context.Context, args ...string) (string, error) {
 		flag = "--progress"
 	}
 	return g.do(ctx, ".", true, append([]string{"clone", flag}, args...)...)
-}
-
-// remote runs a git command that talks to url (fetch, push) in the clone
-// projects/slug, with the runtime's credentials and the network timeout,
-// after checkConfig found nothing in the clone's config that would send it
-// elsewhere or make it run a program.
-func (g *gitRunner) remote(ctx context.Context, slug, url string, args ...string) (string, error) {
-	if err := g.checkConfig(ctx, slug, url); err != nil {
-		return "", fmt.Errorf("git %s: %w", args[0], err)
-	}
-	return g.do(ctx, slug, true, args...)
 }
 
 func (g *gitRunner) do(ctx context.Context, dir string, net bool, args ...string) (string, error) {
@@ -132,12 +123,6 @@ func (g *gitRunner) do(ctx context.Context, dir string, net bool, args ...string
 		return "", &GitError{Args: args, Code: exit.Code, Stderr: stderr.String()}
 	}
 	return strings.TrimSpace(stdout.String()), nil
-}
-
-// refExists reports whether ref names a commit.
-func (g *gitRunner) refExists(ctx context.Context, dir, ref string) bool {
-	_, err := g.run(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
-	return err == nil
 }
 
 // withEnv returns a runner whose local commands get env too.

@@ -197,9 +197,14 @@ func (p *Provider) tell(ctx context.Context, g *gitRunner, s *scratchRepo, proj 
 	if _, err := s.git(ctx, "update-ref", "refs/heads/landed", out); err != nil {
 		return err
 	}
+	url, _ := remoteURL(proj.Repo, g.remoteEnv)
+	c, err := g.openClone(ctx, proj.Slug, url)
+	if err != nil {
+		return err
+	}
 	baseRef := "refs/remotes/" + Remote + "/" + proj.DefaultBranch
-	_, err := g.run(ctx, proj.Slug, append(append([]string{}, remoteSettings...), "fetch", "--quiet", "--no-write-fetch-head",
-		"--no-recurse-submodules", "--no-auto-maintenance", "--", s.abs, "+refs/heads/landed:"+baseRef)...)
+	_, err = c.run(ctx, "fetch", "--quiet", "--no-write-fetch-head",
+		"--no-recurse-submodules", "--no-auto-maintenance", "--", s.abs, "+refs/heads/landed:"+baseRef)
 	return err
 }
 

@@ -38,7 +38,7 @@ func BenchmarkLand_Squash(b *testing.B) {
 		gittest.Run(b, ws.Root, "add", ".")
 		gittest.Run(b, ws.Root, "commit", "-q", "-m", fmt.Sprintf("change %d", i))
 		b.StartTimer()
-		rv, err := p.Review(context.Background(), project(repo), ws.Branch)
+		rv, err := p.Review(context.Background(), project(repo), 1, ws.Branch)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -45,7 +45,7 @@ func personCommit(t *testing.T, repo, file, content string) string {
 
 func land(t *testing.T, p *workspace.Provider, repo string, ws *workspace.Workspace, style board.LandStyle) (workspace.Landed, error) {
 	t.Helper()
-	rv, err := p.Review(context.Background(), project(repo), ws.Branch)
+	rv, err := p.Review(context.Background(), project(repo), 1, ws.Branch)
 	if err != nil {
 		return workspace.Landed{}, err
 	}
@@ -276,7 +276,7 @@ func TestLand_BranchOnlyInTheRepository(t *testing.T) {
 	if err != nil || gittest.Run(t, repo, "show", "main:hello.txt") != "hello" {
 		t.Fatalf("Land = %+v, %v", l, err)
 	}
-	_, err = p.Review(context.Background(), project(repo), "bonsai/demo/2-gone")
+	_, err = p.Review(context.Background(), project(repo), 2, "bonsai/demo/2-gone")
 	if err == nil || !strings.Contains(err.Error(), "neither in the project's clone nor in") {
 		t.Errorf("a branch that is nowhere: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
 // Prepare resolves ticket t of project proj to its workspace: it clones the
@@ -43,11 +44,12 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 		return nil, err
 	}
 	defer done()
-	if err := p.ensureClone(ctx, g, proj); err != nil {
+	c, err := p.ensureClone(ctx, g, proj)
+	if err != nil {
 		return nil, &RepoError{Repo: proj.Repo, Err: err}
 	}
 	base := Remote + "/" + proj.DefaultBranch
-	if !g.refExists(ctx, proj.Slug, base) {
+	if !c.refExists(ctx, base) {
 		return nil, &RepoError{Repo: proj.Repo, Err: fmt.Errorf("default branch %q not found in %s", proj.DefaultBranch, proj.Repo)}
 	}
 	ws := &Workspace{Branch: t.Branch, Base: base, Remote: Remote, Root: p.WorktreePath(proj.Slug, t.Number), Clone: p.ClonePath(proj.Slug)}
@@ -55,20 +57,32 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 		ws.Branch = BranchName(proj.Slug, t.Number, t.Title)
 	}
 	reused := isWorktree(ws.Root)
-	var c *catchUp
+	// The branch on the remote as this fetch saw it: the next push's lease.
+	seen, err := c.tip(ctx, "refs/remotes/"+Remote+"/"+ws.Branch)
+	if err != nil {
+		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
+	}
+	if err := p.see(ctx, g, proj, ws.Branch, seen); err != nil {
+		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
+	}
+	var cu *catchUp
 	if p.opts.SharedBoard {
-		if c, err = g.planCatchUp(ctx, proj.Slug, ws.Branch, reused); err != nil {
+		if cu, err = c.planCatchUp(ctx, ws.Branch, reused); err != nil {
 			return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 		}
 	}
-	if err := p.ensureWorktree(ctx, g, proj.Slug, ws, t.Branch != ""); err != nil {
+	if err := p.ensureWorktree(ctx, c, ws, t.Branch != ""); err != nil {
 		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 	}
 	if ws.Exec, err = p.opts.OpenAgent(proj, ws.Root, ws.Clone); err != nil {
 		return nil, fmt.Errorf("open worktree of %s: %w", t.Ref(), err)
 	}
-	if c != nil {
-		if err := c.finish(ctx, g, proj.Slug, ws, reused); err != nil {
+	if err := p.checkOut(ctx, c, ws); err != nil {
+		ws.Close()
+		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
+	}
+	if cu != nil {
+		if err := cu.finish(ctx, c, ws, reused); err != nil {
 			ws.Close()
 			return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 		}
@@ -76,9 +90,20 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 	return ws, nil
 }
 
-// ensureWorktree makes ws.Root a worktree of the clone on ws.Branch.
-// hadBranch says whether the ticket already recorded its branch.
-func (p *Provider) ensureWorktree(ctx context.Context, g *gitRunner, slug string, ws *Workspace, hadBranch bool) error {
+// see records in the project's review repository the commit of branch on
+// the remote as Prepare's fetch saw it (see reviewRepo.see).
+func (p *Provider) see(ctx context.Context, g *gitRunner, proj board.Project, branch, remote string) error {
+	r, err := p.openReview(ctx, g, proj)
+	if err != nil {
+		return err
+	}
+	return r.see(ctx, branch, remote)
+}
+
+// ensureWorktree makes ws.Root a worktree of the clone on ws.Branch,
+// with no files yet (checkOut writes them). hadBranch says whether the
+// ticket already recorded its branch.
+func (p *Provider) ensureWorktree(ctx context.Context, c *cloneGit, ws *Workspace, hadBranch bool) error {
 	if isWorktree(ws.Root) {
 		return nil
 	}
@@ -87,7 +112,7 @@ func (p *Provider) ensureWorktree(ctx context.Context, g *gitRunner, slug string
 	if err := os.RemoveAll(ws.Root); err != nil {
 		return err
 	}
-	if _, err := g.run(ctx, slug, "worktree", "prune"); err != nil {
+	if _, err := c.run(ctx, "worktree", "prune"); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(ws.Root), 0o700); err != nil {
@@ -98,15 +123,40 @@ func (p *Provider) ensureWorktree(ctx context.Context, g *gitRunner, slug string
 	remote := "refs/remotes/" + Remote + "/" + ws.Branch
 	var err error
 	switch {
-	case g.refExists(ctx, slug, local):
-		_, err = g.run(ctx, slug, "worktree", "add", "--quiet", ws.Root, ws.Branch)
-	case g.refExists(ctx, slug, remote):
-		_, err = g.run(ctx, slug, "worktree", "add", "--quiet", "-b", ws.Branch, ws.Root, remote)
+	case c.refExists(ctx, local):
+		_, err = c.run(ctx, "worktree", "add", "--quiet", "--no-checkout", ws.Root, ws.Branch)
+	case c.refExists(ctx, remote):
+		_, err = c.run(ctx, "worktree", "add", "--quiet", "--no-checkout", "-b", ws.Branch, ws.Root, remote)
 	default:
 		ws.Recreated = hadBranch
-		_, err = g.run(ctx, slug, "worktree", "add", "--quiet", "--no-track", "-b", ws.Branch, ws.Root, ws.Base)
+		_, err = c.run(ctx, "worktree", "add", "--quiet", "--no-checkout", "--no-track", "-b", ws.Branch, ws.Root, ws.Base)
 	}
 	return err
+}
+
+// checkOut writes the files of a worktree that has none yet (ensureWorktree
+// made it, or a process stopped before its files were written: its
+// metadata has no index) through the worktree's own executor: a checkout
+// runs the filters, and reads the attributes and config, the agent can
+// write, so it runs where the agent's commands do (the sandbox), never on
+// the host. A worktree whose files could not be written is removed, so
+// that the next Prepare starts it again.
+func (p *Provider) checkOut(ctx context.Context, c *cloneGit, ws *Workspace) error {
+	meta, err := executor.WorktreeMeta(ws.Root, filepath.Join(ws.Clone, ".git"))
+	if err != nil {
+		return err
+	}
+	if _, err := os.Lstat(filepath.Join(meta, "index")); err == nil {
+		return nil
+	}
+	if _, err := (worktreeGit{ex: ws.Exec}).run(ctx, "reset", "--hard", "--quiet"); err != nil {
+		if _, rerr := c.run(ctx, "worktree", "remove", "--force", ws.Root); rerr != nil {
+			removeTree(ws.Root)
+			c.run(ctx, "worktree", "prune")
+		}
+		return fmt.Errorf("check out %s: %w", ws.Branch, err)
+	}
+	return nil
 }
 
 // isWorktree reports whether dir is the top of a git worktree: linked

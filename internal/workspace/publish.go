@@ -13,15 +13,20 @@ import (
 )
 
 // Push pushes the workspace's branch to its remote when the branch has
-// commits its base does not, and reports whether it pushed. It runs in the
-// clone with the runtime's credentials (Options.RemoteEnv); the agent never
-// sees them. The branch belongs to Bonsai, so a rewritten history replaces
-// the remote one, unless the remote branch moved since the last fetch
-// (--force-with-lease against origin/<branch>; on a shared board, against
-// the commit Prepare or the last push saw). It pushes to the project's
-// URL, not to the remote's name, and refuses to push when the clone's
-// config has settings that would send the push elsewhere or run a program
-// (UnsafeConfigError).
+// commits the default branch does not, and reports whether it pushed. The
+// branch is read from the clone into the project's review repository
+// (git checks each object as it arrives), counted there against the
+// default branch fetched now from the project's repository, and pushed
+// from there with the runtime's credentials (Options.RemoteEnv): neither
+// the count nor the push reads the clone's remote-tracking refs, replace
+// refs, commit-graph or config, which the agent can write. The branch
+// belongs to Bonsai, so a rewritten history replaces the remote one,
+// unless the remote branch moved since the ticket's worktree was prepared
+// or last pushed (--force-with-lease against the commit recorded then in
+// the review repository). It pushes to the project's URL, and refuses to
+// run when the clone's config has settings that would send git elsewhere
+// or run a program (UnsafeConfigError) or its git directory has
+// alternates or links (TamperedError).
 func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) (pushed bool, err error) {
 	defer func() { err = p.hidePaths(err) }()
 	if ws.Remote == "" {
@@ -32,41 +37,39 @@ func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) 
 		return false, err
 	}
 	defer done()
+	url, _ := remoteURL(proj.Repo, g.remoteEnv)
+	c, err := g.openClone(ctx, proj.Slug, url)
+	if err != nil {
+		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
+	}
+	r, err := p.openReview(ctx, g, proj)
+	if err != nil {
+		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
+	}
+	head, n, err := r.ahead(ctx, ws.Branch)
+	if err != nil || n == 0 {
+		return false, err
+	}
 	ref := "refs/heads/" + ws.Branch
-	n, err := g.run(ctx, proj.Slug, "rev-list", "--count", ws.Base+".."+ref)
-	if err != nil {
+	// What Prepare (or the last push) saw of the branch on the remote,
+	// kept in the review repository, not in the clone's refs, which the
+	// agent can move; empty means the branch must not exist there yet. A
+	// push someone made since (another machine, a person) is not
+	// replaced.
+	lease := r.commit(ctx, reviewSeen+ws.Branch)
+	if err := r.push(ctx, head, ref, lease); err != nil {
 		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
 	}
-	if n == "0" {
-		return false, nil
+	if _, err := r.git(ctx, "update-ref", reviewSeen+ws.Branch, head); err != nil {
+		return true, fmt.Errorf("push %s: record the pushed commit: %w", ws.Branch, err)
 	}
-	head, err := g.run(ctx, proj.Slug, "rev-parse", "--verify", ref+"^{commit}")
-	if err != nil {
-		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
-	}
-	// What the last fetch saw of the branch on the remote; empty means
-	// the branch must not exist there yet.
 	tracking := "refs/remotes/" + ws.Remote + "/" + ws.Branch
-	leaseRef := tracking
-	if p.opts.SharedBoard {
-		// On a shared board, what Prepare (or this clone's last push)
-		// saw: a fetch of another ticket since may have brought a push
-		// from another machine that took the ticket after this run lost
-		// its lease, which this push must not replace.
-		leaseRef = syncedRefs + ws.Branch
-	}
-	lease, _ := g.run(ctx, proj.Slug, "rev-parse", "--verify", "--quiet", leaseRef+"^{commit}")
-	url, env := remoteURL(proj.Repo, g.remoteEnv)
-	if _, err := g.withRemoteEnv(env).remote(ctx, proj.Slug, url, "push", "--quiet", "--no-signed", "--no-follow-tags",
-		"--recurse-submodules=no", "--force-with-lease="+ref+":"+lease, "--", url, head+":"+ref); err != nil {
-		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
-	}
 	// Pushing to a URL does not update the remote-tracking branch.
-	if _, err := g.run(ctx, proj.Slug, "update-ref", tracking, head); err != nil {
+	if err := c.setRef(ctx, tracking, head); err != nil {
 		return true, fmt.Errorf("push %s: record the pushed commit: %w", ws.Branch, err)
 	}
 	if p.opts.SharedBoard {
-		if err := g.setRef(ctx, proj.Slug, syncedRefs+ws.Branch, head); err != nil {
+		if err := c.setRef(ctx, syncedRefs+ws.Branch, head); err != nil {
 			return true, fmt.Errorf("push %s: record the pushed commit: %w", ws.Branch, err)
 		}
 	}
@@ -86,16 +89,20 @@ func (p *Provider) Remove(ctx context.Context, slug string, n int) error {
 		return err
 	}
 	defer done()
-	if _, err := os.Stat(p.ClonePath(slug)); err == nil {
-		if _, err := g.run(ctx, slug, "worktree", "remove", "--force", dir); err == nil {
+	// A clone the host must not run git in still gets its worktree
+	// deleted; git forgets it at the next prune.
+	c, cerr := g.openClone(ctx, slug, "")
+	if cerr == nil {
+		if _, err := c.run(ctx, "worktree", "remove", "--force", dir); err == nil {
 			return nil
 		}
 	}
-	if err := os.RemoveAll(dir); err != nil {
-		return fmt.Errorf("remove worktree %s#%d: %w", slug, n, err)
+	removeTree(dir)
+	if _, err := os.Lstat(dir); err == nil {
+		return fmt.Errorf("remove worktree %s#%d: it could not be deleted", slug, n)
 	}
-	if _, err := os.Stat(p.ClonePath(slug)); err == nil {
-		if _, err := g.run(ctx, slug, "worktree", "prune"); err != nil {
+	if cerr == nil {
+		if _, err := c.run(ctx, "worktree", "prune"); err != nil {
 			return fmt.Errorf("remove worktree %s#%d: %w", slug, n, err)
 		}
 	}
@@ -123,16 +130,22 @@ func (p *Provider) Worktrees(slug string) ([]int, error) {
 }
 
 // Head returns the commit the branch points at in the project's clone,
-// or "" when the branch does not exist. It runs one local git command on
-// the host, with no network and no sandbox: the heartbeat compares it
-// before and after a run to see whether the agent committed.
+// or "" when the branch does not exist. It runs local git commands on the
+// host (the clone's checks and rev-parse), with no network and no sandbox:
+// the heartbeat compares it before and after a run to see whether the
+// agent committed.
 func (p *Provider) Head(ctx context.Context, proj board.Project, branch string) (string, error) {
 	g, done, err := p.runtime(ctx)
 	if err != nil {
 		return "", err
 	}
 	defer done()
-	out, err := g.run(ctx, proj.Slug, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch+"^{commit}")
+	url, _ := remoteURL(proj.Repo, g.remoteEnv)
+	c, err := g.openClone(ctx, proj.Slug, url)
+	if err != nil {
+		return "", p.hidePaths(fmt.Errorf("read the head of %s: %w", branch, err))
+	}
+	out, err := c.run(ctx, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch+"^{commit}")
 	var ge *GitError
 	if errors.As(err, &ge) && ge.Code == 1 {
 		return "", nil

@@ -9,10 +9,11 @@ import (
 // The clone's own git config (.git/config, the main worktree's
 // config.worktree and the files they include) is shared with every ticket's
 // worktree: `git config` run by the agent, or by a tool it runs, writes it.
-// The runtime's fetch and push read it too, while they hold the runtime's
-// credentials. Before each of them, checkConfig lists what git will read
-// from there and refuses settings that change where git connects, what it
-// sends, or make it run a program. `-c` on the command line cannot undo
+// The runtime's git commands in the clone read it too, fetch while it
+// holds the runtime's credentials. Before each host operation in the clone
+// (openClone), checkConfig lists what git will read from there and refuses
+// settings that change where git connects, what it sends, or make it run
+// a program that cloneSettings cannot switch off. `-c` on the command line cannot undo
 // them all (url.<any>.insteadOf, a remote named like the URL, include.path)
 // and resetting credential.helper would also drop the user's own global
 // helper, so the check, not overrides, is what keeps them out. Global and
@@ -39,6 +40,7 @@ var deniedKeys = map[string]bool{
 	"core.gitproxy":             true,
 	"core.askpass":              true,
 	"core.alternaterefscommand": true, // run by fetch for the repository's alternates
+	"core.worktree":             true, // a host directory the clone's commands would check files out to
 	"fetch.bundleuri":           true,
 	"transfer.bundleuri":        true,
 	"extensions.partialclone":   true, // fetches missing objects from another remote on demand
@@ -98,7 +100,7 @@ func deniedKey(key, url string) bool {
 // reads with includes followed, so a key an include pulls in is seen too,
 // and fails closed when the config cannot be read.
 func (g *gitRunner) checkConfig(ctx context.Context, slug, url string) error {
-	out, err := g.run(ctx, slug, "config", "--list", "--null", "--show-scope", "--show-origin")
+	out, err := (&cloneGit{g: g, slug: slug}).run(ctx, "config", "--list", "--null", "--show-scope", "--show-origin")
 	if err != nil {
 		return fmt.Errorf("read the git config of projects/%s: %w", slug, err)
 	}

@@ -195,10 +195,10 @@ var refusalCases = []refusalCase{
 		gittest.Run(t, dir, "config", "gpg.ssh.program", f.script)
 		gittest.Run(t, dir, "config", "gpg.ssh.defaultKeyCommand", f.script)
 	}, keys: keys("push.gpgsign", "gpg.program", "gpg.ssh.program", "gpg.ssh.defaultkeycommand")},
-	{name: "alternates", set: func(t *testing.T, f *remoteFixture, dir string) {
-		// fetch lists the refs of the clone's alternates with this command.
-		objects := filepath.Join(f.p.ClonePath("demo"), ".git", "objects", "info", "alternates")
-		os.WriteFile(objects, []byte(filepath.Join(f.other, "objects")+"\n"), 0o644)
+	{name: "alternate refs command", set: func(t *testing.T, f *remoteFixture, dir string) {
+		// fetch lists the refs of the clone's alternates with this
+		// command; alternates themselves are refused as tampering
+		// (TestProvider_HostGitRunsNothingTheAgentPlanted).
 		gittest.Run(t, dir, "config", "core.alternateRefsCommand", f.script)
 	}, keys: keys("core.alternaterefscommand")},
 	{name: "submodules and bundles", set: func(t *testing.T, f *remoteFixture, dir string) {

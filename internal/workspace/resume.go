@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 )
 
 // Refs under refs/bonsai/ in a clone are the runtime's own: no branch, not
@@ -54,8 +53,8 @@ type branchTips struct {
 }
 
 // tip returns the commit ref names, or "" when there is none.
-func (g *gitRunner) tip(ctx context.Context, slug, ref string) (string, error) {
-	out, err := g.run(ctx, slug, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+func (c *cloneGit) tip(ctx context.Context, ref string) (string, error) {
+	out, err := c.run(ctx, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
 	var ge *GitError
 	if errors.As(err, &ge) && ge.Code == 1 {
 		return "", nil
@@ -64,17 +63,16 @@ func (g *gitRunner) tip(ctx context.Context, slug, ref string) (string, error) {
 }
 
 // setRef points ref at commit ("" deletes it) on the host, only if it
-// still is at old when old is given. Hooks are off: git runs
-// reference-transaction hooks on ref updates, and the clone's
-// core.hooksPath is the agent's to set.
-func (g *gitRunner) setRef(ctx context.Context, slug, ref, commit string, old ...string) error {
-	args := []string{"-c", "core.hooksPath=" + os.DevNull, "update-ref"}
+// still is at old when old is given. Hooks are off (cloneSettings): git
+// runs reference-transaction hooks on ref updates.
+func (c *cloneGit) setRef(ctx context.Context, ref, commit string, old ...string) error {
+	args := []string{"update-ref"}
 	if commit == "" {
 		args = append(args, "-d", ref)
 	} else {
 		args = append(args, ref, commit)
 	}
-	_, err := g.run(ctx, slug, append(args, old...)...)
+	_, err := c.run(ctx, append(args, old...)...)
 	return err
 }
 
@@ -88,29 +86,29 @@ func (g *gitRunner) setRef(ctx context.Context, slug, ref, commit string, old ..
 // another machine (or a person) pushed since: the local branch moves to
 // the pushed one, and local commits it lacks (the two diverged) are kept
 // under a backup ref.
-func (g *gitRunner) catchUpPlan(ctx context.Context, slug, branch string, b branchTips) *Moved {
+func (c *cloneGit) catchUpPlan(ctx context.Context, branch string, b branchTips) *Moved {
 	switch {
 	case b.remote == "", b.local == "", b.local == b.remote, b.synced == b.remote:
 		return nil
-	case g.isAncestor(ctx, slug, b.remote, b.local):
+	case c.isAncestor(ctx, b.remote, b.local):
 		return nil
 	}
 	m := &Moved{From: b.local, To: b.remote}
-	if !g.isAncestor(ctx, slug, b.local, b.remote) {
+	if !c.isAncestor(ctx, b.local, b.remote) {
 		m.Backup = movedRefs + branch + "/" + short(b.local)
 	}
 	return m
 }
 
 // readTips reads the ticket branch's commits in the clone.
-func (g *gitRunner) readTips(ctx context.Context, slug, branch string) (branchTips, error) {
+func (c *cloneGit) readTips(ctx context.Context, branch string) (branchTips, error) {
 	var b branchTips
 	var err error
 	for _, r := range []struct {
 		ref string
 		to  *string
 	}{{"refs/heads/" + branch, &b.local}, {"refs/remotes/" + Remote + "/" + branch, &b.remote}, {syncedRefs + branch, &b.synced}} {
-		if *r.to, err = g.tip(ctx, slug, r.ref); err != nil {
+		if *r.to, err = c.tip(ctx, r.ref); err != nil {
 			return b, fmt.Errorf("read %s: %w", r.ref, err)
 		}
 	}
@@ -119,13 +117,13 @@ func (g *gitRunner) readTips(ctx context.Context, slug, branch string) (branchTi
 
 // moveBranch moves the ticket branch of a clone that has no worktree for
 // it, keeping the local commits under m.Backup first.
-func (g *gitRunner) moveBranch(ctx context.Context, slug, branch string, m *Moved) error {
+func (c *cloneGit) moveBranch(ctx context.Context, branch string, m *Moved) error {
 	if m.Backup != "" {
-		if err := g.setRef(ctx, slug, m.Backup, m.From); err != nil {
+		if err := c.setRef(ctx, m.Backup, m.From); err != nil {
 			return fmt.Errorf("keep the local commits of %s: %w", branch, err)
 		}
 	}
-	if err := g.setRef(ctx, slug, "refs/heads/"+branch, m.To, m.From); err != nil {
+	if err := c.setRef(ctx, "refs/heads/"+branch, m.To, m.From); err != nil {
 		return fmt.Errorf("move %s to the pushed branch: %w", branch, err)
 	}
 	return nil
@@ -141,31 +139,31 @@ type catchUp struct {
 // planCatchUp reads the ticket branch's commits and decides whether it
 // moves to the pushed one; a branch with no worktree (reused false) moves
 // now, before the worktree is made from it.
-func (g *gitRunner) planCatchUp(ctx context.Context, slug, branch string, reused bool) (*catchUp, error) {
-	tips, err := g.readTips(ctx, slug, branch)
+func (c *cloneGit) planCatchUp(ctx context.Context, branch string, reused bool) (*catchUp, error) {
+	tips, err := c.readTips(ctx, branch)
 	if err != nil {
 		return nil, err
 	}
-	c := &catchUp{tips: tips, moved: g.catchUpPlan(ctx, slug, branch, tips)}
-	if c.moved != nil && !reused {
-		if err := g.moveBranch(ctx, slug, branch, c.moved); err != nil {
+	cu := &catchUp{tips: tips, moved: c.catchUpPlan(ctx, branch, tips)}
+	if cu.moved != nil && !reused {
+		if err := c.moveBranch(ctx, branch, cu.moved); err != nil {
 			return nil, err
 		}
 	}
-	return c, nil
+	return cu, nil
 }
 
 // finish moves a reused worktree to the pushed branch when planned, and
 // records what this clone now holds of the remote's branch: the lease of
 // the next push, and what the next Prepare compares with.
-func (c *catchUp) finish(ctx context.Context, g *gitRunner, slug string, ws *Workspace, reused bool) error {
+func (c *catchUp) finish(ctx context.Context, g *cloneGit, ws *Workspace, reused bool) error {
 	if c.moved != nil && reused {
 		if err := moveWorktree(ctx, ws, c.moved); err != nil {
 			return fmt.Errorf("move the worktree to the pushed %s: %w (removing the worktree %s starts it again from the pushed branch, its uncommitted changes lost)", ws.Branch, err, ws.Root)
 		}
 	}
 	if c.tips.synced != c.tips.remote {
-		if err := g.setRef(ctx, slug, syncedRefs+ws.Branch, c.tips.remote); err != nil {
+		if err := g.setRef(ctx, syncedRefs+ws.Branch, c.tips.remote); err != nil {
 			return fmt.Errorf("record the pushed %s: %w", ws.Branch, err)
 		}
 	}

@@ -330,7 +330,7 @@ func TestLand_SharedBoardLandsThePushedBranch(t *testing.T) {
 	wsA, _ := m.work(t, m.a, "a.txt", true)
 	_, cb := m.work(t, m.b, "b.txt", true)
 	// B's beat recorded its work for review; A lands that.
-	rv, err := m.b.Review(context.Background(), m.proj, wsA.Branch)
+	rv, err := m.b.Review(context.Background(), m.proj, 1, wsA.Branch)
 	if err != nil || rv.Tip != cb {
 		t.Fatalf("B's review = %+v, %v; want its tip %s", rv, err, cb)
 	}

@@ -33,8 +33,14 @@ const (
 	reviewDefault = "refs/bonsai/default"
 	// reviewFetched holds ticket branches as last fetched, by name.
 	reviewFetched = "refs/bonsai/fetched/"
-	// reviewKept keeps reviewed commits from garbage collection, by
-	// commit.
+	// reviewSeen + branch is the commit the ticket branch was at on the
+	// project's repository when its ticket's worktree was last prepared,
+	// or when the runtime last pushed it: the lease of the next push.
+	// Absent when the repository had no such branch.
+	reviewSeen = "refs/bonsai/seen/"
+	// reviewKept + <ticket number> + "/" + commit keeps a ticket's
+	// reviewed commits from garbage collection until the ticket is done
+	// or deleted (ForgetReview).
 	reviewKept = "refs/bonsai/reviewed/"
 )
 
@@ -76,8 +82,8 @@ func (e *MovedError) Error() string {
 }
 
 // TamperedError means the clone's git directory holds what the runtime
-// never writes there and the agent's sandbox can (alternates, links):
-// nothing was read from it.
+// never writes there and the agent can (alternates, a commondir, links):
+// the host ran no git in it.
 type TamperedError struct {
 	Slug string
 	What string
@@ -85,7 +91,7 @@ type TamperedError struct {
 
 // Error implements the error interface.
 func (e *TamperedError) Error() string {
-	return fmt.Sprintf("refused to read the ticket branch from projects/%s: its git directory has %s, which Bonsai never writes and the agent's commands can; "+
+	return fmt.Sprintf("refused to run git in projects/%s: its git directory has %s, which Bonsai never writes and the agent's commands can; "+
 		"remove it (or delete the clone, which the next beat makes again)", e.Slug, e.What)
 }
 
@@ -162,6 +168,12 @@ func (r *reviewRepo) fetchDefault(ctx context.Context) (string, error) {
 // clone's config, alternates and links are checked first; the objects are
 // checked as they arrive.
 func (r *reviewRepo) fetchClone(ctx context.Context, branch string) (string, error) {
+	return r.fromClone(ctx, branch, "refs/heads/"+branch, reviewFetched+branch)
+}
+
+// fromClone fetches ref src of the clone (branch names it in errors) into
+// ref dst and returns its commit, "" when the clone or src is not there.
+func (r *reviewRepo) fromClone(ctx context.Context, branch, src, dst string) (string, error) {
 	clone, err := filepath.Abs(r.p.ClonePath(r.proj.Slug))
 	if err != nil {
 		return "", err
@@ -169,15 +181,17 @@ func (r *reviewRepo) fetchClone(ctx context.Context, branch string) (string, err
 	if fi, err := os.Lstat(filepath.Join(clone, ".git")); err != nil || !fi.IsDir() {
 		return "", nil
 	}
+	if err := checkCloneLayout(r.proj.Slug, filepath.Join(clone, ".git")); err != nil {
+		return "", err
+	}
 	if err := checkGitDir(r.proj.Slug, filepath.Join(clone, ".git")); err != nil {
 		return "", err
 	}
 	if err := r.host.checkConfig(ctx, r.proj.Slug, clone); err != nil {
 		return "", fmt.Errorf("read %s from the clone: %w", branch, err)
 	}
-	dst := reviewFetched + branch
 	_, err = r.git(ctx, "-c", "fetch.fsckObjects=true", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
-		"--no-recurse-submodules", "--no-auto-maintenance", "--", clone, "+refs/heads/"+branch+":"+dst)
+		"--no-recurse-submodules", "--no-auto-maintenance", "--upload-pack="+uploadPack(), "--", clone, "+"+src+":"+dst)
 	var ge *GitError
 	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
 		return "", nil
@@ -225,32 +239,69 @@ func (r *reviewRepo) tip(ctx context.Context, branch string) (string, error) {
 	return tip, nil
 }
 
+// ahead reads the ticket branch from the clone and the default branch
+// from the project's repository, and returns the branch's commit and how
+// many commits it has that the default branch lacks; a branch that is not
+// in the clone is an error.
+func (r *reviewRepo) ahead(ctx context.Context, branch string) (string, int, error) {
+	base, err := r.fetchDefault(ctx)
+	if err != nil {
+		return "", 0, err
+	}
+	tip, err := r.fetchClone(ctx, branch)
+	if err != nil {
+		return "", 0, err
+	}
+	if tip == "" {
+		return "", 0, fmt.Errorf("the branch %s is not in the project's clone", branch)
+	}
+	n, err := r.git(ctx, "rev-list", "--count", base+".."+tip)
+	if err != nil {
+		return "", 0, fmt.Errorf("count the commits of %s: %w", branch, err)
+	}
+	count, err := strconv.Atoi(n)
+	return tip, count, err
+}
+
+// push pushes commit to ref of the project's repository, with the
+// runtime's credentials, unless the remote's ref is no longer at lease
+// ("" meaning it must not exist).
+func (r *reviewRepo) push(ctx context.Context, commit, ref, lease string) error {
+	url, env := remoteURL(r.proj.Repo, r.g.remoteEnv)
+	_, err := r.g.withRemoteEnv(env).do(ctx, r.dir, true, append(append([]string{}, reviewSettings...),
+		"push", "--quiet", "--no-signed", "--no-follow-tags", "--recurse-submodules=no",
+		"--force-with-lease="+ref+":"+lease, "--", url, commit+":"+ref)...)
+	return err
+}
+
 // isAncestor reports whether commit a is an ancestor of (or is) b.
 func (r *reviewRepo) isAncestor(ctx context.Context, a, b string) bool {
 	_, err := r.git(ctx, "merge-base", "--is-ancestor", a, b)
 	return err == nil
 }
 
-// keep keeps commit from garbage collection.
-func (r *reviewRepo) keep(ctx context.Context, commit string) error {
-	_, err := r.git(ctx, "update-ref", reviewKept+commit, commit)
+// keep keeps commit, reviewed for ticket number n, from garbage
+// collection.
+func (r *reviewRepo) keep(ctx context.Context, n int, commit string) error {
+	_, err := r.git(ctx, "update-ref", reviewKept+strconv.Itoa(n)+"/"+commit, commit)
 	return err
 }
 
-// Review fetches ticket branch branch from the project's clone and the
+// Review fetches ticket number's branch from the project's clone and the
 // default branch from the project's repository into the project's review
-// repository, and returns them as the commits a person reviews: what the
-// heartbeat records when the ticket reaches VERIFICATION. It reads
+// repository, keeps both (until ForgetReview), and returns them as the
+// commits a person reviews: what the heartbeat records when the ticket
+// reaches VERIFICATION. It reads
 // nothing else of the clone: not its remote-tracking refs, replace refs,
 // hooks or alternates (a clone with alternates or links in its git
 // directory is refused with a *TamperedError). A branch that is in
 // neither place is an error.
-func (p *Provider) Review(ctx context.Context, proj board.Project, branch string) (Review, error) {
-	rv, err := p.review(ctx, proj, branch)
+func (p *Provider) Review(ctx context.Context, proj board.Project, number int, branch string) (Review, error) {
+	rv, err := p.review(ctx, proj, number, branch)
 	return rv, p.hidePaths(err)
 }
 
-func (p *Provider) review(ctx context.Context, proj board.Project, branch string) (Review, error) {
+func (p *Provider) review(ctx context.Context, proj board.Project, number int, branch string) (Review, error) {
 	g, done, err := p.runtime(ctx)
 	if err != nil {
 		return Review{}, err
@@ -277,7 +328,7 @@ func (p *Provider) review(ctx context.Context, proj board.Project, branch string
 	}
 	count, _ := strconv.Atoi(n)
 	for _, c := range []string{base, tip} {
-		if err := r.keep(ctx, c); err != nil {
+		if err := r.keep(ctx, number, c); err != nil {
 			return Review{}, fmt.Errorf("keep the reviewed commits: %w", err)
 		}
 	}
@@ -314,6 +365,62 @@ func checkGitDir(slug, gitDir string) error {
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("check the git directory of projects/%s: %w", slug, err)
 		}
+	}
+	return nil
+}
+
+// ForgetReview deletes what the review repository of project slug keeps
+// for ticket number n, which is done or deleted: its reviewed commits and,
+// when branch is given, the branch as last fetched. Other tickets' reviews
+// are kept, even of the same commits. A project with no review repository
+// has nothing to forget.
+func (p *Provider) ForgetReview(ctx context.Context, slug string, n int, branch string) error {
+	dir := filepath.Join(reviewDir, slug+".git")
+	if fi, err := os.Lstat(filepath.Join(p.opts.Projects, dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	g, done, err := p.runtime(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	r, err := p.openReview(ctx, g, board.Project{Slug: slug})
+	if err != nil {
+		return err
+	}
+	prefixes := []string{reviewKept + strconv.Itoa(n) + "/"}
+	if branch != "" {
+		prefixes = append(prefixes, reviewFetched+branch, reviewFetched+"pushed/"+branch, reviewSeen+branch)
+	}
+	out, err := r.git(ctx, append([]string{"for-each-ref", "--format=%(refname)"}, prefixes...)...)
+	if err != nil || out == "" {
+		return p.hidePaths(err)
+	}
+	for _, ref := range strings.Split(out, "\n") {
+		if _, err := r.git(ctx, "update-ref", "-d", ref); err != nil {
+			return p.hidePaths(fmt.Errorf("forget the review of %s#%d: %w", slug, n, err))
+		}
+	}
+	return nil
+}
+
+// see records in the review repository, as the lease of the ticket
+// branch's next push, the commit remote (the branch in the project's
+// repository as Prepare's fetch just brought it into the clone, "" for
+// none). The commit is fetched from the clone's remote-tracking ref and
+// must still be remote: the agent's run has not started.
+func (r *reviewRepo) see(ctx context.Context, branch, remote string) error {
+	if remote == "" {
+		_, err := r.git(ctx, "update-ref", "-d", reviewSeen+branch)
+		return err
+	}
+	got, err := r.fromClone(ctx, branch, "refs/remotes/"+Remote+"/"+branch, reviewSeen+branch)
+	if err != nil {
+		return err
+	}
+	if got != remote {
+		r.git(ctx, "update-ref", "-d", reviewSeen+branch)
+		return fmt.Errorf("record the pushed %s: the clone's %s/%s moved while it was read", branch, Remote, branch)
 	}
 	return nil
 }

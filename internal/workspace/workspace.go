@@ -143,5 +143,5 @@ func (p *Provider) runtime(ctx context.Context) (*gitRunner, func(), error) {
 			c.Close()
 		}
 	}
-	return &gitRunner{ex: ex, remoteEnv: p.opts.RemoteEnv, netTimeout: p.opts.NetTimeout, progress: p.opts.CloneProgress}, closeFn, nil
+	return &gitRunner{ex: ex, projects: p.opts.Projects, remoteEnv: p.opts.RemoteEnv, netTimeout: p.opts.NetTimeout, progress: p.opts.CloneProgress}, closeFn, nil
 }
