@@ -288,6 +288,9 @@ func (h *Heartbeat) policyOf(p board.Project) policy.Config {
 	c.Allow = append(slices.Clone(p.Agent.Allow), h.opts.Policy.Allow...)
 	c.Ask = append(slices.Clone(p.Agent.Ask), h.opts.Policy.Ask...)
 	c.Workspace = ""
+	if h.opts.ResolveProgram != nil {
+		c.Resolve = h.opts.ResolveProgram(p.Agent.Sandbox)
+	}
 	return c
 }
 
