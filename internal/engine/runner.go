@@ -211,7 +211,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	}
 	in := Invocation{Bin: bin, Endpoint: ep, ConfigDir: cfg, HomeDir: home,
 		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job),
-		BudgetUSD: job.Budget.USD, ReadOnly: job.Policy.Mode == policy.ModeReadOnly, Thinking: llm.ThinkingOff}
+		BudgetUSD: job.Budget.USD, ReadOnly: job.ReadOnly || job.Policy.Mode == policy.ModeReadOnly, Thinking: llm.ThinkingOff}
 	if r.opts.Thinking != nil {
 		in.Thinking = r.opts.Thinking(job)
 	}
@@ -454,11 +454,12 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 		onDone = in.answered
 		stdin = in.r
 	}
-	// A read-only project's engine runs with the worktree and its git
+	// A read-only run's engine (a read-only project, research before a
+	// person approved the plan) runs with the worktree and its git
 	// metadata mounted read-only: what its commands cannot write, no
 	// text rule has to catch. Its own state is a bind of its own.
 	res.exit, res.err = job.Workspace.Exec.Exec(ctx, cmd.Argv, executor.RunOptions{
-		Env: cmd.Env, Stdin: stdin, Output: out, Stderr: errw, ReadOnly: job.Policy.Mode == policy.ModeReadOnly})
+		Env: cmd.Env, Stdin: stdin, Output: out, Stderr: errw, ReadOnly: job.ReadOnly || job.Policy.Mode == policy.ModeReadOnly})
 	out.flush()
 	handle(nil)
 	res.stderr = strings.TrimSpace(errw.String())

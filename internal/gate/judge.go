@@ -40,7 +40,7 @@ func (c Config) command(ctx context.Context, args json.RawMessage) (context.Cont
 		return ctx, &r
 	}
 	d := policy.Judge(a.Command, c.Policy)
-	if d.Rule == policy.ReadOnlyRule || c.Policy.Mode == policy.ModeReadOnly {
+	if d.Rule == policy.ReadOnlyRule || c.readOnly() {
 		ctx = executor.ReadOnlyContext(ctx)
 	}
 	switch d.Verdict {
@@ -81,5 +81,13 @@ func Refusal(d policy.Decision) string {
 // readOnlyRefusal refuses a write or edit call in read-only mode.
 func readOnlyRefusal(context.Context, json.RawMessage) *tool.Result {
 	r := tool.Error("The project is read-only (research and plan only): files cannot be written or edited. Read and search the code, and write your findings or plan in your answer.")
+	return &r
+}
+
+// researchRefusal refuses a write or edit call in a read-only run of a
+// project that is not read-only: research before a person approved the
+// plan.
+func researchRefusal(context.Context, json.RawMessage) *tool.Result {
+	r := tool.Error("This run researches the ticket before a person approves the plan: files cannot be written or edited, and commands run with the worktree read-only. Read and search the code, and save your plan with ticket_plan.")
 	return &r
 }
