@@ -35,6 +35,12 @@ type Config struct {
 	// as read-only mode does, whatever the policy's mode: a run that
 	// promises no writes (research where a person approves the plan).
 	ReadOnly bool
+	// Unconfined says that commands run where no mount can hold them to
+	// reading: the project's sandbox is off. A command the policy allows
+	// only because it reads, and every command of a read-only run, is
+	// then held for a person instead (rule "sandbox-off"), never run
+	// unasked (docs/sandbox.md, "Sandbox off").
+	Unconfined bool
 }
 
 // readOnly reports whether the run may not write the workspace.

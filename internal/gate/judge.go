@@ -39,8 +39,8 @@ func (c Config) command(ctx context.Context, args json.RawMessage) (context.Cont
 		r := tool.Errorf("invalid arguments for bash: %v", err)
 		return ctx, &r
 	}
-	d := policy.Judge(a.Command, c.Policy)
-	if d.Rule == policy.ReadOnlyRule || c.readOnly() {
+	d := c.judge(a.Command)
+	if !c.Unconfined && (d.Rule == policy.ReadOnlyRule || c.readOnly()) {
 		ctx = executor.ReadOnlyContext(ctx)
 	}
 	switch d.Verdict {
@@ -76,6 +76,26 @@ func Refusal(d policy.Decision) string {
 		s += ": " + d.Command
 	}
 	return s
+}
+
+// SandboxOffRule is the rule of a command held for a person because only
+// the sandbox's read-only mount would have let it run unasked, and the
+// project's sandbox is off (Config.Unconfined).
+const SandboxOffRule = "sandbox-off"
+
+// judge is the policy's decision on command, with Config.Unconfined's
+// change: an allowed command that would run read-only is held instead.
+func (c Config) judge(command string) policy.Decision {
+	d := policy.Judge(command, c.Policy)
+	if !c.Unconfined || d.Verdict != policy.Allow || (d.Rule != policy.ReadOnlyRule && !c.readOnly()) {
+		return d
+	}
+	why := "it only reads"
+	if c.readOnly() {
+		why = "this run must not write the worktree"
+	}
+	return policy.Decision{Verdict: policy.Ask, Rule: SandboxOffRule, Command: d.Command,
+		Reason: "the project's sandbox is off, so no read-only mount holds this command to reading (" + why + "); a person approves it, or set the sandbox to required"}
 }
 
 // readOnlyRefusal refuses a write or edit call in read-only mode.
