@@ -176,9 +176,10 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check, Leases: leases,
 		GlobalLimit: global, SharedBoard: leases != nil, Registry: st, Worker: worker,
 		Transcripts: st, LeaseTTL: ttl,
-		Policy:       policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
-		PullRequests: newForges(a, st, cfg, redact.String, log),
-		Idle:         idle,
+		Policy:         policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
+		ResolveProgram: programResolvers([]string{a.homeDir(), userHome()}, d.Path()),
+		PullRequests:   newForges(a, st, cfg, redact.String, log),
+		Idle:           idle,
 	})
 	if err != nil {
 		lf.Close()

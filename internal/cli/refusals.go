@@ -86,6 +86,15 @@ func (e reportingExecutor) NetworkRefusals() ([]string, string) {
 	return e.refused.take(), e.refused.hint
 }
 
+// LimitsMet implements executor.LimitReporter as the sandbox does; ""
+// for one that cannot tell.
+func (e reportingExecutor) LimitsMet() string {
+	if l, ok := e.sandboxed.(executor.LimitReporter); ok {
+		return l.LimitsMet()
+	}
+	return ""
+}
+
 // Forward passes an engine run's forward to the sandbox's proxy (see
 // sandbox.Executor.Forward); a sandbox without one says
 // errors.ErrUnsupported.

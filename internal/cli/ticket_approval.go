@@ -112,7 +112,7 @@ func decideApproval(cmd *cobra.Command, a *app, refArg string, f approvalFlags, 
 	case ap.Status == board.ApprovalDenied:
 		fmt.Fprintf(a.stdout, "Denied on %s: %s\nThe next heartbeat tells the agent, with your note.\n", ref, text.OneLine(ap.Command, 80))
 	case ap.Always && ap.Pattern != "":
-		fmt.Fprintf(a.stdout, "Allowed on every ticket of %s, and added to its allow list: %s\n", ref.Project, text.OneLine(ap.Command, 80))
+		fmt.Fprintf(a.stdout, "Allowed on every ticket of %s, and added to its allow list as the program it runs now: %s\n", ref.Project, text.OneLine(ap.Pattern, 80))
 	case ap.Always:
 		fmt.Fprintf(a.stdout, "Allowed on every ticket of %s: %s\n", ref.Project, text.OneLine(ap.Command, 80))
 	default:

@@ -35,7 +35,7 @@ const (
 // commandJudges returns the job's judges.
 func commandJudges(job heartbeat.Job) judges {
 	g := gate.Wrap([]tool.Tool{allowed{"bash"}, allowed{"edit"}}, agentrunner.Gate(job))
-	return judges{hookBash: g[0], hookApplyPatch: g[1]}
+	return judges{hookBash: afterLimit(job, g[0]), hookApplyPatch: afterLimit(job, g[1])}
 }
 
 // commandAllowed is allowed's result.

@@ -211,7 +211,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	}
 	in := Invocation{Bin: bin, Endpoint: ep, ConfigDir: cfg, HomeDir: home,
 		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job),
-		BudgetUSD: job.Budget.USD, ReadOnly: job.Policy.Mode == policy.ModeReadOnly, Thinking: llm.ThinkingOff}
+		BudgetUSD: job.Budget.USD, ReadOnly: job.ReadOnly || job.Policy.Mode == policy.ModeReadOnly, Thinking: llm.ThinkingOff}
 	if r.opts.Thinking != nil {
 		in.Thinking = r.opts.Thinking(job)
 	}
@@ -298,6 +298,9 @@ type result struct {
 	// lost is why the transcript's mirror (a shared board's store)
 	// refused a line: the run stopped there.
 	lost error
+	// limit is the notes of the sandbox limits met (limits.go), which end
+	// the run; command the last command the engine ran before.
+	limit, command string
 }
 
 // resumeFailed reports whether the CLI refused the session to resume: it
@@ -408,6 +411,7 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 					}
 				}
 				res.messages++
+				res.watchLimits(job, *m, cancel)
 				if m.Role == llm.RoleAssistant {
 					if m.Usage != nil {
 						res.usage = res.usage.Add(*m.Usage)
@@ -454,13 +458,19 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 		onDone = in.answered
 		stdin = in.r
 	}
-	// A read-only project's engine runs with the worktree and its git
+	// A read-only run's engine (a read-only project, research before a
+	// person approved the plan) runs with the worktree and its git
 	// metadata mounted read-only: what its commands cannot write, no
 	// text rule has to catch. Its own state is a bind of its own.
 	res.exit, res.err = job.Workspace.Exec.Exec(ctx, cmd.Argv, executor.RunOptions{
-		Env: cmd.Env, Stdin: stdin, Output: out, Stderr: errw, ReadOnly: job.Policy.Mode == policy.ModeReadOnly})
+		Env: cmd.Env, Stdin: stdin, Output: out, Stderr: errw, ReadOnly: job.ReadOnly || job.Policy.Mode == policy.ModeReadOnly})
 	out.flush()
 	handle(nil)
+	if res.limit == "" && res.exit.Limit != "" {
+		// A limit the sandbox noted when the CLI ended (its /tmp
+		// filled, a file too large, the worktree's growth).
+		res.limit = res.exit.Limit
+	}
 	res.stderr = strings.TrimSpace(errw.String())
 	res.deadline = errors.Is(ctx.Err(), context.DeadlineExceeded) && !res.asked && !res.tokens
 	res.stopped = parent.Err() != nil
@@ -477,6 +487,8 @@ func (res result) outcome(e Engine, job heartbeat.Job) heartbeat.Outcome {
 		}
 	}
 	switch {
+	case res.limit != "" && res.err == nil:
+		out.Status, out.Error = board.RunError, agentrunner.LimitError(res.limit, res.command)
 	case res.err != nil && errors.Is(res.err, executor.ErrCommandNotFound):
 		out.Status, out.Error = board.RunError, fmt.Sprintf("%s is not installed: %s", e.Name(), e.Install())
 	case res.err != nil:

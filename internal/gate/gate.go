@@ -31,6 +31,21 @@ type Config struct {
 	// Ask decides the commands the policy holds for a person; nil
 	// refuses them.
 	Ask Asker
+	// ReadOnly runs every command read-only and refuses write and edit,
+	// as read-only mode does, whatever the policy's mode: a run that
+	// promises no writes (research where a person approves the plan).
+	ReadOnly bool
+	// Unconfined says that commands run where no mount can hold them to
+	// reading: the project's sandbox is off. A command the policy allows
+	// only because it reads, and every command of a read-only run, is
+	// then held for a person instead (rule "sandbox-off"), never run
+	// unasked (docs/sandbox.md, "Sandbox off").
+	Unconfined bool
+}
+
+// readOnly reports whether the run may not write the workspace.
+func (c Config) readOnly() bool {
+	return c.ReadOnly || c.Policy.Mode == policy.ModeReadOnly
 }
 
 // The tools the gate knows by name (internal/tools).
@@ -41,7 +56,7 @@ const (
 )
 
 // Wrap returns ts with the bash tool judged before it runs, in
-// read-only mode write and edit refused, and the tools of MCP servers
+// read-only mode (or a read-only run) write and edit refused, and the tools of MCP servers
 // (mcp__<server>__<tool>) judged by the policy (mcp.go). Other tools are
 // returned as they are.
 func Wrap(ts []tool.Tool, c Config) []tool.Tool {
@@ -50,8 +65,11 @@ func Wrap(ts []tool.Tool, c Config) []tool.Tool {
 		switch {
 		case t.Name() == bashTool:
 			out[i] = &bashGuard{guarded: guarded{Tool: t}, c: c}
-		case c.Policy.Mode == policy.ModeReadOnly && (t.Name() == writeTool || t.Name() == editTool):
+		case c.readOnly() && (t.Name() == writeTool || t.Name() == editTool):
 			out[i] = &guarded{Tool: t, check: readOnlyRefusal}
+			if c.Policy.Mode != policy.ModeReadOnly {
+				out[i] = &guarded{Tool: t, check: researchRefusal}
+			}
 		case strings.HasPrefix(t.Name(), mcpPrefix):
 			out[i] = &guarded{Tool: t, check: c.mcpCheck(t)}
 		default:

@@ -39,8 +39,8 @@ func (c Config) command(ctx context.Context, args json.RawMessage) (context.Cont
 		r := tool.Errorf("invalid arguments for bash: %v", err)
 		return ctx, &r
 	}
-	d := policy.Judge(a.Command, c.Policy)
-	if d.Rule == policy.ReadOnlyRule || c.Policy.Mode == policy.ModeReadOnly {
+	d := c.judge(a.Command)
+	if !c.Unconfined && (d.Rule == policy.ReadOnlyRule || c.readOnly()) {
 		ctx = executor.ReadOnlyContext(ctx)
 	}
 	switch d.Verdict {
@@ -78,8 +78,36 @@ func Refusal(d policy.Decision) string {
 	return s
 }
 
+// SandboxOffRule is the rule of a command held for a person because only
+// the sandbox's read-only mount would have let it run unasked, and the
+// project's sandbox is off (Config.Unconfined).
+const SandboxOffRule = "sandbox-off"
+
+// judge is the policy's decision on command, with Config.Unconfined's
+// change: an allowed command that would run read-only is held instead.
+func (c Config) judge(command string) policy.Decision {
+	d := policy.Judge(command, c.Policy)
+	if !c.Unconfined || d.Verdict != policy.Allow || (d.Rule != policy.ReadOnlyRule && !c.readOnly()) {
+		return d
+	}
+	why := "it only reads"
+	if c.readOnly() {
+		why = "this run must not write the worktree"
+	}
+	return policy.Decision{Verdict: policy.Ask, Rule: SandboxOffRule, Command: d.Command,
+		Reason: "the project's sandbox is off, so no read-only mount holds this command to reading (" + why + "); a person approves it, or set the sandbox to required"}
+}
+
 // readOnlyRefusal refuses a write or edit call in read-only mode.
 func readOnlyRefusal(context.Context, json.RawMessage) *tool.Result {
 	r := tool.Error("The project is read-only (research and plan only): files cannot be written or edited. Read and search the code, and write your findings or plan in your answer.")
+	return &r
+}
+
+// researchRefusal refuses a write or edit call in a read-only run of a
+// project that is not read-only: research before a person approved the
+// plan.
+func researchRefusal(context.Context, json.RawMessage) *tool.Result {
+	r := tool.Error("This run researches the ticket before a person approves the plan: files cannot be written or edited, and commands run with the worktree read-only. Read and search the code, and save your plan with ticket_plan.")
 	return &r
 }

@@ -3,8 +3,7 @@ package heartbeat
 import (
 	"context"
 	"fmt"
-	"strings"
-	"unicode"
+	"slices"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/policy"
@@ -19,10 +18,6 @@ type Approvals interface {
 	UseApproval(ctx context.Context, ref board.Ref, id string) error
 	MarkApprovalsTold(ctx context.Context, ref board.Ref, ids []string) error
 }
-
-// maxPattern is the longest command offered as an Allow pattern; the board
-// refuses longer patterns.
-const maxPattern = 1000
 
 // approve is the run's Job.Approve: how a command the policy held for a
 // person is handled now.
@@ -41,19 +36,16 @@ func (r *runState) approve(ctx context.Context, command string, d policy.Decisio
 		r.log.Error(what, "err", err)
 		return ApprovalAnswer{Message: fmt.Sprintf("This command needs a person's approval (%s), and the approval could not be checked: %v. It did not run; go on without it, or ask with ticket_ask.", d.Rule, err)}
 	}
-	g, err := store.GrantedApproval(ctx, ref, command)
-	switch {
-	case err == nil:
-		if err := store.UseApproval(ctx, ref, g.ID); err != nil {
-			return fail("use approval", err)
-		}
-		if g.TicketID == r.plan.Ticket.ID && !g.Told {
-			r.told(ctx, g.ID)
-		}
-		r.log.Info("command allowed by a person", "approval", g.ID, "always", g.Always)
-		return ApprovalAnswer{Allow: true}
-	case board.ErrorCode(err) != board.ENOTFOUND:
+	cfg := r.h.policyOf(r.plan.Project)
+	if r.ws != nil {
+		cfg.Workspace = r.ws.Root
+	}
+	allowed, err := r.granted(ctx, command, cfg)
+	if err != nil {
 		return fail("find approval", err)
+	}
+	if allowed {
+		return ApprovalAnswer{Allow: true}
 	}
 	as, err := store.Approvals(ctx, ref)
 	if err != nil {
@@ -81,7 +73,7 @@ func (r *runState) approve(ctx context.Context, command string, d policy.Decisio
 		return ApprovalAnswer{Message: fmt.Sprintf("This command needs a person's approval (%s: %s), but it contains a secret of the runtime, so it cannot be posted on the ticket. It did not run; go on without it.", d.Rule, d.Reason)}
 	}
 	a, err := store.RequestApproval(ctx, ref, board.Approval{RunID: r.run.ID, Command: command,
-		Rule: d.Rule, Reason: d.Reason, Pattern: patternOf(command)}, runtimeAuthor)
+		Rule: d.Rule, Reason: d.Reason, Pattern: policy.GrantPattern(command, cfg)}, runtimeAuthor)
 	if err != nil {
 		if board.ErrorCode(err) == board.EINVALID {
 			return ApprovalAnswer{Message: fmt.Sprintf("This command needs a person's approval (%s: %s), and it cannot be asked for: %v. It did not run.", d.Rule, d.Reason, err)}
@@ -119,25 +111,49 @@ func untold(as []board.Approval) []board.Approval {
 	return out
 }
 
-// patternOf returns command as the Allow pattern that "always allow" adds
-// to the project, or "" when the command is not one that matches exactly
-// itself: one simple command of literal words (policy.ParsePattern: no
-// assignment, no redirection), with no * (a glob in a pattern), a program
-// named by its bare name (a pattern so written matches only the program
-// found on PATH, named without a path, with no variables set for it and
-// no redirection into a file), one line, and short enough for the board.
-func patternOf(command string) string {
-	if len(command) > maxPattern || strings.ContainsAny(command, "*") ||
-		strings.IndexFunc(command, unicode.IsControl) >= 0 {
-		return ""
+// maxGrants bounds how many stale once-only grants one question skips.
+const maxGrants = 8
+
+// granted reports whether a person's grant lets command run now, and
+// uses it. A grant holds while it records the program the command runs
+// now (policy.GrantHolds): an always-grant also when it recorded no
+// pattern because its pattern was already on the project's Allow list.
+// A once-only grant that no longer holds is used up, so that the next
+// one, or a new question, follows; an always-grant that no longer holds
+// stays, and the command is asked again (the new decision adds the
+// pattern of the program it runs now).
+func (r *runState) granted(ctx context.Context, command string, cfg policy.Config) (bool, error) {
+	ref := r.plan.Ticket.Ref()
+	store := r.h.opts.Store
+	for range maxGrants {
+		g, err := store.GrantedApproval(ctx, ref, command)
+		if board.ErrorCode(err) == board.ENOTFOUND {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		now := policy.GrantPattern(command, cfg)
+		holds := policy.GrantHolds(g.Pattern, command, cfg) ||
+			(g.Always && g.Pattern == "" && now != "" && slices.Contains(cfg.Allow, now))
+		if !holds && g.Always {
+			r.log.Info("always-grant no longer holds: the program resolves elsewhere", "approval", g.ID, "pattern", g.Pattern)
+			return false, nil
+		}
+		if err := store.UseApproval(ctx, ref, g.ID); err != nil {
+			return false, err
+		}
+		if !holds {
+			r.log.Info("once-only grant dropped: the program resolves elsewhere", "approval", g.ID, "pattern", g.Pattern)
+			continue
+		}
+		if g.TicketID == r.plan.Ticket.ID && !g.Told {
+			r.told(ctx, g.ID)
+		}
+		r.log.Info("command allowed by a person", "approval", g.ID, "always", g.Always)
+		return true, nil
 	}
-	if _, err := policy.ParsePattern(command); err != nil {
-		return ""
-	}
-	if prog, _, _ := strings.Cut(strings.TrimSpace(command), " "); strings.Contains(prog, "/") {
-		return ""
-	}
-	return command
+	return false, nil
 }
 
 func orSomeone(name string) string {

@@ -170,6 +170,13 @@ type Job struct {
 	// patterns with config.json's policy.* patterns appended, DataDir and
 	// HomeDir set. The runner sets Workspace (the worktree root).
 	Policy policy.Config
+	// ReadOnly is set when the run promises no writes to the worktree:
+	// in a read-only project, and researching a ticket in RESEARCH of a
+	// project where a person approves each plan (plan mode). Every
+	// command of the run runs with the worktree and its git metadata
+	// mounted read-only (executor.RunOptions.ReadOnly), and write and
+	// edit are refused; the policy still judges in the project's mode.
+	ReadOnly bool
 	// Approve is asked about a command the policy judged Ask. nil means no
 	// person can be asked: the command is refused.
 	Approve func(ctx context.Context, command string, d policy.Decision) ApprovalAnswer

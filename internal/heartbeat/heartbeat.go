@@ -109,6 +109,12 @@ type Options struct {
 	// directory and the home directory. A project's permission mode sets
 	// the mode.
 	Policy policy.Config
+	// ResolveProgram, when not nil, gives the policy's program lookup
+	// (policy.Config.Resolve) for a project whose sandbox is set as
+	// given: an always-grant records the program it finds for a bare name
+	// and lets the command run only while it finds the same file
+	// (docs/policy.md, "Approvals"). nil keeps Policy.Resolve.
+	ResolveProgram func(board.SandboxMode) func(name string) string
 	// PullRequests, when not nil, opens the pull requests of pr-mode
 	// projects' tickets that reach VERIFICATION and follows the open ones
 	// at the start of every beat (docs/forges.md).

@@ -261,7 +261,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time, st *Stat
 		Brief: Brief{Task: r.plan.Task, Project: r.plan.Project, Ticket: t, Comments: comments,
 			Unseen: slices.Clone(r.seen), Decisions: decisions, Budget: budget, Deadline: deadline, Now: h.opts.Now()},
 		Workspace: ws, Model: r.plan.Model, SessionFile: transcript, Mirror: mirror, Skills: h.opts.Skills,
-		Tools: tools, OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project),
+		Tools: tools, OnUsage: r.setUsage, Policy: h.policyOf(r.plan.Project), ReadOnly: readOnlyRun(r.plan.Project, t),
 		Approve: r.approve, LiveStore: h.liveStore(t.ID),
 	}, nil
 }
@@ -288,7 +288,19 @@ func (h *Heartbeat) policyOf(p board.Project) policy.Config {
 	c.Allow = append(slices.Clone(p.Agent.Allow), h.opts.Policy.Allow...)
 	c.Ask = append(slices.Clone(p.Agent.Ask), h.opts.Policy.Ask...)
 	c.Workspace = ""
+	if h.opts.ResolveProgram != nil {
+		c.Resolve = h.opts.ResolveProgram(p.Agent.Sandbox)
+	}
 	return c
+}
+
+// readOnlyRun reports whether a run on ticket t promises no writes to the
+// worktree (Job.ReadOnly): every run of a read-only project, and a run on
+// a ticket in RESEARCH where a person approves each plan, since nothing
+// may change before they approved it.
+func readOnlyRun(p board.Project, t board.Ticket) bool {
+	m := p.Agent.PermissionMode
+	return m == board.ModeReadOnly || (t.State == board.Research && m.PersonApprovesPlans())
 }
 
 // runAgent runs the job until it ends or its deadline passes, and turns a

@@ -85,21 +85,37 @@ func ParsePattern(s string) (Pattern, error) {
 // allows reports whether an Allow pattern may allow a command whose
 // program is written as prog: the bare name for a pattern naming the
 // program by its name (a path such as ./make may be a file the agent
-// wrote), the same absolute path outside the workspace for a pattern
-// naming a path. A command run by xargs, which adds words from its input,
-// needs a pattern ending in a lone *.
-func (p Pattern) allows(prog, workspace string, viaXargs bool) bool {
+// wrote); for a pattern naming an absolute path outside the workspace,
+// the same path, or the bare name while c.Resolve finds that path for it.
+// A command run by xargs, which adds words from its input, needs a
+// pattern ending in a lone *.
+func (p Pattern) allows(prog string, c Config, viaXargs bool) bool {
 	if viaXargs && !p.rest {
 		return false
 	}
-	if p.path == "" {
-		return !strings.ContainsAny(prog, `/\`)
-	}
-	if !strings.HasPrefix(prog, "/") || path.Clean(prog) != p.path {
+	bare := !strings.ContainsAny(prog, `/\`)
+	switch {
+	case p.path != "" && inDir(p.path, c.Workspace):
+		return false
+	case bare && c.Resolve != nil:
+		found := c.Resolve(prog)
+		return found != "" && !inDir(found, c.Workspace) && (p.path == "" || found == p.path)
+	case p.path == "":
+		return bare
+	case bare:
 		return false
 	}
-	ws := path.Clean(workspace)
-	return workspace == "" || (p.path != ws && !strings.HasPrefix(p.path, ws+"/"))
+	return strings.HasPrefix(prog, "/") && path.Clean(prog) == p.path
+}
+
+// inDir reports whether the clean absolute path p is dir or below it; an
+// empty dir holds nothing.
+func inDir(p, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	d := path.Clean(dir)
+	return p == d || strings.HasPrefix(p, d+"/")
 }
 
 // match reports whether the command's words (program name first) match.

@@ -61,6 +61,14 @@ type Config struct {
 	Workspace string
 	// Mode is auto, ask or read-only; empty means auto.
 	Mode Mode
+	// Resolve, when not nil, finds the program a bare name runs on the
+	// sandbox's PATH as the host sees it: its absolute path, or "" when
+	// the name is not found there or a directory the agent can write
+	// comes first (see executor.ProgramResolver). An Allow pattern naming
+	// an absolute path, as an always-grant records it (GrantPattern),
+	// then also matches the bare name while the name resolves to that
+	// path. nil: such a pattern matches only the path as written.
+	Resolve func(name string) string
 }
 
 // Validate reports the first malformed pattern or unknown mode.

@@ -95,7 +95,7 @@ func (j *judge) mode(name string, ws []word, c callInfo, cmd string) {
 	}
 	if c.exact() {
 		for _, p := range j.allow {
-			if p.allows(c.prog, j.cfg.Workspace, c.xargs) && p.match(norm) {
+			if p.allows(c.prog, j.cfg, c.xargs) && p.match(norm) {
 				j.note(Decision{Verdict: Allow, Rule: "allow-pattern", Reason: "the project allows " + p.String(), Command: cmd})
 				return
 			}

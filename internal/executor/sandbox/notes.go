@@ -14,6 +14,31 @@ func tmpNote(size int64) string {
 	return fmt.Sprintf("the command filled the sandbox's /tmp of %s (limits.tmpMiB in config.json): delete what it left there, or write large files in the workspace", mib(size))
 }
 
+// pidsNote is the note of a command that met the process limit.
+func pidsNote(l Limits) string {
+	return fmt.Sprintf("the sandbox reached its limit of %d processes and threads (limits.processes in config.json): a fork failed; run fewer at once", l.Processes)
+}
+
+// oomNote is the note of a command that met the memory limit.
+func oomNote(l Limits) string {
+	return fmt.Sprintf("the sandbox ran out of its %s of memory (limits.memoryMiB in config.json): a process was killed; use less (fewer parallel jobs, smaller inputs)", mib(l.Memory))
+}
+
+// LimitsMet implements executor.LimitReporter: the process and memory
+// limits the sandbox's cgroup met since it was made (with this executor);
+// "" without a cgroup.
+func (s *Executor) LimitsMet() string {
+	var notes []string
+	n := s.cg.read()
+	if n.pids > 0 {
+		notes = append(notes, pidsNote(s.opts.Limits))
+	}
+	if n.oom > 0 {
+		notes = append(notes, oomNote(s.opts.Limits))
+	}
+	return strings.Join(notes, "; ")
+}
+
 // sigXFSZ is the signal of a write past RLIMIT_FSIZE.
 const sigXFSZ = 25
 
@@ -29,10 +54,10 @@ func (s *Executor) limitNotes(x *executor.Exit, opts executor.RunOptions, before
 	}
 	after := s.cg.read()
 	if after.pids > before.pids {
-		notes = append(notes, fmt.Sprintf("the sandbox reached its limit of %d processes and threads (limits.processes in config.json): a fork failed; run fewer at once", l.Processes))
+		notes = append(notes, pidsNote(l))
 	}
 	if after.oom > before.oom {
-		notes = append(notes, fmt.Sprintf("the sandbox ran out of its %s of memory (limits.memoryMiB in config.json): a process was killed; use less (fewer parallel jobs, smaller inputs)", mib(l.Memory)))
+		notes = append(notes, oomNote(l))
 		if x.Code == 0 {
 			x.Code = 1 // one of its processes was killed
 		}

@@ -214,14 +214,32 @@ func (s *Executor) environ(extra []string) []string {
 	var env []string
 	for _, kv := range executor.CleanEnv(os.Environ(), s.opts.Env) {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == "HOME" || name == "TMPDIR" {
+		switch name {
+		case "HOME", "TMPDIR":
 			continue
+		case "PATH":
+			kv = "PATH=" + s.commandPath(kv[len("PATH="):])
 		}
 		env = append(env, kv)
 	}
 	env = append(env, "HOME="+s.home, "TMPDIR=/tmp")
 	env = append(env, s.env...)
 	return append(env, extra...)
+}
+
+// commandPath is the PATH commands get: the runtime's without the
+// entries the sandbox hides behind writable tmpfs mounts (the home, the
+// data directory, /tmp) that no bind shows again. Those hold only what
+// the agent wrote there, which must not run in place of a host program
+// of the same name (executor.HiddenPath; an always-grant records the
+// program found on this PATH).
+func (s *Executor) commandPath(path string) string {
+	hidden := append([]string{s.home, s.opts.DataDir, "/tmp"}, s.opts.Hide...)
+	kept := make([]string, len(s.opts.Binds))
+	for i, b := range s.opts.Binds {
+		kept[i] = b.Host
+	}
+	return executor.HiddenPath(path, hidden, kept)
 }
 
 // bwrapPath finds bwrap, or says which package provides it.

@@ -85,6 +85,20 @@ const tlsServices = `(allow mach-lookup
 // hooks and info, and the .git directory itself, never writable; then the
 // network. Every path goes through Real with o.Resolve and is quoted.
 func Profile(o Options) (string, error) {
+	return profile(o, false)
+}
+
+// ProfileReadOnly returns the profile of a command that must not write
+// the workspace (executor.RunOptions.ReadOnly): Profile's, then, last, so
+// that it wins over every rule that allowed them, no writes to the
+// workspace root, the caches or the clone's .git and the worktree's
+// metadata in it. The private directory and the binds stay as they are,
+// as in the Linux sandbox's read-only view.
+func ProfileReadOnly(o Options) (string, error) {
+	return profile(o, true)
+}
+
+func profile(o Options, readOnly bool) (string, error) {
 	o, err := o.check()
 	if err != nil {
 		return "", err
@@ -142,6 +156,16 @@ func Profile(o Options) (string, error) {
 		w.b.WriteString("; nor the files tying the worktree to the clone\n")
 		w.rule("(deny file-write*", "subpath", gitShut)
 		w.rule("(deny file-write*", "literal", gitFixed)
+	}
+	if readOnly {
+		shut := []string{w.real(o.Root)}
+		for _, k := range sortedKeys(o.Caches) {
+			shut = append(shut, w.real(o.Caches[k]))
+		}
+		if gitDir != "" {
+			shut = append(shut, gitDir, w.real(o.GitWorktree))
+		}
+		w.rule("\n; read-only: no writes to the workspace root, the caches, the clone's .git\n(deny file-write*", "subpath", outermost(shut))
 	}
 	w.network(o)
 	if w.err != nil {

@@ -101,18 +101,78 @@ func TestProfileGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			file := filepath.Join("testdata", g.name+".sb")
-			if *update {
-				must(t, os.WriteFile(file, []byte(got), 0o644))
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to write it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("profile differs from %s (go test -update rewrites it after review):\n%s", file, got)
-			}
+			golden(t, g.name, got)
 		})
+	}
+}
+
+// readOnlyHost is a workspace with caches, a clone's .git and an
+// engine's writable state, for read-only commands.
+func readOnlyHost() Options {
+	o := macHost()
+	o.Caches = map[string]string{"GOCACHE": "/Users/ann/.bonsai/cache/demo/go-build"}
+	o.GitDir = "/Users/ann/.bonsai/repos/demo/.git"
+	o.GitWorktree = "/Users/ann/.bonsai/repos/demo/.git/worktrees/demo-3"
+	o.Binds = []Bind{{Path: "/Users/ann/.bonsai/engines/demo/3/home"}}
+	return o
+}
+
+// TestProfileReadOnly: a read-only command's profile (issue 25: modes
+// are enforced by what the sandbox can reach) is the writable one with a
+// last rule, which Seatbelt applies over every earlier allow, denying
+// writes to the workspace root, the caches and the clone's .git with the
+// worktree's metadata; the private directory and the engine's state stay
+// writable.
+func TestProfileReadOnly(t *testing.T) {
+	o := readOnlyHost()
+	rw, err := Profile(o)
+	must(t, err)
+	ro, err := ProfileReadOnly(o)
+	must(t, err)
+	golden(t, "readonly", ro)
+	rest, ok := strings.CutPrefix(ro, strings.TrimSuffix(rw, w(o.Network)))
+	if !ok {
+		t.Fatalf("the read-only profile does not start with the writable one:\n%s", ro)
+	}
+	last := strings.TrimSuffix(rest, w(o.Network))
+	for _, p := range []string{o.Root, o.Caches["GOCACHE"], o.GitDir} {
+		if !strings.Contains(last, `(subpath "`+p+`")`) {
+			t.Errorf("the read-only rule does not name %s:\n%s", p, last)
+		}
+	}
+	for _, p := range []string{o.TmpDir, o.Binds[0].Path} {
+		if strings.Contains(last, p) {
+			t.Errorf("the read-only rule names %s, which stays writable:\n%s", p, last)
+		}
+	}
+	if !strings.HasPrefix(strings.TrimSpace(last), "; read-only") || !strings.Contains(last, "(deny file-write*") {
+		t.Errorf("no read-only rule after the writable profile:\n%s", last)
+	}
+	if strings.Contains(rw, "; read-only") {
+		t.Errorf("the writable profile has the read-only rule:\n%s", rw)
+	}
+}
+
+// w is the network part every profile ends with.
+func w(n Network) string {
+	var b writer
+	b.network(Options{Network: n})
+	return b.b.String()
+}
+
+// golden compares a profile with testdata/<name>.sb; -update rewrites it.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	file := filepath.Join("testdata", name+".sb")
+	if *update {
+		must(t, os.WriteFile(file, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("profile differs from %s (go test -update rewrites it after review):\n%s", file, got)
 	}
 }
 

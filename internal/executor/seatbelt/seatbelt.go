@@ -23,11 +23,13 @@ const SandboxExec = "/usr/bin/sandbox-exec"
 // local executor's.
 type Executor struct {
 	*local.Executor
-	opts    Options
-	profile string
-	env     []string // KEY=VALUE pairs every command gets after CleanEnv's
-	shell   string   // bash, else sh
-	ownTmp  bool     // remove opts.TmpDir on Close
+	opts      Options
+	profile   string
+	roProfile string   // ProfileReadOnly, for RunOptions.ReadOnly
+	env       []string // KEY=VALUE pairs every command gets after CleanEnv's
+	roEnv     []string // and a read-only command's, after env
+	shell     string   // bash, else sh
+	ownTmp    bool     // remove opts.TmpDir on Close
 }
 
 var _ executor.Executor = (*Executor)(nil)
@@ -126,7 +128,17 @@ func (s *Executor) setup(opts Options) error {
 	}
 	opts.Resolve = RealPath
 	s.opts = opts
-	s.profile, err = Profile(opts)
+	if s.profile, err = Profile(opts); err != nil {
+		return err
+	}
+	s.roProfile, err = ProfileReadOnly(opts)
+	if _, ok := opts.Caches["GOCACHE"]; ok {
+		// go vet and go test need a writable build cache; a read-only
+		// command gets one of its own in the private directory (the
+		// project's could otherwise be given build results that a
+		// later, writable command runs).
+		s.roEnv = []string{"GOCACHE=" + filepath.Join(tmp, ".bonsai-gocache")}
+	}
 	return err
 }
 
@@ -184,8 +196,13 @@ func (s *Executor) Shell(ctx context.Context, script string, opts executor.RunOp
 // group is the command's. HOME, TMPDIR, the caches and the proxy come
 // after CleanEnv's pairs and override them; the caller's come last.
 func (s *Executor) run(ctx context.Context, argv []string, opts executor.RunOptions) (executor.Exit, error) {
-	args := append([]string{SandboxExec, "-p", s.profile, "--"}, argv...)
+	profile, env := s.profile, append([]string(nil), s.env...)
+	if opts.ReadOnly {
+		profile, env = s.roProfile, append(env, s.roEnv...)
+	}
+	args := append([]string{SandboxExec, "-p", profile, "--"}, argv...)
 	inner := opts
-	inner.Env = append(append([]string(nil), s.env...), opts.Env...)
+	inner.ReadOnly = false
+	inner.Env = append(env, opts.Env...)
 	return s.Executor.Exec(ctx, args, inner)
 }

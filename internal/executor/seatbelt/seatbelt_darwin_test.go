@@ -196,3 +196,23 @@ func TestProxy(t *testing.T) {
 		t.Errorf("reached another port: %s", out)
 	}
 }
+
+// TestReadOnlyCommand: a read-only command cannot write the workspace,
+// while the next, writable one can, and the read-only one may still
+// write its private directory.
+func TestReadOnlyCommand(t *testing.T) {
+	requireSeatbelt(t)
+	root := t.TempDir()
+	s := open(t, root, Options{})
+	var out bytes.Buffer
+	x, err := s.Shell(context.Background(), `touch bonsai-marker; echo x > "$TMPDIR/ok" && cat "$TMPDIR/ok"`, executor.RunOptions{Output: &out, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "bonsai-marker")); err == nil || !strings.Contains(out.String(), "x") {
+		t.Fatalf("read-only command: exit %d, %q; the marker was written or the private directory was not", x.Code, out.String())
+	}
+	if code, out := shell(t, s, "touch bonsai-marker"); code != 0 {
+		t.Fatalf("writable command: exit %d: %s", code, out)
+	}
+}

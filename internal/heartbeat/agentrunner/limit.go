@@ -80,6 +80,15 @@ func (h *limitHit) Error() string {
 		strings.Join(what, "; "), oneLine(h.command, maxLimitCommand), raise)
 }
 
+// LimitError is the run's error for a command that met the sandbox's
+// limits (note, as executor.Exit.Limit): an engine's run that ends at a
+// limit is recorded as Bonsai's own loop's is.
+func LimitError(note, command string) string {
+	h := &limitHit{}
+	h.record(note, command)
+	return h.Error()
+}
+
 var (
 	// limitKey ends the first clause of each of the sandbox's limit
 	// notes (internal/executor/sandbox/notes.go) and names its key.

@@ -177,7 +177,7 @@ func (r *Runner) codingTools(hit *limitHit) func(ws, skills executor.Executor) [
 // Gate is the command gate of a job: its policy in the job's worktree,
 // and its Approve hook for the commands the policy holds for a person.
 func Gate(job heartbeat.Job) gate.Config {
-	c := gate.Config{Policy: job.Policy}
+	c := gate.Config{Policy: job.Policy, ReadOnly: job.ReadOnly, Unconfined: job.Project.Agent.Sandbox == board.SandboxOff}
 	if job.Workspace != nil {
 		c.Policy.Workspace = job.Workspace.Root
 	}
