@@ -146,6 +146,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		},
 		Notify:     webNotifier{a},
 		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },
+		Branch:     projectBranch,
 		Heartbeat:  func() any { return loadHeartbeat(d, a.now()) },
 		// Postgres tells of other machines' events at once.
 		EventsChanged: eventsChanged(s),

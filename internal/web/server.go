@@ -71,6 +71,12 @@ type Options struct {
 	// Its message is shown to the person as it is. nil checks only the
 	// id's form.
 	CheckModel func(id string) error
+	// Branch resolves a project's default branch for repository repo, as
+	// `bonsai project add` does: empty means detect it (a local
+	// repository's current branch), and a local repository must have the
+	// branch (an EINVALID error naming the branches it has). nil takes
+	// the branch given, else main.
+	Branch func(ctx context.Context, repo, branch string) (string, error)
 	// LastBeat reports when the newest heartbeat started and how long it
 	// took; nil or ok false means no beat is known.
 	LastBeat func() (started time.Time, took time.Duration, ok bool)
