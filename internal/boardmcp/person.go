@@ -25,6 +25,9 @@ type Board interface {
 	UpdateTicket(ctx context.Context, ref board.Ref, u board.TicketPatch, actor board.Actor) (board.Ticket, error)
 	MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error)
 	AddComment(ctx context.Context, ref board.Ref, c board.Comment) (board.Comment, error)
+	// Landing is a ticket's landing record: a DONE ticket whose work
+	// landed stays DONE (board.CheckLeaveDone).
+	Landing(ctx context.Context, ref board.Ref) (board.Landing, error)
 }
 
 // PersonTools returns the board tools of a person's MCP client: the
@@ -305,9 +308,30 @@ func (p *person) move(ctx context.Context, raw json.RawMessage) (tool.Result, er
 	if err != nil {
 		return tool.Result{}, err
 	}
-	t, err := p.b.MoveTicket(ctx, ref, board.MoveRequest{To: to, Actor: board.Human, Feedback: a.Feedback}, p.author)
+	req := board.MoveRequest{To: to, Actor: board.Human, Feedback: a.Feedback}
+	if err := p.checkLeaveDone(ctx, ref, req); err != nil {
+		return tool.Result{}, err
+	}
+	t, err := p.b.MoveTicket(ctx, ref, req, p.author)
 	if err != nil {
 		return tool.Result{}, err
 	}
 	return tool.Text(fmt.Sprintf("Moved %s to %s.", t.Ref(), t.State)), nil
+}
+
+// checkLeaveDone refuses to move a DONE ticket whose work landed out of
+// DONE, as `bonsai ticket move` and the web UI do.
+func (p *person) checkLeaveDone(ctx context.Context, ref board.Ref, req board.MoveRequest) error {
+	t, err := p.b.Ticket(ctx, ref)
+	if err != nil || t.State != board.Done {
+		return err
+	}
+	l, err := p.b.Landing(ctx, ref)
+	if board.ErrorCode(err) == board.ENOTFOUND {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return board.CheckLeaveDone(t, l, req)
 }

@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"os"
-	"os/exec"
-	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
@@ -56,32 +54,24 @@ func newLander(a *app, st store.Store) (*land.Lander, error) {
 // approver is the person approving from this process: the board records
 // them as a.author(); the commits that land their approval are theirs,
 // from config.json's git.personName and git.personEmail, else their git
-// config's user.name and user.email, else their user name.
-func (a *app) approver() land.Approval {
+// identity as git resolves it for project p's repository (gitIdentity).
+// With neither, Person is incomplete and the Lander refuses to make a
+// commit (land.ErrNoIdentity's fix says how to set one).
+func (a *app) approver(p board.Project) land.Approval {
 	ap := land.Approval{Author: a.author()}
 	if cfg, err := a.config(); err == nil {
 		ap.Person = land.Person{Name: cfg.Git.PersonName, Email: cfg.Git.PersonEmail}
 	}
-	if ap.Person.Name == "" {
-		ap.Person.Name = gitConfig("user.name")
-	}
-	if ap.Person.Email == "" {
-		ap.Person.Email = gitConfig("user.email")
-	}
-	if ap.Person.Name == "" {
-		ap.Person.Name = ap.Author
+	if ap.Person.Name == "" || ap.Person.Email == "" {
+		g := gitIdentity(p.Repo)
+		if ap.Person.Name == "" {
+			ap.Person.Name = g.Name
+		}
+		if ap.Person.Email == "" {
+			ap.Person.Email = g.Email
+		}
 	}
 	return ap
-}
-
-// gitConfig reads a key of the person's global git config; "" when git or
-// the key is missing.
-func gitConfig(key string) string {
-	out, err := exec.Command("git", "config", "--global", "--get", key).Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }
 
 // approve lands ticket ref as the approving person, with an optional note.
@@ -94,7 +84,11 @@ func (a *app) approve(ctx context.Context, ref board.Ref, note string, again boo
 	if err != nil {
 		return land.Result{}, err
 	}
-	ap := a.approver()
+	p, err := st.Project(ctx, ref.Project)
+	if err != nil {
+		return land.Result{}, err
+	}
+	ap := a.approver(p)
 	ap.Ref, ap.Note = ref, note
 	if again {
 		return l.Land(ctx, ap)
@@ -103,14 +97,18 @@ func (a *app) approve(ctx context.Context, ref board.Ref, note string, again boo
 }
 
 // webApprove is the web UI's approval: the Lander, as the person running
-// the server (a.approver()).
+// the server (a.approver).
 func webApprove(a *app, st store.Store) func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
 	return func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
 		l, err := newLander(a, st)
 		if err != nil {
 			return board.Ticket{}, err
 		}
-		ap := a.approver()
+		p, err := st.Project(ctx, ref.Project)
+		if err != nil {
+			return board.Ticket{}, err
+		}
+		ap := a.approver(p)
 		ap.Ref, ap.Note = ref, note
 		r, err := l.Approve(ctx, ap)
 		return r.Ticket, err

@@ -80,14 +80,10 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	if err != nil {
 		return err
 	}
-	given := cmd.Flags().Changed("branch")
-	switch {
-	case !given:
-		o.branch = "main"
-	case strings.TrimSpace(o.branch) == "":
+	if cmd.Flags().Changed("branch") && strings.TrimSpace(o.branch) == "" {
 		return usagef("--branch is empty; give the branch agents start from, e.g. main")
 	}
-	if o.branch, err = checkBranch(cmd.Context(), repo, o.branch, given); err != nil {
+	if o.branch, err = projectBranch(cmd.Context(), repo, o.branch); err != nil {
 		return err
 	}
 	if err := checkModelID(a.getenv, "--model", o.model); err != nil {

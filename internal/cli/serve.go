@@ -146,6 +146,8 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		},
 		Notify:     webNotifier{a},
 		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },
+		Branch:     projectBranch,
+		NextSteps:  func(ctx context.Context) []view.Step { return a.nextSteps(ctx, s, false) },
 		Heartbeat:  func() any { return loadHeartbeat(d, a.now()) },
 		// Postgres tells of other machines' events at once.
 		EventsChanged: eventsChanged(s),

@@ -23,11 +23,12 @@ Tickets are named <project>#<number>, e.g. demo#12. They move
 BACKLOG → RESEARCH → IN_PROGRESS → VERIFICATION → DONE; people hand tickets to
 the agent (BACKLOG → RESEARCH or IN_PROGRESS) and review its work
 (approve: VERIFICATION → DONE; return: back to IN_PROGRESS with feedback), and
-answer the agent's requests to run a command (allow, deny).`,
+answer the agent's requests to run a command (allow, deny). A DONE ticket whose
+work landed stays DONE; 'ticket reopen' opens a follow-up of it.`,
 	}
 	cmd.AddCommand(newTicketAddCmd(a), newTicketListCmd(a), newTicketShowCmd(a), newTicketEditCmd(a),
 		newTicketMoveCmd(a), newTicketApproveCmd(a), newTicketLandCmd(a), newTicketReturnCmd(a), newTicketAllowCmd(a), newTicketDenyCmd(a),
-		newTicketStopCmd(a), newTicketRunCmd(a), newTicketTranscriptCmd(a))
+		newTicketStopCmd(a), newTicketRunCmd(a), newTicketTranscriptCmd(a), newTicketReopenCmd(a))
 	return cmd
 }
 

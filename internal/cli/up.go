@@ -32,7 +32,9 @@ fire 'bonsai heartbeat' as a child process every heartbeat.intervalSec
 seconds until interrupted. Each beat is a fresh short-lived process; a failed
 beat is logged to logs/up.log and the next one runs on time. It prints a line
 when a run starts and when it ends (result, duration, turns, tokens, cost),
-and why a ticket is not run each time that reason changes.`,
+and why a ticket is not run each time that reason changes. On start it prints
+the next steps before agents can work, while any is left: add a project,
+store a key for the model agents would use.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runUp(cmd.Context(), a, o)
@@ -74,6 +76,9 @@ func runUp(ctx context.Context, a *app, o serveOptions) error {
 			b.interval(), logFile.Name())
 	}
 	fmt.Fprintf(say, "Bonsai is running at %s\n", url)
+	if st, err := a.openStore(ctx); err == nil {
+		printNextSteps(say, a.nextSteps(ctx, st, true))
+	}
 	err = srv.Serve(ctx, l)
 	cancel()
 	<-done

@@ -57,7 +57,7 @@ func (c Config) Get(name string) (string, error) {
 
 // unknownKey is the error for a key that is not in the schema.
 func unknownKey(name string) error {
-	return fmt.Errorf("unknown key %q; known keys are %s, %s, %s, %s, %s", name, knownKeys(), modelKeyHelp(), providerKeyHelp(), forgeKeyHelp(), mcpKeyHelp())
+	return fmt.Errorf("unknown key %q%s; known keys are %s, %s, %s, %s, %s", name, didYouMean(name), knownKeys(), modelKeyHelp(), providerKeyHelp(), forgeKeyHelp(), mcpKeyHelp())
 }
 
 // Set returns c with the dotted key set from a command-line value, validated

@@ -317,7 +317,7 @@ func apply(c *Config, prefix string, obj map[string]any) error {
 			}
 			continue
 		}
-		return &FileError{Key: full, Err: fmt.Errorf("unknown key; known keys are %s, %s, %s, %s, %s", knownKeys(), modelKeyHelp(), providerKeyHelp(), forgeKeyHelp(), mcpKeyHelp())}
+		return &FileError{Key: full, Err: fmt.Errorf("unknown key%s; known keys are %s, %s, %s, %s, %s", didYouMean(full), knownKeys(), modelKeyHelp(), providerKeyHelp(), forgeKeyHelp(), mcpKeyHelp())}
 	}
 	return nil
 }

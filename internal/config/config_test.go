@@ -17,7 +17,7 @@ func TestParse_Errors(t *testing.T) {
 		{"null", `null`, "cfg.json: must be a JSON object of settings, got null"},
 		{"empty", " \n", "cfg.json: is empty; it must be a JSON object of settings"},
 		{"array", `[]`, "cfg.json: not valid JSON"},
-		{"unknown key", `{"modle": "x/y"}`, `cfg.json: modle: unknown key; known keys are model, heartbeat.intervalSec`},
+		{"unknown key", `{"modle": "x/y"}`, `cfg.json: modle: unknown key (did you mean "model"?); known keys are model, heartbeat.intervalSec`},
 		{"unknown nested key", `{"heartbeat": {"interval": 5}}`, "cfg.json: heartbeat.interval: unknown key"},
 		{"section not object", `{"heartbeat": 5}`, "cfg.json: heartbeat: must be an object"},
 		{"wrong type", `{"heartbeat": {"intervalSec": "60"}}`, `cfg.json: heartbeat.intervalSec: must be a whole number from 10 to 86400, got "60"`},
@@ -126,7 +126,9 @@ func TestConfig_Set(t *testing.T) {
 		{"budget.projectDailyUSD", "lots", "", `budget.projectDailyUSD: must be an amount of US dollars from 0 to 100000, got "lots"`},
 		{"budget.projectDailyUSD", "NaN", "", `got "NaN"`},
 		{"budget.runUSD", "-1", "", "budget.runUSD: must be an amount of US dollars from 0 to 100000, got -1"},
-		{"nope", "1", "", `unknown key "nope"`},
+		{"nope", "1", "", `unknown key "nope"; known keys are`},
+		{"modle", "x/y", "", `unknown key "modle" (did you mean "model"?); known keys are`},
+		{"budget.ticketusd", "1", "", `unknown key "budget.ticketusd" (did you mean "budget.ticketUSD"?)`},
 	}
 	for _, tt := range tests {
 		got, err := c.Set(tt.key, tt.value)

@@ -22,8 +22,9 @@ type Git struct {
 	AuthorName  string `json:"authorName,omitempty"`
 	AuthorEmail string `json:"authorEmail,omitempty"`
 	// PersonName and PersonEmail are who the commits that land approved
-	// work are by; empty means the person's own git config (user.name,
-	// user.email).
+	// work are by; empty means the person's git identity as git resolves
+	// it for the project's repository (its user.name and user.email, else
+	// the global ones).
 	PersonName  string `json:"personName,omitempty"`
 	PersonEmail string `json:"personEmail,omitempty"`
 }
@@ -45,9 +46,9 @@ var gitKeys = []key{
 		str: func(c *Config) *string { return &c.Git.AuthorName }, check: checkGitName},
 	{name: "git.authorEmail", help: "author email of the agents' commits (default " + DefaultAgentEmail + ")",
 		str: func(c *Config) *string { return &c.Git.AuthorEmail }, check: checkGitEmail},
-	{name: "git.personName", help: "name the approving person lands work under (default: git config user.name)",
+	{name: "git.personName", help: "name the approving person lands work under (default: your git identity for the project's repository)",
 		str: func(c *Config) *string { return &c.Git.PersonName }, check: checkGitName},
-	{name: "git.personEmail", help: "email the approving person lands work under (default: git config user.email)",
+	{name: "git.personEmail", help: "email the approving person lands work under (default: your git identity for the project's repository)",
 		str: func(c *Config) *string { return &c.Git.PersonEmail }, check: checkGitEmail},
 }
 

@@ -162,6 +162,9 @@ func (l *Lander) land(ctx context.Context, a Approval, again bool) (Result, erro
 			rec.Mode = board.LandPR
 		}
 	}
+	if t.Branch != "" && rec.Mode == board.LandMerge && !a.Person.complete() {
+		return Result{}, noIdentity(p, t, a.Person)
+	}
 	var commit, how string
 	var rv board.Review
 	if t.Branch != "" && rec.Mode != board.LandNone {
@@ -231,7 +234,7 @@ func (l *Lander) merge(ctx context.Context, p board.Project, t board.Ticket, rv 
 		return workspace.Landed{}, noGit(t)
 	}
 	return l.opts.Git.Land(ctx, p, workspace.LandRequest{Number: t.Number, Branch: t.Branch, Tip: rv.Tip, Style: p.Agent.LandStyle,
-		Message: CommitMessage(t, person).String(), Person: workspace.Identity(person)})
+		Message: CommitMessage(t, person, l.coAuthors(ctx, p, rv)...).String(), Person: workspace.Identity(person)})
 }
 
 // mergePR lands the pr mode through PullRequests.
@@ -241,7 +244,7 @@ func (l *Lander) mergePR(ctx context.Context, p board.Project, t board.Ticket, r
 			Fix: fmt.Sprintf("merge the pull request on the forge, or land by merging: `bonsai project edit %s --land merge`, then `bonsai ticket land %s`", p.Slug, t.Ref())}
 	}
 	m, err := l.opts.PullRequests.Merge(ctx, MergeRequest{Project: p, Ticket: t, Landing: rec, Reviewed: rv.Tip,
-		Message: CommitMessage(t, person), Approver: person})
+		Message: CommitMessage(t, person, l.coAuthors(ctx, p, rv)...), Approver: person})
 	return m.Commit, err
 }
 

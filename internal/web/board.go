@@ -135,7 +135,11 @@ func (s *Server) move(ctx context.Context, ref board.Ref, state string) (board.T
 	if st == board.Done && s.opts.Approve != nil {
 		return s.approve(ctx, ref, "")
 	}
-	return s.store.MoveTicket(ctx, ref, board.MoveRequest{To: st, Actor: board.Human}, s.opts.Author)
+	req := board.MoveRequest{To: st, Actor: board.Human}
+	if err := s.checkLeaveDone(ctx, ref, req); err != nil {
+		return board.Ticket{}, err
+	}
+	return s.store.MoveTicket(ctx, ref, req, s.opts.Author)
 }
 
 // comment adds a person's comment; on a blocked ticket it is the answer

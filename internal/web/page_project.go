@@ -203,7 +203,7 @@ func (s *Server) saveProjectSettings(w http.ResponseWriter, r *http.Request) err
 		return badRequest("the form could not be read: " + err.Error())
 	}
 	form, e, errs := parseProjectForm(r)
-	u, planErrs := s.planProjectEdit(cur, e)
+	u, planErrs := s.planProjectEdit(ctx, cur, e)
 	for k, m := range planErrs {
 		errs[k] = m
 	}

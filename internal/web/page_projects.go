@@ -27,7 +27,7 @@ type projectsView struct {
 }
 
 func (s *Server) projectsPage(w http.ResponseWriter, r *http.Request) error {
-	return s.renderProjects(w, r, http.StatusOK, projectsView{Form: newProjectInput{Branch: "main"}})
+	return s.renderProjects(w, r, http.StatusOK, projectsView{})
 }
 
 func (s *Server) renderProjects(w http.ResponseWriter, r *http.Request, status int, v projectsView) error {
@@ -103,8 +103,8 @@ func (s *Server) addProject(w http.ResponseWriter, r *http.Request) error {
 // projectField names the form field an error message is about.
 func projectField(msg string) string {
 	for _, f := range []struct{ word, field string }{
-		{"slug", "slug"}, {"already exists", "slug"}, {"name", "name"}, {"repo", "repo"},
-		{"branch", "branch"}, {"model", "model"}, {"budget", "budget"},
+		{"slug", "slug"}, {"already exists", "slug"}, {"branch", "branch"}, {"name", "name"}, {"repo", "repo"},
+		{"model", "model"}, {"budget", "budget"},
 	} {
 		if strings.Contains(msg, f.word) {
 			return f.field

@@ -25,6 +25,8 @@ type ticketForms struct {
 	EditOpen                              bool
 	// RunErr is why Stop or Run now failed.
 	RunErr string
+	// ReopenNote and ReopenErr are the failed "Reopen as follow-up".
+	ReopenNote, ReopenErr string
 }
 
 type editFormValues struct {
@@ -53,6 +55,9 @@ type ticketPageView struct {
 	// RunNow shows the Run now button: the server can start a beat, and
 	// the board's rules may let an agent work on the ticket.
 	RunNow bool
+	// Landed is a DONE ticket whose work landed: it stays DONE, and the
+	// page offers to reopen it as a follow-up.
+	Landed bool
 }
 
 func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView, error) {
@@ -82,12 +87,18 @@ func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView,
 			return ticketPageView{}, err
 		}
 	}
+	var landing board.Landing
+	if d.Landing != nil {
+		landing = *d.Landing
+	}
 	for _, st := range board.States {
-		if board.CheckMove(d.Ticket.Ticket, board.MoveRequest{To: st, Actor: board.Human, Feedback: "x"}) == nil &&
+		req := board.MoveRequest{To: st, Actor: board.Human, Feedback: "x"}
+		if board.CheckMove(d.Ticket.Ticket, req) == nil && board.CheckLeaveDone(d.Ticket.Ticket, landing, req) == nil &&
 			!(d.State == board.Verification && st == board.InProgress) { // request changes has its own form
 			v.Moves = append(v.Moves, st)
 		}
 	}
+	v.Landed = d.State == board.Done && landing.Landed()
 	for _, a := range d.Approvals {
 		if a.Status == board.ApprovalPending {
 			v.Pending = append(v.Pending, a)

@@ -66,8 +66,8 @@ func (s *Server) createProject(ctx context.Context, in newProjectInput) (board.P
 	if p.Name == "" {
 		p.Name = p.Slug
 	}
-	if p.DefaultBranch == "" {
-		p.DefaultBranch = "main"
+	if p.DefaultBranch, err = s.branch(ctx, repo, p.DefaultBranch); err != nil {
+		return board.Project{}, err
 	}
 	if err := p.Validate(); err != nil {
 		return board.Project{}, err
@@ -117,4 +117,17 @@ func checkRepo(repo string) (string, error) {
 		return "", board.Errorf(board.EINVALID, "repository %s is not a directory; give a local git repository or a URL", repo)
 	}
 	return repo, nil
+}
+
+// branch is Options.Branch: the project's default branch, detected when
+// empty and checked against a local repository; without it, the one
+// given, else main.
+func (s *Server) branch(ctx context.Context, repo, branch string) (string, error) {
+	if s.opts.Branch != nil {
+		return s.opts.Branch(ctx, repo, branch)
+	}
+	if branch = strings.TrimSpace(branch); branch == "" {
+		branch = "main"
+	}
+	return branch, nil
 }

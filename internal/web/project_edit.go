@@ -73,7 +73,7 @@ func (fe fieldErrors) err() error {
 // planProjectEdit checks e against the project as it is and returns the
 // update holding only the fields that change. Each field is checked on its
 // own, so a person sees every field's problem at once, not only the first.
-func (s *Server) planProjectEdit(cur board.Project, e projectEdit) (board.ProjectPatch, fieldErrors) {
+func (s *Server) planProjectEdit(ctx context.Context, cur board.Project, e projectEdit) (board.ProjectPatch, fieldErrors) {
 	var u board.ProjectPatch
 	errs := fieldErrors{}
 	// valid applies one field's change to the stored project, which is
@@ -111,6 +111,18 @@ func (s *Server) planProjectEdit(cur board.Project, e projectEdit) (board.Projec
 			errs["repo"] = err.Error()
 		} else if repo != cur.Repo {
 			u.Repo = &repo
+		}
+	}
+	if u.DefaultBranch != nil && s.opts.Branch != nil {
+		// A new default branch must be in the (new) repository, as
+		// `bonsai project edit --branch` checks.
+		repo := cur.Repo
+		if u.Repo != nil {
+			repo = *u.Repo
+		}
+		if _, err := s.opts.Branch(ctx, repo, *u.DefaultBranch); err != nil {
+			errs["defaultBranch"] = err.Error()
+			u.DefaultBranch = nil
 		}
 	}
 
@@ -162,7 +174,7 @@ func (s *Server) editProject(ctx context.Context, slug string, e projectEdit) (b
 	if err != nil {
 		return board.Project{}, err
 	}
-	u, errs := s.planProjectEdit(cur, e)
+	u, errs := s.planProjectEdit(ctx, cur, e)
 	if err := errs.err(); err != nil {
 		return board.Project{}, err
 	}

@@ -50,7 +50,10 @@ type pageData struct {
 	NoNav   bool   // the visitor is not logged in: no navigation
 	// Blockers are why agents cannot run, the banner above every page.
 	Blockers []view.Blocker
-	Data     any
+	// NextSteps are what a person does before agents can work, until
+	// done (Options.NextSteps).
+	NextSteps []view.Step
+	Data      any
 }
 
 // parsePages parses every page template with the shared layout and partials.
@@ -87,6 +90,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	d.CSRF, d.Asset = s.auth.csrf, assetVersion()
 	if !d.NoNav {
 		d.Blockers = s.blockers(r.Context())
+		d.NextSteps = s.nextSteps(r.Context())
 	}
 	s.execute(w, r, status, name, "layout", d)
 }

@@ -71,6 +71,16 @@ type Options struct {
 	// Its message is shown to the person as it is. nil checks only the
 	// id's form.
 	CheckModel func(id string) error
+	// Branch resolves a project's default branch for repository repo, as
+	// `bonsai project add` does: empty means detect it (a local
+	// repository's current branch), and a local repository must have the
+	// branch (an EINVALID error naming the branches it has). nil takes
+	// the branch given, else main.
+	Branch func(ctx context.Context, repo, branch string) (string, error)
+	// NextSteps lists what a person does before agents can work (a
+	// project to add, a key to store; view.NextSteps), shown above every
+	// page until done; nil shows none.
+	NextSteps func(ctx context.Context) []view.Step
 	// LastBeat reports when the newest heartbeat started and how long it
 	// took; nil or ok false means no beat is known.
 	LastBeat func() (started time.Time, took time.Duration, ok bool)
@@ -120,6 +130,8 @@ type Server struct {
 	transcripts *transcriptCache
 	// blocked caches why agents cannot run, for every page's banner.
 	blocked blockerCache
+	// steps caches the next steps of a new board, for the same banner.
+	steps   stepCache
 	handler http.Handler
 }
 
@@ -177,6 +189,7 @@ func New(opts Options) (*Server, error) {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		defer s.blocked.forget()
+		defer s.steps.forget()
 	}
 	s.handler.ServeHTTP(w, r)
 }
