@@ -68,6 +68,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /api/projects/{slug}/tickets/{n}/approve", h(s.apiApprove))
 	mux.Handle("POST /api/projects/{slug}/tickets/{n}/return", h(s.apiReturn))
 	mux.Handle("POST /api/projects/{slug}/tickets/{n}/approvals/{id}", h(s.apiDecideApproval))
+	mux.Handle("POST /api/projects/{slug}/tickets/{n}/stop", h(s.apiStop))
+	mux.Handle("POST /api/projects/{slug}/tickets/{n}/run", h(s.apiRunNow))
 	mux.Handle("GET /api/projects/{slug}/schedules", h(s.apiSchedules))
 	mux.Handle("POST /api/projects/{slug}/schedules", h(s.apiCreateSchedule))
 	mux.Handle("GET /api/projects/{slug}/schedules/{name}", h(s.apiSchedule))
