@@ -77,6 +77,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("DELETE /api/projects/{slug}/schedules/{name}", h(s.apiDeleteSchedule))
 	mux.Handle("POST /api/projects/{slug}/schedules/{name}/pause", h(s.apiPauseSchedule(true)))
 	mux.Handle("POST /api/projects/{slug}/schedules/{name}/resume", h(s.apiPauseSchedule(false)))
+	mux.Handle("POST /api/projects/{slug}/schedules/{name}/fire", h(s.apiFireSchedule))
 	mux.Handle("GET /api/status", h(s.apiStatus))
 	mux.Handle("GET /api/runs/{id}", h(s.apiRun))
 	mux.Handle("GET /api/events", h(s.apiEvents))
