@@ -58,11 +58,16 @@ func TestBrowser_RunningCommandStreams(t *testing.T) {
 		waitFor(t, ctx, "the elapsed time counts", running+`.querySelector(".elapsed").textContent !== `+jsString(first))
 
 		out := ""
-		for _, line := range []string{"cc -c a.c", "cc -c b.c", "ld -o app a.o b.o"} {
+		// The output is the agent's commands' text: shown as text, never
+		// as markup.
+		for _, line := range []string{"cc -c a.c", `<img src=x onerror="window.__owned=1"><b>bold</b>`, "ld -o app a.o b.o"} {
 			out += line + "\n"
 			r := tool.Text(out)
 			lw.Event(agent.Event{Type: agent.EventToolExecutionUpdate, ToolCallID: "c1", ToolName: "bash", ToolResult: &r})
 			waitFor(t, ctx, "the output streams: "+line, running+` !== null && `+running+`.querySelector("pre.output") !== null && `+running+`.querySelector("pre.output").textContent.includes(`+jsString(line)+`)`)
+		}
+		if eval[bool](t, ctx, `!!document.querySelector("#activity-partial pre.output img, #activity-partial pre.output b") || window.__owned === 1`) {
+			t.Fatal("the command's output was rendered as markup")
 		}
 		if page == "/p/demo/1" {
 			screenshot(t, ctx, "ticket-running-command")
