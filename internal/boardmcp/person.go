@@ -28,17 +28,19 @@ type Board interface {
 	// Landing is a ticket's landing record: a DONE ticket whose work
 	// landed stays DONE (board.CheckLeaveDone).
 	Landing(ctx context.Context, ref board.Ref) (board.Landing, error)
+	RequestStop(ctx context.Context, ref board.Ref, by string) (board.Run, error)
 }
 
 // PersonTools returns the board tools of a person's MCP client: the
 // actor of every change is a human named author, and the board's rules
-// are the ones `bonsai ticket …` and the web UI apply.
-func PersonTools(b Board, author string) []tool.Tool {
+// are the ones `bonsai ticket …` and the web UI apply. run starts a beat
+// for ticket_run; nil makes ticket_run refuse, naming the command.
+func PersonTools(b Board, author string, run RunNow) []tool.Tool {
 	if author == "" {
 		author = "human"
 	}
-	p := &person{b: b, author: author}
-	return []tool.Tool{
+	p := &person{b: b, author: author, run: run}
+	return append([]tool.Tool{
 		p.tool("projects_list", true, "List the board's projects (slug, name, repository, settings). Archived projects are left out unless archived is true.",
 			`{"type":"object","properties":{"archived":{"type":"boolean","description":"include archived projects"}},"additionalProperties":false}`, p.projects),
 		p.tool("tickets_list", true, "List a project's tickets, optionally only those in one state or those blocked on a person's answer.",
@@ -63,7 +65,7 @@ func PersonTools(b Board, author string) []tool.Tool {
 			`{"type":"object","properties":{"ticket":{"type":"string","description":"the ticket, as slug#n"},`+
 				`"to":{"type":"string","enum":["BACKLOG","RESEARCH","IN_PROGRESS","VERIFICATION","DONE"]},`+
 				`"feedback":{"type":"string","description":"what to change, when sending work back from VERIFICATION"}},"required":["ticket","to"],"additionalProperties":false}`, p.move),
-	}
+	}, p.runTools()...)
 }
 
 // priorities maps the schema's priority names to the board's numbers.
@@ -73,6 +75,7 @@ var priorities = map[string]int{"urgent": board.PriorityUrgent, "high": board.Pr
 type person struct {
 	b      Board
 	author string
+	run    RunNow // nil: ticket_run refuses
 }
 
 // personTool is one board tool: its handler decodes the arguments (the

@@ -88,7 +88,15 @@ func (a *app) mcpServer(ctx context.Context, s store.Store, o mcpOptions) (*mcp.
 	opts := boardmcp.Options{Name: "bonsai", Version: version}
 	if o.ticket == "" {
 		opts.Instructions = "Bonsai's board: projects hold tickets that move BACKLOG → RESEARCH → IN_PROGRESS → VERIFICATION → DONE; agents work them and people review."
-		return boardmcp.NewServer(boardmcp.PersonTools(s, a.author()), opts)
+		// ticket_run starts a beat for the ticket, as `bonsai ticket run`.
+		run := func(ctx context.Context, ref board.Ref) (string, error) {
+			d, err := a.dataDir()
+			if err != nil {
+				return "", err
+			}
+			return startRunNow(ctx, a, d, s, ref)
+		}
+		return boardmcp.NewServer(boardmcp.PersonTools(s, a.author(), run), opts)
 	}
 	tools, err := a.ticketTools(ctx, s, o)
 	if err != nil {

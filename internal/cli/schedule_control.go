@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/schedule"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/termsafe"
@@ -100,45 +101,59 @@ pick. Its next regular firing stays as it was.`,
 }
 
 func runScheduleFire(ctx context.Context, a *app, project, name string, asJSON bool) error {
-	st, err := a.openStore(ctx)
+	rep, err := fireSchedule(ctx, a, project, name)
 	if err != nil {
 		return err
 	}
-	s, err := st.Schedule(ctx, project, name)
-	if err != nil {
-		return err
-	}
-	if s.Paused {
-		return board.Errorf(board.EREFUSED, "schedule %s/%s is paused; resume it first: bonsai schedule resume %s %s", project, name, project, name)
-	}
-	if s.NextFire.IsZero() {
-		return board.Errorf(board.EREFUSED, "schedule %s/%s will not fire again (its time has passed); edit it to give it a new time", project, name)
-	}
-	w, err := wireHeartbeat(ctx, a, project, board.Ref{}, nil, nil)
-	if err != nil {
-		return err
-	}
-	defer w.close()
-	rep := w.hb.Fire(ctx, s)
 	if asJSON {
 		return writeJSON(a.stdout, rep)
 	}
-	switch {
-	case rep.Lost:
-		fmt.Fprintf(a.stdout, "%s fired already (a heartbeat was firing it)\n", rep.Schedule)
-	case rep.Ticket != "":
-		fmt.Fprintf(a.stdout, "%s fired: created %s\n", rep.Schedule, rep.Ticket)
-	default:
-		fmt.Fprintf(a.stdout, "%s fired: %s", rep.Schedule, rep.Outcome)
-		if rep.Detail != "" {
-			fmt.Fprintf(a.stdout, ": %s", termsafe.Line(rep.Detail))
-		}
-		fmt.Fprintln(a.stdout)
-	}
+	fmt.Fprintln(a.stdout, fireText(rep))
 	if rep.Outcome == board.FiringFailed {
 		return fmt.Errorf("the pre-check failed: %s", rep.Detail)
 	}
 	return nil
+}
+
+// fireSchedule fires schedule project/name now, as a beat would when it
+// is due (the web's Fire now too): refused when it is paused or will not
+// fire again.
+func fireSchedule(ctx context.Context, a *app, project, name string) (heartbeat.FireReport, error) {
+	st, err := a.openStore(ctx)
+	if err != nil {
+		return heartbeat.FireReport{}, err
+	}
+	s, err := st.Schedule(ctx, project, name)
+	if err != nil {
+		return heartbeat.FireReport{}, err
+	}
+	if s.Paused {
+		return heartbeat.FireReport{}, board.Errorf(board.EREFUSED, "schedule %s/%s is paused; resume it first: bonsai schedule resume %s %s", project, name, project, name)
+	}
+	if s.NextFire.IsZero() {
+		return heartbeat.FireReport{}, board.Errorf(board.EREFUSED, "schedule %s/%s will not fire again (its time has passed); edit it to give it a new time", project, name)
+	}
+	w, err := wireHeartbeat(ctx, a, project, board.Ref{}, nil, nil)
+	if err != nil {
+		return heartbeat.FireReport{}, err
+	}
+	defer w.close()
+	return w.hb.Fire(ctx, s), nil
+}
+
+// fireText says what a firing did, in one line.
+func fireText(rep heartbeat.FireReport) string {
+	switch {
+	case rep.Lost:
+		return rep.Schedule + " fired already (a heartbeat was firing it)"
+	case rep.Ticket != "":
+		return rep.Schedule + " fired: created " + rep.Ticket
+	}
+	s := fmt.Sprintf("%s fired: %s", rep.Schedule, rep.Outcome)
+	if rep.Detail != "" {
+		s += ": " + termsafe.Line(rep.Detail)
+	}
+	return s
 }
 
 // writeDueSchedules lists, for heartbeat --dry-run, the schedules a beat

@@ -144,6 +144,16 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		RunNow: func(ctx context.Context, ref board.Ref) (string, error) {
 			return startRunNow(ctx, a, d, s, ref)
 		},
+		FireSchedule: func(ctx context.Context, project, name string) (string, error) {
+			rep, err := fireSchedule(ctx, a, project, name)
+			if err != nil {
+				return "", err
+			}
+			if rep.Outcome == board.FiringFailed {
+				return "", board.Errorf(board.EREFUSED, "%s", fireText(rep))
+			}
+			return fireText(rep), nil
+		},
 		Notify:     webNotifier{a},
 		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },
 		Branch:     projectBranch,

@@ -29,7 +29,7 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 	defer cancel()
 	h, ref := r.h, r.plan.Ticket.Ref()
 	if r.ws != nil {
-		defer r.ws.Close()
+		defer r.closeWorkspace()
 		defer r.reportRefusals(ctx)
 	}
 	var eff struct {

@@ -82,8 +82,11 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, st
 	h.progress(r.standing(start))
 	out := r.execute(ctx, beatDeadline, st)
 	if r.ws != nil {
-		// What the agent's commands left behind (setsid, double forks)
-		// ends with the run.
+		// The executor ends what it runs itself first: a sandbox's
+		// command server lives as long as its executor and carries the
+		// run's mark. What the agent's commands left behind (setsid,
+		// double forks) then ends with the run.
+		r.closeWorkspace()
 		h.killRun(run.ID)
 	}
 	r.finish(ctx, out, st, &rep)
@@ -133,6 +136,8 @@ type runState struct {
 	headRead bool
 
 	started time.Time // for Options.Progress
+
+	closeOnce sync.Once // closes ws: after the run, before the reap
 
 	mu    sync.Mutex
 	usage board.Usage
@@ -372,4 +377,15 @@ func (r *runState) note(ctx context.Context, kind board.CommentKind, content str
 	if err != nil {
 		r.log.Error("post runtime comment", "err", err)
 	}
+}
+
+// closeWorkspace closes the run's workspace and its executor, once. What
+// follows the run (the push, the review, the refusals report) reads the
+// project's clone and the executor's records, never runs a command in it.
+func (r *runState) closeWorkspace() {
+	r.closeOnce.Do(func() {
+		if err := r.ws.Close(); err != nil {
+			r.log.Warn("close the workspace", "err", err)
+		}
+	})
 }

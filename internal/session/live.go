@@ -21,13 +21,26 @@ type LiveLine struct {
 	At int64 `json:"at,omitempty"`
 	// I is the part's index in the message's content (delta lines).
 	I int `json:"i,omitempty"`
-	// Kind is the part's type: text, thinking or toolCall (delta lines).
+	// Kind is the part's type: text, thinking or toolCall for a message
+	// being streamed, LiveRun or LiveOutput for tool calls being run
+	// (delta lines).
 	Kind string `json:"kind,omitempty"`
 	// Name is a tool call's name, on its first delta line.
 	Name string `json:"name,omitempty"`
+	// Since is when a running tool call started, in Unix milliseconds,
+	// on its LiveRun line.
+	Since int64 `json:"since,omitempty"`
 	// D is the text, thinking or argument JSON appended to the part.
 	D string `json:"d,omitempty"`
 }
+
+// The kinds of the parts of a live file written while tool calls run
+// (LiveWriter.ToolStart): a call's part holds its name, start time and
+// arguments; the part after it holds what the call printed so far.
+const (
+	LiveRun    = "run"
+	LiveOutput = "output"
+)
 
 // maxLivePart is the highest part index a reader accepts.
 const maxLivePart = 1000

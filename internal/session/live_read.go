@@ -17,6 +17,9 @@ type LivePart struct {
 	Name string // a tool call's name
 	Text []byte // the end of the part: at least the reader's tail, at most twice it
 	Cut  int    // bytes dropped from the front
+	// Since is when a running tool call started, in Unix milliseconds
+	// (LiveRun parts).
+	Since int64
 }
 
 // LiveReader follows a live file. A file holds one message and is only
@@ -140,6 +143,9 @@ func (l *LiveReader) apply(line []byte) {
 			return
 		}
 		p := l.part(ln.I, ln.Kind, ln.Name)
+		if ln.Since != 0 {
+			p.Since = ln.Since
+		}
 		p.Text = append(p.Text, ln.D...)
 		if len(p.Text) > 2*l.tail {
 			cut := len(p.Text) - l.tail

@@ -121,6 +121,54 @@ func (l *LiveWriter) Delta(ev llm.Event) {
 	l.scheduleLocked(false)
 }
 
+// ToolStart adds a tool call being run to the live file as part i: its
+// name, the time it started and its arguments (the end of them, when
+// longer than maxLiveArgs). Its output goes to part i+1 (ToolOutput). A
+// live file of running calls is started with Start, like a message, and
+// ended with End once their results are in the transcript.
+func (l *LiveWriter) ToolStart(i int, name string, args []byte, since time.Time) {
+	if len(args) > maxLiveArgs {
+		args = args[:maxLiveArgs]
+	}
+	l.add(pendingLine{LiveLine: LiveLine{Type: LiveDelta, I: i, Kind: LiveRun, Name: name, Since: since.UnixMilli()},
+		d: append([]byte(nil), args...)})
+}
+
+// ToolOutput appends d to the output of the tool call of part i-1.
+func (l *LiveWriter) ToolOutput(i int, d string) {
+	if d == "" {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.on {
+		return
+	}
+	if n := len(l.pending); n > 0 {
+		if p := &l.pending[n-1]; p.Type == LiveDelta && p.I == i && p.Kind == LiveOutput {
+			p.d = append(p.d, d...)
+			return
+		}
+	}
+	l.pending = append(l.pending, pendingLine{LiveLine: LiveLine{Type: LiveDelta, I: i, Kind: LiveOutput}, d: []byte(d)})
+	l.scheduleLocked(false)
+}
+
+// maxLiveArgs is the most of a running tool call's arguments the live
+// file holds: the call itself is in the transcript already.
+const maxLiveArgs = 8 << 10
+
+// add queues one line of the message being written.
+func (l *LiveWriter) add(p pendingLine) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.on {
+		return
+	}
+	l.pending = append(l.pending, p)
+	l.scheduleLocked(false)
+}
+
 // End ends the message (the complete message is then in the transcript)
 // and writes what is pending at once.
 func (l *LiveWriter) End() {

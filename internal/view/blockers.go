@@ -211,7 +211,7 @@ func SandboxSummaries(ps []board.Project, sandbox func() error) []ProjectSummary
 				err, checked = sandbox(), true
 			}
 			if err != nil {
-				sum.SandboxProblem = err.Error()
+				sum.SandboxProblem = SandboxReason(err)
 			}
 		}
 		out = append(out, sum)

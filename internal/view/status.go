@@ -130,7 +130,7 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 				sandboxErr, sandboxChecked = o.Sandbox(), true
 			}
 			if sandboxErr != nil {
-				sum.SandboxProblem = sandboxErr.Error()
+				sum.SandboxProblem = SandboxReason(sandboxErr)
 			}
 		}
 		v.Projects = append(v.Projects, sum)

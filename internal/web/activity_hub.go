@@ -172,7 +172,7 @@ func (h *activityHub) poll() {
 	}
 	h.lastVersion, h.lastAt = h.live.Version(), at
 	v := livePartial(h.live, at)
-	shown := len(v.Parts) > 0
+	shown := len(v.Parts) > 0 || len(v.Calls) > 0
 	if shown || h.partialShown {
 		h.publish(activityEvent{name: "partial", data: h.render("partial", v), start: at, shown: shown})
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"time"
 	"unicode/utf8"
 
 	"github.com/bonsai-run/bonsai/internal/session"
@@ -23,11 +24,25 @@ func newLiveReader(transcript string) *session.LiveReader {
 // partialView is what the page shows of a message being streamed.
 type partialView struct {
 	Parts []partialPartView
+	// Calls are the tool calls being run, when the live file holds them
+	// rather than a message.
+	Calls []runningView
 }
 
 type partialPartView struct {
 	Kind, Name, Text string
 	Cut              int
+}
+
+// runningView is a tool call being run: its name, when it started, its
+// arguments as the page shows them, and the end of what it printed so
+// far (Cut bytes before it are not shown).
+type runningView struct {
+	Name   string
+	Since  time.Time
+	Args   []argView
+	Output string
+	Cut    int
 }
 
 // livePartial returns the message being streamed if it belongs at
@@ -55,7 +70,16 @@ func livePartial(r *session.LiveReader, at int64) partialView {
 			cut += n
 			text = text[n:]
 		}
-		v.Parts = append(v.Parts, partialPartView{Kind: p.Kind, Name: p.Name, Text: string(text), Cut: cut})
+		switch {
+		case p.Kind == session.LiveRun:
+			v.Calls = append(v.Calls, runningView{Name: p.Name, Since: time.UnixMilli(p.Since), Args: viewArgs(p.Name, text)})
+		case p.Kind == session.LiveOutput:
+			if n := len(v.Calls); n > 0 {
+				v.Calls[n-1].Output, v.Calls[n-1].Cut = string(text), cut
+			}
+		default:
+			v.Parts = append(v.Parts, partialPartView{Kind: p.Kind, Name: p.Name, Text: string(text), Cut: cut})
+		}
 	}
 	return v
 }

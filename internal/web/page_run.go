@@ -13,8 +13,12 @@ type runPageView struct {
 	Entries []entryView
 	Usage   turnTotals
 	// Running is true while the run goes on: its record holds no usage
-	// yet, so the page shows the usage the transcript recorded so far.
+	// yet, so the page shows the usage the transcript recorded so far,
+	// and its transcript streams on from Offset, the transcript's size
+	// when read, with the message being written and the tool calls being
+	// run (the ticket's activity stream).
 	Running bool
+	Offset  int64
 }
 
 // turnTotals sums the usage the transcript recorded per turn.
@@ -36,11 +40,11 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	if rv.FinishedAt != nil {
 		to = rv.FinishedAt.Add(time.Second)
 	}
-	entries, _, err := readTranscript(s.transcriptFile(r.Context(), rv.ProjectID, rv.TicketID), from, to)
+	entries, offset, err := readTranscript(s.transcriptFile(r.Context(), rv.ProjectID, rv.TicketID), from, to)
 	if err != nil {
 		return err
 	}
-	v := runPageView{Run: rv, Entries: entries, Running: rv.Status == board.RunRunning}
+	v := runPageView{Run: rv, Entries: entries, Running: rv.Status == board.RunRunning, Offset: offset}
 	for _, e := range entries {
 		if e.Usage != nil {
 			v.Usage.Turns++

@@ -136,7 +136,11 @@ func (s *Server) funcs() template.FuncMap {
 		"iso":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"ms":        func(t time.Time) int64 { return t.UnixMilli() },
 		"dur":       formatDuration,
-		"lower":     strings.ToLower,
+		// elapsed is how long ago a running tool call started, as the
+		// page's script keeps counting it (data-since).
+		"elapsed": func(t time.Time) string { return elapsed(s.opts.Now().Sub(t)) },
+		"nowms":   func() int64 { return s.opts.Now().UnixMilli() },
+		"lower":   strings.ToLower,
 		// visible shows a held command's control characters and bidi
 		// overrides as escapes: the command approved reads as it runs.
 		"visible": termsafe.Text,
@@ -240,4 +244,17 @@ func formatDuration(d time.Duration) string {
 		return d.Round(100 * time.Millisecond).String()
 	}
 	return d.Round(time.Second).String()
+}
+
+// elapsed prints how long a tool call has run: "12 s", "3 min 05 s",
+// "1 h 02 min"; app.js writes the same format as it counts.
+func elapsed(d time.Duration) string {
+	sec := int64(max(d, 0) / time.Second)
+	switch {
+	case sec < 60:
+		return fmt.Sprintf("%d s", sec)
+	case sec < 3600:
+		return fmt.Sprintf("%d min %02d s", sec/60, sec%60)
+	}
+	return fmt.Sprintf("%d h %02d min", sec/3600, sec%3600/60)
 }

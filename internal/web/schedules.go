@@ -306,6 +306,9 @@ type schedulesView struct {
 	Failed string
 	Form   map[string]string
 	Notice string
+	// CanFire shows each schedule's Fire now button: the server can fire
+	// schedules (Options.FireSchedule).
+	CanFire bool
 }
 
 func (s *Server) schedulesPage(w http.ResponseWriter, r *http.Request) error {
@@ -340,6 +343,7 @@ func (s *Server) renderSchedules(w http.ResponseWriter, r *http.Request, status 
 		v.Schedules = append(v.Schedules, row)
 	}
 	v.States = []board.State{board.Backlog, board.Research, board.InProgress}
+	v.CanFire = s.opts.FireSchedule != nil
 	if v.Form == nil {
 		v.Form = map[string]string{}
 	}
@@ -363,7 +367,7 @@ func (s *Server) scheduleFormDone(w http.ResponseWriter, r *http.Request, failed
 		return nil
 	}
 	code := board.ErrorCode(err)
-	if code != board.EINVALID && code != board.ECONFLICT && code != board.ENOTFOUND {
+	if code != board.EINVALID && code != board.ECONFLICT && code != board.ENOTFOUND && code != board.EREFUSED {
 		return err
 	}
 	form := map[string]string{}
@@ -395,6 +399,8 @@ func (s *Server) scheduleForms(w http.ResponseWriter, r *http.Request) error {
 	case "pause", "resume":
 		_, err = s.setSchedulePaused(ctx, slug, name, action == "pause")
 		notice = map[string]string{"pause": "Paused", "resume": "Resumed"}[action] + " schedule " + name
+	case "fire":
+		notice, err = s.fireSchedule(ctx, slug, name)
 	case "remove":
 		var ss scheduleStore
 		if ss, err = s.schedules(); err == nil {
@@ -402,7 +408,7 @@ func (s *Server) scheduleForms(w http.ResponseWriter, r *http.Request) error {
 		}
 		notice = "Removed schedule " + name
 	default:
-		return badRequest("unknown schedule action " + strconv.Quote(action) + "; want add, edit, pause, resume or remove")
+		return badRequest("unknown schedule action " + strconv.Quote(action) + "; want add, edit, pause, resume, fire or remove")
 	}
 	return s.scheduleFormDone(w, r, name, err, notice)
 }

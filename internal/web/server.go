@@ -98,6 +98,11 @@ type Options struct {
 	// Run now button) and returns a sentence for people, or why it could
 	// not start; nil hides the button.
 	RunNow func(ctx context.Context, ref board.Ref) (string, error)
+	// FireSchedule fires a project's schedule now, as `bonsai schedule
+	// fire` does, and returns what the firing did, for people, or why it
+	// could not fire (EREFUSED); nil hides the Schedules page's Fire now
+	// buttons.
+	FireSchedule func(ctx context.Context, project, name string) (string, error)
 	// Notify checks and tests channels on the notifications page; nil
 	// lists them only.
 	Notify Notifier

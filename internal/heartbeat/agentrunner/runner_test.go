@@ -114,7 +114,6 @@ func TestRunner_ResearchThenImplement(t *testing.T) {
 		call("c1", "read", map[string]any{"path": "README.md"}),
 		call("c2", "ticket_plan", map[string]any{"plan": "Write feature.txt and commit it."}),
 		call("c3", "ticket_move", map[string]any{"to": "IN_PROGRESS"}),
-		say("Planned; moving on next beat."),
 	)
 	rep := f.beat(t)
 	if len(rep.Runs) != 1 || rep.Runs[0].Status != board.RunCompleted || rep.Runs[0].MovedTo != board.InProgress {
@@ -148,8 +147,8 @@ func TestRunner_ResearchThenImplement(t *testing.T) {
 	}
 	// The second beat resumed the first beat's conversation.
 	reqs = f.model.Requests()
-	second := reqs[4]
-	if len(second.Messages) < 8 || !strings.Contains(second.Messages[0].Text(), "Research ticket demo#1") {
+	second := reqs[3]
+	if len(second.Messages) < 7 || !strings.Contains(second.Messages[0].Text(), "Research ticket demo#1") {
 		t.Errorf("beat 2 did not resume the transcript: %d messages", len(second.Messages))
 	}
 	runs, _ := f.db.Runs(ctx, tk.Ref())
@@ -162,6 +161,42 @@ func TestRunner_ResearchThenImplement(t *testing.T) {
 	}
 	if _, err := os.Stat(sess); err != nil {
 		t.Errorf("no transcript at %s", sess)
+	}
+}
+
+// TestRunner_ResearchRunEndsAtTheMove: a research run that moves its
+// ticket to IN_PROGRESS ends there, so the implementation is done, and
+// recorded, by an implement run; a research run never implements.
+func TestRunner_ResearchRunEndsAtTheMove(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	tk, err := f.db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Add feature",
+		Criteria: []string{"feature.txt says done"}, State: board.Research, Priority: 2}, board.Human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.model.Push(
+		call("c1", "ticket_plan", map[string]any{"plan": "Write feature.txt and commit it."}),
+		call("c2", "ticket_move", map[string]any{"to": "IN_PROGRESS"}),
+		call("c3", "bash", map[string]any{"command": "echo done > feature.txt"}),
+		say("Implemented."),
+	)
+	f.beat(t)
+	if f.model.Remaining() != 2 {
+		t.Fatalf("the research run went on after the move: %d scripted turns left, want 2", f.model.Remaining())
+	}
+	f.beat(t)
+	runs, err := f.db.Runs(ctx, tk.Ref())
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("runs = %+v, %v", runs, err)
+	}
+	// Newest first.
+	if runs[1].Task != board.TaskResearch || runs[0].Task != board.TaskImplement {
+		t.Errorf("runs are %s then %s, want research then implement", runs[1].Task, runs[0].Task)
+	}
+	if f.model.Remaining() != 0 {
+		t.Errorf("%d scripted turns left: the implement run did not implement", f.model.Remaining())
 	}
 }
 

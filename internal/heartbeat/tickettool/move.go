@@ -60,7 +60,13 @@ func (s *Session) move(ctx context.Context, raw json.RawMessage) (tool.Result, e
 			return asResult(err)
 		}
 		s.record(func(e *Effects) { e.MovedTo = to })
-		return ok("%s moved to IN_PROGRESS. Implement the plan now.", s.cfg.Ref), nil
+		// The run was picked to research (or reply): it ends here, and
+		// the next beat implements the plan in a run of its own, so each
+		// run is recorded as what it did.
+		return tool.Result{
+			Content:   []llm.Part{llm.Text(fmt.Sprintf("%s moved to IN_PROGRESS. This run ends here; the next run implements the plan.", s.cfg.Ref))},
+			Terminate: true,
+		}, nil
 	case board.Verification:
 		return s.submit(ctx, t, args.Criteria)
 	}

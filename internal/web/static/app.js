@@ -284,3 +284,25 @@ document.addEventListener("htmx:sseMessage", function (e) {
   t.scrollTop = t.scrollHeight;
   if (t.id === "activity-partial") t.querySelectorAll("pre").forEach(function (p) { p.scrollTop = p.scrollHeight; });
 });
+
+// A running tool call counts its time: data-since is when it started, in
+// Unix milliseconds of the server's clock; the activity section's
+// data-server-now, the server's time when the page was made, says how far
+// the viewer's clock is off. The format is render.go's elapsed.
+(function () {
+  var now = document.querySelector("[data-server-now]");
+  var skew = now ? Number(now.getAttribute("data-server-now")) - Date.now() : 0;
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function elapsed(ms) {
+    var s = Math.max(0, Math.floor(ms / 1000));
+    if (s < 60) return s + " s";
+    if (s < 3600) return Math.floor(s / 60) + " min " + pad(s % 60) + " s";
+    return Math.floor(s / 3600) + " h " + pad(Math.floor(s % 3600 / 60)) + " min";
+  }
+  setInterval(function () {
+    document.querySelectorAll(".elapsed[data-since]").forEach(function (el) {
+      var since = Number(el.getAttribute("data-since"));
+      if (since > 0) el.textContent = elapsed(Date.now() + skew - since);
+    });
+  }, 1000);
+})();
