@@ -103,6 +103,7 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 		doctor.Program(ctx, "git", exec.LookPath, doctor.Fail, "install git (apt-get install git, brew install git, winget install Git.Git): agents clone, branch and commit with it"),
 		doctor.Program(ctx, "rg", exec.LookPath, doctor.Warn, "install ripgrep (apt-get install ripgrep, brew install ripgrep, winget install BurntSushi.ripgrep.MSVC): without it the agents' search runs in Go, slower"),
 	)
+	checks = append(checks, engineChecks(ctx, projects, exec.LookPath)...)
 	checks = append(checks, sandboxChecks(projects, listed)...)
 
 	interval := time.Duration(cfg.Heartbeat.IntervalSec) * time.Second

@@ -35,11 +35,7 @@ func engineRunners(a *app, bonsai *agentrunner.Runner, open func(string) (llm.Mo
 	}
 	loc := engine.NewLocator(nil)
 	d := &engine.Dispatch{Default: bonsai, Engines: map[board.Engine]heartbeat.AgentRunner{}}
-	for name, e := range map[board.Engine]engine.Engine{
-		board.EngineClaudeCode: engine.Claude{},
-		board.EngineOpenCode:   engine.OpenCode{},
-		board.EngineCodex:      engine.Codex{},
-	} {
+	for name, e := range engineCLIs {
 		r, err := engine.New(engine.Options{Engine: e, DataDir: a.dir.Path(), Locate: loc.Locate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now,
 			ExtraTools: extra, Thinking: thinking})
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/boardmcp"
+	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/tool"
@@ -140,7 +141,9 @@ func (a *app) ticketTools(ctx context.Context, s store.Store, o mcpOptions) ([]t
 	// sandbox, as in a ticket run.
 	clone := d.Path("projects", p.Slug)
 	if o.root != "" {
-		clone = worktreeClone(root, clone)
+		if clone, err = worktreeClone(root, clone, localRepo(p.Repo)); err != nil {
+			return nil, usagef("--root: %v", err)
+		}
 	}
 	ex, err := newAgentExecutors(d, cfg).open(p, root, clone)
 	if err != nil {
@@ -167,19 +170,31 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// worktreeClone returns the repository whose worktree root is (from its
-// .git file, "gitdir: <repo>/.git/worktrees/<name>"), else def.
-func worktreeClone(root, def string) string {
-	b, err := os.ReadFile(filepath.Join(root, ".git"))
-	if err != nil {
-		return def
+// worktreeClone returns the repository among candidates (Bonsai's
+// clone of the project, the local repository it was added from) whose
+// linked worktree root is. It asks each candidate's worktrees/*/gitdir
+// (executor.WorktreeMeta), never root's .git file: the agent writes the
+// worktree, and the repository found is bound into the sandbox.
+func worktreeClone(root string, candidates ...string) (string, error) {
+	var tried []string
+	for _, c := range candidates {
+		if c == "" {
+			continue
+		}
+		if _, err := executor.WorktreeMeta(root, gitDirOf(c)); err == nil {
+			return c, nil
+		}
+		tried = append(tried, c)
 	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-	if !ok {
-		return def
+	return "", fmt.Errorf("%s is no worktree of the project's repository (%s): make one with `git worktree add` there, "+
+		"or leave --root out to use the ticket's own worktree", root, strings.Join(tried, " or "))
+}
+
+// localRepo is repo as a directory when it is a local repository's path,
+// else "".
+func localRepo(repo string) string {
+	if !board.IsLocalRepo(repo) {
+		return ""
 	}
-	if i := strings.LastIndex(filepath.ToSlash(dir), "/.git/worktrees/"); i > 0 {
-		return filepath.FromSlash(filepath.ToSlash(dir)[:i])
-	}
-	return def
+	return strings.TrimPrefix(repo, "file://")
 }

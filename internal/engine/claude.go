@@ -60,7 +60,12 @@ func (Claude) Command(in Invocation) (Command, error) {
 		return Command{}, err
 	}
 	argv := []string{in.Bin, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--include-partial-messages",
-		"--model", in.Endpoint.Model, "--permission-mode", "dontAsk", "--tools", tools, "--settings", string(set)}
+		"--model", in.Endpoint.Model, "--permission-mode", "dontAsk", "--tools", tools, "--settings", string(set),
+		// No user, project or local settings: the ones in the CLI's home
+		// and the worktree's .claude/ are the agent's to write, and
+		// "disableAllHooks" there turns the policy hook off. Only
+		// --settings and the machine's managed settings apply.
+		"--setting-sources", ""}
 	if in.MCP.URL != "" {
 		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{in.MCP.Name: map[string]any{
 			"type": "http", "url": in.MCP.URL, "headers": map[string]string{"Authorization": "Bearer " + in.MCP.Token}}}})

@@ -67,6 +67,8 @@ func (Codex) Command(in Invocation) (Command, error) {
 		argv = append(argv, "-c", "developer_instructions="+string(b))
 	}
 	env := []string{
+		// CODEX_HOME is writable in the sandbox (sessions); its settings
+		// files are the runtime's at every start (codexHomeFiles).
 		"CODEX_HOME=" + in.HomeDir,
 		codexKeyEnv + "=" + in.Endpoint.Key,
 	}
@@ -91,7 +93,17 @@ func (Codex) Command(in Invocation) (Command, error) {
 		argv = append(argv, in.Resume)
 	}
 	argv = append(argv, "-")
-	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files}, nil
+	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files, HomeFiles: codexHomeFiles}, nil
+}
+
+// codexHomeFiles replace, before every start, the files of CODEX_HOME
+// that Codex reads its settings and hooks from: one an agent's command
+// wrote there ("[features] codex_hooks = false", hooks of its own, a
+// trusted project whose .codex/config.toml then applies) would hold on
+// the next start. The run's settings are all on the command line.
+var codexHomeFiles = map[string]string{
+	"config.toml": "# Written by Bonsai before every start: the run's settings are on Codex's command line.\n",
+	"hooks.json":  `{"hooks":{}}` + "\n",
 }
 
 // NewParser implements Engine.

@@ -98,6 +98,11 @@ type Command struct {
 	// Files are written into ConfigDir before the run, by name (the
 	// system prompt, a hook, a plugin).
 	Files map[string]string
+	// HomeFiles are written into HomeDir before every start, by name,
+	// each replacing whatever is there (a link included): the CLI's own
+	// settings files there, which the agent's commands can write, hold
+	// the runtime's content when the CLI reads them.
+	HomeFiles map[string]string
 }
 
 // Steerable is implemented by engines that read further user messages

@@ -102,7 +102,10 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 		// Its database, logs and caches live in the ticket's home
 		// directory, so a session resumes on the next beat.
 		"XDG_DATA_HOME=" + filepath.Join(in.HomeDir, "data"),
-		"XDG_CONFIG_HOME=" + filepath.Join(in.HomeDir, "config"),
+		// Its config directory is the runtime's (read-only in the
+		// sandbox, holding no opencode/ directory): one in the home would
+		// load the plugins and settings the agent's commands put there.
+		"XDG_CONFIG_HOME=" + in.ConfigDir,
 		"XDG_CACHE_HOME=" + filepath.Join(in.HomeDir, "cache"),
 		"XDG_STATE_HOME=" + filepath.Join(in.HomeDir, "state"),
 		"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",

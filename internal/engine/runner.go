@@ -332,6 +332,10 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 		res.err = err
 		return res
 	}
+	if err := writeFiles(in.HomeDir, cmd.HomeFiles); err != nil {
+		res.err = err
+		return res
+	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	if !job.Deadline.IsZero() {

@@ -49,9 +49,16 @@ func gitMounts(root, gitDir string, readOnly bool) ([]string, error) {
 		return nil, fmt.Errorf("sandbox: git directory: %w", err)
 	}
 	for _, w := range gitWritable {
-		if p := filepath.Join(real, w); exists(p) {
-			a = append(a, "--bind", p, p)
+		p := filepath.Join(real, w)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			continue
 		}
+		if !fi.IsDir() {
+			// bwrap would bind what a link names, writable.
+			return nil, fmt.Errorf("sandbox: %s is not a directory (%s): git made no such thing; refusing to bind it", p, fi.Mode().Type())
+		}
+		a = append(a, "--bind", p, p)
 	}
 	a = append(a, "--bind", meta, meta)
 	for _, r := range metaReadOnly {

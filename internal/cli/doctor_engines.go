@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/doctor"
+	"github.com/bonsai-run/bonsai/internal/engine"
+)
+
+// engineCLIs are the engines that run a vendor's CLI, by the name
+// projects give them.
+var engineCLIs = map[board.Engine]engine.Engine{
+	board.EngineClaudeCode: engine.Claude{},
+	board.EngineOpenCode:   engine.OpenCode{},
+	board.EngineCodex:      engine.Codex{},
+}
+
+// engineChecks checks the CLI of every engine an active project uses:
+// on the runtime's PATH (lookPath) and of a version the engine reads, as
+// the heartbeat finds it (engine.Locator).
+func engineChecks(ctx context.Context, projects []board.Project, lookPath func(string) (string, error)) []doctor.Check {
+	users := map[board.Engine][]string{}
+	for _, p := range projects {
+		if _, ok := engineCLIs[p.Agent.Engine]; ok {
+			users[p.Agent.Engine] = append(users[p.Agent.Engine], p.Slug)
+		}
+	}
+	names := make([]board.Engine, 0, len(users))
+	for n := range users {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	loc := engine.NewLocator(lookPath)
+	var out []doctor.Check
+	for _, n := range names {
+		e := engineCLIs[n]
+		c := doctor.Check{Name: "engine " + string(n)}
+		bin, err := loc.Locate(e)
+		if err != nil {
+			c.Status, c.Detail, c.Fix = doctor.Fail, fmt.Sprintf("%v; used by %s", err, strings.Join(users[n], ", ")), e.Install()
+			out = append(out, c)
+			continue
+		}
+		v, _ := doctor.Version(ctx, bin)
+		c.Status, c.Detail = doctor.OK, fmt.Sprintf("%s (%s); used by %s", v, bin, strings.Join(users[n], ", "))
+		out = append(out, c)
+	}
+	return out
+}
