@@ -290,8 +290,17 @@ document.addEventListener("htmx:sseMessage", function (e) {
 // data-server-now, the server's time when the page was made, says how far
 // the viewer's clock is off. The format is render.go's elapsed.
 (function () {
-  var now = document.querySelector("[data-server-now]");
-  var skew = now ? Number(now.getAttribute("data-server-now")) - Date.now() : 0;
+  // The section may arrive after the page (a run that starts while it is
+  // open): its time is read when first seen.
+  var skew = 0, seen = null;
+  function readSkew() {
+    var now = document.querySelector("[data-server-now]");
+    if (now && now !== seen) {
+      seen = now;
+      skew = Number(now.getAttribute("data-server-now")) - Date.now();
+    }
+  }
+  readSkew();
   function pad(n) { return (n < 10 ? "0" : "") + n; }
   function elapsed(ms) {
     var s = Math.max(0, Math.floor(ms / 1000));
@@ -300,6 +309,7 @@ document.addEventListener("htmx:sseMessage", function (e) {
     return Math.floor(s / 3600) + " h " + pad(Math.floor(s % 3600 / 60)) + " min";
   }
   setInterval(function () {
+    readSkew();
     document.querySelectorAll(".elapsed[data-since]").forEach(function (el) {
       var since = Number(el.getAttribute("data-since"));
       if (since > 0) el.textContent = elapsed(Date.now() + skew - since);
