@@ -25,12 +25,13 @@ import (
 //     and cloneEnv (no replace objects, no grafts, no system attributes,
 //     no lazy fetch);
 //   - the host runs only commands that never run a filter, a diff or
-//     merge driver or a textconv: rev-parse, rev-list, merge-base,
-//     update-ref, config, remote set-url, fetch, and worktree
-//     add --no-checkout, prune and remove --force. A new worktree's files
-//     are checked out through the worktree's own executor (the sandbox),
-//     where whatever the agent configured runs as the agent; pushes are
-//     made from the review repository (review.go), never from the clone.
+//     merge driver or a textconv: rev-parse, merge-base, update-ref,
+//     config, remote set-url, fetch, and worktree add --no-checkout,
+//     prune and remove --force. A new worktree's files are checked out
+//     through the worktree's own executor (the sandbox), where whatever
+//     the agent configured runs as the agent; the ticket branch is
+//     counted and pushed from the review repository (review.go), never
+//     from the clone, with a lease recorded there.
 
 // cloneSettings are given to every git command the host runs in a clone.
 var cloneSettings = []string{
