@@ -20,12 +20,15 @@ import (
 //
 // The repository read is the person's own (the project's repo path), never
 // the project's clone, whose config the agent can write.
-func gitIdentity(repo string) land.Person {
+func gitIdentity(repo string) land.Person { return gitIdentityEnv(repo, os.Environ()) }
+
+// gitIdentityEnv is gitIdentity with git's environment env.
+func gitIdentityEnv(repo string, env []string) land.Person {
 	dir, cleanup := identityDir(repo)
 	defer cleanup()
 	cmd := exec.Command("git", "-c", "user.useConfigOnly=true", "var", "GIT_AUTHOR_IDENT")
 	cmd.Dir = dir
-	cmd.Env = os.Environ()
+	cmd.Env = env
 	if dir != repoPath(repo) {
 		// Outside every repository: stop git's discovery at the empty
 		// directory, so the config of a repository around it is not read.
