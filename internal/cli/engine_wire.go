@@ -33,10 +33,9 @@ func engineRunners(a *app, bonsai *agentrunner.Runner, open func(string) (llm.Mo
 		}
 		return bonsai.ThinkingLevel(job, info)
 	}
-	loc := engine.NewLocator(nil)
 	d := &engine.Dispatch{Default: bonsai, Engines: map[board.Engine]heartbeat.AgentRunner{}}
 	for name, e := range engineCLIs {
-		r, err := engine.New(engine.Options{Engine: e, DataDir: a.dir.Path(), Locate: loc.Locate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now,
+		r, err := engine.New(engine.Options{Engine: e, DataDir: a.dir.Path(), Locate: engineLocate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now,
 			ExtraTools: extra, Thinking: thinking})
 		if err != nil {
 			return nil, err

@@ -45,13 +45,15 @@ type agentExecutors struct {
 	log *slog.Logger
 	// available is sandboxAvailable, asked once per process.
 	available func() error
+	// locate finds an engine's CLI (engineLocate).
+	locate func(engine.Engine) (string, error)
 }
 
 // newAgentExecutors returns the executors of the data directory d with
 // config.json's agent.env and network.allowHosts.
 func newAgentExecutors(d config.Dir, cfg config.Config) *agentExecutors {
 	return &agentExecutors{data: d, home: userHome(), env: cfg.Agent.Env, allowHosts: cfg.Network.AllowHosts,
-		limits: sandboxLimits(cfg.Limits), available: sync.OnceValue(sandboxAvailable)}
+		limits: sandboxLimits(cfg.Limits), available: sync.OnceValue(sandboxAvailable), locate: engineLocate}
 }
 
 // sandboxLimits are config.json's limits, defaults filled in, in bytes.
@@ -69,7 +71,13 @@ func (x *agentExecutors) check(p board.Project) error {
 	if p.Agent.Sandbox == board.SandboxOff {
 		return nil
 	}
-	return sandboxUsable(x.available)
+	if err := sandboxUsable(x.available); err != nil {
+		return err
+	}
+	if _, err := x.cliBinds(p); err != nil {
+		return fmt.Errorf("%w: %w", executor.ErrSandboxUnavailable, err)
+	}
+	return nil
 }
 
 // sandboxUsable wraps available's answer in executor.ErrSandboxUnavailable.
@@ -147,7 +155,11 @@ func (x *agentExecutors) engineBinds(p board.Project, root string) ([]sandbox.Bi
 	if err != nil {
 		return nil, err
 	}
-	return []sandbox.Bind{{Host: cfg, ReadOnly: true}, {Host: home}}, nil
+	cli, err := x.cliBinds(p)
+	if err != nil {
+		return nil, err
+	}
+	return append([]sandbox.Bind{{Host: cfg, ReadOnly: true}, {Host: home}}, cli...), nil
 }
 
 // gitDirOf is the git directory of clone to bind into the sandbox; ""

@@ -71,7 +71,13 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 	if in.ReadOnly {
 		cfg["permission"] = openCodePermissions("deny")
 	}
-	files := map[string]string{}
+	// OpenCode's config directory (XDG_CONFIG_HOME/opencode) is the
+	// runtime's, read-only in the sandbox: OpenCode writes these two
+	// files there when they are missing, and stops when it cannot.
+	files := map[string]string{
+		"opencode/opencode.jsonc": "{\n  \"$schema\": \"https://opencode.ai/config.json\"\n}\n",
+		"opencode/.gitignore":     "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore\n",
+	}
 	if in.System != "" {
 		files[systemFile] = in.System
 		cfg["instructions"] = []string{filepath.Join(in.ConfigDir, systemFile)}

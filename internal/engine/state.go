@@ -84,9 +84,15 @@ func engineDirs(dataDir, slug string, number int, name string) (config, home str
 }
 
 // writeFiles writes the command's files into the engine's config
-// directory, each replacing whatever is at its name (a link included).
+// directory, each replacing whatever is at its name (a link included);
+// a name may have directories, created as needed.
 func writeFiles(dir string, files map[string]string) error {
 	for name, data := range files {
+		if sub := filepath.Dir(name); sub != "." {
+			if err := beneath.MkdirAll(dir, sub, 0o700); err != nil {
+				return fmt.Errorf("engine state: %w", err)
+			}
+		}
 		if err := beneath.WriteFile(dir, name, []byte(data), 0o600); err != nil {
 			return fmt.Errorf("engine state: %w", err)
 		}
