@@ -19,7 +19,6 @@ import (
 // by a trigger on events.
 func (db *DB) dialect() sqlstore.Dialect {
 	return sqlstore.Dialect{
-		Name:   "postgres",
 		Rebind: rebind,
 		LockWrites: func(ctx context.Context, tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, lockWrite, db.lockKey)

@@ -12,7 +12,6 @@ import (
 // event is fanned out to the notification outbox by notifyOutbox.
 func (db *DB) dialect() sqlstore.Dialect {
 	return sqlstore.Dialect{
-		Name:          "sqlite",
 		WriteLock:     db.writeLock,
 		EventAppended: appendOutbox,
 		JoinInOrder:   "CROSS JOIN",

@@ -10,8 +10,6 @@ import (
 // text cannot be shared. Queries in this package are written in SQLite's
 // form (? placeholders, rowid), which Rebind turns into the engine's.
 type Dialect struct {
-	// Name names the engine in messages: "sqlite", "postgres".
-	Name string
 	// Rebind rewrites a query from SQLite's form; nil keeps it as it is.
 	// It runs once per query text: the answer is cached.
 	Rebind func(query string) string
