@@ -13,6 +13,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/doctor"
+	"github.com/bonsai-run/bonsai/internal/engine"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/store"
 )
@@ -103,7 +104,12 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 		doctor.Program(ctx, "git", exec.LookPath, doctor.Fail, "install git (apt-get install git, brew install git, winget install Git.Git): agents clone, branch and commit with it"),
 		doctor.Program(ctx, "rg", exec.LookPath, doctor.Warn, "install ripgrep (apt-get install ripgrep, brew install ripgrep, winget install BurntSushi.ripgrep.MSVC): without it the agents' search runs in Go, slower"),
 	)
-	checks = append(checks, engineChecks(ctx, projects, exec.LookPath)...)
+	agents := newAgentExecutors(d, cfg)
+	agents.locate = engine.NewLocator(nil).Locate
+	checks = append(checks, engineChecks(ctx, projects, exec.LookPath, func(p board.Project) error {
+		_, err := agents.cliBinds(p)
+		return err
+	})...)
 	checks = append(checks, sandboxChecks(projects, listed)...)
 
 	interval := time.Duration(cfg.Heartbeat.IntervalSec) * time.Second
