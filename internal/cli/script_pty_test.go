@@ -12,6 +12,7 @@ import (
 
 	"github.com/creack/pty"
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sys/unix"
 )
 
 // ptyEnv are the variables a pty command takes from the script; the rest of
@@ -26,7 +27,9 @@ var ptyEnv = []string{"PATH", "HOME", "BONSAI_DATA_DIR", "BONSAI_USER", "TZ",
 // The terminal is TERM=dumb unless the script sets PTY_TERM.
 //
 // Steps, one per line: "wait TEXT" (until TEXT appears after the previous
-// match, at most 15 s), "send TEXT" (typed, then Enter), "ctrl-c", and
+// match, at most 15 s), "noecho" (until the terminal no longer echoes
+// what is typed, at most 15 s: a prompt for a secret shows before the
+// command turns echo off), "send TEXT" (typed, then Enter), "ctrl-c", and
 // "exit" (until the command exits, at most 15 s; it must exit 0).
 func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
@@ -85,6 +88,8 @@ func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
 				}
 				time.Sleep(10 * time.Millisecond)
 			}
+		case "noecho":
+			waitNoEcho(ts, tty, out)
 		case "send":
 			_, err := tty.WriteString(arg + "\r")
 			ts.Check(err)
@@ -103,6 +108,22 @@ func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
 		default:
 			ts.Fatalf("pty: unknown step %q", step)
 		}
+	}
+}
+
+// waitNoEcho waits until the terminal tty's other end has echo off.
+func waitNoEcho(ts *testscript.TestScript, tty *os.File, out *ptyOutput) {
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		t, err := unix.IoctlGetTermios(int(tty.Fd()), getTermios)
+		ts.Check(err)
+		if t.Lflag&unix.ECHO == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("pty: the terminal still echoes input:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -124,7 +124,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, status int, pag
 // funcs are the template helpers.
 func (s *Server) funcs() template.FuncMap {
 	return template.FuncMap{
-		"md":        s.md.render,
+		"md":        s.md.Render,
 		"prio":      board.PriorityName,
 		"states":    func() []board.State { return board.States },
 		"prioNames": func() []string { return []string{"urgent", "high", "medium", "low", "none"} },

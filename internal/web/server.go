@@ -12,6 +12,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/markdown"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
@@ -124,7 +125,7 @@ type Server struct {
 	auth  auth
 	log   *slog.Logger
 	pages map[string]*template.Template
-	md    *markdown
+	md    *markdown.Renderer
 	feed  *feed
 	cards *cardCache
 	runs  *runIndex
@@ -172,7 +173,7 @@ func New(opts Options) (*Server, error) {
 		store: opts.Store,
 		auth:  newAuth(opts.Token),
 		log:   opts.Logger,
-		md:    newMarkdown(),
+		md:    markdown.New(),
 		runs:  newRunIndex(),
 	}
 	s.feed = newFeed(opts.Store, s.runs, opts.PollInterval, opts.Logger)

@@ -1,4 +1,4 @@
-package web
+package markdown
 
 import (
 	"slices"
@@ -13,7 +13,7 @@ import (
 // that may not be a link becomes.
 func TestMarkdown_Render(t *testing.T) {
 	t.Parallel()
-	m := newMarkdown()
+	m := New()
 	const ext = ` rel="nofollow noreferrer noopener" target="_blank"`
 	const in = ` rel="nofollow noreferrer"`
 	for _, c := range []struct{ name, src, want string }{
@@ -63,7 +63,7 @@ func TestMarkdown_Render(t *testing.T) {
 			"<table>\n<thead>\n<tr>\n<th>a</th>\n<th>b</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>1</td>\n<td>2</td>\n</tr>\n</tbody>\n</table>\n"},
 		{"strikethrough", "~~x~~", "<p><del>x</del></p>\n"},
 	} {
-		if got := string(m.render(c.src)); got != c.want {
+		if got := string(m.Render(c.src)); got != c.want {
 			t.Errorf("%s: render(%q)\n got %q\nwant %q", c.name, c.src, got, c.want)
 		}
 	}
@@ -74,7 +74,7 @@ func TestMarkdown_Render(t *testing.T) {
 // TestMarkdown_DangerousInputsInert and the stricter allowedMarkup.
 func TestMarkdown_MoreInputsInert(t *testing.T) {
 	t.Parallel()
-	m := newMarkdown()
+	m := New()
 	for _, src := range []string{
 		"[f](ftp://example.com/f)",
 		"[f](file:///etc/passwd)",
@@ -94,7 +94,7 @@ func TestMarkdown_MoreInputsInert(t *testing.T) {
 		"```x\" onclick=\"alert(1)\ny\n```",
 		"<details open ontoggle=alert(1)>",
 	} {
-		out := string(m.render(src))
+		out := string(m.Render(src))
 		if live := liveScript(out); live != "" {
 			t.Errorf("render(%q) = %q: live markup %s", src, out, live)
 		}
@@ -114,9 +114,9 @@ func FuzzMarkdown(f *testing.F) {
 		"```go\nx\n```", "<b>x</b>", "www.example.com", "[a](<b c> 'd')", "1. x\n\n   > y"} {
 		f.Add(s)
 	}
-	m := newMarkdown()
+	m := New()
 	f.Fuzz(func(t *testing.T, src string) {
-		out := string(m.render(src))
+		out := string(m.Render(src))
 		if bad := allowedMarkup(out); bad != "" {
 			t.Fatalf("render(%q) = %q: %s", src, out, bad)
 		}
@@ -189,13 +189,13 @@ func browserSafeURL(u string) bool {
 // code blocks alike, so a command in a comment reads as it runs.
 func TestMarkdown_ControlsVisible(t *testing.T) {
 	t.Parallel()
-	m := newMarkdown()
+	m := New()
 	for src, want := range map[string]string{
 		"run `rm \u202e-rf`":              "<p>run <code>rm \\u202e-rf</code></p>\n",
 		"```sh\ntouch \u202etxt.exe\n```": "<pre><code class=\"language-sh\">touch \\u202etxt.exe\n</code></pre>\n",
 		"a &#x202e;b &#27;[2J c\x07":      "<p>a \\u202eb \\x1b[2J c\\x07</p>\n",
 	} {
-		if got := string(m.render(src)); got != want {
+		if got := string(m.Render(src)); got != want {
 			t.Errorf("render(%q) = %q, want %q", src, got, want)
 		}
 	}

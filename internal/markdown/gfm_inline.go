@@ -1,4 +1,4 @@
-package web
+package markdown
 
 import (
 	"github.com/yuin/goldmark/ast"

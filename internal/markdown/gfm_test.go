@@ -1,4 +1,4 @@
-package web
+package markdown
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // start-up cost is what gfm avoids), and requires the same HTML.
 func TestGFM_AsGoldmark(t *testing.T) {
 	t.Parallel()
-	m := newMarkdown()
+	m := New()
 	ref := goldmark.New(
 		goldmark.WithExtensions(extension.Linkify,
 			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
@@ -48,7 +48,7 @@ func TestGFM_AsGoldmark(t *testing.T) {
 		if err := ref.Convert([]byte(src), &want); err != nil {
 			t.Fatal(err)
 		}
-		if got := string(m.render(src)); got != want.String() {
+		if got := string(m.Render(src)); got != want.String() {
 			t.Errorf("render(%q)\n got %q\nwant %q (goldmark's GFM)", src, got, want.String())
 		}
 	}
@@ -58,7 +58,7 @@ func TestGFM_AsGoldmark(t *testing.T) {
 // on purpose, to follow GitHub's rules.
 func TestGFM_Differences(t *testing.T) {
 	t.Parallel()
-	m := newMarkdown()
+	m := New()
 	const ext = ` rel="nofollow noreferrer noopener" target="_blank"`
 	for _, c := range []struct{ why, src, want string }{
 		{"tildes close only a run of the same length", "~a~~", "<p>~a~~</p>\n"},
@@ -74,7 +74,7 @@ func TestGFM_Differences(t *testing.T) {
 		{"a top-level domain may hold digits", "http://0.a0",
 			`<p><a href="http://0.a0"` + ext + ">http://0.a0</a></p>\n"},
 	} {
-		if got := string(m.render(c.src)); got != c.want {
+		if got := string(m.Render(c.src)); got != c.want {
 			t.Errorf("%s: render(%q)\n got %q\nwant %q", c.why, c.src, got, c.want)
 		}
 	}
