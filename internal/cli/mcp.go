@@ -141,6 +141,9 @@ func (a *app) ticketTools(ctx context.Context, s store.Store, o mcpOptions) ([]t
 	// sandbox, as in a ticket run.
 	clone := d.Path("projects", p.Slug)
 	if o.root != "" {
+		if root, err = filepath.Abs(root); err != nil {
+			return nil, err
+		}
 		if clone, err = worktreeClone(root, clone, localRepo(p.Repo)); err != nil {
 			return nil, usagef("--root: %v", err)
 		}
