@@ -106,7 +106,8 @@ type reviewRepo struct {
 }
 
 // openReview makes the project's review repository when it is not there
-// and returns it.
+// (shared 0600: its files are the runtime's alone, like the rest of the
+// data directory) and returns it.
 func (p *Provider) openReview(ctx context.Context, g *gitRunner, proj board.Project) (*reviewRepo, error) {
 	dir := filepath.Join(reviewDir, proj.Slug+".git")
 	abs := filepath.Join(p.opts.Projects, dir)
@@ -121,7 +122,7 @@ func (p *Provider) openReview(ctx context.Context, g *gitRunner, proj board.Proj
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return nil, fmt.Errorf("review repository: %w", err)
 	}
-	if _, err := r.git(ctx, "init", "--quiet", "--bare", "--template=", "."); err != nil {
+	if _, err := r.git(ctx, "init", "--quiet", "--bare", "--shared=0600", "--template=", "."); err != nil {
 		return nil, fmt.Errorf("review repository: %w", err)
 	}
 	return r, nil
