@@ -8,7 +8,7 @@ import "strings"
 func nearestKey(name string) string {
 	best, bestDist := "", 3
 	for _, k := range keys {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(k.name)); d < bestDist {
+		if d := EditDistance(strings.ToLower(name), strings.ToLower(k.name)); d < bestDist {
 			best, bestDist = k.name, d
 		}
 	}
@@ -23,9 +23,10 @@ func didYouMean(name string) string {
 	return ""
 }
 
-// editDistance is the optimal string alignment distance between a and b:
-// insertions, deletions, substitutions and swaps of two neighbours.
-func editDistance(a, b string) int {
+// EditDistance is the optimal string alignment distance between a and b:
+// insertions, deletions, substitutions and swaps of two neighbours. The
+// CLI's "did you mean" for flags uses it as config's keys do.
+func EditDistance(a, b string) int {
 	d := make([][]int, len(a)+1)
 	for i := range d {
 		d[i] = make([]int, len(b)+1)
