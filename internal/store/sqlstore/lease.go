@@ -176,10 +176,11 @@ func (db *DB) listRunsTx(tx *tx, query string, args ...any) ([]board.Run, error)
 	return collect(rows, scanRun)
 }
 
-// collect reads every row of rows with scan, and closes rows.
+// collect reads every row of rows with scan, and closes rows. No rows is
+// an empty slice, never nil, so lists print as [] in JSON.
 func collect[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) {
 	defer rows.Close()
-	var out []T
+	out := []T{}
 	for rows.Next() {
 		v, err := scan(rows)
 		if err != nil {
@@ -196,14 +197,5 @@ func (db *DB) Leases(ctx context.Context) ([]board.Lease, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list leases: %w", err)
 	}
-	defer rows.Close()
-	ls := []board.Lease{}
-	for rows.Next() {
-		l, err := store.ScanLease(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list leases: %w", err)
-		}
-		ls = append(ls, l)
-	}
-	return ls, rows.Err()
+	return collect(rows, store.ScanLease)
 }

@@ -95,16 +95,8 @@ func (db *DB) Projects(ctx context.Context, f store.ProjectFilter) ([]board.Proj
 	if err != nil {
 		return nil, fmt.Errorf("list projects: %w", err)
 	}
-	defer rows.Close()
-	ps := []board.Project{}
-	for rows.Next() {
-		p, err := scanProject(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list projects: %w", err)
-		}
-		ps = append(ps, p)
-	}
-	if err := rows.Err(); err != nil {
+	ps, err := collect(rows, scanProject)
+	if err != nil {
 		return nil, fmt.Errorf("list projects: %w", err)
 	}
 	return ps, nil

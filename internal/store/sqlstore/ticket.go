@@ -140,16 +140,8 @@ func (db *DB) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket
 	if err != nil {
 		return nil, fmt.Errorf("list tickets: %w", err)
 	}
-	defer rows.Close()
-	ts := []board.Ticket{}
-	for rows.Next() {
-		t, err := scanTicket(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list tickets: %w", err)
-		}
-		ts = append(ts, t)
-	}
-	if err := rows.Err(); err != nil {
+	ts, err := collect(rows, func(s scanner) (board.Ticket, error) { return scanTicket(s) })
+	if err != nil {
 		return nil, fmt.Errorf("list tickets: %w", err)
 	}
 	return ts, nil

@@ -42,8 +42,5 @@ func (db *DB) Workers(ctx context.Context) ([]board.WorkerBeat, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list workers: %w", err)
 	}
-	if ws == nil {
-		ws = []board.WorkerBeat{}
-	}
 	return ws, nil
 }
