@@ -243,8 +243,8 @@ func (m *raceMachine) stopWorker() error {
 	}
 }
 
-// waitRaceDone waits until no ticket of the board is IN_PROGRESS. It
-// fails when the board stops moving for two minutes, or ctx ends.
+// waitRaceDone waits until no ticket of the board is IN_PROGRESS and
+// no run is running. It fails when the board stops moving for two minutes, or ctx ends.
 func waitRaceDone(ctx context.Context, db store.Store) error {
 	last, since := -1, time.Now()
 	for {
@@ -253,12 +253,22 @@ func waitRaceDone(ctx context.Context, db store.Store) error {
 			return err
 		}
 		if n == 0 {
-			return nil
+			// A ticket reaches VERIFICATION before its run ends (the
+			// branch is still pushed and the run recorded): wait for
+			// the runs too, or stopping the workers interrupts them.
+			running, err := db.RunningRuns(ctx)
+			if err != nil {
+				return err
+			}
+			if len(running) == 0 {
+				return nil
+			}
+			n = -len(running)
 		}
 		if n != last {
 			last, since = n, time.Now()
 		} else if time.Since(since) > 2*time.Minute {
-			return fmt.Errorf("the board stopped moving: %d tickets IN_PROGRESS for two minutes", n)
+			return fmt.Errorf("the board stopped moving: %d tickets IN_PROGRESS (negative: runs still running) for two minutes", n)
 		}
 		select {
 		case <-ctx.Done():
