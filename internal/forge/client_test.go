@@ -311,7 +311,8 @@ func TestError_FixSaysWhoTriesAgain(t *testing.T) {
 		{"merge pull request #3", "approve again or run `bonsai ticket land`", "next beat", forge.Unavailable},
 		{"merge merge request !3", "after 1h0m0s, approve again", "no beat", forge.RateLimited},
 		{"read checks of abc", "no beat asks it again before 1h0m0s", "approve", forge.RateLimited},
-		{"open pull request", "does not repeat this request by itself", "next beat", forge.Unavailable},
+		{"open pull request", "later beats try again, with growing waits", "does not repeat", forge.Unavailable},
+		{"find merge request of bonsai/3-x", "a later beat tries again, not before 1h0m0s", "does not repeat", forge.RateLimited},
 	}
 	for _, c := range cases {
 		e := &forge.Error{Kind: forge.Gitea, Op: c.op, Reason: c.reason, RetryAfter: time.Hour}

@@ -98,6 +98,8 @@ func (e *Error) Fix() string {
 			return fmt.Sprintf("the forge's rate limit is spent; no beat asks it again before %s have passed", wait)
 		case byPerson:
 			return fmt.Sprintf("the forge's rate limit is spent, so nothing was merged and the ticket stays in VERIFICATION; after %s, approve again or run `bonsai ticket land` (a merge is not retried by itself)", wait)
+		case byRetry:
+			return fmt.Sprintf("the forge's rate limit is spent; a later beat tries again, not before %s have passed", wait)
 		}
 		return fmt.Sprintf("the forge's rate limit is spent; Bonsai does not repeat this request by itself: try again after %s", wait)
 	case Unavailable:
@@ -106,6 +108,8 @@ func (e *Error) Fix() string {
 			return "the forge did not answer; the next beat tries again"
 		case byPerson:
 			return "the forge did not answer, so nothing was merged and the ticket stays in VERIFICATION; once it answers, approve again or run `bonsai ticket land` (a merge is not retried by itself)"
+		case byRetry:
+			return "the forge did not answer; later beats try again, with growing waits"
 		}
 		return "the forge did not answer; Bonsai does not repeat this request by itself: try again once it answers"
 	case MergePending:
@@ -118,14 +122,17 @@ func (e *Error) Fix() string {
 type repeater int
 
 const (
-	byNobody repeater = iota // opening or updating a pull request, a probe
+	byNobody repeater = iota // a probe
 	byBeat                   // following a pull request: every beat reads it
 	byPerson                 // a merge: the person approves again
+	byRetry                  // opening or updating a pull request: later beats, with growing waits
 )
 
 // repeat says who repeats e's operation: the beat repeats its reads of
 // pull requests, reviews and checks; a merge is repeated only by a person
-// approving again (the approval is not kept to be retried).
+// approving again (the approval is not kept to be retried); opening or
+// updating a pull request is tried again by later beats, with growing
+// waits for up to a day.
 func (e *Error) repeat() repeater {
 	switch {
 	case strings.HasPrefix(e.Op, "merge "):
@@ -133,6 +140,8 @@ func (e *Error) repeat() repeater {
 	case strings.HasPrefix(e.Op, "read pull request"), strings.HasPrefix(e.Op, "read merge request"),
 		strings.HasPrefix(e.Op, "read reviews"), strings.HasPrefix(e.Op, "read checks"):
 		return byBeat
+	case strings.HasPrefix(e.Op, "open "), strings.HasPrefix(e.Op, "update "), strings.HasPrefix(e.Op, "find "):
+		return byRetry
 	}
 	return byNobody
 }

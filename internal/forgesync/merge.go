@@ -30,9 +30,20 @@ func (f *Forges) Merge(ctx context.Context, req land.MergeRequest) (land.Merged,
 			return land.Merged{}, err
 		}
 	}
+	if l.PRNumber == 0 && req.Ticket.Branch != "" {
+		// Opening it failed when the ticket reached VERIFICATION (the
+		// beats try again): the approval tries now.
+		if err := f.Publish(ctx, req.Project, req.Ticket); err != nil {
+			return land.Merged{}, failure(err)
+		}
+		var err error
+		if l, err = f.opts.Board.Landing(ctx, ref); err != nil {
+			return land.Merged{}, err
+		}
+	}
 	if l.PRNumber == 0 {
 		return land.Merged{}, &land.Failure{Cause: fmt.Sprintf("%s has no pull request yet", ref),
-			Fix: "the next beat opens it once the branch is pushed; or run `bonsai heartbeat --ticket " + ref.String() + "`"}
+			Fix: "its branch is not pushed yet: the ticket's next run pushes it; or run `bonsai heartbeat --ticket " + ref.String() + "`"}
 	}
 	c, err := f.Client(req.Project)
 	if err != nil {

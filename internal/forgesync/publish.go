@@ -63,6 +63,7 @@ func (f *Forges) Publish(ctx context.Context, p board.Project, t board.Ticket) e
 	if _, err := f.opts.Board.SaveLanding(ctx, l); err != nil {
 		return err
 	}
+	f.dropPublish(ref)
 	name := prName(l.Forge, pr.Number)
 	if opened {
 		f.note(ctx, ref, board.KindStatus, fmt.Sprintf("Opened %s on %s: %s\n\nReview it there or here: changes requested on %s return the ticket to the agent; approving here merges it.",
@@ -73,13 +74,15 @@ func (f *Forges) Publish(ctx context.Context, p board.Project, t board.Ticket) e
 	return nil
 }
 
-// failed records a failure to publish on the landing and, when it is new,
-// on the ticket, and returns it.
+// failed records a failure to publish on the landing and, when it is new
+// or Bonsai stops trying again, on the ticket, and returns it. The beats
+// try again (republish.go).
 func (f *Forges) failed(ctx context.Context, l board.Landing, what string, err error) error {
 	msg := f.opts.Redact(err.Error())
-	if l.Error != msg {
-		f.note(ctx, l.Ref, board.KindStatus, fmt.Sprintf("Could not %s; the branch `%s` is pushed and the ticket waits in VERIFICATION:\n\n%s",
-			what, l.Branch, indent(msg)))
+	next, ok, stopped := f.queuePublish(l.Ref, err)
+	if l.Error != msg || stopped {
+		f.note(ctx, l.Ref, board.KindStatus, fmt.Sprintf("Could not %s; the branch `%s` is pushed and the ticket waits in VERIFICATION:\n\n%s\n\n%s",
+			what, l.Branch, indent(msg), retryWords(next, ok)))
 	}
 	l.Error = msg
 	if _, serr := f.opts.Board.SaveLanding(ctx, l); serr != nil {

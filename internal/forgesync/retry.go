@@ -87,18 +87,25 @@ func (f *Forges) queueMerge(ref board.Ref, pm pendingMerge, err error) (time.Tim
 		f.dropMerge(ref)
 		return time.Time{}, false
 	}
-	wait := min(retryFirst<<min(pm.Attempts, 10), retryMax)
-	var fe *forge.Error
-	if errors.As(err, &fe) && fe.RetryAfter > wait {
-		wait = fe.RetryAfter
-	}
 	pm.Attempts++
-	pm.Next = now.Add(wait)
-	if err := f.writeMerge(path, pm); err != nil {
+	pm.Next = now.Add(backoff(pm.Attempts-1, err))
+	if err := writePending(path, pm); err != nil {
 		f.log.Warn("keep a merge to try again", "ticket", ref.String(), "err", err)
 		return time.Time{}, false
 	}
 	return pm.Next, true
+}
+
+// backoff is the wait before the next try after attempts failed ones,
+// the last failing with err: a minute, twice as long each time up to an
+// hour, or the forge's Retry-After when longer.
+func backoff(attempts int, err error) time.Duration {
+	wait := min(retryFirst<<min(attempts, 10), retryMax)
+	var fe *forge.Error
+	if errors.As(err, &fe) && fe.RetryAfter > wait {
+		wait = fe.RetryAfter
+	}
+	return wait
 }
 
 // retryFailure is the failure of an approval whose merge Bonsai tries
@@ -111,28 +118,31 @@ func retryFailure(err error, next time.Time) error {
 			next.Local().Format("15:04 MST"))}
 }
 
-func (f *Forges) readMerge(path string) (pendingMerge, bool) {
-	var pm pendingMerge
+// readPending reads a kept retry (a merge or a pull request to open)
+// from path; false when there is none or it cannot be read (logged).
+func readPending[T any](f *Forges, path string) (T, bool) {
+	var v T
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			f.log.Warn("read a merge to try again", "file", path, "err", err)
+			f.log.Warn("read a retry", "file", path, "err", err)
 		}
-		return pm, false
+		return v, false
 	}
-	if err := json.Unmarshal(b, &pm); err != nil {
-		f.log.Warn("read a merge to try again", "file", path, "err", err)
-		return pm, false
+	if err := json.Unmarshal(b, &v); err != nil {
+		f.log.Warn("read a retry", "file", path, "err", err)
+		return v, false
 	}
-	return pm, true
+	return v, true
 }
 
-func (f *Forges) writeMerge(path string, pm pendingMerge) error {
+// writePending keeps v at path, written whole or not at all.
+func writePending(path string, v any) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	b, _ := json.Marshal(pm)
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".merge-*")
+	b, _ := json.Marshal(v)
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".retry-*")
 	if err != nil {
 		return err
 	}
@@ -165,7 +175,7 @@ func (f *Forges) retryMerge(ctx context.Context, c forge.Client, ref board.Ref, 
 	if path == "" {
 		return nil
 	}
-	pm, found := f.readMerge(path)
+	pm, found := readPending[pendingMerge](f, path)
 	if !found || f.opts.Now().Before(pm.Next) {
 		return nil
 	}

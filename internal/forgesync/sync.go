@@ -18,8 +18,9 @@ import (
 // pull request, which costs a 304 when nothing changed, and only when it
 // did, its reviews and checks. It makes no model request. A forge that
 // asks to wait is not asked again before the time it gave
-// (Options.LimitsFile). Failures are recorded on the landings and
-// counted; the error is for the board's own failures.
+// (Options.LimitsFile). Pull requests that could not be opened are tried
+// again when due (republish.go). Failures are recorded on the landings
+// and counted; the error is for the board's own failures.
 func (f *Forges) SyncReviews(ctx context.Context, project string) (heartbeat.ReviewSync, error) {
 	var rep heartbeat.ReviewSync
 	ls, err := f.opts.Board.Landings(ctx, store.LandingFilter{ProjectSlug: project, OpenPRs: true})
@@ -27,7 +28,7 @@ func (f *Forges) SyncReviews(ctx context.Context, project string) (heartbeat.Rev
 		return rep, err
 	}
 	if len(ls) == 0 {
-		return rep, nil
+		return rep, f.retryPublishes(ctx, project, nil, &rep)
 	}
 	projects := map[string]board.Project{}
 	waiting := f.loadLimits() // API base URLs that asked to wait, until when
@@ -75,7 +76,7 @@ func (f *Forges) SyncReviews(ctx context.Context, project string) (heartbeat.Rev
 			f.notFollowed(ctx, l, err, &rep)
 		}
 	}
-	return rep, nil
+	return rep, f.retryPublishes(ctx, project, waiting, &rep)
 }
 
 // notFollowed counts a failure to follow the pull request of l, for the
