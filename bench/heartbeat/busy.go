@@ -133,30 +133,46 @@ func slowModel(latency time.Duration, command string) http.Handler {
 		case <-r.Context().Done():
 			return
 		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		ev := func(name string, v any) {
-			b, _ := json.Marshal(v)
-			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-		}
-		type m = map[string]any
-		ev("message_start", m{"type": "message_start", "message": m{"id": "msg_bench", "type": "message", "role": "assistant",
-			"model": "bench", "content": []any{}, "stop_reason": nil, "usage": m{"input_tokens": 1000, "output_tokens": 1}}})
-		stop := "end_turn"
 		if len(req.Messages) == 1 {
-			stop = "tool_use"
-			args, _ := json.Marshal(m{"command": command})
-			ev("content_block_start", m{"type": "content_block_start", "index": 0,
-				"content_block": m{"type": "tool_use", "id": "toolu_bench", "name": "bash", "input": m{}}})
-			ev("content_block_delta", m{"type": "content_block_delta", "index": 0,
-				"delta": m{"type": "input_json_delta", "partial_json": string(args)}})
+			streamTool(w, "bash", map[string]any{"command": command})
 		} else {
-			ev("content_block_start", m{"type": "content_block_start", "index": 0, "content_block": m{"type": "text", "text": ""}})
-			ev("content_block_delta", m{"type": "content_block_delta", "index": 0, "delta": m{"type": "text_delta", "text": "Done."}})
+			streamText(w, "Done.")
 		}
-		ev("content_block_stop", m{"type": "content_block_stop", "index": 0})
-		ev("message_delta", m{"type": "message_delta", "delta": m{"stop_reason": stop}, "usage": m{"output_tokens": 20}})
-		ev("message_stop", m{"type": "message_stop"})
 	})
+}
+
+// streamTool streams an assistant message that calls tool name with
+// args, as the Messages API does.
+func streamTool(w http.ResponseWriter, name string, args any) {
+	type m = map[string]any
+	raw, _ := json.Marshal(args)
+	streamMessage(w, "tool_use",
+		m{"type": "tool_use", "id": "toolu_bench", "name": name, "input": m{}},
+		m{"type": "input_json_delta", "partial_json": string(raw)})
+}
+
+// streamText streams an assistant message saying text.
+func streamText(w http.ResponseWriter, text string) {
+	type m = map[string]any
+	streamMessage(w, "end_turn", m{"type": "text", "text": ""}, m{"type": "text_delta", "text": text})
+}
+
+// streamMessage streams one message of one content block, started as
+// block and filled by delta, ending with stop.
+func streamMessage(w http.ResponseWriter, stop string, block, delta map[string]any) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	ev := func(name string, v any) {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+	}
+	type m = map[string]any
+	ev("message_start", m{"type": "message_start", "message": m{"id": "msg_bench", "type": "message", "role": "assistant",
+		"model": "bench", "content": []any{}, "stop_reason": nil, "usage": m{"input_tokens": 1000, "output_tokens": 1}}})
+	ev("content_block_start", m{"type": "content_block_start", "index": 0, "content_block": block})
+	ev("content_block_delta", m{"type": "content_block_delta", "index": 0, "delta": delta})
+	ev("content_block_stop", m{"type": "content_block_stop", "index": 0})
+	ev("message_delta", m{"type": "message_delta", "delta": m{"stop_reason": stop}, "usage": m{"output_tokens": 20}})
+	ev("message_stop", m{"type": "message_stop"})
 }
 
 func splitList(s string) []string {

@@ -25,6 +25,14 @@
 // each heartbeat.maxConcurrentAgents value in -limits:
 //
 //	go run ./bench/heartbeat -busy -projects 20 [-latency 2s] [-command CMD] [-limits auto,4,8,16]
+//
+// With -scale it reproduces issue 28's table: for each -sandbox mode and
+// each N in -n, N projects with one ticket each, the limit at N, a model
+// answering after -latency (default 300ms with -scale) with -turns bash
+// calls then a question, and prints the beat's wall time against one
+// wave's model time, the beat's peak RSS and the process tree's:
+//
+//	go run ./bench/heartbeat -scale [-n 1,20,60,200,500] [-sandbox on,off] [-turns 4]
 package main
 
 import (
@@ -56,7 +64,23 @@ func main() {
 	latency := flag.Duration("latency", 2*time.Second, "with -busy: the model's time to answer each request")
 	command := flag.String("command", "true", "with -busy: the bash command each agent runs")
 	limits := flag.String("limits", "auto,4,8,16", "with -busy: the heartbeat.maxConcurrentAgents values to time")
+	scale := flag.Bool("scale", false, "measure one beat of N agents at once (issue 28's table) instead of an idle one")
+	ns := flag.String("n", "1,20,60", "with -scale: the numbers of agents")
+	sandboxes := flag.String("sandbox", "on,off", "with -scale: the sandbox modes (on, off)")
+	turns := flag.Int("turns", 4, "with -scale: bash turns before the question")
 	flag.Parse()
+	if *scale {
+		lat := 300 * time.Millisecond
+		flag.Visit(func(f *flag.Flag) {
+			if f.Name == "latency" {
+				lat = *latency
+			}
+		})
+		if err := runScale(splitInts(*ns), splitList(*sandboxes), lat, *turns, *command); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *busy {
 		if err := runBusy(*projects, *latency, *command, splitList(*limits)); err != nil {
 			log.Fatal(err)
@@ -68,20 +92,40 @@ func main() {
 	}
 }
 
+func runScale(ns []int, sandboxes []string, latency time.Duration, turns int, command string) error {
+	tmp, err := os.MkdirTemp("", "bonsai-heartbeat-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin, err := buildCopy(tmp)
+	if err != nil {
+		return err
+	}
+	return scaleBench(bin, ns, sandboxes, latency, turns, command)
+}
+
+// buildCopy builds bonsai into dir and returns a copy of it (see the
+// package comment for why a copy).
+func buildCopy(dir string) (string, error) {
+	built := filepath.Join(dir, "bonsai-built")
+	build := exec.Command("go", "build", "-o", built, "./cmd/bonsai")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	bin := filepath.Join(dir, "bonsai")
+	return bin, copyFile(built, bin)
+}
+
 func runBusy(projects int, latency time.Duration, command string, limits []string) error {
 	tmp, err := os.MkdirTemp("", "bonsai-heartbeat-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	built := filepath.Join(tmp, "bonsai-built")
-	build := exec.Command("go", "build", "-o", built, "./cmd/bonsai")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("build: %w", err)
-	}
-	bin := filepath.Join(tmp, "bonsai")
-	if err := copyFile(built, bin); err != nil {
+	bin, err := buildCopy(tmp)
+	if err != nil {
 		return err
 	}
 	return busyBench(bin, projects, latency, command, limits)

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+)
+
+// scaleBench reproduces the table of issue 28 ("Hundreds of sandboxed
+// agents on one machine"): for each sandbox mode and each N, a board of
+// N projects with one IN_PROGRESS ticket each, heartbeat.maxConcurrentAgents
+// = N, and one `bonsai heartbeat --once` against a scripted model that
+// answers every request after latency: turns bash calls running command,
+// then a question (ticket_ask), which ends the run. It prints the beat's
+// wall time, its own peak RSS and the peak of the process tree's summed
+// RSS (the beat and every descendant, sampled every 100 ms), and the
+// bound of one wave: (turns+1) × latency.
+func scaleBench(bin string, ns []int, sandboxes []string, latency time.Duration, turns int, command string) error {
+	srv := httptest.NewServer(scriptedModel(latency, turns, command))
+	defer srv.Close()
+	bound := time.Duration(turns+1) * latency
+	fmt.Printf("scale: model answers after %v; %d × bash %q, then a question; one wave's model time %v\n", latency, turns, command, bound)
+	fmt.Printf("| N | limit | sandbox | wall | × bound | runs asked | beat RSS | tree RSS |\n|---|---|---|---|---|---|---|---|\n")
+	for _, sb := range sandboxes {
+		for _, n := range ns {
+			r, err := scaleBeat(bin, srv.URL, n, sb)
+			if err != nil {
+				return fmt.Errorf("N=%d sandbox %s: %w", n, sb, err)
+			}
+			fmt.Printf("| %d | %d | %s | %.2f s | %.1f× | %d/%d | %d MB | %d MB |\n", n, n, sb, r.wall.Seconds(),
+				float64(r.wall)/float64(bound), r.asked, n, r.beatRSS>>20, r.treeRSS>>20)
+		}
+	}
+	return nil
+}
+
+type scaleResult struct {
+	wall             time.Duration
+	beatRSS, treeRSS int64
+	asked            int
+}
+
+func scaleBeat(bin, modelURL string, n int, sandbox string) (scaleResult, error) {
+	tmp, err := os.MkdirTemp("", "bonsai-scale-bench-")
+	if err != nil {
+		return scaleResult{}, err
+	}
+	defer os.RemoveAll(tmp)
+	data := filepath.Join(tmp, "data")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return scaleResult{}, err
+	}
+	mode := board.SandboxRequired
+	if sandbox == "off" {
+		mode = board.SandboxOff
+	}
+	if err := seedScale(filepath.Join(data, "bonsai.db"), tmp, n, mode); err != nil {
+		return scaleResult{}, err
+	}
+	env := append(os.Environ(), "BONSAI_DATA_DIR="+data, "HOME="+filepath.Join(tmp, "home"),
+		"ANTHROPIC_API_KEY=bench", "ANTHROPIC_BASE_URL="+modelURL, "BONSAI_KEYRING=file")
+	set := exec.Command(bin, "config", "set", "heartbeat.maxConcurrentAgents", strconv.Itoa(n))
+	set.Env = env
+	if out, err := set.CombinedOutput(); err != nil {
+		return scaleResult{}, fmt.Errorf("config set: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "heartbeat", "--once")
+	cmd.Env = env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return scaleResult{}, err
+	}
+	peak := make(chan int64, 1)
+	stop := make(chan struct{})
+	go func() { peak <- sampleTree(cmd.Process.Pid, stop) }()
+	err = cmd.Wait()
+	wall := time.Since(start)
+	close(stop)
+	tree := <-peak
+	if err != nil {
+		return scaleResult{}, fmt.Errorf("heartbeat: %v\n%s", err, out.String())
+	}
+	asked, err := countAsked(filepath.Join(data, "bonsai.db"))
+	if err != nil {
+		return scaleResult{}, err
+	}
+	return scaleResult{wall: wall, beatRSS: peakRSS(cmd.ProcessState), treeRSS: tree, asked: asked}, nil
+}
+
+// seedScale creates n projects with the sandbox mode, each with its own
+// repository and one IN_PROGRESS ticket with a saved plan.
+func seedScale(db, dir string, n int, mode board.SandboxMode) error {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	for p := range n {
+		slug := fmt.Sprintf("p%03d", p)
+		repo := filepath.Join(dir, "repos", slug)
+		if err := gitRepo(repo); err != nil {
+			return err
+		}
+		if _, err := s.CreateProject(ctx, board.Project{Slug: slug, Name: slug, Repo: repo, DefaultBranch: "main", Active: true,
+			Agent: board.AgentSettings{Sandbox: mode}}); err != nil {
+			return err
+		}
+		if _, err := s.CreateTicket(ctx, board.Ticket{ProjectSlug: slug, Title: "Work", Plan: "1. Look around.",
+			Description: "Something to do.", State: board.InProgress, Priority: 2}, board.Human); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countAsked counts the tickets the beat left waiting for an answer: the
+// runs that went the whole script.
+func countAsked(db string) (int, error) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, db)
+	if err != nil {
+		return 0, err
+	}
+	defer s.Close()
+	ts, err := s.Tickets(ctx, store.TicketFilter{})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, t := range ts {
+		if t.SubState == board.SubBlocked {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// scriptedModel is an Anthropic Messages endpoint that waits latency,
+// then streams, by the conversation's length, a bash call running
+// command for the first turns answers, a ticket_ask call after them, and
+// a final text to anything later.
+func scriptedModel(latency time.Duration, turns int, command string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Messages []json.RawMessage `json:"messages"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(body, &req); err != nil || r.URL.Path != "/v1/messages" {
+			http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bench"}}`, http.StatusBadRequest)
+			return
+		}
+		select {
+		case <-time.After(latency):
+		case <-r.Context().Done():
+			return
+		}
+		k := len(req.Messages) / 2 // tool turns answered so far
+		type m = map[string]any
+		switch {
+		case k < turns:
+			streamTool(w, "bash", m{"command": command})
+		case k == turns:
+			streamTool(w, "ticket_ask", m{"question": "Which way should it go?"})
+		default:
+			streamText(w, "Done.")
+		}
+	})
+}
+
+func splitInts(s string) []int {
+	var out []int
+	for _, f := range splitList(s) {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "-n: %q is not a positive number\n", f)
+			os.Exit(2)
+		}
+		out = append(out, n)
+	}
+	return out
+}
