@@ -2,6 +2,8 @@ package tracker
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -49,8 +51,9 @@ func (g gtIssue) issue() Issue {
 }
 
 // list reads the open issues (type=issues leaves out pull requests).
-// Gitea sends no ETag on lists, so the answer is compared by a digest
-// of the fields read: still one request when nothing changed.
+// Gitea sends no ETag on lists and cannot sort them by update, so every
+// page is read and compared by a digest of the fields read: one request
+// when nothing changed and the list fits a page (50).
 func (g *gtIssues) list(ctx context.Context, q Query, validator string) (List, error) {
 	v := url.Values{"state": {"open"}, "type": {"issues"}, "limit": {"50"}}
 	if len(q.Labels) > 0 {
@@ -59,9 +62,28 @@ func (g *gtIssues) list(ctx context.Context, q Query, validator string) (List, e
 	if q.Assignee != "" {
 		v.Set("assigned_by", q.Assignee)
 	}
-	return condList[gtIssue](ctx, g.core, "list issues", g.core.RepoPath("/issues"), v, validator, func(i gtIssue) (Issue, bool) {
-		return i.issue(), len(i.PullRequest) == 0 || string(i.PullRequest) == "null"
-	})
+	all, err := forge.List[gtIssue](ctx, g.core, "list issues", g.core.RepoPath("/issues"), v)
+	if err != nil {
+		return List{Validator: validator}, err
+	}
+	sum := digest(all)
+	if sum == validator {
+		return List{Validator: sum, NotModified: true}, nil
+	}
+	out := List{Validator: sum, Issues: []Issue{}}
+	for _, i := range all {
+		if len(i.PullRequest) == 0 || string(i.PullRequest) == "null" {
+			out.Issues = append(out.Issues, i.issue())
+		}
+	}
+	return out, nil
+}
+
+// digest is a validator made of the fields decoded into v.
+func digest(v any) string {
+	b, _ := json.Marshal(v)
+	sum := sha256.Sum256(b)
+	return "sum:" + hex.EncodeToString(sum[:12])
 }
 
 func (g *gtIssues) issue(ctx context.Context, n int) (Issue, error) {
