@@ -43,8 +43,17 @@ func (c *Core) Writers(ctx context.Context, op string, logins []string, ids map[
 	case GitLab:
 		users := map[string]int64{}
 		for _, name := range logins {
-			users[name] = ids[name]
 			out[name] = AccessRead
+			id := ids[name]
+			if id == 0 {
+				var err error
+				if id, err = c.gitlabUserID(ctx, op, name); err != nil {
+					return nil, err
+				}
+			}
+			if id != 0 {
+				users[name] = id
+			}
 		}
 		in, err := (&gitlab{c.a}).insiders(ctx, op, users)
 		if err != nil {
@@ -91,4 +100,17 @@ func (c *Core) githubAccess(ctx context.Context, op, name string) (Access, error
 		return AccessWrite, nil
 	}
 	return AccessRead, nil
+}
+
+// gitlabUserID finds a GitLab user's id by username (/users?username=),
+// 0 when GitLab knows nobody by that name.
+func (c *Core) gitlabUserID(ctx context.Context, op, name string) (int64, error) {
+	var us []glUser
+	_, err := c.a.do(ctx, call{op: op, method: http.MethodGet, path: "/users", query: url.Values{"username": {name}}, out: &us})
+	for _, u := range us {
+		if u.Username == name {
+			return u.ID, nil
+		}
+	}
+	return 0, err
 }

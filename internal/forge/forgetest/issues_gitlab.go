@@ -16,6 +16,20 @@ func (s *Server) gitlabIssues(mux *http.ServeMux) {
 	mux.HandleFunc("PUT "+base+"/issues/{iid}", s.glIssueUpdate)
 	mux.HandleFunc("GET "+base+"/issues/{iid}/notes", s.glIssueNotes)
 	mux.HandleFunc("POST "+base+"/issues/{iid}/notes", s.glIssueNoteCreate)
+	mux.HandleFunc("GET /api/v4/users", s.glUsers)
+}
+
+// glUsers answers the users named by ?username= (every user the fake
+// knows of, and the token's).
+func (s *Server) glUsers(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	want := r.URL.Query().Get("username")
+	out := []map[string]any{}
+	if want != "" && (want == s.caller || slices.Contains(s.knownUsers(), want)) {
+		out = append(out, glUser(want))
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) glIssueJSON(full string, is *issue) map[string]any {
