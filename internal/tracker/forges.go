@@ -106,11 +106,12 @@ func (t *forgeTracker) Comment(ctx context.Context, ref, body string) (Comment, 
 	return out, nil
 }
 
-func (t *forgeTracker) Relabel(ctx context.Context, ref string, add, remove []string) error {
-	n, err := t.number(ref)
+func (t *forgeTracker) Mirror(ctx context.Context, is Issue, state string) error {
+	n, err := t.number(is.Ref)
 	if err != nil {
 		return err
 	}
+	add, remove := StateChange(is.Labels, state)
 	if len(add) == 0 && len(remove) == 0 {
 		return nil
 	}

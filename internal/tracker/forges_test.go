@@ -430,25 +430,37 @@ func TestDeletedAndInvisibleIssues(t *testing.T) {
 	})
 }
 
-func TestRelabelMirrorsState(t *testing.T) {
+func TestMirrorState(t *testing.T) {
 	t.Parallel()
 	eachKind(t, func(t *testing.T, k forge.Kind) {
 		srv, tr := fake(t, k)
 		ctx := context.Background()
 		n := srv.OpenIssue(owner, name, "carol", "An issue", "", "bonsai", "bonsai:todo")
-		add, remove := tracker.StateChange([]string{"bonsai", "bonsai:todo"}, "IN_PROGRESS")
-		if err := tr.Relabel(ctx, itoa(n), add, remove); err != nil {
+		is, err := tr.Issue(ctx, itoa(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Mirror(ctx, is, "IN_PROGRESS"); err != nil {
 			t.Fatal(err)
 		}
 		if got := srv.Issue(owner, name, n).Labels; !slices.Equal(got, []string{"bonsai", "bonsai:in-progress"}) {
 			t.Fatalf("labels: %v", got)
 		}
-		// Removing a label the issue no longer has is not an error.
-		if err := tr.Relabel(ctx, itoa(n), nil, []string{"bonsai:todo"}); err != nil {
+		// Labels read before a change (bonsai:todo is gone by now): a
+		// label already removed is not an error.
+		if err := tr.Mirror(ctx, is, "VERIFICATION"); err != nil {
 			t.Fatal(err)
 		}
-		if err := tr.Relabel(ctx, itoa(n), nil, nil); err != nil {
+		if got := srv.Issue(owner, name, n).Labels; !slices.Equal(got, []string{"bonsai", "bonsai:in-progress", "bonsai:verification"}) {
+			t.Fatalf("labels: %v", got)
+		}
+		srv.ResetRequests()
+		now, _ := tr.Issue(ctx, itoa(n))
+		if err := tr.Mirror(ctx, now, "VERIFICATION"); err != nil {
 			t.Fatal(err)
+		}
+		if got := srv.Issue(owner, name, n).Labels; !slices.Equal(got, []string{"bonsai", "bonsai:verification"}) {
+			t.Fatalf("labels: %v", got)
 		}
 	})
 }

@@ -115,10 +115,11 @@ type Tracker interface {
 	Comments(ctx context.Context, ref, cursor string) ([]Comment, string, error)
 	// Comment posts body on issue ref, marked as Bonsai's.
 	Comment(ctx context.Context, ref, body string) (Comment, error)
-	// Relabel adds and removes labels of issue ref (the labels that
-	// mirror a ticket's state); removing a label the issue lacks is not
-	// an error.
-	Relabel(ctx context.Context, ref string, add, remove []string) error
+	// Mirror makes issue is show ticket state state ("IN_PROGRESS"):
+	// on GitHub, GitLab and Gitea its state label (StateLabel) is added
+	// and the other state labels is carries are removed, other labels
+	// left alone (a label already gone is not an error).
+	Mirror(ctx context.Context, is Issue, state string) error
 	// Writers tells, for each login, whether they may push to the
 	// repository.
 	Writers(ctx context.Context, logins []string) (map[string]Access, error)
