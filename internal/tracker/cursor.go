@@ -1,6 +1,7 @@
 package tracker
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -46,4 +47,62 @@ func (c commentCursor) String() string {
 		ns = c.since.UnixNano()
 	}
 	return strconv.FormatInt(c.last, 10) + "@" + strconv.FormatInt(ns, 10)
+}
+
+// timeCursor is how far comments with ids that do not grow (Linear's
+// UUIDs) were read: the latest update time seen, and the ids seen with
+// exactly that time, so that a comment written in the same millisecond
+// is not lost. Written "unix-nanoseconds:id,id".
+type timeCursor struct {
+	since time.Time
+	at    map[string]bool
+}
+
+func parseTimeCursor(s string) timeCursor {
+	c := timeCursor{at: map[string]bool{}}
+	t, ids, _ := strings.Cut(s, ":")
+	ns, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || ns <= 0 {
+		return c
+	}
+	c.since = time.Unix(0, ns).UTC()
+	for _, id := range strings.Split(ids, ",") {
+		if id != "" {
+			c.at[id] = true
+		}
+	}
+	return c
+}
+
+// seen reports whether the comment id, last updated at t, was read.
+func (c timeCursor) seen(id string, t time.Time) bool {
+	return t.Before(c.since) || t.Equal(c.since) && c.at[id]
+}
+
+// known reports a comment created before the cursor: one read earlier,
+// so a later update of it is an edit.
+func (c timeCursor) known(id string, created time.Time) bool {
+	return created.Before(c.since) || created.Equal(c.since) && c.at[id]
+}
+
+// pass moves the cursor past comment id updated at t.
+func (c *timeCursor) pass(id string, t time.Time) {
+	switch {
+	case t.After(c.since):
+		c.since, c.at = t, map[string]bool{id: true}
+	case t.Equal(c.since):
+		c.at[id] = true
+	}
+}
+
+func (c timeCursor) String() string {
+	if c.since.IsZero() {
+		return ""
+	}
+	ids := make([]string, 0, len(c.at))
+	for id := range c.at {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return strconv.FormatInt(c.since.UnixNano(), 10) + ":" + strings.Join(ids, ",")
 }

@@ -103,6 +103,8 @@ var scopes = map[Kind]string{
 	GitHub: "fine-grained: Issues read and write, Metadata read; classic: repo (public_repo for a public repository)",
 	GitLab: "api (read_api cannot comment or label)",
 	Gitea:  "write:issue and read:repository",
+	Linear: "a personal API key with read and write access to the team (or an OAuth token with read, write)",
+	Jira:   "an API token of an account with Browse projects, Add comments, Edit issues and Transition issues on the project, and Browse users and groups",
 }
 
 // Scopes names the token scopes or permissions tracker k needs, as

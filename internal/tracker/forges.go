@@ -25,6 +25,26 @@ type Options struct {
 	// when it carries Marker and this user wrote it, so that nobody else
 	// can hide a comment by copying the marker.
 	Login string
+	// Email is the Atlassian account a Jira API token belongs to (Jira
+	// Cloud takes both as basic authentication).
+	Email string
+	// Team is the Linear team's key whose members may steer the agent
+	// and whose workflow states Mirror uses.
+	Team string
+	// States names the tracker state each ticket state maps to
+	// ("IN_PROGRESS" → "In Progress") for Mirror on Linear and Jira;
+	// nil uses DefaultStates.
+	States map[string]string
+}
+
+// DefaultStates are the Linear workflow states and Jira statuses ticket
+// states map to by default: the names both ship with.
+func DefaultStates(k Kind) map[string]string {
+	m := map[string]string{"BACKLOG": "Backlog", "RESEARCH": "In Progress", "IN_PROGRESS": "In Progress", "VERIFICATION": "In Review", "DONE": "Done"}
+	if k == Jira {
+		m["BACKLOG"] = "To Do"
+	}
+	return m
 }
 
 // NewForge returns the tracker of repository r's issues on its forge
@@ -151,7 +171,7 @@ func (t *forgeTracker) number(ref string) (int, error) {
 }
 
 func (c rawComment) comment() Comment {
-	return Comment{ID: strconv.FormatInt(c.id, 10), Author: c.author, Body: c.body, URL: c.url, Created: c.created, Updated: c.updated}
+	return Comment{ID: strconv.FormatInt(c.id, 10), Author: c.author, AuthorID: c.author, Body: c.body, URL: c.url, Created: c.created, Updated: c.updated}
 }
 
 // Comments reads the comments after the cursor: new ones (a higher id)

@@ -13,6 +13,8 @@ const (
 	GitHub Kind = "github"
 	GitLab Kind = "gitlab"
 	Gitea  Kind = "gitea" // Gitea and Forgejo
+	Linear Kind = "linear"
+	Jira   Kind = "jira" // Jira Cloud
 )
 
 // State is an issue's state.
@@ -27,16 +29,21 @@ const (
 // Issue is one issue of a tracker.
 type Issue struct {
 	// Ref names the issue in the tracker's calls: its number on GitHub
-	// and Gitea, its iid on GitLab ("12").
+	// and Gitea, its iid on GitLab ("12"), its identifier on Linear
+	// ("ENG-12"), its key on Jira ("PROJ-7").
 	Ref string
 	// ID is the tracker's own id of the issue, stable across renames.
 	ID string
-	// Number is the issue's number (GitLab: iid).
+	// Number is the issue's number (GitLab: iid; Linear: the number in
+	// its identifier; Jira: 0).
 	Number int
 	Title  string
 	Body   string
 	URL    string
 	State  State
+	// Status is the tracker's own name of the issue's state: Linear's
+	// workflow state, Jira's status; "" on the forges.
+	Status string
 	Labels []string
 	// Assignees are the logins the issue is assigned to.
 	Assignees []string
@@ -51,11 +58,16 @@ type Issue struct {
 
 // Comment is one comment on an issue.
 type Comment struct {
-	ID      string
-	Author  string
-	Body    string
-	URL     string
-	Created time.Time
+	ID string
+	// Author names who wrote it, for people: a login on the forges, a
+	// display name on Linear and Jira.
+	Author string
+	// AuthorID is the author as Writers takes it: the login on the
+	// forges, the user id on Linear, the account id on Jira.
+	AuthorID string
+	Body     string
+	URL      string
+	Created  time.Time
 	// Updated is when it was last edited (Created when never).
 	Updated time.Time
 	// Edited is set on a comment the cursor had already passed: it was
@@ -77,14 +89,25 @@ type Comment struct {
 
 // Query selects the issues that become tickets.
 type Query struct {
-	// Labels an issue must all carry.
+	// Labels an issue must all carry (GitHub, GitLab, Gitea; on Linear,
+	// one of them).
 	Labels []string
-	// Assignee the issue must be assigned to (a login).
+	// Assignee the issue must be assigned to (a login; GitHub, GitLab,
+	// Gitea).
 	Assignee string
+	// Team is a Linear team's key ("ENG"); States the names of the
+	// workflow states an issue must be in ("Todo"), any when empty.
+	Team   string
+	States []string
+	// JQL is Jira's query ("project = PROJ AND labels = bonsai").
+	JQL string
 }
 
-// Empty reports a query that would select every open issue.
-func (q Query) Empty() bool { return len(q.Labels) == 0 && q.Assignee == "" }
+// Empty reports a query that selects nothing in particular: every open
+// issue of the repository, or nothing on Linear and Jira.
+func (q Query) Empty() bool {
+	return len(q.Labels) == 0 && q.Assignee == "" && q.Team == "" && len(q.States) == 0 && q.JQL == ""
+}
 
 // List is the answer to a conditional list of issues.
 type List struct {
@@ -118,11 +141,15 @@ type Tracker interface {
 	// Mirror makes issue is show ticket state state ("IN_PROGRESS"):
 	// on GitHub, GitLab and Gitea its state label (StateLabel) is added
 	// and the other state labels is carries are removed, other labels
-	// left alone (a label already gone is not an error).
+	// left alone (a label already gone is not an error); on Linear the
+	// issue moves to the workflow state Options.States names, on Jira
+	// it takes the transition to that status. A state with no name
+	// there changes nothing.
 	Mirror(ctx context.Context, is Issue, state string) error
-	// Writers tells, for each login, whether they may push to the
-	// repository.
-	Writers(ctx context.Context, logins []string) (map[string]Access, error)
+	// Writers tells, for each author (Comment.AuthorID), whether they
+	// may push to the repository (Linear: are members of the team; Jira:
+	// may edit the project's issues).
+	Writers(ctx context.Context, ids []string) (map[string]Access, error)
 }
 
 // Access is whether a person may push (and so steer an agent).
