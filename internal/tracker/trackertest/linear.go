@@ -210,7 +210,11 @@ func (l *Linear) RateLimit(n int, resetIn time.Duration) {
 
 // Requests returns the operation names answered so far; ResetRequests
 // forgets them.
-func (l *Linear) Requests() []string { l.mu.Lock(); defer l.mu.Unlock(); return slices.Clone(l.requests) }
+func (l *Linear) Requests() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.requests)
+}
 
 // ResetRequests forgets the requests answered so far.
 func (l *Linear) ResetRequests() { l.mu.Lock(); l.requests = nil; l.mu.Unlock() }
@@ -282,4 +286,6 @@ func (l *Linear) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // visible reports whether the key may read team t.
-func (l *Linear) visible(t *lnTeam) bool { return l.teamOnly == nil || slices.Contains(l.teamOnly, t.key) }
+func (l *Linear) visible(t *lnTeam) bool {
+	return l.teamOnly == nil || slices.Contains(l.teamOnly, t.key)
+}
