@@ -464,3 +464,36 @@ func TestMirrorState(t *testing.T) {
 		}
 	})
 }
+
+// A transferred issue: GitHub redirects to it in its new repository,
+// GitLab closes the old one and names the new one.
+func TestMovedIssue(t *testing.T) {
+	t.Parallel()
+	for _, k := range []forge.Kind{forge.GitHub, forge.GitLab} {
+		t.Run(string(k), func(t *testing.T) {
+			t.Parallel()
+			srv, tr := fake(t, k)
+			srv.AddRepo(owner, "other")
+			n := srv.OpenIssue(owner, name, "carol", "Moving", "", "bonsai")
+			to := srv.TransferIssue(owner, name, n, owner, "other")
+			is, err := tr.Issue(context.Background(), itoa(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch k {
+			case forge.GitHub:
+				if is.Moved == "" || !strings.Contains(is.Moved, "/"+owner+"/other/issues/"+itoa(to)) || is.Title != "Moving" {
+					t.Fatalf("moved on GitHub: %+v", is)
+				}
+			default:
+				if is.Moved == "" || is.State != tracker.Closed {
+					t.Fatalf("moved on GitLab: %+v", is)
+				}
+			}
+			l, err := tr.List(context.Background(), tracker.Query{Labels: []string{"bonsai"}}, "")
+			if err != nil || len(l.Issues) != 0 {
+				t.Fatalf("the moved issue should leave the list: %+v, %v", l.Issues, err)
+			}
+		})
+	}
+}

@@ -36,6 +36,10 @@ type issue struct {
 	assignees []string
 	closed    bool
 	deleted   bool
+	// movedTo is the repository and number an issue was transferred to
+	// ("owner/name#7"); movedID the new issue's id.
+	movedTo string
+	movedID int64
 	created   time.Time
 	updated   time.Time
 	comments  []*issueComment
@@ -180,6 +184,24 @@ func (s *Server) DeleteIssue(owner, name string, number int) {
 	s.mustIssue(owner, name, number).deleted = true
 }
 
+// TransferIssue moves an issue to the repository toOwner/toName and
+// returns its number there: GitHub redirects the old issue's routes to
+// the new one (301); GitLab closes the old one and names the new one's
+// id in moved_to_id.
+func (s *Server) TransferIssue(owner, name string, number int, toOwner, toName string) int {
+	s.mu.Lock()
+	is := s.mustIssue(owner, name, number)
+	title, body, author, labels := is.title, is.body, is.author, is.labels
+	s.mu.Unlock()
+	n := s.OpenIssue(toOwner, toName, author, title, body, labels...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	moved := s.mustIssue(toOwner, toName, n)
+	is.movedTo, is.movedID = toOwner+"/"+toName+"#"+itoa(n), moved.id
+	is.closed, is.updated = true, s.tick()
+	return n
+}
+
 // HideIssues makes owner/name's issues invisible to the token (404 on
 // every issue route), as for a token not granted that repository.
 func (s *Server) HideIssues(owner, name string) {
@@ -258,13 +280,21 @@ func (s *Server) issueUsers() []string {
 // findIssue returns the issue a request names, answering 404 when the
 // repository or the issue is missing or hidden, and 410 (GitHub) or 404
 // (GitLab, Gitea) for a deleted one. The caller holds s.mu.
-func (s *Server) findIssue(w http.ResponseWriter, full, number string) (*issue, bool) {
+func (s *Server) findIssue(w http.ResponseWriter, r *http.Request, full, number string) (*issue, bool) {
 	if !s.issuesVisible(w, full) {
 		return nil, false
 	}
 	n, _ := strconv.Atoi(number)
 	is := s.issueByNumber(full, n)
 	switch {
+	case is != nil && is.movedTo != "" && s.Kind == "github" && r.Method == http.MethodGet:
+		// GitHub answers a transferred issue's routes with a redirect to
+		// the issue in its new repository.
+		to, num, _ := strings.Cut(is.movedTo, "#")
+		rest := strings.TrimPrefix(r.URL.Path, s.APIPath()+"/repos/"+full+"/issues/"+number)
+		w.Header().Set("Location", s.API()+"/repos/"+to+"/issues/"+num+rest)
+		writeJSON(w, http.StatusMovedPermanently, map[string]any{"message": "Moved Permanently"})
+		return nil, false
 	case is == nil:
 		writeJSON(w, http.StatusNotFound, map[string]any{"message": s.notFound()})
 		return nil, false

@@ -79,7 +79,7 @@ func (s *Server) gtIssueList(w http.ResponseWriter, r *http.Request) {
 func (s *Server) gtIssueGet(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if is, ok := s.findIssue(w, fullName(r), r.PathValue("number")); ok {
+	if is, ok := s.findIssue(w, r, fullName(r), r.PathValue("number")); ok {
 		writeJSON(w, http.StatusOK, s.gtIssueJSON(fullName(r), is))
 	}
 }
@@ -98,7 +98,7 @@ func (s *Server) gtIssueComments(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	full := fullName(r)
-	is, ok := s.findIssue(w, full, r.PathValue("number"))
+	is, ok := s.findIssue(w, r, full, r.PathValue("number"))
 	if !ok {
 		return
 	}
@@ -124,7 +124,7 @@ func (s *Server) gtIssueCommentCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	is, ok := s.findIssue(w, fullName(r), r.PathValue("number"))
+	is, ok := s.findIssue(w, r, fullName(r), r.PathValue("number"))
 	if !ok {
 		return
 	}
@@ -193,7 +193,7 @@ func (s *Server) gtIssueLabelsAdd(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	is, ok := s.findIssue(w, fullName(r), r.PathValue("number"))
+	is, ok := s.findIssue(w, r, fullName(r), r.PathValue("number"))
 	if !ok {
 		return
 	}
@@ -226,7 +226,7 @@ func (s *Server) gtIssueLabelsAdd(w http.ResponseWriter, r *http.Request) {
 func (s *Server) gtIssueLabelRemove(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	is, ok := s.findIssue(w, fullName(r), r.PathValue("number"))
+	is, ok := s.findIssue(w, r, fullName(r), r.PathValue("number"))
 	if !ok {
 		return
 	}

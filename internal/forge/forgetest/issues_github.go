@@ -114,7 +114,7 @@ func (s *Server) ghIssueList(w http.ResponseWriter, r *http.Request) {
 func (s *Server) ghIssueGet(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if is, ok := s.findIssue(w, fullName(r), r.PathValue("number")); ok {
+	if is, ok := s.findIssue(w, r, fullName(r), r.PathValue("number")); ok {
 		s.writeCached(w, r, s.ghIssueJSON(fullName(r), is))
 	}
 }
@@ -133,7 +133,7 @@ func (s *Server) ghIssueComments(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	full := fullName(r)
-	is, ok := s.findIssue(w, full, r.PathValue("number"))
+	is, ok := s.findIssue(w, r, full, r.PathValue("number"))
 	if !ok {
 		return
 	}
@@ -165,7 +165,7 @@ func (s *Server) ghIssueCommentCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	is, ok := s.findIssue(w, fullName(r), r.PathValue("number"))
+	is, ok := s.findIssue(w, r, fullName(r), r.PathValue("number"))
 	if !ok {
 		return
 	}
@@ -189,7 +189,7 @@ func (s *Server) ghIssueLabelsAdd(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	is, ok := s.findIssue(w, fullName(r), r.PathValue("number"))
+	is, ok := s.findIssue(w, r, fullName(r), r.PathValue("number"))
 	if !ok {
 		return
 	}
@@ -209,7 +209,7 @@ func (s *Server) ghIssueLabelsAdd(w http.ResponseWriter, r *http.Request) {
 func (s *Server) ghIssueLabelRemove(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	is, ok := s.findIssue(w, fullName(r), r.PathValue("number"))
+	is, ok := s.findIssue(w, r, fullName(r), r.PathValue("number"))
 	if !ok {
 		return
 	}

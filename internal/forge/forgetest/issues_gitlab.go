@@ -52,6 +52,9 @@ func (s *Server) glIssueJSON(full string, is *issue) map[string]any {
 	if is.closed {
 		m["state"] = "closed"
 	}
+	if is.movedID != 0 {
+		m["moved_to_id"] = is.movedID
+	}
 	return m
 }
 
@@ -92,7 +95,7 @@ func (s *Server) glIssueList(w http.ResponseWriter, r *http.Request) {
 func (s *Server) glIssueGet(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if is, ok := s.findIssue(w, r.PathValue("id"), r.PathValue("iid")); ok {
+	if is, ok := s.findIssue(w, r, r.PathValue("id"), r.PathValue("iid")); ok {
 		s.writeCached(w, r, s.glIssueJSON(r.PathValue("id"), is))
 	}
 }
@@ -114,7 +117,7 @@ func (s *Server) glIssueUpdate(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	full := r.PathValue("id")
-	is, ok := s.findIssue(w, full, r.PathValue("iid"))
+	is, ok := s.findIssue(w, r, full, r.PathValue("iid"))
 	if !ok {
 		return
 	}
@@ -163,7 +166,7 @@ func (s *Server) glNoteJSON(is *issue, c *issueComment) map[string]any {
 func (s *Server) glIssueNotes(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	is, ok := s.findIssue(w, r.PathValue("id"), r.PathValue("iid"))
+	is, ok := s.findIssue(w, r, r.PathValue("id"), r.PathValue("iid"))
 	if !ok {
 		return
 	}
@@ -190,7 +193,7 @@ func (s *Server) glIssueNoteCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	is, ok := s.findIssue(w, r.PathValue("id"), r.PathValue("iid"))
+	is, ok := s.findIssue(w, r, r.PathValue("id"), r.PathValue("iid"))
 	if !ok {
 		return
 	}
