@@ -38,11 +38,11 @@ type issue struct {
 	deleted   bool
 	// movedTo is the repository and number an issue was transferred to
 	// ("owner/name#7"); movedID the new issue's id.
-	movedTo string
-	movedID int64
-	created   time.Time
-	updated   time.Time
-	comments  []*issueComment
+	movedTo  string
+	movedID  int64
+	created  time.Time
+	updated  time.Time
+	comments []*issueComment
 }
 
 type issueComment struct {
