@@ -139,7 +139,9 @@ func TestCredentialsStayOnTheAPIHost(t *testing.T) {
 		func() (tracker.Tracker, error) {
 			return tracker.NewJira(site.URL, tracker.Options{Email: "a@b", Token: "secret-token"})
 		},
-		func() (tracker.Tracker, error) { return tracker.NewLinear(site.URL+"/graphql", tracker.Options{Token: "secret-token"}) },
+		func() (tracker.Tracker, error) {
+			return tracker.NewLinear(site.URL+"/graphql", tracker.Options{Token: "secret-token"})
+		},
 	} {
 		tr, err := open()
 		if err != nil {
