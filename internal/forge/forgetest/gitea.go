@@ -16,13 +16,14 @@ func (s *Server) gitea(mux *http.ServeMux) {
 	mux.HandleFunc("PATCH "+base+"/pulls/{number}", s.gtUpdate)
 	mux.HandleFunc("GET "+base+"/pulls/{number}/reviews", s.gtReviews)
 	mux.HandleFunc("GET "+base+"/pulls/{number}/reviews/{id}/comments", s.gtReviewComments)
-	mux.HandleFunc("GET "+base+"/issues/{number}/comments", s.ghTalk)
+	mux.HandleFunc("GET "+base+"/issues/{number}/comments", s.gtIssueComments) // a pull request's conversation, or an issue's comments
 	mux.HandleFunc("POST "+base+"/pulls/{number}/merge", s.gtMerge)
 	mux.HandleFunc("GET "+base+"/commits/{ref}/status", s.gtStatus)
 	mux.HandleFunc("GET "+base+"/collaborators/{user}/permission", s.gtPermission)
 	mux.HandleFunc("GET "+base+"/assignees", s.gtAssignees)
 	mux.HandleFunc("GET "+base, s.gtRepo)
 	mux.HandleFunc("GET "+base+"/issues/comments", s.gtRepoComments)
+	s.giteaIssues(mux)
 }
 
 // gtRepoJSON is a repository as Gitea embeds it in a pull request's base

@@ -17,10 +17,11 @@ func (s *Server) github(mux *http.ServeMux) {
 	mux.HandleFunc("PATCH "+base+"/pulls/{number}", s.ghUpdate)
 	mux.HandleFunc("GET "+base+"/pulls/{number}/reviews", s.ghReviews)
 	mux.HandleFunc("GET "+base+"/pulls/{number}/comments", s.ghComments)
-	mux.HandleFunc("GET "+base+"/issues/{number}/comments", s.ghTalk)
+	mux.HandleFunc("GET "+base+"/issues/{number}/comments", s.ghIssueComments) // a pull request's conversation, or an issue's comments
 	mux.HandleFunc("PUT "+base+"/pulls/{number}/merge", s.ghMerge)
 	mux.HandleFunc("GET "+base+"/commits/{ref}/check-runs", s.ghCheckRuns)
 	mux.HandleFunc("GET "+base+"/commits/{ref}/status", s.ghStatus)
+	s.githubIssues(mux)
 }
 
 func fullName(r *http.Request) string { return r.PathValue("owner") + "/" + r.PathValue("repo") }

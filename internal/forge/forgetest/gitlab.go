@@ -25,6 +25,7 @@ func (s *Server) gitlab(mux *http.ServeMux) {
 	mux.HandleFunc("PUT "+base+"/merge_requests/{iid}/merge", s.glMerge)
 	mux.HandleFunc("GET "+base+"/repository/commits/{sha}/statuses", s.glStatuses)
 	mux.HandleFunc("GET "+base+"/members/all/{user_id}", s.glMember)
+	s.gitlabIssues(mux)
 }
 
 func glUser(name string) map[string]any {
@@ -310,7 +311,11 @@ func (s *Server) glMember(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("user_id"), 10, 64)
 	for _, name := range s.knownUsers() {
 		if userID(name) == id && !s.outsiders[name] {
-			writeJSON(w, http.StatusOK, map[string]any{"id": id, "username": name, "access_level": 30, "state": "active"})
+			level := 30
+			if s.reporters[name] {
+				level = 20 // a Reporter reads but may not push
+			}
+			writeJSON(w, http.StatusOK, map[string]any{"id": id, "username": name, "access_level": level, "state": "active"})
 			return
 		}
 	}

@@ -54,6 +54,9 @@ func (s *Server) refuseScope(w http.ResponseWriter, r *http.Request) (int, map[s
 	case "github":
 		if fineGrained(scopes) {
 			need := githubPermission(r.Method, r.URL.Path)
+			if n, ok := s.githubIssuePermission(r.Method, r.URL.Path); ok {
+				need = n
+			}
 			if need == "" || githubAllows(scopes, need) {
 				return 0, nil
 			}
@@ -138,7 +141,7 @@ func giteaScope(path string, write bool) string {
 	switch {
 	case strings.HasPrefix(rest, "/repos/"):
 		category = "repository"
-		if parts := strings.SplitN(strings.TrimPrefix(rest, "/repos/"), "/", 4); len(parts) >= 3 && parts[2] == "issues" {
+		if parts := strings.SplitN(strings.TrimPrefix(rest, "/repos/"), "/", 4); len(parts) >= 3 && (parts[2] == "issues" || parts[2] == "labels") {
 			category = "issue"
 		}
 	case rest == "/user" || strings.HasPrefix(rest, "/user/"):

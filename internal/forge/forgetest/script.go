@@ -276,5 +276,8 @@ func (s *Server) knownUsers() []string {
 			}
 		}
 	}
+	for _, n := range s.issueUsers() {
+		add(n)
+	}
 	return out
 }

@@ -52,6 +52,10 @@ type Server struct {
 	// openIssues is each repository's open_issues_count, which changes
 	// with activity unrelated to its pull requests.
 	openIssues map[string]int
+	// issues are each repository's issues (issues.go); reporters the
+	// GitLab members who may read but not push.
+	issues    map[string]*issueRepo
+	reporters map[string]bool
 }
 
 // Request is one request the server answered.

@@ -1,0 +1,5 @@
+package tracker_test
+
+import "strconv"
+
+func forgeItoa(n int) string { return strconv.Itoa(n) }
