@@ -5,10 +5,11 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/llm"
-	"github.com/bonsai-run/bonsai/internal/notify"
+	"github.com/bonsai-run/bonsai/internal/notify/outbox"
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
@@ -48,16 +49,7 @@ func secretsOf(ctx context.Context, a *app, st store.Store, projects []board.Pro
 		for _, p := range projects {
 			s = append(s, llm.URLSecrets(p.Repo)...)
 		}
-		// Every channel that opens, even when another does not.
-		var cs []board.Channel
-		if sc, ok := st.(sealedChannels); ok {
-			cs, _ = sc.openChannels(ctx)
-		} else if all, err := st.Channels(ctx); err == nil {
-			cs = all
-		}
-		for _, c := range cs {
-			s = append(s, notify.Secrets(c)...)
-		}
+		s = append(s, outbox.ChannelSecrets(ctx, st)...)
 	}
 	return llm.NewRedactor(s...)
 }
@@ -77,4 +69,17 @@ func (w *redactWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// sealed is the store db with its channel secrets sealed by the
+// credentials key (outbox.Sealed), whoever reads it.
+func (a *app) sealed(db store.Store) store.Store {
+	return outbox.Sealed{Store: db, Warn: a.stderr, Now: func() time.Time { return a.now() },
+		Keys: func() (outbox.Keys, error) {
+			cs, err := a.credentialStore()
+			if err != nil {
+				return nil, err
+			}
+			return cs, nil
+		}}
 }

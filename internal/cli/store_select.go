@@ -9,7 +9,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/doctor"
 
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
-
+	"github.com/bonsai-run/bonsai/internal/notify/outbox"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/postgres"
 )
@@ -91,10 +91,7 @@ func pgCheck(ctx context.Context, u string) (doctor.Check, bool) {
 // eventsChanged returns the store's LISTEN/NOTIFY wake-up for the web UI
 // when the board is on Postgres, else nil (the web UI polls alone).
 func eventsChanged(s store.Store) func(ctx context.Context) <-chan struct{} {
-	if sc, ok := s.(sealedChannels); ok {
-		s = sc.Store
-	}
-	if db, ok := s.(*postgres.DB); ok {
+	if db, ok := outbox.Unwrap(s).(*postgres.DB); ok {
 		return db.EventsChanged
 	}
 	return nil
