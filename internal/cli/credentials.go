@@ -96,9 +96,9 @@ the shell history and the process list.`,
 			if err := s.Set(n.Name, secret); err != nil {
 				return err
 			}
-			a.forgetStored()
+			a.keys().Forget()
 			shown := ""
-			if l := lastFour(secret); l != "" {
+			if l := credentials.LastFour(secret); l != "" {
 				shown = " (…" + l + ")"
 			}
 			fmt.Fprintf(a.stdout, "Stored the %s key%s in %s\n", n.Name, shown, s.Path())
@@ -168,7 +168,7 @@ environment variable (which wins), the stored value, or none; with the last
 four characters and when a stored value was set. Keys are never shown.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			srcs, err := a.credentialSources()
+			srcs, err := a.keys().Sources()
 			if err != nil {
 				return err
 			}
@@ -182,12 +182,12 @@ four characters and when a stored value was set. Keys are never shown.`,
 					last = "…" + c.Last4
 				}
 				switch c.Source {
-				case sourceEnv:
+				case credentials.SourceEnv:
 					src = "environment (" + c.Variable + ")"
 					if c.Shadowed {
 						src += ", overrides the stored key"
 					}
-				case sourceStored:
+				case credentials.SourceStored:
 					set = c.SetAt.Local().Format("2006-01-02 15:04")
 				}
 				t.Row(c.Name, src, last, set)
@@ -221,7 +221,7 @@ func newCredentialsRmCmd(a *app) *cobra.Command {
 				}
 				return err
 			}
-			a.forgetStored()
+			a.keys().Forget()
 			fmt.Fprintf(a.stdout, "Removed the stored %s key\n", n.Name)
 			for _, v := range n.Env {
 				if a.env(v) != "" {

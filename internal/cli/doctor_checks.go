@@ -13,6 +13,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/credentials"
 	"github.com/bonsai-run/bonsai/internal/doctor"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
@@ -151,14 +152,14 @@ func modelFix(m view.ModelStatus, mid llm.ModelID) string {
 func pingVerdict(m view.ModelStatus, mid llm.ModelID, l llm.Listing, base string, took time.Duration, err error) (doctor.Status, string, string) {
 	source := ""
 	switch m.KeySource {
-	case sourceEnv:
+	case credentials.SourceEnv:
 		source = "the key from the environment"
-	case sourceStored:
+	case credentials.SourceStored:
 		source = "the stored key"
 	}
 	p, _ := llm.LookupProvider(mid.Provider)
 	replace := fmt.Sprintf("replace it: bonsai credentials set %s", p.Name)
-	if m.KeySource == sourceEnv {
+	if m.KeySource == credentials.SourceEnv {
 		replace = fmt.Sprintf("fix or unset %s (then the stored key is used), or store a good one: bonsai credentials set %s", p.KeyEnv, p.Name)
 	}
 	baseFix := fmt.Sprintf("check the network, or the provider's address: bonsai config set providers.%s.baseURL <url> (now %s)", p.Name, llm.HidePassword(base))

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/credentials"
 	"github.com/bonsai-run/bonsai/internal/doctor"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/view"
@@ -16,7 +17,7 @@ import (
 // easily provoke: a model the provider does not list, a busy provider, a
 // wrong base URL, no answer in time.
 func TestPingVerdict(t *testing.T) {
-	m := view.ModelStatus{Model: "openai/gpt-5", KeySource: sourceStored}
+	m := view.ModelStatus{Model: "openai/gpt-5", KeySource: credentials.SourceStored}
 	mid := llm.ModelID{Provider: "openai", Model: "gpt-5"}
 	base := "https://user:secret@proxy.example/v1"
 	tests := []struct {

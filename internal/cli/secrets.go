@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/credentials"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/notify/outbox"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -15,7 +16,7 @@ import (
 
 // forgeTokenEnv names the variables holding forge tokens, which git's
 // credential helpers read for clone, fetch and push.
-var forgeTokenEnv = []string{"GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN", "GITEA_TOKEN"}
+var forgeTokenEnv = credentials.ForgeTokenEnv
 
 // secrets returns the Redactor of the secrets this process holds: every
 // provider's key and the password of its base URL, the forge tokens, the
@@ -29,14 +30,7 @@ func secrets(ctx context.Context, a *app, st store.Store) *llm.Redactor {
 // secretsOf is secrets with the store's projects (archived ones too)
 // already listed, when projects is not nil.
 func secretsOf(ctx context.Context, a *app, st store.Store, projects []board.Project) *llm.Redactor {
-	var s []string
-	for _, p := range llm.Providers() {
-		s = append(s, a.getenv(p.KeyEnv))
-		s = append(s, llm.URLSecrets(a.getenv(p.BaseURLEnv))...)
-	}
-	for _, k := range forgeTokenEnv {
-		s = append(s, a.getenv(k))
-	}
+	s := credentials.EnvSecrets(a.getenv)
 	if d, err := a.dataDir(); err == nil {
 		if tok, err := os.ReadFile(d.WebTokenFile()); err == nil {
 			s = append(s, string(tok))

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/autostart"
+	"github.com/bonsai-run/bonsai/internal/credentials"
 	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
@@ -304,13 +305,13 @@ func lastLines(b []byte, n int) []byte {
 // warnShellOnlyKeys warns of keys set in this shell's environment but not
 // stored: the service, which reads no shell profile, will not see them.
 func (a *app) warnShellOnlyKeys() {
-	srcs, err := a.credentialSources()
+	srcs, err := a.keys().Sources()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "bonsai: warning: %v\n", err)
 		return
 	}
 	for _, c := range srcs {
-		if c.Source == sourceEnv && !c.Shadowed {
+		if c.Source == credentials.SourceEnv && !c.Shadowed {
 			fmt.Fprintf(a.stderr, "bonsai: warning: %s is set in this shell but not stored, so the service will not see it: run 'bonsai credentials set %s'\n", c.Variable, c.Name)
 		}
 	}

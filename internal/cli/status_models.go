@@ -47,19 +47,3 @@ func modelStatuses(getenv func(string) string, source func(string) string, cfg c
 	}
 	return out
 }
-
-// keySource says where the key of provider comes from: "environment",
-// "stored" (credentials.json, read without its key) or "".
-func (a *app) keySource(provider string) string {
-	p, ok := llm.LookupProvider(provider)
-	if !ok {
-		return ""
-	}
-	if a.env(p.KeyEnv) != "" {
-		return sourceEnv
-	}
-	if a.presenceEnv()(p.KeyEnv) != "" {
-		return sourceStored
-	}
-	return ""
-}
