@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -123,9 +121,23 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 	interval := time.Duration(cfg.Heartbeat.IntervalSec) * time.Second
 	checks = append(checks, a.serviceChecks(d, interval)...)
 	checks = append(checks, doctor.Clock(clock.Local, clock.Remote, clock.Source))
-	where := existingParent(string(d))
+	where := doctor.ExistingParent(string(d))
 	free, err := doctor.FreeBytes(where)
 	return append(checks, doctor.DiskSpace(where, free, err))
+}
+
+// forgeChecks checks the forge token of every active project that lands
+// through pull requests (doctor.ForgeTokens); the store is opened only
+// when there is a project.
+func (a *app) forgeChecks(ctx context.Context, cfg config.Config, projects []board.Project) []doctor.Check {
+	if len(projects) == 0 {
+		return nil
+	}
+	st, err := a.openStore(ctx)
+	if err != nil {
+		return nil
+	}
+	return doctor.ForgeTokens(ctx, projects, newForges(a, st, cfg, secrets(ctx, a, st).String, nil))
 }
 
 // listModels asks a model's provider for its models (doctor.ListModels).
@@ -188,40 +200,14 @@ func (a *app) serviceChecks(d config.Dir, interval time.Duration) []doctor.Check
 	if st := heartbeat.ReadState(d.Path("heartbeat.json")); st.LastBeat != nil {
 		lastBeat = st.LastBeat.StartedAt
 	}
+	var f doctor.ServiceFacts
 	svc, err := a.service()
-	if err != nil {
-		return []doctor.Check{
-			{Name: "service", Status: doctor.Skip, Detail: "no service manager here: " + err.Error()},
-			doctor.LastBeat(a.now(), lastBeat, interval, false),
+	if f.Err = err; err == nil {
+		f.Manager, f.Installed = svc.Platform.Name, svc.Installed()
+		b, err := readServiceBeat(d)
+		if f.LastErr = err; b != nil {
+			f.Last = &doctor.ServiceBeat{StartedAt: b.StartedAt, Error: b.Error}
 		}
 	}
-	installed := svc.Installed()
-	var last *doctor.ServiceBeat
-	if b, err := readServiceBeat(d); err != nil {
-		return []doctor.Check{
-			{Name: "service", Status: doctor.Fail, Detail: err.Error(), Fix: "remove the file: the next beat of the service writes it again"},
-			doctor.LastBeat(a.now(), lastBeat, interval, installed),
-		}
-	} else if b != nil {
-		last = &doctor.ServiceBeat{StartedAt: b.StartedAt, Error: b.Error}
-	}
-	return []doctor.Check{
-		doctor.Service(svc.Platform.Name, installed, last, a.now(), interval),
-		doctor.LastBeat(a.now(), lastBeat, interval, installed),
-	}
-}
-
-// existingParent is p, or the nearest directory above it that exists: the
-// disk a data directory not yet made would be on.
-func existingParent(p string) string {
-	for {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		up := filepath.Dir(p)
-		if up == p {
-			return p
-		}
-		p = up
-	}
+	return doctor.Services(f, a.now(), lastBeat, interval)
 }
