@@ -17,7 +17,7 @@ import (
 // It makes no request.
 func modelStatuses(getenv func(string) string, source func(string) string, cfg config.Config, projects []board.Project) []view.ModelStatus {
 	defaultModel := cfg.Model
-	prices := priceCheck{cfg: cfg}
+	prices := cfg.Prices()
 	var out []view.ModelStatus
 	for _, p := range projects {
 		if !p.Active {
@@ -36,7 +36,7 @@ func modelStatuses(getenv func(string) string, source func(string) string, cfg c
 			if mid, err := llm.ParseModelID(id); err == nil && m.Problem == "" {
 				m.KeySource = source(mid.Provider)
 			}
-			m.Unpriced = prices.unpriced(id)
+			m.Unpriced = prices.Unpriced(id)
 			out = append(out, m)
 			i = len(out) - 1
 		}
