@@ -125,24 +125,7 @@ four characters and when a stored value was set. Keys are never shown.`,
 			if asJSON {
 				return writeJSON(a.stdout, srcs)
 			}
-			t := text.NewTable(a.stdout, "PROVIDER", "SOURCE", "LAST4", "SET")
-			for _, c := range srcs {
-				src, last, set := c.Source, "", ""
-				if c.Last4 != "" {
-					last = "…" + c.Last4
-				}
-				switch c.Source {
-				case credentials.SourceEnv:
-					src = "environment (" + c.Variable + ")"
-					if c.Shadowed {
-						src += ", overrides the stored key"
-					}
-				case credentials.SourceStored:
-					set = c.SetAt.Local().Format("2006-01-02 15:04")
-				}
-				t.Row(c.Name, src, last, set)
-			}
-			return t.Flush()
+			return text.WriteKeySources(a.stdout, srcs)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
