@@ -114,9 +114,7 @@ func (a *app) config() (config.Config, error) {
 	if err == nil && statErr == nil {
 		a.cfg = &loadedConfig{path: path, size: fi.Size(), mod: fi.ModTime(), c: c}
 		// The providers' base URLs come from the same file: not read twice.
-		a.creds.mu.Lock()
-		a.creds.cfg, a.creds.cfgStamp, a.creds.cfgPath = c, fileStamp{fi: fi}, path
-		a.creds.mu.Unlock()
+		a.creds.cfg.Note(path, fi, c)
 	}
 	return c, err
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"sync"
 	"time"
 
@@ -15,25 +14,8 @@ import (
 type storedCreds struct {
 	once sync.Once
 	env  *credentials.Env
-	mu   sync.Mutex
 	// cfg is config.json as last read, for the providers' base URLs.
-	cfg      config.Config
-	cfgStamp fileStamp
-	cfgPath  string
-}
-
-// fileStamp tells whether a file changed since it was read: the file's
-// identity (files are replaced by a rename), its time and size.
-type fileStamp struct {
-	fi os.FileInfo
-}
-
-// same reports whether s and o saw the same version of the file.
-func (s fileStamp) same(o fileStamp) bool {
-	if s.fi == nil || o.fi == nil {
-		return s.fi == o.fi
-	}
-	return os.SameFile(s.fi, o.fi) && s.fi.ModTime().Equal(o.fi.ModTime()) && s.fi.Size() == o.fi.Size()
+	cfg config.Watched
 }
 
 // keys is the process's credentials.Env: the environment, then the
@@ -78,8 +60,6 @@ var baseURLEnv = sync.OnceValue(func() map[string]string {
 // again when the file changes; "" when unset or the file cannot be read
 // (the command reports a broken config.json itself).
 func (a *app) configuredBaseURL(p string) string {
-	a.creds.mu.Lock()
-	defer a.creds.mu.Unlock()
 	d := a.dir
 	if d == "" {
 		var err error
@@ -87,18 +67,7 @@ func (a *app) configuredBaseURL(p string) string {
 			return ""
 		}
 	}
-	var st fileStamp
-	if fi, err := os.Stat(d.ConfigFile()); err == nil {
-		st.fi = fi
-	}
-	if !st.same(a.creds.cfgStamp) || st.fi == nil || a.creds.cfgPath != d.ConfigFile() {
-		c, err := config.Load(d.ConfigFile())
-		if err != nil {
-			c = config.Config{}
-		}
-		a.creds.cfg, a.creds.cfgStamp, a.creds.cfgPath = c, st, d.ConfigFile()
-	}
-	return a.creds.cfg.BaseURL(p)
+	return a.creds.cfg.Get(d.ConfigFile()).BaseURL(p)
 }
 
 // credentialStore returns the credential store of the data directory,
