@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/notify/outbox"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 	"github.com/bonsai-run/bonsai/internal/termsafe"
@@ -113,9 +114,7 @@ func (a *app) config() (config.Config, error) {
 	if err == nil && statErr == nil {
 		a.cfg = &loadedConfig{path: path, size: fi.Size(), mod: fi.ModTime(), c: c}
 		// The providers' base URLs come from the same file: not read twice.
-		a.creds.mu.Lock()
-		a.creds.cfg, a.creds.cfgStamp, a.creds.cfgPath = c, fileStamp{fi: fi}, path
-		a.creds.mu.Unlock()
+		a.creds.cfg.Note(path, fi, c)
 	}
 	return c, err
 }
@@ -167,7 +166,7 @@ func (a *app) openStore(ctx context.Context) (store.Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		a.store = sealedChannels{Store: db, a: a}
+		a.store = a.sealed(db)
 		return a.store, nil
 	}
 	var opts []sqlite.Option
@@ -182,7 +181,7 @@ func (a *app) openStore(ctx context.Context) (store.Store, error) {
 		return nil, err // the store's errors name the database file
 	}
 	// Channel secrets are sealed in the database, whoever reads it.
-	a.store = sealedChannels{Store: db, a: a}
+	a.store = a.sealed(db)
 	return a.store, nil
 }
 
@@ -212,10 +211,7 @@ func (a *app) closeAtExit() error {
 // it is (sqlite.DB.Settled): its WAL is empty, so nobody wrote to it since
 // the last checkpoint.
 func settled(s store.Store) bool {
-	if sc, ok := s.(sealedChannels); ok {
-		s = sc.Store
-	}
-	db, ok := s.(*sqlite.DB)
+	db, ok := outbox.Unwrap(s).(*sqlite.DB)
 	return ok && db.Settled()
 }
 

@@ -64,7 +64,7 @@ budgets in USD count with them). An empty value removes the setting.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.config()
 			if err != nil {
-				if c, err = configWithout(a.dir.ConfigFile(), args[0], err); err != nil {
+				if c, err = config.Without(a.dir.ConfigFile(), args[0], err); err != nil {
 					return err
 				}
 			}

@@ -3,13 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/bonsai-run/bonsai/internal/credentials"
 	"github.com/bonsai-run/bonsai/internal/view/text"
@@ -34,28 +30,14 @@ See docs/credentials.md.`,
 	return cmd
 }
 
-// credentialName is what a provider name looks like: anything else on the
-// command line may be a pasted key, which errors must not repeat.
-var credentialName = regexp.MustCompile(`^[A-Za-z]{1,16}$`)
-
-// lookupCredential checks a name from the command line.
+// lookupCredential checks a name from the command line
+// (credentials.ParseName); its errors are usage errors.
 func lookupCredential(arg string) (credentials.Name, error) {
-	if !credentialName.MatchString(arg) {
-		return credentials.Name{}, usagef("%q… is not a provider name; the key is never taken from the command line: run 'bonsai credentials set PROVIDER' and paste it, or pipe it in", firstChars(arg, 3))
-	}
-	n, err := credentials.Lookup(strings.ToLower(arg))
+	n, err := credentials.ParseName(arg)
 	if err != nil {
 		return n, &usageError{err}
 	}
 	return n, nil
-}
-
-func firstChars(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		r = r[:n]
-	}
-	return string(r)
 }
 
 func newCredentialsSetCmd(a *app) *cobra.Command {
@@ -73,7 +55,7 @@ the shell history and the process list.`,
 			case len(args) == 0:
 				return fmt.Errorf("name the provider: bonsai credentials set PROVIDER (one of %s)", strings.Join(knownCredentialNames(), ", "))
 			case len(args) > 1:
-				return errors.New("the key is never taken from the command line (it would stay in the shell history and the process list): run 'bonsai credentials set " + firstChars(args[0], 20) + "' and paste the key, or pipe it in on standard input")
+				return errors.New("the key is never taken from the command line (it would stay in the shell history and the process list): run 'bonsai credentials set " + credentials.FirstChars(args[0], 20) + "' and paste the key, or pipe it in on standard input")
 			}
 			return nil
 		},
@@ -82,8 +64,11 @@ the shell history and the process list.`,
 			if err != nil {
 				return err
 			}
-			secret, err := a.readSecret(n.Name)
-			if err != nil {
+			secret, err := credentials.ReadSecret(a.stdin, a.stderr, n.Name)
+			var ie *credentials.InputError
+			if errors.As(err, &ie) {
+				return &usageError{err}
+			} else if err != nil {
 				return err
 			}
 			if _, err := a.dataDir(); err != nil {
@@ -96,9 +81,9 @@ the shell history and the process list.`,
 			if err := s.Set(n.Name, secret); err != nil {
 				return err
 			}
-			a.forgetStored()
+			a.keys().Forget()
 			shown := ""
-			if l := lastFour(secret); l != "" {
+			if l := credentials.LastFour(secret); l != "" {
 				shown = " (…" + l + ")"
 			}
 			fmt.Fprintf(a.stdout, "Stored the %s key%s in %s\n", n.Name, shown, s.Path())
@@ -113,41 +98,6 @@ the shell history and the process list.`,
 			return nil
 		},
 	}
-}
-
-// maxSecret bounds what is read from standard input for one key.
-const maxSecret = 64 << 10
-
-// readSecret reads a key: from the terminal without echo when stdin is
-// one, else all of stdin, trimmed of surrounding white space.
-func (a *app) readSecret(name string) (string, error) {
-	if f, ok := a.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		fmt.Fprintf(a.stderr, "Paste the %s key (input is hidden) and press Enter: ", name)
-		b, err := term.ReadPassword(int(f.Fd()))
-		fmt.Fprintln(a.stderr)
-		if err != nil {
-			return "", fmt.Errorf("read the key from the terminal: %w", err)
-		}
-		if s := strings.TrimSpace(string(b)); s != "" {
-			return s, nil
-		}
-		return "", usagef("no key was entered; nothing stored")
-	}
-	b, err := io.ReadAll(io.LimitReader(a.stdin, maxSecret+1))
-	if err != nil {
-		return "", fmt.Errorf("read the key from standard input: %w", err)
-	}
-	if len(b) > maxSecret {
-		return "", usagef("standard input holds more than 64 KiB: pipe in the key alone")
-	}
-	s := strings.TrimSpace(string(b))
-	if s == "" {
-		return "", usagef("standard input is empty: pipe in the key (e.g. 'pass show %s | bonsai credentials set %s'), or run the command in a terminal to paste it", name, name)
-	}
-	if strings.ContainsAny(s, "\r\n") {
-		return "", usagef("standard input holds several lines: pipe in the key alone")
-	}
-	return s, nil
 }
 
 func knownCredentialNames() []string {
@@ -168,31 +118,14 @@ environment variable (which wins), the stored value, or none; with the last
 four characters and when a stored value was set. Keys are never shown.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			srcs, err := a.credentialSources()
+			srcs, err := a.keys().Sources()
 			if err != nil {
 				return err
 			}
 			if asJSON {
 				return writeJSON(a.stdout, srcs)
 			}
-			t := text.NewTable(a.stdout, "PROVIDER", "SOURCE", "LAST4", "SET")
-			for _, c := range srcs {
-				src, last, set := c.Source, "", ""
-				if c.Last4 != "" {
-					last = "…" + c.Last4
-				}
-				switch c.Source {
-				case sourceEnv:
-					src = "environment (" + c.Variable + ")"
-					if c.Shadowed {
-						src += ", overrides the stored key"
-					}
-				case sourceStored:
-					set = c.SetAt.Local().Format("2006-01-02 15:04")
-				}
-				t.Row(c.Name, src, last, set)
-			}
-			return t.Flush()
+			return text.WriteKeySources(a.stdout, srcs)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -221,7 +154,7 @@ func newCredentialsRmCmd(a *app) *cobra.Command {
 				}
 				return err
 			}
-			a.forgetStored()
+			a.keys().Forget()
 			fmt.Fprintf(a.stdout, "Removed the stored %s key\n", n.Name)
 			for _, v := range n.Env {
 				if a.env(v) != "" {

@@ -8,7 +8,7 @@ import "github.com/bonsai-run/bonsai/internal/web"
 type webCredentials struct{ a *app }
 
 func (c webCredentials) KeySources() ([]web.KeySource, error) {
-	srcs, err := c.a.credentialSources()
+	srcs, err := c.a.keys().Sources()
 	if err != nil {
 		return nil, err
 	}
@@ -24,7 +24,7 @@ func (c webCredentials) SetKey(name, secret string) error {
 	if err != nil {
 		return err
 	}
-	defer c.a.forgetStored()
+	defer c.a.keys().Forget()
 	return s.Set(name, secret)
 }
 
@@ -33,6 +33,6 @@ func (c webCredentials) RemoveKey(name string) error {
 	if err != nil {
 		return err
 	}
-	defer c.a.forgetStored()
+	defer c.a.keys().Forget()
 	return s.Remove(name)
 }

@@ -82,7 +82,7 @@ func TestStoredCredentials_Seam(t *testing.T) {
 	if got := b.presenceEnv()("ANTHROPIC_API_KEY"); got == "" {
 		t.Error("presenceEnv does not see the stored anthropic key")
 	}
-	if b.keySource("anthropic") != sourceStored || b.keySource("openai") != sourceEnv || b.keySource("groq") != "" {
+	if b.keySource("anthropic") != credentials.SourceStored || b.keySource("openai") != credentials.SourceEnv || b.keySource("groq") != "" {
 		t.Errorf("keySource = %q %q %q", b.keySource("anthropic"), b.keySource("openai"), b.keySource("groq"))
 	}
 	if got := b.getenv("ANTHROPIC_API_KEY"); got != "" {

@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"os/exec"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,7 +15,10 @@ import (
 	"github.com/bonsai-run/bonsai/internal/doctor"
 	"github.com/bonsai-run/bonsai/internal/engine"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/llm"
+	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 )
 
 func newDoctorCmd(a *app) *cobra.Command {
@@ -82,43 +85,89 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 		return []doctor.Check{{Name: "data directory", Status: doctor.Fail, Detail: err.Error(), Fix: "set BONSAI_DATA_DIR or HOME"}}
 	}
 	a.dir = d
-	checks := []doctor.Check{doctor.DataDir(d), doctor.WebToken(d)}
-
-	cfg, cfgCheck := a.configCheck()
-	checks = append(checks, cfgCheck, a.credentialsCheck())
+	cfg, cfgErr := config.Load(d.ConfigFile())
+	if cfgErr != nil {
+		cfg = config.Default() // the checks after it still run
+	}
+	checks := []doctor.Check{doctor.DataDir(d), doctor.WebToken(d), doctor.Config(d.ConfigFile(), cfgErr, configFix(cfgErr))}
+	checks = append(checks, doctor.Credentials(a.credentialStore()))
 	dbCheck, current := a.storeCheck(ctx, d)
 	checks = append(checks, dbCheck)
 	projects, listed := a.doctorProjects(ctx, current)
 
-	var clock clockReading
-	if cfgCheck.Status == doctor.Fail {
+	var clock doctor.ClockReading
+	if cfgErr != nil {
 		checks = append(checks, doctor.Check{Name: "model", Status: doctor.Skip, Detail: "config.json does not load, so the default model is unknown"})
 	} else {
+		// The default model comes first, used or not: new projects get it.
+		statuses := modelStatuses(a.getenv, a.keySource, cfg, append([]board.Project{{Active: true}}, projects...))
 		var models []doctor.Check
-		models, clock = a.modelChecks(ctx, cfg, projects)
+		models, clock = doctor.Models(ctx, statuses, cfg.Model, a.listModels, a.now)
 		checks = append(checks, models...)
 		checks = append(checks, a.forgeChecks(ctx, cfg, projects)...)
 	}
-
 	checks = append(checks,
 		doctor.Program(ctx, "git", exec.LookPath, doctor.Fail, "install git (apt-get install git, brew install git, winget install Git.Git): agents clone, branch and commit with it"),
 		doctor.Program(ctx, "rg", exec.LookPath, doctor.Warn, "install ripgrep (apt-get install ripgrep, brew install ripgrep, winget install BurntSushi.ripgrep.MSVC): without it the agents' search runs in Go, slower"),
 	)
 	agents := newAgentExecutors(d, cfg)
 	agents.locate = engine.NewLocator(nil).Locate
-	checks = append(checks, engineChecks(ctx, projects, exec.LookPath, func(p board.Project) error {
+	checks = append(checks, doctor.Engines(ctx, projects, engineFinder{engine.NewLocator(exec.LookPath)}, func(p board.Project) error {
 		_, err := agents.cliBinds(p)
 		return err
 	})...)
-	checks = append(checks, sandboxChecks(projects, listed)...)
+	checks = append(checks, doctor.Sandbox(projects, listed, sandboxAvailable())...)
 
 	interval := time.Duration(cfg.Heartbeat.IntervalSec) * time.Second
 	checks = append(checks, a.serviceChecks(d, interval)...)
-	checks = append(checks, doctor.Clock(clock.local, clock.remote, clock.source))
-	where := existingParent(string(d))
+	checks = append(checks, doctor.Clock(clock.Local, clock.Remote, clock.Source))
+	where := doctor.ExistingParent(string(d))
 	free, err := doctor.FreeBytes(where)
-	checks = append(checks, doctor.DiskSpace(where, free, err))
-	return checks
+	return append(checks, doctor.DiskSpace(where, free, err))
+}
+
+// forgeChecks checks the forge token of every active project that lands
+// through pull requests (doctor.ForgeTokens); the store is opened only
+// when there is a project.
+func (a *app) forgeChecks(ctx context.Context, cfg config.Config, projects []board.Project) []doctor.Check {
+	if len(projects) == 0 {
+		return nil
+	}
+	st, err := a.openStore(ctx)
+	if err != nil {
+		return nil
+	}
+	return doctor.ForgeTokens(ctx, projects, newForges(a, st, cfg, secrets(ctx, a, st).String, nil))
+}
+
+// listModels asks a model's provider for its models (doctor.ListModels).
+func (a *app) listModels(ctx context.Context, id string) (llm.Listing, string, error) {
+	return llmprovider.ListModels(ctx, id, llmprovider.Options{Getenv: a.getenv})
+}
+
+// engineCLIs are the engines that run a vendor's CLI, by the name
+// projects give them.
+var engineCLIs = map[board.Engine]engine.Engine{
+	board.EngineClaudeCode: engine.Claude{},
+	board.EngineOpenCode:   engine.OpenCode{},
+	board.EngineCodex:      engine.Codex{},
+}
+
+// engineFinder finds the engines' CLIs for doctor (doctor.EngineCLIs).
+type engineFinder struct{ loc *engine.Locator }
+
+func (l engineFinder) Runs(e board.Engine) bool { _, ok := engineCLIs[e]; return ok }
+
+func (l engineFinder) Locate(e board.Engine) (string, error) { return l.loc.Locate(engineCLIs[e]) }
+
+func (l engineFinder) Install(e board.Engine) string { return engineCLIs[e].Install() }
+
+// databaseCheck is doctor's check of bonsai.db (sqlite.QuickCheck);
+// current reports a database that opens without a change.
+func databaseCheck(ctx context.Context, d config.Dir) (doctor.Check, bool) {
+	h, err := sqlite.QuickCheck(ctx, d.DB())
+	return doctor.SQLite(d.DB(), doctor.Schema{Version: h.Version, Supported: h.Supported, Problems: h.Problems}, err,
+		errors.Is(err, fs.ErrNotExist), errors.Is(err, sqlite.ErrEmptyDatabase) || errors.Is(err, sqlite.ErrNotDatabase))
 }
 
 // doctorProjects lists the active projects when the database may be
@@ -151,40 +200,14 @@ func (a *app) serviceChecks(d config.Dir, interval time.Duration) []doctor.Check
 	if st := heartbeat.ReadState(d.Path("heartbeat.json")); st.LastBeat != nil {
 		lastBeat = st.LastBeat.StartedAt
 	}
+	var f doctor.ServiceFacts
 	svc, err := a.service()
-	if err != nil {
-		return []doctor.Check{
-			{Name: "service", Status: doctor.Skip, Detail: "no service manager here: " + err.Error()},
-			doctor.LastBeat(a.now(), lastBeat, interval, false),
+	if f.Err = err; err == nil {
+		f.Manager, f.Installed = svc.Platform.Name, svc.Installed()
+		b, err := readServiceBeat(d)
+		if f.LastErr = err; b != nil {
+			f.Last = &doctor.ServiceBeat{StartedAt: b.StartedAt, Error: b.Error}
 		}
 	}
-	installed := svc.Installed()
-	var last *doctor.ServiceBeat
-	if b, err := readServiceBeat(d); err != nil {
-		return []doctor.Check{
-			{Name: "service", Status: doctor.Fail, Detail: err.Error(), Fix: "remove the file: the next beat of the service writes it again"},
-			doctor.LastBeat(a.now(), lastBeat, interval, installed),
-		}
-	} else if b != nil {
-		last = &doctor.ServiceBeat{StartedAt: b.StartedAt, Error: b.Error}
-	}
-	return []doctor.Check{
-		doctor.Service(svc.Platform.Name, installed, last, a.now(), interval),
-		doctor.LastBeat(a.now(), lastBeat, interval, installed),
-	}
-}
-
-// existingParent is p, or the nearest directory above it that exists: the
-// disk a data directory not yet made would be on.
-func existingParent(p string) string {
-	for {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		up := filepath.Dir(p)
-		if up == p {
-			return p
-		}
-		p = up
-	}
+	return doctor.Services(f, a.now(), lastBeat, interval)
 }

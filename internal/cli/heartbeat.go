@@ -251,7 +251,7 @@ func idleProjects(ctx context.Context, a *app, only string, plans []heartbeat.Pl
 // redrawing.
 func progressOutput(a *app) (progress func(heartbeat.Progress), stop func()) {
 	if !isTerminal(a.stdout) || a.getenv("TERM") == "dumb" {
-		return text.ProgressLines(a.stdout), func() {}
+		return upProgress(a, text.ProgressLines(a.stdout))
 	}
 	live := text.NewLive(a.stdout, time.Now)
 	done := make(chan struct{})

@@ -7,7 +7,6 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/llm"
-	"github.com/bonsai-run/bonsai/internal/llm/catalog"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
@@ -36,51 +35,10 @@ func modelProblem(getenv func(string) string, id string) error {
 	return nil
 }
 
-// priceCheck says which models the model catalog, with config.json's
-// models settings, has no price for: budgets in USD never count their runs.
-// It parses the catalog on first need, once.
-type priceCheck struct {
-	cfg    config.Config
-	cat    *catalog.Catalog
-	parsed bool
-}
-
-// unpriced reports whether the catalog has no price for the model id.
-func (pc *priceCheck) unpriced(id string) bool {
-	if id == "" {
-		return false
-	}
-	if m, set := pc.cfg.Models[id]; id == config.DefaultModel && (!set || m.Price == nil) {
-		// The catalog prices the default model (TestDefaultModelIsPriced):
-		// status need not parse the catalog for a board that uses it.
-		return false
-	}
-	if !pc.parsed {
-		pc.parsed = true
-		if len(pc.cfg.Models) == 0 {
-			pc.cat = catalog.Default()
-		} else if cat, err := modelCatalog(pc.cfg); err == nil {
-			pc.cat = cat
-		}
-	}
-	if pc.cat == nil {
-		return false // config.json's own error is reported where it is loaded
-	}
-	info, _ := pc.cat.Lookup(id)
-	return info.Price == (llm.Price{})
-}
-
-// unpriced reports whether the catalog, with cfg's models settings, has no
-// price for the model id.
-func unpriced(cfg config.Config, id string) bool {
-	pc := priceCheck{cfg: cfg}
-	return pc.unpriced(id)
-}
-
 // warnUnpriced warns on w when the catalog has no price for the model id
 // just chosen (config set model, project add/edit --model).
 func warnUnpriced(w io.Writer, cfg config.Config, id string) {
-	if unpriced(cfg, id) {
+	if cfg.Prices().Unpriced(id) {
 		fmt.Fprintf(w, "bonsai: warning: the model catalog has no price for %s: %s\n", id, text.UnpricedHelp(id))
 	}
 }

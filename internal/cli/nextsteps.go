@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"io"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
@@ -40,16 +38,4 @@ func (a *app) nextSteps(ctx context.Context, s store.Store, allModels bool) []vi
 		models = modelStatuses(a.presenceEnv(), a.keySource, cfg, active)
 	}
 	return view.NextSteps(len(active), models)
-}
-
-// printNextSteps prints steps for `bonsai up`.
-func printNextSteps(w io.Writer, steps []view.Step) {
-	if len(steps) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "Next steps before agents can work:")
-	for i, st := range steps {
-		fmt.Fprintf(w, "  %d. %s\n     %s  (or %s in the web UI)\n", i+1, st.Text, st.Command, st.LinkText)
-	}
-	fmt.Fprintln(w, "Then add a ticket and hand it to the agent; keep this running, it fires the heartbeat that runs the agents.")
 }

@@ -6,14 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/notify"
+	"github.com/bonsai-run/bonsai/internal/notify/outbox"
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
@@ -36,8 +39,8 @@ permanent error. See docs/notifications.md.`,
 }
 
 type notifyAddOptions struct {
-	url, project, events, smtp, from, to, user string
-	secretStdin, noTest                        bool
+	outbox.Flags
+	secretStdin, noTest bool
 }
 
 func newNotifyAddCmd(a *app) *cobra.Command {
@@ -66,57 +69,28 @@ run_failed, budget, blocked; the default is every kind.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.url, "url", "", "the webhook, ntfy topic, Slack or Discord URL")
+	f.StringVar(&o.URL, "url", "", "the webhook, ntfy topic, Slack or Discord URL")
 	f.BoolVar(&o.secretStdin, "secret-stdin", false, "read the channel's secret from standard input (first line)")
-	f.StringVar(&o.project, "project", "", "only this project's notifications (default: every project)")
-	f.StringVar(&o.events, "events", "", "comma-separated kinds to send (default: all)")
-	f.StringVar(&o.smtp, "smtp", "", "email: the SMTP server as host:port (STARTTLS is required)")
-	f.StringVar(&o.from, "from", "", "email: the sender address")
-	f.StringVar(&o.to, "to", "", "email: recipients, comma-separated")
-	f.StringVar(&o.user, "user", "", "email: the SMTP login")
+	f.StringVar(&o.Project, "project", "", "only this project's notifications (default: every project)")
+	f.StringVar(&o.Events, "events", "", "comma-separated kinds to send (default: all)")
+	f.StringVar(&o.SMTP, "smtp", "", "email: the SMTP server as host:port (STARTTLS is required)")
+	f.StringVar(&o.From, "from", "", "email: the sender address")
+	f.StringVar(&o.To, "to", "", "email: recipients, comma-separated")
+	f.StringVar(&o.User, "user", "", "email: the SMTP login")
 	f.BoolVar(&o.noTest, "no-test", false, "add the channel without sending a test notification")
 	return cmd
 }
 
 func runNotifyAdd(ctx context.Context, a *app, name string, kind board.ChannelKind, o notifyAddOptions) error {
-	c := board.Channel{Name: name, Kind: kind, ProjectSlug: o.project, Settings: map[string]string{}}
-	for _, k := range strings.Split(o.events, ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			c.Kinds = append(c.Kinds, board.NotifyKind(k))
-		}
-	}
-	set := func(k, v string) {
-		if v != "" {
-			c.Settings[k] = v
-		}
-	}
-	set(notify.KeyURL, o.url)
-	set(notify.KeyHost, o.smtp)
-	set(notify.KeyFrom, o.from)
-	set(notify.KeyTo, o.to)
-	set(notify.KeyUser, o.user)
+	var secret string
 	if o.secretStdin {
-		secret, err := readSecretLine(a.stdin)
-		if err != nil {
+		var err error
+		if secret, err = readSecretLine(a.stdin); err != nil {
 			return err
 		}
-		switch kind {
-		case board.ChannelWebhook:
-			set(notify.KeySecret, secret)
-		case board.ChannelNtfy:
-			set(notify.KeyToken, secret)
-		case board.ChannelEmail:
-			set(notify.KeyPassword, secret)
-		case board.ChannelSlack, board.ChannelDiscord:
-			if o.url != "" {
-				return usagef("%s: give the webhook URL either with --url or on standard input, not both", kind)
-			}
-			set(notify.KeyURL, secret)
-		default:
-			return usagef("a %s channel has no secret; drop --secret-stdin", kind)
-		}
 	}
-	if err := notify.Check(c); err != nil {
+	c, err := outbox.NewChannel(name, kind, o.Flags, secret)
+	if err != nil {
 		return invalid(err)
 	}
 	s, err := a.openStore(ctx)
@@ -129,7 +103,7 @@ func runNotifyAdd(ctx context.Context, a *app, name string, kind board.ChannelKi
 		}
 	}
 	if !o.noTest {
-		if err := sendTest(ctx, a, c); err != nil {
+		if err := outbox.SendTest(ctx, c, a.now()); err != nil {
 			return fmt.Errorf("channel %s not added: the test notification failed: %w\nFix the settings, or add it anyway with --no-test", name, err)
 		}
 	}
@@ -165,54 +139,27 @@ func readSecretLine(r io.Reader) (string, error) {
 	return line, nil
 }
 
-// sendTest sends the test message on c, within the delivery timeout.
-func sendTest(ctx context.Context, a *app, c board.Channel) error {
-	snd, err := notify.New(c, notify.Options{})
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, notify.DefaultTimeout+2*time.Second)
-	defer cancel()
-	if err := snd.Send(ctx, notify.TestMessage(a.now())); err != nil {
-		return errors.New(notifyRedactor(c).String(err.Error()))
-	}
-	return nil
-}
-
 func newNotifyTestCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "test <name>",
 		Short: "Send a test notification to a channel now",
 		Args:  exactArgs("<name>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := findChannel(cmd.Context(), a, args[0])
+			s, err := a.openStore(cmd.Context())
 			if err != nil {
 				return err
 			}
-			if err := sendTest(cmd.Context(), a, c); err != nil {
+			c, err := outbox.Find(cmd.Context(), s, args[0])
+			if err != nil {
+				return err
+			}
+			if err := outbox.SendTest(cmd.Context(), c, a.now()); err != nil {
 				return fmt.Errorf("channel %s: %w", c.Name, err)
 			}
 			fmt.Fprintf(a.stdout, "Sent a test notification to %s (%s to %s)\n", c.Name, c.Kind, notify.Target(c))
 			return nil
 		},
 	}
-}
-
-func findChannel(ctx context.Context, a *app, name string) (board.Channel, error) {
-	s, err := a.openStore(ctx)
-	if err != nil {
-		return board.Channel{}, err
-	}
-	cs, err := s.Channels(ctx)
-	if err != nil {
-		return board.Channel{}, err
-	}
-	for _, c := range cs {
-		if c.Name == name {
-			return c, nil
-		}
-	}
-	return board.Channel{}, board.Errorf(board.ENOTFOUND, "no channel %q; 'bonsai notify list' shows the channels", name)
 }
 
 func newNotifyRmCmd(a *app) *cobra.Command {
@@ -256,17 +203,6 @@ bonsai serve/up do this by themselves; this is for scripts and checks.`,
 	}
 }
 
-// channelView is a channel as `notify list --json` shows it.
-type channelView struct {
-	Name    string             `json:"name"`
-	Kind    board.ChannelKind  `json:"kind"`
-	Project string             `json:"project,omitempty"`
-	Events  []board.NotifyKind `json:"events"`
-	Target  string             `json:"target"`
-	Pending int                `json:"pending"`
-	Failed  int                `json:"failed"`
-}
-
 func newNotifyListCmd(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -279,76 +215,56 @@ func newNotifyListCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cs, err := s.Channels(ctx)
+			views, failed, err := outbox.List(ctx, s)
 			if err != nil {
 				return err
-			}
-			failed, err := s.NotificationList(ctx, store.NotificationFilter{Status: board.NotifyFailed, Limit: 1000})
-			if err != nil {
-				return err
-			}
-			pending, err := s.NotificationList(ctx, store.NotificationFilter{Status: board.NotifyPending, Limit: 1000})
-			if err != nil {
-				return err
-			}
-			views := []channelView{}
-			for _, c := range cs {
-				v := channelView{Name: c.Name, Kind: c.Kind, Project: c.ProjectSlug, Events: c.Kinds, Target: notify.Target(c)}
-				for _, n := range pending {
-					if n.ChannelID == c.ID {
-						v.Pending++
-					}
-				}
-				for _, n := range failed {
-					if n.ChannelID == c.ID {
-						v.Failed++
-					}
-				}
-				views = append(views, v)
-			}
-			if len(failed) > 10 {
-				failed = failed[:10]
 			}
 			if asJSON {
 				return writeJSON(a.stdout, map[string]any{"channels": views, "failed": failed})
 			}
-			return writeChannels(a.stdout, views, failed, a.now())
+			return outbox.WriteList(a.stdout, views, failed)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func writeChannels(w io.Writer, cs []channelView, failed []board.Notification, now time.Time) error {
-	if len(cs) == 0 {
-		_, err := fmt.Fprintln(w, "No channels. Add one with 'bonsai notify add' (see 'bonsai notify add --help').")
-		return err
-	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tKIND\tPROJECT\tEVENTS\tTARGET\tPENDING\tFAILED")
-	for _, c := range cs {
-		project, events := c.Project, "all"
-		if project == "" {
-			project = "all"
-		}
-		if len(c.Events) > 0 {
-			var ks []string
-			for _, k := range c.Events {
-				ks = append(ks, string(k))
-			}
-			events = strings.Join(ks, ",")
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", c.Name, c.Kind, project, events, c.Target, c.Pending, c.Failed)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(failed) > 0 {
-		fmt.Fprintln(w, "\nFailed deliveries (newest first):")
-		for _, n := range failed {
-			fmt.Fprintf(w, "  %s  %s  %s %s after %d attempt(s): %s\n", n.CreatedAt.Local().Format("2006-01-02 15:04"),
-				n.ChannelName, n.Kind, n.Ticket, n.Attempts, n.LastError)
-		}
-	}
-	return nil
+// deliverNotifications delivers the outbox's due notifications for at
+// most bound (outbox.Deliver), with the process's secrets redacted.
+func deliverNotifications(ctx context.Context, a *app, s store.Store, log *slog.Logger, bound time.Duration) (notify.Result, error) {
+	return outbox.Deliver(ctx, s, func(ctx context.Context) *llm.Redactor { return secrets(ctx, a, s) }, log, bound)
 }
+
+// notificationsPending reports whether the outbox holds a notification
+// waiting to be sent (outbox.Pending).
+func notificationsPending(ctx context.Context, s store.Store) bool { return outbox.Pending(ctx, s) }
+
+// deliverEvery delivers notifications every interval until ctx ends: the
+// loop of bonsai serve and up.
+func deliverEvery(ctx context.Context, a *app, s store.Store, log *slog.Logger, interval time.Duration) {
+	outbox.Every(ctx, s, func(ctx context.Context) *llm.Redactor { return secrets(ctx, a, s) }, log, interval)
+}
+
+// noteBlockers records why the beat's agents could not run
+// (outbox.NoteBlockers); a beat that skipped everything notes nothing.
+func noteBlockers(ctx context.Context, s store.Store, rep heartbeat.Report, log *slog.Logger) {
+	if rep.Skipped {
+		return
+	}
+	as := make([]outbox.Attempt, len(rep.Runs))
+	for i, r := range rep.Runs {
+		as[i] = outbox.Attempt{Ticket: r.Ticket, Skipped: r.Skipped}
+	}
+	outbox.NoteBlockers(ctx, s, as, log)
+}
+
+// webNotifier is the notifications page's access to internal/notify.
+type webNotifier struct{ a *app }
+
+func (n webNotifier) Check(c board.Channel) error { return notify.Check(c) }
+
+func (n webNotifier) Test(ctx context.Context, c board.Channel) error {
+	return outbox.SendTest(ctx, c, n.a.now())
+}
+
+func (n webNotifier) Target(c board.Channel) string { return notify.Target(c) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/notify"
+	"github.com/bonsai-run/bonsai/internal/notify/outbox"
 )
 
 // TestSealedChannels_KeyGone: without the credentials key, listing the
@@ -19,14 +20,14 @@ func TestSealedChannels_KeyGone(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	env := map[string]string{"BONSAI_DATA_DIR": filepath.Join(t.TempDir(), "data"), "BONSAI_KEYRING": "file"}
-	open := func() (*app, sealedChannels) {
+	open := func() (*app, outbox.Sealed) {
 		a := newApp(strings.NewReader(""), io.Discard, io.Discard, func(k string) string { return env[k] })
 		t.Cleanup(func() { a.close() })
 		st, err := a.openStore(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return a, st.(sealedChannels)
+		return a, st.(outbox.Sealed)
 	}
 	_, st := open()
 	if _, err := st.AddChannel(ctx, board.Channel{Name: "ci", Kind: board.ChannelWebhook,

@@ -5,16 +5,18 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/credentials"
 	"github.com/bonsai-run/bonsai/internal/llm"
-	"github.com/bonsai-run/bonsai/internal/notify"
+	"github.com/bonsai-run/bonsai/internal/notify/outbox"
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // forgeTokenEnv names the variables holding forge tokens, which git's
 // credential helpers read for clone, fetch and push.
-var forgeTokenEnv = []string{"GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN", "GITEA_TOKEN"}
+var forgeTokenEnv = credentials.ForgeTokenEnv
 
 // secrets returns the Redactor of the secrets this process holds: every
 // provider's key and the password of its base URL, the forge tokens, the
@@ -28,14 +30,7 @@ func secrets(ctx context.Context, a *app, st store.Store) *llm.Redactor {
 // secretsOf is secrets with the store's projects (archived ones too)
 // already listed, when projects is not nil.
 func secretsOf(ctx context.Context, a *app, st store.Store, projects []board.Project) *llm.Redactor {
-	var s []string
-	for _, p := range llm.Providers() {
-		s = append(s, a.getenv(p.KeyEnv))
-		s = append(s, llm.URLSecrets(a.getenv(p.BaseURLEnv))...)
-	}
-	for _, k := range forgeTokenEnv {
-		s = append(s, a.getenv(k))
-	}
+	s := credentials.EnvSecrets(a.getenv)
 	if d, err := a.dataDir(); err == nil {
 		if tok, err := os.ReadFile(d.WebTokenFile()); err == nil {
 			s = append(s, string(tok))
@@ -48,16 +43,7 @@ func secretsOf(ctx context.Context, a *app, st store.Store, projects []board.Pro
 		for _, p := range projects {
 			s = append(s, llm.URLSecrets(p.Repo)...)
 		}
-		// Every channel that opens, even when another does not.
-		var cs []board.Channel
-		if sc, ok := st.(sealedChannels); ok {
-			cs, _ = sc.openChannels(ctx)
-		} else if all, err := st.Channels(ctx); err == nil {
-			cs = all
-		}
-		for _, c := range cs {
-			s = append(s, notify.Secrets(c)...)
-		}
+		s = append(s, outbox.ChannelSecrets(ctx, st)...)
 	}
 	return llm.NewRedactor(s...)
 }
@@ -77,4 +63,17 @@ func (w *redactWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// sealed is the store db with its channel secrets sealed by the
+// credentials key (outbox.Sealed), whoever reads it.
+func (a *app) sealed(db store.Store) store.Store {
+	return outbox.Sealed{Store: db, Warn: a.stderr, Now: func() time.Time { return a.now() },
+		Keys: func() (outbox.Keys, error) {
+			cs, err := a.credentialStore()
+			if err != nil {
+				return nil, err
+			}
+			return cs, nil
+		}}
 }

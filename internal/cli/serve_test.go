@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -290,39 +288,5 @@ func TestTicketDiff_BranchAgainstDefault(t *testing.T) {
 	}
 	if !strings.Contains(got, "diff --git a/a.txt b/a.txt") || !strings.Contains(got, "+two") || strings.Contains(got, "b.txt") {
 		t.Fatalf("diff:\n%s", got)
-	}
-}
-
-func TestBeater_FiresHeartbeatAndSurvivesFailures(t *testing.T) {
-	t.Parallel()
-	bonsai, err := exec.LookPath("bonsai") // the test binary as bonsai (script_test.go's TestMain)
-	if err != nil {
-		t.Skip("no bonsai command on PATH")
-	}
-	ta := newTestApp(t)
-	ta.run("init")
-	d := config.Dir(ta.env["BONSAI_DATA_DIR"])
-	var log syncBuffer
-	b := &beater{exe: bonsai, dir: d, log: slog.New(slog.NewTextHandler(&log, nil)), out: io.Discard}
-	b.beat(context.Background())
-	if !strings.Contains(log.String(), "msg=heartbeat ") {
-		t.Fatalf("the beat did not succeed:\n%s", log.String())
-	}
-	if got := b.interval(); got != 60*time.Second {
-		t.Errorf("interval %v, want the config's 60s", got)
-	}
-	b.exe = filepath.Join(t.TempDir(), "missing")
-	b.beat(context.Background())
-	if !strings.Contains(log.String(), `msg="heartbeat failed"`) {
-		t.Fatalf("a failed beat was not logged:\n%s", log.String())
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	done := make(chan struct{})
-	go func() { b.run(ctx); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("run did not stop when its context ended")
 	}
 }

@@ -1,18 +1,17 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/autostart"
+	"github.com/bonsai-run/bonsai/internal/credentials"
 	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
@@ -35,47 +34,13 @@ exported only in your shell does not reach the service.`,
 	return cmd
 }
 
-// service returns the heartbeat service of this machine.
+// service returns the heartbeat service of this machine (autostart.Find).
 func (a *app) service() (autostart.Service, error) {
 	d, err := a.dataDir()
 	if err != nil {
 		return autostart.Service{}, err
 	}
-	home := a.getenv("HOME")
-	if home == "" {
-		if home, err = os.UserHomeDir(); err != nil {
-			return autostart.Service{}, err
-		}
-	}
-	p, err := autostart.Current(home, string(d))
-	if err != nil {
-		return autostart.Service{}, err
-	}
-	// The worker service, when it is the one installed.
-	if w, err := autostart.CurrentWorker(home, string(d)); err == nil && w.IsWorker(string(d)) {
-		p = w
-	}
-	return autostart.Service{Platform: p, DataDir: string(d), Run: autostart.Exec}, nil
-}
-
-// workerService returns the worker service of this machine (`bonsai
-// worker` kept running), or why there is none.
-func (a *app) workerService() (autostart.Service, error) {
-	d, err := a.dataDir()
-	if err != nil {
-		return autostart.Service{}, err
-	}
-	home := a.getenv("HOME")
-	if home == "" {
-		if home, err = os.UserHomeDir(); err != nil {
-			return autostart.Service{}, err
-		}
-	}
-	p, err := autostart.CurrentWorker(home, string(d))
-	if err != nil {
-		return autostart.Service{}, err
-	}
-	return autostart.Service{Platform: p, DataDir: string(d), Run: autostart.Exec}, nil
+	return autostart.Find(a.getenv("HOME"), string(d))
 }
 
 func newServiceInstallCmd(a *app) *cobra.Command {
@@ -103,7 +68,9 @@ UI (docs/postgres.md). It replaces the timer, and the timer replaces it;
 				return err
 			}
 			if binary == "" {
-				if binary, err = installedBinary(); err != nil {
+				if binary, err = autostart.InstalledBinary(); errors.Is(err, autostart.ErrTemporaryBinary) {
+					return &usageError{err}
+				} else if err != nil {
 					return err
 				}
 			} else if !filepath.IsAbs(binary) {
@@ -115,14 +82,14 @@ UI (docs/postgres.md). It replaces the timer, and the timer replaces it;
 			}
 			svc := installed
 			if worker {
-				if svc, err = a.workerService(); err != nil {
+				if svc, err = autostart.FindWorker(a.getenv("HOME"), string(a.dir)); err != nil {
 					return err
 				}
 			}
 			spec := autostart.Spec{
 				Binary: binary, DataDir: string(a.dir), IntervalSec: c.Heartbeat.IntervalSec,
 				MaxDurationSec: c.Heartbeat.MaxDurationSec, LogFile: filepath.Join(a.dir.Logs(), "heartbeat.out"),
-				Path: a.env("PATH"), User: windowsUser(a.env),
+				Path: a.env("PATH"), User: autostart.WindowsUser(a.env),
 			}
 			if dryRun {
 				if err := spec.Validate(); err != nil {
@@ -134,18 +101,9 @@ UI (docs/postgres.md). It replaces the timer, and the timer replaces it;
 				a.warnShellOnlyKeys()
 				return nil
 			}
-			// One machine runs the timer or the worker, never both.
-			if installed.Platform.IsWorker(string(a.dir)) != worker && installed.Installed() {
-				if err := installed.Uninstall(cmd.Context()); err != nil {
-					return fmt.Errorf("replace the installed service: %w", err)
-				}
-			}
-			files, err := svc.Install(cmd.Context(), spec)
+			files, err := autostart.Replace(cmd.Context(), installed, svc, spec, worker)
 			if err != nil {
-				if strings.Contains(err.Error(), "Failed to connect to bus") {
-					return fmt.Errorf("install the heartbeat service: %w; systemctl --user needs a user session (log in as this user, or run 'loginctl enable-linger'); without one, run 'bonsai up' or fire 'bonsai heartbeat' from cron", err)
-				}
-				return fmt.Errorf("install the heartbeat service: %w", err)
+				return err
 			}
 			what := "bonsai heartbeat every %d seconds"
 			if worker {
@@ -163,32 +121,6 @@ UI (docs/postgres.md). It replaces the timer, and the timer replaces it;
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the files the service would consist of, and change nothing")
 	cmd.Flags().BoolVar(&worker, "worker", false, "run 'bonsai worker' as a long-running service instead of a timer firing 'bonsai heartbeat'")
 	return cmd
-}
-
-// windowsUser is the account a Windows worker task starts at the logon
-// of, DOMAIN\name from the environment Windows sets; empty elsewhere.
-func windowsUser(env func(string) string) string {
-	name, domain := env("USERNAME"), env("USERDOMAIN")
-	if name == "" || domain == "" {
-		return name
-	}
-	return domain + `\` + name
-}
-
-// installedBinary returns the absolute path of the running binary, refusing
-// the temporary binaries of `go run`, which vanish when it exits.
-func installedBinary() (string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = resolved
-	}
-	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
-		return "", usagef("this bonsai is a temporary 'go run' build; install it first (go install ./cmd/bonsai) or pass --binary")
-	}
-	return exe, nil
 }
 
 func newServiceUninstallCmd(a *app) *cobra.Command {
@@ -229,7 +161,7 @@ func newServiceStatusCmd(a *app) *cobra.Command {
 				}
 				return writeJSON(a.stdout, struct {
 					autostart.Status
-					LastBeat *serviceBeat `json:"lastBeat"`
+					LastBeat *autostart.Beat `json:"lastBeat"`
 				}{st, last})
 			}
 			if !st.Installed {
@@ -276,7 +208,7 @@ func newServiceLogsCmd(a *app) *cobra.Command {
 			}
 			// The log quotes what agents wrote; an older or hand-made
 			// line may not: its control characters show as escapes.
-			_, err = io.WriteString(a.stdout, termsafe.Text(string(lastLines(b, lines))))
+			_, err = io.WriteString(a.stdout, termsafe.Text(string(autostart.LastLines(b, lines))))
 			return err
 		},
 	}
@@ -284,33 +216,16 @@ func newServiceLogsCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-// lastLines returns the last n lines of b.
-func lastLines(b []byte, n int) []byte {
-	b = bytes.TrimRight(b, "\n")
-	i := len(b)
-	for ; n > 0 && i > 0; n-- {
-		i = bytes.LastIndexByte(b[:i], '\n')
-		if i < 0 {
-			i = 0
-			break
-		}
-	}
-	if i > 0 {
-		i++ // skip the newline itself
-	}
-	return append(b[i:len(b):len(b)], '\n')
-}
-
 // warnShellOnlyKeys warns of keys set in this shell's environment but not
 // stored: the service, which reads no shell profile, will not see them.
 func (a *app) warnShellOnlyKeys() {
-	srcs, err := a.credentialSources()
+	srcs, err := a.keys().Sources()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "bonsai: warning: %v\n", err)
 		return
 	}
 	for _, c := range srcs {
-		if c.Source == sourceEnv && !c.Shadowed {
+		if c.Source == credentials.SourceEnv && !c.Shadowed {
 			fmt.Fprintf(a.stderr, "bonsai: warning: %s is set in this shell but not stored, so the service will not see it: run 'bonsai credentials set %s'\n", c.Variable, c.Name)
 		}
 	}

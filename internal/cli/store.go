@@ -2,20 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/bonsai-run/bonsai/internal/session"
-	"github.com/bonsai-run/bonsai/internal/store"
-	"github.com/bonsai-run/bonsai/internal/store/boardcopy"
 	"github.com/bonsai-run/bonsai/internal/store/postgres"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/storemigrate"
 )
 
 func newStoreCmd(a *app) *cobra.Command {
@@ -28,12 +20,6 @@ See docs/postgres.md.`,
 	}
 	cmd.AddCommand(newStoreMigrateCmd(a))
 	return cmd
-}
-
-// copyStore is a store a board is copied from or to.
-type copyStore interface {
-	store.Copier
-	Close() error
 }
 
 func newStoreMigrateCmd(a *app) *cobra.Command {
@@ -74,14 +60,12 @@ stop the heartbeat service and bonsai serve first.`,
 }
 
 func runStoreMigrate(cmd *cobra.Command, a *app, from, to, sessions string) error {
-	ctx := cmd.Context()
 	if from == "" {
 		u, err := a.storeURL()
 		if err != nil {
 			return err
 		}
-		from = u
-		if from == "" {
+		if from = u; from == "" {
 			d, err := a.dataDir()
 			if err != nil {
 				return err
@@ -89,100 +73,23 @@ func runStoreMigrate(cmd *cobra.Command, a *app, from, to, sessions string) erro
 			from = d.DB()
 		}
 	}
-	if same(from, to) {
-		return &usageError{errors.New("--from and --to name the same board")}
+	m := storemigrate.Migration{From: from, To: to, Sessions: sessions, Locations: storemigrate.Locations{
+		IsURL: postgres.IsURL, Redact: postgres.Redact, Open: openCopyStore}}
+	if err := m.Check(); err != nil {
+		return &usageError{err}
 	}
-	if !postgres.IsURL(to) {
-		if _, err := os.Stat(to); err == nil {
-			return &usageError{fmt.Errorf("%s already exists; --to takes a new file, so no board is overwritten", to)}
-		}
-	}
-	if sessions != "" && postgres.IsURL(from) {
-		return &usageError{errors.New("--sessions is for a SQLite board: a Postgres board holds its transcripts")}
-	}
-	if sessions != "" {
-		if st, err := os.Stat(sessions); err != nil || !st.IsDir() {
-			return &usageError{fmt.Errorf("--sessions %s is not a directory: give the sessions directory of the data directory the SQLite board was in", sessions)}
-		}
-	}
-	src, err := openCopyStore(ctx, from)
+	res, err := m.Run(cmd.Context())
 	if err != nil {
 		return err
 	}
-	defer src.Close()
-	var files *boardcopy.TranscriptFiles
-	read := store.Copier(src)
-	if !postgres.IsURL(from) {
-		if sessions == "" {
-			sessions = filepath.Join(filepath.Dir(from), "sessions")
-		}
-		files = transcriptFiles(src, sessions)
-		read = files
-	}
-	dst, err := openCopyStore(ctx, to)
-	if err != nil {
-		return err
-	}
-	defer dst.Close()
-	sums, err := boardcopy.Copy(ctx, read, dst)
-	if err != nil {
-		return fmt.Errorf("copy the board to %s: %w", where(to), err)
-	}
-	w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "TABLE\tROWS\tSHA-256")
-	for _, s := range sums {
-		fmt.Fprintf(w, "%s\t%d\t%.16s\n", s.Table, s.Rows, s.SHA256)
-	}
-	w.Flush()
-	if files != nil {
-		fmt.Fprintf(cmd.OutOrStdout(), "Transcripts: %d session files from %s", files.Files, files.Dir)
-		if files.Skipped > 0 {
-			fmt.Fprintf(cmd.OutOrStdout(), " (%d lines that were not JSON, torn by a crash, left out)", files.Skipped)
-		}
-		fmt.Fprintln(cmd.OutOrStdout())
-	}
-	fmt.Fprintf(cmd.OutOrStdout(), "Copied the board from %s to %s; both hold the same rows.\n", where(from), where(to))
-	if postgres.IsURL(to) {
-		fmt.Fprintf(cmd.OutOrStdout(), "Use it with: bonsai config set store.url %s (or BONSAI_DATABASE_URL)\n", postgres.Redact(to))
-	}
+	m.Write(cmd.OutOrStdout(), res)
 	return nil
 }
 
 // openCopyStore opens the board at loc: a postgres:// URL or a SQLite file.
-func openCopyStore(ctx context.Context, loc string) (copyStore, error) {
+func openCopyStore(ctx context.Context, loc string) (storemigrate.Board, error) {
 	if postgres.IsURL(loc) {
 		return postgres.Open(ctx, loc)
 	}
 	return sqlite.Open(ctx, loc)
-}
-
-// same reports whether two locations name one board.
-func same(a, b string) bool {
-	if postgres.IsURL(a) || postgres.IsURL(b) {
-		return a == b
-	}
-	aa, err1 := filepath.Abs(a)
-	bb, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && aa == bb
-}
-
-// where names a location without its password.
-func where(loc string) string {
-	if postgres.IsURL(loc) {
-		return postgres.Redact(loc)
-	}
-	return loc
-}
-
-// transcriptFiles reads a SQLite board with the session files under
-// sessions as its transcripts.
-func transcriptFiles(src store.Copier, sessions string) *boardcopy.TranscriptFiles {
-	l := session.Layout{Root: sessions}
-	return &boardcopy.TranscriptFiles{Copier: src, Dir: sessions, Open: func(projectID, ticketID string) (io.ReadCloser, error) {
-		p, err := l.Transcript(projectID, ticketID)
-		if err != nil {
-			return nil, err
-		}
-		return os.Open(p)
-	}}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/doctor"
 
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
-
+	"github.com/bonsai-run/bonsai/internal/notify/outbox"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/postgres"
 )
@@ -61,40 +61,14 @@ func (a *app) storeCheck(ctx context.Context, d config.Dir) (doctor.Check, bool)
 // pgCheck connects to the Postgres board and reads its schema version,
 // changing nothing; current reports a board that opens without a change.
 func pgCheck(ctx context.Context, u string) (doctor.Check, bool) {
-	c := doctor.Check{Name: "database"}
-	where := postgres.Redact(u)
 	h, err := postgres.Check(ctx, u)
-	switch {
-	case err != nil:
-		c.Status, c.Detail = doctor.Fail, err.Error()
-		c.Fix = "check that the server runs and that BONSAI_DATABASE_URL or store.url names it (docs/postgres.md)"
-		return c, false
-	case h.Version == 0 && h.Tables > 0:
-		c.Status, c.Detail = doctor.Fail, fmt.Sprintf("%s holds %d tables but no Bonsai board", where, h.Tables)
-		c.Fix = "give Bonsai an empty database or schema of its own (search_path in the URL)"
-		return c, false
-	case h.Version == 0:
-		c.Status, c.Detail = doctor.Skip, where+" holds no board yet; the first board command creates it"
-		return c, false
-	case h.Version > h.Supported:
-		c.Status, c.Detail = doctor.Fail, fmt.Sprintf("%s has schema version %d, newer than this bonsai knows (%d)", where, h.Version, h.Supported)
-		c.Fix = "upgrade bonsai to the version that wrote it"
-		return c, false
-	case h.Version < h.Supported:
-		c.Status, c.Detail = doctor.OK, fmt.Sprintf("%s is reachable; schema version %d, which the next command migrates to %d", where, h.Version, h.Supported)
-		return c, false
-	}
-	c.Status, c.Detail = doctor.OK, fmt.Sprintf("%s is reachable; schema version %d", where, h.Version)
-	return c, true
+	return doctor.Postgres(postgres.Redact(u), doctor.Schema{Version: h.Version, Supported: h.Supported, Tables: h.Tables}, err)
 }
 
 // eventsChanged returns the store's LISTEN/NOTIFY wake-up for the web UI
 // when the board is on Postgres, else nil (the web UI polls alone).
 func eventsChanged(s store.Store) func(ctx context.Context) <-chan struct{} {
-	if sc, ok := s.(sealedChannels); ok {
-		s = sc.Store
-	}
-	if db, ok := s.(*postgres.DB); ok {
+	if db, ok := outbox.Unwrap(s).(*postgres.DB); ok {
 		return db.EventsChanged
 	}
 	return nil

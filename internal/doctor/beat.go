@@ -72,3 +72,38 @@ func ago(now, t time.Time) string {
 	}
 	return d.String() + " ago"
 }
+
+// ServiceFacts is what the CLI found of the heartbeat service.
+type ServiceFacts struct {
+	// Manager names the service manager (systemd, launchd, schtasks).
+	Manager string
+	// Err is why there is no service manager here; nil when there is one.
+	Err error
+	// Installed reports the service installed.
+	Installed bool
+	// Last is the last beat the service fired (nil when none), and
+	// LastErr why its record could not be read.
+	Last    *ServiceBeat
+	LastErr error
+}
+
+// Services are the service's check and the last beat's: lastBeat is when
+// the last beat of any process started (zero: never).
+func Services(f ServiceFacts, now, lastBeat time.Time, interval time.Duration) []Check {
+	switch {
+	case f.Err != nil:
+		return []Check{
+			{Name: "service", Status: Skip, Detail: "no service manager here: " + f.Err.Error()},
+			LastBeat(now, lastBeat, interval, false),
+		}
+	case f.LastErr != nil:
+		return []Check{
+			{Name: "service", Status: Fail, Detail: f.LastErr.Error(), Fix: "remove the file: the next beat of the service writes it again"},
+			LastBeat(now, lastBeat, interval, f.Installed),
+		}
+	}
+	return []Check{
+		Service(f.Manager, f.Installed, f.Last, now, interval),
+		LastBeat(now, lastBeat, interval, f.Installed),
+	}
+}

@@ -3,6 +3,8 @@ package doctor
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 )
 
 // The free space below which the disk check warns and fails: transcripts,
@@ -42,4 +44,19 @@ func Bytes(n uint64) string {
 	exp = min(exp, 5)
 	v := float64(n) / math.Pow(unit, float64(exp))
 	return fmt.Sprintf("%.1f %ciB", v, "KMGTP"[exp-1])
+}
+
+// ExistingParent is p, or the nearest directory above it that exists:
+// the disk a data directory not yet made would be on.
+func ExistingParent(p string) string {
+	for {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		up := filepath.Dir(p)
+		if up == p {
+			return p
+		}
+		p = up
+	}
 }

@@ -5,8 +5,9 @@
 // renders checks for a terminal or a pipe and measures free disk space per
 // operating system.
 //
-// Checks that need an adapter (the SQLite store, the model providers, the
-// sandboxes) are run by internal/cli, which hands their outcome to the
-// functions here or builds a Check itself; this package imports none of
-// them.
+// Checks that need an adapter (the SQLite and Postgres stores, the model
+// providers, the sandboxes, the engines' CLIs) get it from internal/cli as
+// a value, a function or a small interface: the store's read-only check
+// ([Schema]), [ListModels], [EngineCLIs], whether the sandbox can run.
+// This package imports none of them.
 package doctor

@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"context"
@@ -6,38 +6,35 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/config"
-	"github.com/bonsai-run/bonsai/internal/doctor"
 	"github.com/bonsai-run/bonsai/internal/forge"
 )
 
 // forgeProbeTimeout bounds one forge's token probe.
 const forgeProbeTimeout = 10 * time.Second
 
-// forgeChecks checks the token of every active project that lands
-// through pull requests (issue 27, item 6): the forge accepts it and it
-// has the scopes docs/forges.md lists, asked without a change and
+// Forges gives the forge client of each project that lands through pull
+// requests (forgesync.Forges).
+type Forges interface {
+	UsesPRs(p board.Project) bool
+	Client(p board.Project) (forge.Client, error)
+}
+
+// ForgeTokens checks the token of every active project of projects that
+// lands through pull requests (issue 27, item 6): the forge accepts it
+// and it has the scopes docs/forges.md lists, asked without a change and
 // without a model call (forge.CheckToken), once per repository.
-func (a *app) forgeChecks(ctx context.Context, cfg config.Config, projects []board.Project) []doctor.Check {
-	if len(projects) == 0 {
-		return nil
-	}
-	st, err := a.openStore(ctx)
-	if err != nil {
-		return nil
-	}
-	fs := newForges(a, st, cfg, secrets(ctx, a, st).String, nil)
+func ForgeTokens(ctx context.Context, projects []board.Project, fs Forges) []Check {
 	seen := map[string]bool{}
-	var out []doctor.Check
+	var out []Check
 	for _, p := range projects {
 		if !fs.UsesPRs(p) {
 			continue
 		}
-		probe := doctor.ForgeProbe{Name: "forge " + p.Slug, Where: p.Repo}
+		probe := ForgeProbe{Name: "forge " + p.Slug, Where: p.Repo}
 		c, err := fs.Client(p)
 		if err != nil {
 			probe.Err, probe.ErrFix = err, fixOf(err)
-			out = append(out, doctor.ForgeToken(probe))
+			out = append(out, ForgeToken(probe))
 			continue
 		}
 		r := c.Repo()
@@ -56,7 +53,7 @@ func (a *app) forgeChecks(ctx context.Context, cfg config.Config, projects []boa
 			r := forge.ReasonOf(err)
 			probe.Transient = r == forge.Unavailable || r == forge.RateLimited
 		}
-		out = append(out, doctor.ForgeToken(probe))
+		out = append(out, ForgeToken(probe))
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package cli
+package outbox
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
@@ -17,15 +16,20 @@ var untilTime = regexp.MustCompile(`\s+until \S+`)
 // transient are skip reasons that are not a cause people must act on.
 var transient = []string{"no time left in this beat", "a process of its previous run still runs"}
 
-// noteBlockers records, per project the beat looked at, why its agents
+// Attempt is what a beat did with one ticket it looked at.
+type Attempt struct {
+	// Ticket is its reference, "demo#3".
+	Ticket string
+	// Skipped is why its agent did not run; empty when it ran.
+	Skipped string
+}
+
+// NoteBlockers records, per project the beat looked at, why its agents
 // could not run, so each new cause notifies once (agents.blocked); a
-// project whose agent ran clears its causes.
-func noteBlockers(ctx context.Context, s store.Store, rep heartbeat.Report, log *slog.Logger) {
-	if rep.Skipped {
-		return
-	}
+// project whose agent ran clears its causes. Failures are logged.
+func NoteBlockers(ctx context.Context, s store.Store, attempts []Attempt, log *slog.Logger) {
 	causes := map[string][]string{}
-	for _, r := range rep.Runs {
+	for _, r := range attempts {
 		slug, _, _ := strings.Cut(r.Ticket, "#")
 		switch {
 		case isTransient(r.Skipped):

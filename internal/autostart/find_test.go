@@ -1,4 +1,4 @@
-package cli
+package autostart
 
 import "testing"
 
@@ -11,8 +11,8 @@ func TestWindowsUser(t *testing.T) {
 		{"", "OFFICE", ""},
 	} {
 		env := map[string]string{"USERNAME": tc.name, "USERDOMAIN": tc.domain}
-		if got := windowsUser(func(k string) string { return env[k] }); got != tc.want {
-			t.Errorf("windowsUser(%q, %q) = %q, want %q", tc.name, tc.domain, got, tc.want)
+		if got := WindowsUser(func(k string) string { return env[k] }); got != tc.want {
+			t.Errorf("WindowsUser(%q, %q) = %q, want %q", tc.name, tc.domain, got, tc.want)
 		}
 	}
 }
