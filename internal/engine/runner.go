@@ -12,11 +12,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/gate"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
-	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/session"
@@ -48,14 +47,14 @@ type Options struct {
 	// reaches them through the run's board server beside the board
 	// tools, so no engine holds their commands or secrets. The returned
 	// func releases them after the run.
-	ExtraTools func(ctx context.Context, job heartbeat.Job) ([]tool.Tool, func())
+	ExtraTools func(ctx context.Context, job agentjob.Job) ([]tool.Tool, func())
 	// DataDir is the data directory, which holds each ticket's engine
 	// state (StateRoot); required.
 	DataDir string
 	// Thinking gives how much a job's model thinks (the project's
 	// setting, else config.json's per task); nil, or an error, leaves
 	// it off.
-	Thinking func(job heartbeat.Job) llm.ThinkingLevel
+	Thinking func(job agentjob.Job) llm.ThinkingLevel
 }
 
 // Runner runs one engine's CLI on tickets.
@@ -64,9 +63,9 @@ type Runner struct {
 }
 
 var (
-	_ heartbeat.AgentRunner = (*Runner)(nil)
-	_ heartbeat.Charger     = (*Runner)(nil)
-	_ heartbeat.Readiness   = (*Runner)(nil)
+	_ agentjob.AgentRunner = (*Runner)(nil)
+	_ agentjob.Charger     = (*Runner)(nil)
+	_ agentjob.Readiness   = (*Runner)(nil)
 )
 
 // New returns a Runner of opts.Engine.
@@ -89,7 +88,7 @@ func New(opts Options) (*Runner, error) {
 	return &Runner{opts: opts}, nil
 }
 
-// Ready implements heartbeat.Readiness: the CLI is installed and recent
+// Ready implements agentjob.Readiness: the CLI is installed and recent
 // enough, and the model's provider is configured for it.
 func (r *Runner) Ready(model string) error {
 	if _, err := r.opts.Locate(r.opts.Engine); err != nil {
@@ -99,10 +98,10 @@ func (r *Runner) Ready(model string) error {
 	return err
 }
 
-// Spent implements heartbeat.Charger: the usage the transcript recorded.
+// Spent implements agentjob.Charger: the usage the transcript recorded.
 func (r *Runner) Spent(sessionFile string, since time.Time) (board.Usage, error) {
 	u, err := session.UsageSince(sessionFile, since)
-	return agentrunner.UsageOf(u), err
+	return agentjob.UsageOf(u), err
 }
 
 // endpoint resolves a "provider/model" id to the server the CLI talks to.
@@ -128,26 +127,26 @@ func (r *Runner) endpoint(model string) (Endpoint, error) {
 	return e, nil
 }
 
-// RunAgent implements heartbeat.AgentRunner: it starts the CLI in the
+// RunAgent implements agentjob.AgentRunner: it starts the CLI in the
 // ticket's worktree, resuming the ticket's vendor session (or a new one
 // primed with a summary of the transcript when it cannot be resumed), and
 // appends its events to the ticket's transcript as they stream.
-func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+func (r *Runner) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outcome, error) {
 	e := r.opts.Engine
 	bin, err := r.opts.Locate(e)
 	if err != nil {
-		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
 	ep, err := r.endpoint(job.Model)
 	if err != nil {
-		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
 	if job.Workspace == nil || job.Workspace.Exec == nil {
-		return heartbeat.Outcome{}, errors.New("engine runner: the job has no workspace")
+		return agentjob.Outcome{}, errors.New("engine runner: the job has no workspace")
 	}
 	sess, err := openTranscript(job.SessionFile, job.Project.Slug, job.Mirror)
 	if err != nil {
-		return heartbeat.Outcome{}, err
+		return agentjob.Outcome{}, err
 	}
 	defer sess.Close()
 	tools := job.Tools
@@ -157,14 +156,14 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 		tools = append([]tool.Tool(nil), tools...)
 		// Judged by the project's policy as Bonsai's own agent's are
 		// (internal/gate: allow and ask patterns, held calls).
-		for _, t := range gate.Wrap(more, agentrunner.Gate(job)) {
+		for _, t := range gate.Wrap(more, agentjob.Gate(job)) {
 			tools = append(tools, relayed(t))
 		}
 	}
 	var bs *boardServer
 	if len(tools) > 0 {
 		if bs, err = serveBoard(tools, commandJudges(job)); err != nil {
-			return heartbeat.Outcome{}, fmt.Errorf("serve the board tools: %w", err)
+			return agentjob.Outcome{}, fmt.Errorf("serve the board tools: %w", err)
 		}
 		defer bs.Close()
 	}
@@ -174,7 +173,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	defer stop(nil)
 	gw, err := serveGateway(ep, func(e *rejectedKey) { stop(e) })
 	if err != nil {
-		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
 	defer gw.Close()
 	ep = gw.endpoint
@@ -196,28 +195,28 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 				break
 			}
 			if err != nil {
-				return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+				return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 			}
 		}
 	}
 	st, err := LoadState(job.SessionFile, e.Name())
 	if err != nil {
-		return heartbeat.Outcome{}, err
+		return agentjob.Outcome{}, err
 	}
 	total := st.Total
 	cfg, home, err := engineDirs(r.opts.DataDir, job.Project.Slug, job.Ticket.Number, e.Name())
 	if err != nil {
-		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
 	in := Invocation{Bin: bin, Endpoint: ep, ConfigDir: cfg, HomeDir: home,
-		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job),
+		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentjob.TaskPrompt(job),
 		BudgetUSD: job.Budget.USD, ReadOnly: job.ReadOnly || job.Policy.Mode == policy.ModeReadOnly, Thinking: llm.ThinkingOff}
 	if r.opts.Thinking != nil {
 		in.Thinking = r.opts.Thinking(job)
 	}
 	in.MCP = mcpEP
 	if _, err := sess.AppendMessage(llm.UserText(in.Prompt), nil); err != nil {
-		return heartbeat.Outcome{}, err
+		return agentjob.Outcome{}, err
 	}
 	if r.opts.Price != nil {
 		in.price = r.opts.Price(job.Model)
@@ -237,13 +236,13 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	var rk *rejectedKey
 	if errors.As(context.Cause(ctx), &rk) {
 		out.Status, out.Error = board.RunError, rk.Error()
-		out.RetryAt = r.opts.Now().Add(agentrunner.AuthPause)
+		out.RetryAt = r.opts.Now().Add(agentjob.AuthPause)
 	} else if res.done != nil && out.Status == board.RunError {
 		// A rejected key fails every run until a person fixes it; a rate
 		// limit passes: the provider's work pauses either way.
 		switch res.done.HTTPStatus {
 		case 401, 403:
-			out.RetryAt = r.opts.Now().Add(agentrunner.AuthPause)
+			out.RetryAt = r.opts.Now().Add(agentjob.AuthPause)
 		case 429:
 			out.RetryAt = r.opts.Now().Add(RateLimitPause)
 		}
@@ -258,10 +257,9 @@ const RateLimitPause = time.Minute
 // systemPrompt is what Bonsai appends to the engine's own system prompt:
 // the ticket rules, the persona and the ticket, as the in-process agent
 // gets them (its tool guidance aside: the engine has its own tools).
-func systemPrompt(ctx context.Context, job heartbeat.Job) string {
-	p := agentrunner.Prompt(ctx, job, nil)
+func systemPrompt(ctx context.Context, job agentjob.Job) string {
 	return "Bonsai's board tools are the MCP server \"bonsai\" (ticket_comment, ticket_ask, ticket_plan, ticket_move).\n\n" +
-		strings.Join(p.Sections, "\n\n")
+		strings.Join(agentjob.Sections(ctx, job), "\n\n")
 }
 
 // openTranscript opens the ticket's transcript, creating it on the first
@@ -317,7 +315,7 @@ func (res result) resumeFailed() bool {
 }
 
 // run starts the CLI once and reads its events until it exits.
-func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, sess *session.File, bs *boardServer, total llm.Usage) result {
+func (r *Runner) run(parent context.Context, job agentjob.Job, in Invocation, sess *session.File, bs *boardServer, total llm.Usage) result {
 	e := r.opts.Engine
 	var res result
 	if in.Resume == "" && in.NewSession == "" {
@@ -424,7 +422,7 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 						res.text = t
 					}
 					if job.OnUsage != nil {
-						job.OnUsage(agentrunner.UsageOf(res.usage))
+						job.OnUsage(agentjob.UsageOf(res.usage))
 					}
 					if job.Budget.Tokens > 0 && res.usage.Input+res.usage.Output+res.usage.CacheRead+res.usage.CacheWrite >= job.Budget.Tokens {
 						res.tokens = true
@@ -482,17 +480,17 @@ func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, s
 }
 
 // outcome maps how the CLI ended to the run's outcome.
-func (res result) outcome(e Engine, job heartbeat.Job) heartbeat.Outcome {
-	out := heartbeat.Outcome{Usage: agentrunner.UsageOf(res.usage), Summary: res.text}
+func (res result) outcome(e Engine, job agentjob.Job) agentjob.Outcome {
+	out := agentjob.Outcome{Usage: agentjob.UsageOf(res.usage), Summary: res.text}
 	if res.done != nil {
-		out.Usage = agentrunner.UsageOf(res.done.Usage)
+		out.Usage = agentjob.UsageOf(res.done.Usage)
 		if res.done.Text != "" {
 			out.Summary = res.done.Text
 		}
 	}
 	switch {
 	case res.limit != "" && res.err == nil:
-		out.Status, out.Error = board.RunError, agentrunner.LimitError(res.limit, res.command)
+		out.Status, out.Error = board.RunError, agentjob.LimitError(res.limit, res.command)
 	case res.err != nil && errors.Is(res.err, executor.ErrCommandNotFound):
 		out.Status, out.Error = board.RunError, fmt.Sprintf("%s is not installed: %s", e.Name(), e.Install())
 	case res.err != nil:

@@ -47,13 +47,6 @@ func (l Limits) Of(a board.AgentSettings) Limits {
 	return l
 }
 
-// Budget caps one run; zero means no cap. It is the least of the run's
-// own cap and what is left of the ticket's and the project's daily caps.
-type Budget struct {
-	USD    float64
-	Tokens int64
-}
-
 // epsilon absorbs rounding when comparing sums of dollars.
 const epsilon = 1e-9
 

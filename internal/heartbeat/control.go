@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -40,36 +39,6 @@ func (e *StoppedError) Error() string {
 		return "stopped by a person"
 	}
 	return "stopped by " + e.By
-}
-
-// Steering carries people's comments posted while a run works to the
-// runner, which steers its agent with them. The runner attaches a
-// function once its agent exists; comments arriving before that wait for
-// the next poll. Steering is safe for concurrent use.
-type Steering struct {
-	mu sync.Mutex
-	fn func([]board.Comment)
-}
-
-// Attach sets the function that receives new comments, nil to detach.
-func (s *Steering) Attach(fn func([]board.Comment)) {
-	if s == nil {
-		return
-	}
-	s.mu.Lock()
-	s.fn = fn
-	s.mu.Unlock()
-}
-
-// deliver hands cs to the attached function, reporting whether one was.
-func (s *Steering) deliver(cs []board.Comment) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.fn == nil {
-		return false
-	}
-	s.fn(cs)
-	return true
 }
 
 // watch polls the run's control until ctx ends: a stop request cancels
@@ -126,7 +95,7 @@ func (r *runState) steer(ctx context.Context, steer *Steering) bool {
 	if len(fresh) == 0 {
 		return true
 	}
-	if !steer.deliver(fresh) {
+	if !steer.Deliver(fresh) {
 		return false
 	}
 	r.mu.Lock()
