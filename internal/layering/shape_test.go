@@ -137,3 +137,75 @@ func TestMethodSpread_Fires(t *testing.T) {
 		t.Fatalf("spread at max 4 = %v, want none", v)
 	}
 }
+
+// maxFuncLines is the longest a function of a checked package may be,
+// counted from its func keyword to its closing brace.
+const maxFuncLines = 100
+
+// longChecked are the packages whose functions stay within maxFuncLines
+// (issue 26: no god functions).
+var longChecked = []string{"internal/heartbeat", "internal/engine", "internal/agentjob"}
+
+// longFuncs lists the non-test functions of the package in dir longer
+// than max lines.
+func longFuncs(dir string, max int) ([]string, error) {
+	fset := token.NewFileSet()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var v []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			n := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1
+			if n > max {
+				v = append(v, fmt.Sprintf("%s: %s is %d lines (at most %d)", filepath.Join(dir, name), fn.Name.Name, n, max))
+			}
+		}
+	}
+	return v, nil
+}
+
+// TestFunctionLength fails when a function of a checked package is longer
+// than maxFuncLines: split it by what it does.
+func TestFunctionLength(t *testing.T) {
+	for _, pkg := range longChecked {
+		v, err := longFuncs(filepath.Join("..", "..", pkg), maxFuncLines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range v {
+			t.Error(s)
+		}
+	}
+}
+
+// TestFunctionLength_Fires checks the rule on a made-up file with one
+// function one line too long.
+func TestFunctionLength_Fires(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := "package p\n\nfunc long() {\n" + strings.Repeat("\t_ = 1\n", 4) + "}\n\nfunc short() {}\n"
+	if err := os.WriteFile(filepath.Join(dir, "f.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := longFuncs(dir, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v) != 1 || !strings.Contains(v[0], "long is 6 lines") {
+		t.Fatalf("longFuncs = %v, want long at 6 lines", v)
+	}
+}
