@@ -7,5 +7,6 @@
 // `go list`, and on made-up graphs that break it, so every rule can fail.
 // One more test keeps the methods of each type of internal/heartbeat and
 // internal/engine in at most three files: a type whose methods spread
-// further has grown concerns that want types of their own.
+// further has grown concerns that want types of their own; another keeps
+// their functions (and agentjob's) at most 100 lines long.
 package layering
