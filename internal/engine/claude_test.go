@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/engine"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/session"
@@ -51,7 +51,7 @@ func (t recordTool) Run(_ context.Context, args json.RawMessage, _ func(tool.Res
 
 type fixture struct {
 	dir, root string
-	job       heartbeat.Job
+	job       agentjob.Job
 	runner    *engine.Runner
 	calls     []string
 }
@@ -67,8 +67,8 @@ func newFixture(t *testing.T, e engine.Engine, program, model string, env map[st
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.job = heartbeat.Job{
-		Brief: heartbeat.Brief{Task: board.TaskImplement, Project: board.Project{Slug: "demo"},
+	f.job = agentjob.Job{
+		Brief: agentjob.Brief{Task: board.TaskImplement, Project: board.Project{Slug: "demo"},
 			Ticket: board.Ticket{ProjectSlug: "demo", Number: 1, Title: "Add a feature", State: board.InProgress},
 			// A generous deadline: a node CLI starting on a machine busy
 			// with other test binaries can take minutes, and the deadline

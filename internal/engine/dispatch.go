@@ -5,40 +5,40 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
 )
 
 // Dispatch picks the runner of each project's engine setting: Default
 // (Bonsai's own agent) for "bonsai", else the engine's.
 type Dispatch struct {
-	Default heartbeat.AgentRunner
-	Engines map[board.Engine]heartbeat.AgentRunner
+	Default agentjob.AgentRunner
+	Engines map[board.Engine]agentjob.AgentRunner
 }
 
 var (
-	_ heartbeat.AgentRunner      = (*Dispatch)(nil)
-	_ heartbeat.ProjectReadiness = (*Dispatch)(nil)
-	_ heartbeat.Charger          = (*Dispatch)(nil)
+	_ agentjob.AgentRunner      = (*Dispatch)(nil)
+	_ agentjob.ProjectReadiness = (*Dispatch)(nil)
+	_ agentjob.Charger          = (*Dispatch)(nil)
 )
 
-func (d *Dispatch) runner(p board.Project) heartbeat.AgentRunner {
+func (d *Dispatch) runner(p board.Project) agentjob.AgentRunner {
 	if r, ok := d.Engines[p.Agent.Engine]; ok && p.Agent.Engine != board.EngineBonsai {
 		return r
 	}
 	return d.Default
 }
 
-// RunAgent implements heartbeat.AgentRunner.
-func (d *Dispatch) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+// RunAgent implements agentjob.AgentRunner.
+func (d *Dispatch) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outcome, error) {
 	r := d.runner(job.Project)
 	if r == nil {
-		return heartbeat.Outcome{Status: board.RunError, Error: "engine " + job.Project.Agent.Engine.String() + " is not available in this build"}, nil
+		return agentjob.Outcome{Status: board.RunError, Error: "engine " + job.Project.Agent.Engine.String() + " is not available in this build"}, nil
 	}
 	return r.RunAgent(ctx, job)
 }
 
-// ReadyFor implements heartbeat.ProjectReadiness: the project's runner
+// ReadyFor implements agentjob.ProjectReadiness: the project's runner
 // is ready for the model (an engine's CLI is installed and recent enough).
 func (d *Dispatch) ReadyFor(p board.Project, model string) error {
 	r := d.runner(p)
@@ -49,16 +49,16 @@ func (d *Dispatch) ReadyFor(p board.Project, model string) error {
 		return fmt.Errorf("the %s engine reaches its model and the board through the network, which the sandbox's none network mode cuts: "+
 			"run 'bonsai project edit %s --network proxy' (the default: the proxy relays them) or '--network all'", p.Agent.Engine, p.Slug)
 	}
-	if rd, ok := r.(heartbeat.Readiness); ok {
+	if rd, ok := r.(agentjob.Readiness); ok {
 		return rd.Ready(model)
 	}
 	return nil
 }
 
-// Spent implements heartbeat.Charger: every runner writes usage into the
+// Spent implements agentjob.Charger: every runner writes usage into the
 // ticket's transcript the same way.
 func (d *Dispatch) Spent(sessionFile string, since time.Time) (board.Usage, error) {
-	if c, ok := d.Default.(heartbeat.Charger); ok {
+	if c, ok := d.Default.(agentjob.Charger); ok {
 		return c.Spent(sessionFile, since)
 	}
 	return board.Usage{}, nil

@@ -1,5 +1,5 @@
 // Package engine runs external agent CLIs (Claude Code, OpenCode, Codex)
-// as heartbeat.AgentRunners: the CLI starts through the ticket
+// as agentjob.AgentRunners for the heartbeat: the CLI starts through the ticket
 // worktree's executor with the brief as its prompt and Bonsai's ticket
 // rules as an appended system prompt, its streamed JSON events are
 // normalised into the ticket's session transcript as they arrive, its

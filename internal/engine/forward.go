@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/url"
 
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 )
 
 // forwarder is an executor whose commands reach the host only through
@@ -34,7 +34,7 @@ type forwards struct {
 // newForwards returns the forwards of job's executor, nil when its
 // commands reach the host's loopback themselves (no sandbox, or its
 // network mode all).
-func newForwards(job heartbeat.Job) *forwards {
+func newForwards(job agentjob.Job) *forwards {
 	fw, ok := job.Workspace.Exec.(forwarder)
 	if !ok {
 		return nil

@@ -6,9 +6,8 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/gate"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
-	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
@@ -33,8 +32,8 @@ const (
 )
 
 // commandJudges returns the job's judges.
-func commandJudges(job heartbeat.Job) judges {
-	g := gate.Wrap([]tool.Tool{allowed{"bash"}, allowed{"edit"}}, agentrunner.Gate(job))
+func commandJudges(job agentjob.Job) judges {
+	g := gate.Wrap([]tool.Tool{allowed{"bash"}, allowed{"edit"}}, agentjob.Gate(job))
 	return judges{hookBash: afterLimit(job, g[0]), hookApplyPatch: afterLimit(job, g[1])}
 }
 

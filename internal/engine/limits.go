@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/executor"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
@@ -21,7 +21,7 @@ import (
 
 // watchLimits records the command of an assistant message's tool call,
 // and ends the run (cancel) when the sandbox met a limit.
-func (res *result) watchLimits(job heartbeat.Job, m llm.Message, cancel context.CancelFunc) {
+func (res *result) watchLimits(job agentjob.Job, m llm.Message, cancel context.CancelFunc) {
 	for _, p := range m.Content {
 		if p.Type != llm.PartToolCall {
 			continue
@@ -69,7 +69,7 @@ type limitGuard struct {
 
 // afterLimit returns t guarded by limitGuard when the job's executor
 // reports the limits met, else t.
-func afterLimit(job heartbeat.Job, t tool.Tool) tool.Tool {
+func afterLimit(job agentjob.Job, t tool.Tool) tool.Tool {
 	if job.Workspace == nil {
 		return t
 	}

@@ -5,18 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/gate"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
-	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/session"
@@ -48,14 +45,14 @@ type Options struct {
 	// reaches them through the run's board server beside the board
 	// tools, so no engine holds their commands or secrets. The returned
 	// func releases them after the run.
-	ExtraTools func(ctx context.Context, job heartbeat.Job) ([]tool.Tool, func())
+	ExtraTools func(ctx context.Context, job agentjob.Job) ([]tool.Tool, func())
 	// DataDir is the data directory, which holds each ticket's engine
 	// state (StateRoot); required.
 	DataDir string
 	// Thinking gives how much a job's model thinks (the project's
 	// setting, else config.json's per task); nil, or an error, leaves
 	// it off.
-	Thinking func(job heartbeat.Job) llm.ThinkingLevel
+	Thinking func(job agentjob.Job) llm.ThinkingLevel
 }
 
 // Runner runs one engine's CLI on tickets.
@@ -64,9 +61,9 @@ type Runner struct {
 }
 
 var (
-	_ heartbeat.AgentRunner = (*Runner)(nil)
-	_ heartbeat.Charger     = (*Runner)(nil)
-	_ heartbeat.Readiness   = (*Runner)(nil)
+	_ agentjob.AgentRunner = (*Runner)(nil)
+	_ agentjob.Charger     = (*Runner)(nil)
+	_ agentjob.Readiness   = (*Runner)(nil)
 )
 
 // New returns a Runner of opts.Engine.
@@ -89,7 +86,7 @@ func New(opts Options) (*Runner, error) {
 	return &Runner{opts: opts}, nil
 }
 
-// Ready implements heartbeat.Readiness: the CLI is installed and recent
+// Ready implements agentjob.Readiness: the CLI is installed and recent
 // enough, and the model's provider is configured for it.
 func (r *Runner) Ready(model string) error {
 	if _, err := r.opts.Locate(r.opts.Engine); err != nil {
@@ -99,10 +96,10 @@ func (r *Runner) Ready(model string) error {
 	return err
 }
 
-// Spent implements heartbeat.Charger: the usage the transcript recorded.
+// Spent implements agentjob.Charger: the usage the transcript recorded.
 func (r *Runner) Spent(sessionFile string, since time.Time) (board.Usage, error) {
 	u, err := session.UsageSince(sessionFile, since)
-	return agentrunner.UsageOf(u), err
+	return agentjob.UsageOf(u), err
 }
 
 // endpoint resolves a "provider/model" id to the server the CLI talks to.
@@ -128,53 +125,40 @@ func (r *Runner) endpoint(model string) (Endpoint, error) {
 	return e, nil
 }
 
-// RunAgent implements heartbeat.AgentRunner: it starts the CLI in the
+// RunAgent implements agentjob.AgentRunner: it starts the CLI in the
 // ticket's worktree, resuming the ticket's vendor session (or a new one
 // primed with a summary of the transcript when it cannot be resumed), and
 // appends its events to the ticket's transcript as they stream.
-func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+func (r *Runner) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outcome, error) {
 	e := r.opts.Engine
 	bin, err := r.opts.Locate(e)
 	if err != nil {
-		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
 	ep, err := r.endpoint(job.Model)
 	if err != nil {
-		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
 	if job.Workspace == nil || job.Workspace.Exec == nil {
-		return heartbeat.Outcome{}, errors.New("engine runner: the job has no workspace")
+		return agentjob.Outcome{}, errors.New("engine runner: the job has no workspace")
 	}
 	sess, err := openTranscript(job.SessionFile, job.Project.Slug, job.Mirror)
 	if err != nil {
-		return heartbeat.Outcome{}, err
+		return agentjob.Outcome{}, err
 	}
 	defer sess.Close()
-	tools := job.Tools
-	if r.opts.ExtraTools != nil && len(tools) > 0 {
-		more, release := r.opts.ExtraTools(ctx, job)
-		defer release()
-		tools = append([]tool.Tool(nil), tools...)
-		// Judged by the project's policy as Bonsai's own agent's are
-		// (internal/gate: allow and ask patterns, held calls).
-		for _, t := range gate.Wrap(more, agentrunner.Gate(job)) {
-			tools = append(tools, relayed(t))
-		}
+	bs, closeBoard, err := r.serveBoardTools(ctx, job)
+	if err != nil {
+		return agentjob.Outcome{}, err
 	}
-	var bs *boardServer
-	if len(tools) > 0 {
-		if bs, err = serveBoard(tools, commandJudges(job)); err != nil {
-			return heartbeat.Outcome{}, fmt.Errorf("serve the board tools: %w", err)
-		}
-		defer bs.Close()
-	}
+	defer closeBoard()
 	// The engine talks to the model through the run's gateway: it never
 	// holds the key.
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	gw, err := serveGateway(ep, func(e *rejectedKey) { stop(e) })
 	if err != nil {
-		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
 	defer gw.Close()
 	ep = gw.endpoint
@@ -182,73 +166,142 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	if bs != nil {
 		mcpEP = bs.endpoint
 	}
-	if fw := newForwards(job); fw != nil {
-		// A sandbox in the proxy network mode reaches the host only
-		// through its proxy, which relays the run's two servers under
-		// names of their own.
-		defer fw.close()
-		for _, u := range []struct {
-			url  *string
-			name string
-		}{{&ep.BaseURL, gatewayName}, {&mcpEP.URL, boardName}, {&mcpEP.Hook, boardName}} {
-			err := fw.rewrite(u.url, u.name)
-			if errors.Is(err, errUnrelayed) {
-				break
-			}
-			if err != nil {
-				return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
-			}
-		}
+	closeForwards, err := relay(job, &ep, &mcpEP)
+	if err != nil {
+		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
+	defer closeForwards()
 	st, err := LoadState(job.SessionFile, e.Name())
 	if err != nil {
-		return heartbeat.Outcome{}, err
+		return agentjob.Outcome{}, err
 	}
-	total := st.Total
-	cfg, home, err := engineDirs(r.opts.DataDir, job.Project.Slug, job.Ticket.Number, e.Name())
+	in, err := r.invocation(ctx, job, bin, ep, mcpEP, st)
 	if err != nil {
-		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
-	in := Invocation{Bin: bin, Endpoint: ep, ConfigDir: cfg, HomeDir: home,
-		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job),
+	if _, err := sess.AppendMessage(llm.UserText(in.Prompt), nil); err != nil {
+		return agentjob.Outcome{}, err
+	}
+	res := r.runResuming(ctx, job, in, sess, bs, st.Total)
+	out := res.outcome(e, job)
+	r.pause(ctx, res, &out)
+	return out, nil
+}
+
+// serveBoardTools serves the job's board tools, with the project's MCP
+// servers relayed through the command gate, to the CLI over MCP; nil and
+// a no-op close when the job has none.
+func (r *Runner) serveBoardTools(ctx context.Context, job agentjob.Job) (*boardServer, func(), error) {
+	tools := job.Tools
+	var release func()
+	if r.opts.ExtraTools != nil && len(tools) > 0 {
+		var more []tool.Tool
+		more, release = r.opts.ExtraTools(ctx, job)
+		tools = append([]tool.Tool(nil), tools...)
+		// Judged by the project's policy as Bonsai's own agent's are
+		// (internal/gate: allow and ask patterns, held calls).
+		for _, t := range gate.Wrap(more, agentjob.Gate(job)) {
+			tools = append(tools, relayed(t))
+		}
+	}
+	done := func() {
+		if release != nil {
+			release()
+		}
+	}
+	if len(tools) == 0 {
+		return nil, done, nil
+	}
+	bs, err := serveBoard(tools, commandJudges(job))
+	if err != nil {
+		done()
+		return nil, nil, fmt.Errorf("serve the board tools: %w", err)
+	}
+	return bs, func() { bs.Close(); done() }, nil
+}
+
+// relay rewrites the gateway's and the board server's addresses for a
+// sandbox in the proxy network mode, which reaches the host only through
+// its proxy: the proxy relays the run's two servers under names of their
+// own. The returned func ends the relays.
+func relay(job agentjob.Job, ep *Endpoint, mcpEP *MCPEndpoint) (func(), error) {
+	fw := newForwards(job)
+	if fw == nil {
+		return func() {}, nil
+	}
+	for _, u := range []struct {
+		url  *string
+		name string
+	}{{&ep.BaseURL, gatewayName}, {&mcpEP.URL, boardName}, {&mcpEP.Hook, boardName}} {
+		err := fw.rewrite(u.url, u.name)
+		if errors.Is(err, errUnrelayed) {
+			break
+		}
+		if err != nil {
+			fw.close()
+			return nil, err
+		}
+	}
+	return fw.close, nil
+}
+
+// invocation is how the CLI at bin starts for job: its endpoints, its
+// directories, the session to resume (st), the prompts, the budget, the
+// thinking level and the model's price.
+func (r *Runner) invocation(ctx context.Context, job agentjob.Job, bin string, ep Endpoint, mcpEP MCPEndpoint, st State) (Invocation, error) {
+	cfg, home, err := engineDirs(r.opts.DataDir, job.Project.Slug, job.Ticket.Number, r.opts.Engine.Name())
+	if err != nil {
+		return Invocation{}, err
+	}
+	in := Invocation{Bin: bin, Endpoint: ep, ConfigDir: cfg, HomeDir: home, MCP: mcpEP,
+		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentjob.TaskPrompt(job),
 		BudgetUSD: job.Budget.USD, ReadOnly: job.ReadOnly || job.Policy.Mode == policy.ModeReadOnly, Thinking: llm.ThinkingOff}
 	if r.opts.Thinking != nil {
 		in.Thinking = r.opts.Thinking(job)
 	}
-	in.MCP = mcpEP
-	if _, err := sess.AppendMessage(llm.UserText(in.Prompt), nil); err != nil {
-		return heartbeat.Outcome{}, err
-	}
 	if r.opts.Price != nil {
 		in.price = r.opts.Price(job.Model)
 	}
+	return in, nil
+}
+
+// runResuming starts the CLI once; when the vendor's session it resumes
+// is gone (another machine, a cleaned directory), once more in a new
+// session, told what happened so far.
+func (r *Runner) runResuming(ctx context.Context, job agentjob.Job, in Invocation, sess *session.File, bs *boardServer, total llm.Usage) result {
 	res := r.run(ctx, job, in, sess, bs, total)
-	if in.Resume != "" && res.resumeFailed() {
-		// The vendor's session is gone (another machine, a cleaned
-		// directory): a new one, told what happened so far.
-		r.logf("engine session cannot be resumed; starting a new one", "ticket", job.Ticket.Ref().String(), "session", in.Resume, "stderr", res.stderr)
-		in.Resume = ""
-		if s := Summary(job.SessionFile); s != "" {
-			in.Prompt = "This ticket's earlier session could not be resumed. What happened so far, from its transcript:\n\n" + s + "\n\n" + in.Prompt
-		}
-		res = r.run(ctx, job, in, sess, bs, llm.Usage{})
+	if in.Resume == "" || !res.resumeFailed() {
+		return res
 	}
-	out := res.outcome(e, job)
+	r.logf("engine session cannot be resumed; starting a new one", "ticket", job.Ticket.Ref().String(), "session", in.Resume, "stderr", res.stderr)
+	in.Resume = ""
+	if s := Summary(job.SessionFile); s != "" {
+		in.Prompt = "This ticket's earlier session could not be resumed. What happened so far, from its transcript:\n\n" + s + "\n\n" + in.Prompt
+	}
+	return r.run(ctx, job, in, sess, bs, llm.Usage{})
+}
+
+// pause sets when the provider may be asked again after the gateway saw
+// the key rejected (ctx's cause), or the CLI's result said it was
+// rejected or rate-limited: the provider's work pauses either way.
+func (r *Runner) pause(ctx context.Context, res result, out *agentjob.Outcome) {
 	var rk *rejectedKey
 	if errors.As(context.Cause(ctx), &rk) {
 		out.Status, out.Error = board.RunError, rk.Error()
-		out.RetryAt = r.opts.Now().Add(agentrunner.AuthPause)
-	} else if res.done != nil && out.Status == board.RunError {
-		// A rejected key fails every run until a person fixes it; a rate
-		// limit passes: the provider's work pauses either way.
-		switch res.done.HTTPStatus {
-		case 401, 403:
-			out.RetryAt = r.opts.Now().Add(agentrunner.AuthPause)
-		case 429:
-			out.RetryAt = r.opts.Now().Add(RateLimitPause)
-		}
+		out.RetryAt = r.opts.Now().Add(agentjob.AuthPause)
+		return
 	}
-	return out, nil
+	if res.done == nil || out.Status != board.RunError {
+		return
+	}
+	// A rejected key fails every run until a person fixes it; a rate
+	// limit passes.
+	switch res.done.HTTPStatus {
+	case 401, 403:
+		out.RetryAt = r.opts.Now().Add(agentjob.AuthPause)
+	case 429:
+		out.RetryAt = r.opts.Now().Add(RateLimitPause)
+	}
 }
 
 // RateLimitPause is how long a provider that rate-limited an engine (which
@@ -258,10 +311,9 @@ const RateLimitPause = time.Minute
 // systemPrompt is what Bonsai appends to the engine's own system prompt:
 // the ticket rules, the persona and the ticket, as the in-process agent
 // gets them (its tool guidance aside: the engine has its own tools).
-func systemPrompt(ctx context.Context, job heartbeat.Job) string {
-	p := agentrunner.Prompt(ctx, job, nil)
+func systemPrompt(ctx context.Context, job agentjob.Job) string {
 	return "Bonsai's board tools are the MCP server \"bonsai\" (ticket_comment, ticket_ask, ticket_plan, ticket_move).\n\n" +
-		strings.Join(p.Sections, "\n\n")
+		strings.Join(agentjob.Sections(ctx, job), "\n\n")
 }
 
 // openTranscript opens the ticket's transcript, creating it on the first
@@ -278,256 +330,6 @@ func (r *Runner) logf(msg string, args ...any) {
 	if r.opts.Logger != nil {
 		r.opts.Logger.Warn(msg, args...)
 	}
-}
-
-// result is how one start of the CLI went.
-type result struct {
-	exit     executor.Exit
-	err      error  // the executor's
-	events   int    // events read
-	messages int    // transcript messages written
-	bad      int    // lines that were not events
-	stderr   string // the tail of stderr
-	done     *Done
-	usage    llm.Usage // the sum of the messages' usage, when no Done came
-	text     string    // the last assistant text
-	asked    bool      // a board tool ended the run
-	tokens   bool      // the token budget ended the run
-	deadline bool      // the run's deadline passed
-	stopped  bool      // the caller's context ended
-	// lost is why the transcript's mirror (a shared board's store)
-	// refused a line: the run stopped there.
-	lost error
-	// limit is the notes of the sandbox limits met (limits.go), which end
-	// the run; command the last command the engine ran before.
-	limit, command string
-}
-
-// resumeFailed reports whether the CLI refused the session to resume: it
-// said so, or it wrote nothing and printed no event at all (Codex and
-// OpenCode print their "not found" as plain text and exit).
-func (res result) resumeFailed() bool {
-	if res.err != nil || res.lost != nil || res.messages > 0 || res.exit.Canceled || res.exit.TimedOut || res.stopped {
-		return false
-	}
-	if res.done != nil {
-		return res.done.NoSession
-	}
-	return res.events == 0 && res.exit.Code != 0
-}
-
-// run starts the CLI once and reads its events until it exits.
-func (r *Runner) run(parent context.Context, job heartbeat.Job, in Invocation, sess *session.File, bs *boardServer, total llm.Usage) result {
-	e := r.opts.Engine
-	var res result
-	if in.Resume == "" && in.NewSession == "" {
-		in.NewSession = newUUID()
-	}
-	cmd, err := e.Command(in)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	if err := writeFiles(in.ConfigDir, cmd.Files); err != nil {
-		res.err = err
-		return res
-	}
-	if err := writeFiles(in.HomeDir, cmd.HomeFiles); err != nil {
-		res.err = err
-		return res
-	}
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	if !job.Deadline.IsZero() {
-		var c2 context.CancelFunc
-		ctx, c2 = context.WithDeadline(ctx, job.Deadline)
-		defer c2()
-	}
-	// A session id the engine took before it printed anything is kept
-	// at once, so a killed run resumes.
-	if in.NewSession != "" {
-		_ = saveState(job.SessionFile, e.Name(), State{Session: in.NewSession})
-	}
-	vendor := in.Resume
-	if vendor == "" {
-		vendor = in.NewSession
-	}
-	parser := e.NewParser()
-	var onDone func() // a steerable engine answered a message
-	live := session.NewLiveWriter(job.SessionFile, r.opts.Logger)
-	live.SetStore(job.LiveStore)
-	defer live.Close()
-	var mu sync.Mutex
-	handle := func(line []byte) {
-		mu.Lock()
-		defer mu.Unlock()
-		var evs []Event
-		if line == nil {
-			evs = parser.Flush()
-		} else {
-			line = bytes.TrimSpace(line)
-			if len(line) == 0 {
-				return
-			}
-			var err error
-			if evs, err = parser.Line(line); err != nil {
-				res.bad++
-				r.logf("engine printed a line that is not an event", "engine", e.Name(), "ticket", job.Ticket.Ref().String(), "line", cut(string(line), 200), "error", err)
-				return
-			}
-		}
-		for _, ev := range evs {
-			if l := ev.Live; l != nil {
-				switch {
-				case l.Start:
-					live.Start()
-				case l.Delta != nil:
-					live.Delta(*l.Delta)
-				case l.End:
-					live.End()
-				}
-				continue
-			}
-			res.events++
-			if ev.Session != "" && ev.Session != vendor {
-				vendor, total = ev.Session, llm.Usage{}
-				_ = saveState(job.SessionFile, e.Name(), State{Session: vendor})
-			}
-			if d := ev.Done; d != nil && d.Cumulative {
-				// This run's part of the session's total, as a usage entry.
-				u := sub(d.Usage, total)
-				total, d.Usage, d.Cumulative = d.Usage, u, false
-				_ = saveState(job.SessionFile, e.Name(), State{Session: vendor, Total: total})
-				ev.Message = &llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{}, Usage: &u, StopReason: llm.StopEnd}
-			}
-			if m := ev.Message; m != nil {
-				if m.Usage != nil && m.Usage.Cost == 0 {
-					m.Usage.Cost = in.price.Cost(*m.Usage)
-				}
-				if _, err := sess.AppendMessage(*m, nil); err != nil {
-					r.logf("write the transcript", "error", err)
-					var me *session.ErrMirror
-					if errors.As(err, &me) && res.lost == nil {
-						// The store holds the transcript: what it did
-						// not take is lost to the next worker, so stop.
-						res.lost = err
-						cancel()
-					}
-				}
-				res.messages++
-				res.watchLimits(job, *m, cancel)
-				if m.Role == llm.RoleAssistant {
-					if m.Usage != nil {
-						res.usage = res.usage.Add(*m.Usage)
-					}
-					if t := m.Text(); t != "" {
-						res.text = t
-					}
-					if job.OnUsage != nil {
-						job.OnUsage(agentrunner.UsageOf(res.usage))
-					}
-					if job.Budget.Tokens > 0 && res.usage.Input+res.usage.Output+res.usage.CacheRead+res.usage.CacheWrite >= job.Budget.Tokens {
-						res.tokens = true
-						cancel()
-					}
-				}
-			}
-			if ev.StepEnd && bs != nil && bs.terminate.Load() {
-				// A board tool ended the run (the agent asked a person, or
-				// handed the ticket on): it stops here.
-				res.asked = true
-				cancel()
-			}
-			if ev.Done != nil {
-				if onDone != nil {
-					onDone()
-				}
-				res.done = ev.Done
-				if res.done.Usage.Cost == 0 {
-					res.done.Usage.Cost = in.price.Cost(res.done.Usage)
-				}
-			}
-		}
-	}
-	out := &lineWriter{fn: handle}
-	errw := &tailWriter{max: 4 << 10}
-	var stdin io.Reader = strings.NewReader(cmd.Stdin)
-	if st, ok := e.(Steerable); ok {
-		in, err := newSteerInput(st, cmd.Stdin, job.Steering)
-		if err != nil {
-			res.err = err
-			return res
-		}
-		defer in.close()
-		onDone = in.answered
-		stdin = in.r
-	}
-	// A read-only run's engine (a read-only project, research before a
-	// person approved the plan) runs with the worktree and its git
-	// metadata mounted read-only: what its commands cannot write, no
-	// text rule has to catch. Its own state is a bind of its own.
-	res.exit, res.err = job.Workspace.Exec.Exec(ctx, cmd.Argv, executor.RunOptions{
-		Env: cmd.Env, Stdin: stdin, Output: out, Stderr: errw, ReadOnly: job.ReadOnly || job.Policy.Mode == policy.ModeReadOnly})
-	out.flush()
-	handle(nil)
-	if res.limit == "" && res.exit.Limit != "" {
-		// A limit the sandbox noted when the CLI ended (its /tmp
-		// filled, a file too large, the worktree's growth).
-		res.limit = res.exit.Limit
-	}
-	res.stderr = strings.TrimSpace(errw.String())
-	res.deadline = errors.Is(ctx.Err(), context.DeadlineExceeded) && !res.asked && !res.tokens
-	res.stopped = parent.Err() != nil
-	return res
-}
-
-// outcome maps how the CLI ended to the run's outcome.
-func (res result) outcome(e Engine, job heartbeat.Job) heartbeat.Outcome {
-	out := heartbeat.Outcome{Usage: agentrunner.UsageOf(res.usage), Summary: res.text}
-	if res.done != nil {
-		out.Usage = agentrunner.UsageOf(res.done.Usage)
-		if res.done.Text != "" {
-			out.Summary = res.done.Text
-		}
-	}
-	switch {
-	case res.limit != "" && res.err == nil:
-		out.Status, out.Error = board.RunError, agentrunner.LimitError(res.limit, res.command)
-	case res.err != nil && errors.Is(res.err, executor.ErrCommandNotFound):
-		out.Status, out.Error = board.RunError, fmt.Sprintf("%s is not installed: %s", e.Name(), e.Install())
-	case res.err != nil:
-		out.Status, out.Error = board.RunError, fmt.Sprintf("start %s: %v", e.Name(), res.err)
-	case res.lost != nil:
-		out.Status, out.Error = board.RunError, fmt.Sprintf("write the transcript: %v", res.lost)
-	case res.asked:
-		out.Status = board.RunCompleted
-	case res.tokens:
-		out.Status = board.RunBudgetExceeded
-	case res.deadline:
-		out.Status = board.RunTimeout
-	case res.stopped:
-		out.Status, out.Error = board.RunInterrupted, "stopped"
-	case res.done != nil && res.done.Budget:
-		out.Status = board.RunBudgetExceeded
-	case res.done != nil && res.done.MaxTurns:
-		out.Status, out.Error = board.RunTimeout, e.Name()+" reached its turn limit"
-	case res.done != nil && res.done.Error != "":
-		out.Status, out.Error = board.RunError, e.Name()+": "+res.done.Error
-	case res.done != nil && res.exit.Code == 0:
-		out.Status = board.RunCompleted
-	default:
-		// Killed, crashed or cut short: what it streamed is in the
-		// transcript, and the next beat resumes.
-		out.Status = board.RunInterrupted
-		out.Error = fmt.Sprintf("%s exited with status %d before its result", e.Name(), res.exit.Code)
-		if res.bad > 0 {
-			out.Error += fmt.Sprintf(" (%d lines were not JSON events)", res.bad)
-		}
-		if res.stderr != "" {
-			out.Error += ": " + cut(lastLine(res.stderr), 300)
-		}
-	}
-	return out
 }
 
 func lastLine(s string) string {

@@ -5,9 +5,8 @@ import (
 	"os"
 	"sync"
 
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
-	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 )
 
 // steerInput is a steerable engine's stdin: the first message, then the
@@ -19,7 +18,7 @@ type steerInput struct {
 	// CLI dies.
 	r     *os.File
 	e     Steerable
-	steer *heartbeat.Steering
+	steer *agentjob.Steering
 	queue chan string // messages for the writer, in order
 
 	mu      sync.Mutex
@@ -28,7 +27,7 @@ type steerInput struct {
 	closed  bool
 }
 
-func newSteerInput(e Steerable, first string, steer *heartbeat.Steering) (*steerInput, error) {
+func newSteerInput(e Steerable, first string, steer *agentjob.Steering) (*steerInput, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -56,7 +55,7 @@ func (s *steerInput) comments(cs []board.Comment) {
 		return
 	}
 	s.sent++
-	s.queue <- s.e.Message(agentrunner.SteerText(cs))
+	s.queue <- s.e.Message(agentjob.SteerText(cs))
 }
 
 // answered counts a result; when every message has one, stdin ends.

@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
 )
 
 // A steerable engine's stdin: the task, then each comment posted while
 // it works, and EOF once every message was answered.
 func TestSteerInput(t *testing.T) {
-	steer := &heartbeat.Steering{}
+	steer := &agentjob.Steering{}
 	in, err := newSteerInput(Claude{}, Claude{}.Message("the task"), steer)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,9 @@ package heartbeat
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
+	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/policy"
@@ -19,6 +21,33 @@ type Approvals interface {
 	MarkApprovalsTold(ctx context.Context, ref board.Ref, ids []string) error
 }
 
+// approver is a run's side of the approval cycle: it answers the
+// commands the policy holds for a person (Job.Approve) from the
+// ticket's approvals, and asks for new ones.
+type approver struct {
+	store    Approvals
+	ref      board.Ref
+	ticketID string
+	runID    string
+	// policy is the run's command policy in its worktree: the grants'
+	// patterns are judged by it.
+	policy policy.Config
+	redact func(string) string
+	log    *slog.Logger
+
+	mu sync.Mutex
+	// requested reports that the run ended on an approval request.
+	requested bool
+}
+
+// asked reports whether the run posted an approval request, which ends it
+// blocked like a question.
+func (a *approver) asked() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.requested
+}
+
 // approve is the run's Job.Approve: how a command the policy held for a
 // person is handled now.
 //
@@ -29,25 +58,19 @@ type Approvals interface {
 //   - A person denied it and the agent was not told yet: the model reads
 //     the denial and the note, and goes on without the command.
 //   - Otherwise: the request is posted, the ticket blocked, the run ends.
-func (r *runState) approve(ctx context.Context, command string, d policy.Decision) ApprovalAnswer {
-	ref := r.plan.Ticket.Ref()
-	store := r.h.opts.Store
+func (a *approver) approve(ctx context.Context, command string, d policy.Decision) ApprovalAnswer {
 	fail := func(what string, err error) ApprovalAnswer {
-		r.log.Error(what, "err", err)
+		a.log.Error(what, "err", err)
 		return ApprovalAnswer{Message: fmt.Sprintf("This command needs a person's approval (%s), and the approval could not be checked: %v. It did not run; go on without it, or ask with ticket_ask.", d.Rule, err)}
 	}
-	cfg := r.h.policyOf(r.plan.Project)
-	if r.ws != nil {
-		cfg.Workspace = r.ws.Root
-	}
-	allowed, err := r.granted(ctx, command, cfg)
+	allowed, err := a.granted(ctx, command)
 	if err != nil {
 		return fail("find approval", err)
 	}
 	if allowed {
 		return ApprovalAnswer{Allow: true}
 	}
-	as, err := store.Approvals(ctx, ref)
+	as, err := a.store.Approvals(ctx, a.ref)
 	if err != nil {
 		return fail("list approvals", err)
 	}
@@ -58,44 +81,44 @@ func (r *runState) approve(ctx context.Context, command string, d policy.Decisio
 		}
 	}
 	if last != nil && last.Status == board.ApprovalDenied && !last.Told {
-		r.told(ctx, last.ID)
+		a.told(ctx, last.ID)
 		msg := fmt.Sprintf("A person (%s) denied this command; it did not run.", orSomeone(last.DecidedBy))
 		if last.Note != "" {
 			msg += " Their note: " + last.Note
 		}
 		return ApprovalAnswer{Message: msg + "\nDo not run it again: go on without it, or ask with ticket_ask if you cannot."}
 	}
-	if r.h.opts.Redact(command) != command {
+	if a.redact(command) != command {
 		// People read the request on the ticket; a runtime secret must
 		// not be posted there, and a redacted command is not the one
 		// that would run.
-		r.log.Warn("approval not asked: the command holds a secret of the runtime", "rule", d.Rule)
+		a.log.Warn("approval not asked: the command holds a secret of the runtime", "rule", d.Rule)
 		return ApprovalAnswer{Message: fmt.Sprintf("This command needs a person's approval (%s: %s), but it contains a secret of the runtime, so it cannot be posted on the ticket. It did not run; go on without it.", d.Rule, d.Reason)}
 	}
-	a, err := store.RequestApproval(ctx, ref, board.Approval{RunID: r.run.ID, Command: command,
-		Rule: d.Rule, Reason: d.Reason, Pattern: policy.GrantPattern(command, cfg)}, runtimeAuthor)
+	req, err := a.store.RequestApproval(ctx, a.ref, board.Approval{RunID: a.runID, Command: command,
+		Rule: d.Rule, Reason: d.Reason, Pattern: policy.GrantPattern(command, a.policy)}, runtimeAuthor)
 	if err != nil {
 		if board.ErrorCode(err) == board.EINVALID {
 			return ApprovalAnswer{Message: fmt.Sprintf("This command needs a person's approval (%s: %s), and it cannot be asked for: %v. It did not run.", d.Rule, d.Reason, err)}
 		}
 		return fail("request approval", err)
 	}
-	r.mu.Lock()
-	r.requested = true
-	r.mu.Unlock()
-	r.log.Info("approval requested", "approval", a.ID, "rule", d.Rule)
-	msg := fmt.Sprintf("This command needs a person's approval (%s: %s). It did not run: the request is posted on %s, which is blocked until a person decides; the next run tells you the decision.", d.Rule, d.Reason, ref)
-	if last != nil && last.ID == a.ID {
-		msg = fmt.Sprintf("This command already waits for a person's approval, asked %s; it did not run and %s stays blocked until they decide.", a.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), ref)
+	a.mu.Lock()
+	a.requested = true
+	a.mu.Unlock()
+	a.log.Info("approval requested", "approval", req.ID, "rule", d.Rule)
+	msg := fmt.Sprintf("This command needs a person's approval (%s: %s). It did not run: the request is posted on %s, which is blocked until a person decides; the next run tells you the decision.", d.Rule, d.Reason, a.ref)
+	if last != nil && last.ID == req.ID {
+		msg = fmt.Sprintf("This command already waits for a person's approval, asked %s; it did not run and %s stays blocked until they decide.", req.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), a.ref)
 	}
 	return ApprovalAnswer{Message: msg + " Stop here: this run ends.", EndRun: true}
 }
 
 // told records that the agent was told the decision on an approval; a
 // failure is logged.
-func (r *runState) told(ctx context.Context, id string) {
-	if err := r.h.opts.Store.MarkApprovalsTold(ctx, r.plan.Ticket.Ref(), []string{id}); err != nil {
-		r.log.Error("mark approval told", "err", err)
+func (a *approver) told(ctx context.Context, id string) {
+	if err := a.store.MarkApprovalsTold(ctx, a.ref, []string{id}); err != nil {
+		a.log.Error("mark approval told", "err", err)
 	}
 }
 
@@ -122,11 +145,10 @@ const maxGrants = 8
 // one, or a new question, follows; an always-grant that no longer holds
 // stays, and the command is asked again (the new decision adds the
 // pattern of the program it runs now).
-func (r *runState) granted(ctx context.Context, command string, cfg policy.Config) (bool, error) {
-	ref := r.plan.Ticket.Ref()
-	store := r.h.opts.Store
+func (a *approver) granted(ctx context.Context, command string) (bool, error) {
+	cfg := a.policy
 	for range maxGrants {
-		g, err := store.GrantedApproval(ctx, ref, command)
+		g, err := a.store.GrantedApproval(ctx, a.ref, command)
 		if board.ErrorCode(err) == board.ENOTFOUND {
 			return false, nil
 		}
@@ -137,20 +159,20 @@ func (r *runState) granted(ctx context.Context, command string, cfg policy.Confi
 		holds := policy.GrantHolds(g.Pattern, command, cfg) ||
 			(g.Always && g.Pattern == "" && now != "" && slices.Contains(cfg.Allow, now))
 		if !holds && g.Always {
-			r.log.Info("always-grant no longer holds: the program resolves elsewhere", "approval", g.ID, "pattern", g.Pattern)
+			a.log.Info("always-grant no longer holds: the program resolves elsewhere", "approval", g.ID, "pattern", g.Pattern)
 			return false, nil
 		}
-		if err := store.UseApproval(ctx, ref, g.ID); err != nil {
+		if err := a.store.UseApproval(ctx, a.ref, g.ID); err != nil {
 			return false, err
 		}
 		if !holds {
-			r.log.Info("once-only grant dropped: the program resolves elsewhere", "approval", g.ID, "pattern", g.Pattern)
+			a.log.Info("once-only grant dropped: the program resolves elsewhere", "approval", g.ID, "pattern", g.Pattern)
 			continue
 		}
-		if g.TicketID == r.plan.Ticket.ID && !g.Told {
-			r.told(ctx, g.ID)
+		if g.TicketID == a.ticketID && !g.Told {
+			a.told(ctx, g.ID)
 		}
-		r.log.Info("command allowed by a person", "approval", g.ID, "always", g.Always)
+		a.log.Info("command allowed by a person", "approval", g.ID, "always", g.Always)
 		return true, nil
 	}
 	return false, nil

@@ -37,31 +37,31 @@ func repoDelay(n int) time.Duration {
 }
 
 // repoFailed records a failure of p's repository.
-func (h *Heartbeat) repoFailed(st *State, p board.Project, err error) RepoBackoff {
-	h.stateMu.Lock()
-	defer h.stateMu.Unlock()
-	b := st.Repos[p.Slug]
+func (l *ledger) repoFailed(p board.Project, err error) RepoBackoff {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.st.Repos[p.Slug]
 	if b.Repo != p.Repo {
 		b = RepoBackoff{Repo: p.Repo}
 	}
 	b.Failures++
-	b.Until = h.opts.Now().Add(repoDelay(b.Failures))
+	b.Until = l.now().Add(repoDelay(b.Failures))
 	b.Error = errText(err)
-	st.Repos[p.Slug] = b
+	l.st.Repos[p.Slug] = b
 	return b
 }
 
 // repoWorked forgets the failures of p's repository.
-func (h *Heartbeat) repoWorked(st *State, p board.Project) {
-	h.stateMu.Lock()
-	defer h.stateMu.Unlock()
-	delete(st.Repos, p.Slug)
+func (l *ledger) repoWorked(p board.Project) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.st.Repos, p.Slug)
 }
 
-// repoBlocker says why p's picks wait for its repository, or "".
-func (h *Heartbeat) repoBlocker(st *State, p board.Project) string {
+// repoBlocker says why p's picks wait for its repository at now, or "".
+func repoBlocker(st *State, p board.Project, now time.Time) string {
 	b, ok := st.Repos[p.Slug]
-	if !ok || b.Repo != p.Repo || !h.opts.Now().Before(b.Until) {
+	if !ok || b.Repo != p.Repo || !now.Before(b.Until) {
 		return ""
 	}
 	return fmt.Sprintf("the repository of %s failed %d time(s) in a row (%s); next try at %s, or at once after `bonsai project edit %s --repo …`",

@@ -47,13 +47,6 @@ func (l Limits) Of(a board.AgentSettings) Limits {
 	return l
 }
 
-// Budget caps one run; zero means no cap. It is the least of the run's
-// own cap and what is left of the ticket's and the project's daily caps.
-type Budget struct {
-	USD    float64
-	Tokens int64
-}
-
 // epsilon absorbs rounding when comparing sums of dollars.
 const epsilon = 1e-9
 
@@ -70,12 +63,19 @@ type spent struct {
 	day    store.Spend
 }
 
-// spending reads what the ticket's runs and the project's runs of today
-// consumed. The daily sum is read only when a daily cap applies.
-func (h *Heartbeat) spending(ctx context.Context, l Limits, p board.Project, ref board.Ref) (spent, error) {
+// spendStore reads what runs spent: a ticket's runs, and a project's
+// since a time.
+type spendStore interface {
+	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
+	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
+}
+
+// spending reads what the ticket's runs and the project's runs of the day
+// of now consumed. The daily sum is read only when a daily cap applies.
+func spending(ctx context.Context, st spendStore, now time.Time, l Limits, p board.Project, ref board.Ref) (spent, error) {
 	var s spent
 	if l.TicketTokens > 0 || l.TicketUSD > 0 {
-		runs, err := h.opts.Store.Runs(ctx, ref)
+		runs, err := st.Runs(ctx, ref)
 		if err != nil {
 			return s, err
 		}
@@ -85,7 +85,7 @@ func (h *Heartbeat) spending(ctx context.Context, l Limits, p board.Project, ref
 		}
 	}
 	if l.DailyTokens > 0 || l.DailyUSD > 0 {
-		d, err := h.opts.Store.Spend(ctx, p.Slug, StartOfDay(h.opts.Now()))
+		d, err := st.Spend(ctx, p.Slug, StartOfDay(now))
 		if err != nil {
 			return s, err
 		}
@@ -94,13 +94,13 @@ func (h *Heartbeat) spending(ctx context.Context, l Limits, p board.Project, ref
 	return s, nil
 }
 
-// dailyBlocker says why a project's daily budget lets no run start, or "".
-func (h *Heartbeat) dailyBlocker(ctx context.Context, p board.Project) (string, error) {
-	l := h.opts.Limits.Of(p.Agent)
+// dailyBlocker says why a project's daily budget (caps l) lets no run
+// start at now, or "".
+func dailyBlocker(ctx context.Context, st spendStore, now time.Time, l Limits, p board.Project) (string, error) {
 	if l.DailyTokens <= 0 && l.DailyUSD <= 0 {
 		return "", nil
 	}
-	s, err := h.spending(ctx, Limits{DailyTokens: l.DailyTokens, DailyUSD: l.DailyUSD}, p, board.Ref{})
+	s, err := spending(ctx, st, now, Limits{DailyTokens: l.DailyTokens, DailyUSD: l.DailyUSD}, p, board.Ref{})
 	if err != nil {
 		return "", fmt.Errorf("read the spend of %s today: %w", p.Slug, err)
 	}

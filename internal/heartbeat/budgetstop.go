@@ -1,29 +1,21 @@
 package heartbeat
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
 
-// budgetStop writes the comment of a run that ended budget_exceeded: what
-// was spent, against which cap, and how to raise it. A ticket cap blocks
-// the ticket with a question (a person's reply lets it go on once the cap
-// is raised); a run or daily cap is a status comment, since the next run
-// or the next day starts afresh.
-func (r *runState) budgetStop(ctx context.Context, out Outcome) {
-	p, ref := r.plan.Project, r.plan.Ticket.Ref()
-	sp, err := r.h.spending(ctx, r.limits, p, ref)
-	if err != nil {
-		r.log.Error("read spend for the budget comment", "err", err)
-	}
-	hits := crossedCaps(r.limits, out.Usage, sp, true)
-	blocking := false
-	for _, c := range hits {
-		blocking = blocking || c.scope == "ticket"
-	}
+// budgetStopComment is the comment of a run that ended budget_exceeded
+// in project p with caps l, having used out.Usage, its ticket and project
+// having spent sp: what was spent, against which cap, and how to raise
+// it. A ticket cap blocks the ticket with a question (a person's reply
+// lets it go on once the cap is raised); a run or daily cap is a status
+// comment, since the next run or the next day starts afresh.
+func budgetStopComment(p board.Project, l Limits, out Outcome, sp spent) board.Comment {
+	hits := crossedCaps(l, out.Usage, sp, true)
+	blocking := hasScope(hits, "ticket")
 	var b strings.Builder
 	b.WriteString("I stopped: ")
 	switch len(hits) {
@@ -40,7 +32,7 @@ func (r *runState) budgetStop(ctx context.Context, out Outcome) {
 	fmt.Fprintf(&b, "\n\nThis run used %d tokens (%d in, %d out, %d cached) and cost %s.",
 		out.Usage.Tokens(), out.Usage.InputTokens, out.Usage.OutputTokens,
 		out.Usage.CacheTokens(), usd(out.Usage.CostUSD))
-	if r.limits.TicketTokens > 0 || r.limits.TicketUSD > 0 {
+	if l.TicketTokens > 0 || l.TicketUSD > 0 {
 		fmt.Fprintf(&b, " The ticket has used %d tokens and %s so far.", sp.ticket.Tokens(), usd(sp.ticket.CostUSD))
 	}
 	kind, author := board.KindStatus, board.System
@@ -54,12 +46,7 @@ func (r *runState) budgetStop(ctx context.Context, out Outcome) {
 	default:
 		b.WriteString(" The next beat continues from the transcript.")
 	}
-	_, err = r.h.opts.Store.AddComment(ctx, ref, board.Comment{
-		AuthorType: author, AuthorName: runtimeAuthor, Kind: kind, Content: b.String(),
-	})
-	if err != nil {
-		r.log.Error("post budget comment", "err", err)
-	}
+	return board.Comment{AuthorType: author, AuthorName: runtimeAuthor, Kind: kind, Content: b.String()}
 }
 
 func hasScope(hits []capHit, scope string) bool {

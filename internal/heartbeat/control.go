@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"sync"
+	"log/slog"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -42,41 +41,28 @@ func (e *StoppedError) Error() string {
 	return "stopped by " + e.By
 }
 
-// Steering carries people's comments posted while a run works to the
-// runner, which steers its agent with them. The runner attaches a
-// function once its agent exists; comments arriving before that wait for
-// the next poll. Steering is safe for concurrent use.
-type Steering struct {
-	mu sync.Mutex
-	fn func([]board.Comment)
+// controlStore reads a run's control row and its ticket's thread.
+type controlStore interface {
+	Controls
+	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
 }
 
-// Attach sets the function that receives new comments, nil to detach.
-func (s *Steering) Attach(fn func([]board.Comment)) {
-	if s == nil {
-		return
-	}
-	s.mu.Lock()
-	s.fn = fn
-	s.mu.Unlock()
-}
-
-// deliver hands cs to the attached function, reporting whether one was.
-func (s *Steering) deliver(cs []board.Comment) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.fn == nil {
-		return false
-	}
-	s.fn(cs)
-	return true
+// runControl watches one run's control row while it works.
+type runControl struct {
+	store controlStore
+	runID string
+	ref   board.Ref
+	poll  time.Duration // 0: DefaultControlPoll
+	// seen are the human comments the agent saw; steering adds to them.
+	seen *seenComments
+	log  *slog.Logger
 }
 
 // watch polls the run's control until ctx ends: a stop request cancels
 // the run with a *StoppedError; new human comments go to steer and join
 // the comments the agent saw. Read errors are logged and retried.
-func (r *runState) watch(ctx context.Context, cancel context.CancelCauseFunc, steer *Steering) {
-	poll := r.h.opts.ControlPoll
+func (rc runControl) watch(ctx context.Context, cancel context.CancelCauseFunc, steer *Steering) {
+	poll := rc.poll
 	if poll <= 0 {
 		poll = DefaultControlPoll
 	}
@@ -84,18 +70,18 @@ func (r *runState) watch(ctx context.Context, cancel context.CancelCauseFunc, st
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
 	for {
-		c, err := r.h.opts.Store.RunControl(ctx, r.run.ID)
+		c, err := rc.store.RunControl(ctx, rc.runID)
 		switch {
 		case ctx.Err() != nil:
 			return
 		case err != nil:
-			r.log.Warn("read run control", "err", err)
+			rc.log.Warn("read run control", "err", err)
 		case c.StopRequestedAt != nil:
-			r.log.Info("stop requested", "by", c.StopRequestedBy)
+			rc.log.Info("stop requested", "by", c.StopRequestedBy)
 			cancel(&StoppedError{By: c.StopRequestedBy})
 			return
 		case c.LastHumanComment.After(seenAt):
-			if r.steer(ctx, steer) {
+			if rc.steer(ctx, steer) {
 				seenAt = c.LastHumanComment
 			}
 		}
@@ -109,32 +95,28 @@ func (r *runState) watch(ctx context.Context, cancel context.CancelCauseFunc, st
 
 // steer hands the ticket's human comments the agent has not seen to the
 // runner. It reports whether they were handled (or there were none).
-func (r *runState) steer(ctx context.Context, steer *Steering) bool {
-	comments, err := r.h.opts.Store.Comments(ctx, r.plan.Ticket.Ref())
+func (rc runControl) steer(ctx context.Context, steer *Steering) bool {
+	comments, err := rc.store.Comments(ctx, rc.ref)
 	if err != nil {
-		r.log.Warn("read comments to steer the agent", "err", err)
+		rc.log.Warn("read comments to steer the agent", "err", err)
 		return false
 	}
-	r.mu.Lock()
 	var fresh []board.Comment
 	for _, c := range comments {
-		if c.AuthorType == board.Human && !c.Resolved && !slices.Contains(r.seen, c.ID) {
+		if c.AuthorType == board.Human && !c.Resolved && !rc.seen.has(c.ID) {
 			fresh = append(fresh, c)
 		}
 	}
-	r.mu.Unlock()
 	if len(fresh) == 0 {
 		return true
 	}
-	if !steer.deliver(fresh) {
+	if !steer.Deliver(fresh) {
 		return false
 	}
-	r.mu.Lock()
 	for _, c := range fresh {
-		r.seen = append(r.seen, c.ID)
+		rc.seen.add(c.ID)
 	}
-	r.mu.Unlock()
-	r.log.Info("steered the agent with new comments", "count", len(fresh))
+	rc.log.Info("steered the agent with new comments", "count", len(fresh))
 	return true
 }
 

@@ -3,31 +3,38 @@ package heartbeat
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
-// modelNamer is implemented by workspaces that name the run's model on
-// the agent's commits (workspace.Provider's commit-msg hook).
-type modelNamer interface {
-	NameModel(slug, model string) error
+// currentKeeper brings the default branch into a run's ticket branch
+// (tickettool.Config.Update).
+type currentKeeper struct {
+	ws      *workspace.Workspace
+	project board.Project
+	store   interface {
+		Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
+	}
+	notes ticketNotes
+	log   *slog.Logger
 }
 
-// keepCurrent brings the default branch into the run's ticket branch
-// before the ticket goes to VERIFICATION (tickettool.Config.Update): the
-// work a person reviews, and the verify command checks, is the work as
-// it would land. A conflict is left to the agent, with what to do.
-func (r *runState) keepCurrent(ctx context.Context) ([]string, string, error) {
-	changed, err := workspace.Update(ctx, r.ws, r.plan.Project.Agent.UpdateStyle)
+// update brings the default branch into the run's ticket branch before
+// the ticket goes to VERIFICATION: the work a person reviews, and the
+// verify command checks, is the work as it would land. A conflict is left
+// to the agent, with what to do.
+func (k currentKeeper) update(ctx context.Context) ([]string, string, error) {
+	changed, err := workspace.Update(ctx, k.ws, k.project.Agent.UpdateStyle)
 	var ce *workspace.ConflictError
 	if errors.As(err, &ce) {
-		r.log.Info("default branch conflicts with the ticket branch", "files", ce.Files)
-		help := workspace.ConflictHelp(r.plan.Project, ce.Files)
+		k.log.Info("default branch conflicts with the ticket branch", "files", ce.Files)
+		help := workspace.ConflictHelp(k.project, ce.Files)
 		// Said on the ticket too, once, so that a run that ends without
 		// resolving it leaves the next one a conflict task.
-		if cs, err := r.h.opts.Store.Comments(ctx, r.plan.Ticket.Ref()); err == nil && !conflictPending(cs) {
-			r.note(ctx, board.KindFeedback, help)
+		if cs, err := k.store.Comments(ctx, k.notes.ref); err == nil && !conflictPending(cs) {
+			k.notes.note(ctx, board.KindFeedback, help)
 		}
 		return ce.Files, help, nil
 	}
@@ -35,14 +42,14 @@ func (r *runState) keepCurrent(ctx context.Context) ([]string, string, error) {
 		return nil, "", err
 	}
 	if changed {
-		r.log.Info("default branch brought into the ticket branch", "style", r.plan.Project.Agent.UpdateStyle.String())
+		k.log.Info("default branch brought into the ticket branch", "style", k.project.Agent.UpdateStyle.String())
 	}
 	return nil, "", nil
 }
 
 // conflictPending reports whether the newest word on a ticket's work is
 // the runtime's finding that its branch conflicts with the default branch
-// (at landing, land.Lander; or at the move to VERIFICATION, keepCurrent):
+// (at landing, land.Lander; or at the move to VERIFICATION, currentKeeper):
 // its newest feedback or completion comment is a feedback comment of the
 // runtime's. The run is then a conflict task.
 func conflictPending(comments []board.Comment) bool {

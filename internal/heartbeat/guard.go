@@ -3,6 +3,7 @@ package heartbeat
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -19,13 +20,41 @@ import (
 // written in FinishRun's transaction: a crash cannot lose it, and any
 // process reads the same streak from the runs table.
 
+// guardStore is what the guard reads of the ticket: its thread and its
+// runs, newest first.
+type guardStore interface {
+	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
+	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
+}
+
+// heads reads a branch's head in a project's clone (Workspaces.Head).
+type heads interface {
+	Head(ctx context.Context, p board.Project, branch string) (string, error)
+}
+
+// progressGuard judges one run's progress and blocks its ticket after the
+// second run in a row without progress, or failing the same way.
+type progressGuard struct {
+	store guardStore
+	heads heads
+	notes ticketNotes
+	plan  Plan
+	log   *slog.Logger
+
+	// branch is the ticket branch, head its commit before the run and
+	// headRead whether it could be read (readHead).
+	branch   string
+	head     string
+	headRead bool
+}
+
 // judged reports whether a run counts for the guard: it ended on its own
-// (completed, timeout or error) after the agent got to run, and was not a
-// rate limit or rejected key that paused its provider. Interrupted runs,
-// budget stops, approval requests and questions wait for something else
-// and are neither progress nor its absence.
-func (r *runState) judged(out Outcome) bool {
-	if r.tools == nil || !out.RetryAt.IsZero() {
+// (completed, timeout or error) after the agent got to run (worked), and
+// was not a rate limit or rejected key that paused its provider.
+// Interrupted runs, budget stops, approval requests and questions wait
+// for something else and are neither progress nor its absence.
+func judged(out Outcome, worked bool) bool {
+	if !worked || !out.RetryAt.IsZero() {
 		return false
 	}
 	switch out.Status {
@@ -35,18 +64,18 @@ func (r *runState) judged(out Outcome) bool {
 	return false
 }
 
-// progressOf is the verdict on a finished run. A plan, a move or a commit
+// verdict is the verdict on a finished run. A plan, a move or a commit
 // is progress; so is a comment, except in a research run, whose work is a
 // plan: a research run that ends without one is researched again on the
 // next beat.
-func (r *runState) progressOf(ctx context.Context, out Outcome, e tickettool.Effects) board.RunProgress {
-	if !r.judged(out) {
+func (g *progressGuard) verdict(ctx context.Context, out Outcome, worked bool, e tickettool.Effects) board.RunProgress {
+	if !judged(out, worked) {
 		return board.ProgressNotJudged
 	}
-	if e.Planned || e.MovedTo != "" || (len(e.Comments) > 0 && r.plan.Task != board.TaskResearch) {
+	if e.Planned || e.MovedTo != "" || (len(e.Comments) > 0 && g.plan.Task != board.TaskResearch) {
 		return board.ProgressMade
 	}
-	switch committed, ok := r.committed(ctx); {
+	switch committed, ok := g.committed(ctx); {
 	case !ok:
 		return board.ProgressNotJudged
 	case committed:
@@ -57,26 +86,27 @@ func (r *runState) progressOf(ctx context.Context, out Outcome, e tickettool.Eff
 
 // committed reports whether the ticket's branch moved during the run;
 // ok is false when its head could not be read before or after.
-func (r *runState) committed(ctx context.Context) (moved, ok bool) {
-	if r.ws == nil || !r.headRead {
+func (g *progressGuard) committed(ctx context.Context) (moved, ok bool) {
+	if !g.headRead {
 		return false, false
 	}
-	head, err := r.h.opts.Workspaces.Head(ctx, r.plan.Project, r.ws.Branch)
+	head, err := g.heads.Head(ctx, g.plan.Project, g.branch)
 	if err != nil {
-		r.log.Warn("read the branch's head after the run", "err", err)
+		g.log.Warn("read the branch's head after the run", "err", err)
 		return false, false
 	}
-	return head != r.head, true
+	return head != g.head, true
 }
 
-// readHead records the branch's head before the run.
-func (r *runState) readHead(ctx context.Context) {
-	head, err := r.h.opts.Workspaces.Head(ctx, r.plan.Project, r.ws.Branch)
+// readHead records the head of the ticket's branch before the run.
+func (g *progressGuard) readHead(ctx context.Context, branch string) {
+	g.branch = branch
+	head, err := g.heads.Head(ctx, g.plan.Project, branch)
 	if err != nil {
-		r.log.Warn("read the branch's head before the run", "err", err)
+		g.log.Warn("read the branch's head before the run", "err", err)
 		return
 	}
-	r.head, r.headRead = head, true
+	g.head, g.headRead = head, true
 }
 
 // streakStart returns when the ticket's current streak began: the newest
@@ -94,28 +124,28 @@ func streakStart(comments []board.Comment) time.Time {
 	return since
 }
 
-// guardReason says why the finished run `run` blocks its ticket, or ""
+// reason says why the finished run `run` blocks its ticket, or ""
 // when it does not: the previous judged run of the current streak made no
 // progress either, or failed with the same error.
-func (r *runState) guardReason(ctx context.Context, run board.Run) (string, board.Run) {
+func (g *progressGuard) reason(ctx context.Context, run board.Run) (string, board.Run) {
 	if run.Progress == board.ProgressNotJudged || (run.Progress == board.ProgressMade && run.Status != board.RunError) {
 		return "", board.Run{}
 	}
-	ref := r.plan.Ticket.Ref()
+	ref := g.plan.Ticket.Ref()
 	// The thread again, not the one the run started with: a person may
 	// have commented while it ran.
-	comments, err := r.h.opts.Store.Comments(ctx, ref)
+	comments, err := g.store.Comments(ctx, ref)
 	if err != nil {
-		r.log.Error("read the ticket's comments for the no-progress guard", "err", err)
+		g.log.Error("read the ticket's comments for the no-progress guard", "err", err)
 		return "", board.Run{}
 	}
 	since := streakStart(comments)
 	if run.StartedAt.Before(since) {
 		return "", board.Run{}
 	}
-	runs, err := r.h.opts.Store.Runs(ctx, ref)
+	runs, err := g.store.Runs(ctx, ref)
 	if err != nil {
-		r.log.Error("read the ticket's runs for the no-progress guard", "err", err)
+		g.log.Error("read the ticket's runs for the no-progress guard", "err", err)
 		return "", board.Run{}
 	}
 	for _, prev := range runs { // newest first
@@ -139,25 +169,19 @@ func (r *runState) guardReason(ctx context.Context, run board.Run) (string, boar
 	return "", board.Run{}
 }
 
-// guard blocks the ticket when the finished run and the one before it made
-// no progress or failed the same way: an agent-side question (the same
-// block as ticket_ask's, so a notification keyed on questions fires) that
-// says what the two runs did, what they cost and what a person can do. It
-// reports why it blocked, or "".
-func (r *runState) guard(ctx context.Context, run board.Run) string {
-	why, prev := r.guardReason(ctx, run)
+// block blocks the ticket when the finished run and the one before it
+// made no progress or failed the same way: an agent-side question that
+// says what the two runs did, what they cost and what a person can do.
+// It reports why it blocked, or "".
+func (g *progressGuard) block(ctx context.Context, run board.Run) string {
+	why, prev := g.reason(ctx, run)
 	if why == "" {
 		return ""
 	}
-	_, err := r.h.opts.Store.AddComment(ctx, r.plan.Ticket.Ref(), board.Comment{
-		AuthorType: board.Agent, AuthorName: runtimeAuthor, Kind: board.KindQuestion,
-		Content: guardText(why, r.plan, prev, run),
-	})
-	if err != nil {
-		r.log.Error("block the ticket after two runs without progress", "err", err)
+	if !g.notes.ask(ctx, guardText(why, g.plan, prev, run), "block the ticket after two runs without progress") {
 		return ""
 	}
-	r.log.Warn("ticket blocked", "why", why, "previous run", prev.ID)
+	g.log.Warn("ticket blocked", "why", why, "previous run", prev.ID)
 	if why == "same error" {
 		return "two runs in a row failed with the same error"
 	}

@@ -132,12 +132,18 @@ type Options struct {
 	Idle func() string
 }
 
-// Heartbeat runs beats.
+// Heartbeat runs beats. Each concern of a beat is a small type of its
+// own, made here from the options: the leases (lease.go), reconciling a
+// dead beat's runs (reconcile.go) and firing schedules (schedule.go);
+// each run's concerns are made by newRun (work.go).
 type Heartbeat struct {
 	opts Options
 	log  *slog.Logger
 
-	stateMu sync.Mutex // guards the State of the current beat
+	reaper     reaper
+	leases     *leaseKeeper // nil on one machine's board
+	reconciler reconciler
+	firer      firer
 }
 
 // New returns a Heartbeat after checking the required options.
@@ -167,7 +173,16 @@ func New(opts Options) (*Heartbeat, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Heartbeat{opts: opts, log: log}, nil
+	h := &Heartbeat{opts: opts, log: log, reaper: reaper{reap: opts.Reap, log: log}}
+	if opts.Leases != nil {
+		h.leases = &leaseKeeper{leases: opts.Leases, store: opts.Store, worker: opts.WorkerID, ttl: opts.LeaseTTL,
+			limit: opts.GlobalLimit, reaper: h.reaper, log: log}
+	}
+	h.reconciler = reconciler{store: opts.Store, leases: h.leases, reaper: h.reaper, runner: opts.Runner,
+		sessions: opts.Sessions, worker: opts.WorkerID, log: log}
+	h.firer = firer{store: opts.Store, workspaces: opts.Workspaces, sandbox: opts.Sandbox, redact: opts.Redact,
+		now: opts.Now, project: opts.Project, log: log}
+	return h, nil
 }
 
 // Report says what a beat did.
@@ -249,30 +264,12 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 
-	h.recordBeat(ctx)
-	h.expireLeases(ctx)
 	// idle stays true while the beat finds nothing to do (idle.go).
-	idle := h.opts.Idle != nil && h.opts.Project == "" && h.opts.Ticket == (board.Ref{}) && !h.opts.SharedBoard
-	var busy map[string]bool
-	if rep.Interrupted, busy, err = h.reconcile(ctx); err != nil {
+	idle, busy, err := h.tidy(ctx, &rep)
+	if err != nil {
 		return rep, err
 	}
-	if rep.Interrupted > 0 {
-		h.log.Warn("marked runs of a dead beat interrupted", "count", rep.Interrupted)
-	}
-	rep.Reviews = h.syncReviews(ctx)
-	idle = idle && rep.Interrupted == 0 && len(busy) == 0 && (rep.Reviews == nil || rep.Reviews.Open == 0 && rep.Reviews.Errors == 0)
-	if rep.Removed, err = h.removeDone(ctx); err != nil {
-		h.log.Error("remove worktrees of done tickets", "err", err)
-		idle = false
-	}
-	if h.opts.Ticket.Number == 0 {
-		var ferr error
-		if rep.Fired, ferr = h.fireDue(ctx); ferr != nil {
-			idle = false
-		}
-	}
-	st := h.loadState()
+	st := ReadState(h.opts.StateFile)
 	plans, err := h.plan(ctx, st)
 	if err != nil {
 		return rep, err
@@ -283,28 +280,83 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 			plans[i].Blocker = "a process of its previous run still runs in its worktree"
 		}
 	}
-	h.noteSandbox(ctx, plans, st)
-	rep.Runs = h.runAll(ctx, plans, deadline, st)
+	noteSandbox(ctx, h.opts.Store, plans, st, h.opts.Now(), h.log)
+	rep.Runs = h.runAll(ctx, plans, deadline, &ledger{st: st, now: h.opts.Now})
 	rep.FinishedAt = h.opts.Now()
 	st.LastBeat = &rep
 	st.Idle = nil
 	if idle {
 		if stamp := h.opts.Idle(); stamp != "" {
-			if until, err := h.idleUntil(ctx, rep.StartedAt); err == nil {
+			if until, err := idleUntil(ctx, h.opts.Store, rep.StartedAt); err == nil {
 				st.Idle = &Idle{Stamp: stamp, Until: until}
 			}
 		}
 	}
-	if err := h.saveState(st); err != nil {
+	if err := saveState(h.opts.StateFile, st, h.opts.Now()); err != nil {
 		h.log.Error("save heartbeat state", "err", err)
 	}
 	h.log.Info("beat finished", "picked", len(plans), "duration", rep.Duration().String())
 	return rep, nil
 }
 
+// tidy does what a beat does before it picks: it records the worker,
+// expires leases, reconciles a dead beat's runs, follows the pull
+// requests, removes done worktrees and fires due schedules, writing what
+// it did into rep. It reports whether the beat is idle so far (nothing to
+// do), and the tickets busy with a run that still lives.
+func (h *Heartbeat) tidy(ctx context.Context, rep *Report) (idle bool, busy map[string]bool, err error) {
+	if h.opts.SharedBoard && h.opts.Registry != nil {
+		b := h.opts.Worker
+		if b.ID == "" {
+			b.ID = h.opts.WorkerID
+		}
+		recordBeat(ctx, h.opts.Registry, b, h.log)
+	}
+	if h.leases != nil {
+		h.leases.expire(ctx)
+	}
+	idle = h.opts.Idle != nil && h.opts.Project == "" && h.opts.Ticket == (board.Ref{}) && !h.opts.SharedBoard
+	if rep.Interrupted, busy, err = h.reconciler.reconcile(ctx); err != nil {
+		return false, nil, err
+	}
+	if rep.Interrupted > 0 {
+		h.log.Warn("marked runs of a dead beat interrupted", "count", rep.Interrupted)
+	}
+	rep.Reviews = syncReviews(ctx, h.opts.PullRequests, h.opts.Project, h.opts.Ticket != (board.Ref{}), h.log)
+	idle = idle && rep.Interrupted == 0 && len(busy) == 0 && (rep.Reviews == nil || rep.Reviews.Open == 0 && rep.Reviews.Errors == 0)
+	if rep.Removed, err = removeDone(ctx, h.opts.Store, h.opts.Workspaces, h.opts.Project, h.log); err != nil {
+		h.log.Error("remove worktrees of done tickets", "err", err)
+		idle = false
+	}
+	if h.opts.Ticket.Number == 0 {
+		var ferr error
+		if rep.Fired, ferr = h.firer.fireDue(ctx); ferr != nil {
+			idle = false
+		}
+	}
+	return idle, busy, nil
+}
+
+// FireDue fires the schedules due now, before the pick, so their tickets
+// are picked by the normal policy in this same beat. A schedule whose
+// windows were missed (the machine was off) fires once: its next time is
+// computed from now. No model is asked.
+func (h *Heartbeat) FireDue(ctx context.Context) []FireReport {
+	reps, _ := h.firer.fireDue(ctx)
+	return reps
+}
+
+// Fire fires schedule s as read from the store (its NextFire is the
+// firing's due time): the overlap rule, the pre-check, then the ticket, in
+// one store transaction that moves NextFire on from now. `bonsai schedule
+// fire` calls it for a schedule that is not due yet.
+func (h *Heartbeat) Fire(ctx context.Context, s board.Schedule) FireReport {
+	return h.firer.fire(ctx, s)
+}
+
 // runAll runs the planned tickets, at most MaxConcurrent at once, and
 // returns their reports in plan order.
-func (h *Heartbeat) runAll(ctx context.Context, plans []Plan, deadline time.Time, st *State) []RunReport {
+func (h *Heartbeat) runAll(ctx context.Context, plans []Plan, deadline time.Time, l *ledger) []RunReport {
 	reps := make([]RunReport, len(plans))
 	sem := make(chan struct{}, h.opts.MaxConcurrent)
 	var wg sync.WaitGroup
@@ -325,7 +377,7 @@ func (h *Heartbeat) runAll(ctx context.Context, plans []Plan, deadline time.Time
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			reps[i] = h.work(ctx, p, deadline, st)
+			reps[i] = h.work(ctx, p, deadline, l)
 		}()
 	}
 	wg.Wait()

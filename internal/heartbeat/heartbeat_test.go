@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
-	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
@@ -277,7 +277,7 @@ func TestBeat_PlanModeWaitsForAPerson(t *testing.T) {
 	tk := e.ticket("careful", "Risky change", board.Research)
 	var refused tool.Result
 	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
-		prompt := agentrunner.TaskPrompt(job)
+		prompt := agentjob.TaskPrompt(job)
 		if !strings.Contains(prompt, "ask for approval with ticket_ask") || strings.Contains(prompt, "move the ticket to IN_PROGRESS with ticket_move") {
 			t.Errorf("research prompt in plan mode:\n%s", prompt)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
@@ -38,7 +39,7 @@ type renderedJob struct {
 }
 
 func (f *fakeRunner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
-	r := renderedJob{Job: job, SystemPrompt: agentrunner.SystemPrompt(ctx, job), Prompt: agentrunner.TaskPrompt(job)}
+	r := renderedJob{Job: job, SystemPrompt: agentrunner.SystemPrompt(ctx, job), Prompt: agentjob.TaskPrompt(job)}
 	f.mu.Lock()
 	f.jobs = append(f.jobs, r)
 	f.mu.Unlock()

@@ -68,9 +68,9 @@ var errNotIdle = errors.New("not idle")
 // idleUntil returns until when the board stays as an idle beat left it
 // at now, unless something writes to it: the next schedule firing, at
 // most IdleFor away.
-func (h *Heartbeat) idleUntil(ctx context.Context, now time.Time) (time.Time, error) {
+func idleUntil(ctx context.Context, sched Scheduler, now time.Time) (time.Time, error) {
 	until := now.Add(IdleFor)
-	due, err := h.opts.Store.DueSchedules(ctx, until)
+	due, err := sched.DueSchedules(ctx, until)
 	if err != nil {
 		return time.Time{}, err
 	}

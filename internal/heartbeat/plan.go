@@ -54,14 +54,14 @@ func TaskFor(c board.PickClass, t board.Ticket) board.TaskKind {
 // by project slug. It takes no lock and changes nothing: it is
 // `bonsai heartbeat --dry-run`.
 func (h *Heartbeat) Plan(ctx context.Context) ([]Plan, error) {
-	return h.plan(ctx, h.loadState())
+	return h.plan(ctx, ReadState(h.opts.StateFile))
 }
 
 func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 	var picks []board.Pick
 	var err error
 	if h.opts.Ticket.Number != 0 {
-		picks, err = h.pickOne(ctx)
+		picks, err = pickOne(ctx, h.opts.Store, h.opts.Ticket)
 	} else {
 		picks, err = h.opts.Store.Pick(ctx, h.opts.Project)
 	}
@@ -91,16 +91,16 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 			p.Blocker = board.SharedRepoReason(proj.Repo) + "; set it with bonsai project edit " + proj.Slug + " --repo URL"
 		}
 		if p.Blocker == "" {
-			p.Blocker = h.repoBlocker(st, proj)
+			p.Blocker = repoBlocker(st, proj, h.opts.Now())
 		}
 		if p.Blocker == "" {
 			p.Blocker = h.blocker(proj, p.Model, st)
 		}
-		if p.Sandbox = h.checkSandbox(proj); p.Blocker == "" && p.Sandbox != "" {
+		if p.Sandbox = checkSandbox(h.opts.Sandbox, proj); p.Blocker == "" && p.Sandbox != "" {
 			p.Blocker = sandboxBlocker(proj, p.Sandbox)
 		}
 		if p.Blocker == "" {
-			if p.Blocker, err = h.dailyBlocker(ctx, proj); err != nil {
+			if p.Blocker, err = dailyBlocker(ctx, h.opts.Store, h.opts.Now(), h.opts.Limits.Of(proj.Agent), proj); err != nil {
 				return nil, err
 			}
 		}

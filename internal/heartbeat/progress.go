@@ -1,6 +1,7 @@
 package heartbeat
 
 import (
+	"sync"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -21,17 +22,53 @@ type Progress struct {
 	End *RunReport
 }
 
-// progress sends p to Options.Progress, if set.
-func (h *Heartbeat) progress(p Progress) {
-	if h.opts.Progress != nil {
-		h.opts.Progress(p)
+// meter counts a run's model responses and usage, and sends where the
+// run stands to Options.Progress (send; nil sends nothing) at each new
+// response. Safe for concurrent use.
+type meter struct {
+	send func(Progress)
+	base Progress // the run's ticket, task, model, ID and start
+
+	mu    sync.Mutex
+	usage board.Usage
+	turns int
+}
+
+// setUsage takes the run's usage so far (Job.OnUsage). The runner reports
+// a response's usage when its message ends and again when its turn ends;
+// only a change is a new response.
+func (m *meter) setUsage(u board.Usage) {
+	m.mu.Lock()
+	changed := u != m.usage
+	m.usage = u
+	if changed {
+		m.turns++
+	}
+	m.mu.Unlock()
+	if changed {
+		m.report(nil)
 	}
 }
 
-// standing is where r stands now, for Options.Progress.
-func (r *runState) standing(started time.Time) Progress {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return Progress{Ticket: r.plan.Ticket.Ref().String(), Task: r.plan.Task, Model: r.plan.Model, RunID: r.run.ID,
-		Started: started, Turns: r.turns, Usage: r.usage}
+// used returns the run's usage so far.
+func (m *meter) used() board.Usage {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.usage
+}
+
+// standing is where the run stands now; end is its report once it ended.
+func (m *meter) standing(end *RunReport) Progress {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p := m.base
+	p.Turns, p.Usage, p.End = m.turns, m.usage, end
+	return p
+}
+
+// report sends where the run stands, if anyone listens.
+func (m *meter) report(end *RunReport) {
+	if m.send != nil {
+		m.send(m.standing(end))
+	}
 }

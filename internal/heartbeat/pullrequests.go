@@ -2,6 +2,7 @@ package heartbeat
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -48,36 +49,48 @@ type ReviewFailure struct {
 	Error  string `json:"error"`
 }
 
-// syncReviews runs the review sync of the beat; a failure is logged.
-func (h *Heartbeat) syncReviews(ctx context.Context) *ReviewSync {
-	if h.opts.PullRequests == nil || h.opts.Ticket != (board.Ref{}) {
+// syncReviews runs the review sync of a beat of project ("": all); a
+// failure is logged. It returns nil when there are no pull requests to
+// follow (prs nil) or the beat runs one ticket (oneTicket).
+func syncReviews(ctx context.Context, prs PullRequests, project string, oneTicket bool, log *slog.Logger) *ReviewSync {
+	if prs == nil || oneTicket {
 		return nil
 	}
-	rs, err := h.opts.PullRequests.SyncReviews(ctx, h.opts.Project)
+	rs, err := prs.SyncReviews(ctx, project)
 	if err != nil {
-		h.log.Error("follow pull requests", "err", err)
+		log.Error("follow pull requests", "err", err)
 	}
 	if rs.Open > 0 {
-		h.log.Info("followed pull requests", "open", rs.Open, "unchanged", rs.Unchanged, "merged", rs.Merged,
+		log.Info("followed pull requests", "open", rs.Open, "unchanged", rs.Unchanged, "merged", rs.Merged,
 			"returned", rs.Returned, "closed", rs.Closed, "errors", rs.Errors)
 	}
 	return &rs
 }
 
-// publish opens or updates the pull request of a ticket the run moved to
-// VERIFICATION, once its branch is pushed.
-func (r *runState) publish(ctx context.Context, rep *RunReport) {
-	prs := r.h.opts.PullRequests
-	if prs == nil || rep.MovedTo != board.Verification || rep.PushError != "" || !prs.UsesPRs(r.plan.Project) {
+// publisher opens or updates the pull request of a ticket a run moved to
+// VERIFICATION.
+type publisher struct {
+	prs   PullRequests // nil: none
+	store interface {
+		Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error)
+	}
+	redact func(string) string
+	log    *slog.Logger
+}
+
+// publish opens or updates the pull request of ticket ref of proj, which
+// the run moved to VERIFICATION (rep), once its branch is pushed.
+func (pb publisher) publish(ctx context.Context, proj board.Project, ref board.Ref, rep *RunReport) {
+	if pb.prs == nil || rep.MovedTo != board.Verification || rep.PushError != "" || !pb.prs.UsesPRs(proj) {
 		return
 	}
-	t, err := r.h.opts.Store.Ticket(ctx, r.plan.Ticket.Ref())
+	t, err := pb.store.Ticket(ctx, ref)
 	if err != nil {
-		r.log.Error("read ticket for its pull request", "err", err)
+		pb.log.Error("read ticket for its pull request", "err", err)
 		return
 	}
-	if err := prs.Publish(ctx, r.plan.Project, t); err != nil {
-		r.log.Warn("pull request not opened or updated", "err", r.h.opts.Redact(err.Error()))
-		rep.PullRequestError = r.h.opts.Redact(err.Error())
+	if err := pb.prs.Publish(ctx, proj, t); err != nil {
+		pb.log.Warn("pull request not opened or updated", "err", pb.redact(err.Error()))
+		rep.PullRequestError = pb.redact(err.Error())
 	}
 }

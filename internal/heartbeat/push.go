@@ -3,6 +3,7 @@ package heartbeat
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -21,46 +22,53 @@ type PushFailure struct {
 	Error    string    `json:"error"`
 }
 
+// pusher pushes a run's branch after the run and keeps its failures.
+type pusher struct {
+	workspaces Workspaces
+	ledger     *ledger
+	notes      ticketNotes
+	log        *slog.Logger
+}
+
 // push pushes the run's branch after the run. A failure is written on
 // the ticket (once per failures in a row), kept in the state for `bonsai
 // status` until a push works, and put in the run's report; a push that
 // works, or finds nothing to push, forgets earlier failures.
-func (r *runState) push(ctx context.Context, st *State, rep *RunReport) {
-	h := r.h
-	pushed, err := h.opts.Workspaces.Push(ctx, r.plan.Project, r.ws)
+func (p pusher) push(ctx context.Context, proj board.Project, ws *workspace.Workspace, rep *RunReport) {
+	pushed, err := p.workspaces.Push(ctx, proj, ws)
 	rep.Pushed = pushed
 	if err == nil {
-		h.pushWorked(st, rep.Ticket)
+		p.ledger.pushWorked(rep.Ticket)
 		return
 	}
-	r.log.Warn("push branch", "branch", r.ws.Branch, "err", err)
+	p.log.Warn("push branch", "branch", ws.Branch, "err", err)
 	rep.PushError = errText(err)
-	f := h.pushFailed(st, rep.Ticket, r.ws.Branch, rep.PushError)
+	f := p.ledger.pushFailed(rep.Ticket, ws.Branch, rep.PushError)
 	if f.Failures == 1 {
-		r.note(ctx, board.KindStatus, fmt.Sprintf("The branch `%s` could not be pushed, so the remote does not have this run's work (it is kept in the local clone):\n\n%s\n\n"+
-			"Each run tries again; `bonsai status` shows the failure until a push works.", r.ws.Branch, indented(rep.PushError)))
+		p.notes.note(ctx, board.KindStatus, fmt.Sprintf("The branch `%s` could not be pushed, so the remote does not have this run's work (it is kept in the local clone):\n\n%s\n\n"+
+			"Each run tries again; `bonsai status` shows the failure until a push works.", ws.Branch, indented(rep.PushError)))
 	}
 }
 
 // pushFailed records a failed push of ticket ref's branch.
-func (h *Heartbeat) pushFailed(st *State, ref, branch, msg string) PushFailure {
-	h.stateMu.Lock()
-	defer h.stateMu.Unlock()
-	f := st.Pushes[ref]
+func (l *ledger) pushFailed(ref, branch, msg string) PushFailure {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f := l.st.Pushes[ref]
 	if f.Branch != branch {
 		f = PushFailure{Branch: branch}
 	}
 	f.Failures++
-	f.At, f.Error = h.opts.Now(), msg
-	st.Pushes[ref] = f
+	f.At, f.Error = l.now(), msg
+	l.st.Pushes[ref] = f
 	return f
 }
 
 // pushWorked forgets the failed pushes of ticket ref.
-func (h *Heartbeat) pushWorked(st *State, ref string) {
-	h.stateMu.Lock()
-	defer h.stateMu.Unlock()
-	delete(st.Pushes, ref)
+func (l *ledger) pushWorked(ref string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.st.Pushes, ref)
 }
 
 // movedText tells the ticket that this worker moved its worktree to the

@@ -3,9 +3,11 @@ package heartbeat
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/session"
 )
 
 // RunMark is the environment variable every command of a run's agent gets,
@@ -22,21 +24,46 @@ type marker interface{ Mark(kv string) }
 // runMark is the KEY=VALUE pair that marks the commands of run id.
 func runMark(id string) string { return RunMark + "=" + id }
 
-// killRun kills the processes the commands of run id left, and reports
+// reaper kills what the commands of a run left running
+// (Options.Reap).
+type reaper struct {
+	reap func(mark string) (int, error) // nil reaps nothing
+	log  *slog.Logger
+}
+
+// kill kills the processes the commands of run id left, and reports
 // whether none is left. A failure is logged.
-func (h *Heartbeat) killRun(id string) bool {
-	if h.opts.Reap == nil {
+func (rp reaper) kill(id string) bool {
+	if rp.reap == nil {
 		return true
 	}
-	n, err := h.opts.Reap(runMark(id))
+	n, err := rp.reap(runMark(id))
 	if n > 0 {
-		h.log.Warn("killed processes a run left", "run", id, "count", n)
+		rp.log.Warn("killed processes a run left", "run", id, "count", n)
 	}
 	if err != nil {
-		h.log.Error("kill processes a run left", "run", id, "err", err)
+		rp.log.Error("kill processes a run left", "run", id, "err", err)
 		return false
 	}
 	return true
+}
+
+// reconcileStore is what reconciling reads and writes: the runs still
+// running, and their end.
+type reconcileStore interface {
+	RunningRuns(ctx context.Context) ([]board.Run, error)
+	FinishRun(ctx context.Context, r board.Run) (board.Run, error)
+}
+
+// reconciler ends the runs a dead beat of this machine left running.
+type reconciler struct {
+	store    reconcileStore
+	leases   *leaseKeeper // nil on one machine's board
+	reaper   reaper
+	runner   AgentRunner // charges a run what its transcript recorded, when a Charger
+	sessions string      // Options.Sessions
+	worker   string      // Options.WorkerID
+	log      *slog.Logger
 }
 
 // reconcile ends the runs a dead beat of this machine left running (this
@@ -47,18 +74,20 @@ func (h *Heartbeat) killRun(id string) bool {
 // usage its transcript recorded since it started. A run whose processes could not
 // all be killed stays running, and its ticket is returned in busy, so no
 // agent starts in a worktree where one still lives.
-func (h *Heartbeat) reconcile(ctx context.Context) (n int, busy map[string]bool, err error) {
-	runs, err := h.opts.Store.RunningRuns(ctx)
+func (rc reconciler) reconcile(ctx context.Context) (n int, busy map[string]bool, err error) {
+	runs, err := rc.store.RunningRuns(ctx)
 	if err != nil {
 		return 0, nil, fmt.Errorf("reconcile: %w", err)
 	}
 	busy = map[string]bool{}
-	held, err := h.heldLeases(ctx, runs)
-	if err != nil {
-		return 0, nil, fmt.Errorf("reconcile: %w", err)
+	held := map[string]bool{}
+	if rc.leases != nil {
+		if held, err = rc.leases.held(ctx, runs); err != nil {
+			return 0, nil, fmt.Errorf("reconcile: %w", err)
+		}
 	}
 	for _, r := range runs {
-		if otherMachine(r.WorkerID, h.opts.WorkerID) || held[r.ID] {
+		if otherMachine(r.WorkerID, rc.worker) || held[r.ID] {
 			// On a board shared by several machines (Postgres), a
 			// beat elsewhere may own it: this lock says nothing about
 			// that beat, so the run is left to it, and its ticket to
@@ -66,22 +95,22 @@ func (h *Heartbeat) reconcile(ctx context.Context) (n int, busy map[string]bool,
 			// worker holds its ticket's lease: several data
 			// directories (machines) may share one host name, and
 			// their runs live as long as their leases; a lease that
-			// runs out interrupts its run (expireLeases).
+			// runs out interrupts its run (leaseKeeper.expire).
 			busy[r.TicketID] = true
 			continue
 		}
-		if !h.killRun(r.ID) {
+		if !rc.reaper.kill(r.ID) {
 			busy[r.TicketID] = true
 			continue
 		}
-		if err := h.chargeTranscript(&r); err != nil {
-			h.log.Error("read the usage of an interrupted run", "run", r.ID, "err", err)
+		if err := rc.charge(&r); err != nil {
+			rc.log.Error("read the usage of an interrupted run", "run", r.ID, "err", err)
 		}
 		r.Status, r.Error = board.RunInterrupted, interruptedError
-		if _, err := h.opts.Store.FinishRun(ctx, r); board.ErrorCode(err) == board.ECONFLICT {
+		if _, err := rc.store.FinishRun(ctx, r); board.ErrorCode(err) == board.ECONFLICT {
 			// Finished meanwhile: by its own beat, or a lease expiry or
 			// another data directory's beat on a shared board.
-			h.log.Info("run finished while this beat reconciled it", "run", r.ID, "err", err)
+			rc.log.Info("run finished while this beat reconciled it", "run", r.ID, "err", err)
 			continue
 		} else if err != nil {
 			return n, busy, fmt.Errorf("reconcile: %w", err)
@@ -91,39 +120,16 @@ func (h *Heartbeat) reconcile(ctx context.Context) (n int, busy map[string]bool,
 	return n, busy, nil
 }
 
-// heldLeases returns the IDs of the runs whose worker holds their
-// ticket's lease, on a board several machines share (none otherwise).
-func (h *Heartbeat) heldLeases(ctx context.Context, runs []board.Run) (map[string]bool, error) {
-	held := map[string]bool{}
-	if h.opts.Leases == nil || len(runs) == 0 {
-		return held, nil
-	}
-	ls, err := h.opts.Leases.Leases(ctx)
-	if err != nil {
-		return nil, err
-	}
-	holder := map[string]string{} // ticket ID → worker
-	for _, l := range ls {
-		holder[l.TicketID] = l.Worker
-	}
-	for _, r := range runs {
-		if w, ok := holder[r.TicketID]; ok && w == r.WorkerID {
-			held[r.ID] = true
-		}
-	}
-	return held, nil
-}
-
-// chargeTranscript sets r's usage to what its ticket's transcript recorded
-// since the run started, as the runner that wrote it reads it (none when
-// it cannot be read, or the runner cannot tell).
-func (h *Heartbeat) chargeTranscript(r *board.Run) error {
+// charge sets r's usage to what its ticket's transcript recorded since
+// the run started, as the runner that wrote it reads it (none when it
+// cannot be read, or the runner cannot tell).
+func (rc reconciler) charge(r *board.Run) error {
 	r.Usage = board.Usage{}
-	c, ok := h.opts.Runner.(Charger)
+	c, ok := rc.runner.(Charger)
 	if !ok {
 		return nil
 	}
-	path, err := h.transcript(r.ProjectID, r.TicketID)
+	path, err := session.Layout{Root: rc.sessions}.Transcript(r.ProjectID, r.TicketID)
 	if err != nil {
 		return err
 	}

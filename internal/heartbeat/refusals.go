@@ -1,11 +1,8 @@
 package heartbeat
 
 import (
-	"context"
 	"fmt"
 	"strings"
-
-	"github.com/bonsai-run/bonsai/internal/board"
 )
 
 // RefusalReporter is what a workspace's executor implements when its
@@ -19,20 +16,18 @@ type RefusalReporter interface {
 // maxRefusalLines bounds the refusals one comment lists.
 const maxRefusalLines = 20
 
-// reportRefusals posts, once per run, the connections the sandbox's proxy
-// refused during it, so people see on the ticket why a download failed
-// and how to allow the host.
-func (r *runState) reportRefusals(ctx context.Context) {
-	if r.ws == nil {
-		return
-	}
-	rr, ok := r.ws.Exec.(RefusalReporter)
+// refusalsText is the note, once per run, of the connections the
+// sandbox's proxy refused during it (ex, the run's executor, when it is a
+// RefusalReporter), so people see on the ticket why a download failed and
+// how to allow the host; "" when there were none.
+func refusalsText(ex any) string {
+	rr, ok := ex.(RefusalReporter)
 	if !ok {
-		return
+		return ""
 	}
 	lines, hint := rr.NetworkRefusals()
 	if len(lines) == 0 {
-		return
+		return ""
 	}
 	var b strings.Builder
 	b.WriteString("The sandbox's proxy refused connections during this run:\n\n")
@@ -46,5 +41,5 @@ func (r *runState) reportRefusals(ctx context.Context) {
 	if hint != "" {
 		b.WriteString("\n" + hint + "\n")
 	}
-	r.note(ctx, board.KindNote, b.String())
+	return b.String()
 }

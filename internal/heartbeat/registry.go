@@ -2,6 +2,7 @@ package heartbeat
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -13,18 +14,11 @@ type Registry interface {
 	RecordBeat(ctx context.Context, b board.WorkerBeat) (board.WorkerBeat, error)
 }
 
-// recordBeat records this beat's worker on a shared board: one write a
-// beat. One machine's board records nothing, so an idle beat there writes
-// nothing. A failure is logged: the beat goes on without it.
-func (h *Heartbeat) recordBeat(ctx context.Context) {
-	if !h.opts.SharedBoard || h.opts.Registry == nil {
-		return
-	}
-	b := h.opts.Worker
-	if b.ID == "" {
-		b.ID = h.opts.WorkerID
-	}
-	if _, err := h.opts.Registry.RecordBeat(ctx, b); err != nil {
-		h.log.Error("record the worker's beat", "worker", b.ID, "err", err)
+// recordBeat records worker b's beat in reg, on a shared board: one
+// write a beat (one machine's board records nothing, so an idle beat
+// there writes nothing). A failure is logged: the beat goes on without it.
+func recordBeat(ctx context.Context, reg Registry, b board.WorkerBeat, log *slog.Logger) {
+	if _, err := reg.RecordBeat(ctx, b); err != nil {
+		log.Error("record the worker's beat", "worker", b.ID, "err", err)
 	}
 }

@@ -17,6 +17,32 @@ const recordTimeout = 30 * time.Second
 // maxSummary bounds the agent's last words quoted in a status comment.
 const maxSummary = 2000
 
+// effects is what the agent did through its ticket tools that decides
+// what the runtime writes after the run.
+type effects struct {
+	tickettool.Effects
+	asked    bool // asked a question, or ended on an approval request
+	reported bool // wrote a status or completion comment
+}
+
+// effectsOf reads the effects of the run's ticket tools; a run that ended
+// on an approval request waits for a person, like one that asked a
+// question.
+func (r *runState) effectsOf() effects {
+	var e effects
+	if r.tools != nil {
+		e.Effects = r.tools.Effects()
+		e.asked = e.Asked
+		for _, c := range e.Comments {
+			if c.Kind == board.KindStatus || c.Kind == board.KindCompletion {
+				e.reported = true
+			}
+		}
+	}
+	e.asked = e.asked || (r.approver != nil && r.approver.asked())
+	return e
+}
+
 // finish writes the results of a run (docs/design.md §8 step 5): the run
 // record with its progress verdict, the human comments the agent saw
 // marked resolved, a question blocking the ticket after a second run
@@ -24,85 +50,100 @@ const maxSummary = 2000
 // neither moved the ticket nor asked nor reported, the pushed branch, the
 // commits recorded for review of a ticket moved to VERIFICATION
 // (review.go), and a provider pause after a quota error.
-func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunReport) {
+func (r *runState) finish(ctx context.Context, out Outcome, rep *RunReport) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
-	h, ref := r.h, r.plan.Ticket.Ref()
+	h := r.h
 	if r.ws != nil {
 		defer r.closeWorkspace()
-		defer r.reportRefusals(ctx)
-	}
-	var eff struct {
-		asked, reported bool
-		moved           board.State
-	}
-	var e tickettool.Effects
-	if r.tools != nil {
-		e = r.tools.Effects()
-		eff.asked, eff.moved = e.Asked, e.MovedTo
-		for _, c := range e.Comments {
-			if c.Kind == board.KindStatus || c.Kind == board.KindCompletion {
-				eff.reported = true
+		defer func() {
+			if text := refusalsText(r.ws.Exec); text != "" {
+				r.notes.note(ctx, board.KindNote, text)
 			}
-		}
+		}()
 	}
-	// A run that ended on an approval request waits for a person, like
-	// one that asked a question: it is blocked, not failed.
-	r.mu.Lock()
-	eff.asked = eff.asked || r.requested
-	r.mu.Unlock()
+	eff := r.effectsOf()
 	if eff.asked && (out.Status == board.RunCompleted || out.Status == "") {
 		out.Status = board.RunBlocked
 	}
+	worked := r.tools != nil
 	run := r.run
 	run.Status, run.Error = out.Status, out.Error
 	run.Usage = out.Usage
-	run.Progress = r.progressOf(ctx, out, e)
+	run.Progress = r.guard.verdict(ctx, out, worked, eff.Effects)
 	finished, err := h.opts.Store.FinishRun(ctx, run)
 	if err != nil {
 		r.log.Error("finish run", "err", err)
 	}
-	rep.Status, rep.Error, rep.MovedTo = out.Status, out.Error, eff.moved
+	rep.Status, rep.Error, rep.MovedTo = out.Status, out.Error, eff.MovedTo
 	if err == nil {
-		rep.Guard = r.guard(ctx, finished)
+		rep.Guard = r.guard.block(ctx, finished)
 	}
-
 	// The agent saw the human comments and the decisions once it got to
 	// work.
-	if r.tools != nil && (out.Usage.OutputTokens > 0 || eff.asked || eff.moved != "" || eff.reported) {
-		if len(r.seen) > 0 {
-			if err := h.opts.Store.ResolveComments(ctx, ref, r.seen); err != nil {
-				r.log.Error("resolve comments", "err", err)
-			}
-		}
-		if len(r.decisions) > 0 {
-			if err := h.opts.Store.MarkApprovalsTold(ctx, ref, r.decisions); err != nil {
-				r.log.Error("mark approvals told", "err", err)
-			}
-		}
+	if worked && (out.Usage.OutputTokens > 0 || eff.asked || eff.MovedTo != "" || eff.reported) {
+		r.markTold(ctx)
 	}
-	asked := rep.Guard != ""
-	if !asked && out.Status == board.RunCompleted && eff.moved == "" && !eff.asked && r.tools != nil {
-		asked = r.askPlanApproval(ctx)
-	}
-	switch {
-	case out.Status == board.RunBudgetExceeded:
-		r.budgetStop(ctx, out)
-	case eff.moved == "" && !eff.asked && !asked && !eff.reported && r.tools != nil:
-		r.note(ctx, board.KindStatus, statusText(out, r.plan.Task, h.opts.Now().Sub(r.run.StartedAt)))
-	}
+	r.comment(ctx, out, eff, rep.Guard != "")
 	if r.ws != nil {
-		r.push(ctx, st, rep)
-		if rep.MovedTo == board.Verification && !r.recordReview(ctx) {
-			rep.MovedTo = board.InProgress
-		}
-		r.publish(ctx, rep)
+		r.publishWork(ctx, rep)
 	}
 	if !out.RetryAt.IsZero() && out.RetryAt.After(h.opts.Now()) {
 		p := providerOf(r.plan.Model)
-		h.pause(st, p, out.RetryAt)
+		r.ledger.pause(p, out.RetryAt)
 		r.log.Warn("provider paused", "provider", p, "until", out.RetryAt.UTC().Format(time.RFC3339))
 	}
+}
+
+// markTold marks the human comments the agent saw resolved, and the
+// decisions it was told told.
+func (r *runState) markTold(ctx context.Context) {
+	ref := r.plan.Ticket.Ref()
+	if seen := r.seen.list(); len(seen) > 0 {
+		if err := r.h.opts.Store.ResolveComments(ctx, ref, seen); err != nil {
+			r.log.Error("resolve comments", "err", err)
+		}
+	}
+	if len(r.decisions) > 0 {
+		if err := r.h.opts.Store.MarkApprovalsTold(ctx, ref, r.decisions); err != nil {
+			r.log.Error("mark approvals told", "err", err)
+		}
+	}
+}
+
+// comment writes what the run leaves unsaid: the question asking a
+// person to approve a plan the agent did not ask about, the budget stop,
+// or a status comment when the agent neither moved the ticket nor asked
+// nor reported. guarded reports that the guard blocked the ticket.
+func (r *runState) comment(ctx context.Context, out Outcome, eff effects, guarded bool) {
+	worked := r.tools != nil
+	asked := guarded
+	if !asked && out.Status == board.RunCompleted && eff.MovedTo == "" && !eff.asked && worked {
+		asked = askPlanApproval(ctx, r.h.opts.Store, r.notes, r.plan)
+	}
+	switch {
+	case out.Status == board.RunBudgetExceeded:
+		sp, err := spending(ctx, r.h.opts.Store, r.h.opts.Now(), r.limits, r.plan.Project, r.plan.Ticket.Ref())
+		if err != nil {
+			r.log.Error("read spend for the budget comment", "err", err)
+		}
+		r.notes.post(ctx, budgetStopComment(r.plan.Project, r.limits, out, sp), "post budget comment")
+	case eff.MovedTo == "" && !eff.asked && !asked && !eff.reported && worked:
+		r.notes.note(ctx, board.KindStatus, statusText(out, r.plan.Task, r.h.opts.Now().Sub(r.run.StartedAt)))
+	}
+}
+
+// publishWork pushes the run's branch, records the work of a ticket moved
+// to VERIFICATION for review (back to IN_PROGRESS when there is nothing
+// to review) and opens or updates its pull request.
+func (r *runState) publishWork(ctx context.Context, rep *RunReport) {
+	h, p := r.h, r.plan
+	pusher{workspaces: h.opts.Workspaces, ledger: r.ledger, notes: r.notes, log: r.log}.push(ctx, p.Project, r.ws, rep)
+	reviews := reviewRecorder{workspaces: h.opts.Workspaces, store: h.opts.Store, notes: r.notes, redact: h.opts.Redact, log: r.log}
+	if rep.MovedTo == board.Verification && !reviews.record(ctx, p.Project, p.Ticket, r.ws.Branch) {
+		rep.MovedTo = board.InProgress
+	}
+	publisher{prs: h.opts.PullRequests, store: h.opts.Store, redact: h.opts.Redact, log: r.log}.publish(ctx, p.Project, p.Ticket.Ref(), rep)
 }
 
 // askPlanApproval asks, for the agent, a person to approve its plan when
@@ -110,25 +151,17 @@ func (r *runState) finish(ctx context.Context, out Outcome, st *State, rep *RunR
 // RESEARCH with a plan, neither moved nor blocked: the research prompt
 // tells the agent to ask, and a run that forgot would otherwise research
 // the ticket again on every beat. It reports whether it asked.
-func (r *runState) askPlanApproval(ctx context.Context) bool {
-	if !r.plan.Project.Agent.PermissionMode.PersonApprovesPlans() {
+func askPlanApproval(ctx context.Context, st interface {
+	Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error)
+}, notes ticketNotes, p Plan) bool {
+	if !p.Project.Agent.PermissionMode.PersonApprovesPlans() {
 		return false
 	}
-	ref := r.plan.Ticket.Ref()
-	t, err := r.h.opts.Store.Ticket(ctx, ref)
+	t, err := st.Ticket(ctx, p.Ticket.Ref())
 	if err != nil || t.State != board.Research || t.SubState == board.SubBlocked || strings.TrimSpace(t.Plan) == "" {
 		return false
 	}
-	// A question from the agent blocks the ticket until a person answers.
-	_, err = r.h.opts.Store.AddComment(ctx, ref, board.Comment{
-		AuthorType: board.Agent, AuthorName: runtimeAuthor, Kind: board.KindQuestion,
-		Content: "My plan is saved and waits for your approval. Move this ticket to IN_PROGRESS to let me implement it, or reply here to change the plan.",
-	})
-	if err != nil {
-		r.log.Error("ask for plan approval", "err", err)
-		return false
-	}
-	return true
+	return notes.ask(ctx, "My plan is saved and waits for your approval. Move this ticket to IN_PROGRESS to let me implement it, or reply here to change the plan.", "ask for plan approval")
 }
 
 // statusText is the runtime's status comment for a run that ended without
@@ -150,15 +183,6 @@ func statusText(out Outcome, task board.TaskKind, d time.Duration) string {
 		b.WriteString("\n\nThe next beat resumes from the transcript.")
 	}
 	return b.String()
-}
-
-// pause records that provider accepts requests again only at until.
-func (h *Heartbeat) pause(st *State, provider string, until time.Time) {
-	h.stateMu.Lock()
-	defer h.stateMu.Unlock()
-	if cur, ok := st.Paused[provider]; !ok || until.After(cur) {
-		st.Paused[provider] = until
-	}
 }
 
 // usd formats dollars as every comment and the CLI show them.

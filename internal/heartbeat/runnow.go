@@ -18,25 +18,31 @@ func (e *NotRunnableError) Error() string {
 	return fmt.Sprintf("%s cannot run now: %s", e.Ref, e.Reason)
 }
 
-// pickOne returns the pick of Options.Ticket: the ticket and the class the
+// pickStore is what picking one ticket reads.
+type pickStore interface {
+	Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error)
+	Project(ctx context.Context, slug string) (board.Project, error)
+	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
+}
+
+// pickOne returns the pick of ticket ref (Options.Ticket): the ticket and the class the
 // pick policy gives it, whatever else waits in its project. The board's
 // rules still hold: a ticket an agent may not work on (blocked, in
 // VERIFICATION or DONE, in BACKLOG of a project that does not take it,
 // in an archived project) is a *NotRunnableError.
-func (h *Heartbeat) pickOne(ctx context.Context) ([]board.Pick, error) {
-	ref := h.opts.Ticket
-	t, err := h.opts.Store.Ticket(ctx, ref)
+func pickOne(ctx context.Context, st pickStore, ref board.Ref) ([]board.Pick, error) {
+	t, err := st.Ticket(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	proj, err := h.opts.Store.Project(ctx, ref.Project)
+	proj, err := st.Project(ctx, ref.Project)
 	if err != nil {
 		return nil, err
 	}
 	if !proj.Active {
 		return nil, &NotRunnableError{ref, fmt.Sprintf("project %s is archived (bonsai project restore %s)", proj.Slug, proj.Slug)}
 	}
-	comments, err := h.opts.Store.Comments(ctx, ref)
+	comments, err := st.Comments(ctx, ref)
 	if err != nil {
 		return nil, err
 	}

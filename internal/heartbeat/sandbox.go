@@ -3,6 +3,7 @@ package heartbeat
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"time"
 
@@ -21,13 +22,13 @@ type SandboxFailure struct {
 	Error  string    `json:"error"`
 }
 
-// checkSandbox asks Options.Sandbox whether p's commands can run as its
-// settings ask, and returns why not, or "".
-func (h *Heartbeat) checkSandbox(p board.Project) string {
-	if h.opts.Sandbox == nil {
+// checkSandbox asks check (Options.Sandbox; nil checks nothing) whether
+// p's commands can run as its settings ask, and returns why not, or "".
+func checkSandbox(check func(board.Project) error, p board.Project) string {
+	if check == nil {
 		return ""
 	}
-	if err := h.opts.Sandbox(p); err != nil {
+	if err := check(p); err != nil {
 		return errText(err)
 	}
 	return ""
@@ -43,7 +44,8 @@ func sandboxBlocker(p board.Project, problem string) string {
 // ticket a project's unusable sandbox kept from running, and ends the
 // streaks of projects whose sandbox was found usable. Picks skipped for
 // an earlier reason (the repository, the model) leave the streak as it is.
-func (h *Heartbeat) noteSandbox(ctx context.Context, plans []Plan, st *State) {
+// now is when a streak starts.
+func noteSandbox(ctx context.Context, store commenter, plans []Plan, st *State, now time.Time, log *slog.Logger) {
 	for _, p := range plans {
 		slug := p.Project.Slug
 		if p.Sandbox == "" {
@@ -56,13 +58,13 @@ func (h *Heartbeat) noteSandbox(ctx context.Context, plans []Plan, st *State) {
 		f, ok := st.Sandbox[slug]
 		f.Error = p.Sandbox
 		if !ok {
-			f.Since, f.Ticket = h.opts.Now(), p.Ticket.Ref().String()
-			_, err := h.opts.Store.AddComment(ctx, p.Ticket.Ref(), board.Comment{
+			f.Since, f.Ticket = now, p.Ticket.Ref().String()
+			_, err := store.AddComment(ctx, p.Ticket.Ref(), board.Comment{
 				AuthorType: board.System, AuthorName: runtimeAuthor, Kind: board.KindStatus,
 				Content: sandboxFailedText(p.Project, p.Sandbox),
 			})
 			if err != nil {
-				h.log.Error("post runtime comment", "ticket", f.Ticket, "err", err)
+				log.Error("post runtime comment", "ticket", f.Ticket, "err", err)
 				continue // try again next beat
 			}
 		}

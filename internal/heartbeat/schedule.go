@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -36,46 +37,52 @@ type FireReport struct {
 	Lost bool `json:"lost,omitempty"`
 }
 
-// FireDue fires the schedules due now, before the pick, so their tickets
-// are picked by the normal policy in this same beat. A schedule whose
-// windows were missed (the machine was off) fires once: its next time is
-// computed from now. No model is asked.
-func (h *Heartbeat) FireDue(ctx context.Context) []FireReport {
-	reps, _ := h.fireDue(ctx)
-	return reps
+// fireStore is what firing schedules reads and writes: the schedules and
+// their firings, and a schedule's project.
+type fireStore interface {
+	Scheduler
+	Project(ctx context.Context, slug string) (board.Project, error)
 }
 
-// fireDue is FireDue, with the error that kept it from reading the due
-// schedules (logged).
-func (h *Heartbeat) fireDue(ctx context.Context) ([]FireReport, error) {
-	now := h.opts.Now()
-	due, err := h.opts.Store.DueSchedules(ctx, now)
+// firer fires schedules (docs/schedules.md).
+type firer struct {
+	store      fireStore
+	workspaces Workspaces
+	sandbox    func(board.Project) error // Options.Sandbox
+	redact     func(string) string
+	now        func() time.Time
+	project    string // Options.Project: "" fires every project's
+	log        *slog.Logger
+}
+
+// fireDue is Heartbeat.FireDue, with the error that kept it from reading
+// the due schedules (logged).
+func (fr firer) fireDue(ctx context.Context) ([]FireReport, error) {
+	now := fr.now()
+	due, err := fr.store.DueSchedules(ctx, now)
 	if err != nil {
-		h.log.Error("due schedules", "err", err)
+		fr.log.Error("due schedules", "err", err)
 		return nil, err
 	}
 	var reps []FireReport
 	for _, s := range due {
-		if h.opts.Project != "" && s.ProjectSlug != h.opts.Project {
+		if fr.project != "" && s.ProjectSlug != fr.project {
 			continue
 		}
-		rep := h.Fire(ctx, s)
-		h.log.Info("schedule fired", "schedule", rep.Schedule, "outcome", rep.Outcome, "ticket", rep.Ticket, "detail", rep.Detail, "lost", rep.Lost)
+		rep := fr.fire(ctx, s)
+		fr.log.Info("schedule fired", "schedule", rep.Schedule, "outcome", rep.Outcome, "ticket", rep.Ticket, "detail", rep.Detail, "lost", rep.Lost)
 		reps = append(reps, rep)
 	}
 	return reps, nil
 }
 
-// Fire fires schedule s as read from the store (its NextFire is the
-// firing's due time): the overlap rule, the pre-check, then the ticket, in
-// one store transaction that moves NextFire on from now. `bonsai schedule
-// fire` calls it for a schedule that is not due yet.
-func (h *Heartbeat) Fire(ctx context.Context, s board.Schedule) FireReport {
+// fire is Heartbeat.Fire.
+func (fr firer) fire(ctx context.Context, s board.Schedule) FireReport {
 	rep := FireReport{Schedule: s.ProjectSlug + "/" + s.Name}
-	now := h.opts.Now()
+	now := fr.now()
 	sc, err := schedule.Compile(schedule.Rule{Kind: schedule.Kind(s.Kind), Expr: s.Expr, Zone: s.TimeZone, Anchor: s.Anchor})
 	if err != nil {
-		return h.failFiring(ctx, s, rep, now, err.Error())
+		return fr.failFiring(ctx, s, rep, now, err.Error())
 	}
 	next, ok := sc.Next(now)
 	if !ok {
@@ -85,17 +92,17 @@ func (h *Heartbeat) Fire(ctx context.Context, s board.Schedule) FireReport {
 	if s.Overlap != board.OverlapAlways && s.Overlaps() {
 		prev := board.Ref{Project: s.ProjectSlug, Number: s.LastTicket}
 		f.Outcome, f.Detail = board.FiringOverlap, fmt.Sprintf("%s is still %s", prev, s.LastTicketState)
-		return h.record(ctx, rep, f)
+		return fr.record(ctx, rep, f)
 	}
 	var data string
 	if s.PreCheck != "" {
-		wake, d, err := h.preCheck(ctx, s)
+		wake, d, err := fr.preCheck(ctx, s)
 		if err != nil {
-			return h.failFiring(ctx, s, rep, now, err.Error())
+			return fr.failFiring(ctx, s, rep, now, err.Error())
 		}
 		if !wake {
 			f.Outcome, f.Detail = board.FiringAsleep, "the pre-check said wake: false"
-			return h.record(ctx, rep, f)
+			return fr.record(ctx, rep, f)
 		}
 		data = d
 	}
@@ -105,7 +112,7 @@ func (h *Heartbeat) Fire(ctx context.Context, s board.Schedule) FireReport {
 	}
 	title, err := schedule.RenderTitle(s.Title, at, sc.Location())
 	if err != nil {
-		return h.failFiring(ctx, s, rep, now, err.Error())
+		return fr.failFiring(ctx, s, rep, now, err.Error())
 	}
 	desc := s.Description
 	if data != "" {
@@ -114,21 +121,21 @@ func (h *Heartbeat) Fire(ctx context.Context, s board.Schedule) FireReport {
 	f.Outcome = board.FiringCreated
 	f.Ticket = &board.Ticket{ProjectSlug: s.ProjectSlug, Title: title, Description: desc, Criteria: s.Criteria,
 		Priority: s.Priority, State: s.StartState}
-	return h.record(ctx, rep, f)
+	return fr.record(ctx, rep, f)
 }
 
 // record stores a firing; losing the compare-and-set to another beat is
 // not an error.
-func (h *Heartbeat) record(ctx context.Context, rep FireReport, f board.Fire) FireReport {
+func (fr firer) record(ctx context.Context, rep FireReport, f board.Fire) FireReport {
 	rep.Outcome, rep.Detail = f.Outcome, f.Detail
-	fr, err := h.opts.Store.FireSchedule(ctx, f)
+	firing, err := fr.store.FireSchedule(ctx, f)
 	switch {
 	case board.ErrorCode(err) == board.ECONFLICT:
 		rep.Lost, rep.Outcome = true, ""
 	case err != nil:
-		rep.Outcome, rep.Detail = board.FiringFailed, h.opts.Redact(errText(err))
-	case fr.Ticket != 0:
-		rep.Ticket = board.Ref{Project: f.Ticket.ProjectSlug, Number: fr.Ticket}.String()
+		rep.Outcome, rep.Detail = board.FiringFailed, fr.redact(errText(err))
+	case firing.Ticket != 0:
+		rep.Ticket = board.Ref{Project: f.Ticket.ProjectSlug, Number: firing.Ticket}.String()
 	}
 	return rep
 }
@@ -136,14 +143,14 @@ func (h *Heartbeat) record(ctx context.Context, rep FireReport, f board.Fire) Fi
 // failFiring records a failed pre-check (or a schedule that cannot fire:
 // a zone or title template that no longer works)
 // and backs off.
-func (h *Heartbeat) failFiring(ctx context.Context, s board.Schedule, rep FireReport, now time.Time, msg string) FireReport {
-	msg = h.opts.Redact(msg)
+func (fr firer) failFiring(ctx context.Context, s board.Schedule, rep FireReport, now time.Time, msg string) FireReport {
+	msg = fr.redact(msg)
 	f := board.Fire{ScheduleID: s.ID, DueAt: s.NextFire, Next: now.Add(board.PreCheckBackoff(s.Failures + 1)), Detail: msg}
 	rep.Outcome, rep.Detail = board.FiringFailed, msg
-	if _, err := h.opts.Store.FailSchedule(ctx, f); board.ErrorCode(err) == board.ECONFLICT {
+	if _, err := fr.store.FailSchedule(ctx, f); board.ErrorCode(err) == board.ECONFLICT {
 		rep.Lost, rep.Outcome = true, ""
 	} else if err != nil {
-		h.log.Error("record pre-check failure", "schedule", rep.Schedule, "err", err)
+		fr.log.Error("record pre-check failure", "schedule", rep.Schedule, "err", err)
 	}
 	return rep
 }
@@ -151,17 +158,17 @@ func (h *Heartbeat) failFiring(ctx context.Context, s board.Schedule, rep FireRe
 // preCheck runs s's pre-check in a checkout of its project's default
 // branch, through the project's executor (its sandbox), and reads the last
 // line of its stdout.
-func (h *Heartbeat) preCheck(ctx context.Context, s board.Schedule) (wake bool, data string, err error) {
-	p, err := h.opts.Store.Project(ctx, s.ProjectSlug)
+func (fr firer) preCheck(ctx context.Context, s board.Schedule) (wake bool, data string, err error) {
+	p, err := fr.store.Project(ctx, s.ProjectSlug)
 	if err != nil {
 		return false, "", err
 	}
-	if h.opts.Sandbox != nil {
-		if err := h.opts.Sandbox(p); err != nil {
+	if fr.sandbox != nil {
+		if err := fr.sandbox(p); err != nil {
 			return false, "", err
 		}
 	}
-	ws, err := h.opts.Workspaces.Checkout(ctx, p)
+	ws, err := fr.workspaces.Checkout(ctx, p)
 	if err != nil {
 		return false, "", fmt.Errorf("workspace: %w", err)
 	}

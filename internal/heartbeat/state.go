@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -57,18 +58,35 @@ func ReadState(path string) *State {
 	return st
 }
 
-func (h *Heartbeat) loadState() *State { return ReadState(h.opts.StateFile) }
+// ledger is the State of the current beat, written by its runs at once:
+// every change goes through its lock. The beat reads and saves it
+// before and after its runs.
+type ledger struct {
+	mu  sync.Mutex
+	st  *State
+	now func() time.Time
+}
 
-// saveState writes the state, dropping pauses that are over (repository
-// backoffs stay, counting failures in a row, until the repository works). The beat
-// holds the lock, so no other beat writes it at the same time. It writes in
-// place (see overwrite) rather than through a rename, which would force a
-// flush to disk on every idle beat; a torn file reads as an empty state.
-func (h *Heartbeat) saveState(st *State) error {
-	if h.opts.StateFile == "" {
+// pause records that provider accepts requests again only at until.
+func (l *ledger) pause(provider string, until time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if cur, ok := l.st.Paused[provider]; !ok || until.After(cur) {
+		l.st.Paused[provider] = until
+	}
+}
+
+// saveState writes the state to path ("": nowhere), dropping pauses that
+// are over (repository backoffs stay, counting failures in a row, until
+// the repository works). The beat holds the lock, so no other beat
+// writes it at the same time. It writes in place (see overwrite) rather
+// than through a rename, which would force a flush to disk on every idle
+// beat; a torn file reads as an empty state.
+func saveState(path string, st *State, now time.Time) error {
+	if path == "" {
 		return nil
 	}
-	return writeState(h.opts.StateFile, st, h.opts.Now())
+	return writeState(path, st, now)
 }
 
 // writeState writes st to path, dropping the pauses over at now.

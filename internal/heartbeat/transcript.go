@@ -28,44 +28,54 @@ type Transcripts interface {
 	WriteLive(ctx context.Context, ticketID string, data []byte, fresh bool) error
 }
 
-// storedCopy prepares the ticket's transcript file at path from the
-// store, before a run, and returns the mirror the run's session writes
-// through (nil when the file alone is the transcript).
+// transcriptCopy prepares a ticket's transcript file from the store's
+// copy (Options.Transcripts) before a run.
+type transcriptCopy struct {
+	store   Transcripts // nil: the file alone is the transcript
+	shared  bool        // Options.SharedBoard
+	timeout time.Duration
+}
+
+// prepare prepares the ticket's transcript file at path from the store,
+// before a run, and returns the mirror the run's session writes through
+// (nil when the file alone is the transcript) and, when a local file was
+// set aside, its new name.
 //
 // On a shared board the store is the transcript and the file is this
 // machine's cache of it: the file is rebuilt from the stored lines, and
 // the run mirrors every line it writes into the store before the file.
 // A file holding lines the store lacks (or other lines) does not win: it
-// is kept beside as transcript.jsonl.local-<time>, and the ticket gets a
-// note saying so; the run resumes from the store.
+// is kept beside as transcript.jsonl.local-<time>, and its name returned
+// for the ticket to say so; the run resumes from the store.
 //
 // On one machine the file is the transcript. Stored lines matter only
 // when it does not exist (a board copied back from a shared store by
 // `bonsai store migrate`): the file is written from them.
-func (r *runState) storedCopy(ctx context.Context, path string) (session.Mirror, error) {
-	h, t := r.h, r.plan.Ticket
-	if h.opts.Transcripts == nil {
-		return nil, nil
+func (c transcriptCopy) prepare(ctx context.Context, ticketID, path string) (m session.Mirror, kept string, err error) {
+	if c.store == nil {
+		return nil, "", nil
 	}
-	if !h.opts.SharedBoard {
+	if !c.shared {
 		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+			return nil, "", err
 		}
-		if _, err := rebuild(ctx, h.opts.Transcripts, t.ID, path); err != nil {
-			return nil, fmt.Errorf("write the transcript from the store: %w", err)
+		if _, err := rebuild(ctx, c.store, ticketID, path); err != nil {
+			return nil, "", fmt.Errorf("write the transcript from the store: %w", err)
 		}
-		return nil, nil
+		return nil, "", nil
 	}
-	kept, err := rebuild(ctx, h.opts.Transcripts, t.ID, path)
+	kept, err = rebuild(ctx, c.store, ticketID, path)
 	if err != nil {
-		return nil, fmt.Errorf("read the transcript from the store: %w", err)
+		return nil, "", fmt.Errorf("read the transcript from the store: %w", err)
 	}
-	if kept != "" {
-		r.log.Warn("the local transcript held lines the store lacks; kept it aside, resuming from the store", "kept", kept)
-		r.note(ctx, board.KindNote, fmt.Sprintf("Worker `%s` had a copy of this ticket's transcript with lines the board's store does not hold. "+
-			"The run resumes from the store's transcript; that copy was kept on that machine as `%s`.", h.opts.WorkerID, kept))
-	}
-	return &storeMirror{ctx: context.WithoutCancel(ctx), store: h.opts.Transcripts, ticket: t.ID, timeout: h.opts.LeaseTTL}, nil
+	return &storeMirror{ctx: context.WithoutCancel(ctx), store: c.store, ticket: ticketID, timeout: c.timeout}, kept, nil
+}
+
+// keptText tells the ticket that worker's copy of its transcript, with
+// lines the store lacks, was set aside as kept.
+func keptText(worker, kept string) string {
+	return fmt.Sprintf("Worker `%s` had a copy of this ticket's transcript with lines the board's store does not hold. "+
+		"The run resumes from the store's transcript; that copy was kept on that machine as `%s`.", worker, kept)
 }
 
 // rebuild writes the ticket's stored lines into the file at path (nothing

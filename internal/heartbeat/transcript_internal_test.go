@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
@@ -83,5 +84,50 @@ func TestRebuild(t *testing.T) {
 				t.Errorf("temporary files left: %v", left)
 			}
 		})
+	}
+}
+
+// TestTranscriptCopy: on one machine the file is the transcript (no
+// mirror); on a shared board the file is rebuilt from the store, a
+// local file the store lacks is kept aside, and every line the run
+// writes goes through the mirror.
+func TestTranscriptCopy(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo", Repo: "https://example.com/d.git", DefaultBranch: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	tk, err := db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "t"}, board.Human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AppendTranscript(ctx, tk.ID, 0, [][]byte{[]byte(`{"type":"session","version":1}`)}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "transcript.jsonl")
+	local := []byte(`{"type":"session","version":1}` + "\n" + `{"local":true}` + "\n")
+	if err := os.WriteFile(path, local, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, kept, err := transcriptCopy{store: db}.prepare(ctx, tk.ID, path)
+	if err != nil || m != nil || kept != "" {
+		t.Fatalf("one machine: mirror %v, kept %q, err %v; want the file left as it is", m, kept, err)
+	}
+	m, kept, err = transcriptCopy{store: db, shared: true, timeout: time.Minute}.prepare(ctx, tk.ID, path)
+	if err != nil || m == nil || kept == "" {
+		t.Fatalf("shared board: mirror %v, kept %q, err %v; want a mirror and the local copy kept", m, kept, err)
+	}
+	if b, _ := os.ReadFile(kept); !bytes.Equal(b, local) {
+		t.Fatalf("kept copy = %q, want the local file", b)
+	}
+	if err := m.MirrorLine(1, []byte(`{"n":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.MirrorLine(1, []byte(`{"n":1}`)); err == nil {
+		t.Fatal("a second writer of line 1 was not refused")
 	}
 }

@@ -3,11 +3,9 @@ package agentrunner
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"regexp"
-	"strings"
 	"sync"
 
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/tools"
@@ -26,9 +24,6 @@ import (
 const limitEndText = "\n\nbonsai: this run ends here because the command met a sandbox limit; the next run goes on from this result. " +
 	"Do not run the command again as it is: do the work in smaller steps, or ask a person to raise the limit."
 
-// maxLimitCommand bounds the command quoted in the run's error.
-const maxLimitCommand = 200
-
 // limitHit records the first command of a run that met a sandbox limit.
 type limitHit struct {
 	mu      sync.Mutex
@@ -45,73 +40,13 @@ func (h *limitHit) record(note, command string) {
 	}
 }
 
-// Error is the run's error for the recorded hit, "" when there was none.
-// It names the limits and the command, and says how to raise them; it is
-// the same for the same limit and command on every run (the amounts a
-// note measured are left out), so that the no-progress guard's "same
-// error twice" rule blocks a ticket that meets it again and again.
+// Error is the run's error for the recorded hit (agentjob.LimitError),
+// "" when there was none.
 func (h *limitHit) Error() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.note == "" {
-		return ""
-	}
-	var what, keys []string
-	for _, n := range strings.Split(h.note, "; ") {
-		m := limitKey.FindStringSubmatchIndex(n)
-		if m == nil {
-			continue
-		}
-		what = append(what, measured.ReplaceAllString(n[:m[1]], "grew past"))
-		keys = append(keys, n[m[2]:m[3]])
-	}
-	if len(what) == 0 { // a note of another form: quoted whole
-		what = []string{h.note}
-	}
-	raise := "raise the limit in config.json"
-	if len(keys) > 0 {
-		raise = "raise it with `bonsai config set " + keys[0] + " N`"
-		for _, k := range keys[1:] {
-			raise += " or `bonsai config set " + k + " N`"
-		}
-	}
-	return fmt.Sprintf("a command met the sandbox's limits, so the run ended: %s; the command: %s. "+
-		"If the work needs more, %s; else tell the agent to do it in smaller steps.",
-		strings.Join(what, "; "), oneLine(h.command, maxLimitCommand), raise)
+	return agentjob.LimitError(h.note, h.command)
 }
-
-// LimitError is the run's error for a command that met the sandbox's
-// limits (note, as executor.Exit.Limit): an engine's run that ends at a
-// limit is recorded as Bonsai's own loop's is.
-func LimitError(note, command string) string {
-	h := &limitHit{}
-	h.record(note, command)
-	return h.Error()
-}
-
-var (
-	// limitKey ends the first clause of each of the sandbox's limit
-	// notes (internal/executor/sandbox/notes.go) and names its key.
-	limitKey = regexp.MustCompile(`\((limits\.[A-Za-z]+) in config\.json\)`)
-	// measured is the amount the disk guard measured, which differs
-	// from run to run.
-	measured = regexp.MustCompile(`grew by [^,;]*?, past`)
-)
-
-// oneLine returns s on one line, cut to n bytes.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8Start(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-// utf8Start reports whether b starts a UTF-8 sequence.
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // stopOnLimit returns ts with the bash tool ending the run (Terminate)
 // after a command that met a sandbox limit, recorded in hit.

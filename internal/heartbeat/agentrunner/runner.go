@@ -9,19 +9,13 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/agenthost"
+	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
-	"github.com/bonsai-run/bonsai/internal/gate"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/llm"
-	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/session"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
-
-// AuthPause is how long a provider that rejected the key is left alone,
-// so that every beat does not fail (and comment) again.
-const AuthPause = 10 * time.Minute
 
 // Options configures a Runner.
 type Options struct {
@@ -42,7 +36,7 @@ type Options struct {
 	// ExtraTools, when not nil, gives a job more tools (the project's MCP
 	// servers, working through the job's workspace executor) and a func
 	// that releases them when the run ends.
-	ExtraTools func(ctx context.Context, job heartbeat.Job) ([]tool.Tool, func())
+	ExtraTools func(ctx context.Context, job agentjob.Job) ([]tool.Tool, func())
 	// MaxTurns ends a run after this many model requests (0: no limit).
 	MaxTurns int
 	// Thinking gives the configured thinking level of a task's runs
@@ -61,8 +55,8 @@ type Runner struct {
 }
 
 var (
-	_ heartbeat.AgentRunner = (*Runner)(nil)
-	_ heartbeat.Readiness   = (*Runner)(nil)
+	_ agentjob.AgentRunner = (*Runner)(nil)
+	_ agentjob.Readiness   = (*Runner)(nil)
 )
 
 // New returns a Runner.
@@ -76,7 +70,7 @@ func New(opts Options) (*Runner, error) {
 	return &Runner{opts: opts}, nil
 }
 
-// Ready implements heartbeat.Readiness.
+// Ready implements agentjob.Readiness.
 func (r *Runner) Ready(model string) error {
 	if r.opts.Ready == nil {
 		return nil
@@ -84,17 +78,17 @@ func (r *Runner) Ready(model string) error {
 	return r.opts.Ready(model)
 }
 
-// RunAgent implements heartbeat.AgentRunner: it resumes (or starts) the
+// RunAgent implements agentjob.AgentRunner: it resumes (or starts) the
 // ticket's transcript, prompts the agent with the job's task and maps how
 // the loop ended to a run status.
-func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+func (r *Runner) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outcome, error) {
 	model, info, err := r.opts.Model(job.Model)
 	if err != nil {
-		return heartbeat.Outcome{Status: board.RunError, Error: err.Error()}, nil
+		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
 	sess, err := agenthost.Resume(job.SessionFile, job.Project.Slug, session.Options{Mirror: job.Mirror})
 	if err != nil {
-		return heartbeat.Outcome{}, fmt.Errorf("open transcript: %w", err)
+		return agentjob.Outcome{}, fmt.Errorf("open transcript: %w", err)
 	}
 	defer sess.Close()
 	// The message being streamed goes to a side file the web UI follows.
@@ -115,7 +109,7 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	host, err := agenthost.New(ctx, agenthost.Config{
 		Prompt:  Prompt(ctx, job, nil),
 		OpenDir: r.opts.OpenDir, Tools: agenthost.CodingTools(), NewTools: r.codingTools(hit), Extra: extra,
-		Gate:    Gate(job),
+		Gate:    agentjob.Gate(job),
 		Session: sess, Model: model, Info: info, MaxTurns: r.opts.MaxTurns, Thinking: r.ThinkingLevel(job, info),
 		Budget: job.Budget.USD, TokenBudget: job.Budget.Tokens, Deadline: job.Deadline,
 		OnEvent: func(e agent.Event) {
@@ -131,12 +125,12 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 			end := e.Type == agent.EventTurnEnd ||
 				e.Type == agent.EventMessageEnd && e.Message != nil && e.Message.Role == llm.RoleAssistant
 			if end && job.OnUsage != nil {
-				job.OnUsage(UsageOf(a.Usage()).Sub(UsageOf(start)))
+				job.OnUsage(agentjob.UsageOf(a.Usage()).Sub(agentjob.UsageOf(start)))
 			}
 		},
 	})
 	if err != nil {
-		return heartbeat.Outcome{}, err
+		return agentjob.Outcome{}, err
 	}
 	defer host.Close()
 	if r.opts.Logger != nil {
@@ -148,10 +142,10 @@ func (r *Runner) RunAgent(ctx context.Context, job heartbeat.Job) (heartbeat.Out
 	start = a.Usage()
 	// A person's comment posted while the agent works reaches it before
 	// its next model request, quoted as data like the thread.
-	job.Steering.Attach(func(cs []board.Comment) { a.Steer(llm.UserText(SteerText(cs))) })
+	job.Steering.Attach(func(cs []board.Comment) { a.Steer(llm.UserText(agentjob.SteerText(cs))) })
 	defer job.Steering.Attach(nil)
 	// The run's usage comes from the loop's result (compaction included).
-	res := a.Prompt(ctx, llm.UserText(TaskPrompt(job)))
+	res := a.Prompt(ctx, llm.UserText(agentjob.TaskPrompt(job)))
 	out := r.outcome(res)
 	if e := hit.Error(); e != "" && (res.Reason == agent.EndStopped || res.Reason == agent.EndNoProgress) {
 		out.Status, out.Error = board.RunError, e
@@ -174,25 +168,9 @@ func (r *Runner) codingTools(hit *limitHit) func(ws, skills executor.Executor) [
 	}
 }
 
-// Gate is the command gate of a job: its policy in the job's worktree,
-// and its Approve hook for the commands the policy holds for a person.
-func Gate(job heartbeat.Job) gate.Config {
-	c := gate.Config{Policy: job.Policy, ReadOnly: job.ReadOnly, Unconfined: job.Project.Agent.Sandbox == board.SandboxOff}
-	if job.Workspace != nil {
-		c.Policy.Workspace = job.Workspace.Root
-	}
-	if approve := job.Approve; approve != nil {
-		c.Ask = func(ctx context.Context, command string, d policy.Decision) gate.Answer {
-			a := approve(ctx, command, d)
-			return gate.Answer{Allow: a.Allow, Message: a.Message, EndRun: a.EndRun}
-		}
-	}
-	return c
-}
-
 // outcome maps how the loop ended to the run's outcome.
-func (r *Runner) outcome(res agent.Result) heartbeat.Outcome {
-	out := heartbeat.Outcome{Usage: UsageOf(res.Usage), Summary: res.Text()}
+func (r *Runner) outcome(res agent.Result) agentjob.Outcome {
+	out := agentjob.Outcome{Usage: agentjob.UsageOf(res.Usage), Summary: res.Text()}
 	switch res.Reason {
 	case agent.EndStop, agent.EndStopped:
 		out.Status = board.RunCompleted
@@ -215,24 +193,24 @@ func (r *Runner) outcome(res agent.Result) heartbeat.Outcome {
 			out.RetryAt = r.opts.Now().Add(le.RetryAfter)
 		case le.Kind == llm.KindAuth:
 			// A rejected key fails every run until a person fixes it.
-			out.RetryAt = r.opts.Now().Add(AuthPause)
+			out.RetryAt = r.opts.Now().Add(agentjob.AuthPause)
 		}
 	}
 	return out
 }
 
-// Spent implements heartbeat.Charger: it sums the usage of the assistant
+// Spent implements agentjob.Charger: it sums the usage of the assistant
 // messages the transcript recorded since a time.
 func (r *Runner) Spent(sessionFile string, since time.Time) (board.Usage, error) {
 	u, err := session.UsageSince(sessionFile, since)
-	return UsageOf(u), err
+	return agentjob.UsageOf(u), err
 }
 
 // ThinkingLevel returns the thinking level of job's run: the project's
 // setting, else the configured level of its task; off for a model the
 // catalog does not mark as thinking (it would refuse the parameter).
 // The engines' runs get the same (engine.Options.Thinking).
-func (r *Runner) ThinkingLevel(job heartbeat.Job, info llm.Info) llm.ThinkingLevel {
+func (r *Runner) ThinkingLevel(job agentjob.Job, info llm.Info) llm.ThinkingLevel {
 	if !info.Thinking {
 		return llm.ThinkingOff
 	}
@@ -245,11 +223,4 @@ func (r *Runner) ThinkingLevel(job heartbeat.Job, info llm.Info) llm.ThinkingLev
 		return llm.ThinkingOff
 	}
 	return r.opts.Thinking(job.Task)
-}
-
-// UsageOf converts the provider's usage, as the agent loop counts it, to
-// the board's: the one place where the two meet.
-func UsageOf(u llm.Usage) board.Usage {
-	return board.Usage{InputTokens: u.Input, OutputTokens: u.Output,
-		CacheReadTokens: u.CacheRead, CacheWriteTokens: u.CacheWrite, ReasoningTokens: u.Reasoning, CostUSD: u.Cost}
 }
