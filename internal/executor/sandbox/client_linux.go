@@ -11,10 +11,12 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox/execserver"
 )
 
 // server is the host's handle on a persistent sandbox: bwrap running the
-// command server (serveMain), and the control socket it listens on.
+// command server (execserver), and the control socket it listens on.
 type server struct {
 	cmd    *exec.Cmd
 	dir    string // 0700, holds the socket
@@ -155,7 +157,7 @@ func (s *Executor) startServer(mount []string) (*server, error) {
 		k, v, _ := strings.Cut(kv, "=")
 		args = append(args, "--setenv", k, v)
 	}
-	args = append(args, "--", exeIn, BridgeArg, serveArg, proxySock, s.opts.Limits.serverSpec())
+	args = append(args, "--", exeIn, BridgeArg, execserver.ServeArg, proxySock, s.opts.Limits.serverSpec())
 	cmd := exec.Command(args[0], args[1:]...)
 	v := &server{cmd: cmd, dir: dir, sock: sock, done: make(chan struct{}), stderr: &tail{max: 4 << 10}}
 	// bwrap's own environment stays in its init, PID 1 of the sandbox,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox/execserver"
 )
 
 // killedNote ends the output of a command whose sandbox ended under it.
@@ -20,7 +21,7 @@ const killedNote = "\nbonsai: the sandbox ended while the command ran (a command
 // sandbox's command server. A command the server never started, because
 // it was found dead, is sent once more to a new one.
 func (s *Executor) runPersistent(ctx context.Context, argv []string, dir string, opts executor.RunOptions) (executor.Exit, error) {
-	req := request{Argv: argv, Env: s.environ(s.viewEnv(opts)), Dir: dir}
+	req := execserver.Request{Argv: argv, Env: s.environ(s.viewEnv(opts)), Dir: dir}
 	for attempt := 0; ; attempt++ {
 		x, retry, err := s.attempt(ctx, req, opts)
 		if !retry || attempt > 0 {
@@ -32,7 +33,7 @@ func (s *Executor) runPersistent(ctx context.Context, argv []string, dir string,
 // attempt sends req to the server and waits for the command, killing it
 // on ctx's end or the timeout. retry reports a command that never ran
 // because the server died.
-func (s *Executor) attempt(ctx context.Context, req request, opts executor.RunOptions) (x executor.Exit, retry bool, err error) {
+func (s *Executor) attempt(ctx context.Context, req execserver.Request, opts executor.RunOptions) (x executor.Exit, retry bool, err error) {
 	v, c, err := s.dialServer(opts.ReadOnly)
 	if err != nil {
 		return x, false, err
@@ -74,12 +75,12 @@ func (s *Executor) attempt(ctx context.Context, req request, opts executor.RunOp
 		}
 		defer ew.Close()
 	}
-	if err := writeRequest(c, req, [3]*os.File{stdin, pw, ew}); err != nil {
+	if err := execserver.WriteRequest(c, req, [3]*os.File{stdin, pw, ew}); err != nil {
 		pr.Close()
 		if er != nil {
 			er.Close()
 		}
-		if errors.Is(err, errTooLarge) || !s.died(v) {
+		if errors.Is(err, execserver.ErrTooLarge) || !s.died(v) {
 			return fail(err)
 		}
 		return executor.Exit{}, true, s.serverErr(v, err)
@@ -104,11 +105,11 @@ func (s *Executor) attempt(ctx context.Context, req request, opts executor.RunOp
 		pending++
 		go executor.CopyOutput(opts.Stderr, er, copied)
 	}
-	replies := make(chan reply, 2)
+	replies := make(chan execserver.Reply, 2)
 	go func() {
 		dec := json.NewDecoder(c)
 		for {
-			var r reply
+			var r execserver.Reply
 			if dec.Decode(&r) != nil {
 				close(replies)
 				return

@@ -1,4 +1,4 @@
-package sandbox
+package execserver
 
 import (
 	"encoding/binary"
@@ -24,15 +24,15 @@ import (
 // host half-closes the connection to have the command killed; a closed
 // connection kills it too.
 
-// request is one command for the server.
-type request struct {
+// Request is one command for the server.
+type Request struct {
 	Argv []string `json:"argv"`
 	Env  []string `json:"env"`
 	Dir  string   `json:"dir"`
 }
 
-// reply is one line of the server's answer.
-type reply struct {
+// Reply is one line of the server's answer.
+type Reply struct {
 	Starting bool `json:"starting,omitempty"`
 	PID      int  `json:"pid,omitempty"`
 	Exit     *int `json:"exit,omitempty"`
@@ -41,21 +41,21 @@ type reply struct {
 	TmpFull bool `json:"tmpFull,omitempty"`
 }
 
-// errTooLarge means a request is over maxRequest.
-var errTooLarge = errors.New("command too large")
+// ErrTooLarge means a request is over maxRequest.
+var ErrTooLarge = errors.New("command too large")
 
 // maxRequest bounds a request's JSON: scripts and environments are
 // large at times, never this large.
 const maxRequest = 64 << 20
 
-// writeRequest sends r with the files stdin, stdout and stderr.
-func writeRequest(c *net.UnixConn, r request, stdio [3]*os.File) error {
+// WriteRequest sends r with the files stdin, stdout and stderr.
+func WriteRequest(c *net.UnixConn, r Request, stdio [3]*os.File) error {
 	body, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
 	if len(body) > maxRequest {
-		return fmt.Errorf("%w: the command and its environment take %d bytes, more than %d", errTooLarge, len(body), maxRequest)
+		return fmt.Errorf("%w: the command and its environment take %d bytes, more than %d", ErrTooLarge, len(body), maxRequest)
 	}
 	msg := make([]byte, 4+len(body))
 	binary.BigEndian.PutUint32(msg, uint32(len(body)))
@@ -71,9 +71,9 @@ func writeRequest(c *net.UnixConn, r request, stdio [3]*os.File) error {
 	return err
 }
 
-// readRequest reads a request and the three files that come with it.
-func readRequest(c *net.UnixConn) (request, []*os.File, error) {
-	var r request
+// ReadRequest reads a request and the three files that come with it.
+func ReadRequest(c *net.UnixConn) (Request, []*os.File, error) {
+	var r Request
 	buf := make([]byte, 16<<10)
 	oob := make([]byte, syscall.CmsgSpace(3*4))
 	n, oobn, _, _, err := c.ReadMsgUnix(buf, oob)
@@ -88,7 +88,7 @@ func readRequest(c *net.UnixConn) (request, []*os.File, error) {
 		closeFiles(files)
 		return r, nil, err
 	}
-	fail := func(err error) (request, []*os.File, error) {
+	fail := func(err error) (Request, []*os.File, error) {
 		closeFiles(files)
 		return r, nil, err
 	}
@@ -135,6 +135,7 @@ func parseRights(oob []byte) ([]*os.File, error) {
 	return files, nil
 }
 
+// closeFiles closes the files that are not nil.
 func closeFiles(files []*os.File) {
 	for _, f := range files {
 		if f != nil {

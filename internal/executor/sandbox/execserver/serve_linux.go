@@ -1,4 +1,4 @@
-package sandbox
+package execserver
 
 import (
 	"encoding/json"
@@ -14,8 +14,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/bonsai-run/bonsai/internal/executor/local"
 )
 
 // controlFD is the descriptor of the control socket's listener the host
@@ -27,12 +25,13 @@ const controlFD = 3
 // found while other commands still run.
 const commandVar = "BONSAI_SANDBOX_COMMAND"
 
-// pidDelay holds each PID reply back. Only tests set it, to have a
-// command kill its server before the host learns that it runs.
-var pidDelay time.Duration
+// PIDDelay holds each PID reply back. Only tests set it (in a test
+// binary that is its own server), to have a command kill its server
+// before the host learns that it runs.
+var PIDDelay time.Duration
 
 // cmdServer is the command server that runs inside the persistent
-// sandbox (see serveMain).
+// sandbox (see serve).
 type cmdServer struct {
 	proxyAddr string // the loopback listener of the proxy bridge; "" without the proxy
 	mu        sync.Mutex
@@ -40,10 +39,10 @@ type cmdServer struct {
 	next      int          // the last commandVar number given
 }
 
-// serveMain is the command server: args are what follows serveArg, the
+// serve is the command server: args are what follows ServeArg, the
 // proxy's socket inside the sandbox or "-" without the proxy, and the
-// rlimits of Limits.serverSpec, which it sets on itself for every
-// command to inherit. It accepts
+// rlimits to set on itself for every command to inherit (ParseLimits).
+// It accepts
 // the host's connections on the listener at controlFD and runs one
 // command for each (see wire_linux.go for the protocol), each in a
 // session and process group of its own, with the environment, directory
@@ -54,9 +53,9 @@ type cmdServer struct {
 // sandbox but the server and bwrap's init. It passes the signals a
 // bridge forwards on to every running command's group. It returns when
 // the listener fails.
-func serveMain(args []string) int {
+func serve(args []string) int {
 	if len(args) != 2 {
-		fmt.Fprintln(os.Stderr, "bonsai: "+BridgeArg+" "+serveArg+" is started by the sandbox, not by hand")
+		fmt.Fprintln(os.Stderr, "bonsai: "+Arg+" "+ServeArg+" is started by the sandbox, not by hand")
 		return 2
 	}
 	f := os.NewFile(controlFD, "control")
@@ -99,20 +98,20 @@ func serveMain(args []string) int {
 			}
 			return 1
 		}
-		go s.serve(c.(*net.UnixConn))
+		go s.run(c.(*net.UnixConn))
 	}
 }
 
-// serve runs the command of one connection.
-func (s *cmdServer) serve(c *net.UnixConn) {
+// run runs the command of one connection.
+func (s *cmdServer) run(c *net.UnixConn) {
 	defer c.Close()
-	req, files, err := readRequest(c)
+	req, files, err := ReadRequest(c)
 	if err != nil {
 		return
 	}
 	stderr := files[2]
 	exit := func(code int) {
-		_ = json.NewEncoder(c).Encode(reply{Exit: &code})
+		_ = json.NewEncoder(c).Encode(Reply{Exit: &code})
 	}
 	path, err := lookPathIn(req.Argv[0], req.Env, req.Dir)
 	if err != nil {
@@ -130,7 +129,7 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 	// Said before the start: once the command runs it may kill this
 	// server before its PID is sent, and the host must then not run it
 	// again.
-	if err := json.NewEncoder(c).Encode(reply{Starting: true}); err != nil {
+	if err := json.NewEncoder(c).Encode(Reply{Starting: true}); err != nil {
 		closeFiles(files)
 		return
 	}
@@ -158,10 +157,10 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 	// its stdout ends the output as it would without the server.
 	closeFiles(files)
 	pid := cmd.Process.Pid
-	if pidDelay > 0 {
-		time.Sleep(pidDelay)
+	if PIDDelay > 0 {
+		time.Sleep(PIDDelay)
 	}
-	_ = json.NewEncoder(c).Encode(reply{PID: pid})
+	_ = json.NewEncoder(c).Encode(Reply{PID: pid})
 	go func() {
 		// Anything from the host, its half-close or its end, kills.
 		var b [1]byte
@@ -175,7 +174,7 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 	_ = cmd.Wait()
 	s.ended(pid, mark)
 	code := exitStatus(cmd.ProcessState)
-	_ = json.NewEncoder(c).Encode(reply{Exit: &code, TmpFull: roomy && tmpFull()})
+	_ = json.NewEncoder(c).Encode(Reply{Exit: &code, TmpFull: roomy && tmpFull()})
 }
 
 // tmpFull reports whether the private /tmp has no block or no inode
@@ -203,7 +202,7 @@ func (s *cmdServer) ended(pid int, mark string) {
 	}
 	s.mu.Unlock()
 	if !idle {
-		_, _ = local.KillMarked(mark)
+		killMarked(mark)
 	}
 }
 
@@ -270,17 +269,17 @@ func closeOnExec() {
 	}
 }
 
-// rlimits maps serverSpec's names to the rlimits they set.
+// rlimits maps ParseLimits's names to the rlimits they set.
 var rlimits = map[string]int{"data": syscall.RLIMIT_DATA, "fsize": syscall.RLIMIT_FSIZE, "nproc": unixRLIMIT_NPROC}
 
 // unixRLIMIT_NPROC is RLIMIT_NPROC, which package syscall does not name.
 const unixRLIMIT_NPROC = 6
 
-// setLimits sets the rlimits of spec (Limits.serverSpec) on the server,
+// setLimits sets the rlimits of spec (ParseLimits) on the server,
 // soft and hard, so that no command can raise them. In the sandbox's
 // user namespace RLIMIT_NPROC counts the sandbox's processes only.
 func setLimits(spec string) error {
-	m, err := parseServerSpec(spec)
+	m, err := ParseLimits(spec)
 	if err != nil {
 		return err
 	}
@@ -297,4 +296,23 @@ func setLimits(spec string) error {
 		}
 	}
 	return nil
+}
+
+// ParseLimits reads the rlimits the command server sets on itself, as
+// the host passes them on its command line: "data=N,fsize=N,nproc=N",
+// any of them, or "-" for none.
+func ParseLimits(s string) (map[string]uint64, error) {
+	m := map[string]uint64{}
+	if s == "-" {
+		return m, nil
+	}
+	for _, p := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(p, "=")
+		n, err := strconv.ParseUint(v, 10, 64)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("bad limit %q", p)
+		}
+		m[k] = n
+	}
+	return m, nil
 }

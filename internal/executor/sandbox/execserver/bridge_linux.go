@@ -1,4 +1,4 @@
-package sandbox
+package execserver
 
 import (
 	"errors"
@@ -15,25 +15,29 @@ import (
 var forwarded = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT,
 	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGCONT, syscall.SIGTSTP}
 
-// BridgeMain is the bridge: args are what follows BridgeArg, the unix
-// socket of the proxy, "--" and the command. It listens on an ephemeral
-// port of the sandbox's loopback and forwards every connection there to
-// the socket; it runs the command as its child in a process group of its
-// own, with stdin, stdout and stderr passed through, HTTP_PROXY,
-// HTTPS_PROXY (both cases) pointing at the listener and NO_PROXY the
-// loopback; it forwards the usual signals to the command's group; and
-// it exits when the command does, with its exit status, or dies of the
-// same signal (HUP, INT, TERM, KILL; others give 128+N, which is what
-// bwrap reports for a signal death anyway). It returns the exit code.
-//
-// With serveArg first it is the persistent sandbox's command server
-// instead (see serveMain).
-func BridgeMain(args []string) int {
-	if len(args) > 0 && args[0] == serveArg {
-		return serveMain(args[1:])
+// Main is the program inside the sandbox: args are what follows Arg.
+// With ServeArg first it is the persistent sandbox's command server
+// (serve), else the per-command proxy bridge (bridge). It returns the
+// exit code.
+func Main(args []string) int {
+	if len(args) > 0 && args[0] == ServeArg {
+		return serve(args[1:])
 	}
+	return bridge(args)
+}
+
+// bridge is the bridge: args are the unix socket of the proxy, "--" and
+// the command. It listens on an ephemeral port of the sandbox's loopback
+// and forwards every connection there to the socket; it runs the command
+// as its child in a process group of its own, with stdin, stdout and
+// stderr passed through, HTTP_PROXY, HTTPS_PROXY (both cases) pointing at
+// the listener and NO_PROXY the loopback; it forwards the usual signals
+// to the command's group; and it exits when the command does, with its
+// exit status, or dies of the same signal (HUP, INT, TERM, KILL; others
+// give 128+N, which is what bwrap reports for a signal death anyway).
+func bridge(args []string) int {
 	if len(args) < 3 || args[1] != "--" {
-		fmt.Fprintln(os.Stderr, "bonsai: "+BridgeArg+" is started by the sandbox, not by hand")
+		fmt.Fprintln(os.Stderr, "bonsai: "+Arg+" is started by the sandbox, not by hand")
 		return 2
 	}
 	sock, argv := args[0], args[2:]
