@@ -136,13 +136,7 @@ func (s *Executor) startServer(mount []string) (*server, error) {
 	}
 	defer f.Close()
 
-	exeIn := serverIn
-	binds := []string{"--ro-bind", s.exe, serverIn}
-	if s.opts.Network == NetworkAll {
-		// /run is the host's, read-only: the binary goes where it is.
-		exeIn = s.exe
-		binds = []string{"--ro-bind", s.exe, s.exe}
-	}
+	exeIn, binds, files := s.serverCommand()
 	proxySock := "-"
 	if s.proxy != nil {
 		proxySock = socketIn
@@ -164,7 +158,7 @@ func (s *Executor) startServer(mount []string) (*server, error) {
 	// whose /proc/1/environ every command can read: the runtime's, with
 	// its API keys, must not be it.
 	cmd.Env = env
-	cmd.ExtraFiles = []*os.File{f}
+	cmd.ExtraFiles = append([]*os.File{f}, files...)
 	cmd.Stderr = v.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	started := make(chan error, 1)
@@ -238,6 +232,9 @@ func (s *Executor) serverErr(v *server, err error) error {
 	}
 	if v.dead() && v.exit != nil {
 		msg += "; bwrap: " + v.exit.Error()
+	}
+	if s.program != nil {
+		return fmt.Errorf("sandbox: the sandbox's command server (the embedded bonsai-exec) did not start (%s): %w", msg, err)
 	}
 	return fmt.Errorf("sandbox: the sandbox's command server (%s %s) did not start (%s): %w; if the binary does not dispatch %s to BridgeMain, set Options.Server or Options.PerCommand",
 		s.exe, BridgeArg, msg, err, BridgeArg)

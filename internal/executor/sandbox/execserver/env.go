@@ -1,6 +1,9 @@
 package execserver
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // Arg is the hidden first argument that makes a program the sandbox's
 // proxy bridge, `<program> Arg <socket> -- argv…`, or its persistent
@@ -37,3 +40,8 @@ func commandEnv(env []string, addr string) []string {
 	}
 	return append(out, "NO_PROXY="+noProxy, "no_proxy="+noProxy)
 }
+
+// PIDDelay holds each PID reply of the command server back. Only tests
+// set it (in a test binary that is its own server), to have a command
+// kill its server before the host learns that it runs.
+var PIDDelay time.Duration

@@ -25,11 +25,6 @@ const controlFD = 3
 // found while other commands still run.
 const commandVar = "BONSAI_SANDBOX_COMMAND"
 
-// PIDDelay holds each PID reply back. Only tests set it (in a test
-// binary that is its own server), to have a command kill its server
-// before the host learns that it runs.
-var PIDDelay time.Duration
-
 // cmdServer is the command server that runs inside the persistent
 // sandbox (see serve).
 type cmdServer struct {
@@ -256,16 +251,24 @@ func lookPathIn(name string, env []string, dir string) (string, error) {
 
 // closeOnExec keeps the descriptors the server inherited beyond stdin,
 // stdout and stderr (whatever the runtime's own parent left open) from
-// reaching the commands.
+// reaching the commands, and closes the memfd it was started from (the
+// host's copy of this program), which a command could otherwise open
+// again through /proc/<server>/fd.
 func closeOnExec() {
 	ents, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
-		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
-			syscall.CloseOnExec(fd)
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd <= 2 {
+			continue
 		}
+		if l, _ := os.Readlink("/proc/self/fd/" + e.Name()); strings.HasPrefix(l, "/memfd:") {
+			syscall.Close(fd)
+			continue
+		}
+		syscall.CloseOnExec(fd)
 	}
 }
 
