@@ -42,10 +42,6 @@ func embeddedServer() (*os.File, error) {
 // executable by this user only, and seals it: from then on nobody, this
 // process included, can write, grow or shrink it, or unseal it.
 func newProgram() (*os.File, error) {
-	b, err := execbin.Binary()
-	if err != nil || b == nil {
-		return nil, err
-	}
 	const flags = unix.MFD_CLOEXEC | unix.MFD_ALLOW_SEALING
 	fd, err := unix.MemfdCreate("bonsai-exec", flags|unix.MFD_EXEC)
 	if errors.Is(err, unix.EINVAL) {
@@ -55,18 +51,22 @@ func newProgram() (*os.File, error) {
 		return nil, fmt.Errorf("sandbox: memfd for the exec server: %w", err)
 	}
 	f := os.NewFile(uintptr(fd), "bonsai-exec")
-	if err := fill(f, b); err != nil {
+	ok, err := execbin.Write(f)
+	if err == nil && ok {
+		err = seal(f)
+	}
+	if err != nil || !ok {
 		f.Close()
-		return nil, fmt.Errorf("sandbox: memfd for the exec server: %w", err)
+		if err != nil {
+			err = fmt.Errorf("sandbox: memfd for the exec server: %w", err)
+		}
+		return nil, err
 	}
 	return f, nil
 }
 
-// fill writes b to the memfd f, makes it 0500 and seals it.
-func fill(f *os.File, b []byte) error {
-	if _, err := f.Write(b); err != nil {
-		return err
-	}
+// seal makes the memfd f 0500 and seals it.
+func seal(f *os.File) error {
 	if err := f.Chmod(0o500); err != nil {
 		return err
 	}

@@ -5,21 +5,30 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
-	"sync"
-)
-
-var (
-	once     sync.Once
-	program  []byte
-	unpacked error
 )
 
 // Binary returns the bonsai-exec program built for this architecture,
-// unpacked once per process, or nil and no error where none is embedded.
-// The caller must not change the slice.
+// unpacked anew on each call, or nil and no error where none is
+// embedded.
 func Binary() ([]byte, error) {
-	once.Do(func() { program, unpacked = unpack(packed) })
-	return program, unpacked
+	return unpack(packed)
+}
+
+// Write writes the program to w, unpacking it as it goes, so that it
+// is never whole on the heap; it reports false, and writes nothing,
+// where none is embedded.
+func Write(w io.Writer) (bool, error) {
+	if len(packed) == 0 {
+		return false, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(packed))
+	if err == nil {
+		_, err = io.Copy(w, zr)
+	}
+	if err != nil {
+		return false, fmt.Errorf("execbin: the embedded bonsai-exec: %w", err)
+	}
+	return true, nil
 }
 
 // unpack returns the gzipped program gz, or nil for none.
