@@ -10,7 +10,7 @@
 // the executor's mounts and namespaces, running a small command server
 // (package execserver), and every command of the executor runs in it
 // until Close. The server is the bonsai-exec program the binary embeds
-// (execbin): a standard-library-only program of about 3 MB, written
+// (execbin): a standard-library-only program of 2.4 MB, written
 // once per process into a sealed memfd (readable and executable by the
 // user only; no write, resize or unseal possible) that bwrap runs as
 // /proc/self/fd/4, which the server closes first thing, so no command

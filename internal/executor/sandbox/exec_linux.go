@@ -44,7 +44,7 @@ func (s *Executor) attempt(ctx context.Context, req execserver.Request, opts exe
 		return x, false, fmt.Errorf("run %s: %w", req.Argv[0], err)
 	}
 	defer f.close()
-	if err := execserver.WriteRequest(c, req, [3]*os.File{f.in, f.outW, f.errW}); err != nil {
+	if err := writeRequest(c, req, [3]*os.File{f.in, f.outW, f.errW}); err != nil {
 		f.closeReads()
 		if errors.Is(err, execserver.ErrTooLarge) || !s.died(v) {
 			return x, false, fmt.Errorf("run %s: %w", req.Argv[0], err)

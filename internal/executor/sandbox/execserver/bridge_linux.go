@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // forwarded are the signals the bridge passes on to the command.
@@ -41,7 +41,7 @@ func bridge(args []string) int {
 		return 2
 	}
 	sock, argv := args[0], args[2:]
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, addr, err := listenLoopback()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bonsai sandbox: cannot listen on the sandbox's loopback for the proxy: %v\n", err)
 		return 126
@@ -52,7 +52,7 @@ func bridge(args []string) int {
 	if errors.Is(cmd.Err, exec.ErrDot) {
 		cmd.Err = nil // found through "." in PATH, as a shell would
 	}
-	cmd.Env = commandEnv(os.Environ(), ln.Addr().String())
+	cmd.Env = commandEnv(os.Environ(), addr)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	sigs := make(chan os.Signal, 8)
@@ -91,35 +91,41 @@ func bridge(args []string) int {
 
 // bridgeAccept forwards each connection accepted on ln to the proxy's
 // socket until ln is closed.
-func bridgeAccept(ln net.Listener, sock string) {
+func bridgeAccept(ln *sock, proxy string) {
 	for {
-		c, err := ln.Accept()
+		c, err := ln.accept()
 		if err != nil {
+			if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EINTR) {
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
 			return
 		}
-		go func() {
-			defer c.Close()
-			up, err := net.Dial("unix", sock)
-			if err != nil {
-				body := "bonsai sandbox: the proxy is not running: " + err.Error() + "\n"
-				fmt.Fprintf(c, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
-				return
-			}
-			defer up.Close()
-			done := make(chan struct{})
-			go func() { copyHalf(up, c); close(done) }()
-			copyHalf(c, up)
-			<-done
-		}()
+		go forward(c, proxy)
 	}
 }
 
-// copyHalf copies src to dst, then half-closes dst.
-func copyHalf(dst, src net.Conn) {
-	_, _ = io.Copy(dst, src)
-	if cw, ok := dst.(interface{ CloseWrite() error }); ok {
-		_ = cw.CloseWrite()
+// forward carries the connection c to the proxy's socket and back.
+func forward(c *sock, proxy string) {
+	defer c.Close()
+	up, err := dialUnix(proxy)
+	if err != nil {
+		body := "bonsai sandbox: the proxy is not running: " + err.Error() + "\n"
+		fmt.Fprintf(c, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+		return
 	}
+	defer up.Close()
+	done := make(chan struct{})
+	go func() { copyHalf(up, c); close(done) }()
+	copyHalf(c, up)
+	<-done
+}
+
+// copyHalf copies src to dst, then half-closes dst.
+func copyHalf(dst, src *sock) {
+	buf := make([]byte, 32<<10)
+	_, _ = io.CopyBuffer(struct{ io.Writer }{dst}, struct{ io.Reader }{src}, buf)
+	dst.closeWrite()
 }
 
 // releaseStdio points the bridge's own stdin, stdout and stderr at

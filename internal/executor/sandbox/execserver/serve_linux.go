@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -53,9 +52,7 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "bonsai: "+Arg+" "+ServeArg+" is started by the sandbox, not by hand")
 		return 2
 	}
-	f := os.NewFile(controlFD, "control")
-	ln, err := net.FileListener(f)
-	f.Close()
+	ln, err := newSock(controlFD, "control")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bonsai sandbox: the command server has no control socket: %v\n", err)
 		return 126
@@ -67,13 +64,13 @@ func serve(args []string) int {
 	}
 	s := &cmdServer{running: map[int]bool{}}
 	if args[0] != "-" {
-		pl, err := net.Listen("tcp", "127.0.0.1:0")
+		pl, addr, err := listenLoopback()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "bonsai sandbox: cannot listen on the sandbox's loopback for the proxy: %v\n", err)
 			return 126
 		}
 		go bridgeAccept(pl, args[0])
-		s.proxyAddr = pl.Addr().String()
+		s.proxyAddr = addr
 	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, forwarded...)
@@ -84,23 +81,22 @@ func serve(args []string) int {
 	}()
 	releaseStdio()
 	for {
-		c, err := ln.Accept()
+		c, err := ln.accept()
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
+			if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EINTR) {
 				time.Sleep(10 * time.Millisecond)
 				continue
 			}
 			return 1
 		}
-		go s.run(c.(*net.UnixConn))
+		go s.run(c)
 	}
 }
 
 // run runs the command of one connection.
-func (s *cmdServer) run(c *net.UnixConn) {
+func (s *cmdServer) run(c *sock) {
 	defer c.Close()
-	req, files, err := ReadRequest(c)
+	req, files, err := readRequest(c)
 	if err != nil {
 		return
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"syscall"
 )
@@ -48,35 +47,29 @@ var ErrTooLarge = errors.New("command too large")
 // large at times, never this large.
 const maxRequest = 64 << 20
 
-// WriteRequest sends r with the files stdin, stdout and stderr.
-func WriteRequest(c *net.UnixConn, r Request, stdio [3]*os.File) error {
+// EncodeRequest returns r as the host sends it: its length, then its
+// JSON; the host attaches the command's stdin, stdout and stderr to its
+// first bytes (SCM_RIGHTS).
+func EncodeRequest(r Request) ([]byte, error) {
 	body, err := json.Marshal(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(body) > maxRequest {
-		return fmt.Errorf("%w: the command and its environment take %d bytes, more than %d", ErrTooLarge, len(body), maxRequest)
+		return nil, fmt.Errorf("%w: the command and its environment take %d bytes, more than %d", ErrTooLarge, len(body), maxRequest)
 	}
 	msg := make([]byte, 4+len(body))
 	binary.BigEndian.PutUint32(msg, uint32(len(body)))
 	copy(msg[4:], body)
-	rights := syscall.UnixRights(int(stdio[0].Fd()), int(stdio[1].Fd()), int(stdio[2].Fd()))
-	n, _, err := c.WriteMsgUnix(msg, rights, nil)
-	if err != nil || n == len(msg) {
-		// No empty write after a whole one: a command that already
-		// ended has had its connection closed, and it would fail.
-		return err
-	}
-	_, err = c.Write(msg[n:])
-	return err
+	return msg, nil
 }
 
-// ReadRequest reads a request and the three files that come with it.
-func ReadRequest(c *net.UnixConn) (Request, []*os.File, error) {
+// readRequest reads a request and the three files that come with it.
+func readRequest(c *sock) (Request, []*os.File, error) {
 	var r Request
 	buf := make([]byte, 16<<10)
 	oob := make([]byte, syscall.CmsgSpace(3*4))
-	n, oobn, _, _, err := c.ReadMsgUnix(buf, oob)
+	n, oobn, err := c.recvmsg(buf, oob)
 	files, ferr := parseRights(oob[:oobn])
 	if err == nil {
 		err = ferr
