@@ -151,6 +151,12 @@ func (s *Executor) startServer(mount []string) (*server, error) {
 		k, v, _ := strings.Cut(kv, "=")
 		args = append(args, "--setenv", k, v)
 	}
+	if s.program != nil {
+		// One P is all the server needs, and 0.2 MB less resident: the
+		// commands, processes of their own, get their request's
+		// environment, not this.
+		args = append(args, "--setenv", "GOMAXPROCS", "1")
+	}
 	args = append(args, "--", exeIn, BridgeArg, execserver.ServeArg, proxySock, s.opts.Limits.serverSpec())
 	cmd := exec.Command(args[0], args[1:]...)
 	v := &server{cmd: cmd, dir: dir, sock: sock, done: make(chan struct{}), stderr: &tail{max: 4 << 10}}
