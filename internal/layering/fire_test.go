@@ -19,6 +19,9 @@ func clean() graph {
 		"internal/executor/sandbox":  {Imports: []string{"internal/executor/local"}, Deps: []string{"internal/executor/local", "os"}},
 		"internal/executor/seatbelt": {Imports: []string{"internal/executor/local"}, Deps: []string{"internal/executor/local", "os"}},
 		"internal/cli":               {Imports: []string{"internal/store/sqlite", "internal/heartbeat", "internal/llm/openai"}},
+
+		"internal/executor/sandbox/execserver":             {Imports: []string{"net", "os/exec"}, Deps: []string{"net", "os/exec", "vendor/golang.org/x/net/dns/dnsmessage"}},
+		"internal/executor/sandbox/execserver/bonsai-exec": {Imports: []string{"internal/executor/sandbox/execserver"}, Deps: []string{"internal/executor/sandbox/execserver", "net"}},
 	}
 }
 
@@ -35,6 +38,9 @@ func cleanDoc() map[string][]string {
 		"internal/executor/seatbelt": {"internal/executor/local"},
 		"internal/heartbeat":         {"internal/board", "internal/store"},
 		"internal/cli":               {allowAll},
+
+		"internal/executor/sandbox/execserver":             nil,
+		"internal/executor/sandbox/execserver/bonsai-exec": {"internal/executor/sandbox/execserver"},
 	}
 }
 
@@ -48,6 +54,7 @@ func TestRules_FireOnBrokenGraphs(t *testing.T) {
 		"doc":    matchesDoc(cleanDoc()),
 		"runner": heartbeatBehindRunner,
 		"wires":  onlyCLIWires,
+		"exec":   execServerSmall,
 	}
 	for name, r := range all {
 		if v := r(clean()); len(v) != 0 {
@@ -179,6 +186,22 @@ func TestRules_FireOnBrokenGraphs(t *testing.T) {
 			g["internal/heartbeat"] = pkg{Imports: []string{"internal/board"}}
 			return g
 		}, "docs/architecture.md says internal/heartbeat imports internal/store, which it does not"},
+		{"exec server links the board", execServerSmall, func(g graph) graph {
+			p := g["internal/executor/sandbox/execserver"]
+			p.Deps = append(p.Deps, "internal/board")
+			g["internal/executor/sandbox/execserver"] = p
+			return g
+		}, "execserver depends on internal/board"},
+		{"exec server program links cobra", execServerSmall, func(g graph) graph {
+			p := g["internal/executor/sandbox/execserver/bonsai-exec"]
+			p.Deps = append(p.Deps, "github.com/spf13/cobra")
+			g["internal/executor/sandbox/execserver/bonsai-exec"] = p
+			return g
+		}, "bonsai-exec depends on github.com/spf13/cobra"},
+		{"exec server gone", execServerSmall, func(g graph) graph {
+			delete(g, "internal/executor/sandbox/execserver/bonsai-exec")
+			return g
+		}, "bonsai-exec is not in the graph"},
 		{"package the doc lacks", matchesDoc(cleanDoc()), func(g graph) graph {
 			g["internal/notify"] = pkg{}
 			return g

@@ -105,6 +105,7 @@ func TestModule_KeepsTheRules(t *testing.T) {
 		"architecture.md's may-imports": matchesDoc(allowed),
 		"heartbeat behind the runner":   heartbeatBehindRunner,
 		"only cli wires adapters":       onlyCLIWires,
+		"exec server is small":          execServerSmall,
 	}
 	for name, r := range rules {
 		t.Run(name, func(t *testing.T) {

@@ -230,6 +230,30 @@ func mayWire(p, adapter string) bool {
 	return false
 }
 
+// execServer is the program that runs inside every sandbox, and its
+// package: they link the standard library only, so that the program
+// stays a few MB and no board, store, web or CLI code runs in a sandbox.
+var execServer = []string{"internal/executor/sandbox/execserver", "internal/executor/sandbox/execserver/bonsai-exec"}
+
+// execServerSmall: the exec server depends, even transitively, on the
+// standard library and itself only.
+func execServerSmall(g graph) []string {
+	var v []string
+	for _, p := range execServer {
+		n, ok := g[p]
+		if !ok {
+			v = append(v, p+" is not in the graph")
+			continue
+		}
+		for _, d := range n.Deps {
+			if !isStandard(d) && !under(d, execServer[0]) {
+				v = append(v, fmt.Sprintf("%s depends on %s; the exec server links the standard library only", p, d))
+			}
+		}
+	}
+	return v
+}
+
 // onlyCLIWires: no other package imports a concrete adapter directly.
 func onlyCLIWires(g graph) []string {
 	var v []string

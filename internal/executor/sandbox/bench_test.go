@@ -19,6 +19,14 @@ func benchShellTrue(b *testing.B, ex executor.Executor, ro ...bool) {
 	}
 }
 
+// benchOnce runs `true` once.
+func benchOnce(b *testing.B, ex executor.Executor) {
+	x, err := ex.Shell(context.Background(), "true", executor.RunOptions{})
+	if err != nil || x.Code != 0 {
+		b.Fatalf("exit %d: %v", x.Code, err)
+	}
+}
+
 // BenchmarkShell_True compares the cost of starting `bash -c true` on the
 // host and inside the sandbox, with no network and in proxy mode: through
 // the persistent sandbox's command server (sandbox, proxy) and with one
@@ -60,6 +68,27 @@ func BenchmarkShell_True(b *testing.B) {
 		requireBwrap(b)
 		benchShellTrue(b, open(b, b.TempDir(), Options{}), true)
 	})
+	// A run's first command starts the sandbox: bwrap and the command
+	// server, the embedded bonsai-exec or (fallback) the test binary, or
+	// the bonsai binary (BONSAI_BENCH_BRIDGE, below).
+	firsts := []struct {
+		name   string
+		server string
+	}{{"first-embedded", ""}, {"first-fallback", testBinary(b)}}
+	if bridge := os.Getenv("BONSAI_BENCH_BRIDGE"); bridge != "" {
+		firsts = append(firsts, struct{ name, server string }{"first-bonsai", bridge})
+	}
+	for _, c := range firsts {
+		b.Run(c.name, func(b *testing.B) {
+			requireBwrap(b)
+			root := b.TempDir()
+			for b.Loop() {
+				s := open(b, root, Options{Server: c.server})
+				benchOnce(b, s)
+				s.Close()
+			}
+		})
+	}
 	// The bonsai binary as the bridge costs its package initialisation
 	// on every command, as the server does once: BONSAI_BENCH_BRIDGE=$(go
 	// build -o … ./cmd/bonsai).

@@ -1,6 +1,10 @@
 package sandbox
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox/execserver"
+)
 
 // TestMountPoint: the cgroup hierarchies are found in mountinfo by file
 // system type, and a v1 one by its controller option.
@@ -26,14 +30,14 @@ func TestMountPoint(t *testing.T) {
 // TestLimitsSpec: the command server reads back what the host wrote.
 func TestLimitsSpec(t *testing.T) {
 	l := Limits{Memory: 1 << 30, Processes: 64, FileSize: 5 << 20}
-	m, err := parseServerSpec(l.serverSpec())
+	m, err := execserver.ParseLimits(l.serverSpec())
 	if err != nil || m["data"] != 1<<30 || m["nproc"] != 64 || m["fsize"] != 5<<20 || len(m) != 3 {
 		t.Fatalf("%v %v", m, err)
 	}
-	if m, err := parseServerSpec(Limits{}.serverSpec()); err != nil || len(m) != 0 {
+	if m, err := execserver.ParseLimits(Limits{}.serverSpec()); err != nil || len(m) != 0 {
 		t.Fatalf("no limits: %v %v", m, err)
 	}
-	if _, err := parseServerSpec("data=x"); err == nil {
+	if _, err := execserver.ParseLimits("data=x"); err == nil {
 		t.Fatal("a bad spec accepted")
 	}
 	if _, err := New(t.TempDir(), Options{Limits: Limits{Memory: -1}}); err == nil {

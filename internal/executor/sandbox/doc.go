@@ -7,9 +7,16 @@
 // already confined to the root through os.Root.
 //
 // One sandbox per executor: the first command starts bwrap once, with
-// the executor's mounts and namespaces, running the bonsai binary
-// (Options.Server) as a small command server (`bonsai BridgeArg --serve`),
-// and every command of the executor runs in it until Close. The host
+// the executor's mounts and namespaces, running a small command server
+// (package execserver), and every command of the executor runs in it
+// until Close. The server is the bonsai-exec program the binary embeds
+// (execbin): a standard-library-only program of 2.4 MB, written
+// once per process into a sealed memfd (readable and executable by the
+// user only; no write, resize or unseal possible) that bwrap runs as
+// /proc/self/fd/4, which the server closes first thing, so no command
+// reaches it. Where it cannot run (no build for the architecture, or a
+// kernel refusing executable memfds) the bonsai binary itself serves,
+// as `bonsai BridgeArg --serve`; Options.Server names another program. The host
 // hands the server the listener of a unix socket in a private 0700
 // directory and keeps no copy of it; each command is one connection
 // carrying its argv, environment and directory, with its stdin, stdout
@@ -59,7 +66,8 @@
 // the command ends. The proxy allows only Options.Proxy.Allow and
 // reports each refusal to Options.Proxy.OnRefused. A program that embeds
 // this package must dispatch BridgeArg to BridgeMain first thing in
-// main, as internal/cli does (tests do it in TestMain).
+// main, as internal/cli does (tests do it in TestMain), for the bridge
+// and the fallback server.
 //
 // A command with RunOptions.ReadOnly runs in a second sandbox of the
 // executor, started with the first such command, whose bwrap binds the

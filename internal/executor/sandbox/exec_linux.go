@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox/execserver"
 )
 
 // killedNote ends the output of a command whose sandbox ended under it.
@@ -20,7 +21,7 @@ const killedNote = "\nbonsai: the sandbox ended while the command ran (a command
 // sandbox's command server. A command the server never started, because
 // it was found dead, is sent once more to a new one.
 func (s *Executor) runPersistent(ctx context.Context, argv []string, dir string, opts executor.RunOptions) (executor.Exit, error) {
-	req := request{Argv: argv, Env: s.environ(s.viewEnv(opts)), Dir: dir}
+	req := execserver.Request{Argv: argv, Env: s.environ(s.viewEnv(opts)), Dir: dir}
 	for attempt := 0; ; attempt++ {
 		x, retry, err := s.attempt(ctx, req, opts)
 		if !retry || attempt > 0 {
@@ -32,83 +33,78 @@ func (s *Executor) runPersistent(ctx context.Context, argv []string, dir string,
 // attempt sends req to the server and waits for the command, killing it
 // on ctx's end or the timeout. retry reports a command that never ran
 // because the server died.
-func (s *Executor) attempt(ctx context.Context, req request, opts executor.RunOptions) (x executor.Exit, retry bool, err error) {
+func (s *Executor) attempt(ctx context.Context, req execserver.Request, opts executor.RunOptions) (x executor.Exit, retry bool, err error) {
 	v, c, err := s.dialServer(opts.ReadOnly)
 	if err != nil {
 		return x, false, err
 	}
 	defer c.Close()
-	fail := func(err error) (executor.Exit, bool, error) {
-		return executor.Exit{}, false, fmt.Errorf("run %s: %w", req.Argv[0], err)
-	}
-
-	// The command's files: stdin a pipe fed once the command runs (or
-	// the caller's file, or /dev/null), stdout and stderr pipes read here.
-	var stdin, stdinW *os.File
-	switch in := opts.Stdin.(type) {
-	case nil:
-		if stdin, err = os.Open(os.DevNull); err != nil {
-			return fail(err)
-		}
-		defer stdin.Close()
-	case *os.File:
-		stdin = in
-	default:
-		if stdin, stdinW, err = os.Pipe(); err != nil {
-			return fail(err)
-		}
-		defer stdin.Close()
-		defer stdinW.Close()
-	}
-	pr, pw, err := os.Pipe()
+	f, err := newStdio(opts)
 	if err != nil {
-		return fail(err)
+		return x, false, fmt.Errorf("run %s: %w", req.Argv[0], err)
 	}
-	defer pw.Close()
-	ew := pw
-	var er *os.File
-	if opts.Stderr != nil {
-		if er, ew, err = os.Pipe(); err != nil {
-			pr.Close()
-			return fail(err)
+	defer f.close()
+	if err := writeRequest(c, req, [3]*os.File{f.in, f.outW, f.errW}); err != nil {
+		f.closeReads()
+		if errors.Is(err, execserver.ErrTooLarge) || !s.died(v) {
+			return x, false, fmt.Errorf("run %s: %w", req.Argv[0], err)
 		}
-		defer ew.Close()
+		return x, true, s.serverErr(v, err)
 	}
-	if err := writeRequest(c, req, [3]*os.File{stdin, pw, ew}); err != nil {
-		pr.Close()
-		if er != nil {
-			er.Close()
-		}
-		if errors.Is(err, errTooLarge) || !s.died(v) {
-			return fail(err)
-		}
-		return executor.Exit{}, true, s.serverErr(v, err)
-	}
-	// Only the server holds the command's ends now.
-	if opts.Stdin == nil || stdinW != nil {
-		stdin.Close()
-	}
-	pw.Close()
-	if er != nil {
-		ew.Close()
-	}
+	f.sent()
+	cl := &call{s: s, v: v, c: c, argv0: req.Argv[0], opts: opts, f: f}
+	cl.copyOutput()
+	return cl.wait(ctx, cl.replies())
+}
 
-	out := opts.Output
-	if out == nil {
-		out = io.Discard
+// call is one command on a server, from its request sent to its end.
+type call struct {
+	s       *Executor
+	v       *server
+	c       *net.UnixConn
+	argv0   string
+	opts    executor.RunOptions
+	f       *stdio
+	out     io.Writer     // the command's stdout: RunOptions.Output, or discarded
+	copied  chan struct{} // a value for each output copy done
+	pending int           // output copies started
+
+	start    time.Time // when the request was sent
+	x        executor.Exit
+	code     int
+	starting bool // the command may have run: do not send it again
+	lost     bool // the server ended under the running command
+	killed   bool // canceled or timed out: the connection is half-closed
+}
+
+// copyOutput starts copying the command's output to the caller.
+func (cl *call) copyOutput() {
+	cl.out = cl.opts.Output
+	if cl.out == nil {
+		cl.out = io.Discard
 	}
-	copied := make(chan struct{}, 2)
-	pending := 1
-	go executor.CopyOutput(out, pr, copied)
-	if er != nil {
-		pending++
-		go executor.CopyOutput(opts.Stderr, er, copied)
+	cl.copied = make(chan struct{}, 2)
+	cl.pending = 1
+	go executor.CopyOutput(cl.out, cl.f.out, cl.copied)
+	if cl.f.err != nil {
+		cl.pending++
+		go executor.CopyOutput(cl.opts.Stderr, cl.f.err, cl.copied)
 	}
-	replies := make(chan reply, 2)
+}
+
+// drain waits for the output copies (boundedly) and closes their pipes.
+func (cl *call) drain() {
+	executor.DrainOutput(cl.copied, cl.pending, cl.f.out, cl.f.err)
+}
+
+// replies reads the server's answers, closing the channel when the
+// connection ends.
+func (cl *call) replies() <-chan execserver.Reply {
+	replies := make(chan execserver.Reply, 2)
 	go func() {
-		dec := json.NewDecoder(c)
+		dec := json.NewDecoder(cl.c)
 		for {
-			var r reply
+			var r execserver.Reply
 			if dec.Decode(&r) != nil {
 				close(replies)
 				return
@@ -116,74 +112,95 @@ func (s *Executor) attempt(ctx context.Context, req request, opts executor.RunOp
 			replies <- r
 		}
 	}()
+	return replies
+}
 
+// wait follows the replies until the command's exit, or the end of the
+// connection, and kills the command (half-closing the connection) when
+// ctx ends or the timeout passes.
+func (cl *call) wait(ctx context.Context, replies <-chan execserver.Reply) (executor.Exit, bool, error) {
 	var timeout <-chan time.Time
-	if opts.Timeout > 0 {
-		t := time.NewTimer(opts.Timeout)
+	if cl.opts.Timeout > 0 {
+		t := time.NewTimer(cl.opts.Timeout)
 		defer t.Stop()
 		timeout = t.C
 	}
-	start := time.Now()
+	cl.start = time.Now()
 	done := ctx.Done()
-	kill := func() {
-		_ = c.CloseWrite()
-		timeout, done = nil, nil
-	}
-	code, starting, lost := -1, false, false
-wait:
 	for {
 		select {
 		case r, ok := <-replies:
-			switch {
-			case !ok:
-				// The connection ended without an exit: the server died
-				// or refused the request.
-				dead := s.died(v)
-				if !starting && !x.Canceled && !x.TimedOut {
-					executor.DrainOutput(copied, pending, pr, er)
-					if dead {
-						// It never ran: send it to a new server.
-						return executor.Exit{}, true, s.serverErr(v, net.ErrClosed)
-					}
-					return fail(fmt.Errorf("the sandbox's command server refused the command"))
-				}
-				code, lost = 128+9, !x.Canceled && !x.TimedOut
-				break wait
-			case r.Starting:
-				starting = true
-			case r.PID != 0:
-				starting, x.PID = true, r.PID
-				if stdinW != nil {
-					go func() {
-						_, _ = io.Copy(stdinW, opts.Stdin)
-						stdinW.Close()
-					}()
-				}
-			case r.Exit != nil:
-				code = *r.Exit
-				if r.TmpFull && s.opts.Limits.Tmp > 0 {
-					x.Limit = tmpNote(s.opts.Limits.Tmp)
-				}
-				break wait
+			if !ok {
+				return cl.ended()
 			}
+			if cl.reply(r) {
+				return cl.exit(), false, nil
+			}
+			continue
 		case <-timeout:
-			x.TimedOut = true
-			kill()
+			cl.x.TimedOut = true
 		case <-done:
-			x.Canceled = true
-			kill()
+			cl.x.Canceled = true
 		}
+		_ = cl.c.CloseWrite()
+		timeout, done, cl.killed = nil, nil, true
 	}
-	x.Duration = time.Since(start)
-	x.Code = code
-	if stdinW != nil {
-		stdinW.Close()
+}
+
+// reply takes one reply of the server and reports whether it is the
+// command's exit.
+func (cl *call) reply(r execserver.Reply) bool {
+	switch {
+	case r.Starting:
+		cl.starting = true
+	case r.PID != 0:
+		cl.starting, cl.x.PID = true, r.PID
+		if cl.f.inW != nil {
+			go func() {
+				_, _ = io.Copy(cl.f.inW, cl.opts.Stdin)
+				cl.f.inW.Close()
+			}()
+		}
+	case r.Exit != nil:
+		cl.code = *r.Exit
+		if r.TmpFull && cl.s.opts.Limits.Tmp > 0 {
+			cl.x.Limit = tmpNote(cl.s.opts.Limits.Tmp)
+		}
+		return true
 	}
-	executor.DrainOutput(copied, pending, pr, er)
-	if lost {
-		_, _ = io.WriteString(out, killedNote)
+	return false
+}
+
+// ended handles a connection that ended without an exit: the server
+// died or refused the request. A command that never ran goes to a new
+// server (retry); one that may have run, or that was being killed, ends
+// as killed, with a note when the server went under it.
+func (cl *call) ended() (executor.Exit, bool, error) {
+	dead := cl.s.died(cl.v)
+	if !cl.starting && !cl.killed {
+		cl.drain()
+		if dead {
+			return executor.Exit{}, true, cl.s.serverErr(cl.v, net.ErrClosed)
+		}
+		return executor.Exit{}, false, fmt.Errorf("run %s: the sandbox's command server refused the command", cl.argv0)
 	}
-	return x, false, nil
+	cl.code, cl.lost = 128+9, !cl.killed
+	return cl.exit(), false, nil
+}
+
+// exit finishes the call: stdin's feed stopped, the output drained, the
+// note of a lost server written.
+func (cl *call) exit() executor.Exit {
+	cl.x.Duration = time.Since(cl.start)
+	cl.x.Code = cl.code
+	if cl.f.inW != nil {
+		cl.f.inW.Close()
+	}
+	cl.drain()
+	if cl.lost {
+		_, _ = io.WriteString(cl.out, killedNote)
+	}
+	return cl.x
 }
 
 // died reports whether the server v has died, waiting for bwrap, which

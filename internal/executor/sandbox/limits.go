@@ -30,8 +30,8 @@ type Limits struct {
 	DiskGrowth int64
 }
 
-// The signals and rlimits the command server applies, as passed to it
-// on its command line: "data=N,fsize=N,nproc=N" ("-" for none).
+// serverSpec is the rlimits the command server applies, as passed to it
+// on its command line (execserver.ParseLimits).
 func (l Limits) serverSpec() string {
 	var parts []string
 	if l.Memory > 0 {
@@ -47,23 +47,6 @@ func (l Limits) serverSpec() string {
 		return "-"
 	}
 	return strings.Join(parts, ",")
-}
-
-// parseServerSpec reads serverSpec's form.
-func parseServerSpec(s string) (map[string]uint64, error) {
-	m := map[string]uint64{}
-	if s == "-" {
-		return m, nil
-	}
-	for _, p := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(p, "=")
-		n, err := strconv.ParseUint(v, 10, 64)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("bad limit %q", p)
-		}
-		m[k] = n
-	}
-	return m, nil
 }
 
 // check refuses negative limits.

@@ -10,6 +10,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox/execserver"
 )
 
 // fetchArg makes the test binary a tiny HTTP client run inside the
@@ -28,7 +30,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
 		case BridgeArg:
-			pidDelay, _ = time.ParseDuration(os.Getenv(pidDelayVar))
+			execserver.PIDDelay, _ = time.ParseDuration(os.Getenv(pidDelayVar))
 			os.Exit(BridgeMain(os.Args[2:]))
 		case fetchArg:
 			os.Exit(fetch(os.Args[2:]))

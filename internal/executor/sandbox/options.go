@@ -95,9 +95,11 @@ type Options struct {
 	// noCgroup leaves the sandbox to its rlimits (tests).
 	noCgroup bool
 	// Server is the host path of the executable that runs as the
-	// persistent sandbox's command server: the bonsai binary, whose main
-	// dispatches BridgeArg to BridgeMain. Empty means Proxy.Bridge in
-	// proxy mode, else os.Executable(). PerCommand ignores it.
+	// persistent sandbox's command server, a program whose main
+	// dispatches BridgeArg to BridgeMain (the bonsai binary). Empty means
+	// Proxy.Bridge when set in proxy mode, else the embedded bonsai-exec
+	// (execbin) where it runs, else os.Executable(). PerCommand ignores
+	// it.
 	Server string
 }
 

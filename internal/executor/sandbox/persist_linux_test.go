@@ -79,7 +79,8 @@ func TestPersistent_KilledBeforeItsPID(t *testing.T) {
 	requireBwrap(t)
 	t.Setenv(pidDelayVar, "300ms")
 	root := t.TempDir()
-	s := open(t, root, Options{Env: []string{pidDelayVar}})
+	// The test binary is the server here: it reads pidDelayVar.
+	s := open(t, root, Options{Env: []string{pidDelayVar}, Server: testBinary(t)})
 	code, out := shell(t, s, "echo ran >> runs; kill -9 $PPID; sleep 5")
 	if code != 137 || !strings.Contains(out, "sandbox ended") {
 		t.Errorf("exit %d: %q", code, out)

@@ -25,9 +25,12 @@ type Executor struct {
 	env   []string // KEY=VALUE pairs every command gets besides CleanEnv's
 	shell string   // bash, else sh
 	proxy *proxy   // NetworkProxy's server; nil otherwise
-	exe   string   // host path of the command server's binary; "" with PerCommand
-	tmp   string   // host directory for the control sockets' directories
-	once  sync.Once
+	exe   string   // host path of the command server's binary; "" with PerCommand or program
+	// program is the embedded bonsai-exec the command server runs from
+	// (embedded_linux.go), shared by every executor; nil when exe runs.
+	program *os.File
+	tmp     string // host directory for the control sockets' directories
+	once    sync.Once
 
 	cg   *cgroup    // the sandboxes' cgroup (Limits); nil without one
 	disk *diskGuard // Limits.DiskGrowth's guard; nil without it
@@ -79,11 +82,7 @@ func New(root string, opts Options) (*Executor, error) {
 		}
 	}
 	if !opts.PerCommand {
-		exe := opts.Server
-		if exe == "" && s.proxy != nil {
-			exe = s.proxy.bridge
-		}
-		if s.exe, err = executable(exe, "Options.Server"); err != nil {
+		if s.exe, s.program, err = serverProgram(opts); err != nil {
 			s.Close()
 			return nil, err
 		}
@@ -106,6 +105,24 @@ func New(root string, opts Options) (*Executor, error) {
 		}
 	}
 	return s, nil
+}
+
+// serverProgram returns what runs as the command server: Options.Server,
+// or Options.Proxy.Bridge in the proxy mode, when set (a host path); else
+// the embedded bonsai-exec (program), where it can run; else the running
+// binary, which dispatches BridgeArg to BridgeMain.
+func serverProgram(opts Options) (exe string, program *os.File, err error) {
+	exe = opts.Server
+	if exe == "" && opts.Network == NetworkProxy {
+		exe = opts.Proxy.Bridge
+	}
+	if exe == "" {
+		if program, _ = embeddedServer(); program != nil {
+			return "", program, nil
+		}
+	}
+	exe, err = executable(exe, "Options.Server")
+	return exe, nil, err
 }
 
 // Close ends the persistent sandbox, if one runs, with every process in

@@ -146,3 +146,15 @@ func runContract(t *testing.T, o Options) {
 		return open(t, root, o)
 	})
 }
+
+// testBinary is the running test binary, which TestMain makes the
+// sandbox's command server when started with BridgeArg: the fallback
+// server, as the bonsai binary is where bonsai-exec cannot run.
+func testBinary(t testing.TB) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}

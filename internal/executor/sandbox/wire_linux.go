@@ -1,65 +1,20 @@
 package sandbox
 
 import (
-	"encoding/binary"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"net"
 	"os"
 	"syscall"
+
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox/execserver"
 )
 
-// The command server's protocol, one connection per command. The host
-// sends a request: a 4-byte big-endian length, then the request as JSON,
-// with the command's stdin, stdout and stderr attached to the first
-// bytes as SCM_RIGHTS. The server answers with JSON lines:
-// {"starting":true} just before it starts the command, {"pid":N} once
-// the command runs, then {"exit":N}; a command that cannot start gets
-// {"exit":126 or 127}, its reason written to its stderr. A connection
-// that ends before "starting" means a command that never ran, which the
-// host may send again; after it, one that may have run (and, say,
-// killed the server before its PID was sent), which it must not. The
-// host half-closes the connection to have the command killed; a closed
-// connection kills it too.
-
-// request is one command for the server.
-type request struct {
-	Argv []string `json:"argv"`
-	Env  []string `json:"env"`
-	Dir  string   `json:"dir"`
-}
-
-// reply is one line of the server's answer.
-type reply struct {
-	Starting bool `json:"starting,omitempty"`
-	PID      int  `json:"pid,omitempty"`
-	Exit     *int `json:"exit,omitempty"`
-	// TmpFull, with Exit, says the private /tmp had room when the
-	// command started and none when it ended: the command filled it.
-	TmpFull bool `json:"tmpFull,omitempty"`
-}
-
-// errTooLarge means a request is over maxRequest.
-var errTooLarge = errors.New("command too large")
-
-// maxRequest bounds a request's JSON: scripts and environments are
-// large at times, never this large.
-const maxRequest = 64 << 20
-
-// writeRequest sends r with the files stdin, stdout and stderr.
-func writeRequest(c *net.UnixConn, r request, stdio [3]*os.File) error {
-	body, err := json.Marshal(r)
+// writeRequest sends r to the command server (execserver's protocol)
+// with the files stdin, stdout and stderr attached.
+func writeRequest(c *net.UnixConn, r execserver.Request, stdio [3]*os.File) error {
+	msg, err := execserver.EncodeRequest(r)
 	if err != nil {
 		return err
 	}
-	if len(body) > maxRequest {
-		return fmt.Errorf("%w: the command and its environment take %d bytes, more than %d", errTooLarge, len(body), maxRequest)
-	}
-	msg := make([]byte, 4+len(body))
-	binary.BigEndian.PutUint32(msg, uint32(len(body)))
-	copy(msg[4:], body)
 	rights := syscall.UnixRights(int(stdio[0].Fd()), int(stdio[1].Fd()), int(stdio[2].Fd()))
 	n, _, err := c.WriteMsgUnix(msg, rights, nil)
 	if err != nil || n == len(msg) {
@@ -69,76 +24,4 @@ func writeRequest(c *net.UnixConn, r request, stdio [3]*os.File) error {
 	}
 	_, err = c.Write(msg[n:])
 	return err
-}
-
-// readRequest reads a request and the three files that come with it.
-func readRequest(c *net.UnixConn) (request, []*os.File, error) {
-	var r request
-	buf := make([]byte, 16<<10)
-	oob := make([]byte, syscall.CmsgSpace(3*4))
-	n, oobn, _, _, err := c.ReadMsgUnix(buf, oob)
-	files, ferr := parseRights(oob[:oobn])
-	if err == nil {
-		err = ferr
-	}
-	if err == nil && len(files) != 3 {
-		err = fmt.Errorf("a request came with %d files, not 3", len(files))
-	}
-	if err != nil {
-		closeFiles(files)
-		return r, nil, err
-	}
-	fail := func(err error) (request, []*os.File, error) {
-		closeFiles(files)
-		return r, nil, err
-	}
-	data := buf[:n]
-	for len(data) < 4 {
-		m, err := c.Read(buf[n:])
-		if err != nil {
-			return fail(err)
-		}
-		n += m
-		data = buf[:n]
-	}
-	size := int(binary.BigEndian.Uint32(data))
-	if size > maxRequest {
-		return fail(errors.New("request too large"))
-	}
-	body := make([]byte, size)
-	got := copy(body, data[4:])
-	if _, err := io.ReadFull(c, body[got:]); err != nil {
-		return fail(err)
-	}
-	if err := json.Unmarshal(body, &r); err != nil || len(r.Argv) == 0 {
-		return fail(fmt.Errorf("bad request: %v", err))
-	}
-	return r, files, nil
-}
-
-// parseRights returns the files of the SCM_RIGHTS messages in oob.
-func parseRights(oob []byte) ([]*os.File, error) {
-	msgs, err := syscall.ParseSocketControlMessage(oob)
-	if err != nil {
-		return nil, err
-	}
-	var files []*os.File
-	for _, m := range msgs {
-		fds, err := syscall.ParseUnixRights(&m)
-		if err != nil {
-			continue
-		}
-		for _, fd := range fds {
-			files = append(files, os.NewFile(uintptr(fd), "stdio"))
-		}
-	}
-	return files, nil
-}
-
-func closeFiles(files []*os.File) {
-	for _, f := range files {
-		if f != nil {
-			f.Close()
-		}
-	}
 }

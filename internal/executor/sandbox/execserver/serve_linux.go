@@ -1,10 +1,9 @@
-package sandbox
+package execserver
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -14,8 +13,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/bonsai-run/bonsai/internal/executor/local"
 )
 
 // controlFD is the descriptor of the control socket's listener the host
@@ -27,12 +24,8 @@ const controlFD = 3
 // found while other commands still run.
 const commandVar = "BONSAI_SANDBOX_COMMAND"
 
-// pidDelay holds each PID reply back. Only tests set it, to have a
-// command kill its server before the host learns that it runs.
-var pidDelay time.Duration
-
 // cmdServer is the command server that runs inside the persistent
-// sandbox (see serveMain).
+// sandbox (see serve).
 type cmdServer struct {
 	proxyAddr string // the loopback listener of the proxy bridge; "" without the proxy
 	mu        sync.Mutex
@@ -40,10 +33,10 @@ type cmdServer struct {
 	next      int          // the last commandVar number given
 }
 
-// serveMain is the command server: args are what follows serveArg, the
+// serve is the command server: args are what follows ServeArg, the
 // proxy's socket inside the sandbox or "-" without the proxy, and the
-// rlimits of Limits.serverSpec, which it sets on itself for every
-// command to inherit. It accepts
+// rlimits to set on itself for every command to inherit (ParseLimits).
+// It accepts
 // the host's connections on the listener at controlFD and runs one
 // command for each (see wire_linux.go for the protocol), each in a
 // session and process group of its own, with the environment, directory
@@ -54,14 +47,12 @@ type cmdServer struct {
 // sandbox but the server and bwrap's init. It passes the signals a
 // bridge forwards on to every running command's group. It returns when
 // the listener fails.
-func serveMain(args []string) int {
+func serve(args []string) int {
 	if len(args) != 2 {
-		fmt.Fprintln(os.Stderr, "bonsai: "+BridgeArg+" "+serveArg+" is started by the sandbox, not by hand")
+		fmt.Fprintln(os.Stderr, "bonsai: "+Arg+" "+ServeArg+" is started by the sandbox, not by hand")
 		return 2
 	}
-	f := os.NewFile(controlFD, "control")
-	ln, err := net.FileListener(f)
-	f.Close()
+	ln, err := newSock(controlFD, "control")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bonsai sandbox: the command server has no control socket: %v\n", err)
 		return 126
@@ -73,13 +64,13 @@ func serveMain(args []string) int {
 	}
 	s := &cmdServer{running: map[int]bool{}}
 	if args[0] != "-" {
-		pl, err := net.Listen("tcp", "127.0.0.1:0")
+		pl, addr, err := listenLoopback()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "bonsai sandbox: cannot listen on the sandbox's loopback for the proxy: %v\n", err)
 			return 126
 		}
 		go bridgeAccept(pl, args[0])
-		s.proxyAddr = pl.Addr().String()
+		s.proxyAddr = addr
 	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, forwarded...)
@@ -90,21 +81,20 @@ func serveMain(args []string) int {
 	}()
 	releaseStdio()
 	for {
-		c, err := ln.Accept()
+		c, err := ln.accept()
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
+			if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EINTR) {
 				time.Sleep(10 * time.Millisecond)
 				continue
 			}
 			return 1
 		}
-		go s.serve(c.(*net.UnixConn))
+		go s.run(c)
 	}
 }
 
-// serve runs the command of one connection.
-func (s *cmdServer) serve(c *net.UnixConn) {
+// run runs the command of one connection.
+func (s *cmdServer) run(c *sock) {
 	defer c.Close()
 	req, files, err := readRequest(c)
 	if err != nil {
@@ -112,7 +102,7 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 	}
 	stderr := files[2]
 	exit := func(code int) {
-		_ = json.NewEncoder(c).Encode(reply{Exit: &code})
+		_ = json.NewEncoder(c).Encode(Reply{Exit: &code})
 	}
 	path, err := lookPathIn(req.Argv[0], req.Env, req.Dir)
 	if err != nil {
@@ -130,7 +120,7 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 	// Said before the start: once the command runs it may kill this
 	// server before its PID is sent, and the host must then not run it
 	// again.
-	if err := json.NewEncoder(c).Encode(reply{Starting: true}); err != nil {
+	if err := json.NewEncoder(c).Encode(Reply{Starting: true}); err != nil {
 		closeFiles(files)
 		return
 	}
@@ -158,10 +148,10 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 	// its stdout ends the output as it would without the server.
 	closeFiles(files)
 	pid := cmd.Process.Pid
-	if pidDelay > 0 {
-		time.Sleep(pidDelay)
+	if PIDDelay > 0 {
+		time.Sleep(PIDDelay)
 	}
-	_ = json.NewEncoder(c).Encode(reply{PID: pid})
+	_ = json.NewEncoder(c).Encode(Reply{PID: pid})
 	go func() {
 		// Anything from the host, its half-close or its end, kills.
 		var b [1]byte
@@ -175,7 +165,7 @@ func (s *cmdServer) serve(c *net.UnixConn) {
 	_ = cmd.Wait()
 	s.ended(pid, mark)
 	code := exitStatus(cmd.ProcessState)
-	_ = json.NewEncoder(c).Encode(reply{Exit: &code, TmpFull: roomy && tmpFull()})
+	_ = json.NewEncoder(c).Encode(Reply{Exit: &code, TmpFull: roomy && tmpFull()})
 }
 
 // tmpFull reports whether the private /tmp has no block or no inode
@@ -203,7 +193,7 @@ func (s *cmdServer) ended(pid int, mark string) {
 	}
 	s.mu.Unlock()
 	if !idle {
-		_, _ = local.KillMarked(mark)
+		killMarked(mark)
 	}
 }
 
@@ -257,30 +247,38 @@ func lookPathIn(name string, env []string, dir string) (string, error) {
 
 // closeOnExec keeps the descriptors the server inherited beyond stdin,
 // stdout and stderr (whatever the runtime's own parent left open) from
-// reaching the commands.
+// reaching the commands, and closes the memfd it was started from (the
+// host's copy of this program), which a command could otherwise open
+// again through /proc/<server>/fd.
 func closeOnExec() {
 	ents, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
-		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
-			syscall.CloseOnExec(fd)
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd <= 2 {
+			continue
 		}
+		if l, _ := os.Readlink("/proc/self/fd/" + e.Name()); strings.HasPrefix(l, "/memfd:") {
+			syscall.Close(fd)
+			continue
+		}
+		syscall.CloseOnExec(fd)
 	}
 }
 
-// rlimits maps serverSpec's names to the rlimits they set.
+// rlimits maps ParseLimits's names to the rlimits they set.
 var rlimits = map[string]int{"data": syscall.RLIMIT_DATA, "fsize": syscall.RLIMIT_FSIZE, "nproc": unixRLIMIT_NPROC}
 
 // unixRLIMIT_NPROC is RLIMIT_NPROC, which package syscall does not name.
 const unixRLIMIT_NPROC = 6
 
-// setLimits sets the rlimits of spec (Limits.serverSpec) on the server,
+// setLimits sets the rlimits of spec (ParseLimits) on the server,
 // soft and hard, so that no command can raise them. In the sandbox's
 // user namespace RLIMIT_NPROC counts the sandbox's processes only.
 func setLimits(spec string) error {
-	m, err := parseServerSpec(spec)
+	m, err := ParseLimits(spec)
 	if err != nil {
 		return err
 	}
@@ -297,4 +295,23 @@ func setLimits(spec string) error {
 		}
 	}
 	return nil
+}
+
+// ParseLimits reads the rlimits the command server sets on itself, as
+// the host passes them on its command line: "data=N,fsize=N,nproc=N",
+// any of them, or "-" for none.
+func ParseLimits(s string) (map[string]uint64, error) {
+	m := map[string]uint64{}
+	if s == "-" {
+		return m, nil
+	}
+	for _, p := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(p, "=")
+		n, err := strconv.ParseUint(v, 10, 64)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("bad limit %q", p)
+		}
+		m[k] = n
+	}
+	return m, nil
 }

@@ -1,43 +1,47 @@
-package sandbox
+package execserver
 
 import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // forwarded are the signals the bridge passes on to the command.
 var forwarded = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT,
 	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGCONT, syscall.SIGTSTP}
 
-// BridgeMain is the bridge: args are what follows BridgeArg, the unix
-// socket of the proxy, "--" and the command. It listens on an ephemeral
-// port of the sandbox's loopback and forwards every connection there to
-// the socket; it runs the command as its child in a process group of its
-// own, with stdin, stdout and stderr passed through, HTTP_PROXY,
-// HTTPS_PROXY (both cases) pointing at the listener and NO_PROXY the
-// loopback; it forwards the usual signals to the command's group; and
-// it exits when the command does, with its exit status, or dies of the
-// same signal (HUP, INT, TERM, KILL; others give 128+N, which is what
-// bwrap reports for a signal death anyway). It returns the exit code.
-//
-// With serveArg first it is the persistent sandbox's command server
-// instead (see serveMain).
-func BridgeMain(args []string) int {
-	if len(args) > 0 && args[0] == serveArg {
-		return serveMain(args[1:])
+// Main is the program inside the sandbox: args are what follows Arg.
+// With ServeArg first it is the persistent sandbox's command server
+// (serve), else the per-command proxy bridge (bridge). It returns the
+// exit code.
+func Main(args []string) int {
+	if len(args) > 0 && args[0] == ServeArg {
+		return serve(args[1:])
 	}
+	return bridge(args)
+}
+
+// bridge is the bridge: args are the unix socket of the proxy, "--" and
+// the command. It listens on an ephemeral port of the sandbox's loopback
+// and forwards every connection there to the socket; it runs the command
+// as its child in a process group of its own, with stdin, stdout and
+// stderr passed through, HTTP_PROXY, HTTPS_PROXY (both cases) pointing at
+// the listener and NO_PROXY the loopback; it forwards the usual signals
+// to the command's group; and it exits when the command does, with its
+// exit status, or dies of the same signal (HUP, INT, TERM, KILL; others
+// give 128+N, which is what bwrap reports for a signal death anyway).
+func bridge(args []string) int {
 	if len(args) < 3 || args[1] != "--" {
-		fmt.Fprintln(os.Stderr, "bonsai: "+BridgeArg+" is started by the sandbox, not by hand")
+		fmt.Fprintln(os.Stderr, "bonsai: "+Arg+" is started by the sandbox, not by hand")
 		return 2
 	}
 	sock, argv := args[0], args[2:]
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, addr, err := listenLoopback()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bonsai sandbox: cannot listen on the sandbox's loopback for the proxy: %v\n", err)
 		return 126
@@ -48,7 +52,7 @@ func BridgeMain(args []string) int {
 	if errors.Is(cmd.Err, exec.ErrDot) {
 		cmd.Err = nil // found through "." in PATH, as a shell would
 	}
-	cmd.Env = commandEnv(os.Environ(), ln.Addr().String())
+	cmd.Env = commandEnv(os.Environ(), addr)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	sigs := make(chan os.Signal, 8)
@@ -87,35 +91,41 @@ func BridgeMain(args []string) int {
 
 // bridgeAccept forwards each connection accepted on ln to the proxy's
 // socket until ln is closed.
-func bridgeAccept(ln net.Listener, sock string) {
+func bridgeAccept(ln *sock, proxy string) {
 	for {
-		c, err := ln.Accept()
+		c, err := ln.accept()
 		if err != nil {
+			if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EINTR) {
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
 			return
 		}
-		go func() {
-			defer c.Close()
-			up, err := net.Dial("unix", sock)
-			if err != nil {
-				body := "bonsai sandbox: the proxy is not running: " + err.Error() + "\n"
-				fmt.Fprintf(c, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
-				return
-			}
-			defer up.Close()
-			done := make(chan struct{})
-			go func() { copyHalf(up, c); close(done) }()
-			copyHalf(c, up)
-			<-done
-		}()
+		go forward(c, proxy)
 	}
 }
 
-// copyHalf copies src to dst, then half-closes dst.
-func copyHalf(dst, src net.Conn) {
-	_, _ = io.Copy(dst, src)
-	if cw, ok := dst.(interface{ CloseWrite() error }); ok {
-		_ = cw.CloseWrite()
+// forward carries the connection c to the proxy's socket and back.
+func forward(c *sock, proxy string) {
+	defer c.Close()
+	up, err := dialUnix(proxy)
+	if err != nil {
+		body := "bonsai sandbox: the proxy is not running: " + err.Error() + "\n"
+		fmt.Fprintf(c, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+		return
 	}
+	defer up.Close()
+	done := make(chan struct{})
+	go func() { copyHalf(up, c); close(done) }()
+	copyHalf(c, up)
+	<-done
+}
+
+// copyHalf copies src to dst, then half-closes dst.
+func copyHalf(dst, src *sock) {
+	buf := make([]byte, 32<<10)
+	_, _ = io.CopyBuffer(struct{ io.Writer }{dst}, struct{ io.Reader }{src}, buf)
+	dst.closeWrite()
 }
 
 // releaseStdio points the bridge's own stdin, stdout and stderr at
