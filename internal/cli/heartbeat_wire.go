@@ -82,7 +82,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 	redact := secretsOf(ctx, a, st, listed.all)
 	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
 	agents := newAgentExecutors(d, cfg)
-	agents.log = log
+	agents.Log = log
 	leases, err := a.sharedLeases(st)
 	if err != nil {
 		lf.Close()
@@ -95,7 +95,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		Open: func(root string) (executor.Executor, error) {
 			return local.New(root, local.Options{})
 		},
-		OpenAgent:     agents.open,
+		OpenAgent:     agents.Open,
 		RemoteEnv:     append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
 		AgentIdentity: agentIdentity(cfg),
 		// A person at a terminal sees a large clone progress; a beat fired
@@ -173,7 +173,7 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
-		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check, Leases: leases,
+		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.Check, Leases: leases,
 		GlobalLimit: global, SharedBoard: leases != nil, Registry: st, Worker: worker,
 		Transcripts: st, LeaseTTL: ttl,
 		Policy:         policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/bonsai-run/bonsai/internal/agentexec"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/boardmcp"
 	"github.com/bonsai-run/bonsai/internal/executor"
@@ -148,7 +149,7 @@ func (a *app) ticketTools(ctx context.Context, s store.Store, o mcpOptions) ([]t
 			return nil, usagef("--root: %v", err)
 		}
 	}
-	ex, err := newAgentExecutors(d, cfg).open(p, root, clone)
+	ex, err := newAgentExecutors(d, cfg).Open(p, root, clone)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +185,7 @@ func worktreeClone(root string, candidates ...string) (string, error) {
 		if c == "" {
 			continue
 		}
-		if _, err := executor.WorktreeMeta(root, gitDirOf(c)); err == nil {
+		if _, err := executor.WorktreeMeta(root, agentexec.GitDirOf(c)); err == nil {
 			return c, nil
 		}
 		tried = append(tried, c)
