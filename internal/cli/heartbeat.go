@@ -175,24 +175,7 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	if err != nil {
 		return err
 	}
-	return oneTicketError(ticket, rep)
-}
-
-// oneTicketError says why a beat for one ticket (--ticket) ran no agent
-// on it: another beat holds the lock, or the ticket was skipped.
-func oneTicketError(ticket board.Ref, rep heartbeat.Report) error {
-	if ticket.Number == 0 {
-		return nil
-	}
-	if rep.Skipped {
-		return board.Errorf(board.EREFUSED, "another heartbeat (pid %d) is running; %s was not started. Try again when it ends; the next beat also picks %s if it is its project's pick", rep.HolderPID, ticket, ticket)
-	}
-	for _, r := range rep.Runs {
-		if r.Skipped != "" {
-			return board.Errorf(board.EREFUSED, "%s was not run: %s", ticket, r.Skipped)
-		}
-	}
-	return nil
+	return heartbeat.TicketNotRun(ticket, rep)
 }
 
 // deliverBound caps each of a heartbeat's two delivery passes; what is

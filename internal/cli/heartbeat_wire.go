@@ -78,8 +78,8 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 	if err != nil {
 		return nil, err
 	}
-	listed := listProjects(ctx, st)
-	redact := secretsOf(ctx, a, st, listed.all)
+	listed := heartbeat.ListProjects(ctx, st)
+	redact := secretsOf(ctx, a, st, listed.All())
 	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
 	agents := newAgentExecutors(d, cfg)
 	agents.Log = log
