@@ -52,26 +52,15 @@ func newLander(a *app, st store.Store) (*land.Lander, error) {
 }
 
 // approver is the person approving from this process: the board records
-// them as a.author(); the commits that land their approval are theirs,
-// from config.json's git.personName and git.personEmail, else their git
-// identity as git resolves it for project p's repository (gitIdentity).
-// With neither, Person is incomplete and the Lander refuses to make a
-// commit (land.ErrNoIdentity's fix says how to set one).
+// them as a.author(); the commits that land their approval are theirs
+// (land.PersonFor: config.json's git.personName and git.personEmail, else
+// their git identity for project p's repository).
 func (a *app) approver(p board.Project) land.Approval {
-	ap := land.Approval{Author: a.author()}
+	var configured land.Person
 	if cfg, err := a.config(); err == nil {
-		ap.Person = land.Person{Name: cfg.Git.PersonName, Email: cfg.Git.PersonEmail}
+		configured = land.Person{Name: cfg.Git.PersonName, Email: cfg.Git.PersonEmail}
 	}
-	if ap.Person.Name == "" || ap.Person.Email == "" {
-		g := gitIdentity(p.Repo)
-		if ap.Person.Name == "" {
-			ap.Person.Name = g.Name
-		}
-		if ap.Person.Email == "" {
-			ap.Person.Email = g.Email
-		}
-	}
-	return ap
+	return land.Approval{Author: a.author(), Person: land.PersonFor(configured, p)}
 }
 
 // approve lands ticket ref as the approving person, with an optional note.
