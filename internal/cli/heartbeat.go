@@ -114,35 +114,58 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	}
 	defer w.close()
 	if o.dryRun {
-		plans, err := w.hb.Plan(ctx)
-		if err != nil {
-			return err
-		}
-		if o.asJSON {
-			return writeJSON(a.stdout, planViews(plans))
-		}
-		idle, err := idleProjects(ctx, a, o.project, plans)
-		if err != nil {
-			return err
-		}
-		if err := text.WritePlans(a.stdout, plans, idle); err != nil {
-			return err
-		}
-		return writeDueSchedules(ctx, a, o.project)
+		return writeDryRun(ctx, a, w, o)
 	}
-	s, err := a.openStore(ctx)
+	rep, err := beatAndDeliver(ctx, a, w, &pending, func(rep heartbeat.Report) error {
+		o.report = &rep
+		if o.asJSON {
+			return writeJSON(a.stdout, rep)
+		}
+		return text.WriteReport(a.stdout, rep)
+	})
 	if err != nil {
 		return err
 	}
-	// Notifications left by earlier processes go out while the beat works;
-	// the beat never waits for them.
+	return heartbeat.TicketNotRun(ticket, rep)
+}
+
+// writeDryRun prints what a beat would pick, and the schedules it would
+// fire, changing nothing.
+func writeDryRun(ctx context.Context, a *app, w *wiredHeartbeat, o *heartbeatOptions) error {
+	plans, err := w.hb.Plan(ctx)
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return writeJSON(a.stdout, planViews(plans))
+	}
+	idle, err := idleProjects(ctx, a, o.project, plans)
+	if err != nil {
+		return err
+	}
+	if err := text.WritePlans(a.stdout, plans, idle); err != nil {
+		return err
+	}
+	return writeDueSchedules(ctx, a, o.project)
+}
+
+// beatAndDeliver runs the beat and hands its report to report, delivering
+// the notifications left by earlier processes while the beat works (the
+// beat never waits for them) and those the beat caused after its report
+// is out. *pending says whether notifications were pending before the
+// beat: a beat that sends some is not idle.
+func beatAndDeliver(ctx context.Context, a *app, w *wiredHeartbeat, pending *bool, report func(heartbeat.Report) error) (heartbeat.Report, error) {
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return heartbeat.Report{}, err
+	}
 	// A SQLite board whose WAL is empty before the first check and after
 	// the beat was written by nobody in between: none pending before means
 	// none pending after.
 	quiet := settled(s)
 	early := make(chan struct{})
-	pending = notificationsPending(ctx, s)
-	if pending {
+	*pending = notificationsPending(ctx, s)
+	if *pending {
 		go func() {
 			defer close(early)
 			if _, err := deliverNotifications(ctx, a, s, w.log, deliverBound); err != nil {
@@ -156,26 +179,17 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	if err != nil {
 		w.log.Error("beat failed", "err", err)
 		<-early
-		return err
+		return rep, err
 	}
 	noteBlockers(ctx, s, rep, w.log)
-	o.report = &rep
-	if o.asJSON {
-		err = writeJSON(a.stdout, rep)
-	} else {
-		err = text.WriteReport(a.stdout, rep)
-	}
-	// Then those the beat caused, after its report is out.
+	err = report(rep)
 	<-early
-	if (!quiet || pending || !settled(s)) && notificationsPending(ctx, s) {
+	if (!quiet || *pending || !settled(s)) && notificationsPending(ctx, s) {
 		if _, derr := deliverNotifications(ctx, a, s, w.log, deliverBound); derr != nil {
 			w.log.Error("deliver notifications", "err", derr)
 		}
 	}
-	if err != nil {
-		return err
-	}
-	return heartbeat.TicketNotRun(ticket, rep)
+	return rep, err
 }
 
 // deliverBound caps each of a heartbeat's two delivery passes; what is

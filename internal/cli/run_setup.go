@@ -84,34 +84,10 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 		rt.warn("session %s: %s", sess.Path(), w)
 	}
 	resumed := sess.Context()
-	modelID := o.model
-	if modelID == "" {
-		modelID = resumed.Model
-	}
-	if modelID == "" {
-		modelID = rt.config.Model
-	}
-	if o.thinking == "" && resumed.Thinking != "" {
-		thinking = resumed.Thinking
-	} else if o.thinking == "" && rt.config.Agent.Thinking != "" {
-		// config.json's agent.thinking, checked when it was loaded.
-		thinking, _ = llm.ParseThinkingLevel(rt.config.Agent.Thinking)
-	}
-	cat, err := modelCatalog(rt.config)
+	model, info, thinking, err := rt.openModel(ctx, resumed, thinking)
 	if err != nil {
 		sess.Close()
 		return nil, err
-	}
-	rt.redact = secrets(ctx, a, nil)
-	rt.models = envModels(a.getenv, cat, rt.redact, llmprovider.Options{ReasoningSummary: rt.config.Agent.ReasoningSummary,
-		Warn: func(msg string) { rt.warn("%s", msg) }})
-	model, info, warning, err := rt.models(modelID)
-	if err != nil {
-		sess.Close()
-		return nil, err
-	}
-	if warning != "" {
-		rt.warn("%s", warning)
 	}
 	pmode, err := runPolicyMode(o.permissionMode)
 	if err != nil {
@@ -146,6 +122,42 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	}
 	ok = true
 	return rt, nil
+}
+
+// openModel resolves the run's model and thinking level: the flags,
+// else the resumed session's, else config.json's; the catalog is the
+// embedded one with config.json's models settings. It sets rt.models and
+// rt.redact, and warns about a model the catalog does not know.
+func (rt *agentRun) openModel(ctx context.Context, resumed session.Context, thinking llm.ThinkingLevel) (llm.Model, llm.Info, llm.ThinkingLevel, error) {
+	o := rt.o
+	modelID := o.model
+	if modelID == "" {
+		modelID = resumed.Model
+	}
+	if modelID == "" {
+		modelID = rt.config.Model
+	}
+	if o.thinking == "" && resumed.Thinking != "" {
+		thinking = resumed.Thinking
+	} else if o.thinking == "" && rt.config.Agent.Thinking != "" {
+		// config.json's agent.thinking, checked when it was loaded.
+		thinking, _ = llm.ParseThinkingLevel(rt.config.Agent.Thinking)
+	}
+	cat, err := modelCatalog(rt.config)
+	if err != nil {
+		return nil, llm.Info{}, "", err
+	}
+	rt.redact = secrets(ctx, rt.a, nil)
+	rt.models = envModels(rt.a.getenv, cat, rt.redact, llmprovider.Options{ReasoningSummary: rt.config.Agent.ReasoningSummary,
+		Warn: func(msg string) { rt.warn("%s", msg) }})
+	model, info, warning, err := rt.models(modelID)
+	if err != nil {
+		return nil, llm.Info{}, "", err
+	}
+	if warning != "" {
+		rt.warn("%s", warning)
+	}
+	return model, info, thinking, nil
 }
 
 // workspaceExecutor is the executor of `bonsai run`'s workspace.
