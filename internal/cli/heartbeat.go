@@ -241,30 +241,8 @@ func idleProjects(ctx context.Context, a *app, only string, plans []heartbeat.Pl
 	return idle, nil
 }
 
-// progressOutput shows the beat's runs as they go: on a terminal that
-// takes ANSI codes, a line per running agent redrawn in place every
-// second; elsewhere (a log, a pipe, 'bonsai up', TERM=dumb) a line when
-// each run starts and ends. stop ends the
-// redrawing.
+// progressOutput shows the beat's runs as they go (text.Progress), live
+// on a terminal that takes ANSI codes.
 func progressOutput(a *app) (progress func(heartbeat.Progress), stop func()) {
-	if !isTerminal(a.stdout) || a.getenv("TERM") == "dumb" {
-		return text.ProgressLines(a.stdout), func() {}
-	}
-	live := text.NewLive(a.stdout, time.Now)
-	done := make(chan struct{})
-	ended := make(chan struct{})
-	go func() {
-		defer close(ended)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				live.Redraw()
-			}
-		}
-	}()
-	return live.Update, func() { close(done); <-ended }
+	return text.Progress(a.stdout, isTerminal(a.stdout) && a.getenv("TERM") != "dumb")
 }
