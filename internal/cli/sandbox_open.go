@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
-	"net"
 	"runtime"
 
 	"github.com/bonsai-run/bonsai/internal/agentexec"
@@ -46,9 +43,8 @@ func openSandbox(root string, s agentexec.Spec, limits sandbox.Limits) (agentexe
 	})
 }
 
-// openSeatbelt opens the Seatbelt executor on root. In the proxy mode it
-// runs the allow-listing proxy on a loopback port of its own, the only
-// address the profile lets commands reach, and stops it on Close.
+// openSeatbelt opens the Seatbelt executor on root; in the proxy mode
+// with a proxy of its own (seatbelt.NewProxied).
 func openSeatbelt(root string, s agentexec.Spec) (agentexec.Closer, error) {
 	o := seatbelt.Options{Home: s.Home, DataDir: s.DataDir, GitDir: s.GitDir, Caches: s.Caches, Env: s.Env,
 		Network: seatbelt.Network(s.Network)}
@@ -58,46 +54,5 @@ func openSeatbelt(root string, s agentexec.Spec) (agentexec.Closer, error) {
 	if s.Network != agentexec.NetworkProxy {
 		return seatbelt.New(root, o)
 	}
-	srv, err := netproxy.New(netproxy.Options{Allow: s.Allow, Hint: s.Hint, OnRefused: s.OnRefused})
-	if err != nil {
-		return nil, fmt.Errorf("seatbelt: %w", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("seatbelt: proxy: %w", err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	stop := func() error {
-		err := srv.Close()
-		if serr := <-served; serr != nil && !errors.Is(serr, net.ErrClosed) {
-			err = errors.Join(err, serr)
-		}
-		return err
-	}
-	o.ProxyPort = ln.Addr().(*net.TCPAddr).Port
-	ex, err := seatbelt.New(root, o)
-	if err != nil {
-		stop()
-		return nil, err
-	}
-	return &proxiedSeatbelt{Executor: ex, srv: srv, stop: stop}, nil
-}
-
-// proxiedSeatbelt is a Seatbelt executor with the proxy it owns.
-type proxiedSeatbelt struct {
-	*seatbelt.Executor
-	srv  *netproxy.Server
-	stop func() error
-}
-
-// Close closes the executor, then its proxy.
-func (p *proxiedSeatbelt) Close() error {
-	return errors.Join(p.Executor.Close(), p.stop())
-}
-
-// Forward makes the proxy connect hostport to addr (see
-// netproxy.Server.Forward): an engine run's gateway and board server.
-func (p *proxiedSeatbelt) Forward(hostport, addr string) (remove func(), err error) {
-	return p.srv.Forward(hostport, addr)
+	return seatbelt.NewProxied(root, o, netproxy.Options{Allow: s.Allow, Hint: s.Hint, OnRefused: s.OnRefused})
 }
