@@ -137,13 +137,17 @@ func writeDryRun(ctx context.Context, a *app, w *wiredHeartbeat, o *heartbeatOpt
 		return err
 	}
 	if o.asJSON {
-		return writeJSON(a.stdout, planViews(plans))
+		return writeJSON(a.stdout, text.PlanViews(plans))
 	}
-	idle, err := idleProjects(ctx, a, o.project, plans)
+	s, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
-	if err := text.WritePlans(a.stdout, plans, idle); err != nil {
+	ps, err := s.Projects(ctx, store.ProjectFilter{})
+	if err != nil {
+		return err
+	}
+	if err := text.WritePlans(a.stdout, plans, text.IdleProjects(ps, plans, o.project)); err != nil {
 		return err
 	}
 	return writeDueSchedules(ctx, a, o.project)
@@ -195,51 +199,6 @@ func beatAndDeliver(ctx context.Context, a *app, w *wiredHeartbeat, pending *boo
 // deliverBound caps each of a heartbeat's two delivery passes; what is
 // left waits for the next process.
 const deliverBound = 20 * time.Second
-
-// planView is one line of --dry-run --json.
-type planView struct {
-	Project string `json:"project"`
-	Ticket  string `json:"ticket"`
-	Title   string `json:"title"`
-	State   string `json:"state"`
-	Reason  string `json:"reason"`
-	Task    string `json:"task"`
-	Model   string `json:"model"`
-	Blocked string `json:"blocked,omitempty"`
-}
-
-func planViews(plans []heartbeat.Plan) []planView {
-	out := []planView{}
-	for _, p := range plans {
-		out = append(out, planView{Project: p.Project.Slug, Ticket: p.Ticket.Ref().String(), Title: p.Ticket.Title,
-			State: string(p.Ticket.State), Reason: p.Class.String(), Task: string(p.Task), Model: p.Model, Blocked: p.Blocker})
-	}
-	return out
-}
-
-// idleProjects lists the active projects (or the named one) that have
-// nothing to pick, for --dry-run.
-func idleProjects(ctx context.Context, a *app, only string, plans []heartbeat.Plan) ([]string, error) {
-	s, err := a.openStore(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ps, err := s.Projects(ctx, store.ProjectFilter{})
-	if err != nil {
-		return nil, err
-	}
-	busy := map[string]bool{}
-	for _, p := range plans {
-		busy[p.Project.Slug] = true
-	}
-	var idle []string
-	for _, p := range ps {
-		if !busy[p.Slug] && (only == "" || p.Slug == only) {
-			idle = append(idle, p.Slug)
-		}
-	}
-	return idle, nil
-}
 
 // progressOutput shows the beat's runs as they go (text.Progress), live
 // on a terminal that takes ANSI codes.
