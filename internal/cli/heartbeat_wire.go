@@ -6,8 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path"
-	"strings"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -24,12 +22,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
-
-// remoteEnv names the runtime's variables that git needs to reach a
-// remote (SSH agent, askpass helpers, tokens read by credential helpers).
-// They go to clone, fetch and push only, never to the agent's commands.
-var remoteEnv = append([]string{"SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND",
-	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*"}, forgeTokenEnv...)
 
 // maxRunTurns ends a heartbeat run after this many model requests, so a
 // model that never stops calling tools costs a bounded amount per beat.
@@ -165,7 +157,7 @@ func beatWorkspaces(a *app, d config.Dir, cfg config.Config, openAgent func(boar
 			return local.New(root, local.Options{})
 		},
 		OpenAgent:     openAgent,
-		RemoteEnv:     append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
+		RemoteEnv:     a.remoteEnv(),
 		AgentIdentity: agentIdentity(cfg),
 		// A person at a terminal sees a large clone progress; a beat fired
 		// by a service or 'bonsai up' logs no progress bars.
@@ -224,22 +216,6 @@ func limitsOf(b config.Budget) heartbeat.Limits {
 	}
 }
 
-// pickEnv returns the KEY=VALUE pairs of env whose names match one of
-// names ("*" allowed).
-func pickEnv(env, names []string) []string {
-	var out []string
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		for _, n := range names {
-			if ok, _ := path.Match(n, name); ok {
-				out = append(out, kv)
-				break
-			}
-		}
-	}
-	return out
-}
-
 // homeDir is the user's home for the command policy's ~ and $HOME: $HOME,
 // else the account's home; empty when neither is known.
 func (a *app) homeDir() string {
@@ -248,6 +224,13 @@ func (a *app) homeDir() string {
 	}
 	h, _ := os.UserHomeDir()
 	return h
+}
+
+// remoteEnv is what the runtime's git gets to reach a remote
+// (workspace.Options.RemoteEnv): the variables of workspace.RemoteVars
+// and the forge tokens, exported or stored.
+func (a *app) remoteEnv() []string {
+	return append(workspace.PickEnv(os.Environ(), append(workspace.RemoteVars, forgeTokenEnv...)), storedForgeTokens(a)...)
 }
 
 // storedForgeTokens returns, as KEY=VALUE pairs for git's credential

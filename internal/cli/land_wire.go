@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
@@ -30,7 +29,7 @@ func newLander(a *app, st store.Store) (*land.Lander, error) {
 		Open: func(root string) (executor.Executor, error) {
 			return local.New(root, local.Options{})
 		},
-		RemoteEnv: append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
+		RemoteEnv: a.remoteEnv(),
 	}
 	if cfg, err := a.config(); err == nil {
 		opts.AgentIdentity = agentIdentity(cfg)

@@ -128,11 +128,8 @@ func fireSchedule(ctx context.Context, a *app, project, name string) (heartbeat.
 	if err != nil {
 		return heartbeat.FireReport{}, err
 	}
-	if s.Paused {
-		return heartbeat.FireReport{}, board.Errorf(board.EREFUSED, "schedule %s/%s is paused; resume it first: bonsai schedule resume %s %s", project, name, project, name)
-	}
-	if s.NextFire.IsZero() {
-		return heartbeat.FireReport{}, board.Errorf(board.EREFUSED, "schedule %s/%s will not fire again (its time has passed); edit it to give it a new time", project, name)
+	if err := schedule.CheckFirable(s); err != nil {
+		return heartbeat.FireReport{}, err
 	}
 	w, err := wireHeartbeat(ctx, a, project, board.Ref{}, nil, nil)
 	if err != nil {
@@ -153,10 +150,6 @@ func writeDueSchedules(ctx context.Context, a *app, project string) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range due {
-		if project == "" || s.ProjectSlug == project {
-			fmt.Fprintf(a.stdout, "Schedule %s/%s is due (%s): a beat would fire it.\n", s.ProjectSlug, s.Name, text.NextFire(s))
-		}
-	}
+	text.WriteDue(a.stdout, due, project)
 	return nil
 }

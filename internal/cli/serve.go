@@ -125,7 +125,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	if err != nil {
 		return fail(err)
 	}
-	diff, err := ticketDiff(d, s.Review, append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...))
+	diff, err := ticketDiff(d, s.Review, a.remoteEnv())
 	if err != nil {
 		return fail(err)
 	}

@@ -136,3 +136,13 @@ func FireLine(rep heartbeat.FireReport) string {
 	}
 	return s
 }
+
+// WriteDue lists, for `heartbeat --dry-run`, the due schedules a beat
+// would fire now (of project only, when given).
+func WriteDue(w io.Writer, due []board.Schedule, project string) {
+	for _, s := range due {
+		if project == "" || s.ProjectSlug == project {
+			fmt.Fprintf(w, "Schedule %s/%s is due (%s): a beat would fire it.\n", s.ProjectSlug, s.Name, NextFire(s))
+		}
+	}
+}
