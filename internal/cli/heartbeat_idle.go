@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"time"
 
@@ -48,15 +47,7 @@ func (a *app) idleStamp(o *heartbeatOptions) string {
 	if !ok {
 		return ""
 	}
-	s := versionLine() + "|" + board
-	for _, p := range []string{d.ConfigFile(), executable()} {
-		fi, err := os.Stat(p)
-		if err != nil {
-			return ""
-		}
-		s += fmt.Sprintf("|%d %d", fi.Size(), fi.ModTime().UnixNano())
-	}
-	return s
+	return heartbeat.IdleStamp(versionLine(), board, d.ConfigFile(), executable())
 }
 
 // executable is this program's file, or "" (which no stat finds).
