@@ -68,6 +68,21 @@ func (a *app) approve(ctx context.Context, ref board.Ref, note string, again boo
 	if err != nil {
 		return land.Result{}, err
 	}
+	return a.landAs(ctx, st, ref, note, again)
+}
+
+// webApprove is the web UI's approval: the Lander, as the person running
+// the server (a.approver).
+func webApprove(a *app, st store.Store) func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
+	return func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
+		r, err := a.landAs(ctx, st, ref, note, false)
+		return r.Ticket, err
+	}
+}
+
+// landAs approves ticket ref on st as a.approver, or with again lands an
+// approved ticket's work again.
+func (a *app) landAs(ctx context.Context, st store.Store, ref board.Ref, note string, again bool) (land.Result, error) {
 	l, err := newLander(a, st)
 	if err != nil {
 		return land.Result{}, err
@@ -82,25 +97,6 @@ func (a *app) approve(ctx context.Context, ref board.Ref, note string, again boo
 		return l.Land(ctx, ap)
 	}
 	return l.Approve(ctx, ap)
-}
-
-// webApprove is the web UI's approval: the Lander, as the person running
-// the server (a.approver).
-func webApprove(a *app, st store.Store) func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
-	return func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
-		l, err := newLander(a, st)
-		if err != nil {
-			return board.Ticket{}, err
-		}
-		p, err := st.Project(ctx, ref.Project)
-		if err != nil {
-			return board.Ticket{}, err
-		}
-		ap := a.approver(p)
-		ap.Ref, ap.Note = ref, note
-		r, err := l.Approve(ctx, ap)
-		return r.Ticket, err
-	}
 }
 
 // agentIdentity is who the agents' commits are by: config.json's

@@ -179,7 +179,7 @@ func (rt *agentRun) openWorkspace(d config.Dir) error {
 	if err != nil {
 		return err
 	}
-	if !dirExists(abs) {
+	if !isDir(abs) {
 		return usagef("--cwd %s is not a directory", cwd)
 	}
 	var ex workspaceExecutor
@@ -253,11 +253,6 @@ func (rt *agentRun) close() {
 	if rt.host != nil {
 		rt.host.Close()
 	}
-}
-
-func dirExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }
 
 // isDir reports whether path names an existing directory.
