@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
 func newCommentCmd(a *app) *cobra.Command {
@@ -32,8 +33,8 @@ first. Give - as the text to read it from standard input.`,
 			if err != nil {
 				return err
 			}
-			text := args[1]
-			if text == "-" {
+			body := args[1]
+			if body == "-" {
 				b, err := io.ReadAll(io.LimitReader(a.stdin, board.MaxComment+1))
 				if err != nil {
 					return usagef("read comment: %v", err)
@@ -41,9 +42,9 @@ first. Give - as the text to read it from standard input.`,
 				if len(b) > board.MaxComment {
 					return usagef("comment on standard input is over the limit of %d bytes", board.MaxComment)
 				}
-				text = string(b)
+				body = string(b)
 			}
-			c := board.Comment{AuthorType: board.Human, AuthorName: a.author(), Kind: board.KindNote, Content: text}
+			c := board.Comment{AuthorType: board.Human, AuthorName: a.author(), Kind: board.KindNote, Content: body}
 			if err := c.Validate(); err != nil {
 				return err
 			}
@@ -56,24 +57,10 @@ first. Give - as the text to read it from standard input.`,
 			}
 			fmt.Fprintf(a.stdout, "Commented on %s", ref)
 			if t, err := s.Ticket(cmd.Context(), ref); err == nil {
-				fmt.Fprint(a.stdout, whoReads(t))
+				fmt.Fprint(a.stdout, text.WhoReads(t))
 			}
 			fmt.Fprintln(a.stdout)
 			return nil
 		},
 	}
-}
-
-// whoReads completes "Commented on demo#3" for a ticket the agent does not
-// work now: agents read comments only on RESEARCH and IN_PROGRESS tickets.
-func whoReads(t board.Ticket) string {
-	switch t.State {
-	case board.Backlog:
-		return "; the agent reads it once the ticket moves to RESEARCH or IN_PROGRESS"
-	case board.Verification:
-		return "; the agent reads it only if you send the work back (bonsai ticket return)"
-	case board.Done:
-		return "; the ticket is DONE, so no agent will read it"
-	}
-	return ""
 }

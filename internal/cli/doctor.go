@@ -111,9 +111,9 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 		doctor.Program(ctx, "rg", exec.LookPath, doctor.Warn, "install ripgrep (apt-get install ripgrep, brew install ripgrep, winget install BurntSushi.ripgrep.MSVC): without it the agents' search runs in Go, slower"),
 	)
 	agents := newAgentExecutors(d, cfg)
-	agents.locate = engine.NewLocator(nil).Locate
+	agents.Locate = engine.NewLocator(nil).Locate
 	checks = append(checks, doctor.Engines(ctx, projects, engineFinder{engine.NewLocator(exec.LookPath)}, func(p board.Project) error {
-		_, err := agents.cliBinds(p)
+		_, err := agents.CLIBinds(p)
 		return err
 	})...)
 	checks = append(checks, doctor.Sandbox(projects, listed, sandboxAvailable())...)

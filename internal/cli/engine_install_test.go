@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bonsai-run/bonsai/internal/agentexec"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/engine"
@@ -41,7 +42,7 @@ func requireEngineCLI(t *testing.T, program string) string {
 // engineSandbox opens the sandbox of ticket demo#1 of a project worked
 // by engine en, with home hidden and the CLI found at bin (its links
 // resolved, as engineLocate does).
-func engineSandbox(t *testing.T, en board.Engine, home, bin string) (*agentExecutors, board.Project, func() (executor.Executor, error)) {
+func engineSandbox(t *testing.T, en board.Engine, home, bin string) (*agentexec.Executors, board.Project, func() (executor.Executor, error)) {
 	t.Helper()
 	requireBwrap(t)
 	d := config.Dir(filepath.Join(hostTempDir(t), "data"))
@@ -50,10 +51,10 @@ func engineSandbox(t *testing.T, en board.Engine, home, bin string) (*agentExecu
 		t.Fatal(err)
 	}
 	x := newAgentExecutors(d, config.Config{})
-	x.home = home
-	x.locate = func(engine.Engine) (string, error) { return filepath.EvalSymlinks(bin) }
+	x.Home = home
+	x.Locate = func(engine.Engine) (string, error) { return filepath.EvalSymlinks(bin) }
 	p := board.Project{Slug: "demo", Agent: board.AgentSettings{Engine: en, Network: board.NetworkNone}}
-	return x, p, func() (executor.Executor, error) { return x.open(p, root, "") }
+	return x, p, func() (executor.Executor, error) { return x.Open(p, root, "") }
 }
 
 // cliVersion runs `bin --version` (bin resolved) through ex.
@@ -146,7 +147,7 @@ func TestEngineCLIInTheHomeItselfIsRefused(t *testing.T) {
 		t.Skipf("cannot link %s: %v", real, err)
 	}
 	x, p, _ := engineSandbox(t, board.EngineClaudeCode, home, bin)
-	err := x.check(p)
+	err := x.Check(p)
 	if !errors.Is(err, executor.ErrSandboxUnavailable) || !strings.Contains(err.Error(), "install it in a directory of its own") {
 		t.Fatalf("check = %v; want the sandbox unavailable, with the fix", err)
 	}

@@ -114,35 +114,62 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	}
 	defer w.close()
 	if o.dryRun {
-		plans, err := w.hb.Plan(ctx)
-		if err != nil {
-			return err
-		}
+		return writeDryRun(ctx, a, w, o)
+	}
+	rep, err := beatAndDeliver(ctx, a, w, &pending, func(rep heartbeat.Report) error {
+		o.report = &rep
 		if o.asJSON {
-			return writeJSON(a.stdout, planViews(plans))
+			return writeJSON(a.stdout, rep)
 		}
-		idle, err := idleProjects(ctx, a, o.project, plans)
-		if err != nil {
-			return err
-		}
-		if err := text.WritePlans(a.stdout, plans, idle); err != nil {
-			return err
-		}
-		return writeDueSchedules(ctx, a, o.project)
+		return text.WriteReport(a.stdout, rep)
+	})
+	if err != nil {
+		return err
+	}
+	return heartbeat.TicketNotRun(ticket, rep)
+}
+
+// writeDryRun prints what a beat would pick, and the schedules it would
+// fire, changing nothing.
+func writeDryRun(ctx context.Context, a *app, w *wiredHeartbeat, o *heartbeatOptions) error {
+	plans, err := w.hb.Plan(ctx)
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return writeJSON(a.stdout, text.PlanViews(plans))
 	}
 	s, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
-	// Notifications left by earlier processes go out while the beat works;
-	// the beat never waits for them.
+	ps, err := s.Projects(ctx, store.ProjectFilter{})
+	if err != nil {
+		return err
+	}
+	if err := text.WritePlans(a.stdout, plans, text.IdleProjects(ps, plans, o.project)); err != nil {
+		return err
+	}
+	return writeDueSchedules(ctx, a, o.project)
+}
+
+// beatAndDeliver runs the beat and hands its report to report, delivering
+// the notifications left by earlier processes while the beat works (the
+// beat never waits for them) and those the beat caused after its report
+// is out. *pending says whether notifications were pending before the
+// beat: a beat that sends some is not idle.
+func beatAndDeliver(ctx context.Context, a *app, w *wiredHeartbeat, pending *bool, report func(heartbeat.Report) error) (heartbeat.Report, error) {
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return heartbeat.Report{}, err
+	}
 	// A SQLite board whose WAL is empty before the first check and after
 	// the beat was written by nobody in between: none pending before means
 	// none pending after.
 	quiet := settled(s)
 	early := make(chan struct{})
-	pending = notificationsPending(ctx, s)
-	if pending {
+	*pending = notificationsPending(ctx, s)
+	if *pending {
 		go func() {
 			defer close(early)
 			if _, err := deliverNotifications(ctx, a, s, w.log, deliverBound); err != nil {
@@ -156,118 +183,28 @@ func runHeartbeat(cmd *cobra.Command, a *app, o *heartbeatOptions) error {
 	if err != nil {
 		w.log.Error("beat failed", "err", err)
 		<-early
-		return err
+		return rep, err
 	}
 	noteBlockers(ctx, s, rep, w.log)
-	o.report = &rep
-	if o.asJSON {
-		err = writeJSON(a.stdout, rep)
-	} else {
-		err = text.WriteReport(a.stdout, rep)
-	}
-	// Then those the beat caused, after its report is out.
+	err = report(rep)
 	<-early
-	if (!quiet || pending || !settled(s)) && notificationsPending(ctx, s) {
+	if (!quiet || *pending || !settled(s)) && notificationsPending(ctx, s) {
 		if _, derr := deliverNotifications(ctx, a, s, w.log, deliverBound); derr != nil {
 			w.log.Error("deliver notifications", "err", derr)
 		}
 	}
-	if err != nil {
-		return err
-	}
-	return oneTicketError(ticket, rep)
-}
-
-// oneTicketError says why a beat for one ticket (--ticket) ran no agent
-// on it: another beat holds the lock, or the ticket was skipped.
-func oneTicketError(ticket board.Ref, rep heartbeat.Report) error {
-	if ticket.Number == 0 {
-		return nil
-	}
-	if rep.Skipped {
-		return board.Errorf(board.EREFUSED, "another heartbeat (pid %d) is running; %s was not started. Try again when it ends; the next beat also picks %s if it is its project's pick", rep.HolderPID, ticket, ticket)
-	}
-	for _, r := range rep.Runs {
-		if r.Skipped != "" {
-			return board.Errorf(board.EREFUSED, "%s was not run: %s", ticket, r.Skipped)
-		}
-	}
-	return nil
+	return rep, err
 }
 
 // deliverBound caps each of a heartbeat's two delivery passes; what is
 // left waits for the next process.
 const deliverBound = 20 * time.Second
 
-// planView is one line of --dry-run --json.
-type planView struct {
-	Project string `json:"project"`
-	Ticket  string `json:"ticket"`
-	Title   string `json:"title"`
-	State   string `json:"state"`
-	Reason  string `json:"reason"`
-	Task    string `json:"task"`
-	Model   string `json:"model"`
-	Blocked string `json:"blocked,omitempty"`
-}
-
-func planViews(plans []heartbeat.Plan) []planView {
-	out := []planView{}
-	for _, p := range plans {
-		out = append(out, planView{Project: p.Project.Slug, Ticket: p.Ticket.Ref().String(), Title: p.Ticket.Title,
-			State: string(p.Ticket.State), Reason: p.Class.String(), Task: string(p.Task), Model: p.Model, Blocked: p.Blocker})
-	}
-	return out
-}
-
-// idleProjects lists the active projects (or the named one) that have
-// nothing to pick, for --dry-run.
-func idleProjects(ctx context.Context, a *app, only string, plans []heartbeat.Plan) ([]string, error) {
-	s, err := a.openStore(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ps, err := s.Projects(ctx, store.ProjectFilter{})
-	if err != nil {
-		return nil, err
-	}
-	busy := map[string]bool{}
-	for _, p := range plans {
-		busy[p.Project.Slug] = true
-	}
-	var idle []string
-	for _, p := range ps {
-		if !busy[p.Slug] && (only == "" || p.Slug == only) {
-			idle = append(idle, p.Slug)
-		}
-	}
-	return idle, nil
-}
-
-// progressOutput shows the beat's runs as they go: on a terminal that
-// takes ANSI codes, a line per running agent redrawn in place every
-// second; elsewhere (a log, a pipe, 'bonsai up', TERM=dumb) a line when
-// each run starts and ends. stop ends the
-// redrawing.
+// progressOutput shows the beat's runs as they go (text.Progress), live
+// on a terminal that takes ANSI codes.
 func progressOutput(a *app) (progress func(heartbeat.Progress), stop func()) {
 	if !isTerminal(a.stdout) || a.getenv("TERM") == "dumb" {
 		return upProgress(a, text.ProgressLines(a.stdout))
 	}
-	live := text.NewLive(a.stdout, time.Now)
-	done := make(chan struct{})
-	ended := make(chan struct{})
-	go func() {
-		defer close(ended)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				live.Redraw()
-			}
-		}
-	}()
-	return live.Update, func() { close(done); <-ended }
+	return text.Progress(a.stdout, true)
 }

@@ -1,17 +1,12 @@
 package cli
 
 import (
-	"context"
-	"fmt"
 	"os"
-	"sync"
 	"time"
 
-	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/llm/catalog"
-	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 )
 
@@ -34,45 +29,6 @@ func beatCatalog(cfg config.Config) (func() *catalog.Catalog, error) {
 	return func() *catalog.Catalog { return cat }, nil
 }
 
-// listedProjects is the heartbeat's store with one listing of every
-// project (archived ones too) made up front: the log redactor needs the
-// passwords in the projects' repository URLs before the beat starts, and
-// the beat's first such listing (the worktrees of done tickets) is then
-// served from it instead of asking the store again, one statement fewer
-// for an idle beat. Later listings, and everything else, go to the store.
-type listedProjects struct {
-	store.Store
-	mu  sync.Mutex
-	all []board.Project // nil when the listing failed or was served
-}
-
-// listProjects lists st's projects for the redactor and the beat; a
-// listing that fails is left to the beat to make again, and report.
-func listProjects(ctx context.Context, st store.Store) *listedProjects {
-	all, err := st.Projects(ctx, store.ProjectFilter{IncludeArchived: true})
-	if err != nil {
-		all = nil
-	} else if all == nil {
-		all = []board.Project{}
-	}
-	return &listedProjects{Store: st, all: all}
-}
-
-// Projects serves the first listing of every project from the one made
-// up front, and any other from the store.
-func (s *listedProjects) Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error) {
-	if f == (store.ProjectFilter{IncludeArchived: true}) {
-		s.mu.Lock()
-		all := s.all
-		s.all = nil
-		s.mu.Unlock()
-		if all != nil {
-			return all, nil
-		}
-	}
-	return s.Store.Projects(ctx, f)
-}
-
 // idleStamp is the stamp of everything a beat of the whole board that
 // found nothing to do depends on (heartbeat.Unchanged): the SQLite
 // board's files, config.json and this binary. "" when a beat cannot
@@ -91,15 +47,7 @@ func (a *app) idleStamp(o *heartbeatOptions) string {
 	if !ok {
 		return ""
 	}
-	s := versionLine() + "|" + board
-	for _, p := range []string{d.ConfigFile(), executable()} {
-		fi, err := os.Stat(p)
-		if err != nil {
-			return ""
-		}
-		s += fmt.Sprintf("|%d %d", fi.Size(), fi.ModTime().UnixNano())
-	}
-	return s
+	return heartbeat.IdleStamp(versionLine(), board, d.ConfigFile(), executable())
 }
 
 // executable is this program's file, or "" (which no stat finds).

@@ -6,12 +6,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path"
-	"strings"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/engine"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
@@ -19,15 +18,10 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/policy"
+	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
-
-// remoteEnv names the runtime's variables that git needs to reach a
-// remote (SSH agent, askpass helpers, tokens read by credential helpers).
-// They go to clone, fetch and push only, never to the agent's commands.
-var remoteEnv = append([]string{"SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_ASKPASS", "GIT_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND",
-	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*"}, forgeTokenEnv...)
 
 // maxRunTurns ends a heartbeat run after this many model requests, so a
 // model that never stops calling tools costs a bounded amount per beat.
@@ -46,10 +40,9 @@ func (w *wiredHeartbeat) close() {
 	}
 }
 
-// wireHeartbeat builds the heartbeat on the SQLite store, git worktrees
-// and the in-process agent, configured from config.json.
-// idle gives the stamp a beat that finds nothing to do records
-// (heartbeat.Options.Idle); nil records none.
+// wireHeartbeat builds the heartbeat on the board's store, git worktrees
+// and the agents (Bonsai's own or an engine CLI), configured from
+// config.json, logging to logs/heartbeat.log with the secrets redacted.
 func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref, progress func(heartbeat.Progress), idle func() string) (*wiredHeartbeat, error) {
 	d, err := a.dataDir()
 	if err != nil {
@@ -63,55 +56,124 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 	if err != nil {
 		return nil, err
 	}
-	if project != "" {
-		p, err := st.Project(ctx, project)
-		if err != nil {
-			return nil, err
-		}
-		if !p.Active {
-			// A beat never picks an archived project's tickets; saying
-			// "Nothing to do" would hide why.
-			return nil, board.Errorf(board.EREFUSED, "project %s is archived; its tickets are not worked", project)
-		}
+	if err := checkActive(ctx, st, project); err != nil {
+		return nil, err
 	}
 	lf, err := heartbeat.OpenLog(d.Logs(), "heartbeat.log")
 	if err != nil {
 		return nil, err
 	}
-	listed := listProjects(ctx, st)
-	redact := secretsOf(ctx, a, st, listed.all)
+	listed := heartbeat.ListProjects(ctx, st)
+	redact := secretsOf(ctx, a, st, listed.All())
 	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
-	agents := newAgentExecutors(d, cfg)
-	agents.log = log
-	leases, err := a.sharedLeases(st)
-	if err != nil {
-		lf.Close()
-		return nil, err
+	o, err := a.beatOptions(ctx, d, cfg, listed, redact, log)
+	if err == nil {
+		o.Project, o.Ticket, o.Progress, o.Idle = project, ticket, progress, idle
+		var hb *heartbeat.Heartbeat
+		if hb, err = heartbeat.New(o); err == nil {
+			return &wiredHeartbeat{hb: hb, log: log, logFile: lf}, nil
+		}
 	}
-	ws, err := workspace.New(workspace.Options{
+	lf.Close()
+	return nil, err
+}
+
+// checkActive refuses a beat limited to an archived project: a beat never
+// picks its tickets, and saying "Nothing to do" would hide why.
+func checkActive(ctx context.Context, st store.Store, project string) error {
+	if project == "" {
+		return nil
+	}
+	p, err := st.Project(ctx, project)
+	if err != nil {
+		return err
+	}
+	if !p.Active {
+		return board.Errorf(board.EREFUSED, "project %s is archived; its tickets are not worked", project)
+	}
+	return nil
+}
+
+// beatOptions wires the heartbeat's parts on the store listed: the
+// workspaces and agent executors, the runners, the leases and worker
+// record of a shared board, the limits and the forge side of the pr mode.
+func (a *app) beatOptions(ctx context.Context, d config.Dir, cfg config.Config, listed *heartbeat.ListedProjects,
+	redact *llm.Redactor, log *slog.Logger) (heartbeat.Options, error) {
+	agents := newAgentExecutors(d, cfg)
+	agents.Log = log
+	leases, err := a.sharedLeases(listed.Store)
+	if err != nil {
+		return heartbeat.Options{}, err
+	}
+	ws, err := beatWorkspaces(a, d, cfg, agents.Open, leases != nil)
+	if err != nil {
+		return heartbeat.Options{}, err
+	}
+	runners, err := beatRunners(a, cfg, redact, log)
+	if err != nil {
+		return heartbeat.Options{}, err
+	}
+	ttl, err := a.leaseTTL()
+	if err != nil {
+		return heartbeat.Options{}, err
+	}
+	limit := int(cfg.Heartbeat.MaxConcurrentAgents)
+	if limit == 0 {
+		limit = heartbeat.MachineConcurrency()
+	}
+	host, _ := os.Hostname()
+	// On a shared board, a limit set by hand holds across the machines
+	// (their leases are counted); "auto" sizes each machine alone. Each
+	// beat records its worker there.
+	global := 0
+	var worker board.WorkerBeat
+	if leases != nil {
+		global = int(cfg.Heartbeat.MaxConcurrentAgents)
+		worker = a.workerBeat(d, host)
+	}
+	return heartbeat.Options{
+		Store: listed, Workspaces: withEngineState{Provider: ws, data: d.Path()}, Runner: runners, Logger: log,
+		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
+		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
+		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
+		WorkerID:    fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
+		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.Check, Leases: leases,
+		GlobalLimit: global, SharedBoard: leases != nil, Registry: listed.Store, Worker: worker,
+		Transcripts: listed.Store, LeaseTTL: ttl,
+		Policy:         policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
+		ResolveProgram: programResolvers([]string{a.homeDir(), userHome()}, d.Path()),
+		PullRequests:   newForges(a, listed.Store, cfg, redact.String, log),
+	}, nil
+}
+
+// beatWorkspaces are the clones and worktrees of the beat: the runtime's
+// own git on the host (clone, fetch and push need the network and
+// RemoteEnv's credentials), the agents' commands in openAgent's
+// executors.
+func beatWorkspaces(a *app, d config.Dir, cfg config.Config, openAgent func(board.Project, string, string) (executor.Executor, error), shared bool) (*workspace.Provider, error) {
+	return workspace.New(workspace.Options{
 		Projects: d.Projects(), Worktrees: d.Worktrees(),
-		// The runtime's own git runs on the host: clone, fetch and push
-		// need the network and RemoteEnv's credentials.
 		Open: func(root string) (executor.Executor, error) {
 			return local.New(root, local.Options{})
 		},
-		OpenAgent:     agents.open,
-		RemoteEnv:     append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
+		OpenAgent:     openAgent,
+		RemoteEnv:     a.remoteEnv(),
 		AgentIdentity: agentIdentity(cfg),
 		// A person at a terminal sees a large clone progress; a beat fired
 		// by a service or 'bonsai up' logs no progress bars.
 		CloneProgress: cloneProgress(a),
 		// Other machines work the tickets too: a worktree starts from
 		// the ticket branch they pushed.
-		SharedBoard: leases != nil,
+		SharedBoard: shared,
 	})
-	if err != nil {
-		lf.Close()
-		return nil, err
-	}
+}
+
+// beatRunners are the beat's AgentRunners: Bonsai's own agent on the
+// models of config.json's catalog, and the engine CLIs, each with the
+// project's MCP servers.
+func beatRunners(a *app, cfg config.Config, redact *llm.Redactor, log *slog.Logger) (*engine.Dispatch, error) {
 	cat, err := beatCatalog(cfg)
 	if err != nil {
-		lf.Close()
 		return nil, err
 	}
 	open := func(id string) (llm.Model, llm.Info, error) {
@@ -140,52 +202,9 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 		ExtraTools: extraTools,
 	})
 	if err != nil {
-		lf.Close()
 		return nil, err
 	}
-	engines, err := engineRunners(a, runner, open, extraTools, log)
-	if err != nil {
-		lf.Close()
-		return nil, err
-	}
-	limit := int(cfg.Heartbeat.MaxConcurrentAgents)
-	if limit == 0 {
-		limit = heartbeat.MachineConcurrency()
-	}
-	host, _ := os.Hostname()
-	ttl, err := a.leaseTTL()
-	if err != nil {
-		lf.Close()
-		return nil, err
-	}
-	// On a shared board, a limit set by hand holds across the machines
-	// (their leases are counted); "auto" sizes each machine alone. Each
-	// beat records its worker there.
-	global := 0
-	var worker board.WorkerBeat
-	if leases != nil {
-		global = int(cfg.Heartbeat.MaxConcurrentAgents)
-		worker = a.workerBeat(d, host)
-	}
-	hb, err := heartbeat.New(heartbeat.Options{
-		Store: listed, Workspaces: withEngineState{Provider: ws, data: d.Path()}, Runner: engines, Logger: log, Progress: progress,
-		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
-		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
-		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
-		Project:     project, Ticket: ticket, WorkerID: fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
-		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.check, Leases: leases,
-		GlobalLimit: global, SharedBoard: leases != nil, Registry: st, Worker: worker,
-		Transcripts: st, LeaseTTL: ttl,
-		Policy:         policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
-		ResolveProgram: programResolvers([]string{a.homeDir(), userHome()}, d.Path()),
-		PullRequests:   newForges(a, st, cfg, redact.String, log),
-		Idle:           idle,
-	})
-	if err != nil {
-		lf.Close()
-		return nil, err
-	}
-	return &wiredHeartbeat{hb: hb, log: log, logFile: lf}, nil
+	return engineRunners(a, runner, open, extraTools, log)
 }
 
 // limitsOf turns config.json's budget keys into the heartbeat's caps.
@@ -197,22 +216,6 @@ func limitsOf(b config.Budget) heartbeat.Limits {
 	}
 }
 
-// pickEnv returns the KEY=VALUE pairs of env whose names match one of
-// names ("*" allowed).
-func pickEnv(env, names []string) []string {
-	var out []string
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		for _, n := range names {
-			if ok, _ := path.Match(n, name); ok {
-				out = append(out, kv)
-				break
-			}
-		}
-	}
-	return out
-}
-
 // homeDir is the user's home for the command policy's ~ and $HOME: $HOME,
 // else the account's home; empty when neither is known.
 func (a *app) homeDir() string {
@@ -221,6 +224,13 @@ func (a *app) homeDir() string {
 	}
 	h, _ := os.UserHomeDir()
 	return h
+}
+
+// remoteEnv is what the runtime's git gets to reach a remote
+// (workspace.Options.RemoteEnv): the variables of workspace.RemoteVars
+// and the forge tokens, exported or stored.
+func (a *app) remoteEnv() []string {
+	return append(workspace.PickEnv(os.Environ(), append(workspace.RemoteVars, forgeTokenEnv...)), storedForgeTokens(a)...)
 }
 
 // storedForgeTokens returns, as KEY=VALUE pairs for git's credential

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
@@ -30,7 +29,7 @@ func newLander(a *app, st store.Store) (*land.Lander, error) {
 		Open: func(root string) (executor.Executor, error) {
 			return local.New(root, local.Options{})
 		},
-		RemoteEnv: append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...),
+		RemoteEnv: a.remoteEnv(),
 	}
 	if cfg, err := a.config(); err == nil {
 		opts.AgentIdentity = agentIdentity(cfg)
@@ -52,26 +51,15 @@ func newLander(a *app, st store.Store) (*land.Lander, error) {
 }
 
 // approver is the person approving from this process: the board records
-// them as a.author(); the commits that land their approval are theirs,
-// from config.json's git.personName and git.personEmail, else their git
-// identity as git resolves it for project p's repository (gitIdentity).
-// With neither, Person is incomplete and the Lander refuses to make a
-// commit (land.ErrNoIdentity's fix says how to set one).
+// them as a.author(); the commits that land their approval are theirs
+// (land.PersonFor: config.json's git.personName and git.personEmail, else
+// their git identity for project p's repository).
 func (a *app) approver(p board.Project) land.Approval {
-	ap := land.Approval{Author: a.author()}
+	var configured land.Person
 	if cfg, err := a.config(); err == nil {
-		ap.Person = land.Person{Name: cfg.Git.PersonName, Email: cfg.Git.PersonEmail}
+		configured = land.Person{Name: cfg.Git.PersonName, Email: cfg.Git.PersonEmail}
 	}
-	if ap.Person.Name == "" || ap.Person.Email == "" {
-		g := gitIdentity(p.Repo)
-		if ap.Person.Name == "" {
-			ap.Person.Name = g.Name
-		}
-		if ap.Person.Email == "" {
-			ap.Person.Email = g.Email
-		}
-	}
-	return ap
+	return land.Approval{Author: a.author(), Person: land.PersonFor(configured, p)}
 }
 
 // approve lands ticket ref as the approving person, with an optional note.
@@ -80,6 +68,21 @@ func (a *app) approve(ctx context.Context, ref board.Ref, note string, again boo
 	if err != nil {
 		return land.Result{}, err
 	}
+	return a.landAs(ctx, st, ref, note, again)
+}
+
+// webApprove is the web UI's approval: the Lander, as the person running
+// the server (a.approver).
+func webApprove(a *app, st store.Store) func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
+	return func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
+		r, err := a.landAs(ctx, st, ref, note, false)
+		return r.Ticket, err
+	}
+}
+
+// landAs approves ticket ref on st as a.approver, or with again lands an
+// approved ticket's work again.
+func (a *app) landAs(ctx context.Context, st store.Store, ref board.Ref, note string, again bool) (land.Result, error) {
 	l, err := newLander(a, st)
 	if err != nil {
 		return land.Result{}, err
@@ -94,25 +97,6 @@ func (a *app) approve(ctx context.Context, ref board.Ref, note string, again boo
 		return l.Land(ctx, ap)
 	}
 	return l.Approve(ctx, ap)
-}
-
-// webApprove is the web UI's approval: the Lander, as the person running
-// the server (a.approver).
-func webApprove(a *app, st store.Store) func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
-	return func(ctx context.Context, ref board.Ref, note string) (board.Ticket, error) {
-		l, err := newLander(a, st)
-		if err != nil {
-			return board.Ticket{}, err
-		}
-		p, err := st.Project(ctx, ref.Project)
-		if err != nil {
-			return board.Ticket{}, err
-		}
-		ap := a.approver(p)
-		ap.Ref, ap.Note = ref, note
-		r, err := l.Approve(ctx, ap)
-		return r.Ticket, err
-	}
 }
 
 // agentIdentity is who the agents' commits are by: config.json's

@@ -10,15 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/bonsai-run/bonsai/internal/agentexec"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/boardmcp"
-	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/tool"
@@ -144,11 +143,11 @@ func (a *app) ticketTools(ctx context.Context, s store.Store, o mcpOptions) ([]t
 		if root, err = filepath.Abs(root); err != nil {
 			return nil, err
 		}
-		if clone, err = worktreeClone(root, clone, localRepo(p.Repo)); err != nil {
+		if clone, err = agentexec.WorktreeClone(root, clone, p); err != nil {
 			return nil, usagef("--root: %v", err)
 		}
 	}
-	ex, err := newAgentExecutors(d, cfg).open(p, root, clone)
+	ex, err := newAgentExecutors(d, cfg).Open(p, root, clone)
 	if err != nil {
 		return nil, err
 	}
@@ -172,32 +171,3 @@ func (a *app) mcpHandler(ctx context.Context, s store.Store, log *slog.Logger) (
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
-
-// worktreeClone returns the repository among candidates (Bonsai's
-// clone of the project, the local repository it was added from) whose
-// linked worktree root is. It asks each candidate's worktrees/*/gitdir
-// (executor.WorktreeMeta), never root's .git file: the agent writes the
-// worktree, and the repository found is bound into the sandbox.
-func worktreeClone(root string, candidates ...string) (string, error) {
-	var tried []string
-	for _, c := range candidates {
-		if c == "" {
-			continue
-		}
-		if _, err := executor.WorktreeMeta(root, gitDirOf(c)); err == nil {
-			return c, nil
-		}
-		tried = append(tried, c)
-	}
-	return "", fmt.Errorf("%s is no worktree of the project's repository (%s): make one with `git worktree add` there, "+
-		"or leave --root out to use the ticket's own worktree", root, strings.Join(tried, " or "))
-}
-
-// localRepo is repo as a directory when it is a local repository's path,
-// else "".
-func localRepo(repo string) string {
-	if !board.IsLocalRepo(repo) {
-		return ""
-	}
-	return strings.TrimPrefix(repo, "file://")
-}

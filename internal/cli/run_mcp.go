@@ -58,50 +58,6 @@ func configuredMCP(c config.Config) string {
 	return strings.Join(names, ", ")
 }
 
-// mcpServers resolves the named servers of c: their ${credential:…} and
-// ${env:…} references filled in. A server whose secret is missing, or
-// that is not configured, has its Err set. secrets are the values filled
-// in, to redact.
-func (a *app) mcpServers(c config.Config, names []string) (servers []mcpclient.Server, secrets []string) {
-	for _, n := range names {
-		cs, ok := c.MCP.Servers[n]
-		if !ok {
-			servers = append(servers, mcpclient.Server{Name: n, Err: fmt.Errorf("it is enabled but not configured in config.json; add it with 'bonsai config set mcp.servers.%s.command PROGRAM'", n)})
-			continue
-		}
-		var missing error
-		resolve := func(v string) string {
-			out, err := config.ExpandRefs(v, func(kind, name string) (string, error) {
-				s, err := a.mcpSecret(kind, name)
-				if err == nil {
-					secrets = append(secrets, s)
-				}
-				return s, err
-			})
-			if err != nil && missing == nil {
-				missing = err
-			}
-			return out
-		}
-		s := mcpclient.Server{Name: n, URL: cs.URL}
-		if cs.Command != "" {
-			s.Command = append([]string{cs.Command}, cs.Args...)
-		}
-		for _, k := range sortedKeys(cs.Env) {
-			s.Env = append(s.Env, k+"="+resolve(cs.Env[k]))
-		}
-		if len(cs.Headers) > 0 {
-			s.Headers = map[string]string{}
-			for k, v := range cs.Headers {
-				s.Headers[k] = resolve(v)
-			}
-		}
-		s.Err = missing
-		servers = append(servers, s)
-	}
-	return servers, secrets
-}
-
 // mcpSecret is the value of a ${credential:NAME} or ${env:VAR} reference.
 func (a *app) mcpSecret(kind, name string) (string, error) {
 	if kind == "env" {
@@ -119,18 +75,9 @@ func (a *app) mcpSecret(kind, name string) (string, error) {
 	return "", fmt.Errorf("${credential:%s}: no credential is stored for %s; run 'bonsai credentials set %s'", name, name, name)
 }
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // openMCP opens the named servers of c for a run whose commands ex runs.
 func (a *app) openMCP(ctx context.Context, c config.Config, names []string, ex executor.Executor, warn func(string)) *mcpclient.Client {
-	servers, secrets := a.mcpServers(c, names)
+	servers, secrets := mcpclient.Configured(c.MCP.Servers, names, a.mcpSecret)
 	red := llm.NewRedactor(secrets...)
 	opts := mcpclient.Options{Exec: ex, Warn: warn, Redact: red.String}
 	if d, err := a.dataDir(); err == nil {

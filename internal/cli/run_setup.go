@@ -13,7 +13,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
-	"github.com/bonsai-run/bonsai/internal/gate"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/mcpclient"
@@ -83,69 +82,51 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	for _, w := range sess.Warnings() {
 		rt.warn("session %s: %s", sess.Path(), w)
 	}
-	resumed := sess.Context()
-	modelID := o.model
-	if modelID == "" {
-		modelID = resumed.Model
-	}
-	if modelID == "" {
-		modelID = rt.config.Model
-	}
-	if o.thinking == "" && resumed.Thinking != "" {
-		thinking = resumed.Thinking
-	} else if o.thinking == "" && rt.config.Agent.Thinking != "" {
-		// config.json's agent.thinking, checked when it was loaded.
-		thinking, _ = llm.ParseThinkingLevel(rt.config.Agent.Thinking)
-	}
-	cat, err := modelCatalog(rt.config)
-	if err != nil {
+	if err := rt.openModels(ctx); err != nil {
 		sess.Close()
 		return nil, err
-	}
-	rt.redact = secrets(ctx, a, nil)
-	rt.models = envModels(a.getenv, cat, rt.redact, llmprovider.Options{ReasoningSummary: rt.config.Agent.ReasoningSummary,
-		Warn: func(msg string) { rt.warn("%s", msg) }})
-	model, info, warning, err := rt.models(modelID)
-	if err != nil {
-		sess.Close()
-		return nil, err
-	}
-	if warning != "" {
-		rt.warn("%s", warning)
 	}
 	pmode, err := runPolicyMode(o.permissionMode)
 	if err != nil {
 		sess.Close()
 		return nil, err
 	}
-	rt.approvals = &runui.Approvals{
+	var configThinking llm.ThinkingLevel
+	if rt.config.Agent.Thinking != "" {
+		// config.json's agent.thinking, checked when it was loaded.
+		configThinking, _ = llm.ParseThinkingLevel(rt.config.Agent.Thinking)
+	}
+	host, approvals, err := runui.Assemble(ctx, runui.Setup{
+		Workspace: rt.ex, Root: rt.cwd,
+		OpenDir: func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
+		Session: sess, Model: o.model, ConfigModel: rt.config.Model,
+		Thinking: thinking, ThinkingSet: o.thinking != "", ConfigThinking: configThinking, Models: rt.models,
 		Policy: policy.Config{Mode: pmode, Allow: append(slices.Clone(o.allow), rt.config.Policy.Allow...),
 			Ask: rt.config.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir(), Workspace: rt.cwd},
-		Warn: func(msg string) { rt.warn("%s", msg) },
-	}
-	host, err := agenthost.New(ctx, agenthost.Config{
-		Gate: gate.Config{Policy: rt.approvals.Policy, Ask: rt.approvals.Ask},
-		Prompt: agenthost.Prompt{Workspace: rt.ex, Root: rt.cwd, Name: filepath.Base(rt.cwd),
-			UserSkills: filepath.Join(d.Path(), "skills"), Date: a.now()},
-		OpenDir: func(dir string) (executor.Executor, error) { return local.New(dir, local.Options{}) },
-		Tools:   names, Extra: rt.mcp.Tools(), Session: sess, Model: model, Info: info,
-		Thinking: thinking, MaxTurns: o.maxTurns, OnEvent: rt.events.Handle,
-	})
+		Tools: names, Extra: rt.mcp.Tools(), UserSkills: filepath.Join(d.Path(), "skills"), Date: a.now(),
+		MaxTurns: o.maxTurns, Warn: func(msg string) { rt.warn("%s", msg) },
+	}, &rt.events)
 	if err != nil {
 		sess.Close()
 		return nil, err
 	}
-	rt.host = host
-	rt.warnAll(host.Warnings())
-	ag := host.Agent()
-	rt.agent = ag
-	if resumed.Model != info.ID || resumed.Thinking != thinking {
-		if _, err := sess.AppendModelChange(info.ID, thinking); err != nil {
-			return nil, err
-		}
-	}
+	rt.host, rt.approvals, rt.agent = host, approvals, host.Agent()
 	ok = true
 	return rt, nil
+}
+
+// openModels sets rt.models, which resolves models through the
+// embedded catalog with config.json's models settings, and rt.redact,
+// the process's secrets hidden in their errors.
+func (rt *agentRun) openModels(ctx context.Context) error {
+	cat, err := modelCatalog(rt.config)
+	if err != nil {
+		return err
+	}
+	rt.redact = secrets(ctx, rt.a, nil)
+	rt.models = envModels(rt.a.getenv, cat, rt.redact, llmprovider.Options{ReasoningSummary: rt.config.Agent.ReasoningSummary,
+		Warn: func(msg string) { rt.warn("%s", msg) }})
+	return nil
 }
 
 // workspaceExecutor is the executor of `bonsai run`'s workspace.
@@ -167,7 +148,7 @@ func (rt *agentRun) openWorkspace(d config.Dir) error {
 	if err != nil {
 		return err
 	}
-	if !dirExists(abs) {
+	if !isDir(abs) {
 		return usagef("--cwd %s is not a directory", cwd)
 	}
 	var ex workspaceExecutor
@@ -241,11 +222,6 @@ func (rt *agentRun) close() {
 	if rt.host != nil {
 		rt.host.Close()
 	}
-}
-
-func dirExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }
 
 // isDir reports whether path names an existing directory.

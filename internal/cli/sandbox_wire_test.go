@@ -5,41 +5,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/bonsai-run/bonsai/internal/agentexec"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
-	"github.com/bonsai-run/bonsai/internal/netproxy"
 )
-
-// TestNetworkFor: none and all map through; proxy, the default, allows
-// the default registries, the repository's host, config.json's hosts and
-// the project's, once each.
-func TestNetworkFor(t *testing.T) {
-	t.Parallel()
-	p := board.Project{Repo: "https://git.example.com/acme/app.git", Agent: board.AgentSettings{AllowHosts: []string{"registry.internal", "github.com", "git.example.com"}}}
-	n := networkFor(p, []string{"proxy.golang.org", "mirror.example.org"})
-	want := append(netproxy.DefaultAllow(), "git.example.com", "mirror.example.org", "registry.internal")
-	if n.Mode != sandbox.NetworkProxy || !slices.Equal(n.Allow, want) {
-		t.Errorf("proxy: %+v, want allow %v", n, want)
-	}
-	p.Repo = "/srv/repo"
-	if n := networkFor(p, nil); slices.Contains(n.Allow, "") || len(n.Allow) != len(netproxy.DefaultAllow())+2 {
-		t.Errorf("a local repository: %v", n.Allow)
-	}
-	p.Agent.Network = board.NetworkAll
-	if n := networkFor(p, nil); n.Mode != sandbox.NetworkAll || n.Allow != nil {
-		t.Errorf("all: %+v", n)
-	}
-	p.Agent.Network = board.NetworkNone
-	if n := networkFor(p, nil); n.Mode != sandbox.NetworkNone || n.Allow != nil {
-		t.Errorf("none: %+v", n)
-	}
-}
 
 // TestAgentExecutors_CachesPerProject: with the data directory in the
 // home, as by default, each project's sandbox commits in its worktree,
@@ -68,7 +42,7 @@ func TestAgentExecutors_CachesPerProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := newAgentExecutors(config.Dir(data), config.Config{})
-	x.home = home
+	x.Home = home
 	open := func(slug string) executor.Executor {
 		clone := filepath.Join(data, "projects", slug)
 		root := filepath.Join(data, "worktrees", slug, "1")
@@ -78,7 +52,7 @@ func TestAgentExecutors_CachesPerProject(t *testing.T) {
 				t.Fatalf("git %v: %v %s", args, err, out)
 			}
 		}
-		ex, err := x.open(board.Project{Slug: slug}, root, clone)
+		ex, err := x.Open(board.Project{Slug: slug}, root, clone)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,9 +78,22 @@ func TestAgentExecutors_CachesPerProject(t *testing.T) {
 	if strings.Contains(out, "alpha\n") || !strings.Contains(out, "own-cache\nhidden\n") {
 		t.Errorf("beta sees alpha's cache:\n%s", out)
 	}
-	for _, k := range toolchainCaches {
+	for _, k := range agentexec.ToolchainCaches {
 		if !strings.Contains(out, "/.cache/bonsai/"+strings.ToLower(k)) {
 			t.Errorf("%s not set inside the sandbox:\n%s", k, out)
+		}
+	}
+}
+
+// TestNetworkModes_NameTheSandboxes: agentexec's network modes are the
+// sandbox's, which openSandbox converts by name.
+func TestNetworkModes_NameTheSandboxes(t *testing.T) {
+	t.Parallel()
+	for m, s := range map[agentexec.Network]sandbox.Network{
+		agentexec.NetworkProxy: sandbox.NetworkProxy, agentexec.NetworkNone: sandbox.NetworkNone, agentexec.NetworkAll: sandbox.NetworkAll,
+	} {
+		if string(m) != string(s) {
+			t.Errorf("agentexec %q is sandbox %q", m, s)
 		}
 	}
 }

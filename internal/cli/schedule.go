@@ -9,6 +9,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/schedule"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
 func newScheduleCmd(a *app) *cobra.Command {
@@ -147,7 +148,7 @@ func runScheduleAdd(ctx context.Context, a *app, project, name string, o *schedu
 	if o.asJSON {
 		return writeJSON(a.stdout, s)
 	}
-	fmt.Fprintf(a.stdout, "Added schedule %s/%s; %s\n", s.ProjectSlug, s.Name, nextLine(s, a.now()))
+	fmt.Fprintf(a.stdout, "Added schedule %s/%s; %s\n", s.ProjectSlug, s.Name, text.NextLine(s, a.now()))
 	return nil
 }
 
@@ -248,6 +249,6 @@ func runScheduleEdit(cmd *cobra.Command, a *app, project, name string, o *schedu
 	if o.asJSON {
 		return writeJSON(a.stdout, s)
 	}
-	fmt.Fprintf(a.stdout, "Updated schedule %s/%s; %s\n", s.ProjectSlug, s.Name, nextLine(s, a.now()))
+	fmt.Fprintf(a.stdout, "Updated schedule %s/%s; %s\n", s.ProjectSlug, s.Name, text.NextLine(s, a.now()))
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/schedule"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/termsafe"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
 func newSchedulePauseCmd(a *app, pause bool) *cobra.Command {
@@ -37,7 +38,7 @@ func newSchedulePauseCmd(a *app, pause bool) *cobra.Command {
 			if asJSON {
 				return writeJSON(a.stdout, s)
 			}
-			fmt.Fprintf(a.stdout, "Schedule %s/%s: %s\n", s.ProjectSlug, termsafe.Line(s.Name), termsafe.Line(nextLine(s, a.now())))
+			fmt.Fprintf(a.stdout, "Schedule %s/%s: %s\n", s.ProjectSlug, termsafe.Line(s.Name), termsafe.Line(text.NextLine(s, a.now())))
 			return nil
 		},
 	}
@@ -108,7 +109,7 @@ func runScheduleFire(ctx context.Context, a *app, project, name string, asJSON b
 	if asJSON {
 		return writeJSON(a.stdout, rep)
 	}
-	fmt.Fprintln(a.stdout, fireText(rep))
+	fmt.Fprintln(a.stdout, text.FireLine(rep))
 	if rep.Outcome == board.FiringFailed {
 		return fmt.Errorf("the pre-check failed: %s", rep.Detail)
 	}
@@ -127,11 +128,8 @@ func fireSchedule(ctx context.Context, a *app, project, name string) (heartbeat.
 	if err != nil {
 		return heartbeat.FireReport{}, err
 	}
-	if s.Paused {
-		return heartbeat.FireReport{}, board.Errorf(board.EREFUSED, "schedule %s/%s is paused; resume it first: bonsai schedule resume %s %s", project, name, project, name)
-	}
-	if s.NextFire.IsZero() {
-		return heartbeat.FireReport{}, board.Errorf(board.EREFUSED, "schedule %s/%s will not fire again (its time has passed); edit it to give it a new time", project, name)
+	if err := schedule.CheckFirable(s); err != nil {
+		return heartbeat.FireReport{}, err
 	}
 	w, err := wireHeartbeat(ctx, a, project, board.Ref{}, nil, nil)
 	if err != nil {
@@ -139,21 +137,6 @@ func fireSchedule(ctx context.Context, a *app, project, name string) (heartbeat.
 	}
 	defer w.close()
 	return w.hb.Fire(ctx, s), nil
-}
-
-// fireText says what a firing did, in one line.
-func fireText(rep heartbeat.FireReport) string {
-	switch {
-	case rep.Lost:
-		return rep.Schedule + " fired already (a heartbeat was firing it)"
-	case rep.Ticket != "":
-		return rep.Schedule + " fired: created " + rep.Ticket
-	}
-	s := fmt.Sprintf("%s fired: %s", rep.Schedule, rep.Outcome)
-	if rep.Detail != "" {
-		s += ": " + termsafe.Line(rep.Detail)
-	}
-	return s
 }
 
 // writeDueSchedules lists, for heartbeat --dry-run, the schedules a beat
@@ -167,10 +150,6 @@ func writeDueSchedules(ctx context.Context, a *app, project string) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range due {
-		if project == "" || s.ProjectSlug == project {
-			fmt.Fprintf(a.stdout, "Schedule %s/%s is due (%s): a beat would fire it.\n", s.ProjectSlug, s.Name, nextTime(s))
-		}
-	}
+	text.WriteDue(a.stdout, due, project)
 	return nil
 }

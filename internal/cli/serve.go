@@ -20,6 +20,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/view"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 	"github.com/bonsai-run/bonsai/internal/web"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
@@ -124,7 +125,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	if err != nil {
 		return fail(err)
 	}
-	diff, err := ticketDiff(d, s.Review, append(pickEnv(os.Environ(), remoteEnv), storedForgeTokens(a)...))
+	diff, err := ticketDiff(d, s.Review, a.remoteEnv())
 	if err != nil {
 		return fail(err)
 	}
@@ -150,9 +151,9 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 				return "", err
 			}
 			if rep.Outcome == board.FiringFailed {
-				return "", board.Errorf(board.EREFUSED, "%s", fireText(rep))
+				return "", board.Errorf(board.EREFUSED, "%s", text.FireLine(rep))
 			}
-			return fireText(rep), nil
+			return text.FireLine(rep), nil
 		},
 		Notify:     webNotifier{a},
 		CheckModel: func(id string) error { return modelProblem(a.getenv, id) },

@@ -177,40 +177,11 @@ func newTicketShowCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			t, err := s.Ticket(cmd.Context(), ref)
+			d, p, err := view.LoadTicketDetail(cmd.Context(), s, ref, func(p board.Project) ([]view.Blocker, view.AgentFacts) {
+				return agentBlockers(a, []board.Project{p})
+			})
 			if err != nil {
 				return err
-			}
-			comments, err := s.Comments(cmd.Context(), ref)
-			if err != nil {
-				return err
-			}
-			runs, err := s.Runs(cmd.Context(), ref)
-			if err != nil {
-				return err
-			}
-			as, err := s.Approvals(cmd.Context(), ref)
-			if err != nil {
-				return err
-			}
-			d := view.NewTicketDetail(t, comments, runs)
-			d.Approvals = as
-			p, err := s.Project(cmd.Context(), ref.Project)
-			if err != nil {
-				return err
-			}
-			l, err := s.Landing(cmd.Context(), ref)
-			switch {
-			case err == nil:
-				d.SetLanding(p, &l)
-			case board.ErrorCode(err) == board.ENOTFOUND:
-				d.SetLanding(p, nil)
-			default:
-				return err
-			}
-			if view.AgentsWorkOn(t) {
-				bs, facts := agentBlockers(a, []board.Project{p})
-				d.NotRun = view.NotRun(d.Ref, facts, bs)
 			}
 			if asJSON {
 				return writeJSON(a.stdout, d)

@@ -108,18 +108,6 @@ func decideApproval(cmd *cobra.Command, a *app, refArg string, f approvalFlags, 
 	if err != nil {
 		return err
 	}
-	switch {
-	case ap.Status == board.ApprovalDenied:
-		fmt.Fprintf(a.stdout, "Denied on %s: %s\nThe next heartbeat tells the agent, with your note.\n", ref, text.OneLine(ap.Command, 80))
-	case ap.Always && ap.Pattern != "":
-		fmt.Fprintf(a.stdout, "Allowed on every ticket of %s, and added to its allow list as the program it runs now: %s\n", ref.Project, text.OneLine(ap.Pattern, 80))
-	case ap.Always:
-		fmt.Fprintf(a.stdout, "Allowed on every ticket of %s: %s\n", ref.Project, text.OneLine(ap.Command, 80))
-	default:
-		fmt.Fprintf(a.stdout, "Allowed once on %s: %s\n", ref, text.OneLine(ap.Command, 80))
-	}
-	if allow {
-		fmt.Fprintln(a.stdout, "The next heartbeat tells the agent, and the command runs.")
-	}
+	fmt.Fprint(a.stdout, text.ApprovalDecided(ref, ap, allow))
 	return nil
 }

@@ -92,7 +92,7 @@ func moveTicket(cmd *cobra.Command, a *app, refArg string, req board.MoveRequest
 	if err != nil {
 		return board.Ticket{}, err
 	}
-	if err := checkLeaveDone(cmd.Context(), s, ref, req); err != nil {
+	if err := land.CheckLeaveDone(cmd.Context(), s, ref, req); err != nil {
 		return board.Ticket{}, err
 	}
 	return s.MoveTicket(cmd.Context(), ref, req, a.author())

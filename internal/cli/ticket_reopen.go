@@ -1,13 +1,12 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/land"
 )
 
 func newTicketReopenCmd(a *app) *cobra.Command {
@@ -33,7 +32,7 @@ work landed cannot be moved out of DONE; this is how it is reopened
 			if err != nil {
 				return err
 			}
-			f, err := reopen(cmd.Context(), s, ref, a.author(), title, note, criteria)
+			f, err := land.Reopen(cmd.Context(), s, ref, a.author(), title, note, criteria)
 			if err != nil {
 				return err
 			}
@@ -46,51 +45,4 @@ work landed cannot be moved out of DONE; this is how it is reopened
 	fl.StringVar(&note, "description", "", "what the follow-up is for, before the quote of the original (Markdown)")
 	fl.StringArrayVar(&criteria, "criterion", nil, "an acceptance criterion of the follow-up (repeat for several)")
 	return cmd
-}
-
-// reopen creates the follow-up of DONE ticket ref (board.FollowUp) and
-// comments on the original, as author.
-func reopen(ctx context.Context, s store.Store, ref board.Ref, author, title, note string, criteria []string) (board.Ticket, error) {
-	t, err := s.Ticket(ctx, ref)
-	if err != nil {
-		return board.Ticket{}, err
-	}
-	l, err := landingOf(ctx, s, ref)
-	if err != nil {
-		return board.Ticket{}, err
-	}
-	f, err := board.FollowUp(t, l, title, note, criteria)
-	if err != nil {
-		return board.Ticket{}, err
-	}
-	if f, err = s.CreateTicket(ctx, f, board.Human); err != nil {
-		return board.Ticket{}, err
-	}
-	if _, err := s.AddComment(ctx, ref, board.FollowUpComment(f, author)); err != nil {
-		return f, err
-	}
-	return f, nil
-}
-
-// landingOf is a ticket's landing record, empty when it has none.
-func landingOf(ctx context.Context, s store.Store, ref board.Ref) (board.Landing, error) {
-	l, err := s.Landing(ctx, ref)
-	if board.ErrorCode(err) == board.ENOTFOUND {
-		return board.Landing{Ref: ref}, nil
-	}
-	return l, err
-}
-
-// checkLeaveDone refuses a person's move of a DONE ticket whose work
-// landed (board.CheckLeaveDone).
-func checkLeaveDone(ctx context.Context, s store.Store, ref board.Ref, req board.MoveRequest) error {
-	t, err := s.Ticket(ctx, ref)
-	if err != nil || t.State != board.Done {
-		return err
-	}
-	l, err := landingOf(ctx, s, ref)
-	if err != nil {
-		return err
-	}
-	return board.CheckLeaveDone(t, l, req)
 }

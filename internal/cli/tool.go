@@ -12,10 +12,9 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
-	"github.com/bonsai-run/bonsai/internal/llm"
-	"github.com/bonsai-run/bonsai/internal/termsafe"
 	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/tools"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
 // toolOptions holds the flags of bonsai tool.
@@ -111,56 +110,15 @@ func runTool(cmd *cobra.Command, a *app, o toolOptions, args []string) error {
 		return fmt.Errorf("tool %s: %w", args[0], err)
 	}
 	if o.json {
-		return writeJSON(a.stdout, toolOutput{Content: res.Content, IsError: res.IsError, Details: res.Details})
+		return writeJSON(a.stdout, text.ToolResult{Content: res.Content, IsError: res.IsError, Details: res.Details})
 	}
-	return printResult(a.stdout, res)
-}
-
-// toolOutput is the --json shape of a result: isError is always shown.
-type toolOutput struct {
-	Content []llm.Part `json:"content"`
-	IsError bool       `json:"isError"`
-	Details any        `json:"details,omitempty"`
-}
-
-// printResult writes a result's text parts, and a line per image; the
-// text's control characters show as escapes (--json has the exact text).
-func printResult(w io.Writer, r tool.Result) error {
-	for _, c := range r.Content {
-		var err error
-		if c.Type == llm.PartImage {
-			_, err = fmt.Fprintf(w, "[image %s, %d bytes base64]\n", c.MimeType, len(c.Data))
-		} else {
-			_, err = fmt.Fprintln(w, termsafe.Text(c.Text))
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return text.WriteToolResult(a.stdout, res)
 }
 
 // listTools prints each tool's name, description and schema.
 func listTools(w io.Writer, ts []tool.Tool, asJSON bool) error {
 	if asJSON {
-		type spec struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		}
-		var specs []spec
-		for _, t := range ts {
-			specs = append(specs, spec{t.Name(), t.Description(), t.Schema()})
-		}
-		return writeJSON(w, specs)
+		return writeJSON(w, text.ToolSpecs(ts))
 	}
-	for i, t := range ts {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		if _, err := fmt.Fprintf(w, "%s\n  %s\n  schema: %s\n", t.Name(), t.Description(), t.Schema()); err != nil {
-			return err
-		}
-	}
-	return nil
+	return text.WriteTools(w, ts)
 }

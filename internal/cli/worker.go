@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/store/postgres"
 	"github.com/bonsai-run/bonsai/internal/termsafe"
@@ -86,7 +85,7 @@ func runWorker(cmd *cobra.Command, a *app, service bool) error {
 		if err != nil {
 			fmt.Fprintf(a.stderr, "bonsai: beat failed: %s\n", termsafe.Text(err.Error()))
 		}
-		t := time.NewTimer(nextBeat(o.report, workerInterval(a)))
+		t := time.NewTimer(heartbeat.NextBeat(o.report, workerInterval(a)))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -104,34 +103,6 @@ func workerStopped(ctx context.Context, a *app) error {
 	recordWorkerStopped(ctx, a)
 	fmt.Fprintln(a.stdout, "Worker stopped.")
 	return nil
-}
-
-// The waits after a beat shorter than the interval: a second after a beat
-// in which an agent completed a run (the board likely holds the ticket's
-// next step, or more tickets of its project), five after one whose
-// tickets waited for leases other workers hold (their runs end soon).
-// Never zero, so a busy board costs at most a beat a second in beats that
-// find nothing.
-const (
-	workerFollowUp   = time.Second
-	workerLeasedWait = 5 * time.Second
-)
-
-// nextBeat is how long a worker waits after a beat that reported rep.
-func nextBeat(rep *heartbeat.Report, interval time.Duration) time.Duration {
-	wait := interval
-	if rep == nil || rep.Skipped {
-		return wait
-	}
-	for _, r := range rep.Runs {
-		switch {
-		case r.Status == board.RunCompleted:
-			return min(interval, workerFollowUp)
-		case r.Leased:
-			wait = min(wait, workerLeasedWait)
-		}
-	}
-	return wait
 }
 
 // workerInterval is heartbeat.intervalSec, read before every wait so a

@@ -1,4 +1,4 @@
-package cli
+package heartbeat_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 )
@@ -28,9 +29,9 @@ func TestListedProjects_ServesTheUpFrontListingOnce(t *testing.T) {
 		}
 	}
 	add("one")
-	listed := listProjects(ctx, db)
-	if len(listed.all) != 1 {
-		t.Fatalf("up-front listing: %v, want one project", listed.all)
+	listed := heartbeat.ListProjects(ctx, db)
+	if len(listed.All()) != 1 {
+		t.Fatalf("up-front listing: %v, want one project", listed.All())
 	}
 	add("two")
 

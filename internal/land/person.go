@@ -1,4 +1,4 @@
-package cli
+package land
 
 import (
 	"os"
@@ -7,10 +7,9 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/land"
 )
 
-// gitIdentity is the person's git identity as git resolves it for the
+// GitPerson is the person's git identity as git resolves it for the
 // project's repository: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, else the
 // repository's own config (author.* and user.*, with the global and
 // system config under it), for a repository on this machine; for a
@@ -20,10 +19,10 @@ import (
 //
 // The repository read is the person's own (the project's repo path), never
 // the project's clone, whose config the agent can write.
-func gitIdentity(repo string) land.Person { return gitIdentityEnv(repo, os.Environ()) }
+func GitPerson(repo string) Person { return gitPersonEnv(repo, os.Environ()) }
 
-// gitIdentityEnv is gitIdentity with git's environment env.
-func gitIdentityEnv(repo string, env []string) land.Person {
+// gitPersonEnv is GitPerson with git's environment env.
+func gitPersonEnv(repo string, env []string) Person {
 	dir, cleanup := identityDir(repo)
 	defer cleanup()
 	cmd := exec.Command("git", "-c", "user.useConfigOnly=true", "var", "GIT_AUTHOR_IDENT")
@@ -36,7 +35,7 @@ func gitIdentityEnv(repo string, env []string) land.Person {
 	}
 	out, err := cmd.Output()
 	if err != nil {
-		return land.Person{}
+		return Person{}
 	}
 	return parseIdent(strings.TrimSpace(string(out)))
 }
@@ -67,10 +66,29 @@ func repoPath(repo string) string {
 }
 
 // parseIdent reads "Name <email> 1700000000 +0000", git var's answer.
-func parseIdent(s string) land.Person {
+func parseIdent(s string) Person {
 	lt, gt := strings.Index(s, " <"), strings.LastIndex(s, ">")
 	if lt < 0 || gt < lt {
-		return land.Person{}
+		return Person{}
 	}
-	return land.Person{Name: strings.TrimSpace(s[:lt]), Email: s[lt+2 : gt]}
+	return Person{Name: strings.TrimSpace(s[:lt]), Email: s[lt+2 : gt]}
+}
+
+// PersonFor is who lands a person's approval in project p: the fields of
+// configured (config.json's git.personName and git.personEmail) that are
+// set, the rest from their git identity for the project's repository
+// (GitPerson). With neither, the Person is incomplete and the Lander
+// refuses to make a commit, with a failure saying how to set one.
+func PersonFor(configured Person, p board.Project) Person {
+	if configured.Name != "" && configured.Email != "" {
+		return configured
+	}
+	g := GitPerson(p.Repo)
+	if configured.Name == "" {
+		configured.Name = g.Name
+	}
+	if configured.Email == "" {
+		configured.Email = g.Email
+	}
+	return configured
 }

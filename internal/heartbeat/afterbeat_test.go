@@ -1,4 +1,4 @@
-package cli
+package heartbeat_test
 
 import (
 	"testing"
@@ -32,8 +32,8 @@ func TestNextBeat(t *testing.T) {
 		{"only errors and blocks", run(heartbeat.RunReport{Status: board.RunError}, heartbeat.RunReport{Status: board.RunBlocked}), interval, interval},
 		{"an interval shorter than the waits", run(leased), 2 * time.Second, 2 * time.Second},
 	} {
-		if got := nextBeat(tc.rep, tc.interval); got != tc.want {
-			t.Errorf("%s: nextBeat = %v, want %v", tc.name, got, tc.want)
+		if got := heartbeat.NextBeat(tc.rep, tc.interval); got != tc.want {
+			t.Errorf("%s: NextBeat = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package agentexec
 
 import (
 	"errors"
@@ -7,18 +7,8 @@ import (
 	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/executor"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/netproxy"
 )
-
-// sandboxed is what the heartbeat and the tools use of a sandbox
-// executor beside executor.Executor: Close, the run mark and HidePaths.
-type sandboxed interface {
-	executor.Executor
-	Close() error
-	Mark(kv string)
-	HidePaths(s string) string
-}
 
 // refusals collects the connections one executor's proxy refused, for
 // the comment the heartbeat posts at the end of the run.
@@ -78,8 +68,6 @@ type reportingExecutor struct {
 	sandboxed
 	refused *refusals
 }
-
-var _ heartbeat.RefusalReporter = reportingExecutor{}
 
 // NetworkRefusals implements heartbeat.RefusalReporter.
 func (e reportingExecutor) NetworkRefusals() ([]string, string) {
