@@ -284,6 +284,18 @@ func (c *cgroup) start(attr *syscall.SysProcAttr, start func() error) error {
 	return start()
 }
 
+// boundsMemory reports whether c limits the sandbox's memory.
+func (c *cgroup) boundsMemory() bool {
+	if c == nil || c.l.Memory <= 0 {
+		return false
+	}
+	if c.v2 != "" {
+		return true
+	}
+	_, ok := c.v1["memory"]
+	return ok
+}
+
 // counters are how often the sandbox met its bounds so far.
 type counters struct{ pids, oom int64 }
 

@@ -30,11 +30,16 @@ func TestMountPoint(t *testing.T) {
 // TestLimitsSpec: the command server reads back what the host wrote.
 func TestLimitsSpec(t *testing.T) {
 	l := Limits{Memory: 1 << 30, Processes: 64, FileSize: 5 << 20}
-	m, err := execserver.ParseLimits(l.serverSpec())
+	m, err := execserver.ParseLimits(l.serverSpec(false))
 	if err != nil || m["data"] != 1<<30 || m["nproc"] != 64 || m["fsize"] != 5<<20 || len(m) != 3 {
 		t.Fatalf("%v %v", m, err)
 	}
-	if m, err := execserver.ParseLimits(Limits{}.serverSpec()); err != nil || len(m) != 0 {
+	// With a cgroup bounding memory, the allocation meets the cgroup
+	// (an OOM kill the runtime names), not RLIMIT_DATA.
+	if m, err := execserver.ParseLimits(l.serverSpec(true)); err != nil || m["data"] != 0 || m["nproc"] != 64 || len(m) != 2 {
+		t.Fatalf("cgrouped: %v %v", m, err)
+	}
+	if m, err := execserver.ParseLimits(Limits{}.serverSpec(false)); err != nil || len(m) != 0 {
 		t.Fatalf("no limits: %v %v", m, err)
 	}
 	if _, err := execserver.ParseLimits("data=x"); err == nil {

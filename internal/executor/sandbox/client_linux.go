@@ -157,7 +157,7 @@ func (s *Executor) startServer(mount []string) (*server, error) {
 		// environment, not this.
 		args = append(args, "--setenv", "GOMAXPROCS", "1")
 	}
-	args = append(args, "--", exeIn, BridgeArg, execserver.ServeArg, proxySock, s.opts.Limits.serverSpec())
+	args = append(args, "--", exeIn, BridgeArg, execserver.ServeArg, proxySock, s.opts.Limits.serverSpec(s.cg.boundsMemory()))
 	cmd := exec.Command(args[0], args[1:]...)
 	v := &server{cmd: cmd, dir: dir, sock: sock, done: make(chan struct{}), stderr: &tail{max: 4 << 10}}
 	// bwrap's own environment stays in its init, PID 1 of the sandbox,

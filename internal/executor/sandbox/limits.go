@@ -31,10 +31,14 @@ type Limits struct {
 }
 
 // serverSpec is the rlimits the command server applies, as passed to it
-// on its command line (execserver.ParseLimits).
-func (l Limits) serverSpec() string {
+// on its command line (execserver.ParseLimits). The memory limit is an
+// RLIMIT_DATA only without a cgroup that bounds memory (cgrouped false):
+// with one, an allocation past the limit must meet the cgroup, whose OOM
+// kill the runtime sees and names, not fail inside the program as its
+// own error.
+func (l Limits) serverSpec(cgrouped bool) string {
 	var parts []string
-	if l.Memory > 0 {
+	if l.Memory > 0 && !cgrouped {
 		parts = append(parts, "data="+strconv.FormatInt(l.Memory, 10))
 	}
 	if l.FileSize > 0 {
