@@ -1,6 +1,7 @@
 package board
 
 import (
+	"reflect"
 	"slices"
 	"time"
 )
@@ -41,10 +42,20 @@ type ProjectPatch struct {
 	Thinking      *Thinking
 	MCPServers    *[]string
 	ScheduleTools *bool
+	// Settings sets agent settings by name (Setting.Name) to values of the
+	// type Setting.Get returns. The CLI, the API and the web form set
+	// every setting here; the fields above are for Go callers.
+	Settings map[string]any
 }
 
 // IsZero reports whether the patch changes nothing, whatever the project.
-func (pp ProjectPatch) IsZero() bool { return pp == ProjectPatch{} }
+func (pp ProjectPatch) IsZero() bool {
+	if len(pp.Settings) > 0 {
+		return false
+	}
+	pp.Settings = nil
+	return reflect.ValueOf(pp).IsZero()
+}
 
 // Apply sets the patch's fields on p and returns the names of the fields
 // that changed, as events record them. When something changed, the result
@@ -77,6 +88,15 @@ func (pp ProjectPatch) Apply(p *Project) ([]string, error) {
 	setField(&ch, "thinking", &next.Agent.Thinking, pp.Thinking)
 	setList(&ch, "mcpServers", &next.Agent.MCPServers, pp.MCPServers)
 	setField(&ch, "scheduleTools", &next.Agent.ScheduleTools, pp.ScheduleTools)
+	more, err := SetSettings(&next.Agent, pp.Settings)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range more {
+		if !slices.Contains(ch, name) {
+			ch = append(ch, name)
+		}
+	}
 	if len(ch) == 0 {
 		return nil, nil
 	}
