@@ -88,8 +88,8 @@ type AgentSettings struct {
 
 	// Unknown holds the stored settings this version does not know
 	// (written by a newer one), by name, as stored: they are kept when
-	// the project is saved, and reported by project show.
-	Unknown map[string]json.RawMessage `json:"-"`
+	// the project is saved, and reported by project show and the API.
+	Unknown map[string]json.RawMessage `json:"unknownSettings,omitempty"`
 }
 
 // ValidateNew reports what is wrong with a project about to be created:

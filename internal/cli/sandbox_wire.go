@@ -116,7 +116,7 @@ func (x *agentExecutors) open(p board.Project, root, clone string) (executor.Exe
 		"(or for every project: network.allowHosts in config.json)", p.Slug, p.Slug)
 	refused := newRefusals(hint)
 	ex, err := openSandbox(root, sandboxSpec{
-		Home: x.home, DataDir: x.data.Path(), GitDir: gitDirOf(clone), Caches: caches, Env: x.env, Limits: x.limits,
+		Home: x.home, DataDir: x.data.Path(), GitDir: gitDirOf(clone), Caches: caches, Env: x.env, Limits: projectLimits(x.limits, p.Agent),
 		Net: networkFor(p, x.allowHosts), Hint: hint, Binds: binds,
 		OnRefused: func(r netproxy.Refusal) {
 			refused.add(r)
