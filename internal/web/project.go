@@ -38,6 +38,9 @@ type newProjectInput struct {
 	Thinking      string   `json:"thinking"`
 	MCPServers    []string `json:"mcpServers"`
 	ScheduleTools bool     `json:"scheduleTools"`
+	// Settings are the other settings of board.Settings, by name, as
+	// splitSettings decodes them; absent ones take their defaults.
+	Settings map[string]any `json:"-"`
 }
 
 // remoteRepo matches git URLs: scheme://… and scp-like user@host:path. It
@@ -61,6 +64,9 @@ func (s *Server) createProject(ctx context.Context, in newProjectInput) (board.P
 		return board.Project{}, err
 	}
 	if err := newWork(in, &p.Agent); err != nil {
+		return board.Project{}, err
+	}
+	if _, err := board.SetSettings(&p.Agent, in.Settings); err != nil {
 		return board.Project{}, err
 	}
 	if p.Name == "" {

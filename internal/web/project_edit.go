@@ -3,6 +3,8 @@ package web
 import (
 	"context"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -47,14 +49,35 @@ type projectEdit struct {
 	Thinking      *string   `json:"thinking"`
 	MCPServers    *[]string `json:"mcpServers"`
 	ScheduleTools *bool     `json:"scheduleTools"`
+	// Settings are the other settings of board.Settings, by name, as
+	// splitSettings decodes them.
+	Settings map[string]any `json:"-"`
+}
+
+// isEmpty reports whether e gives no field at all.
+func (e projectEdit) isEmpty() bool {
+	if len(e.Settings) > 0 {
+		return false
+	}
+	e.Settings = nil
+	return reflect.ValueOf(e).IsZero()
 }
 
 // projectFields are the fields of projectEdit in the order the form shows
-// them; "form" is an error about no field in particular.
-var projectFields = []string{"name", "repo", "defaultBranch", "model", "verify", "budgetUsd", "ticketTokens",
-	"runBudgetUsd", "runTokens", "dailyBudgetUsd", "dailyTokens", "takeBacklog", "permissionMode",
-	"allow", "ask", "sandbox", "network", "allowHosts",
-	"land", "landStyle", "updateStyle", "engine", "thinking", "mcpServers", "scheduleTools", "form"}
+// them, then the other settings of board.Settings in table order; "form"
+// is an error about no field in particular.
+var projectFields = func() []string {
+	fields := []string{"name", "repo", "defaultBranch", "model", "verify", "budgetUsd", "ticketTokens",
+		"runBudgetUsd", "runTokens", "dailyBudgetUsd", "dailyTokens", "takeBacklog", "permissionMode",
+		"allow", "ask", "sandbox", "network", "allowHosts",
+		"land", "landStyle", "updateStyle", "engine", "thinking", "mcpServers", "scheduleTools"}
+	for _, s := range board.Settings {
+		if !slices.Contains(fields, s.Name) {
+			fields = append(fields, s.Name)
+		}
+	}
+	return append(fields, "form")
+}()
 
 // fieldErrors maps a field of projectEdit to what is wrong with its value.
 type fieldErrors map[string]string
@@ -158,6 +181,7 @@ func (s *Server) planProjectEdit(ctx context.Context, cur board.Project, e proje
 	}
 	planSafety(cur, e, &u, errs, valid)
 	planWork(cur, e, &u, errs)
+	planSettings(cur, e.Settings, &u, errs)
 	return u, errs
 }
 
@@ -166,7 +190,7 @@ func (s *Server) planProjectEdit(ctx context.Context, cur board.Project, e proje
 // nothing. An invalid field is an EINVALID error naming the first one, in
 // form order.
 func (s *Server) editProject(ctx context.Context, slug string, e projectEdit) (board.Project, error) {
-	if e == (projectEdit{}) {
+	if e.isEmpty() {
 		return board.Project{}, board.Errorf(board.EINVALID, "nothing to change; give at least one of %s",
 			strings.Join(projectFields[:len(projectFields)-1], ", "))
 	}
