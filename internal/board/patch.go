@@ -1,7 +1,6 @@
 package board
 
 import (
-	"reflect"
 	"slices"
 	"time"
 )
@@ -50,11 +49,13 @@ type ProjectPatch struct {
 
 // IsZero reports whether the patch changes nothing, whatever the project.
 func (pp ProjectPatch) IsZero() bool {
-	if len(pp.Settings) > 0 {
-		return false
-	}
-	pp.Settings = nil
-	return reflect.ValueOf(pp).IsZero()
+	return len(pp.Settings) == 0 && pp.Name == nil && pp.Repo == nil && pp.DefaultBranch == nil &&
+		pp.Model == nil && pp.BudgetUSD == nil && pp.Verify == nil && pp.TicketTokens == nil &&
+		pp.RunBudgetUSD == nil && pp.RunTokens == nil && pp.DailyBudgetUSD == nil && pp.DailyTokens == nil &&
+		pp.TakeBacklog == nil && pp.PermissionMode == nil && pp.Allow == nil && pp.Ask == nil &&
+		pp.Sandbox == nil && pp.Network == nil && pp.AllowHosts == nil && pp.Land == nil &&
+		pp.LandStyle == nil && pp.UpdateStyle == nil && pp.Engine == nil && pp.Thinking == nil &&
+		pp.MCPServers == nil && pp.ScheduleTools == nil
 }
 
 // Apply sets the patch's fields on p and returns the names of the fields

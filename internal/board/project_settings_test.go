@@ -121,3 +121,21 @@ func TestProjectPatch_Settings(t *testing.T) {
 		t.Error("IsZero misjudges Settings")
 	}
 }
+
+// IsZero knows every field of ProjectPatch: a patch setting any one of
+// them is not zero.
+func TestProjectPatch_IsZeroKnowsEveryField(t *testing.T) {
+	v := reflect.ValueOf(&ProjectPatch{}).Elem()
+	for i := range v.NumField() {
+		pp := ProjectPatch{}
+		f := reflect.ValueOf(&pp).Elem().Field(i)
+		if f.Kind() == reflect.Map {
+			f.Set(reflect.ValueOf(map[string]any{"land": ""}))
+		} else {
+			f.Set(reflect.New(f.Type().Elem()))
+		}
+		if pp.IsZero() {
+			t.Errorf("a patch setting %s is zero", v.Type().Field(i).Name)
+		}
+	}
+}
