@@ -46,8 +46,9 @@ type Setting struct {
 	// one item per flag (the flag repeats).
 	Sep string
 	// Row, when set, is the `project show` row the setting is listed in
-	// (with the others of the same row); settings without one have rows
-	// of their own, written by the show command.
+	// (with the others of the same row) and the web form's section where
+	// an input made from this row sets it. Settings without one have rows
+	// and inputs written by hand; a new setting sets Row.
 	Row string
 	// ptr returns a pointer to the setting's field of a: *string (also for
 	// choices), *int64, *float64, *bool or *[]string.
@@ -79,8 +80,9 @@ func choiceOf[T interface {
 }
 
 // Settings are a project's agent settings, in the order forms and help
-// list them. Adding a setting: a field of AgentSettings, a row here, and
-// the code that uses it.
+// list them. Adding a setting: a field of AgentSettings, a row here (with
+// a Row), the code that uses it, and its line in docs/cli.md; the flags,
+// the API, the web form, project show and the store follow.
 var Settings = []Setting{
 	{Name: "model", Flag: "model", Label: "Model", Kind: KindText, check: ValidateModelID,
 		Help: "model for this project's agents, provider/model (empty: config.json's model)",
