@@ -27,6 +27,26 @@ func EncodeSettings(a AgentSettings) ([]byte, error) {
 // known one with the table (its type, choice or range) and keeping the
 // others in Unknown.
 func DecodeSettings(data []byte) (AgentSettings, error) {
+	// Most stored objects hold known settings only: one strict decode
+	// reads them (AgentSettings' JSON names are the settings' names).
+	var a AgentSettings
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil || a.Unknown != nil {
+		return decodeSettingsSlowly(data)
+	}
+	for _, s := range Settings {
+		if err := s.checkIn(a); err != nil {
+			return a, Errorf(EINVALID, "stored project setting %s: %v", s.Name, err)
+		}
+	}
+	return a, nil
+}
+
+// decodeSettingsSlowly is DecodeSettings setting by setting: for an
+// object holding settings this version does not know, or a bad value,
+// which it names.
+func decodeSettingsSlowly(data []byte) (AgentSettings, error) {
 	var a AgentSettings
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {

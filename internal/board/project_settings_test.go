@@ -139,3 +139,23 @@ func TestProjectPatch_IsZeroKnowsEveryField(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecodeSettings is what reading one project's settings costs
+// the stores.
+func BenchmarkDecodeSettings(b *testing.B) {
+	data, _ := EncodeSettings(nonDefault())
+	for b.Loop() {
+		if _, err := DecodeSettings(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A stored key that is AgentSettings' own JSON name for Unknown, not a
+// setting, is kept as an unknown setting like any other.
+func TestDecodeSettings_UnknownSettingsKey(t *testing.T) {
+	a, err := DecodeSettings([]byte(`{"unknownSettings":{"x":1},"land":"pr"}`))
+	if err != nil || a.Land != LandPR || string(a.Unknown["unknownSettings"]) != `{"x":1}` || len(a.Unknown) != 1 {
+		t.Fatalf("decoded %+v, %v", a, err)
+	}
+}
