@@ -11,6 +11,7 @@ import (
 // splitSettings decodes a JSON object into own, a pointer to a struct
 // whose json tags name its own fields, and returns the object's other
 // fields, which must be settings of board.Settings, decoded by the table.
+// A null field is left out: it keeps the value.
 // So every setting of the table is a field of the API's project create and
 // PATCH without a field of its own here. An unknown field is an error.
 func splitSettings(data []byte, own any) (map[string]any, error) {
@@ -22,6 +23,9 @@ func splitSettings(data []byte, own any) (map[string]any, error) {
 	mine := map[string]json.RawMessage{}
 	var settings map[string]any
 	for k, raw := range obj {
+		if string(raw) == "null" {
+			continue // null keeps the value, as an absent field does
+		}
 		if names[k] {
 			mine[k] = raw
 			continue
@@ -73,6 +77,50 @@ func (in *newProjectInput) UnmarshalJSON(data []byte) error {
 	var err error
 	in.Settings, err = splitSettings(data, (*fields)(in))
 	return err
+}
+
+// cleanSettings checks the settings of values (by Setting.Name) as the
+// form checks its fields: texts are trimmed, lists lose their blank items
+// and have each item checked (command patterns by the policy), a model
+// is checked against the catalog's providers. It returns the good ones;
+// errs gets what is wrong with the others.
+func (s *Server) cleanSettings(values map[string]any, errs fieldErrors) map[string]any {
+	out := make(map[string]any, len(values))
+	for _, st := range board.Settings {
+		v, ok := values[st.Name]
+		if !ok {
+			continue
+		}
+		switch x := v.(type) {
+		case string:
+			if st.Kind == board.KindText {
+				v = strings.TrimSpace(x)
+			}
+		case []string:
+			check := func(it string) error { return st.Check([]string{it}) }
+			if st.Name == "allow" || st.Name == "ask" {
+				check = checkCommandPattern
+			}
+			l, msg := cleanList(st.Name, x, check)
+			if msg != "" {
+				errs[st.Name] = msg
+				continue
+			}
+			v = l
+		}
+		if m, ok := v.(string); ok && st.Name == "model" && m != "" && s.opts.CheckModel != nil {
+			if err := st.Check(m); err != nil { // its form first, then its provider
+				errs[st.Name] = err.Error()
+				continue
+			}
+			if err := s.opts.CheckModel(m); err != nil {
+				errs[st.Name] = err.Error()
+				continue
+			}
+		}
+		out[st.Name] = v
+	}
+	return out
 }
 
 // planSettings adds to u the settings of values (by Setting.Name) that
