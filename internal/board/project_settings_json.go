@@ -39,6 +39,9 @@ func DecodeSettings(data []byte) (AgentSettings, error) {
 		if err := s.checkIn(a); err != nil {
 			return a, Errorf(EINVALID, "stored project setting %s: %v", s.Name, err)
 		}
+		if l, ok := s.ptr(&a).(*[]string); ok && len(*l) == 0 {
+			*l = nil // an empty list reads back as none, as set stores it
+		}
 	}
 	return a, nil
 }

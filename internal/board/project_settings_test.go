@@ -159,3 +159,14 @@ func TestDecodeSettings_UnknownSettingsKey(t *testing.T) {
 		t.Fatalf("decoded %+v, %v", a, err)
 	}
 }
+
+// An empty stored list reads back as none (nil), whichever way it is
+// decoded, as the stores have always read empty lists.
+func TestDecodeSettings_EmptyListsAreNil(t *testing.T) {
+	for _, in := range []string{`{"allow":[],"mcpServers":[]}`, `{"allow":[],"future":1}`} {
+		a, err := DecodeSettings([]byte(in))
+		if err != nil || a.Allow != nil || a.MCPServers != nil {
+			t.Errorf("DecodeSettings(%s) = %#v, %v", in, a, err)
+		}
+	}
+}
