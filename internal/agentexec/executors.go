@@ -96,7 +96,7 @@ func (x *Executors) Open(p board.Project, root, clone string) (executor.Executor
 	mode, allow := NetworkFor(p, x.AllowHosts)
 	ex, err := x.OpenSandbox(root, Spec{
 		Home: x.Home, DataDir: x.Data.Path(), GitDir: GitDirOf(clone), Caches: caches, Env: x.Env,
-		Network: mode, Allow: allow, Hint: hint, Binds: binds,
+		Network: mode, Allow: allow, Hint: hint, Binds: binds, Agent: p.Agent,
 		OnRefused: func(r netproxy.Refusal) {
 			refused.add(r)
 			if x.Log != nil {

@@ -1,6 +1,7 @@
 package agentexec
 
 import (
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/netproxy"
 )
@@ -40,6 +41,9 @@ type Spec struct {
 	// Hint and OnRefused configure the proxy in the proxy mode.
 	Hint      string
 	OnRefused func(netproxy.Refusal)
+	// Agent is the project's settings, for its own limits (zero for
+	// `bonsai run --sandbox`, which has no project).
+	Agent board.AgentSettings
 }
 
 // Closer is an executor the caller closes.

@@ -41,10 +41,22 @@ type ProjectPatch struct {
 	Thinking      *Thinking
 	MCPServers    *[]string
 	ScheduleTools *bool
+	// Settings sets agent settings by name (Setting.Name) to values of the
+	// type Setting.Get returns. The CLI, the API and the web form set
+	// every setting here; the fields above are for Go callers.
+	Settings map[string]any
 }
 
 // IsZero reports whether the patch changes nothing, whatever the project.
-func (pp ProjectPatch) IsZero() bool { return pp == ProjectPatch{} }
+func (pp ProjectPatch) IsZero() bool {
+	return len(pp.Settings) == 0 && pp.Name == nil && pp.Repo == nil && pp.DefaultBranch == nil &&
+		pp.Model == nil && pp.BudgetUSD == nil && pp.Verify == nil && pp.TicketTokens == nil &&
+		pp.RunBudgetUSD == nil && pp.RunTokens == nil && pp.DailyBudgetUSD == nil && pp.DailyTokens == nil &&
+		pp.TakeBacklog == nil && pp.PermissionMode == nil && pp.Allow == nil && pp.Ask == nil &&
+		pp.Sandbox == nil && pp.Network == nil && pp.AllowHosts == nil && pp.Land == nil &&
+		pp.LandStyle == nil && pp.UpdateStyle == nil && pp.Engine == nil && pp.Thinking == nil &&
+		pp.MCPServers == nil && pp.ScheduleTools == nil
+}
 
 // Apply sets the patch's fields on p and returns the names of the fields
 // that changed, as events record them. When something changed, the result
@@ -77,6 +89,15 @@ func (pp ProjectPatch) Apply(p *Project) ([]string, error) {
 	setField(&ch, "thinking", &next.Agent.Thinking, pp.Thinking)
 	setList(&ch, "mcpServers", &next.Agent.MCPServers, pp.MCPServers)
 	setField(&ch, "scheduleTools", &next.Agent.ScheduleTools, pp.ScheduleTools)
+	more, err := SetSettings(&next.Agent, pp.Settings)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range more {
+		if !slices.Contains(ch, name) {
+			ch = append(ch, name)
+		}
+	}
 	if len(ch) == 0 {
 		return nil, nil
 	}

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"encoding/json"
 	"time"
 )
 
@@ -76,6 +77,19 @@ type AgentSettings struct {
 	// ScheduleTools gives the agents the board tools that create, list
 	// and cancel the project's schedules.
 	ScheduleTools bool `json:"scheduleTools,omitempty"`
+
+	// The sandbox limits of the project's runs, each overriding the
+	// matching limits.* key of config.json; 0 keeps it (docs/sandbox.md).
+	LimitMemoryMiB     int64 `json:"limitMemoryMib,omitempty"`
+	LimitProcesses     int64 `json:"limitProcesses,omitempty"`
+	LimitTmpMiB        int64 `json:"limitTmpMib,omitempty"`
+	LimitFileSizeMiB   int64 `json:"limitFileSizeMib,omitempty"`
+	LimitDiskGrowthMiB int64 `json:"limitDiskGrowthMib,omitempty"`
+
+	// Unknown holds the stored settings this version does not know
+	// (written by a newer one), by name, as stored: they are kept when
+	// the project is saved, and reported by project show and the API.
+	Unknown map[string]json.RawMessage `json:"unknownSettings,omitempty"`
 }
 
 // ValidateNew reports what is wrong with a project about to be created:
@@ -121,6 +135,11 @@ func (p Project) Validate() error {
 	} {
 		if c.v < 0 {
 			return Errorf(EINVALID, "%s must be 0 (the configured cap) or more, got %g", c.name, c.v)
+		}
+	}
+	for _, s := range Settings {
+		if err := s.checkIn(a); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -26,24 +27,12 @@ func newProjectCmd(a *app) *cobra.Command {
 }
 
 type projectAddOptions struct {
-	slug, repo, name, branch, model, verify string
-	budget                                  float64
-	caps                                    budgetFlags
-	takeBacklog                             bool
-	mode                                    string
-	safety                                  safetyFlags
-	work                                    workFlags
+	slug, repo, name, branch string
+	settings                 settingFlags
 }
 
-// takeBacklogHelp and permissionModeHelp are flag helps, on add and edit.
-const (
-	takeBacklogHelp    = "let agents take BACKLOG tickets by themselves once nothing in RESEARCH or IN_PROGRESS waits"
-	permissionModeHelp = "auto: agents implement the plans they save; plan: a person approves each plan first; " +
-		"ask: a person approves each command not on the --allow list; read-only: agents research and plan only"
-)
-
 func newProjectAddCmd(a *app) *cobra.Command {
-	var o projectAddOptions
+	o := projectAddOptions{settings: settingFlags{}}
 	cmd := &cobra.Command{
 		Use:   "add <slug> --repo <path-or-url>",
 		Short: "Add a project for agents to work on",
@@ -52,7 +41,8 @@ The slug names the project in ticket references (demo#12): 1-40 characters of
 a-z, 0-9 and -. When the board is on Postgres (store.url), shared by several
 machines, the repository must be a git URL every machine can clone.`,
 		Example: `  bonsai project add demo --repo ~/src/demo
-  bonsai project add api --repo git@github.com:acme/api.git --branch develop --verify "go test ./..."`,
+  bonsai project add api --repo git@github.com:acme/api.git --branch develop --verify "go test ./..."
+  bonsai project add big --repo ~/src/big --limit-memory-mib 8192 --limit-processes 4096`,
 		Args: exactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.slug = args[0]
@@ -63,14 +53,7 @@ machines, the repository must be a git URL every machine can clone.`,
 	f.StringVar(&o.repo, "repo", "", "git repository: a local path or a URL (required)")
 	f.StringVar(&o.name, "name", "", "display name (default: the slug)")
 	f.StringVar(&o.branch, "branch", "", "default branch the agents branch from (default: a local repository's current branch, else main)")
-	f.StringVar(&o.model, "model", "", "model for this project's agents, provider/model (default: config.json's model)")
-	f.StringVar(&o.verify, "verify", "", "command that must pass before a ticket enters VERIFICATION, e.g. \"go test ./...\"")
-	f.Float64Var(&o.budget, "budget", 0, "spend cap per ticket in USD (0: config.json's budget.ticketUSD)")
-	f.BoolVar(&o.takeBacklog, "take-backlog", false, takeBacklogHelp)
-	f.StringVar(&o.mode, "permission-mode", "auto", permissionModeHelp)
-	o.caps.register(f)
-	o.safety.register(f)
-	o.work.register(f)
+	o.settings.register(f)
 	cmd.MarkFlagRequired("repo")
 	return cmd
 }
@@ -86,7 +69,12 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	if o.branch, err = projectBranch(cmd.Context(), repo, o.branch); err != nil {
 		return err
 	}
-	if err := checkModelID(a.getenv, "--model", o.model); err != nil {
+	values, err := a.settingValues(cmd.Flags(), o.settings)
+	if err != nil {
+		return err
+	}
+	var agent board.AgentSettings
+	if _, err := board.SetSettings(&agent, values); err != nil {
 		return err
 	}
 	if o.name == "" {
@@ -94,18 +82,6 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	}
 	s, err := a.openStore(cmd.Context())
 	if err != nil {
-		return err
-	}
-	mode, err := board.ParsePermissionMode(o.mode)
-	if err != nil {
-		return err
-	}
-	agent := board.AgentSettings{Model: o.model, Verify: o.verify, BudgetUSD: o.budget, TakeBacklog: o.takeBacklog, PermissionMode: mode}
-	o.caps.apply(&agent)
-	if err := o.safety.apply(cmd.Flags(), &agent); err != nil {
-		return err
-	}
-	if err := o.work.apply(cmd.Flags(), &agent); err != nil {
 		return err
 	}
 	p, err := s.CreateProject(cmd.Context(), board.Project{
@@ -117,6 +93,21 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	fmt.Fprintf(a.stdout, "Added project %s (%s, branch %s)\n", p.Slug, p.Repo, p.DefaultBranch)
 	a.warnUnpricedModel(p.Agent.Model)
 	return nil
+}
+
+// settingValues are the settings given on the command line, the model
+// checked against the catalog's providers.
+func (a *app) settingValues(f *pflag.FlagSet, sf settingFlags) (map[string]any, error) {
+	values, err := sf.values(f)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := values["model"].(string); ok {
+		if err := checkModelID(a.getenv, "--model", m); err != nil {
+			return nil, err
+		}
+	}
+	return values, nil
 }
 
 // projectRepo is normalizeRepo for a project's --repo, refusing a local
@@ -264,15 +255,8 @@ func newProjectShowCmd(a *app) *cobra.Command {
 }
 
 func newProjectEditCmd(a *app) *cobra.Command {
-	var (
-		name, repo, branch, model, verify string
-		budget                            float64
-		caps                              budgetFlags
-		takeBacklog                       bool
-		mode                              string
-		safety                            safetyFlags
-		work                              workFlags
-	)
+	var name, repo, branch string
+	settings := settingFlags{}
 	cmd := &cobra.Command{
 		Use:   "edit <slug> [flags]",
 		Short: "Change a project's settings",
@@ -293,6 +277,11 @@ package registries, the git remote and the --allow-host hosts; none reaches
 nothing; all reaches everything. --sandbox off runs commands on the host as
 you, with a warning in status and the web UI.
 
+Limits: --limit-memory-mib, --limit-processes, --limit-tmp-mib,
+--limit-file-size-mib and --limit-disk-growth-mib bound each run's sandbox
+for this project, overriding config.json's limits.* keys; 0 goes back to
+them.
+
 Work: --land says how approved work reaches the default branch (merge, a
 pull request, or none; docs/landing.md), --engine which agent works the
 tickets (Bonsai's own, or the Claude Code, Codex or OpenCode CLI), --thinking
@@ -305,6 +294,7 @@ use, and --schedule-tools whether agents may manage the project's schedules.`,
   bonsai project edit demo --permission-mode plan
   bonsai project edit demo --permission-mode ask --allow "go test *" --allow "make *"
   bonsai project edit demo --allow-host api.example.com --network proxy
+  bonsai project edit demo --limit-processes 256 --limit-tmp-mib 512
   bonsai project edit demo --land merge --land-style rebase
   bonsai project edit demo --engine claude-code --thinking medium --mcp github`,
 		Args: exactArgs("<slug>"),
@@ -324,37 +314,12 @@ use, and --schedule-tools whether agents may manage the project's schedules.`,
 			if f.Changed("branch") {
 				u.DefaultBranch = &branch
 			}
-			if f.Changed("model") {
-				if err := checkModelID(a.getenv, "--model", model); err != nil {
-					return err
-				}
-				u.Model = &model
-			}
-			if f.Changed("verify") {
-				u.Verify = &verify
-			}
-			if f.Changed("budget") {
-				u.BudgetUSD = &budget
-			}
-			if f.Changed("take-backlog") {
-				u.TakeBacklog = &takeBacklog
-			}
-			if f.Changed("permission-mode") {
-				m, err := board.ParsePermissionMode(mode)
-				if err != nil {
-					return err
-				}
-				u.PermissionMode = &m
-			}
-			caps.update(f, &u)
-			if err := safety.update(f, &u); err != nil {
-				return err
-			}
-			if err := work.update(f, &u); err != nil {
+			var err error
+			if u.Settings, err = a.settingValues(f, settings); err != nil {
 				return err
 			}
 			if u.IsZero() {
-				return usagef("nothing to change; give at least one of --name, --repo, --branch, --model, --verify, --budget, --take-backlog, --permission-mode, --ticket-tokens, --run-budget, --run-tokens, --daily-budget, --daily-tokens, --allow, --ask, --sandbox, --network, --allow-host, " + workFlagNames)
+				return usagef("nothing to change; give at least one of --name, --repo, --branch, %s", settings.flagNames())
 			}
 			s, err := a.openStore(cmd.Context())
 			if err != nil {
@@ -370,7 +335,7 @@ use, and --schedule-tools whether agents may manage the project's schedules.`,
 				return err
 			}
 			fmt.Fprintf(a.stdout, "Updated project %s\n", p.Slug)
-			if u.Model != nil {
+			if _, ok := u.Settings["model"]; ok {
 				a.warnUnpricedModel(p.Agent.Model)
 			}
 			return nil
@@ -380,14 +345,7 @@ use, and --schedule-tools whether agents may manage the project's schedules.`,
 	f.StringVar(&name, "name", "", "display name")
 	f.StringVar(&repo, "repo", "", "git repository: a local path or a URL")
 	f.StringVar(&branch, "branch", "", "default branch")
-	f.StringVar(&model, "model", "", "model, provider/model (empty: config.json's model)")
-	f.StringVar(&verify, "verify", "", "verification command (empty: none)")
-	f.Float64Var(&budget, "budget", 0, "spend cap per ticket in USD (0: config.json's budget.ticketUSD)")
-	f.BoolVar(&takeBacklog, "take-backlog", false, takeBacklogHelp)
-	f.StringVar(&mode, "permission-mode", "", permissionModeHelp)
-	caps.register(f)
-	safety.register(f)
-	work.register(f)
+	settings.register(f)
 	return cmd
 }
 

@@ -23,7 +23,7 @@ func newAgentExecutors(d config.Dir, cfg config.Config) *agentexec.Executors {
 			return local.New(root, local.Options{Env: env})
 		},
 		OpenSandbox: func(root string, s agentexec.Spec) (agentexec.Closer, error) {
-			return openSandbox(root, s, limits)
+			return openSandbox(root, s, projectLimits(limits, s.Agent))
 		},
 	}
 }

@@ -43,10 +43,7 @@ type Table struct {
 // are the notifications.
 var CopyTables = []Table{
 	{Name: "projects", Columns: cols("id slug name repo default_branch", Text, "active", Bool,
-		"model", Text, "budget_usd", Real, "verify", Text, "last_ticket_number created_at updated_at ticket_tokens", Int,
-		"run_budget_usd", Real, "run_tokens", Int, "daily_budget_usd", Real, "daily_tokens", Int, "take_backlog", Bool,
-		"permission_mode", Text, "allow_commands ask_commands allow_hosts", JSON, "sandbox network", Text,
-		"land land_style update_style engine thinking", Text, "mcp_servers", JSON, "schedule_tools", Bool)},
+		"last_ticket_number created_at updated_at", Int, "take_backlog", Bool, "settings", JSON)},
 	{Name: "tickets", Columns: cols("id project_id", Text, "number", Int, "title description", Text, "criteria", JSON,
 		"plan state sub_state", Text, "priority", Int, "branch", Text, "created_at updated_at", Int)},
 	{Name: "transcript_lines", Columns: cols("ticket_id", Text, "n", Int, "line", Text)},

@@ -29,6 +29,9 @@ type projectForm struct {
 	Land, LandStyle, UpdateStyle, Engine, Thinking string
 	MCPServers                                     string
 	ScheduleTools                                  bool
+	// Table holds the inputs of the settings the table shows in sections
+	// of their own (TableFields), by name.
+	Table map[string]string
 }
 
 // configCaps is what an empty field means: config.json's model and caps.
@@ -70,7 +73,8 @@ func formOf(p board.Project) projectForm {
 		Mode: a.PermissionMode.String(), Sandbox: a.Sandbox.String(), Network: a.Network.String(),
 		Allow: lines(a.Allow), Ask: lines(a.Ask), AllowHosts: lines(a.AllowHosts),
 		Land: a.Land.String(), LandStyle: a.LandStyle.String(), UpdateStyle: a.UpdateStyle.String(),
-		Engine: a.Engine.String(), Thinking: a.Thinking.String(), MCPServers: lines(a.MCPServers), ScheduleTools: a.ScheduleTools}
+		Engine: a.Engine.String(), Thinking: a.Thinking.String(), MCPServers: lines(a.MCPServers), ScheduleTools: a.ScheduleTools,
+		Table: tableForm(a)}
 }
 
 // configCapsOf describes config.json's defaults; a config.json that does
@@ -182,6 +186,7 @@ func parseProjectForm(r *http.Request) (projectForm, projectEdit, fieldErrors) {
 	parseWorkForm(field, &f, &e)
 	f.ScheduleTools = r.PostFormValue("scheduleTools") != ""
 	e.ScheduleTools = &f.ScheduleTools
+	parseTableForm(field, &f, &e, errs)
 	return f, e, errs
 }
 

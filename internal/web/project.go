@@ -12,32 +12,37 @@ import (
 )
 
 // newProjectInput is what a person gives to add a project, as
-// `bonsai project add` takes it.
+// `bonsai project add` takes it. The API's JSON gives the slug, name,
+// repo and branch here and every setting of board.Settings in Settings
+// (splitSettings); the overview's form gives the typed fields below it.
 type newProjectInput struct {
 	Slug      string  `json:"slug"`
 	Name      string  `json:"name"`
 	Repo      string  `json:"repo"`
 	Branch    string  `json:"defaultBranch"`
-	Model     string  `json:"model"`
-	Verify    string  `json:"verify"`
-	BudgetUSD float64 `json:"budgetUsd"`
+	Model     string  `json:"-"`
+	Verify    string  `json:"-"`
+	BudgetUSD float64 `json:"-"`
 	// The command policy and sandbox settings, as PATCH takes them;
 	// empty means the default (auto, required, proxy, no patterns).
-	PermissionMode string   `json:"permissionMode"`
-	Allow          []string `json:"allow"`
-	Ask            []string `json:"ask"`
-	Sandbox        string   `json:"sandbox"`
-	Network        string   `json:"network"`
-	AllowHosts     []string `json:"allowHosts"`
+	PermissionMode string   `json:"-"`
+	Allow          []string `json:"-"`
+	Ask            []string `json:"-"`
+	Sandbox        string   `json:"-"`
+	Network        string   `json:"-"`
+	AllowHosts     []string `json:"-"`
 	// How work lands, the engine, thinking, MCP servers and schedule
 	// tools, as PATCH takes them; empty means the default.
-	Land          string   `json:"land"`
-	LandStyle     string   `json:"landStyle"`
-	UpdateStyle   string   `json:"updateStyle"`
-	Engine        string   `json:"engine"`
-	Thinking      string   `json:"thinking"`
-	MCPServers    []string `json:"mcpServers"`
-	ScheduleTools bool     `json:"scheduleTools"`
+	Land          string   `json:"-"`
+	LandStyle     string   `json:"-"`
+	UpdateStyle   string   `json:"-"`
+	Engine        string   `json:"-"`
+	Thinking      string   `json:"-"`
+	MCPServers    []string `json:"-"`
+	ScheduleTools bool     `json:"-"`
+	// Settings are the other settings of board.Settings, by name, as
+	// splitSettings decodes them; absent ones take their defaults.
+	Settings map[string]any `json:"-"`
 }
 
 // remoteRepo matches git URLs: scheme://… and scp-like user@host:path. It
@@ -61,6 +66,13 @@ func (s *Server) createProject(ctx context.Context, in newProjectInput) (board.P
 		return board.Project{}, err
 	}
 	if err := newWork(in, &p.Agent); err != nil {
+		return board.Project{}, err
+	}
+	errs := fieldErrors{}
+	if _, err := board.SetSettings(&p.Agent, s.cleanSettings(in.Settings, errs)); err != nil {
+		return board.Project{}, err
+	}
+	if err := errs.err(); err != nil {
 		return board.Project{}, err
 	}
 	if p.Name == "" {

@@ -3,6 +3,8 @@ package web
 import (
 	"context"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -10,51 +12,74 @@ import (
 
 // projectEdit is a change to a project's settings, as PATCH
 // /api/projects/{slug} takes it and the project settings form gives it;
-// nil fields are kept. The names are those of POST /api/projects.
+// nil fields are kept. The API's JSON gives the name, repo and branch
+// here and every setting of board.Settings in Settings (splitSettings);
+// the form gives the typed fields below them.
 type projectEdit struct {
 	Name           *string  `json:"name"`
 	Repo           *string  `json:"repo"`
 	DefaultBranch  *string  `json:"defaultBranch"`
-	Model          *string  `json:"model"`
-	Verify         *string  `json:"verify"`
-	BudgetUSD      *float64 `json:"budgetUsd"`
-	TicketTokens   *int64   `json:"ticketTokens"`
-	RunBudgetUSD   *float64 `json:"runBudgetUsd"`
-	RunTokens      *int64   `json:"runTokens"`
-	DailyBudgetUSD *float64 `json:"dailyBudgetUsd"`
-	DailyTokens    *int64   `json:"dailyTokens"`
-	TakeBacklog    *bool    `json:"takeBacklog"`
+	Model          *string  `json:"-"`
+	Verify         *string  `json:"-"`
+	BudgetUSD      *float64 `json:"-"`
+	TicketTokens   *int64   `json:"-"`
+	RunBudgetUSD   *float64 `json:"-"`
+	RunTokens      *int64   `json:"-"`
+	DailyBudgetUSD *float64 `json:"-"`
+	DailyTokens    *int64   `json:"-"`
+	TakeBacklog    *bool    `json:"-"`
 	// PermissionMode is "auto" (or ""), "plan", "ask" or "read-only"
 	// (board.ParsePermissionMode).
-	PermissionMode *board.PermissionMode `json:"permissionMode"`
+	PermissionMode *board.PermissionMode `json:"-"`
 	// Allow and Ask are command patterns (policy.ParsePattern), AllowHosts
 	// host patterns (board.ValidateHostPattern); each list replaces the
 	// project's, and an empty list clears it.
-	Allow *[]string `json:"allow"`
-	Ask   *[]string `json:"ask"`
+	Allow *[]string `json:"-"`
+	Ask   *[]string `json:"-"`
 	// Sandbox is "required" (or "") or "off"; Network "proxy" (or ""),
 	// "none" or "all".
-	Sandbox    *board.SandboxMode `json:"sandbox"`
-	Network    *board.NetworkMode `json:"network"`
-	AllowHosts *[]string          `json:"allowHosts"`
+	Sandbox    *board.SandboxMode `json:"-"`
+	Network    *board.NetworkMode `json:"-"`
+	AllowHosts *[]string          `json:"-"`
 	// How work lands, which engine works it, how hard it thinks
 	// (board.ParseLandMode and the others; "" is the default), the MCP
 	// servers ticket runs use and whether agents manage schedules.
-	Land          *string   `json:"land"`
-	LandStyle     *string   `json:"landStyle"`
-	UpdateStyle   *string   `json:"updateStyle"`
-	Engine        *string   `json:"engine"`
-	Thinking      *string   `json:"thinking"`
-	MCPServers    *[]string `json:"mcpServers"`
-	ScheduleTools *bool     `json:"scheduleTools"`
+	Land          *string   `json:"-"`
+	LandStyle     *string   `json:"-"`
+	UpdateStyle   *string   `json:"-"`
+	Engine        *string   `json:"-"`
+	Thinking      *string   `json:"-"`
+	MCPServers    *[]string `json:"-"`
+	ScheduleTools *bool     `json:"-"`
+	// Settings are the other settings of board.Settings, by name, as
+	// splitSettings decodes them.
+	Settings map[string]any `json:"-"`
+}
+
+// isEmpty reports whether e gives no field at all.
+func (e projectEdit) isEmpty() bool {
+	if len(e.Settings) > 0 {
+		return false
+	}
+	e.Settings = nil
+	return reflect.ValueOf(e).IsZero()
 }
 
 // projectFields are the fields of projectEdit in the order the form shows
-// them; "form" is an error about no field in particular.
-var projectFields = []string{"name", "repo", "defaultBranch", "model", "verify", "budgetUsd", "ticketTokens",
-	"runBudgetUsd", "runTokens", "dailyBudgetUsd", "dailyTokens", "takeBacklog", "permissionMode",
-	"allow", "ask", "sandbox", "network", "allowHosts",
-	"land", "landStyle", "updateStyle", "engine", "thinking", "mcpServers", "scheduleTools", "form"}
+// them, then the other settings of board.Settings in table order; "form"
+// is an error about no field in particular.
+var projectFields = func() []string {
+	fields := []string{"name", "repo", "defaultBranch", "model", "verify", "budgetUsd", "ticketTokens",
+		"runBudgetUsd", "runTokens", "dailyBudgetUsd", "dailyTokens", "takeBacklog", "permissionMode",
+		"allow", "ask", "sandbox", "network", "allowHosts",
+		"land", "landStyle", "updateStyle", "engine", "thinking", "mcpServers", "scheduleTools"}
+	for _, s := range board.Settings {
+		if !slices.Contains(fields, s.Name) {
+			fields = append(fields, s.Name)
+		}
+	}
+	return append(fields, "form")
+}()
 
 // fieldErrors maps a field of projectEdit to what is wrong with its value.
 type fieldErrors map[string]string
@@ -158,6 +183,7 @@ func (s *Server) planProjectEdit(ctx context.Context, cur board.Project, e proje
 	}
 	planSafety(cur, e, &u, errs, valid)
 	planWork(cur, e, &u, errs)
+	planSettings(cur, s.cleanSettings(e.Settings, errs), &u, errs)
 	return u, errs
 }
 
@@ -166,7 +192,7 @@ func (s *Server) planProjectEdit(ctx context.Context, cur board.Project, e proje
 // nothing. An invalid field is an EINVALID error naming the first one, in
 // form order.
 func (s *Server) editProject(ctx context.Context, slug string, e projectEdit) (board.Project, error) {
-	if e == (projectEdit{}) {
+	if e.isEmpty() {
 		return board.Project{}, board.Errorf(board.EINVALID, "nothing to change; give at least one of %s",
 			strings.Join(projectFields[:len(projectFields)-1], ", "))
 	}

@@ -98,7 +98,10 @@ var countsByProject = `(SELECT project_id, ` +
 // and a JSON object per project for the counts was 40% of the client's
 // allocations) and its ticket_queue row: a row per project, whatever the
 // number of tickets, reading no ticket. Archived projects have no pick.
-var overviewQuery = `SELECT p.slug, p.name, p.active, p.model, p.permission_mode, p.sandbox, ` + stateColumns("COALESCE(c.n%[1]d, 0)") + `,
+// The three settings shown are read from the settings JSON without
+// decoding it all.
+var overviewQuery = `SELECT p.slug, p.name, p.active, COALESCE(p.settings::json ->> 'model', ''),
+	COALESCE(p.settings::json ->> 'permissionMode', ''), COALESCE(p.settings::json ->> 'sandbox', ''), ` + stateColumns("COALESCE(c.n%[1]d, 0)") + `,
 	q.project_id IS NOT NULL, COALESCE(q.number, 0), COALESCE(q.title, ''), COALESCE(q.state, ''),
 	COALESCE(q.sub_state, ''), COALESCE(q.priority, 0), COALESCE(q.queue_class, 0)
 	FROM projects p

@@ -12,8 +12,10 @@ import (
 // overviewQuery reads each project with its ticket counts, as the "STATE n"
 // pairs of countsQuery, and its ticket_queue row, all kept by triggers: a
 // row per project, whatever the number of tickets. Archived projects have
-// no pick.
-const overviewQuery = `SELECT p.slug, p.name, p.active, p.model, p.permission_mode, p.sandbox,
+// no pick. The three settings shown are read from the settings JSON
+// without decoding it all.
+const overviewQuery = `SELECT p.slug, p.name, p.active, COALESCE(p.settings ->> '$.model', ''),
+	COALESCE(p.settings ->> '$.permissionMode', ''), COALESCE(p.settings ->> '$.sandbox', ''),
 	(SELECT group_concat(c.state || ' ' || c.n) FROM ticket_counts c WHERE c.project_id = p.id AND c.n > 0),
 	q.number, q.title, q.state, q.sub_state, q.priority, q.pick_class
 	FROM projects p

@@ -19,8 +19,7 @@ func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveReque
 			return err
 		}
 		req.Project = board.AgentSettings{}
-		err = tx.queryRow(`SELECT take_backlog, permission_mode FROM projects WHERE id = ?`, t.ProjectID).
-			Scan(&req.Project.TakeBacklog, &req.Project.PermissionMode)
+		err = tx.queryRow(`SELECT settings FROM projects WHERE id = ?`, t.ProjectID).Scan(settingsJSON{&req.Project})
 		if err != nil {
 			return err
 		}

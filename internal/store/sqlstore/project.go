@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 
@@ -10,23 +11,44 @@ import (
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
-const projectColumns = `id, slug, name, repo, default_branch, active, model, budget_usd, verify, created_at, updated_at,
-	ticket_tokens, run_budget_usd, run_tokens, daily_budget_usd, daily_tokens, take_backlog, permission_mode,
-	allow_commands, ask_commands, sandbox, network, allow_hosts,
-	land, land_style, update_style, engine, thinking, mcp_servers, schedule_tools`
+// projectColumns are read by scanProject. The agent settings are one
+// JSON object (board.EncodeSettings); take_backlog is a copy of one of
+// them that the pick query reads.
+const projectColumns = `id, slug, name, repo, default_branch, active, settings, created_at, updated_at`
 
 func scanProject(s scanner) (board.Project, error) {
 	var p board.Project
 	var created, updated int64
-	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active,
-		&p.Agent.Model, &p.Agent.BudgetUSD, &p.Agent.Verify, &created, &updated,
-		&p.Agent.TicketTokens, &p.Agent.RunBudgetUSD, &p.Agent.RunTokens, &p.Agent.DailyBudgetUSD, &p.Agent.DailyTokens,
-		&p.Agent.TakeBacklog, &p.Agent.PermissionMode,
-		jsonList{&p.Agent.Allow}, jsonList{&p.Agent.Ask}, &p.Agent.Sandbox, &p.Agent.Network, jsonList{&p.Agent.AllowHosts},
-		&p.Agent.Land, &p.Agent.LandStyle, &p.Agent.UpdateStyle, &p.Agent.Engine, &p.Agent.Thinking,
-		jsonList{&p.Agent.MCPServers}, &p.Agent.ScheduleTools)
+	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active, settingsJSON{&p.Agent}, &created, &updated)
 	p.CreatedAt, p.UpdatedAt = fromMillis(created), fromMillis(updated)
 	return p, err
+}
+
+// settingsJSON stores a project's agent settings in a TEXT column as the
+// JSON object of board.EncodeSettings, and reads them back checked by
+// the settings table, keeping unknown keys.
+type settingsJSON struct{ a *board.AgentSettings }
+
+// Value implements driver.Valuer.
+func (j settingsJSON) Value() (driver.Value, error) {
+	b, err := board.EncodeSettings(*j.a)
+	return string(b), err
+}
+
+// Scan implements sql.Scanner.
+func (j settingsJSON) Scan(src any) error {
+	var b []byte
+	switch v := src.(type) {
+	case string:
+		b = []byte(v)
+	case []byte:
+		b = v
+	default:
+		return fmt.Errorf("settings column: unexpected %T", src)
+	}
+	a, err := board.DecodeSettings(b)
+	*j.a = a
+	return err
 }
 
 // projectNotFound is the error for an unknown slug.
@@ -63,15 +85,8 @@ func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project
 		}
 		p.ID, p.Active = db.newID(), true
 		p.CreatedAt, p.UpdatedAt = tx.now, tx.now
-		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`) VALUES (?, ?, ?, ?, ?, true, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-			?, ?, ?, ?, ?, ?, ?)`,
-			p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, p.Agent.Model, p.Agent.BudgetUSD, p.Agent.Verify,
-			tx.nowMs(), tx.nowMs(),
-			p.Agent.TicketTokens, p.Agent.RunBudgetUSD, p.Agent.RunTokens, p.Agent.DailyBudgetUSD, p.Agent.DailyTokens,
-			p.Agent.TakeBacklog, string(p.Agent.PermissionMode),
-			jsonList{&p.Agent.Allow}, jsonList{&p.Agent.Ask}, string(p.Agent.Sandbox), string(p.Agent.Network), jsonList{&p.Agent.AllowHosts},
-			string(p.Agent.Land), string(p.Agent.LandStyle), string(p.Agent.UpdateStyle), string(p.Agent.Engine), string(p.Agent.Thinking),
-			jsonList{&p.Agent.MCPServers}, p.Agent.ScheduleTools)
+		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`, take_backlog) VALUES (?, ?, ?, ?, ?, true, ?, ?, ?, ?)`,
+			p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, settingsJSON{&p.Agent}, tx.nowMs(), tx.nowMs(), p.Agent.TakeBacklog)
 		if err != nil {
 			return err
 		}
@@ -129,18 +144,9 @@ func (tx *tx) updateProject(p board.Project, u board.ProjectPatch, actor board.A
 		return p, nil, err
 	}
 	p.UpdatedAt = tx.now
-	a := p.Agent
-	_, err = tx.exec(`UPDATE projects SET name = ?, repo = ?, default_branch = ?, model = ?, budget_usd = ?,
-		verify = ?, updated_at = ?, ticket_tokens = ?, run_budget_usd = ?, run_tokens = ?,
-		daily_budget_usd = ?, daily_tokens = ?, take_backlog = ?, permission_mode = ?,
-		allow_commands = ?, ask_commands = ?, sandbox = ?, network = ?, allow_hosts = ?,
-		land = ?, land_style = ?, update_style = ?, engine = ?, thinking = ?, mcp_servers = ?, schedule_tools = ?
-		WHERE id = ?`,
-		p.Name, p.Repo, p.DefaultBranch, a.Model, a.BudgetUSD, a.Verify, tx.nowMs(),
-		a.TicketTokens, a.RunBudgetUSD, a.RunTokens, a.DailyBudgetUSD, a.DailyTokens, a.TakeBacklog,
-		string(a.PermissionMode), jsonList{&a.Allow}, jsonList{&a.Ask}, string(a.Sandbox), string(a.Network),
-		jsonList{&a.AllowHosts}, string(a.Land), string(a.LandStyle), string(a.UpdateStyle), string(a.Engine),
-		string(a.Thinking), jsonList{&a.MCPServers}, a.ScheduleTools, p.ID)
+	_, err = tx.exec(`UPDATE projects SET name = ?, repo = ?, default_branch = ?, settings = ?, take_backlog = ?,
+		updated_at = ? WHERE id = ?`,
+		p.Name, p.Repo, p.DefaultBranch, settingsJSON{&p.Agent}, p.Agent.TakeBacklog, tx.nowMs(), p.ID)
 	if err != nil {
 		return p, nil, err
 	}

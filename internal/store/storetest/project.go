@@ -14,6 +14,7 @@ var projectCases = []testCase{
 	{"NotFound", testProjectNotFound},
 	{"ListAndArchive", testProjectListAndArchive},
 	{"Update", testProjectUpdate},
+	{"Settings", testProjectSettings},
 }
 
 func testProjectCreateAndRead(t *testing.T, s store.Store, clock *clock) {

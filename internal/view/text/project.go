@@ -3,6 +3,8 @@ package text
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,6 +67,13 @@ func WriteProject(w io.Writer, d view.ProjectDetail, now time.Time) error {
 	if caps := budgetText(p.Agent); len(caps) > 0 {
 		t.Row("Budget:", strings.Join(caps, ", "))
 	}
+	for _, r := range settingRows(p.Agent) {
+		t.Row(r[0]+":", r[1])
+	}
+	if len(p.Agent.Unknown) > 0 {
+		t.Row("Unknown settings:", strings.Join(slices.Sorted(maps.Keys(p.Agent.Unknown)), ", ")+
+			" (kept as stored; a newer bonsai wrote them)")
+	}
 	t.Row("Created:", RelTime(now, p.CreatedAt))
 	var counts []string
 	for _, s := range board.States {
@@ -72,6 +81,30 @@ func WriteProject(w io.Writer, d view.ProjectDetail, now time.Time) error {
 	}
 	t.Row("Tickets:", strings.Join(counts, "  "))
 	return t.Flush()
+}
+
+// settingRows are the rows of the settings that board.Settings lists in
+// a shared row (Setting.Row), in table order: each row lists its settings
+// that are not at their default, such as "Limits: processes 64, tmp 16 MiB".
+func settingRows(a board.AgentSettings) [][2]string {
+	var rows [][2]string
+	at := map[string]int{}
+	for _, s := range board.Settings {
+		if s.Row == "" || s.IsDefault(a) {
+			continue
+		}
+		v := s.Label + " " + s.Format(a)
+		if s.Unit != "" {
+			v += " " + s.Unit
+		}
+		if i, ok := at[s.Row]; ok {
+			rows[i][1] += ", " + v
+			continue
+		}
+		at[s.Row] = len(rows)
+		rows = append(rows, [2]string{s.Row, v})
+	}
+	return rows
 }
 
 func orDefault(s, def string) string {

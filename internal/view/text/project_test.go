@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -51,5 +52,24 @@ func TestWriteProjects(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "old (archived)") || strings.Contains(b.String(), "a (archived)") {
 		t.Errorf("projects =\n%s", b.String())
+	}
+}
+
+// The settings the table lists in a shared row (the sandbox limits) are
+// shown there when set, and settings this version does not know are
+// reported, not hidden.
+func TestWriteProject_TableRowsAndUnknown(t *testing.T) {
+	t.Parallel()
+	p := board.Project{Slug: "demo", Name: "Demo", Agent: board.AgentSettings{LimitProcesses: 64, LimitMemoryMiB: 512,
+		Unknown: map[string]json.RawMessage{"maxAgents": json.RawMessage("3"), "future": json.RawMessage(`"x"`)}}}
+	var b bytes.Buffer
+	if err := WriteProject(&b, view.ProjectDetail{Project: p}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Limits:            memory 512 MiB, processes 64\n",
+		"Unknown settings:  future, maxAgents (kept as stored; a newer bonsai wrote them)\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("project lacks %q:\n%s", want, b.String())
+		}
 	}
 }
