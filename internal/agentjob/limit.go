@@ -32,16 +32,28 @@ func LimitError(note, command string) string {
 	if len(what) == 0 { // a note of another form: quoted whole
 		what = []string{note}
 	}
-	raise := "raise the limit in config.json"
+	raise := "raise the limit in config.json or the project's settings"
 	if len(keys) > 0 {
 		raise = "raise it with `bonsai config set " + keys[0] + " N`"
 		for _, k := range keys[1:] {
 			raise += " or `bonsai config set " + k + " N`"
 		}
+		raise += " (every project), or for this project alone with `bonsai project edit PROJECT"
+		for _, k := range keys {
+			raise += " " + projectFlag[k] + " N"
+		}
+		raise += "`"
 	}
 	return fmt.Sprintf("a command met the sandbox's limits, so the run ended: %s; the command: %s. "+
 		"If the work needs more, %s; else tell the agent to do it in smaller steps.",
 		strings.Join(what, "; "), oneLine(command, maxLimitCommand), raise)
+}
+
+// projectFlag is the `project add|edit` flag of each config.json limit:
+// a project's own limit wins over config.json's.
+var projectFlag = map[string]string{
+	"limits.memoryMiB": "--limit-memory-mib", "limits.processes": "--limit-processes", "limits.tmpMiB": "--limit-tmp-mib",
+	"limits.fileSizeMiB": "--limit-file-size-mib", "limits.diskGrowthMiB": "--limit-disk-growth-mib",
 }
 
 var (

@@ -40,6 +40,8 @@ func TestLimitHitError(t *testing.T) {
 		"its 256 MiB of memory (limits.memoryMiB in config.json)",
 		"the command: perl -e 'fork' sleep 1.",
 		"`bonsai config set limits.processes N` or `bonsai config set limits.memoryMiB N`",
+		// A project's own limit wins over config.json's.
+		"this project alone with `bonsai project edit PROJECT --limit-processes N --limit-memory-mib N`",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("error %q lacks %q", got, want)
