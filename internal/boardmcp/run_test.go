@@ -8,7 +8,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/boardmcp"
-	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 )
 
 // TestPersonTools_StopAndRun: a person's MCP client stops a ticket's
@@ -17,7 +17,7 @@ import (
 func TestPersonTools_StopAndRun(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
+	db, err := sqlitetest.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

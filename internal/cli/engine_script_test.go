@@ -31,10 +31,18 @@ func engineCondition(program string) (bool, error) {
 	return false, nil
 }
 
-// cmdEngine puts the engine CLIs first on the script's PATH: engine.
+// cmdEngine puts the engine CLIs first on the script's PATH and keeps npm
+// offline in the script's home: engine. With the sandbox off OpenCode
+// installs @opencode-ai/plugin from npm into every new config directory
+// it may write (20–75 s of downloads a ticket here); the scripts' plugin,
+// the policy hook, imports nothing, and a failed install is only logged.
 func cmdEngine(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: engine")
 	}
 	ts.Setenv("PATH", enginesBin()+string(os.PathListSeparator)+ts.Getenv("PATH"))
+	npmrc := filepath.Join(ts.Getenv("HOME"), ".npmrc")
+	if _, err := os.Stat(npmrc); os.IsNotExist(err) {
+		ts.Check(os.WriteFile(npmrc, []byte("offline=true\n"), 0o644))
+	}
 }

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -31,12 +32,22 @@ import (
 // tickets, every project on a git remote served over HTTP.
 const (
 	raceMachines = 3
-	raceProjects = 50
-	raceTickets  = 20 // per project: 1,000 in all
 	// raceLimit is heartbeat.maxConcurrentAgents on every machine: set by
 	// hand on a shared board, it caps the agents of all the machines
 	// together (their leases).
 	raceLimit = 8
+)
+
+// The board's size: three times as many projects as agents at once, so
+// the machines always compete for projects, and enough tickets a project
+// that each is worked over many beats, each by whichever machine leases
+// it. A run costs about 0.4 s of CPU (some 70 git processes), so the
+// default 240 runs keep the test to 1–1.5 minutes of CPU; the race of the
+// issue, 50 × 20 (1,000 runs, 4–6 minutes of CPU), is
+// go test … -args -workers.projects 50 -workers.tickets 20.
+var (
+	raceProjectsFlag = flag.Int("workers.projects", 3*raceLimit, "TestRace_WorkerProcesses: projects on the board")
+	raceTicketsFlag  = flag.Int("workers.tickets", 10, "TestRace_WorkerProcesses: IN_PROGRESS tickets per project")
 )
 
 // raceTurn is the scripted model's answer to every request: commit a
@@ -49,14 +60,18 @@ var raceTurn = llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, 
 }, Usage: &llm.Usage{Input: 1000, Output: 40}}}
 
 // TestRace_WorkerProcesses: three machines, as separate processes with
-// separate data directories, work 1,000 tickets of 50 projects on one
-// Postgres board. Every ticket is worked once, no ticket has two runs at
+// separate data directories, work 240 tickets of 24 projects (by default;
+// see the flags above) on one Postgres board. Every ticket is worked once, no ticket has two runs at
 // once, no project has two agents at once, and the agents of all the
 // machines together never exceed heartbeat.maxConcurrentAgents, as the
 // runs table records them.
 func TestRace_WorkerProcesses(t *testing.T) {
 	// Beside the scripts: most of its time is git and the workers' waits.
 	t.Parallel()
+	raceProjects, raceTickets := *raceProjectsFlag, *raceTicketsFlag
+	if raceProjects <= raceLimit || raceTickets < 2 {
+		t.Fatalf("-workers.projects %d -workers.tickets %d: the machines compete only with more projects than %d agents and two tickets or more a project", raceProjects, raceTickets, raceLimit)
+	}
 	u := pgtest.OwnURL(t)
 	ctx := context.Background()
 	srv := forgetest.New(t, forge.GitHub)
@@ -144,7 +159,7 @@ func TestRace_WorkerProcesses(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	checkRaceBoard(t, db, machines, len(model.Requests()))
+	checkRaceBoard(t, db, machines, len(model.Requests()), raceProjects*raceTickets)
 	// Each run pushed its ticket's branch, for any machine to go on from.
 	for p := range raceProjects {
 		slug := fmt.Sprintf("p%02d", p)
@@ -282,15 +297,15 @@ func waitRaceDone(ctx context.Context, db store.Store) error {
 // VERIFICATION after one completed run, which made requests model
 // requests in all; no two runs of a ticket or a project overlapping; at
 // most raceLimit runs at once; every machine having worked.
-func checkRaceBoard(t *testing.T, db store.Store, machines []*raceMachine, requests int) {
+func checkRaceBoard(t *testing.T, db store.Store, machines []*raceMachine, requests, want int) {
 	t.Helper()
 	ctx := context.Background()
 	tickets, err := db.Tickets(ctx, store.TicketFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tickets) != raceProjects*raceTickets {
-		t.Fatalf("%d tickets on the board, want %d", len(tickets), raceProjects*raceTickets)
+	if len(tickets) != want {
+		t.Fatalf("%d tickets on the board, want %d", len(tickets), want)
 	}
 	for _, tk := range tickets {
 		if tk.State != board.Verification {

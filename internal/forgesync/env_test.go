@@ -18,6 +18,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/forgesync"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -68,7 +69,7 @@ type env struct {
 func newEnv(t testing.TB, k forge.Kind) *env {
 	t.Helper()
 	data := t.TempDir()
-	db, err := sqlite.Open(context.Background(), filepath.Join(data, "bonsai.db"))
+	db, err := sqlitetest.Open(context.Background(), filepath.Join(data, "bonsai.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
@@ -81,7 +82,7 @@ type env struct {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	data := t.TempDir()
-	db, err := sqlite.Open(context.Background(), filepath.Join(data, "bonsai.db"))
+	db, err := sqlitetest.Open(context.Background(), filepath.Join(data, "bonsai.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 )
 
 // TestRebuild: the file a run starts from is the store's lines; a file
@@ -17,7 +17,7 @@ import (
 // quietly, any other is kept aside under a name rebuild returns.
 func TestRebuild(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
+	db, err := sqlitetest.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestRebuild(t *testing.T) {
 // writes goes through the mirror.
 func TestTranscriptCopy(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
+	db, err := sqlitetest.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/land"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -32,7 +33,7 @@ type env struct {
 func newEnv(t *testing.T, edit func(*board.AgentSettings)) *env {
 	t.Helper()
 	data := t.TempDir()
-	db, err := sqlite.Open(context.Background(), filepath.Join(data, "bonsai.db"))
+	db, err := sqlitetest.Open(context.Background(), filepath.Join(data, "bonsai.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

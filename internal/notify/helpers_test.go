@@ -14,6 +14,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/notify"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 )
 
 // clock is a settable clock shared by the store and the deliverer.
@@ -62,7 +63,7 @@ func newEnv(t testing.TB) *env {
 // open opens another handle on the same database, as another process would.
 func (e *env) open() *sqlite.DB {
 	e.t.Helper()
-	st, err := sqlite.Open(e.t.Context(), e.path, sqlite.WithClock(e.clock.Now))
+	st, err := sqlitetest.Open(e.t.Context(), e.path, sqlite.WithClock(e.clock.Now))
 	if err != nil {
 		e.t.Fatal(err)
 	}

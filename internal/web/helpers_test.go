@@ -18,6 +18,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 )
 
 // env is a server on a real SQLite database in a temporary data directory.
@@ -45,7 +46,7 @@ func newEnvPoll(t testing.TB, poll time.Duration) *env {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	db, err := sqlite.Open(ctx, dir.DB(), sqlite.WithClock(increasingClock()))
+	db, err := sqlitetest.Open(ctx, dir.DB(), sqlite.WithClock(increasingClock()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,9 @@ func TestMain(m *testing.M) {
 			os.Exit(fetch(os.Args[2:]))
 		}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeWarmGoCache()
+	os.Exit(code)
 }
 
 func fetch(args []string) int {

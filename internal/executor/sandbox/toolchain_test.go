@@ -31,6 +31,7 @@ func TestToolchains(t *testing.T) {
 	home, err := os.UserHomeDir()
 	must(t, err)
 	root := t.TempDir()
+	seeded := seedGoCache(t, caches["GOCACHE"])
 	s := open(t, root, Options{Network: NetworkNone, Home: home, Caches: caches})
 
 	t.Run("go", func(t *testing.T) {
@@ -47,7 +48,7 @@ func TestToolchains(t *testing.T) {
 				t.Errorf("missing %q in:\n%s", want, out)
 			}
 		}
-		nonEmpty(t, caches["GOCACHE"])
+		cacheGrew(t, caches["GOCACHE"], seeded)
 	})
 
 	t.Run("npm", func(t *testing.T) {

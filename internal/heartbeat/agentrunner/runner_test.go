@@ -20,6 +20,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/session"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
@@ -49,7 +50,7 @@ func newFixtureTurns(t *testing.T, maxTurns int) *fixture {
 	t.Helper()
 	data := t.TempDir()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(data, "bonsai.db"))
+	db, err := sqlitetest.Open(ctx, filepath.Join(data, "bonsai.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

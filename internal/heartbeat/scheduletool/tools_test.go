@@ -11,6 +11,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/scheduletool"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
@@ -18,7 +19,7 @@ var now = time.Date(2026, time.November, 26, 10, 0, 0, 0, time.UTC)
 
 func setup(t *testing.T) (*sqlite.DB, map[string]tool.Tool) {
 	t.Helper()
-	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "bonsai.db"))
+	db, err := sqlitetest.Open(context.Background(), filepath.Join(t.TempDir(), "bonsai.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
@@ -37,7 +38,7 @@ func setup(t *testing.T, verify string, criteria ...string) (*tickettool.Session
 func setupDir(t *testing.T, verify string, criteria ...string) (*tickettool.Session, *sqlite.DB, board.Ref, string) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
+	db, err := sqlitetest.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,7 @@ import (
 
 func openTest(t *testing.T, opts ...Option) *DB {
 	t.Helper()
-	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "bonsai.db"), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := OpenCopyForTest(t, opts...)
 	t.Cleanup(func() { db.Close() })
 	return db
 }

@@ -1,7 +1,6 @@
 package sqlite_test
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,11 +13,7 @@ import (
 func TestContract(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, now func() time.Time) store.Store {
-		db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"), sqlite.WithClock(now))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return db
+		return sqlite.OpenCopyForTest(t, sqlite.WithClock(now))
 	})
 }
 
@@ -28,11 +23,7 @@ func TestContract(t *testing.T) {
 func TestContract_SmallCache(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, now func() time.Time) store.Store {
-		db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"), sqlite.WithClock(now), sqlite.WithCachePages(4))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return db
+		return sqlite.OpenCopyForTest(t, sqlite.WithClock(now), sqlite.WithCachePages(4))
 	})
 }
 
