@@ -92,7 +92,7 @@ func (ta *testApp) serveWith(ctx context.Context, out *syncBuffer, edit func(a *
 		a.close()
 	}()
 	re := regexp.MustCompile(`Bonsai is running at (http://127\.0\.0\.1:\d+/\?token=[0-9a-f]+)\n`)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a failure's deadline, not a timing check
 	for time.Now().Before(deadline) {
 		if m := re.FindStringSubmatch(out.String()); m != nil {
 			return m[1], ch
