@@ -119,6 +119,19 @@ func gitRepo(dir string) error {
 // streams a bash call running command to a conversation's first request
 // and a final text to the next.
 func slowModel(latency time.Duration, command string) http.Handler {
+	return messagesModel(latency, func(w http.ResponseWriter, messages int) {
+		if messages == 1 {
+			streamTool(w, "bash", map[string]any{"command": command})
+		} else {
+			streamText(w, "Done.")
+		}
+	})
+}
+
+// messagesModel is an Anthropic Messages endpoint that waits latency,
+// then has answer stream the reply to a conversation of messages
+// messages; anything else is a 400 in the API's error shape.
+func messagesModel(latency time.Duration, answer func(w http.ResponseWriter, messages int)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Messages []json.RawMessage `json:"messages"`
@@ -133,11 +146,7 @@ func slowModel(latency time.Duration, command string) http.Handler {
 		case <-r.Context().Done():
 			return
 		}
-		if len(req.Messages) == 1 {
-			streamTool(w, "bash", map[string]any{"command": command})
-		} else {
-			streamText(w, "Done.")
-		}
+		answer(w, len(req.Messages))
 	})
 }
 

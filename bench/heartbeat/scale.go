@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -156,27 +154,13 @@ func countAsked(db string) (int, error) {
 // command for the first turns answers, a ticket_ask call after them, and
 // a final text to anything later.
 func scriptedModel(latency time.Duration, turns int, command string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Messages []json.RawMessage `json:"messages"`
-		}
-		body, _ := io.ReadAll(r.Body)
-		if err := json.Unmarshal(body, &req); err != nil || r.URL.Path != "/v1/messages" {
-			http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bench"}}`, http.StatusBadRequest)
-			return
-		}
-		select {
-		case <-time.After(latency):
-		case <-r.Context().Done():
-			return
-		}
-		k := len(req.Messages) / 2 // tool turns answered so far
-		type m = map[string]any
+	return messagesModel(latency, func(w http.ResponseWriter, messages int) {
+		k := messages / 2 // tool turns answered so far
 		switch {
 		case k < turns:
-			streamTool(w, "bash", m{"command": command})
+			streamTool(w, "bash", map[string]any{"command": command})
 		case k == turns:
-			streamTool(w, "ticket_ask", m{"question": "Which way should it go?"})
+			streamTool(w, "ticket_ask", map[string]any{"question": "Which way should it go?"})
 		default:
 			streamText(w, "Done.")
 		}
