@@ -190,6 +190,7 @@ type Store interface {
 
 	// Transcripts are tickets' transcripts and live files (issue 18).
 	Transcripts
+	Stats // the stored facts of the insights (issue 32)
 
 	// Close releases the store's resources.
 	Close() error

@@ -1,0 +1,170 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// dayMillis is one day in milliseconds: integer division by it gives a
+// timestamp's UTC day on both engines.
+const dayMillis = int64(24 * time.Hour / time.Millisecond)
+
+// runSums count a set of runs and sum their usage, in store.Usage's order.
+const runSums = `count(*) AS n, sum(input_tokens) AS inp, sum(output_tokens) AS outp,
+	sum(cache_read_tokens) AS cr, sum(cache_write_tokens) AS cw, sum(reasoning_tokens) AS rt, sum(cost_usd) AS usd`
+
+// StatsFacts reads the facts of issue 32's insights in three aggregate
+// queries: the landed tickets with their runs' sums, returns and
+// questions; the runs' spend per project and day; and the runs that
+// failed or were stopped, counted by status and error.
+func (db *DB) StatsFacts(ctx context.Context, f store.StatsFilter) (store.StatsFacts, error) {
+	var out store.StatsFacts
+	projectID := ""
+	if f.ProjectSlug != "" {
+		p, err := getProject(ctx, db, f.ProjectSlug)
+		if err != nil {
+			return out, err
+		}
+		projectID = p.ID
+	}
+	since := int64(0)
+	if !f.Since.IsZero() {
+		since = f.Since.UnixMilli()
+	}
+	var err error
+	if out.Landed, err = db.landedTickets(ctx, projectID, since); err != nil {
+		return out, fmt.Errorf("read the landed tickets: %w", err)
+	}
+	if out.Days, err = db.daySpend(ctx, projectID, since); err != nil {
+		return out, fmt.Errorf("read the spend per day: %w", err)
+	}
+	if out.Endings, err = db.runEndings(ctx, projectID, since); err != nil {
+		return out, fmt.Errorf("read the failed and stopped runs: %w", err)
+	}
+	return out, nil
+}
+
+// landedQuery reads each DONE ticket with when it landed, its runs' sums
+// and its returns and questions. The move to DONE is found in the event
+// log by its data's text, which the store writes as compact JSON.
+const landedQuery = `SELECT p.slug, t.number, t.title, coalesce(l.landed_at, m.at, t.updated_at) AS landed,
+	r.first, coalesce(r.n, 0), coalesce(r.inp, 0), coalesce(r.outp, 0), coalesce(r.cr, 0), coalesce(r.cw, 0),
+	coalesce(r.rt, 0), coalesce(r.usd, 0),
+	(SELECT count(*) FROM comments c WHERE c.ticket_id = t.id AND c.kind = 'feedback'),
+	(SELECT count(*) FROM comments c WHERE c.ticket_id = t.id AND c.kind = 'question' AND c.author_type = 'agent')
+FROM tickets t
+JOIN projects p ON p.id = t.project_id
+LEFT JOIN landings l ON l.ticket_id = t.id
+LEFT JOIN (SELECT ticket_id, max(created_at) AS at FROM events
+	WHERE type = 'ticket.moved' AND CAST(data AS TEXT) LIKE '%%"to":"DONE"%%' GROUP BY ticket_id) m ON m.ticket_id = t.id
+LEFT JOIN (SELECT ticket_id, min(started_at) AS first, ` + runSums + `
+	FROM runs %s GROUP BY ticket_id) r ON r.ticket_id = t.id
+WHERE t.state = 'DONE' AND coalesce(l.landed_at, m.at, t.updated_at) >= ? %s
+ORDER BY p.slug, t.number`
+
+func (db *DB) landedTickets(ctx context.Context, projectID string, since int64) ([]store.LandedTicket, error) {
+	runsWhere, ticketsWhere, args := "", "", []any{since}
+	if projectID != "" {
+		runsWhere, ticketsWhere = "WHERE project_id = ?", "AND t.project_id = ?"
+		args = []any{projectID, since, projectID}
+	}
+	rows, err := db.queryContext(ctx, fmt.Sprintf(landedQuery, runsWhere, ticketsWhere), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []store.LandedTicket{}
+	for rows.Next() {
+		var lt store.LandedTicket
+		var landed int64
+		var first sql.NullInt64
+		err := rows.Scan(&lt.ProjectSlug, &lt.Number, &lt.Title, &landed, &first, &lt.Runs,
+			&lt.InputTokens, &lt.OutputTokens, &lt.CacheReadTokens, &lt.CacheWriteTokens, &lt.ReasoningTokens, &lt.CostUSD,
+			&lt.Returns, &lt.Questions)
+		if err != nil {
+			return nil, err
+		}
+		lt.LandedAt = fromMillis(landed)
+		if first.Valid {
+			lt.FirstRunAt = fromMillis(first.Int64)
+		}
+		out = append(out, lt)
+	}
+	return out, rows.Err()
+}
+
+func (db *DB) daySpend(ctx context.Context, projectID string, since int64) ([]store.DaySpend, error) {
+	q := fmt.Sprintf(`SELECT p.slug, d.day, d.n, d.inp, d.outp, d.cr, d.cw, d.rt, d.usd FROM (
+		SELECT project_id, started_at / %d AS day, %s
+		FROM runs WHERE started_at >= ? %s GROUP BY project_id, started_at / %d) d
+		JOIN projects p ON p.id = d.project_id ORDER BY p.slug, d.day`,
+		dayMillis, runSums, projectClause(projectID), dayMillis)
+	rows, err := db.queryContext(ctx, q, sinceArgs(since, projectID)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []store.DaySpend{}
+	for rows.Next() {
+		var d store.DaySpend
+		var day int64
+		err := rows.Scan(&d.ProjectSlug, &day, &d.Runs, &d.InputTokens, &d.OutputTokens,
+			&d.CacheReadTokens, &d.CacheWriteTokens, &d.ReasoningTokens, &d.CostUSD)
+		if err != nil {
+			return nil, err
+		}
+		d.Day = fromMillis(day * dayMillis)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+func (db *DB) runEndings(ctx context.Context, projectID string, since int64) ([]store.RunEnding, error) {
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(store.EndingStatuses)), ", ")
+	q := `SELECT p.slug, e.status, e.error, e.n, e.last FROM (
+		SELECT project_id, status, error, count(*) AS n, max(started_at) AS last
+		FROM runs WHERE started_at >= ? ` + projectClause(projectID) + ` AND status IN (` + marks + `)
+		GROUP BY project_id, status, error) e
+		JOIN projects p ON p.id = e.project_id ORDER BY p.slug, e.status, e.error`
+	args := sinceArgs(since, projectID)
+	for _, s := range store.EndingStatuses {
+		args = append(args, string(s))
+	}
+	rows, err := db.queryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []store.RunEnding{}
+	for rows.Next() {
+		var e store.RunEnding
+		var last int64
+		if err := rows.Scan(&e.ProjectSlug, &e.Status, &e.Error, &e.Runs, &last); err != nil {
+			return nil, err
+		}
+		e.Last = fromMillis(last)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// projectClause narrows a runs query to one project when projectID is set.
+func projectClause(projectID string) string {
+	if projectID == "" {
+		return ""
+	}
+	return "AND project_id = ?"
+}
+
+// sinceArgs are the arguments of "started_at >= ? [AND project_id = ?]".
+func sinceArgs(since int64, projectID string) []any {
+	if projectID == "" {
+		return []any{since}
+	}
+	return []any{since, projectID}
+}
