@@ -86,6 +86,8 @@ func TestBrowser_NoPageOverflows(t *testing.T) {
 		{"run", "/runs/" + run.ID, "#activity"},
 		{"settings", "/settings", "table.keys"},
 		{"notifications", "/settings/notifications", "main"},
+		{"insights", "/insights", "#spend svg.chart"},
+		{"project-insights", "/p/demo/insights", "#spend svg.chart"},
 		{"not-found", "/p/demo/99", "main"},
 	}
 	ctx := newBrowser(t)

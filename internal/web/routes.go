@@ -30,6 +30,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /p/{slug}/unarchive", h(s.unarchiveForm))
 	mux.Handle("POST /p/{slug}/tickets", h(s.quickAdd))
 	mux.Handle("GET /p/{slug}/schedules", h(s.schedulesPage))
+	mux.Handle("GET /p/{slug}/insights", h(s.projectInsightsPage))
 	mux.Handle("POST /p/{slug}/schedules", h(s.scheduleForms))
 	mux.Handle("GET /p/{slug}/{n}", h(s.ticketPage))
 	mux.Handle("GET /p/{slug}/{n}/live", h(s.ticketLive))
@@ -50,6 +51,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /p/{slug}/{n}/stop", h(s.stopForm))
 	mux.Handle("POST /p/{slug}/{n}/run", h(s.runNowForm))
 	mux.Handle("GET /runs/{id}", h(s.runPage))
+	mux.Handle("GET /insights", h(s.insightsPage))
 	mux.Handle("GET /settings", h(s.settingsPage))
 	mux.Handle("POST /settings", h(s.saveSettings))
 
