@@ -47,6 +47,10 @@ func writeStatsGroups(w io.Writer, r insights.Report) error {
 	t := NewTable(w, strings.ToUpper(r.By), "LANDED", "ONE-SHOT", "RETURNS", "RUNS", "TOKENS", "COST", "QUESTIONS", "MEDIAN TO LAND")
 	for _, f := range append(r.Groups, r.Total) {
 		p := f.PerLanded
+		if f.Landed == 0 {
+			t.Row(f.Key, "0", "-", "-", "-", "-", "-", "-", "-")
+			continue
+		}
 		t.Row(f.Key, itoa(f.Landed), percent(f.OneShotRate, f.Landed), dec(p.Returns), dec(p.Runs),
 			fmt.Sprintf("%.0f", p.Tokens), usd(p.CostUSD), dec(p.Questions), hours(f.MedianHours, f.Timed))
 	}
