@@ -49,31 +49,34 @@ func (db *DB) StatsFacts(ctx context.Context, f store.StatsFilter) (store.StatsF
 	return out, nil
 }
 
-// landedQuery reads each DONE ticket with when it landed, its runs' sums
-// and its returns and questions. The move to DONE is found in the event
-// log by its data's text, which the store writes as compact JSON.
-const landedQuery = `SELECT p.slug, t.number, t.title, coalesce(l.landed_at, m.at, t.updated_at) AS landed,
-	r.first, coalesce(r.n, 0), coalesce(r.inp, 0), coalesce(r.outp, 0), coalesce(r.cr, 0), coalesce(r.cw, 0),
-	coalesce(r.rt, 0), coalesce(r.usd, 0),
-	(SELECT count(*) FROM comments c WHERE c.ticket_id = t.id AND c.kind = 'feedback'),
-	(SELECT count(*) FROM comments c WHERE c.ticket_id = t.id AND c.kind = 'question' AND c.author_type = 'agent')
-FROM tickets t
-JOIN projects p ON p.id = t.project_id
-LEFT JOIN landings l ON l.ticket_id = t.id
-LEFT JOIN (SELECT ticket_id, max(created_at) AS at FROM events
-	WHERE type = 'ticket.moved' AND CAST(data AS TEXT) LIKE '%%"to":"DONE"%%' GROUP BY ticket_id) m ON m.ticket_id = t.id
+// landedQuery reads each DONE ticket that landed at or after since (the
+// CTE), then its runs' sums through the runs_ticket index, its returns and
+// its questions: a short period reads only its tickets' runs. The move to
+// DONE is found in the event log by its data's text, which the store
+// writes as compact JSON.
+const landedQuery = `WITH landed AS (
+	SELECT t.id, t.project_id, t.number, t.title, coalesce(l.landed_at, m.at, t.updated_at) AS at
+	FROM tickets t
+	LEFT JOIN landings l ON l.ticket_id = t.id
+	LEFT JOIN (SELECT ticket_id, max(created_at) AS at FROM events
+		WHERE type = 'ticket.moved' AND CAST(data AS TEXT) LIKE '%%"to":"DONE"%%' GROUP BY ticket_id) m ON m.ticket_id = t.id
+	WHERE t.state = 'DONE' AND coalesce(l.landed_at, m.at, t.updated_at) >= ? %s)
+SELECT p.slug, d.number, d.title, d.at, r.first, coalesce(r.n, 0), coalesce(r.inp, 0), coalesce(r.outp, 0),
+	coalesce(r.cr, 0), coalesce(r.cw, 0), coalesce(r.rt, 0), coalesce(r.usd, 0),
+	(SELECT count(*) FROM comments c WHERE c.ticket_id = d.id AND c.kind = 'feedback'),
+	(SELECT count(*) FROM comments c WHERE c.ticket_id = d.id AND c.kind = 'question' AND c.author_type = 'agent')
+FROM landed d
+JOIN projects p ON p.id = d.project_id
 LEFT JOIN (SELECT ticket_id, min(started_at) AS first, ` + runSums + `
-	FROM runs %s GROUP BY ticket_id) r ON r.ticket_id = t.id
-WHERE t.state = 'DONE' AND coalesce(l.landed_at, m.at, t.updated_at) >= ? %s
-ORDER BY p.slug, t.number`
+	FROM runs WHERE ticket_id IN (SELECT id FROM landed) GROUP BY ticket_id) r ON r.ticket_id = d.id
+ORDER BY p.slug, d.number`
 
 func (db *DB) landedTickets(ctx context.Context, projectID string, since int64) ([]store.LandedTicket, error) {
-	runsWhere, ticketsWhere, args := "", "", []any{since}
+	ticketsWhere, args := "", []any{since}
 	if projectID != "" {
-		runsWhere, ticketsWhere = "WHERE project_id = ?", "AND t.project_id = ?"
-		args = []any{projectID, since, projectID}
+		ticketsWhere, args = "AND t.project_id = ?", []any{since, projectID}
 	}
-	rows, err := db.queryContext(ctx, fmt.Sprintf(landedQuery, runsWhere, ticketsWhere), args...)
+	rows, err := db.queryContext(ctx, fmt.Sprintf(landedQuery, ticketsWhere), args...)
 	if err != nil {
 		return nil, err
 	}

@@ -93,6 +93,8 @@ func (b *statsBoard) build(t *testing.T, s store.Store, clock *clock) {
 	bt := ticketIn(t, s, "demo", board.InProgress)
 	b.firstB = clock.Now()
 	finishRun(t, s, bt, board.RunCompleted, board.Usage{InputTokens: 300, OutputTokens: 30, CostUSD: 1.25}, "")
+	mustComment(t, s, bt.Ref(), board.Human, board.KindNote, "looks good")    // neither a return
+	mustComment(t, s, bt.Ref(), board.Human, board.KindQuestion, "and this?") // nor the agent's question
 	mustMove(t, s, bt.Ref(), board.Verification, board.Agent)
 	b.landedB = clock.Now().Add(10 * time.Minute)
 	_, err := s.SaveLanding(ctx, board.Landing{Ref: bt.Ref(), Mode: board.LandMerge, Commit: "abc123", LandedAt: b.landedB})
