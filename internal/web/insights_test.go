@@ -2,10 +2,12 @@ package web
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/insights"
 )
 
 // insightsBoard writes the small board of the Insights tests through the
@@ -101,4 +103,38 @@ func TestInsightsPage(t *testing.T) {
 		t.Error("other's page shows demo's model")
 	}
 	wantStatus(t, e.get(t, c, "/p/nope/insights"), 404)
+}
+
+// TestInsightsAPI checks GET /api/stats: the report of `bonsai stats
+// --json` for the hand-computed board, its filters, and its refusals.
+func TestInsightsAPI(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	insightsBoard(t, e)
+	var rep insights.Report
+	r := e.api(t, "GET", "/api/stats?since=all&by=engine", "")
+	wantStatus(t, r, 200)
+	r.json(t, &rep)
+	if rep.By != "engine" || rep.Total.Landed != 3 || rep.Total.OneShot != 2 || rep.Total.CostUSD != 11 || len(rep.Groups) != 2 ||
+		rep.Groups[0].Key != "bonsai" || rep.Groups[0].Returns != 1 || rep.Groups[1].Key != "codex" || rep.Groups[1].CostUSD != 9 {
+		t.Errorf("GET /api/stats = %+v", rep)
+	}
+	r = e.api(t, "GET", "/api/stats?project=demo", "")
+	wantStatus(t, r, 200)
+	rep = insights.Report{}
+	r.json(t, &rep)
+	if rep.Project != "demo" || rep.By != "model" || rep.Total.Landed != 2 || len(rep.Endings) != 0 || rep.Since.IsZero() {
+		t.Errorf("GET /api/stats?project=demo = %+v", rep)
+	}
+	for path, want := range map[string]int{"/api/stats?by=colour": 400, "/api/stats?since=3x": 400, "/api/stats?project=nope": 404} {
+		wantStatus(t, e.api(t, "GET", path, ""), want)
+	}
+	res, err := anon().Get(e.ts.URL + "/api/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("GET /api/stats without the token: %d, want 401", res.StatusCode)
+	}
 }

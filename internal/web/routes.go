@@ -83,6 +83,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /api/projects/{slug}/schedules/{name}/resume", h(s.apiPauseSchedule(false)))
 	mux.Handle("POST /api/projects/{slug}/schedules/{name}/fire", h(s.apiFireSchedule))
 	mux.Handle("GET /api/status", h(s.apiStatus))
+	mux.Handle("GET /api/stats", h(s.apiStats))
 	mux.Handle("GET /api/runs/{id}", h(s.apiRun))
 	mux.Handle("GET /api/events", h(s.apiEvents))
 	mux.Handle("GET /api/events/stream", h(s.apiEventStream))
