@@ -59,7 +59,7 @@ func insightsBoard(t *testing.T, e *env) {
 	d2 := e.ticket(t, "demo", "One shot", board.InProgress)
 	run(d2, board.RunCompleted, 300, 1.25, "")
 	land(d2)
-	o1 := e.ticket(t, "other", "The costly one", board.InProgress)
+	o1 := e.ticket(t, "other", `The costly <script>alert(1)</script> one`, board.InProgress)
 	run(o1, board.RunCompleted, 9, 9, "")
 	land(o1)
 	o2 := e.ticket(t, "other", "Fails", board.InProgress)
@@ -91,6 +91,9 @@ func TestInsightsPage(t *testing.T) {
 		`<td>other</td><td>error</td><td>1</td><td class="title-cell">boom</td>`,
 		`runs do not record the model or engine they used`,
 	)
+	if strings.Contains(r.body, "<script>alert") || !strings.Contains(r.body, "The costly &lt;script&gt;alert(1)&lt;/script&gt; one") {
+		t.Error("a ticket's title is not escaped on the page")
+	}
 	if n := strings.Count(r.body, `<svg class="chart"`); n != 8 {
 		t.Errorf("the page draws %d charts, want 8 (spend, 3 by model, 3 by engine, costliest)", n)
 	}
