@@ -102,12 +102,13 @@ func (db *DB) landedTickets(ctx context.Context, projectID string, since int64) 
 }
 
 func (db *DB) daySpend(ctx context.Context, projectID string, since int64) ([]store.DaySpend, error) {
+	where, args := runsWhere(since, projectID)
 	q := fmt.Sprintf(`SELECT p.slug, d.day, d.n, d.inp, d.outp, d.cr, d.cw, d.rt, d.usd FROM (
 		SELECT project_id, started_at / %d AS day, %s
-		FROM runs WHERE started_at >= ? %s GROUP BY project_id, started_at / %d) d
+		FROM runs %s GROUP BY project_id, started_at / %d) d
 		JOIN projects p ON p.id = d.project_id ORDER BY p.slug, d.day`,
-		dayMillis, runSums, projectClause(projectID), dayMillis)
-	rows, err := db.queryContext(ctx, q, sinceArgs(since, projectID)...)
+		dayMillis, runSums, where, dayMillis)
+	rows, err := db.queryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -129,15 +130,18 @@ func (db *DB) daySpend(ctx context.Context, projectID string, since int64) ([]st
 
 func (db *DB) runEndings(ctx context.Context, projectID string, since int64) ([]store.RunEnding, error) {
 	marks := strings.TrimSuffix(strings.Repeat("?, ", len(store.EndingStatuses)), ", ")
-	q := `SELECT p.slug, e.status, e.error, e.n, e.last FROM (
-		SELECT project_id, status, error, count(*) AS n, max(started_at) AS last
-		FROM runs WHERE started_at >= ? ` + projectClause(projectID) + ` AND status IN (` + marks + `)
-		GROUP BY project_id, status, error) e
-		JOIN projects p ON p.id = e.project_id ORDER BY p.slug, e.status, e.error`
-	args := sinceArgs(since, projectID)
+	args := []any{}
 	for _, s := range store.EndingStatuses {
 		args = append(args, string(s))
 	}
+	// Grouped by status first, so SQLite does not read the runs in
+	// project order through an index.
+	where, more := runsWhere(since, projectID, "status IN ("+marks+")")
+	q := `SELECT p.slug, e.status, e.error, e.n, e.last FROM (
+		SELECT project_id, status, error, count(*) AS n, max(started_at) AS last
+		FROM runs ` + where + ` GROUP BY status, error, project_id) e
+		JOIN projects p ON p.id = e.project_id ORDER BY p.slug, e.status, e.error`
+	args = append(args, more...)
 	rows, err := db.queryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -156,18 +160,20 @@ func (db *DB) runEndings(ctx context.Context, projectID string, since int64) ([]
 	return out, rows.Err()
 }
 
-// projectClause narrows a runs query to one project when projectID is set.
-func projectClause(projectID string) string {
-	if projectID == "" {
-		return ""
+// runsWhere is the WHERE clause of a runs query over runs started at or
+// after since (a whole history when 0: no condition, so SQLite scans the
+// table rather than an index with a lookup a row) in one project when
+// projectID is set, with more conditions, and its arguments.
+func runsWhere(since int64, projectID string, more ...string) (string, []any) {
+	conds, args := more, []any{}
+	if since > 0 {
+		conds, args = append(conds, "started_at >= ?"), append(args, since)
 	}
-	return "AND project_id = ?"
-}
-
-// sinceArgs are the arguments of "started_at >= ? [AND project_id = ?]".
-func sinceArgs(since int64, projectID string) []any {
-	if projectID == "" {
-		return []any{since}
+	if projectID != "" {
+		conds, args = append(conds, "project_id = ?"), append(args, projectID)
 	}
-	return []any{since, projectID}
+	if len(conds) == 0 {
+		return "", args
+	}
+	return "WHERE " + strings.Join(conds, " AND "), args
 }

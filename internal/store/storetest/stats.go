@@ -189,6 +189,7 @@ func testStatsFilters(t *testing.T, s store.Store, clock *clock) {
 	same(t, "demo's landed tickets", all.Landed, append([]store.LandedTicket{d}, b.landedSince1()[:2]...))
 	day0 := store.DaySpend{ProjectSlug: "demo", Day: midnight(b.day0), Runs: 1, Usage: board.Usage{InputTokens: 1000, CostUSD: 1}}
 	same(t, "demo's days", all.Days, append([]store.DaySpend{day0}, b.daysSince1()[:2]...))
+	same(t, "demo's failed and stopped runs", all.Endings, b.endings())
 
 	// Since is inclusive, and a later since leaves out what came before.
 	late, err := s.StatsFacts(ctx, store.StatsFilter{Since: b.landedB})
