@@ -62,9 +62,9 @@ func TestInsightsBench(t *testing.T) {
 	pgEnv := append(slices.Clone(env), "BONSAI_DATABASE_URL="+cluster.URL)
 
 	t.Logf("machine: %d CPUs, load %s", runtime.NumCPU(), loadAvg())
-	t.Logf("bonsai version (a process's start-up, for scale): %v", timeCmd(t, env, bin, "version"))
+	t.Logf("bonsai version (a process's start-up, for scale): %s", timeCmd(t, env, bin, "version"))
 	for _, since := range []string{"30d", "all"} {
-		t.Logf("bonsai stats --json --since %s: SQLite %v, Postgres %v", since,
+		t.Logf("bonsai stats --json --since %s: SQLite %s, Postgres %s", since,
 			timeCmd(t, env, bin, "stats", "--json", "--since", since), timeCmd(t, pgEnv, bin, "stats", "--json", "--since", since))
 	}
 	lite, err := sqlite.Open(ctx, filepath.Join(data, "bonsai.db"))
@@ -99,10 +99,12 @@ func run(t *testing.T, env string, name string, args ...string) {
 	}
 }
 
-// timeCmd returns the median wall time of the command.
-func timeCmd(t *testing.T, env []string, bin string, args ...string) time.Duration {
+// timeCmd returns the median wall time of the command and, after " cpu ",
+// the median CPU time (user and system) of its process, which a busy
+// machine inflates less (a Postgres server's own CPU is not in it).
+func timeCmd(t *testing.T, env []string, bin string, args ...string) string {
 	t.Helper()
-	var ds []time.Duration
+	var ds, cpu []time.Duration
 	for range rounds {
 		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), env...)
@@ -112,8 +114,9 @@ func timeCmd(t *testing.T, env []string, bin string, args ...string) time.Durati
 			t.Fatalf("%s %v: %v\n%.300s", bin, args, err, out)
 		}
 		ds = append(ds, time.Since(start))
+		cpu = append(cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 	}
-	return median(ds)
+	return median(ds).String() + " (cpu " + median(cpu).String() + ")"
 }
 
 // timePage serves the store's web UI and returns the median time of a GET
