@@ -191,6 +191,9 @@ type Store interface {
 	// Transcripts are tickets' transcripts and live files (issue 18).
 	Transcripts
 
+	// Trackers are the issue tracker syncs of docs/trackers.md.
+	Trackers
+
 	// Close releases the store's resources.
 	Close() error
 }
