@@ -89,6 +89,7 @@ func (e *env) beat() heartbeat.Report {
 		LockFile: filepath.Join(e.data, "heartbeat.lock"), StateFile: filepath.Join(e.data, "heartbeat.json"),
 		Sessions: filepath.Join(e.data, "sessions"), DefaultModel: "anthropic/claude-sonnet-4-5",
 		MaxDuration: time.Minute, WorkerID: "test", Trackers: e.sync,
+		Idle: func() string { return "board-unchanged" }, // what the CLI records for an idle beat
 	})
 	if err != nil {
 		e.t.Fatal(err)
