@@ -39,9 +39,9 @@ func (s *Syncer) syncProject(ctx context.Context, p board.Project, rep *heartbea
 	if l.NotModified {
 		rep.Unchanged++
 	} else {
-		inErr = s.inbound(ctx, p, tr, l.Issues, rep)
+		inErr = pass{s}.inbound(ctx, p, tr, l.Issues, rep)
 	}
-	_, outErr := s.outbound(ctx, p, tr, rep)
+	_, outErr := pass{s}.outbound(ctx, p, tr, rep)
 	st.Tracker, st.Query = p.Agent.Tracker, qk
 	if inErr != nil || outErr != nil {
 		// The old validator lists again next beat, and what this one
@@ -89,7 +89,7 @@ func (s *Syncer) failed(ctx context.Context, p board.Project, st board.TrackerSy
 // inbound applies a changed list: new issues become tickets, linked ones
 // that changed have their comments read, linked ones that left the list
 // are read one by one. It returns the first failure after trying all.
-func (s *Syncer) inbound(ctx context.Context, p board.Project, tr tracker.Tracker, issues []tracker.Issue, rep *heartbeat.TrackerSync) error {
+func (s pass) inbound(ctx context.Context, p board.Project, tr tracker.Tracker, issues []tracker.Issue, rep *heartbeat.TrackerSync) error {
 	links, err := s.opts.Board.IssueLinks(ctx, p.Slug)
 	if err != nil {
 		return err
@@ -131,7 +131,7 @@ func seen(is tracker.Issue) string {
 // create makes the ticket of a new issue, and reads its comments. An
 // issue opened by someone who may not steer becomes a BACKLOG ticket: its
 // body reaches the agent only once a person moves it on.
-func (s *Syncer) create(ctx context.Context, p board.Project, tr tracker.Tracker, is tracker.Issue, rep *heartbeat.TrackerSync) error {
+func (s pass) create(ctx context.Context, p board.Project, tr tracker.Tracker, is tracker.Issue, rep *heartbeat.TrackerSync) error {
 	state, why := board.Research, ""
 	if is.Author != "" && p.Agent.Tracker.Forge() {
 		acc, err := tr.Writers(ctx, []string{is.Author})

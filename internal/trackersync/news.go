@@ -16,7 +16,7 @@ import (
 // unblock it when it waits for an answer), the others are counted and
 // named in one note, Bonsai's own are passed over. The link keeps the
 // cursor only once all are on the ticket.
-func (s *Syncer) news(ctx context.Context, p board.Project, tr tracker.Tracker, l board.IssueLink, is tracker.Issue, rep *heartbeat.TrackerSync) error {
+func (s pass) news(ctx context.Context, p board.Project, tr tracker.Tracker, l board.IssueLink, is tracker.Issue, rep *heartbeat.TrackerSync) error {
 	cs, cursor, err := tr.Comments(ctx, l.IssueRef, l.Cursor)
 	if err != nil {
 		return issueFailed(p, l, err)
@@ -56,7 +56,7 @@ func (s *Syncer) news(ctx context.Context, p board.Project, tr tracker.Tracker, 
 
 // deliver gives a writer's comment to the ticket once; an edit of one
 // delivered before comes as a new comment saying so.
-func (s *Syncer) deliver(ctx context.Context, p board.Project, l board.IssueLink, c tracker.Comment) error {
+func (s pass) deliver(ctx context.Context, p board.Project, l board.IssueLink, c tracker.Comment) error {
 	name := trackerName(p.Agent.Tracker)
 	body := strings.TrimSpace(tracker.Unmark(c.Body))
 	ext := c.ID
@@ -106,7 +106,7 @@ func heldNote(p board.Project, l board.IssueLink, held map[string]int, n int, cs
 // left reads a linked issue that left the list: closed by hand stops its
 // ticket; deleted, hidden, moved or no longer matching keeps the ticket
 // with a note, once.
-func (s *Syncer) left(ctx context.Context, p board.Project, tr tracker.Tracker, l board.IssueLink, rep *heartbeat.TrackerSync) error {
+func (s pass) left(ctx context.Context, p board.Project, tr tracker.Tracker, l board.IssueLink, rep *heartbeat.TrackerSync) error {
 	is, err := tr.Issue(ctx, l.IssueRef)
 	switch tracker.ReasonOf(err) {
 	case "":
@@ -141,7 +141,7 @@ func (s *Syncer) left(ctx context.Context, p board.Project, tr tracker.Tracker, 
 // says which): its running run is asked to stop, and a ticket not yet in
 // VERIFICATION or DONE goes back to BACKLOG, where agents leave it; the
 // ticket keeps what was read. It reports whether it stopped one.
-func (s *Syncer) stop(ctx context.Context, p board.Project, l board.IssueLink, what string) bool {
+func (s pass) stop(ctx context.Context, p board.Project, l board.IssueLink, what string) bool {
 	t, err := s.opts.Board.Ticket(ctx, l.Ref)
 	if err != nil || t.State == board.Done {
 		return false // a landed pull request closed it: nothing to stop

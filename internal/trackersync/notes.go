@@ -1,22 +1,11 @@
 package trackersync
 
 import (
-	"context"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
-
-// note writes a comment as the runtime; a failure is logged. The agent
-// reads the runtime's notes, never what they leave out.
-func (s *Syncer) note(ctx context.Context, ref board.Ref, text string) {
-	_, err := s.opts.Board.AddComment(ctx, ref, board.Comment{AuthorType: board.System, AuthorName: runtimeAuthor, Kind: board.KindNote,
-		Content: s.opts.Redact(text)})
-	if err != nil {
-		s.log.Error("note on ticket", "ticket", ref.String(), "err", err)
-	}
-}
 
 // trackerName is a tracker's name in prose.
 func trackerName(k board.TrackerKind) string {

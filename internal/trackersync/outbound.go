@@ -14,7 +14,7 @@ import (
 // yet, and mirrors the ticket's state when it changed. With nothing new
 // it reads the board only. It reports how many it posted and returns the
 // first failure after trying every issue.
-func (s *Syncer) outbound(ctx context.Context, p board.Project, tr tracker.Tracker, rep *heartbeat.TrackerSync) (int, error) {
+func (s pass) outbound(ctx context.Context, p board.Project, tr tracker.Tracker, rep *heartbeat.TrackerSync) (int, error) {
 	links, err := s.opts.Board.IssueLinks(ctx, p.Slug)
 	if err != nil {
 		return 0, err
@@ -44,7 +44,7 @@ var said = map[board.CommentKind]string{board.KindQuestion: "asks", board.KindSt
 
 // post posts the ticket's agent comments not posted yet, oldest first,
 // recording each as it goes.
-func (s *Syncer) post(ctx context.Context, p board.Project, tr tracker.Tracker, l board.IssueLink) (int, error) {
+func (s pass) post(ctx context.Context, p board.Project, tr tracker.Tracker, l board.IssueLink) (int, error) {
 	cs, err := s.opts.Board.Comments(ctx, l.Ref)
 	if err != nil {
 		return 0, err
@@ -81,7 +81,7 @@ func (s *Syncer) post(ctx context.Context, p board.Project, tr tracker.Tracker, 
 
 // render is a ticket comment as the issue shows it: who says it, and the
 // ticket it comes from.
-func (s *Syncer) render(ref board.Ref, c board.Comment) string {
+func (s pass) render(ref board.Ref, c board.Comment) string {
 	where := ref.String()
 	if s.opts.TicketURL != nil {
 		if u := s.opts.TicketURL(ref); u != "" {
@@ -97,7 +97,7 @@ func (s *Syncer) render(ref board.Ref, c board.Comment) string {
 
 // mirror shows the ticket's state on the issue when it changed since it
 // was last shown: one read of the issue and its change.
-func (s *Syncer) mirror(ctx context.Context, p board.Project, tr tracker.Tracker, l board.IssueLink) error {
+func (s pass) mirror(ctx context.Context, p board.Project, tr tracker.Tracker, l board.IssueLink) error {
 	t, err := s.opts.Board.Ticket(ctx, l.Ref)
 	if err != nil || t.State == l.Mirrored {
 		return err

@@ -64,6 +64,10 @@ type Syncer struct {
 
 var _ heartbeat.Trackers = (*Syncer)(nil)
 
+// pass is the work of one sync on one project's issues: reading what came
+// in (inbound.go, news.go) and posting what goes out (outbound.go).
+type pass struct{ *Syncer }
+
 // New returns a Syncer.
 func New(o Options) *Syncer {
 	if o.Redact == nil {
@@ -205,8 +209,18 @@ func (s *Syncer) PostTrackers(ctx context.Context, project string) {
 		if err != nil {
 			continue // the next beat's sync says why
 		}
-		if _, err := s.outbound(ctx, p, tr, &rep); err != nil {
+		if _, err := (pass{s}).outbound(ctx, p, tr, &rep); err != nil {
 			s.log.Warn("post to the tracker", "project", p.Slug, "err", s.opts.Redact(err.Error()))
 		}
+	}
+}
+
+// note writes a comment as the runtime; a failure is logged. The agent
+// reads the runtime's notes, never what they leave out.
+func (s *Syncer) note(ctx context.Context, ref board.Ref, text string) {
+	_, err := s.opts.Board.AddComment(ctx, ref, board.Comment{AuthorType: board.System, AuthorName: runtimeAuthor, Kind: board.KindNote,
+		Content: s.opts.Redact(text)})
+	if err != nil {
+		s.log.Error("note on ticket", "ticket", ref.String(), "err", err)
 	}
 }
