@@ -70,3 +70,42 @@ func TestRevokedTokenNotedOnceAndNothingLost(t *testing.T) {
 		t.Errorf("sync state after recovery %+v", st)
 	}
 }
+
+// A tracker that answers 503 while a comment is read leaves the list's
+// validator where it was, so the next beat lists again and delivers the
+// comment once the tracker is back: nothing lost, nothing twice.
+func TestTrackerDownWhileReadingComments(t *testing.T) {
+	t.Parallel()
+	srv := forgetest.New(t, forge.GitHub)
+	repo := srv.GitRepo(t, "acme", "widget", map[string]string{"README.md": "# widget\n"})
+	e := newEnv(t, map[string]forge.Host{srv.Host(): {Kind: forge.GitHub}}, map[string]string{"GITHUB_TOKEN": forgetest.Token})
+	e.project("demo", repo, board.AgentSettings{Tracker: board.TrackerGitHub, TrackerLabels: []string{"bonsai"}})
+	n := srv.OpenIssue("acme", "widget", "acme", "Greet the world", "Say hello.", "bonsai")
+	e.runner.steps = append(e.runner.steps, ask(t, "Which greeting?"), ask(t, "Anything else?"))
+	e.beat()
+	srv.CommentIssue("acme", "widget", n, "carol", "Hello, world.")
+	srv.Fail("GET", "/comments", 503, "unicorn")
+	rep := e.beat()
+	if len(rep.Trackers.Failures) != 1 || !strings.Contains(rep.Trackers.Failures[0].Error, "503") || rep.Trackers.Delivered != 0 {
+		t.Fatalf("a beat with the comments failing: %+v", rep.Trackers)
+	}
+	tk := board.Ref{Project: "demo", Number: 1}
+	if e.get(tk).SubState != board.SubBlocked {
+		t.Fatal("unblocked without the answer")
+	}
+	srv.Heal()
+	rep = e.beat()
+	if rep.Trackers.Delivered != 1 || len(rep.Trackers.Failures) != 0 {
+		t.Fatalf("after the tracker came back: %+v", rep.Trackers)
+	}
+	e.beat()
+	answers := 0
+	for _, c := range e.comments(tk) {
+		if c.AuthorType == board.Human {
+			answers++
+		}
+	}
+	if answers != 1 || e.runner.runs() != 2 {
+		t.Errorf("%d answers on the ticket, %d runs; want 1 and 2", answers, e.runner.runs())
+	}
+}
