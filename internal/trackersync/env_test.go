@@ -59,6 +59,8 @@ type env struct {
 	ws     *workspace.Provider
 	sync   *trackersync.Syncer
 	runner *scriptedRunner
+	// prs, when set, is the pr landing mode's forge side the beats use.
+	prs heartbeat.PullRequests
 }
 
 func newEnv(t testing.TB, hosts map[string]forge.Host, vars map[string]string) *env {
@@ -89,7 +91,8 @@ func (e *env) beat() heartbeat.Report {
 		LockFile: filepath.Join(e.data, "heartbeat.lock"), StateFile: filepath.Join(e.data, "heartbeat.json"),
 		Sessions: filepath.Join(e.data, "sessions"), DefaultModel: "anthropic/claude-sonnet-4-5",
 		MaxDuration: time.Minute, WorkerID: "test", Trackers: e.sync,
-		Idle: func() string { return "board-unchanged" }, // what the CLI records for an idle beat
+		Idle:         func() string { return "board-unchanged" }, // what the CLI records for an idle beat
+		PullRequests: e.prs,
 	})
 	if err != nil {
 		e.t.Fatal(err)
