@@ -3,6 +3,7 @@ package trackersync_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,6 +30,9 @@ type fakeTracker struct {
 	closed   board.IssueStatus               // what the link becomes then
 	said     func(ref string) []string       // the bodies of the issue's comments
 	requests func() int                      // requests answered so far
+	// shows reports whether the issue shows the ticket state RESEARCH:
+	// its label on the forges, Linear's workflow state, Jira's status.
+	shows func(ref string) bool
 }
 
 func forgeFake(t *testing.T, k forge.Kind) fakeTracker {
@@ -60,6 +64,9 @@ func forgeFake(t *testing.T, k forge.Kind) fakeTracker {
 			return out
 		},
 		requests: func() int { return len(srv.Requests()) },
+		shows: func(ref string) bool {
+			return slices.Contains(srv.Issue("acme", "widget", atoi(ref)).Labels, "bonsai:research")
+		},
 	}
 }
 
@@ -86,6 +93,10 @@ func linearFake(t *testing.T) fakeTracker {
 		closed:   board.IssueGone,
 		said:     readerSaid(t, reader),
 		requests: func() int { return len(ln.Requests()) },
+		shows: func(ref string) bool {
+			st, _ := ln.State(ref)
+			return st == "In Progress"
+		},
 	}
 }
 
@@ -113,6 +124,10 @@ func jiraFake(t *testing.T) fakeTracker {
 		closed:   board.IssueGone,
 		said:     readerSaid(t, reader),
 		requests: func() int { return len(j.Requests()) },
+		shows: func(ref string) bool {
+			st, _ := j.Status(ref)
+			return st == "In Progress"
+		},
 	}
 }
 
@@ -196,6 +211,9 @@ func cycle(t *testing.T, f fakeTracker) {
 	if got.Title != "Greet the world" || len(got.Criteria) != 2 || got.Criteria[0] != "prints hello" || !strings.Contains(got.Description, "Say hello.") ||
 		got.SubState != board.SubBlocked {
 		t.Fatalf("ticket %+v", got)
+	}
+	if !f.shows(ref) {
+		t.Error("the issue does not show the ticket's state RESEARCH")
 	}
 	said := f.said(ref)
 	if len(said) != 1 || !strings.Contains(said[0], "Which greeting: hello or hi?") || !tracker.HasMarker(said[0]) && f.settings.Tracker != board.TrackerJira {

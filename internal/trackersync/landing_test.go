@@ -2,6 +2,7 @@ package trackersync_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,6 +59,10 @@ func TestCycleLandsAndClosesTheIssue(t *testing.T) {
 	e.beat() // the agent does the work; the pull request opens
 	if st := e.get(tk).State; st != board.Verification {
 		t.Fatalf("ticket %s; want VERIFICATION", st)
+	}
+	if labels := srv.Issue("acme", "widget", n).Labels; !slices.Contains(labels, "bonsai:verification") || slices.Contains(labels, "bonsai:research") ||
+		!slices.Contains(labels, "bonsai") {
+		t.Errorf("the issue's labels in VERIFICATION: %q", labels)
 	}
 	prs := srv.Pulls("acme", "widget")
 	if len(prs) != 1 || !strings.Contains(prs[0].Body, "Closes #101") {
