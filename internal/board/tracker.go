@@ -178,6 +178,11 @@ func (l IssueLink) Validate() error {
 	return nil
 }
 
+// PostedPlanPrefix begins the id under which a ticket's plan posted to
+// its issue is recorded, followed by a digest of the plan: a new plan is
+// posted again, the same one never.
+const PostedPlanPrefix = "plan:"
+
 // TrackerSync is where a project's tracker sync stands between beats.
 type TrackerSync struct {
 	ProjectSlug string      `json:"project"`

@@ -39,8 +39,10 @@ type Trackers interface {
 	// added.
 	DeliverIssueComment(ctx context.Context, ref board.Ref, c board.Comment, externalID string) (board.Comment, error)
 	// RecordPostedComment records that the ticket's comment commentID
-	// was posted to the issue as the tracker's comment externalID. Either
-	// recorded before is ECONFLICT.
+	// (or its plan: board.PostedPlanPrefix and the plan's digest) was
+	// posted to the issue as the tracker's comment externalID. Either
+	// recorded before is ECONFLICT; a commentID that is neither a comment
+	// of the ticket nor a plan is ENOTFOUND.
 	RecordPostedComment(ctx context.Context, ref board.Ref, commentID, externalID string) error
 	// PostedComments returns the ticket's comments posted to its issue:
 	// the ticket's comment id → the tracker's.

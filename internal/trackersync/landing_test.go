@@ -18,7 +18,7 @@ import (
 // TestCycleLandsAndClosesTheIssue is the whole cycle on GitHub in the pr
 // landing mode: the labelled issue becomes a ticket, the agent asks, the
 // question is on the issue, a maintainer answers there, the ticket
-// unblocks, the agent plans and does the work, the pull request says
+// unblocks, the agent plans (the plan is on the issue) and does the work, the pull request says
 // Closes #101, approving merges it, the forge closes the issue, and the
 // next beat leaves the DONE ticket alone.
 func TestCycleLandsAndClosesTheIssue(t *testing.T) {
@@ -63,6 +63,15 @@ func TestCycleLandsAndClosesTheIssue(t *testing.T) {
 	if labels := srv.Issue("acme", "widget", n).Labels; !slices.Contains(labels, "bonsai:verification") || slices.Contains(labels, "bonsai:research") ||
 		!slices.Contains(labels, "bonsai") {
 		t.Errorf("the issue's labels in VERIFICATION: %q", labels)
+	}
+	plans := 0
+	for _, c := range srv.Issue("acme", "widget", n).Comments {
+		if strings.Contains(c.Body, "**Bonsai's agent** plans") && strings.Contains(c.Body, "1. Write hello.txt.") {
+			plans++
+		}
+	}
+	if plans != 1 {
+		t.Errorf("the plan is on the issue %d times; want once", plans)
 	}
 	prs := srv.Pulls("acme", "widget")
 	if len(prs) != 1 || !strings.Contains(prs[0].Body, "Closes #101") {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -237,9 +238,11 @@ func (db *DB) RecordPostedComment(ctx context.Context, ref board.Ref, commentID,
 		if err != nil {
 			return err
 		}
-		var mine bool
-		if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM comments WHERE id = ? AND ticket_id = ?)`, commentID, t.ID).Scan(&mine); err != nil {
-			return err
+		mine := strings.HasPrefix(commentID, board.PostedPlanPrefix) // a plan is not a comment
+		if !mine {
+			if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM comments WHERE id = ? AND ticket_id = ?)`, commentID, t.ID).Scan(&mine); err != nil {
+				return err
+			}
 		}
 		if !mine {
 			return board.Errorf(board.ENOTFOUND, "comment %s of %s not found", commentID, ref)

@@ -144,8 +144,13 @@ func testIssueCommentsCrossOnce(t *testing.T, s store.Store, clock *clock) {
 	}
 	wantCode(t, s.RecordPostedComment(ctx, tk.Ref(), q.ID, "556"), board.ECONFLICT, "")
 	wantCode(t, s.RecordPostedComment(ctx, tk.Ref(), "nope", "557"), board.ENOTFOUND, "nope")
+	plan := board.PostedPlanPrefix + "0123456789abcdef"
+	if err := s.RecordPostedComment(ctx, tk.Ref(), plan, "558"); err != nil {
+		t.Fatalf("a plan posted: %v", err)
+	}
+	wantCode(t, s.RecordPostedComment(ctx, tk.Ref(), plan, "559"), board.ECONFLICT, "")
 	posted, err := s.PostedComments(ctx, tk.Ref())
-	if err != nil || len(posted) != 1 || posted[q.ID] != "555" {
+	if err != nil || len(posted) != 2 || posted[q.ID] != "555" || posted[plan] != "558" {
 		t.Fatalf("PostedComments = %v, %v", posted, err)
 	}
 
