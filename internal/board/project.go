@@ -86,6 +86,17 @@ type AgentSettings struct {
 	LimitFileSizeMiB   int64 `json:"limitFileSizeMib,omitempty"`
 	LimitDiskGrowthMiB int64 `json:"limitDiskGrowthMib,omitempty"`
 
+	// The project's issue tracker and the query of the issues that become
+	// its tickets (docs/trackers.md).
+	Tracker         TrackerKind `json:"tracker,omitempty"`
+	TrackerLabels   []string    `json:"trackerLabels,omitempty"`
+	TrackerAssignee string      `json:"trackerAssignee,omitempty"`
+	TrackerTeam     string      `json:"trackerTeam,omitempty"`
+	TrackerStates   []string    `json:"trackerStates,omitempty"`
+	TrackerJQL      string      `json:"trackerJql,omitempty"`
+	TrackerSite     string      `json:"trackerSite,omitempty"`
+	TrackerEmail    string      `json:"trackerEmail,omitempty"`
+
 	// Unknown holds the stored settings this version does not know
 	// (written by a newer one), by name, as stored: they are kept when
 	// the project is saved, and reported by project show and the API.
@@ -123,6 +134,9 @@ func (p Project) Validate() error {
 		return err
 	}
 	if err := a.validateWork(); err != nil {
+		return err
+	}
+	if err := a.validateTracker(); err != nil {
 		return err
 	}
 	for _, c := range []struct {

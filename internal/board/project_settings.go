@@ -163,6 +163,8 @@ var Settings = []Setting{
 		func(a *AgentSettings) any { return &a.LimitDiskGrowthMiB }),
 }
 
+func init() { Settings = append(Settings, trackerSettings...) }
+
 // limit declares one of the sandbox limits of a project, listed in the
 // row "Limits" of project show and defaulting to config.json's
 // limits.<key>.

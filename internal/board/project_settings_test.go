@@ -44,7 +44,9 @@ func nonDefault() AgentSettings {
 		Allow: []string{"go test *"}, Ask: []string{"git push *"}, Sandbox: SandboxOff, Network: NetworkAll,
 		AllowHosts: []string{"*.example.com"}, Land: LandPR, LandStyle: LandRebase, UpdateStyle: UpdateRebase,
 		Engine: EngineCodex, Thinking: ThinkingHigh, MCPServers: []string{"github"}, ScheduleTools: true,
-		LimitMemoryMiB: 512, LimitProcesses: 64, LimitTmpMiB: 16, LimitFileSizeMiB: 32, LimitDiskGrowthMiB: 100}
+		LimitMemoryMiB: 512, LimitProcesses: 64, LimitTmpMiB: 16, LimitFileSizeMiB: 32, LimitDiskGrowthMiB: 100,
+		Tracker: TrackerJira, TrackerLabels: []string{"bonsai"}, TrackerAssignee: "carol", TrackerTeam: "PROJ", TrackerStates: []string{"To Do"},
+		TrackerJQL: "project = PROJ", TrackerSite: "https://acme.atlassian.net", TrackerEmail: "bot@example.com"}
 }
 
 func TestSettings_RoundTrip(t *testing.T) {
@@ -168,5 +170,30 @@ func TestDecodeSettings_EmptyListsAreNil(t *testing.T) {
 		if err != nil || a.Allow != nil || a.MCPServers != nil {
 			t.Errorf("DecodeSettings(%s) = %#v, %v", in, a, err)
 		}
+	}
+}
+
+// A tracker needs what its calls need, and its site takes no
+// credentials: the token is sent there.
+func TestTrackerSettingsChecked(t *testing.T) {
+	p := Project{Slug: "demo", Name: "Demo", Repo: "/r", DefaultBranch: "main", Agent: AgentSettings{Tracker: TrackerLinear}}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "--tracker-team") {
+		t.Errorf("Linear without a team: %v", err)
+	}
+	p.Agent = AgentSettings{Tracker: TrackerJira, TrackerSite: "https://acme.atlassian.net", TrackerEmail: "bot@example.com"}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "--tracker-jql") {
+		t.Errorf("Jira without a query: %v", err)
+	}
+	site, _ := LookupSetting("trackerSite")
+	for _, bad := range []string{"ftp://x", "https://u:p@acme.atlassian.net", "acme.atlassian.net", "https://x/?a=1"} {
+		if _, err := site.Parse(bad); err == nil {
+			if err = site.Check(bad); err == nil {
+				t.Errorf("site %q accepted", bad)
+			}
+		}
+	}
+	tr, _ := LookupSetting("tracker")
+	if v, err := tr.Parse("Forgejo"); err != nil || v != string(TrackerGitea) {
+		t.Errorf("forgejo reads as %v, %v", v, err)
 	}
 }

@@ -105,6 +105,7 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 		models, clock = doctor.Models(ctx, statuses, cfg.Model, a.listModels, a.now)
 		checks = append(checks, models...)
 		checks = append(checks, a.forgeChecks(ctx, cfg, projects)...)
+		checks = append(checks, a.trackerChecks(ctx, cfg, projects)...)
 	}
 	checks = append(checks,
 		doctor.Program(ctx, "git", exec.LookPath, doctor.Fail, "install git (apt-get install git, brew install git, winget install Git.Git): agents clone, branch and commit with it"),

@@ -143,6 +143,7 @@ func (a *app) beatOptions(ctx context.Context, d config.Dir, cfg config.Config, 
 		Policy:         policy.Config{Allow: cfg.Policy.Allow, Ask: cfg.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir()},
 		ResolveProgram: programResolvers([]string{a.homeDir(), userHome()}, d.Path()),
 		PullRequests:   newForges(a, listed.Store, cfg, redact.String, log),
+		Trackers:       newTrackers(a, listed.Store, cfg, redact.String, log),
 	}, nil
 }
 

@@ -221,6 +221,10 @@ func LastFour(v string) string {
 // credential helpers read for clone, fetch and push.
 var ForgeTokenEnv = []string{"GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN", "GITEA_TOKEN"}
 
+// TrackerTokenEnv names the variables holding the Linear and Jira tokens
+// (the forges' trackers use ForgeTokenEnv).
+var TrackerTokenEnv = []string{"LINEAR_API_KEY", "JIRA_API_TOKEN"}
+
 // EnvSecrets returns the secrets getenv gives: every provider's key and
 // the password of its base URL, and the forge tokens. A redactor holds
 // them, so that text from a provider never shows them.
@@ -231,6 +235,9 @@ func EnvSecrets(getenv func(string) string) []string {
 		s = append(s, llm.URLSecrets(getenv(p.BaseURLEnv))...)
 	}
 	for _, k := range ForgeTokenEnv {
+		s = append(s, getenv(k))
+	}
+	for _, k := range TrackerTokenEnv {
 		s = append(s, getenv(k))
 	}
 	return s

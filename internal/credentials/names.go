@@ -12,7 +12,8 @@ import (
 // token, with the environment variables that give it instead.
 type Name struct {
 	// Name is what `bonsai credentials set` takes: a provider name from
-	// llm.Providers, or "github", "gitlab" or "gitea" (Gitea and Forgejo).
+	// llm.Providers, "github", "gitlab" or "gitea" (Gitea and Forgejo), or
+	// the issue trackers "linear" and "jira".
 	Name string
 	// Env lists the variables that win over the stored value, in the
 	// order they are read.
@@ -31,7 +32,9 @@ func Names() []Name {
 	return append(out,
 		Name{Name: "github", Env: []string{"GH_TOKEN", "GITHUB_TOKEN"}, Forge: true},
 		Name{Name: "gitlab", Env: []string{"GITLAB_TOKEN"}, Forge: true},
-		Name{Name: "gitea", Env: []string{"GITEA_TOKEN"}, Forge: true})
+		Name{Name: "gitea", Env: []string{"GITEA_TOKEN"}, Forge: true},
+		Name{Name: "linear", Env: []string{"LINEAR_API_KEY"}},
+		Name{Name: "jira", Env: []string{"JIRA_API_TOKEN"}})
 }
 
 // Lookup returns the name n, or an error listing the known ones and the

@@ -122,6 +122,9 @@ func (f *Forges) body(ctx context.Context, t board.Ticket) (string, error) {
 		}
 		b.WriteString("\n")
 	}
+	if closes := f.closes(ctx, t.Ref()); closes != "" {
+		b.WriteString(closes + "\n\n")
+	}
 	link := t.Ref().String()
 	if f.opts.TicketURL != nil {
 		if u := f.opts.TicketURL(t.Ref()); u != "" {
@@ -135,4 +138,28 @@ func (f *Forges) body(ctx context.Context, t board.Ticket) (string, error) {
 // indent sets a message apart as a code block.
 func indent(msg string) string {
 	return "    " + strings.ReplaceAll(strings.TrimSpace(msg), "\n", "\n    ")
+}
+
+// issueLinker is the board's record of the tracker issue a ticket came
+// from (store.Trackers); a Board without it links none.
+type issueLinker interface {
+	IssueLink(ctx context.Context, ref board.Ref) (board.IssueLink, error)
+}
+
+// closes is the line that makes the forge close the ticket's issue when
+// the pull request lands ("Closes #12"), for an issue of the repository's
+// own forge tracker; "" otherwise.
+func (f *Forges) closes(ctx context.Context, ref board.Ref) string {
+	il, ok := f.opts.Board.(issueLinker)
+	if !ok {
+		return ""
+	}
+	l, err := il.IssueLink(ctx, ref)
+	if err != nil || !l.Tracker.Forge() || l.Status != board.IssueOpen {
+		return ""
+	}
+	if _, err := strconv.Atoi(l.IssueRef); err != nil {
+		return ""
+	}
+	return "Closes #" + l.IssueRef
 }

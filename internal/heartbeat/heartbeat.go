@@ -119,6 +119,10 @@ type Options struct {
 	// projects' tickets that reach VERIFICATION and follows the open ones
 	// at the start of every beat (docs/forges.md).
 	PullRequests PullRequests
+	// Trackers, when not nil, syncs the projects' issue trackers at the
+	// start of every beat and posts what the runs said after them
+	// (docs/trackers.md).
+	Trackers Trackers
 	// Progress, when not nil, receives where each run stands: when it
 	// starts, after each model response and when it ends. Runs of
 	// different projects call it from their own goroutines at once.
@@ -200,6 +204,9 @@ type Report struct {
 	// Reviews says what following the open pull requests did; nil when
 	// the beat did not.
 	Reviews *ReviewSync `json:"reviews,omitempty"`
+	// Trackers says what syncing the issue trackers did; nil when the
+	// beat did not.
+	Trackers *TrackerSync `json:"trackers,omitempty"`
 	// Fired has one entry per schedule the beat fired (docs/schedules.md).
 	Fired []FireReport `json:"fired,omitempty"`
 	// Runs has one entry per picked ticket, by project slug.
@@ -282,6 +289,9 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 	}
 	noteSandbox(ctx, h.opts.Store, plans, st, h.opts.Now(), h.log)
 	rep.Runs = h.runAll(ctx, plans, deadline, &ledger{st: st, now: h.opts.Now})
+	if h.opts.Trackers != nil && len(rep.Runs) > 0 {
+		h.opts.Trackers.PostTrackers(ctx, h.opts.Project)
+	}
 	rep.FinishedAt = h.opts.Now()
 	st.LastBeat = &rep
 	st.Idle = nil
@@ -324,6 +334,9 @@ func (h *Heartbeat) tidy(ctx context.Context, rep *Report) (idle bool, busy map[
 	}
 	rep.Reviews = syncReviews(ctx, h.opts.PullRequests, h.opts.Project, h.opts.Ticket != (board.Ref{}), h.log)
 	idle = idle && rep.Interrupted == 0 && len(busy) == 0 && (rep.Reviews == nil || rep.Reviews.Open == 0 && rep.Reviews.Errors == 0)
+	// A synced tracker is never idle: what comes in is not on the board.
+	rep.Trackers = syncTrackers(ctx, h.opts.Trackers, h.opts.Project, h.opts.Ticket != (board.Ref{}), h.log)
+	idle = idle && (rep.Trackers == nil || rep.Trackers.Trackers == 0)
 	if rep.Removed, err = removeDone(ctx, h.opts.Store, h.opts.Workspaces, h.opts.Project, h.log); err != nil {
 		h.log.Error("remove worktrees of done tickets", "err", err)
 		idle = false

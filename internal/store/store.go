@@ -192,6 +192,9 @@ type Store interface {
 	Transcripts
 	Stats // the stored facts of the insights (issue 32)
 
+	// Trackers are the issue tracker syncs of docs/trackers.md.
+	Trackers
+
 	// Close releases the store's resources.
 	Close() error
 }

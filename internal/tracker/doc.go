@@ -14,6 +14,6 @@
 // Checklist turns the task list of an issue's body into acceptance
 // criteria. Every failure is an *Error naming the cause and the fix.
 //
-// The package is not wired into projects yet: nothing in Bonsai calls it
-// outside its tests (docs/trackers.md).
+// internal/trackersync runs it each beat for the projects with a tracker
+// (docs/trackers.md).
 package tracker

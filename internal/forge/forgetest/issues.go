@@ -3,6 +3,7 @@ package forgetest
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -352,4 +353,19 @@ func sinceFilter(r *http.Request) func(*issueComment) bool {
 		return func(*issueComment) bool { return true }
 	}
 	return func(c *issueComment) bool { return !c.updated.Before(t) }
+}
+
+// closing matches the keywords with which a merged pull request's body
+// closes an issue of its repository ("Closes #12", "fixes #3").
+var closing = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):? #([0-9]+)\b`)
+
+// closeNamed closes the open issues of repository full that body names
+// with a closing keyword, as a merge does. The caller holds s.mu.
+func (s *Server) closeNamed(full, body string) {
+	for _, m := range closing.FindAllStringSubmatch(body, -1) {
+		n, _ := strconv.Atoi(m[1])
+		if is := s.issueByNumber(full, n); is != nil && !is.closed && !is.deleted {
+			is.closed, is.updated = true, s.tick()
+		}
+	}
 }

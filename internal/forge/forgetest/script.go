@@ -224,6 +224,7 @@ func (s *Server) merge(rp *repo, p *pull, method string, style forge.Style, sha 
 	p.state, p.mergeMethod, p.mergedBy = forge.Merged, method, "bonsai"
 	p.mergeCommit = fakeSHA(fmt.Sprint("merged", p.number, p.headSHA))
 	p.updated = s.tick()
+	s.closeNamed(rp.owner+"/"+rp.name, p.body)
 	return 0, ""
 }
 

@@ -73,6 +73,13 @@ func fill(t *testing.T, s store.Store) {
 	must(err)
 	_, err = s.SetReview(ctx, board.Review{Ref: tks[3].Ref(), Base: strings.Repeat("1", 40), Tip: strings.Repeat("2", 40)})
 	must(err)
+	_, err = s.SaveTrackerSync(ctx, board.TrackerSync{ProjectSlug: "demo", Tracker: board.TrackerGitHub, Query: "labels=bonsai", Validator: `"v1"`})
+	must(err)
+	linked, _, err := s.CreateLinkedTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "From an issue", State: board.Research},
+		board.IssueLink{Tracker: board.TrackerGitHub, IssueID: "9001", IssueRef: "101", URL: "https://github.com/o/r/issues/101", Status: board.IssueOpen})
+	must(err)
+	_, err = s.DeliverIssueComment(ctx, linked.Ref(), board.Comment{AuthorType: board.Human, AuthorName: "carol (GitHub)", Kind: board.KindNote, Content: "Hi"}, "31")
+	must(err)
 	_, err = s.NoteBlockers(ctx, "demo", []string{"no key for anthropic"})
 	must(err)
 	due := time.Now().Add(-time.Minute)
@@ -146,8 +153,8 @@ func TestRoundTrip(t *testing.T) {
 	// next ticket number.
 	last, _ := a.Events(ctx, 0, 10000)
 	tk, err := pg.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "after"}, board.Human)
-	if err != nil || tk.Number != 6 {
-		t.Errorf("CreateTicket after the copy = #%d, %v; want #6", tk.Number, err)
+	if err != nil || tk.Number != 7 {
+		t.Errorf("CreateTicket after the copy = #%d, %v; want #7 (six, and the issue's)", tk.Number, err)
 	}
 	es, _ := pg.Events(ctx, last[len(last)-1].ID, 10)
 	if len(es) != 1 || es[0].Type != board.EventTicketCreated {

@@ -31,6 +31,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Landing", landingCases},
 		{"Review", reviewCases},
 		{"Transcript", transcriptCases},
+		{"Tracker", trackerCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

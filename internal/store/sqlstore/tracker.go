@@ -1,0 +1,274 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+)
+
+// TrackerSync returns where a project's tracker sync stands.
+func (db *DB) TrackerSync(ctx context.Context, projectSlug string) (board.TrackerSync, error) {
+	p, err := getProject(ctx, db, projectSlug)
+	if err != nil {
+		return board.TrackerSync{}, err
+	}
+	s := board.TrackerSync{ProjectSlug: p.Slug}
+	var at int64
+	var kind string
+	err = db.queryRowContext(ctx, `SELECT tracker, query, validator, error, failures, updated_at FROM tracker_syncs WHERE project_id = ?`, p.ID).
+		Scan(&kind, &s.Query, &s.Validator, &s.Error, &s.Failures, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, nil
+	}
+	if err != nil {
+		return board.TrackerSync{}, fmt.Errorf("read the tracker sync of %s: %w", projectSlug, err)
+	}
+	s.Tracker, s.UpdatedAt = board.TrackerKind(kind), fromMillis(at)
+	return s, nil
+}
+
+// SaveTrackerSync stores a project's tracker sync state.
+func (db *DB) SaveTrackerSync(ctx context.Context, s board.TrackerSync) (board.TrackerSync, error) {
+	if s.Failures < 0 {
+		return board.TrackerSync{}, board.Errorf(board.EINVALID, "tracker sync of %s: %d failures", s.ProjectSlug, s.Failures)
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		p, err := getProject(ctx, tx, s.ProjectSlug)
+		if err != nil {
+			return err
+		}
+		s.UpdatedAt = tx.now
+		_, err = tx.exec(`INSERT INTO tracker_syncs (project_id, tracker, query, validator, error, failures, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id) DO UPDATE SET tracker = excluded.tracker, query = excluded.query,
+			validator = excluded.validator, error = excluded.error, failures = excluded.failures, updated_at = excluded.updated_at`,
+			p.ID, string(s.Tracker), s.Query, s.Validator, s.Error, s.Failures, tx.nowMs())
+		return err
+	})
+	if err != nil {
+		return board.TrackerSync{}, wrap(err, "save the tracker sync of %s", s.ProjectSlug)
+	}
+	return s, nil
+}
+
+// CreateLinkedTicket creates a ticket for a tracker issue and links them,
+// in one transaction.
+func (db *DB) CreateLinkedTicket(ctx context.Context, t board.Ticket, l board.IssueLink) (board.Ticket, board.IssueLink, error) {
+	t, err := board.NewTicket(t)
+	if err != nil {
+		return board.Ticket{}, board.IssueLink{}, err
+	}
+	l.Ref = board.Ref{Project: t.ProjectSlug, Number: 1}
+	if err := l.Validate(); err != nil {
+		return board.Ticket{}, board.IssueLink{}, err
+	}
+	criteria, err := encodeCriteria(t.Criteria)
+	if err != nil {
+		return board.Ticket{}, board.IssueLink{}, err
+	}
+	err = db.write(ctx, func(tx *tx) error {
+		var linked bool
+		err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM issue_links l JOIN projects p ON p.id = l.project_id
+			WHERE p.slug = ? AND l.tracker = ? AND l.issue_id = ?)`, t.ProjectSlug, string(l.Tracker), l.IssueID).Scan(&linked)
+		if err != nil {
+			return err
+		}
+		if linked {
+			return board.Errorf(board.ECONFLICT, "%s issue %s is already linked to a ticket of %s", l.Tracker, l.IssueRef, t.ProjectSlug)
+		}
+		if err := db.insertTicket(tx, &t, criteria, board.System); err != nil {
+			return err
+		}
+		l.Ref, l.Since, l.UpdatedAt = t.Ref(), tx.now, tx.now
+		_, err = tx.exec(`INSERT INTO issue_links (ticket_id, project_id, tracker, issue_id, issue_ref, url, comment_cursor, seen,
+			mirrored, status, since, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			t.ID, t.ProjectID, string(l.Tracker), l.IssueID, l.IssueRef, l.URL, l.Cursor, l.Seen, string(l.Mirrored), string(l.Status),
+			tx.nowMs(), tx.nowMs())
+		if err != nil && db.conflict(err) {
+			return board.Errorf(board.ECONFLICT, "%s issue %s is already linked to a ticket of %s", l.Tracker, l.IssueRef, t.ProjectSlug)
+		}
+		return err
+	})
+	if err != nil {
+		return board.Ticket{}, board.IssueLink{}, wrap(err, "create the ticket of %s issue %s", l.Tracker, l.IssueRef)
+	}
+	return t, l, nil
+}
+
+const linkColumns = `p.slug, t.number, l.tracker, l.issue_id, l.issue_ref, l.url, l.comment_cursor, l.seen, l.mirrored, l.status,
+	l.since, l.updated_at`
+
+const linkFrom = ` FROM issue_links l JOIN tickets t ON t.id = l.ticket_id JOIN projects p ON p.id = l.project_id`
+
+func scanLink(s scanner) (board.IssueLink, error) {
+	var l board.IssueLink
+	var kind, mirrored, status string
+	var since, at int64
+	err := s.Scan(&l.Ref.Project, &l.Ref.Number, &kind, &l.IssueID, &l.IssueRef, &l.URL, &l.Cursor, &l.Seen, &mirrored, &status, &since, &at)
+	l.Tracker, l.Mirrored, l.Status = board.TrackerKind(kind), board.State(mirrored), board.IssueStatus(status)
+	l.Since, l.UpdatedAt = fromMillis(since), fromMillis(at)
+	return l, err
+}
+
+// IssueLinks lists a project's issue links by ticket number.
+func (db *DB) IssueLinks(ctx context.Context, projectSlug string) ([]board.IssueLink, error) {
+	if _, err := getProject(ctx, db, projectSlug); err != nil {
+		return nil, err
+	}
+	rows, err := db.queryContext(ctx, `SELECT `+linkColumns+linkFrom+` WHERE p.slug = ? ORDER BY t.number`, projectSlug)
+	if err != nil {
+		return nil, fmt.Errorf("list the issue links of %s: %w", projectSlug, err)
+	}
+	defer rows.Close()
+	out := []board.IssueLink{}
+	for rows.Next() {
+		l, err := scanLink(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list the issue links of %s: %w", projectSlug, err)
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// IssueLink returns a ticket's issue link.
+func (db *DB) IssueLink(ctx context.Context, ref board.Ref) (board.IssueLink, error) {
+	return getLink(ctx, db, ref)
+}
+
+func getLink(ctx context.Context, q queryer, ref board.Ref) (board.IssueLink, error) {
+	if _, err := getTicket(ctx, q, ref); err != nil {
+		return board.IssueLink{}, err
+	}
+	l, err := scanLink(q.queryRowContext(ctx, `SELECT `+linkColumns+linkFrom+` WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number))
+	if errors.Is(err, sql.ErrNoRows) {
+		return board.IssueLink{}, board.Errorf(board.ENOTFOUND, "%s has no tracker issue", ref)
+	}
+	if err != nil {
+		return board.IssueLink{}, fmt.Errorf("read the issue link of %s: %w", ref, err)
+	}
+	return l, nil
+}
+
+// SaveIssueLink stores what changed of a ticket's issue link.
+func (db *DB) SaveIssueLink(ctx context.Context, l board.IssueLink) (board.IssueLink, error) {
+	if err := l.Validate(); err != nil {
+		return board.IssueLink{}, err
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, l.Ref)
+		if err != nil {
+			return err
+		}
+		old, err := getLink(ctx, tx, l.Ref)
+		if err != nil {
+			return err
+		}
+		l.Tracker, l.IssueID, l.Since, l.UpdatedAt = old.Tracker, old.IssueID, old.Since, tx.now
+		_, err = tx.exec(`UPDATE issue_links SET issue_ref = ?, url = ?, comment_cursor = ?, seen = ?, mirrored = ?, status = ?,
+			updated_at = ? WHERE ticket_id = ?`, l.IssueRef, l.URL, l.Cursor, l.Seen, string(l.Mirrored), string(l.Status), tx.nowMs(), t.ID)
+		return err
+	})
+	if err != nil {
+		return board.IssueLink{}, wrap(err, "save the issue link of %s", l.Ref)
+	}
+	return l, nil
+}
+
+// DeliverIssueComment adds a tracker comment to its ticket once.
+func (db *DB) DeliverIssueComment(ctx context.Context, ref board.Ref, c board.Comment, externalID string) (board.Comment, error) {
+	if err := c.Validate(); err != nil {
+		return board.Comment{}, err
+	}
+	if externalID == "" {
+		return board.Comment{}, board.Errorf(board.EINVALID, "a delivered comment needs the tracker's id")
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		if err := tx.claimIssueComment(t.ID, "in", externalID, ""); err != nil {
+			return err
+		}
+		c, err = tx.addComment(&t, c)
+		if err != nil {
+			return err
+		}
+		_, err = tx.exec(`UPDATE issue_comments SET comment_id = ? WHERE ticket_id = ? AND direction = 'in' AND external_id = ?`,
+			c.ID, t.ID, externalID)
+		return err
+	})
+	if err != nil {
+		return board.Comment{}, wrap(err, "deliver comment %s to %s", externalID, ref)
+	}
+	return c, nil
+}
+
+// claimIssueComment records a comment crossing between a ticket and its
+// issue; one recorded before (either id, for a posted one) is ECONFLICT.
+func (tx *tx) claimIssueComment(ticketID, direction, externalID, commentID string) error {
+	var n int
+	err := tx.queryRow(`SELECT count(*) FROM issue_comments WHERE ticket_id = ? AND direction = ? AND
+		(external_id = ? OR (comment_id = ? AND comment_id <> ''))`, ticketID, direction, externalID, commentID).Scan(&n)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		return board.Errorf(board.ECONFLICT, "comment %s already crossed (%s)", externalID+commentID, direction)
+	}
+	_, err = tx.exec(`INSERT INTO issue_comments (ticket_id, direction, external_id, comment_id, created_at) VALUES (?, ?, ?, ?, ?)`,
+		ticketID, direction, externalID, commentID, tx.nowMs())
+	if err != nil && tx.db.conflict(err) {
+		return board.Errorf(board.ECONFLICT, "comment %s already crossed (%s)", externalID, direction)
+	}
+	return err
+}
+
+// RecordPostedComment records a ticket comment posted to its issue.
+func (db *DB) RecordPostedComment(ctx context.Context, ref board.Ref, commentID, externalID string) error {
+	if commentID == "" || externalID == "" {
+		return board.Errorf(board.EINVALID, "a posted comment needs the ticket's comment id and the tracker's")
+	}
+	return wrap(db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		mine := strings.HasPrefix(commentID, board.PostedPlanPrefix) // a plan is not a comment
+		if !mine {
+			if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM comments WHERE id = ? AND ticket_id = ?)`, commentID, t.ID).Scan(&mine); err != nil {
+				return err
+			}
+		}
+		if !mine {
+			return board.Errorf(board.ENOTFOUND, "comment %s of %s not found", commentID, ref)
+		}
+		return tx.claimIssueComment(t.ID, "out", externalID, commentID)
+	}), "record comment %s of %s as posted", commentID, ref)
+}
+
+// PostedComments returns a ticket's comments posted to its issue.
+func (db *DB) PostedComments(ctx context.Context, ref board.Ref) (map[string]string, error) {
+	t, err := getTicket(ctx, db, ref)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.queryContext(ctx, `SELECT comment_id, external_id FROM issue_comments WHERE ticket_id = ? AND direction = 'out'`, t.ID)
+	if err != nil {
+		return nil, fmt.Errorf("list the posted comments of %s: %w", ref, err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var c, e string
+		if err := rows.Scan(&c, &e); err != nil {
+			return nil, fmt.Errorf("list the posted comments of %s: %w", ref, err)
+		}
+		out[c] = e
+	}
+	return out, rows.Err()
+}
