@@ -63,6 +63,14 @@ type Run struct {
 	// Progress is the heartbeat's verdict on the finished run: whether it
 	// moved its ticket on; empty when the run was not judged.
 	Progress RunProgress `json:"progress,omitempty"`
+	// Model is the "provider/model" the run was given and Engine the
+	// agent that ran it, both recorded when it started; empty for runs
+	// recorded before runs kept them.
+	Model  string `json:"model,omitempty"`
+	Engine string `json:"engine,omitempty"`
+	// Turns counts the model's responses in the run, recorded when it
+	// finished.
+	Turns int `json:"turns,omitempty"`
 }
 
 // RunProgress says whether a finished run moved its ticket on: a plan, a

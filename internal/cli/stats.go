@@ -24,9 +24,9 @@ daily budgets, the runs that failed or were stopped and why, and the
 costliest tickets.
 
 --since takes an age (30d, 2w, 12h), a date (2026-03-01) or all. --by groups
-the landed tickets by the model or engine of their project (its current
-setting: runs do not record theirs), by project, or by the week they
-landed in. --json prints every figure; --csv prints one row per group.`,
+the landed tickets by the model or engine their newest run ran with (the
+project's current setting for runs recorded before runs kept theirs), by
+project, or by the week they landed in. --json prints every figure; --csv prints one row per group.`,
 		Example: `  bonsai stats
   bonsai stats --project web --since 2w --by engine
   bonsai stats --since all --by week --csv > weeks.csv`,

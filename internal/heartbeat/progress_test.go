@@ -51,4 +51,9 @@ func TestBeat_Progress(t *testing.T) {
 	if end := got[3].End; end == nil || end.Status != board.RunCompleted || got[3].Turns != 2 {
 		t.Errorf("end: %+v", got[3])
 	}
+	// The run keeps what it ran with and its turns (the insights group by them).
+	runs, err := e.db.Runs(context.Background(), tk.Ref())
+	if err != nil || len(runs) != 1 || runs[0].Model != got[0].Model || runs[0].Engine != "bonsai" || runs[0].Turns != 2 {
+		t.Errorf("stored runs = %+v, %v; want model %q, engine bonsai, 2 turns", runs, err, got[0].Model)
+	}
 }

@@ -69,7 +69,7 @@ func (r *runState) finish(ctx context.Context, out Outcome, rep *RunReport) {
 	worked := r.tools != nil
 	run := r.run
 	run.Status, run.Error = out.Status, out.Error
-	run.Usage = out.Usage
+	run.Usage, run.Turns = out.Usage, r.meter.standing(nil).Turns
 	run.Progress = r.guard.verdict(ctx, out, worked, eff.Effects)
 	finished, err := h.opts.Store.FinishRun(ctx, run)
 	if err != nil {

@@ -60,7 +60,8 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, l 
 		p.Ticket = t
 		log.Info("taken from the backlog")
 	}
-	run, err := h.opts.Store.StartRun(ctx, board.Run{TicketID: p.Ticket.ID, Task: p.Task, WorkerID: h.opts.WorkerID})
+	run, err := h.opts.Store.StartRun(ctx, board.Run{TicketID: p.Ticket.ID, Task: p.Task, WorkerID: h.opts.WorkerID,
+		Model: p.Model, Engine: p.Project.Agent.Engine.String()})
 	if err != nil {
 		log.Error("start run", "err", err)
 		rep.Error = errText(err)

@@ -25,8 +25,8 @@ type Options struct {
 
 // Notes every report carries: what the stored facts cannot tell.
 var notes = []string{
-	"model and engine are each project's current setting: runs do not record the model or engine they used",
-	"turns are not recorded per run, so there is no turns figure",
+	"model and engine are what each ticket's newest run ran with; runs recorded before runs kept them count under their project's current setting",
+	"turns are counted from runs recorded since runs kept them",
 	"a landed ticket's runs, tokens and cost count all its runs, also those before the start of the period",
 }
 
@@ -68,20 +68,31 @@ type keyer struct {
 	projects map[string]board.Project
 }
 
-func (k keyer) key(slug string, at time.Time) string {
-	p := k.projects[slug]
+// fact is what a group is chosen by: the project, the time, and the model
+// and engine the runs recorded ("" for runs recorded before they did).
+type fact struct {
+	slug          string
+	at            time.Time
+	model, engine string
+}
+
+func (k keyer) key(f fact) string {
+	p := k.projects[f.slug]
 	switch k.by {
 	case ByProject:
-		return slug
+		return f.slug
 	case ByWeek:
-		return WeekOf(at)
+		return WeekOf(f.at)
 	case ByEngine:
-		if p.Agent.Engine == board.EngineBonsai {
-			return "bonsai"
+		if f.engine != "" {
+			return f.engine
 		}
-		return string(p.Agent.Engine)
+		return p.Agent.Engine.String()
 	}
-	if p.Agent.Model == "" {
+	switch {
+	case f.model != "":
+		return f.model
+	case p.Agent.Model == "":
 		return "default"
 	}
 	return p.Agent.Model
@@ -99,7 +110,7 @@ func figures(landed []store.LandedTicket, k keyer) (Figures, []Figures) {
 	var all acc
 	groups := map[string]*acc{}
 	for _, lt := range landed {
-		key := k.key(lt.ProjectSlug, lt.LandedAt)
+		key := k.key(fact{lt.ProjectSlug, lt.LandedAt, lt.Model, lt.Engine})
 		if groups[key] == nil {
 			groups[key] = &acc{}
 		}
@@ -127,6 +138,7 @@ func (a *acc) add(lt store.LandedTicket) {
 	}
 	a.f.Returns += lt.Returns
 	a.f.Runs += lt.Runs
+	a.f.Turns += lt.Turns
 	a.f.Tokens += lt.Tokens()
 	a.f.CostUSD += lt.CostUSD
 	a.f.Questions += lt.Questions
@@ -148,7 +160,7 @@ func (a *acc) figures(key string) Figures {
 	f.Key = key
 	if n := float64(f.Landed); n > 0 {
 		f.OneShotRate = float64(f.OneShot) / n
-		f.PerLanded = PerTicket{Returns: float64(f.Returns) / n, Runs: float64(f.Runs) / n,
+		f.PerLanded = PerTicket{Returns: float64(f.Returns) / n, Runs: float64(f.Runs) / n, Turns: float64(f.Turns) / n,
 			Tokens: float64(f.Tokens) / n, CostUSD: f.CostUSD / n, Questions: float64(f.Questions) / n}
 	}
 	f.Timed = len(a.hours)
@@ -181,7 +193,7 @@ func days(ds []store.DaySpend, k keyer) []Day {
 		out.Runs += d.Runs
 		out.Tokens += d.Tokens()
 		out.CostUSD += d.CostUSD
-		out.ByKey[k.key(d.ProjectSlug, d.Day)] += d.CostUSD
+		out.ByKey[k.key(fact{d.ProjectSlug, d.Day, d.Model, d.Engine})] += d.CostUSD
 		if b := k.projects[d.ProjectSlug].Agent.DailyBudgetUSD; b > 0 && d.CostUSD > b {
 			out.Over = append(out.Over, d.ProjectSlug)
 		}
@@ -233,7 +245,7 @@ func costliest(landed []store.LandedTicket, k keyer, n int) []Ticket {
 	out := []Ticket{}
 	for _, lt := range sorted[:min(n, len(sorted))] {
 		out = append(out, Ticket{Ref: fmt.Sprintf("%s#%d", lt.ProjectSlug, lt.Number), Title: lt.Title,
-			Key: k.key(lt.ProjectSlug, lt.LandedAt), CostUSD: lt.CostUSD, Runs: lt.Runs, Returns: lt.Returns,
+			Key: k.key(fact{lt.ProjectSlug, lt.LandedAt, lt.Model, lt.Engine}), CostUSD: lt.CostUSD, Runs: lt.Runs, Returns: lt.Returns,
 			LandedAt: lt.LandedAt, HoursToLand: hoursToLand(lt)})
 	}
 	return out

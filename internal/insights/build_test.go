@@ -138,3 +138,37 @@ func TestBuildEmpty(t *testing.T) {
 		t.Errorf("empty lists are nil (JSON null): %+v", r)
 	}
 }
+
+// TestBuildByRecordedModel: what a run recorded wins over its project's
+// setting of today; runs that recorded nothing fall back to the setting.
+func TestBuildByRecordedModel(t *testing.T) {
+	t.Parallel()
+	facts, projects := smallBoard()
+	facts.Landed[0].Model, facts.Landed[0].Engine, facts.Landed[0].Turns = "openai/gpt-5", "codex", 7
+	facts.Days = append(facts.Days, store.DaySpend{ProjectSlug: "demo", Model: "openai/gpt-5", Engine: "codex",
+		Day: at(2, 0), Runs: 1, Usage: board.Usage{CostUSD: 0.25}})
+	r, err := Build(facts, projects, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]Figures{}
+	for _, g := range r.Groups {
+		keys[g.Key] = g
+	}
+	if g := keys["openai/gpt-5"]; g.Landed != 1 || g.Turns != 7 || g.PerLanded.Turns != 7 {
+		t.Errorf("the recorded model's group = %+v, want demo#2 alone with its 7 turns", g)
+	}
+	if g := keys["anthropic/claude-x"]; g.Landed != 1 {
+		t.Errorf("the setting's group = %+v, want demo#3 alone", g)
+	}
+	if got := r.Days[0].ByKey; got["openai/gpt-5"] != 0.25 || got["anthropic/claude-x"] != 2 {
+		t.Errorf("day 2's spend by model = %v, want the recorded run apart", got)
+	}
+	r, err = Build(facts, projects, Options{By: ByEngine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Groups) != 2 || r.Groups[0].Key != "bonsai" || r.Groups[1].Key != "codex" || r.Groups[1].Landed != 3 {
+		t.Errorf("by engine = %+v, want bonsai (demo#3) and codex (demo#2 recorded, other's two)", r.Groups)
+	}
+}

@@ -44,10 +44,11 @@ type Figures struct {
 	Landed      int     `json:"landed"`
 	OneShot     int     `json:"oneShot"`
 	OneShotRate float64 `json:"oneShotRate"`
-	// Returns, Runs, Tokens, CostUSD and Questions are totals over the
-	// landed tickets (all their runs, also those before Since).
+	// Returns, Runs, Turns, Tokens, CostUSD and Questions are totals over
+	// the landed tickets (all their runs, also those before Since).
 	Returns   int     `json:"returns"`
 	Runs      int     `json:"runs"`
+	Turns     int     `json:"turns"`
 	Tokens    int64   `json:"tokens"`
 	CostUSD   float64 `json:"costUsd"`
 	Questions int     `json:"questions"`
@@ -64,6 +65,7 @@ type Figures struct {
 type PerTicket struct {
 	Returns   float64 `json:"returns"`
 	Runs      float64 `json:"runs"`
+	Turns     float64 `json:"turns"`
 	Tokens    float64 `json:"tokens"`
 	CostUSD   float64 `json:"costUsd"`
 	Questions float64 `json:"questions"`

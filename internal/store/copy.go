@@ -52,7 +52,7 @@ var CopyTables = []Table{
 	{Name: "runs", Ordered: true, Columns: cols("id ticket_id", Text, "ticket_number", Int,
 		"project_id task status session_key", Text, "started_at finished_at input_tokens output_tokens cache_read_tokens cache_write_tokens", Int,
 		"cost_usd", Real, "error worker_id progress", Text, "stop_requested_at", Int, "stop_requested_by", Text,
-		"reasoning_tokens", Int)},
+		"reasoning_tokens", Int, "model engine", Text, "turns", Int)},
 	{Name: "approvals", Ordered: true, Columns: cols("id project_id ticket_id run_id command rule reason pattern status", Text,
 		"always used", Bool, "note decided_by", Text, "told", Bool, "comment_id", Text, "created_at decided_at", Int)},
 	{Name: "landings", Columns: cols("ticket_id project_id mode branch forge", Text, "pr_number", Int,

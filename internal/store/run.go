@@ -23,7 +23,7 @@ func CheckFinish(r board.Run) error {
 }
 
 // Finished is the stored run with r's outcome at now: its status, tokens,
-// cost, error and progress; the other fields are kept. A run that is no
+// cost, turns, error and progress; the other fields are kept. A run that is no
 // longer running is an ECONFLICT error.
 func Finished(stored, r board.Run, now time.Time) (board.Run, error) {
 	if stored.Status != board.RunRunning {
@@ -33,7 +33,7 @@ func Finished(stored, r board.Run, now time.Time) (board.Run, error) {
 	out.Status, out.FinishedAt, out.Error, out.Progress = r.Status, &now, r.Error, r.Progress
 	out.InputTokens, out.OutputTokens = r.InputTokens, r.OutputTokens
 	out.CacheReadTokens, out.CacheWriteTokens, out.CostUSD = r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD
-	out.ReasoningTokens = r.ReasoningTokens
+	out.ReasoningTokens, out.Turns = r.ReasoningTokens, r.Turns
 	return out, nil
 }
 

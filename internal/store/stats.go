@@ -54,9 +54,13 @@ type LandedTicket struct {
 	LandedAt time.Time
 	// FirstRunAt is when its first run started; zero when it had none.
 	FirstRunAt time.Time
-	// Runs counts its runs; Usage sums theirs.
-	Runs int
+	// Runs counts its runs; Usage and Turns sum theirs.
+	Runs  int
+	Turns int
 	board.Usage
+	// Model and Engine are what its newest run that recorded them ran
+	// with; empty when none did (runs recorded before runs kept them).
+	Model, Engine string
 	// Returns counts the times a person sent its work back (each return
 	// writes one feedback comment).
 	Returns int
@@ -64,9 +68,13 @@ type LandedTicket struct {
 	Questions int
 }
 
-// DaySpend is what one project's runs started on one UTC day spent.
+// DaySpend is what one project's runs started on one UTC day with one
+// model and engine spent.
 type DaySpend struct {
 	ProjectSlug string
+	// Model and Engine are what the runs ran with; empty for runs
+	// recorded before runs kept them.
+	Model, Engine string
 	// Day is the day's midnight, UTC.
 	Day  time.Time
 	Runs int

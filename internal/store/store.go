@@ -110,8 +110,8 @@ type Store interface {
 	// Starting a run bumps the ticket's updated time, so the pick policy's
 	// "least recently updated first" rotates through in-progress tickets.
 	StartRun(ctx context.Context, r board.Run) (board.Run, error)
-	// FinishRun records the outcome of a run (status, tokens, cost, error,
-	// and the heartbeat's progress verdict).
+	// FinishRun records the outcome of a run (status, tokens, cost, turns,
+	// error, and the heartbeat's progress verdict).
 	// A run that is no longer running is ECONFLICT.
 	FinishRun(ctx context.Context, r board.Run) (board.Run, error)
 	// Runs lists a ticket's runs, newest first.

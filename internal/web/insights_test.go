@@ -89,7 +89,7 @@ func TestInsightsPage(t *testing.T) {
 		// the costliest first, linked
 		`<th scope="row"><a href="/p/other/1">other#1</a></th><td>$9.00</td><td>1</td><td>0</td>`,
 		`<td>other</td><td>error</td><td>1</td><td class="title-cell">boom</td>`,
-		`runs do not record the model or engine they used`,
+		`newest run ran with; runs recorded before runs kept them`,
 	)
 	if strings.Contains(r.body, "<script>alert") || !strings.Contains(r.body, "The costly &lt;script&gt;alert(1)&lt;/script&gt; one") {
 		t.Error("a ticket's title is not escaped on the page")

@@ -16,7 +16,8 @@ import (
 // projects, a few pages however big the board.
 const runColumns = `id, ticket_id, project_id, task, status, session_key, started_at, finished_at,
 	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, error, worker_id,
-	(SELECT slug FROM projects WHERE projects.id = runs.project_id), ticket_number, progress, reasoning_tokens`
+	(SELECT slug FROM projects WHERE projects.id = runs.project_id), ticket_number, progress, reasoning_tokens,
+	model, engine, turns`
 
 func scanRun(s scanner) (board.Run, error) {
 	var r board.Run
@@ -24,7 +25,7 @@ func scanRun(s scanner) (board.Run, error) {
 	var finished sql.NullInt64
 	err := s.Scan(&r.ID, &r.TicketID, &r.ProjectID, &r.Task, &r.Status, &r.SessionKey, &started, &finished,
 		&r.InputTokens, &r.OutputTokens, &r.CacheReadTokens, &r.CacheWriteTokens, &r.CostUSD, &r.Error, &r.WorkerID,
-		&r.ProjectSlug, &r.TicketNumber, &r.Progress, &r.ReasoningTokens)
+		&r.ProjectSlug, &r.TicketNumber, &r.Progress, &r.ReasoningTokens, &r.Model, &r.Engine, &r.Turns)
 	r.StartedAt = fromMillis(started)
 	if finished.Valid {
 		f := fromMillis(finished.Int64)
@@ -65,10 +66,10 @@ func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
 		r.ID, r.ProjectID, r.Status, r.StartedAt, r.FinishedAt = db.newID(), t.ProjectID, board.RunRunning, tx.now, nil
 		r.ProjectSlug, r.TicketNumber = t.ProjectSlug, t.Number
 		r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD, r.Error = 0, 0, 0, 0, 0, ""
-		r.ReasoningTokens = 0
-		_, err = tx.exec(`INSERT INTO runs (id, ticket_id, ticket_number, project_id, task, status, session_key, started_at, worker_id)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.ID, r.TicketID, t.Number, r.ProjectID, string(r.Task), string(r.Status), r.SessionKey, tx.nowMs(), r.WorkerID)
+		r.ReasoningTokens, r.Turns = 0, 0
+		_, err = tx.exec(`INSERT INTO runs (id, ticket_id, ticket_number, project_id, task, status, session_key, started_at, worker_id, model, engine)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.ID, r.TicketID, t.Number, r.ProjectID, string(r.Task), string(r.Status), r.SessionKey, tx.nowMs(), r.WorkerID, r.Model, r.Engine)
 		if err != nil {
 			return err
 		}
@@ -97,7 +98,7 @@ func getRun(ctx context.Context, q queryer, id string) (board.Run, error) {
 }
 
 // FinishRun records the outcome of the running run r.ID: its final status,
-// tokens, cost, error text and progress verdict. The other fields are kept as stored. A run
+// tokens, cost, turns, error text and progress verdict. The other fields are kept as stored. A run
 // that already finished (or was interrupted) is an ECONFLICT error.
 func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 	if err := store.CheckFinish(r); err != nil {
@@ -113,9 +114,9 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 			return err
 		}
 		_, err = tx.exec(`UPDATE runs SET status = ?, finished_at = ?, input_tokens = ?, output_tokens = ?,
-			cache_read_tokens = ?, cache_write_tokens = ?, cost_usd = ?, error = ?, progress = ?, reasoning_tokens = ? WHERE id = ?`,
+			cache_read_tokens = ?, cache_write_tokens = ?, cost_usd = ?, error = ?, progress = ?, reasoning_tokens = ?, turns = ? WHERE id = ?`,
 			string(out.Status), tx.nowMs(), out.InputTokens, out.OutputTokens, out.CacheReadTokens,
-			out.CacheWriteTokens, out.CostUSD, out.Error, string(out.Progress), out.ReasoningTokens, out.ID)
+			out.CacheWriteTokens, out.CostUSD, out.Error, string(out.Progress), out.ReasoningTokens, out.Turns, out.ID)
 		if err != nil {
 			return err
 		}

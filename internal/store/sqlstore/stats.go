@@ -62,12 +62,14 @@ const landedQuery = `WITH landed AS (
 		WHERE type = 'ticket.moved' AND CAST(data AS TEXT) LIKE '%%"to":"DONE"%%' GROUP BY ticket_id) m ON m.ticket_id = t.id
 	WHERE t.state = 'DONE' AND coalesce(l.landed_at, m.at, t.updated_at) >= ? %s)
 SELECT p.slug, d.number, d.title, d.at, r.first, coalesce(r.n, 0), coalesce(r.inp, 0), coalesce(r.outp, 0),
-	coalesce(r.cr, 0), coalesce(r.cw, 0), coalesce(r.rt, 0), coalesce(r.usd, 0),
+	coalesce(r.cr, 0), coalesce(r.cw, 0), coalesce(r.rt, 0), coalesce(r.usd, 0), coalesce(r.turns, 0),
+	coalesce((SELECT model || ' ' || engine FROM runs x WHERE x.ticket_id = d.id AND x.model <> ''
+		ORDER BY x.started_at DESC LIMIT 1), ''),
 	(SELECT count(*) FROM comments c WHERE c.ticket_id = d.id AND c.kind = 'feedback'),
 	(SELECT count(*) FROM comments c WHERE c.ticket_id = d.id AND c.kind = 'question' AND c.author_type = 'agent')
 FROM landed d
 JOIN projects p ON p.id = d.project_id
-LEFT JOIN (SELECT ticket_id, min(started_at) AS first, ` + runSums + `
+LEFT JOIN (SELECT ticket_id, min(started_at) AS first, sum(turns) AS turns, ` + runSums + `
 	FROM runs WHERE ticket_id IN (SELECT id FROM landed) GROUP BY ticket_id) r ON r.ticket_id = d.id
 ORDER BY p.slug, d.number`
 
@@ -86,11 +88,16 @@ func (db *DB) landedTickets(ctx context.Context, projectID string, since int64) 
 		var lt store.LandedTicket
 		var landed int64
 		var first sql.NullInt64
+		var ran string
 		err := rows.Scan(&lt.ProjectSlug, &lt.Number, &lt.Title, &landed, &first, &lt.Runs,
 			&lt.InputTokens, &lt.OutputTokens, &lt.CacheReadTokens, &lt.CacheWriteTokens, &lt.ReasoningTokens, &lt.CostUSD,
-			&lt.Returns, &lt.Questions)
+			&lt.Turns, &ran, &lt.Returns, &lt.Questions)
 		if err != nil {
 			return nil, err
+		}
+		// A model id has no spaces; the engine's name follows the last one.
+		if i := strings.LastIndexByte(ran, ' '); i >= 0 {
+			lt.Model, lt.Engine = ran[:i], ran[i+1:]
 		}
 		lt.LandedAt = fromMillis(landed)
 		if first.Valid {
@@ -103,10 +110,10 @@ func (db *DB) landedTickets(ctx context.Context, projectID string, since int64) 
 
 func (db *DB) daySpend(ctx context.Context, projectID string, since int64) ([]store.DaySpend, error) {
 	where, args := runsWhere(since, projectID)
-	q := fmt.Sprintf(`SELECT p.slug, d.day, d.n, d.inp, d.outp, d.cr, d.cw, d.rt, d.usd FROM (
-		SELECT project_id, started_at / %d AS day, %s
-		FROM runs %s GROUP BY project_id, started_at / %d) d
-		JOIN projects p ON p.id = d.project_id ORDER BY p.slug, d.day`,
+	q := fmt.Sprintf(`SELECT p.slug, d.model, d.engine, d.day, d.n, d.inp, d.outp, d.cr, d.cw, d.rt, d.usd FROM (
+		SELECT project_id, model, engine, started_at / %d AS day, %s
+		FROM runs %s GROUP BY project_id, model, engine, started_at / %d) d
+		JOIN projects p ON p.id = d.project_id ORDER BY p.slug, d.day, d.model, d.engine`,
 		dayMillis, runSums, where, dayMillis)
 	rows, err := db.queryContext(ctx, q, args...)
 	if err != nil {
@@ -117,7 +124,7 @@ func (db *DB) daySpend(ctx context.Context, projectID string, since int64) ([]st
 	for rows.Next() {
 		var d store.DaySpend
 		var day int64
-		err := rows.Scan(&d.ProjectSlug, &day, &d.Runs, &d.InputTokens, &d.OutputTokens,
+		err := rows.Scan(&d.ProjectSlug, &d.Model, &d.Engine, &day, &d.Runs, &d.InputTokens, &d.OutputTokens,
 			&d.CacheReadTokens, &d.CacheWriteTokens, &d.ReasoningTokens, &d.CostUSD)
 		if err != nil {
 			return nil, err

@@ -35,7 +35,8 @@ func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 	clock.tick()
 
 	before := lastEventID(t, s)
-	r, err := s.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement, WorkerID: "host-1", Status: board.RunCompleted, Usage: board.Usage{InputTokens: 99}})
+	r, err := s.StartRun(ctx, board.Run{TicketID: tk.ID, Task: board.TaskImplement, WorkerID: "host-1", Status: board.RunCompleted, Usage: board.Usage{InputTokens: 99},
+		Model: "anthropic/claude-sonnet-4-5", Engine: "codex", Turns: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +45,7 @@ func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 		ID: r.ID, TicketID: tk.ID, ProjectID: tk.ProjectID, Task: board.TaskImplement, Status: board.RunRunning,
 		SessionKey: board.SessionKey(tk.ProjectID, tk.ID), StartedAt: r.StartedAt, WorkerID: "host-1",
 		ProjectSlug: "demo", TicketNumber: tk.Number, // runs name their ticket
+		Model: "anthropic/claude-sonnet-4-5", Engine: "codex", // what it ran with; turns only when it ends
 	}
 	if r.ID == "" {
 		t.Error("run has no ID")
@@ -62,6 +64,7 @@ func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 	before = lastEventID(t, s)
 	done, err := s.FinishRun(ctx, board.Run{
 		ID: r.ID, Status: board.RunCompleted, Usage: board.Usage{InputTokens: 1200, OutputTokens: 340, CacheReadTokens: 5000, CacheWriteTokens: 800, ReasoningTokens: 120, CostUSD: 0.0421}, Error: "", TicketID: "ignored", WorkerID: "ignored",
+		Turns: 12, Model: "ignored", Engine: "ignored",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +76,7 @@ func testRunStartAndFinish(t *testing.T, s store.Store, clock *clock) {
 	want.Status, want.FinishedAt = board.RunCompleted, done.FinishedAt
 	want.InputTokens, want.OutputTokens, want.CacheReadTokens, want.CacheWriteTokens, want.CostUSD = 1200, 340, 5000, 800, 0.0421
 	want.ReasoningTokens = 120 // the thinking among the output tokens
+	want.Turns = 12
 	same(t, "finished run", done, want)
 	wantEvents(t, s, before, board.EventRunFinished)
 

@@ -46,8 +46,19 @@ type statsBoard struct {
 // error, or fails the test.
 func finishRun(t *testing.T, s store.Store, tk board.Ticket, status board.RunStatus, u board.Usage, errText string) {
 	t.Helper()
-	r := mustStart(t, s, tk, board.TaskImplement)
-	if _, err := s.FinishRun(t.Context(), board.Run{ID: r.ID, Status: status, Usage: u, Error: errText}); err != nil {
+	finishRunAs(t, s, tk, board.Run{Status: status, Usage: u, Error: errText})
+}
+
+// finishRunAs starts a run of tk with r's model and engine and finishes it
+// with r's status, usage, turns and error, or fails the test.
+func finishRunAs(t *testing.T, s store.Store, tk board.Ticket, r board.Run) {
+	t.Helper()
+	started, err := s.StartRun(t.Context(), board.Run{TicketID: tk.ID, Task: board.TaskImplement, Model: r.Model, Engine: r.Engine})
+	if err != nil {
+		t.Fatalf("StartRun(%s): %v", tk.Ref(), err)
+	}
+	r.ID = started.ID
+	if _, err := s.FinishRun(t.Context(), r); err != nil {
 		t.Fatalf("FinishRun(%s): %v", tk.Ref(), err)
 	}
 }
@@ -55,9 +66,10 @@ func finishRun(t *testing.T, s store.Store, tk board.Ticket, status board.RunSta
 // build writes the board:
 //
 //	day 0 (2026-03-02): demo#1 (D) runs once ($1) and lands.
-//	day 1 (2026-03-03): demo#2 (A) runs ($0.50), asks a question, goes to
-//	  VERIFICATION, is sent back, runs again ($0.25) and lands 4 h after
-//	  its first run; demo#3 (B) runs ($1.25) and lands as a commit 10 min
+//	day 1 (2026-03-03): demo#2 (A) runs ($0.50, openai/gpt-5 on bonsai,
+//	  3 turns), asks a question, goes to VERIFICATION, is sent back, runs
+//	  again ($0.25, openai/gpt-5-codex on codex, 4 turns: its newest run's
+//	  model and engine are the ticket's) and lands 4 h after its first run; demo#3 (B) runs ($1.25) and lands as a commit 10 min
 //	  later (its landing's time, not its move's); other#1 (O) runs ($9)
 //	  and lands.
 //	day 2 (2026-03-04): demo#4 (C) fails twice with "boom" ($0.125 each),
@@ -75,8 +87,8 @@ func (b *statsBoard) build(t *testing.T, s store.Store, clock *clock) {
 	clock.advance(24 * time.Hour)
 	b.day1 = clock.Now()
 	a := ticketIn(t, s, "demo", board.InProgress)
-	finishRun(t, s, a, board.RunCompleted, board.Usage{InputTokens: 100, OutputTokens: 10, CacheReadTokens: 1000,
-		CacheWriteTokens: 50, ReasoningTokens: 5, CostUSD: 0.5}, "")
+	finishRunAs(t, s, a, board.Run{Status: board.RunCompleted, Model: "openai/gpt-5", Engine: "bonsai", Turns: 3,
+		Usage: board.Usage{InputTokens: 100, OutputTokens: 10, CacheReadTokens: 1000, CacheWriteTokens: 50, ReasoningTokens: 5, CostUSD: 0.5}})
 	mustComment(t, s, a.Ref(), board.Agent, board.KindQuestion, "which way?")
 	mustComment(t, s, a.Ref(), board.Human, board.KindNote, "this way")
 	mustComment(t, s, a.Ref(), board.Agent, board.KindStatus, "going on") // not a question
@@ -84,7 +96,8 @@ func (b *statsBoard) build(t *testing.T, s store.Store, clock *clock) {
 	mustMove(t, s, a.Ref(), board.Verification, board.Agent)
 	clock.advance(time.Hour)
 	mustMove(t, s, a.Ref(), board.InProgress, board.Human) // the return
-	finishRun(t, s, a, board.RunCompleted, board.Usage{InputTokens: 200, OutputTokens: 20, CostUSD: 0.25}, "")
+	finishRunAs(t, s, a, board.Run{Status: board.RunCompleted, Model: "openai/gpt-5-codex", Engine: "codex", Turns: 4,
+		Usage: board.Usage{InputTokens: 200, OutputTokens: 20, CostUSD: 0.25}})
 	clock.advance(time.Hour)
 	mustMove(t, s, a.Ref(), board.Verification, board.Agent)
 	clock.advance(time.Hour)
@@ -128,7 +141,7 @@ func (b *statsBoard) landedSince1() []store.LandedTicket {
 	return []store.LandedTicket{
 		{ProjectSlug: "demo", Number: 2, Title: "ticket in IN_PROGRESS", LandedAt: b.landedA, FirstRunAt: b.day1, Runs: 2,
 			Usage:   board.Usage{InputTokens: 300, OutputTokens: 30, CacheReadTokens: 1000, CacheWriteTokens: 50, ReasoningTokens: 5, CostUSD: 0.75},
-			Returns: 1, Questions: 1},
+			Turns: 7, Model: "openai/gpt-5-codex", Engine: "codex", Returns: 1, Questions: 1},
 		{ProjectSlug: "demo", Number: 3, Title: "ticket in IN_PROGRESS", LandedAt: b.landedB, FirstRunAt: b.firstB, Runs: 1,
 			Usage: board.Usage{InputTokens: 300, OutputTokens: 30, CostUSD: 1.25}},
 		{ProjectSlug: "other", Number: 1, Title: "ticket in IN_PROGRESS", LandedAt: b.landedO, FirstRunAt: b.firstO, Runs: 1,
@@ -138,8 +151,12 @@ func (b *statsBoard) landedSince1() []store.LandedTicket {
 
 func (b *statsBoard) daysSince1() []store.DaySpend {
 	return []store.DaySpend{
-		{ProjectSlug: "demo", Day: midnight(b.day1), Runs: 3,
-			Usage: board.Usage{InputTokens: 600, OutputTokens: 60, CacheReadTokens: 1000, CacheWriteTokens: 50, ReasoningTokens: 5, CostUSD: 2}},
+		// Runs that recorded no model (B's) come first, then by model.
+		{ProjectSlug: "demo", Day: midnight(b.day1), Runs: 1, Usage: board.Usage{InputTokens: 300, OutputTokens: 30, CostUSD: 1.25}},
+		{ProjectSlug: "demo", Model: "openai/gpt-5", Engine: "bonsai", Day: midnight(b.day1), Runs: 1,
+			Usage: board.Usage{InputTokens: 100, OutputTokens: 10, CacheReadTokens: 1000, CacheWriteTokens: 50, ReasoningTokens: 5, CostUSD: 0.5}},
+		{ProjectSlug: "demo", Model: "openai/gpt-5-codex", Engine: "codex", Day: midnight(b.day1), Runs: 1,
+			Usage: board.Usage{InputTokens: 200, OutputTokens: 20, CostUSD: 0.25}},
 		{ProjectSlug: "demo", Day: midnight(b.day2), Runs: 5, Usage: board.Usage{CostUSD: 0.5625}},
 		{ProjectSlug: "other", Day: midnight(b.day1), Runs: 1, Usage: board.Usage{InputTokens: 9, CostUSD: 9}},
 	}
@@ -177,7 +194,7 @@ func testStatsFilters(t *testing.T, s store.Store, clock *clock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	same(t, "other's facts", other, store.StatsFacts{Landed: b.landedSince1()[2:], Days: b.daysSince1()[2:], Endings: []store.RunEnding{}})
+	same(t, "other's facts", other, store.StatsFacts{Landed: b.landedSince1()[2:], Days: b.daysSince1()[4:], Endings: []store.RunEnding{}})
 
 	// Without since, demo's first ticket and day 0 count too.
 	all, err := s.StatsFacts(ctx, store.StatsFilter{ProjectSlug: "demo"})
@@ -188,7 +205,7 @@ func testStatsFilters(t *testing.T, s store.Store, clock *clock) {
 		FirstRunAt: b.day0, Runs: 1, Usage: board.Usage{InputTokens: 1000, CostUSD: 1}}
 	same(t, "demo's landed tickets", all.Landed, append([]store.LandedTicket{d}, b.landedSince1()[:2]...))
 	day0 := store.DaySpend{ProjectSlug: "demo", Day: midnight(b.day0), Runs: 1, Usage: board.Usage{InputTokens: 1000, CostUSD: 1}}
-	same(t, "demo's days", all.Days, append([]store.DaySpend{day0}, b.daysSince1()[:2]...))
+	same(t, "demo's days", all.Days, append([]store.DaySpend{day0}, b.daysSince1()[:4]...))
 	same(t, "demo's failed and stopped runs", all.Endings, b.endings())
 
 	// Since is inclusive, and a later since leaves out what came before.

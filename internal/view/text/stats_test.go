@@ -40,7 +40,7 @@ func TestWriteStats(t *testing.T) {
 		"2026-03-02  4     1000    $2.00  $1.50         demo\n",
 		"demo     error   2     2 days ago  boom\n",
 		"demo#1  $1.50  3     1        4.0 h    Fix the \\x1b[31mlogin\n",
-		"runs do not record the model or engine they used",
+		"model and engine are what each ticket's newest run ran with",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
