@@ -140,7 +140,7 @@ func midnight(ts time.Time) time.Time { return ts.UTC().Truncate(24 * time.Hour)
 func (b *statsBoard) landedSince1() []store.LandedTicket {
 	return []store.LandedTicket{
 		{ProjectSlug: "demo", Number: 2, Title: "ticket in IN_PROGRESS", LandedAt: b.landedA, FirstRunAt: b.day1, Runs: 2,
-			Usage:   board.Usage{InputTokens: 300, OutputTokens: 30, CacheReadTokens: 1000, CacheWriteTokens: 50, ReasoningTokens: 5, CostUSD: 0.75},
+			Usage: board.Usage{InputTokens: 300, OutputTokens: 30, CacheReadTokens: 1000, CacheWriteTokens: 50, ReasoningTokens: 5, CostUSD: 0.75},
 			Turns: 7, Model: "openai/gpt-5-codex", Engine: "codex", Returns: 1, Questions: 1},
 		{ProjectSlug: "demo", Number: 3, Title: "ticket in IN_PROGRESS", LandedAt: b.landedB, FirstRunAt: b.firstB, Runs: 1,
 			Usage: board.Usage{InputTokens: 300, OutputTokens: 30, CostUSD: 1.25}},
