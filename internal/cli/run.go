@@ -11,6 +11,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/runui"
+	"github.com/bonsai-run/bonsai/internal/tui"
 )
 
 // runOptions are the flags of `bonsai run` (a contract: see issue 4).
@@ -176,7 +177,21 @@ func runRun(ctx context.Context, a *app, o runOptions) error {
 	case modeRPC:
 		return ui.RPC(ctx)
 	}
+	if tui.Usable(ui) {
+		return tui.Run(ctx, ui, tui.Options{Root: rt.cwd, Sandbox: sandboxLabel(o)}, prompt)
+	}
 	return ui.Interactive(ctx, prompt)
+}
+
+// sandboxLabel says where the agent's commands run, for the status line.
+func sandboxLabel(o runOptions) string {
+	switch {
+	case !o.sandbox:
+		return "host"
+	case o.network == "none":
+		return "sandbox, no network"
+	}
+	return "sandbox"
 }
 
 // runPolicyMode reads --permission-mode.
