@@ -71,6 +71,9 @@ func (t *transcript) updateCall(e agent.Event) {
 
 // resultText is the text of a tool result.
 func resultText(r *tool.Result) string {
+	if len(r.Content) == 1 && r.Content[0].Type == llm.PartText {
+		return r.Content[0].Text // no copy of a large output
+	}
 	var b strings.Builder
 	for _, p := range r.Content {
 		if p.Type == llm.PartText {

@@ -19,13 +19,13 @@ import (
 // harness is a Model on a real agent whose model plays scripted turns;
 // the messages the agent's goroutine sends are queued for pump.
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	m     *Model
 	msgs  chan tea.Msg
 	model *llmtest.Model
 }
 
-func newHarness(t *testing.T, turns ...llmtest.Turn) *harness {
+func newHarness(t testing.TB, turns ...llmtest.Turn) *harness {
 	t.Helper()
 	h := &harness{t: t, msgs: make(chan tea.Msg, 1024), model: llmtest.NewModel(turns...)}
 	events := &runui.Events{}

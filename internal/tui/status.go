@@ -33,7 +33,10 @@ func (m *Model) status() string {
 	if m.rt.Approvals != nil {
 		right += " · " + string(m.rt.Approvals.Policy.Mode)
 	}
-	if m.running {
+	switch {
+	case m.ask != nil:
+		right = "? approval · " + right
+	case m.running:
 		right = spinFrames[m.spin%len(spinFrames)] + " working · " + right
 	}
 	right += " "
