@@ -39,6 +39,12 @@ type runOptions struct {
 	// mcp narrows the MCP servers of config.json the run uses
 	// (run_mcp.go): empty for all, "none" for none.
 	mcp string
+	// apiKey and baseURL win over the provider's environment variables;
+	// the key is a secret, hidden in every error and never printed.
+	apiKey, baseURL string
+	// systemPrompt replaces the system prompt; appendSystemPrompt is
+	// added after it.
+	systemPrompt, appendSystemPrompt string
 }
 
 // The modes of `bonsai run`.
@@ -56,8 +62,10 @@ func newRunCmd(a *app) *cobra.Command {
 		Short: "Run the coding agent in this directory",
 		Long: `Run Bonsai's coding agent on the current directory (or --cwd).
 
-Interactive when stdin is a terminal: streaming output, Ctrl-C aborts the
-turn, a second Ctrl-C exits. -p prints only the final answer; --mode json
+Interactive when stdin is a terminal: a full-screen interface (streaming
+answers, tool calls that expand with Ctrl-O, a status line, /help for the
+slash commands); Esc or Ctrl-C aborts the turn, a second Ctrl-C exits. With
+TERM=dumb or stdout not a terminal it is a line prompt. -p prints only the final answer; --mode json
 prints the session header and every event as one JSON line; --mode rpc
 reads JSON-line commands on stdin (see docs/rpc.md). Piped stdin is put
 before the prompt: git diff | bonsai run -p "review this".
@@ -107,6 +115,10 @@ unless an --allow pattern (or config.json's policy.allow) allows it.`,
 	f.StringVar(&o.permissionMode, "permission-mode", "auto", "command policy mode: auto, ask or read-only")
 	f.StringArrayVar(&o.allow, "allow", nil, "command pattern to run without asking, e.g. 'go test *' (repeatable)")
 	f.StringVar(&o.mcp, "mcp", "", "MCP servers of config.json to use, NAME,... or none (default: all; see docs/mcp.md)")
+	f.StringVar(&o.apiKey, "api-key", "", "API key of the model's provider, over its environment variable (visible to other local users in the process list: prefer the variable or bonsai credentials)")
+	f.StringVar(&o.baseURL, "base-url", "", "API root of the model's provider, e.g. a proxy or a local server")
+	f.StringVar(&o.systemPrompt, "system-prompt", "", "system prompt to use instead of Bonsai's (AGENTS.md and skills are then not read)")
+	f.StringVar(&o.appendSystemPrompt, "append-system-prompt", "", "text added to the system prompt, after the project's instructions")
 	cmd.MarkFlagsMutuallyExclusive("continue", "session", "no-session")
 	return cmd
 }

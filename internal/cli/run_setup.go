@@ -104,7 +104,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 		Policy: policy.Config{Mode: pmode, Allow: append(slices.Clone(o.allow), rt.config.Policy.Allow...),
 			Ask: rt.config.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir(), Workspace: rt.cwd},
 		Tools: names, Extra: rt.mcp.Tools(), UserSkills: filepath.Join(d.Path(), "skills"), Date: a.now(),
-		MaxTurns: o.maxTurns, Warn: func(msg string) { rt.warn("%s", msg) },
+		MaxTurns: o.maxTurns, System: o.systemPrompt, Append: o.appendSystemPrompt, Warn: func(msg string) { rt.warn("%s", msg) },
 	}, &rt.events)
 	if err != nil {
 		sess.Close()
@@ -124,8 +124,10 @@ func (rt *agentRun) openModels(ctx context.Context) error {
 		return err
 	}
 	rt.redact = secrets(ctx, rt.a, nil)
-	rt.models = envModels(rt.a.getenv, cat, rt.redact, llmprovider.Options{ReasoningSummary: rt.config.Agent.ReasoningSummary,
-		Warn: func(msg string) { rt.warn("%s", msg) }})
+	rt.redact = rt.redact.With(rt.o.apiKey)
+	rt.models = envModels(rt.a.getenv, cat, rt.redact, llmprovider.Options{APIKey: rt.o.apiKey, BaseURL: rt.o.baseURL,
+		ReasoningSummary: rt.config.Agent.ReasoningSummary,
+		Warn:             func(msg string) { rt.warn("%s", msg) }})
 	return nil
 }
 
