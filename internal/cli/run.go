@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/runui"
@@ -190,9 +192,20 @@ func runRun(ctx context.Context, a *app, o runOptions) error {
 		return ui.RPC(ctx)
 	}
 	if tui.Usable(ui) {
-		return tui.Run(ctx, ui, tui.Options{Root: rt.cwd, Sandbox: sandboxLabel(o)}, prompt)
+		return tui.Run(ctx, ui, tui.Options{Root: rt.cwd, Sandbox: sandboxLabel(o), Skills: runSkills(a, rt.cwd)}, prompt)
 	}
 	return ui.Interactive(ctx, prompt)
+}
+
+// runSkills are the skills the system prompt lists, for /skill:NAME;
+// their problems were warned about when the prompt was built.
+func runSkills(a *app, cwd string) []agent.Skill {
+	d, err := a.dataDir()
+	if err != nil {
+		return nil
+	}
+	skills, _ := agenthost.Skills(filepath.Join(d.Path(), "skills"), cwd)
+	return skills
 }
 
 // sandboxLabel says where the agent's commands run, for the status line.

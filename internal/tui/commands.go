@@ -31,6 +31,9 @@ func init() {
 		{name: "compact", help: "summarise the older conversation now", run: (*Model).cmdCompact, idle: true},
 		{name: "export", args: "[file|html]", help: "write the conversation as Markdown or HTML", run: (*Model).cmdExport},
 		{name: "fork", help: "continue in a new session file from here", run: (*Model).cmdFork, idle: true},
+		{name: "resume", args: "[N]", help: "list this directory's sessions, or resume the Nth", run: (*Model).cmdResume, idle: true},
+		{name: "tree", args: "[N]", help: "the session's tree, or continue from its entry N", run: (*Model).cmdTree, idle: true},
+		{name: "skill:NAME", args: "[text]", help: "ask the agent to use a skill", run: nil},
 		{name: "mode", help: "the command policy's permission mode", run: (*Model).cmdMode},
 		{name: "exit", help: "quit (also /quit, Ctrl-D, Ctrl-C twice)", run: (*Model).cmdExit},
 	}
@@ -43,8 +46,11 @@ func (m *Model) command(line string) tea.Cmd {
 	if name == "quit" {
 		name = "exit"
 	}
+	if skill, ok := strings.CutPrefix(name, "skill:"); ok {
+		return m.cmdSkill(skill, arg)
+	}
 	for _, c := range commands {
-		if c.name != name {
+		if c.name != name || c.run == nil {
 			continue
 		}
 		if c.idle && m.running {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
+	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 	"github.com/bonsai-run/bonsai/internal/policy"
@@ -29,12 +30,17 @@ func newHarness(t testing.TB, turns ...llmtest.Turn) *harness {
 	t.Helper()
 	h := &harness{t: t, msgs: make(chan tea.Msg, 1024), model: llmtest.NewModel(turns...)}
 	events := &runui.Events{}
-	a, err := agent.New(agent.Config{Model: h.model, Info: llm.Info{ID: "llmtest/scripted", ContextWindow: 200000},
-		OnEvent: events.Handle})
+	sessions := agenthost.Sessions{Dir: t.TempDir(), Cwd: "/work"}
+	sess, err := sessions.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt := &runui.Run{Agent: a, Events: events, Getenv: func(string) string { return "" },
+	a, err := agent.New(agent.Config{Model: h.model, Info: llm.Info{ID: "llmtest/scripted", ContextWindow: 200000},
+		OnEvent: events.Handle, Session: sess})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := &runui.Run{Agent: a, Events: events, Getenv: func(string) string { return "" }, Sessions: sessions,
 		Approvals: &runui.Approvals{Policy: policy.Config{Mode: policy.ModeAsk}},
 		Models: func(id string) (llm.Model, llm.Info, string, error) {
 			return h.model, llm.Info{ID: id, ContextWindow: 1000}, "", nil
@@ -102,4 +108,13 @@ func (h *harness) screen() string { return ansi.Strip(h.m.View().Content) }
 
 func textTurn(s string) llmtest.Turn {
 	return llmtest.Turn{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.Text(s)}}}
+}
+
+// send types a line and Enter, and waits for the turn it starts, if
+// any, to end.
+func (h *harness) send(line string) {
+	h.t.Helper()
+	h.typeText(line)
+	h.press(tea.KeyEnter, 0)
+	h.idle()
 }

@@ -18,6 +18,8 @@ type Options struct {
 	// Sandbox says where commands run: "host" or "sandbox" and its
 	// network.
 	Sandbox string
+	// Skills are the skills /skill:NAME can name.
+	Skills []agent.Skill
 }
 
 // Model is the interface's state, a Bubble Tea model. Its Update runs on
