@@ -13,7 +13,7 @@ import (
 // TestRunTUI_Screens drives the full-screen interface of `bonsai run` on
 // an 80×24 terminal: the first frame, a streamed answer, a tool call
 // (folded, then expanded), /help and /cost, each checked against its
-// golden screen; then Ctrl-C twice quits.
+// golden screen, and the screen after a resize; then Ctrl-C twice quits.
 func TestRunTUI_Screens(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t,
@@ -40,6 +40,8 @@ func TestRunTUI_Screens(t *testing.T) {
 	s.golden("help", "Ctrl-C twice quits")
 	s.key("/cost\r")
 	s.golden("cost", "session:")
+	s.resize(60, 16)
+	s.golden("resized", "session:")
 
 	s.key("\x03")
 	s.waitFor("press Ctrl-C again to quit")

@@ -20,7 +20,7 @@ import (
 // under test draws on; its replies to the program's queries go back on
 // the pseudo-terminal, as a real terminal's do.
 type tuiScreen struct {
-	t   *testing.T
+	t   testing.TB
 	tty *os.File
 	mu  sync.Mutex
 	em  *vt.Emulator
@@ -101,6 +101,17 @@ func (s *tuiScreen) golden(name, want string) {
 	s.t.Fatalf("screen %s differs from its golden:\n--- got\n%s--- want\n%s", name, s.text(), gold)
 }
 
+// resize changes the terminal's size, as a person dragging the window.
+func (s *tuiScreen) resize(cols, rows int) {
+	s.t.Helper()
+	s.mu.Lock()
+	s.em.Resize(cols, rows)
+	s.mu.Unlock()
+	if err := pty.Setsize(s.tty, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)}); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
 // key types keys on the terminal.
 func (s *tuiScreen) key(keys string) {
 	s.t.Helper()
@@ -113,14 +124,18 @@ func (s *tuiScreen) key(keys string) {
 // pseudo-terminal with TERM=xterm-256color against the fake model at
 // url. It returns the work directory, the screen and a channel that
 // delivers Wait's error once.
-func startTUI(t *testing.T, url string, args ...string) (string, *tuiScreen, <-chan error) {
+func startTUI(t testing.TB, url string, args ...string) (string, *tuiScreen, <-chan error) {
 	t.Helper()
 	dir := t.TempDir()
 	work := filepath.Join(dir, "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("bonsai", append([]string{"run", "--cwd", work}, args...)...)
+	bin := "bonsai" // this test binary, as testscript.Main installs it
+	if b := os.Getenv("BONSAI_BENCH_BIN"); b != "" {
+		bin = b // a release build, for BenchmarkRunTUI_FirstPaint's figures
+	}
+	cmd := exec.Command(bin, append([]string{"run", "--cwd", work}, args...)...)
 	cmd.Env = append(os.Environ(),
 		"BONSAI_DATA_DIR="+filepath.Join(dir, "data"), "HOME="+dir,
 		"ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY=test-key", "TERM=xterm-256color", "COLORTERM=", "NO_COLOR=")

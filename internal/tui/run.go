@@ -24,7 +24,10 @@ func Usable(rt *runui.Run) bool {
 // turn has ended and been recorded.
 func Run(ctx context.Context, rt *runui.Run, opts Options, prompt string) error {
 	m := New(ctx, rt, opts)
-	p := tea.NewProgram(m, tea.WithInput(rt.Stdin), tea.WithOutput(rt.Stdout), tea.WithoutSignalHandler())
+	// 120 frames a second, Bubble Tea's most: a frame is drawn at the
+	// next tick, so this bounds the wait for the first paint and for a
+	// keystroke's echo to 8 ms.
+	p := tea.NewProgram(m, tea.WithInput(rt.Stdin), tea.WithOutput(rt.Stdout), tea.WithoutSignalHandler(), tea.WithFPS(120))
 	m.send = p.Send
 	rt.Events.Set(func(e agent.Event) { p.Send(agentMsg(e)) })
 	defer rt.Events.Set(nil)
