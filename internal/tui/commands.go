@@ -69,8 +69,9 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 	for _, c := range commands {
 		fmt.Fprintf(&b, "  %-22s %s\n", "/"+strings.TrimSpace(c.name+" "+c.args), c.help)
 	}
-	b.WriteString("Keys: Enter sends · Alt/Shift-Enter newline · ↑↓ history · Esc aborts\n")
-	b.WriteString("Ctrl-C twice quits · Ctrl-O tool output · Ctrl-T thinking · PgUp/PgDn scroll")
+	b.WriteString("Keys: Enter sends · Alt/Shift-Enter newline · ↑↓ history · Tab completes @file\n")
+	b.WriteString("Esc aborts · ")
+	b.WriteString("Ctrl-C twice quits · Ctrl-O tool output · Ctrl-T thinking · PgUp/PgDn")
 	m.tr.notice(b.String())
 	return nil
 }

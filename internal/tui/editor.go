@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/bonsai-run/bonsai/internal/llm"
 )
 
 // pasteInline is the largest paste the editor shows as text; a larger
@@ -21,6 +23,7 @@ type editor struct {
 	at      int               // index in history while browsing; len when not
 	draft   string            // the text before browsing began
 	pastes  map[string]string // placeholder → pasted text
+	images  map[string]llm.Part // placeholder → attached image
 }
 
 func newEditor() editor {
@@ -61,6 +64,29 @@ func (e *editor) take() string {
 	e.ta.Reset()
 	e.pastes = nil
 	return v
+}
+
+// takeImages returns the images attached to the text sent (those whose
+// placeholder is still in it) and forgets them all.
+func (e *editor) takeImages(text string) []llm.Part {
+	var parts []llm.Part
+	for ph, p := range e.images {
+		if strings.Contains(text, ph) {
+			parts = append(parts, p)
+		}
+	}
+	e.images = nil
+	return parts
+}
+
+// attach holds an image for the next prompt, shown as a placeholder.
+func (e *editor) attach(p llm.Part, name string) {
+	if e.images == nil {
+		e.images = map[string]llm.Part{}
+	}
+	ph := fmt.Sprintf("[image #%d: %s]", len(e.images)+1, name)
+	e.images[ph] = p
+	e.ta.InsertString(ph)
 }
 
 // paste inserts pasted text: a large paste as a placeholder.

@@ -11,6 +11,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if s != "ctrl+c" {
 		m.armed = false
 	}
+	m.hint = ""
 	if m.ask != nil && m.answerKey(s) {
 		return nil
 	}
@@ -42,6 +43,11 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "pgdown":
 		m.tr.scroll = max(m.tr.scroll-max(m.h/2, 1), 0)
+		return nil
+	case "tab":
+		if matches := m.completeAt(); len(matches) > 0 {
+			m.hint = hintFiles(matches)
+		}
 		return nil
 	case "ctrl+o":
 		m.tr.flags.expand = !m.tr.flags.expand

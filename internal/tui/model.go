@@ -41,6 +41,8 @@ type Model struct {
 	armed   bool // Ctrl-C was pressed once: the next one quits
 	spin    int  // the spinner's frame while a turn runs
 	quit    bool
+	files   []string // the workspace's files, listed at the first @ completion
+	hint    string   // a line above the editor until the next key
 }
 
 // doneMsg says a turn (or a compaction) ended.
@@ -114,7 +116,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.ask = msg
 	case tea.PasteMsg:
 		if m.ask == nil {
-			m.ed.paste(msg.Content)
+			m.paste(msg.Content)
 		}
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
@@ -149,29 +151,50 @@ func (m *Model) finish(d doneMsg) {
 	}
 }
 
+// paste inserts pasted text, or attaches the image whose path it is.
+func (m *Model) paste(text string) {
+	part, name, isImage, err := pastedImage(text)
+	switch {
+	case err != nil:
+		m.tr.add(kindError, "paste: "+err.Error())
+	case isImage:
+		if !m.rt.Agent.Model().Images {
+			m.tr.notice("note: " + m.rt.Agent.Model().ID + " may not read images")
+		}
+		m.ed.attach(part, name)
+	default:
+		m.ed.paste(text)
+	}
+}
+
 // submit sends the editor's text: a command, a prompt, or a steering
 // message while a turn runs.
 func (m *Model) submit() tea.Cmd {
 	text := strings.TrimSpace(m.ed.take())
+	msg := llm.UserText(text)
+	msg.Content = append(msg.Content, m.ed.takeImages(text)...)
 	switch {
 	case text == "":
 		return nil
 	case strings.HasPrefix(text, "/"):
 		return m.command(text)
 	case m.running:
-		m.rt.Agent.Steer(llm.UserText(text))
+		m.rt.Agent.Steer(msg)
 		m.tr.add(kindUser, text)
 		m.tr.notice("steering: delivered before the next model call")
 		return nil
 	}
-	return m.start(text)
+	return m.startMessage(msg)
 }
 
-// start runs a turn in the background.
-func (m *Model) start(text string) tea.Cmd {
-	m.tr.add(kindUser, text)
+// start runs a turn on a text prompt in the background.
+func (m *Model) start(text string) tea.Cmd { return m.startMessage(llm.UserText(text)) }
+
+// startMessage runs a turn on a user message in the background.
+func (m *Model) startMessage(msg llm.Message) tea.Cmd {
+	m.tr.add(kindUser, msg.Text())
 	return m.background(func(ctx context.Context) doneMsg {
-		return doneMsg{res: m.rt.Agent.Prompt(ctx, llm.UserText(text))}
+		return doneMsg{res: m.rt.Agent.Prompt(ctx, msg)}
 	})
 }
 

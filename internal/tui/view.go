@@ -24,6 +24,9 @@ func (m *Model) screen() string {
 	}
 	bottom := []string{styleDim.Render(strings.Repeat("─", max(m.w, 1)))}
 	bottom = append(bottom, m.question()...)
+	if m.hint != "" {
+		bottom = append(bottom, styleDim.Render(clipWidth(termsafe.Line(m.hint), m.w)))
+	}
 	bottom = append(bottom, strings.Split(m.ed.ta.View(), "\n")...)
 	bottom = append(bottom, m.status())
 	top := m.tr.view(m.w, max(m.h-len(bottom), 1))
