@@ -37,7 +37,7 @@ func TestRunTUI_Screens(t *testing.T) {
 	s.key("\x0f")
 
 	s.key("/help\r")
-	s.golden("help", "Ctrl-C twice quits")
+	s.golden("help", "Ctrl-T shows the thinking")
 	s.key("/cost\r")
 	s.golden("cost", "session:")
 	s.resize(60, 16)

@@ -70,8 +70,8 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		fmt.Fprintf(&b, "  %-22s %s\n", "/"+strings.TrimSpace(c.name+" "+c.args), c.help)
 	}
 	b.WriteString("Keys: Enter sends · Alt/Shift-Enter newline · ↑↓ history · Tab completes @file\n")
-	b.WriteString("Esc aborts · ")
-	b.WriteString("Ctrl-C twice quits · Ctrl-O tool output · Ctrl-T thinking · PgUp/PgDn")
+	b.WriteString("Esc aborts · Ctrl-C twice quits · PgUp/PgDn scroll\n")
+	b.WriteString("Ctrl-O shows the tool output · Ctrl-T shows the thinking")
 	m.tr.notice(b.String())
 	return nil
 }

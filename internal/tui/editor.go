@@ -20,9 +20,9 @@ const pasteInline = 4 << 10
 type editor struct {
 	ta      textarea.Model
 	history []string
-	at      int               // index in history while browsing; len when not
-	draft   string            // the text before browsing began
-	pastes  map[string]string // placeholder → pasted text
+	at      int                 // index in history while browsing; len when not
+	draft   string              // the text before browsing began
+	pastes  map[string]string   // placeholder → pasted text
 	images  map[string]llm.Part // placeholder → attached image
 }
 
