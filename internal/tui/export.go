@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -42,7 +41,7 @@ func (m *Model) cmdExport(arg string) tea.Cmd {
 // link, as the workspace is the agent's to write: a link it planted
 // there would otherwise make the host write anywhere.
 func writeNew(name, doc string) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o644)
 	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("/export: %s exists; give another file name", name)
 	}
