@@ -32,7 +32,11 @@ func (m *Model) cmdFork(string) tea.Cmd {
 		m.tr.add(kindError, err.Error())
 		return nil
 	}
-	m.tr.notice("forked: the conversation goes on in " + sess.Path())
+	where := sess.Path()
+	if where == "" {
+		where = "a new session kept in memory"
+	}
+	m.tr.notice("forked: the conversation goes on in " + where)
 	return nil
 }
 
