@@ -26,7 +26,7 @@ func TestRunTUI_CommandScreens(t *testing.T) {
 		{"/thinking high", "cmd-thinking", "thinking high"},
 		{"/model", "cmd-model", "(/model provider/model switches)"},
 		{"/tree", "cmd-tree", "assistant: Hi."},
-		{"/mode", "cmd-mode", "permission mode: auto"},
+		{"/mode ask", "cmd-mode", "permission mode: ask, from"},
 		{"/compact", "cmd-compact", "nothing to compact"},
 		{"/resume", "cmd-resume", "Recent sessions"},
 		{"/skill:review", "cmd-skill", `no skill "review"`},

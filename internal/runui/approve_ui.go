@@ -22,3 +22,22 @@ func Refused(command string, d policy.Decision) gate.Answer {
 // Aborted is the answer the model reads when the turn was aborted while
 // command waited for the person.
 func Aborted(command string) gate.Answer { return aborted(command) }
+
+// Mode is the policy mode in force: Policy.Mode until SetMode changes it.
+// The run's gate reads it at every call (gate.Config.Mode).
+func (a *Approvals) Mode() policy.Mode {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.mode != "" {
+		return a.mode
+	}
+	return a.Policy.Mode
+}
+
+// SetMode changes the policy mode for the calls to come (the full-screen
+// interface's /mode).
+func (a *Approvals) SetMode(m policy.Mode) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.mode = m
+}

@@ -83,7 +83,7 @@ func Assemble(ctx context.Context, s Setup, events *Events) (*agenthost.Host, *A
 	}
 	approvals := &Approvals{Policy: s.Policy, Warn: s.Warn}
 	host, err := agenthost.New(ctx, agenthost.Config{
-		Gate: gate.Config{Policy: approvals.Policy, Ask: approvals.Ask},
+		Gate: gate.Config{Policy: approvals.Policy, Ask: approvals.Ask, Mode: approvals.Mode},
 		Prompt: agenthost.Prompt{Workspace: s.Workspace, Root: s.Root, Name: filepath.Base(s.Root),
 			UserSkills: s.UserSkills, Date: s.Date, Replace: s.System, Sections: nonEmpty(s.Append)},
 		OpenDir: s.OpenDir, Tools: s.Tools, Extra: s.Extra, Session: s.Session, Model: model, Info: info,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/policy"
 )
 
 // command is one slash command.
@@ -34,7 +35,7 @@ func init() {
 		{name: "resume", args: "[N]", help: "list this directory's sessions, or resume the Nth", run: (*Model).cmdResume, idle: true},
 		{name: "tree", args: "[N]", help: "the session's tree, or continue from its entry N", run: (*Model).cmdTree, idle: true},
 		{name: "skill:NAME", args: "[text]", help: "ask the agent to use a skill", run: nil},
-		{name: "mode", help: "the command policy's permission mode", run: (*Model).cmdMode},
+		{name: "mode", args: "[mode]", help: "show or set the permission mode: auto, ask, read-only", run: (*Model).cmdMode},
 		{name: "exit", help: "quit (also /quit, Ctrl-D, Ctrl-C twice)", run: (*Model).cmdExit},
 	}
 }
@@ -128,11 +129,20 @@ func (m *Model) cmdCost(string) tea.Cmd {
 }
 
 func (m *Model) cmdMode(arg string) tea.Cmd {
-	if m.rt.Approvals == nil {
+	a := m.rt.Approvals
+	if a == nil {
 		m.tr.notice("permission mode: unknown")
 		return nil
 	}
-	m.tr.notice("permission mode: " + string(m.rt.Approvals.Policy.Mode) + " (set with bonsai run --permission-mode auto|ask|read-only)")
+	switch mode := policy.Mode(strings.ToLower(arg)); mode {
+	case "":
+		m.tr.notice("permission mode: " + string(a.Mode()) + " (/mode auto|ask|read-only sets it)")
+	case policy.ModeAuto, policy.ModeAsk, policy.ModeReadOnly:
+		a.SetMode(mode)
+		m.tr.notice("permission mode: " + string(mode) + ", from the next command on")
+	default:
+		m.tr.add(kindError, fmt.Sprintf("/mode %s: give auto, ask or read-only", arg))
+	}
 	return nil
 }
 

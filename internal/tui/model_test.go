@@ -216,6 +216,8 @@ func TestModel_SlashCommands(t *testing.T) {
 		{"/thinking high", "thinking high"},
 		{"/model other/model", "model: other/model"},
 		{"/mode", "permission mode: ask"},
+		{"/mode read-only", "permission mode: read-only, from the next command on"},
+		{"/mode plan", "/mode plan: give auto, ask or read-only"},
 		{"/nope", "unknown command /nope"},
 	} {
 		h.typeText(c.line)
@@ -223,6 +225,9 @@ func TestModel_SlashCommands(t *testing.T) {
 		if s := h.screen(); !strings.Contains(s, c.want) {
 			t.Errorf("%s: the screen lacks %q:\n%s", c.line, c.want, s)
 		}
+	}
+	if h.m.rt.Approvals.Mode() != policy.ModeReadOnly {
+		t.Errorf("the mode is %q", h.m.rt.Approvals.Mode())
 	}
 	if h.m.rt.Agent.Thinking() != llm.ThinkingHigh {
 		t.Errorf("thinking is %q", h.m.rt.Agent.Thinking())

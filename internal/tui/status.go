@@ -31,7 +31,7 @@ func (m *Model) status() string {
 	}
 	right := m.opts.Sandbox
 	if m.rt.Approvals != nil {
-		right += " · " + string(m.rt.Approvals.Policy.Mode)
+		right += " · " + string(m.rt.Approvals.Mode())
 	}
 	switch {
 	case m.ask != nil:
