@@ -28,7 +28,7 @@ func TestRunTUI_CommandScreens(t *testing.T) {
 		{"/tree", "cmd-tree", "assistant: Hi."},
 		{"/mode ask", "cmd-mode", "permission mode: ask, from"},
 		{"/compact", "cmd-compact", "nothing to compact"},
-		{"/resume", "cmd-resume", "Recent sessions"},
+		{"/resume", "cmd-resume", "keeps its session in memory"},
 		{"/skill:review", "cmd-skill", `no skill "review"`},
 		{"/fork", "cmd-fork", "forked"},
 		{"/clear", "cmd-clear", "Ask anything"},

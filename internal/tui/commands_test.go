@@ -132,3 +132,17 @@ func TestModel_SkillCommand(t *testing.T) {
 		t.Fatalf("the skill prompt is %q", text)
 	}
 }
+
+// TestModel_ResumeWithoutSessionFiles: a run that keeps its session in
+// memory says /resume cannot open files, instead of opening an empty
+// session in place of the one asked for.
+func TestModel_ResumeWithoutSessionFiles(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, textTurn("kept"))
+	h.send("hello")
+	h.m.rt.Sessions.Memory = true
+	h.send("/resume 1")
+	if len(h.m.rt.Agent.Messages()) != 2 || !strings.Contains(h.screen(), "keeps its session in memory") {
+		t.Fatalf("/resume 1 with --no-session: %d messages\n%s", len(h.m.rt.Agent.Messages()), h.screen())
+	}
+}

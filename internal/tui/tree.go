@@ -108,6 +108,10 @@ func sessionFiles(dir string) []string {
 
 // cmdResume lists the workspace's recent sessions, or resumes the Nth.
 func (m *Model) cmdResume(arg string) tea.Cmd {
+	if m.rt.Sessions.Memory {
+		m.tr.add(kindError, "/resume: this run keeps its session in memory (--no-session)")
+		return nil
+	}
 	files := sessionFiles(m.rt.Sessions.Dir)
 	if len(files) > 20 {
 		files = files[:20]
