@@ -192,7 +192,8 @@ func runRun(ctx context.Context, a *app, o runOptions) error {
 		return ui.RPC(ctx)
 	}
 	if tui.Usable(ui) {
-		return tui.Run(ctx, ui, tui.Options{Root: rt.cwd, Sandbox: sandboxLabel(o), Skills: runSkills(a, rt.cwd)}, prompt)
+		return tui.Run(ctx, ui, tui.Options{Root: rt.cwd, Sandbox: sandboxLabel(o), Skills: runSkills(a, rt.cwd),
+			Warnings: rt.showWarnings}, prompt)
 	}
 	return ui.Interactive(ctx, prompt)
 }

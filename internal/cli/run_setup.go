@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/agenthost"
@@ -39,6 +40,10 @@ type agentRun struct {
 	mcp     *mcpclient.Client
 	// approvals decides the commands the policy holds for a person.
 	approvals *runui.Approvals
+	// warnTo, when not nil, shows warnings instead of stderr: the
+	// full-screen interface's transcript, while it runs.
+	warnMu sync.Mutex
+	warnTo func(string)
 }
 
 // newRuntime opens the workspace, the session and the model, and builds
@@ -191,9 +196,24 @@ func (rt *agentRun) newSession() (*session.File, error) { return rt.sessions().N
 // forkPath returns the path of a new fork file.
 func (rt *agentRun) forkPath() string { return rt.sessions().ForkPath() }
 
-// warn prints a warning to stderr.
+// warn prints a warning to stderr, or shows it where warnTo says.
 func (rt *agentRun) warn(format string, args ...any) {
-	fmt.Fprintf(rt.a.stderr, "bonsai: warning: %s\n", termsafe.Text(fmt.Sprintf(format, args...)))
+	msg := termsafe.Text(fmt.Sprintf(format, args...))
+	rt.warnMu.Lock()
+	to := rt.warnTo
+	rt.warnMu.Unlock()
+	if to != nil {
+		to(msg)
+		return
+	}
+	fmt.Fprintf(rt.a.stderr, "bonsai: warning: %s\n", msg)
+}
+
+// showWarnings makes show receive the warnings to come (nil: stderr).
+func (rt *agentRun) showWarnings(show func(string)) {
+	rt.warnMu.Lock()
+	defer rt.warnMu.Unlock()
+	rt.warnTo = show
 }
 
 func (rt *agentRun) warnAll(msgs []string) {

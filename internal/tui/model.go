@@ -20,6 +20,11 @@ type Options struct {
 	Sandbox string
 	// Skills are the skills /skill:NAME can name.
 	Skills []agent.Skill
+	// Warnings, when not nil, is called with a function that shows a
+	// warning in the transcript while the interface runs, and with nil
+	// when it ends: the run's warnings go there instead of to stderr,
+	// which would garble the screen.
+	Warnings func(show func(string))
 }
 
 // Model is the interface's state, a Bubble Tea model. Its Update runs on
@@ -125,6 +130,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.spin++
 			return m, m.tick()
 		}
+	case warningMsg:
+		m.tr.add(kindError, "warning: "+string(msg))
 	case quitMsg:
 		m.quit = true
 		return m, tea.Quit
@@ -133,6 +140,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	return m, nil
 }
+
+// warningMsg is a warning of the run (Options.Warnings).
+type warningMsg string
 
 // quitMsg ends the program (the run's context ended).
 type quitMsg struct{}

@@ -233,3 +233,12 @@ func TestModel_SlashCommands(t *testing.T) {
 		t.Errorf("thinking is %q", h.m.rt.Agent.Thinking())
 	}
 }
+
+func TestModel_WarningsShowInTheTranscript(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.update(warningMsg("the MCP server github exited\x1b[2J"))
+	if s := h.m.View().Content; !strings.Contains(ansi.Strip(s), `warning: the MCP server github exited\x1b[2J`) || strings.Contains(s, "\x1b[2J") {
+		t.Fatalf("the warning shows as:\n%q", s)
+	}
+}

@@ -35,6 +35,10 @@ func Run(ctx context.Context, rt *runui.Run, opts Options, prompt string) error 
 		rt.Approvals.SetPrompt(asker(func(msg any) { p.Send(msg) }))
 		defer rt.Approvals.SetPrompt(nil)
 	}
+	if opts.Warnings != nil {
+		opts.Warnings(func(s string) { p.Send(warningMsg(s)) })
+		defer opts.Warnings(nil)
+	}
 	stop := context.AfterFunc(ctx, func() { p.Send(quitMsg{}) })
 	defer stop()
 	if prompt != "" {
