@@ -3,6 +3,7 @@ package agenthost
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
@@ -25,6 +26,10 @@ type Prompt struct {
 	Tools []string
 	// Sections are added after the project's instructions and skills.
 	Sections []string
+	// Replace, when not empty, is the whole system prompt in place of the
+	// built one (`bonsai run --system-prompt`): the project's instructions
+	// and skills are not read; Sections still follow it.
+	Replace string
 	// MaxFile, when not 0, refuses a workspace file over this many bytes
 	// before reading it (see CappedReader).
 	MaxFile int64
@@ -35,6 +40,9 @@ type Prompt struct {
 // Render returns the system prompt and the problems found on the way
 // (an unreadable AGENTS.md, a malformed skill) as warnings.
 func (p Prompt) Render(ctx context.Context) (string, []string) {
+	if p.Replace != "" {
+		return strings.Join(append([]string{p.Replace}, p.Sections...), "\n\n"), nil
+	}
 	skills, warnings := Skills(p.UserSkills, p.Root)
 	var reader agent.FileReader
 	switch {

@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/agenthost"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/runui"
+	"github.com/bonsai-run/bonsai/internal/tui"
 )
 
 // runOptions are the flags of `bonsai run` (a contract: see issue 4).
@@ -38,6 +41,12 @@ type runOptions struct {
 	// mcp narrows the MCP servers of config.json the run uses
 	// (run_mcp.go): empty for all, "none" for none.
 	mcp string
+	// apiKey and baseURL win over the provider's environment variables;
+	// the key is a secret, hidden in every error and never printed.
+	apiKey, baseURL string
+	// systemPrompt replaces the system prompt; appendSystemPrompt is
+	// added after it.
+	systemPrompt, appendSystemPrompt string
 }
 
 // The modes of `bonsai run`.
@@ -55,8 +64,10 @@ func newRunCmd(a *app) *cobra.Command {
 		Short: "Run the coding agent in this directory",
 		Long: `Run Bonsai's coding agent on the current directory (or --cwd).
 
-Interactive when stdin is a terminal: streaming output, Ctrl-C aborts the
-turn, a second Ctrl-C exits. -p prints only the final answer; --mode json
+Interactive when stdin is a terminal: a full-screen interface (streaming
+answers, tool calls that expand with Ctrl-O, a status line, /help for the
+slash commands); Esc or Ctrl-C aborts the turn, a second Ctrl-C exits. With
+TERM=dumb or stdout not a terminal it is a line prompt. -p prints only the final answer; --mode json
 prints the session header and every event as one JSON line; --mode rpc
 reads JSON-line commands on stdin (see docs/rpc.md). Piped stdin is put
 before the prompt: git diff | bonsai run -p "review this".
@@ -106,6 +117,10 @@ unless an --allow pattern (or config.json's policy.allow) allows it.`,
 	f.StringVar(&o.permissionMode, "permission-mode", "auto", "command policy mode: auto, ask or read-only")
 	f.StringArrayVar(&o.allow, "allow", nil, "command pattern to run without asking, e.g. 'go test *' (repeatable)")
 	f.StringVar(&o.mcp, "mcp", "", "MCP servers of config.json to use, NAME,... or none (default: all; see docs/mcp.md)")
+	f.StringVar(&o.apiKey, "api-key", "", "API key of the model's provider, over its environment variable (visible to other local users in the process list: prefer the variable or bonsai credentials)")
+	f.StringVar(&o.baseURL, "base-url", "", "API root of the model's provider, e.g. a proxy or a local server")
+	f.StringVar(&o.systemPrompt, "system-prompt", "", "system prompt to use instead of Bonsai's (AGENTS.md and skills are then not read)")
+	f.StringVar(&o.appendSystemPrompt, "append-system-prompt", "", "text added to the system prompt, after the project's instructions")
 	cmd.MarkFlagsMutuallyExclusive("continue", "session", "no-session")
 	return cmd
 }
@@ -176,7 +191,33 @@ func runRun(ctx context.Context, a *app, o runOptions) error {
 	case modeRPC:
 		return ui.RPC(ctx)
 	}
+	if tui.Usable(ui) {
+		return tui.Run(ctx, ui, tui.Options{Root: rt.cwd, Sandbox: sandboxLabel(o), Skills: runSkills(a, rt.cwd),
+			Warnings: rt.showWarnings}, prompt)
+	}
 	return ui.Interactive(ctx, prompt)
+}
+
+// runSkills are the skills the system prompt lists, for /skill:NAME;
+// their problems were warned about when the prompt was built.
+func runSkills(a *app, cwd string) []agent.Skill {
+	d, err := a.dataDir()
+	if err != nil {
+		return nil
+	}
+	skills, _ := agenthost.Skills(filepath.Join(d.Path(), "skills"), cwd)
+	return skills
+}
+
+// sandboxLabel says where the agent's commands run, for the status line.
+func sandboxLabel(o runOptions) string {
+	switch {
+	case !o.sandbox:
+		return "host"
+	case o.network == "none":
+		return "sandbox, no network"
+	}
+	return "sandbox"
 }
 
 // runPolicyMode reads --permission-mode.

@@ -30,12 +30,13 @@ type modelResolver func(id string) (llm.Model, llm.Info, string, error)
 // variable to set; a malformed id or an unknown provider is a usage error.
 //
 // Every error the models return has the secrets of redact hidden; opts
-// gives config.json's reasoning summary setting and where the models'
-// notices go.
+// gives the key and base URL of --api-key and --base-url (over the
+// environment's), config.json's reasoning summary setting and where the
+// models' notices go.
 func envModels(getenv func(string) string, cat *catalog.Catalog, redact *llm.Redactor, opts llmprovider.Options) modelResolver {
 	return func(id string) (llm.Model, llm.Info, string, error) {
 		r, err := llmprovider.Resolve(id, llmprovider.Options{Getenv: getenv, Catalog: cat, Redactor: redact,
-			ReasoningSummary: opts.ReasoningSummary, Warn: opts.Warn})
+			APIKey: opts.APIKey, BaseURL: opts.BaseURL, ReasoningSummary: opts.ReasoningSummary, Warn: opts.Warn})
 		if err != nil {
 			switch llm.KindOf(err) {
 			case llm.KindInvalidRequest:

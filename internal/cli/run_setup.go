@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/agenthost"
@@ -39,6 +40,10 @@ type agentRun struct {
 	mcp     *mcpclient.Client
 	// approvals decides the commands the policy holds for a person.
 	approvals *runui.Approvals
+	// warnTo, when not nil, shows warnings instead of stderr: the
+	// full-screen interface's transcript, while it runs.
+	warnMu sync.Mutex
+	warnTo func(string)
 }
 
 // newRuntime opens the workspace, the session and the model, and builds
@@ -104,7 +109,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 		Policy: policy.Config{Mode: pmode, Allow: append(slices.Clone(o.allow), rt.config.Policy.Allow...),
 			Ask: rt.config.Policy.Ask, DataDir: d.Path(), HomeDir: a.homeDir(), Workspace: rt.cwd},
 		Tools: names, Extra: rt.mcp.Tools(), UserSkills: filepath.Join(d.Path(), "skills"), Date: a.now(),
-		MaxTurns: o.maxTurns, Warn: func(msg string) { rt.warn("%s", msg) },
+		MaxTurns: o.maxTurns, System: o.systemPrompt, Append: o.appendSystemPrompt, Warn: func(msg string) { rt.warn("%s", msg) },
 	}, &rt.events)
 	if err != nil {
 		sess.Close()
@@ -124,8 +129,10 @@ func (rt *agentRun) openModels(ctx context.Context) error {
 		return err
 	}
 	rt.redact = secrets(ctx, rt.a, nil)
-	rt.models = envModels(rt.a.getenv, cat, rt.redact, llmprovider.Options{ReasoningSummary: rt.config.Agent.ReasoningSummary,
-		Warn: func(msg string) { rt.warn("%s", msg) }})
+	rt.redact = rt.redact.With(rt.o.apiKey)
+	rt.models = envModels(rt.a.getenv, cat, rt.redact, llmprovider.Options{APIKey: rt.o.apiKey, BaseURL: rt.o.baseURL,
+		ReasoningSummary: rt.config.Agent.ReasoningSummary,
+		Warn:             func(msg string) { rt.warn("%s", msg) }})
 	return nil
 }
 
@@ -189,9 +196,24 @@ func (rt *agentRun) newSession() (*session.File, error) { return rt.sessions().N
 // forkPath returns the path of a new fork file.
 func (rt *agentRun) forkPath() string { return rt.sessions().ForkPath() }
 
-// warn prints a warning to stderr.
+// warn prints a warning to stderr, or shows it where warnTo says.
 func (rt *agentRun) warn(format string, args ...any) {
-	fmt.Fprintf(rt.a.stderr, "bonsai: warning: %s\n", termsafe.Text(fmt.Sprintf(format, args...)))
+	msg := termsafe.Text(fmt.Sprintf(format, args...))
+	rt.warnMu.Lock()
+	to := rt.warnTo
+	rt.warnMu.Unlock()
+	if to != nil {
+		to(msg)
+		return
+	}
+	fmt.Fprintf(rt.a.stderr, "bonsai: warning: %s\n", msg)
+}
+
+// showWarnings makes show receive the warnings to come (nil: stderr).
+func (rt *agentRun) showWarnings(show func(string)) {
+	rt.warnMu.Lock()
+	defer rt.warnMu.Unlock()
+	rt.warnTo = show
 }
 
 func (rt *agentRun) warnAll(msgs []string) {

@@ -41,11 +41,31 @@ type Config struct {
 	// then held for a person instead (rule "sandbox-off"), never run
 	// unasked (docs/sandbox.md, "Sandbox off").
 	Unconfined bool
+	// Mode, when not nil, is the mode in force, read at every call in
+	// place of Policy.Mode: `bonsai run`'s /mode changes it while the
+	// agent runs. write and edit are then always wrapped, refused while
+	// it says read-only.
+	Mode func() policy.Mode
+}
+
+// mode is the policy mode in force.
+func (c Config) mode() policy.Mode {
+	if c.Mode != nil {
+		return c.Mode()
+	}
+	return c.Policy.Mode
+}
+
+// policy is the policy with the mode in force.
+func (c Config) policy() policy.Config {
+	p := c.Policy
+	p.Mode = c.mode()
+	return p
 }
 
 // readOnly reports whether the run may not write the workspace.
 func (c Config) readOnly() bool {
-	return c.ReadOnly || c.Policy.Mode == policy.ModeReadOnly
+	return c.ReadOnly || c.mode() == policy.ModeReadOnly
 }
 
 // The tools the gate knows by name (internal/tools).
@@ -65,6 +85,8 @@ func Wrap(ts []tool.Tool, c Config) []tool.Tool {
 		switch {
 		case t.Name() == bashTool:
 			out[i] = &bashGuard{guarded: guarded{Tool: t}, c: c}
+		case c.Mode != nil && (t.Name() == writeTool || t.Name() == editTool):
+			out[i] = &guarded{Tool: t, check: c.readOnlyNow}
 		case c.readOnly() && (t.Name() == writeTool || t.Name() == editTool):
 			out[i] = &guarded{Tool: t, check: readOnlyRefusal}
 			if c.Policy.Mode != policy.ModeReadOnly {
@@ -77,6 +99,15 @@ func Wrap(ts []tool.Tool, c Config) []tool.Tool {
 		}
 	}
 	return out
+}
+
+// readOnlyNow refuses a write or edit call while the mode in force is
+// read-only (Config.Mode).
+func (c Config) readOnlyNow(ctx context.Context, args json.RawMessage) *tool.Result {
+	if c.readOnly() {
+		return readOnlyRefusal(ctx, args)
+	}
+	return nil
 }
 
 // guarded is a tool whose calls pass check first: a non-nil result is

@@ -86,7 +86,7 @@ const SandboxOffRule = "sandbox-off"
 // judge is the policy's decision on command, with Config.Unconfined's
 // change: an allowed command that would run read-only is held instead.
 func (c Config) judge(command string) policy.Decision {
-	d := policy.Judge(command, c.Policy)
+	d := policy.Judge(command, c.policy())
 	if !c.Unconfined || d.Verdict != policy.Allow || (d.Rule != policy.ReadOnlyRule && !c.readOnly()) {
 		return d
 	}

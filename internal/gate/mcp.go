@@ -29,7 +29,7 @@ func (c Config) mcpCheck(t tool.Tool) func(ctx context.Context, args json.RawMes
 	readOnly := ro != nil && ro.ReadOnly()
 	return func(ctx context.Context, args json.RawMessage) *tool.Result {
 		shown := t.Name() + " " + shellQuote(clipArgs(args))
-		d := policy.Judge(shown, c.Policy)
+		d := policy.Judge(shown, c.policy())
 		if d.Verdict == policy.Ask && readOnly && (d.Rule == "ask-mode" || d.Rule == "read-only-unknown") {
 			return nil
 		}

@@ -25,6 +25,7 @@ type Approvals struct {
 	Warn func(msg string)
 
 	mu     sync.Mutex
+	mode   policy.Mode     // the mode set while the run goes on; "" for Policy.Mode
 	always map[string]bool // whole command lines allowed for this session
 	prompt gate.Asker      // the terminal's question; nil when none
 }
@@ -80,6 +81,7 @@ func (a *Approvals) Suggest(command string, d policy.Decision) string {
 			continue
 		}
 		cfg := a.Policy
+		cfg.Mode = a.Mode()
 		cfg.Allow = append(append([]string(nil), cfg.Allow...), p)
 		if policy.Judge(command, cfg).Verdict == policy.Allow {
 			return p

@@ -45,6 +45,9 @@ type Setup struct {
 	Date       time.Time
 	// MaxTurns ends the run after this many model requests (0: none).
 	MaxTurns int
+	// System, when not empty, replaces the system prompt; Append is added
+	// after it (--system-prompt, --append-system-prompt).
+	System, Append string
 	// Warn tells the person something went wrong without stopping.
 	Warn func(string)
 }
@@ -80,9 +83,9 @@ func Assemble(ctx context.Context, s Setup, events *Events) (*agenthost.Host, *A
 	}
 	approvals := &Approvals{Policy: s.Policy, Warn: s.Warn}
 	host, err := agenthost.New(ctx, agenthost.Config{
-		Gate: gate.Config{Policy: approvals.Policy, Ask: approvals.Ask},
+		Gate: gate.Config{Policy: approvals.Policy, Ask: approvals.Ask, Mode: approvals.Mode},
 		Prompt: agenthost.Prompt{Workspace: s.Workspace, Root: s.Root, Name: filepath.Base(s.Root),
-			UserSkills: s.UserSkills, Date: s.Date},
+			UserSkills: s.UserSkills, Date: s.Date, Replace: s.System, Sections: nonEmpty(s.Append)},
 		OpenDir: s.OpenDir, Tools: s.Tools, Extra: s.Extra, Session: s.Session, Model: model, Info: info,
 		Thinking: thinking, MaxTurns: s.MaxTurns, OnEvent: events.Handle,
 	})
@@ -99,4 +102,12 @@ func Assemble(ctx context.Context, s Setup, events *Events) (*agenthost.Host, *A
 		}
 	}
 	return host, approvals, nil
+}
+
+// nonEmpty is s as a list: none when s is empty.
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
 }
