@@ -46,13 +46,9 @@ func (Codex) Command(in Invocation) (Command, error) {
 		argv = append(argv, "resume")
 	}
 	argv = append(argv, "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
-		"-m", in.Endpoint.Model,
-		"-c", "model_provider=\"bonsai\"",
-		"-c", "model_providers.bonsai.name=\"bonsai\"",
-		"-c", "model_providers.bonsai.base_url="+q(in.Endpoint.BaseURL),
-		"-c", "model_providers.bonsai.env_key="+q(codexKeyEnv),
-		"-c", "model_providers.bonsai.wire_api=\"responses\"",
-		"-c", "check_for_update_on_startup=false",
+		"-m", in.Endpoint.Model)
+	argv = append(argv, codexProvider(in)...)
+	argv = append(argv, "-c", "check_for_update_on_startup=false",
 		"-c", "analytics.enabled=false",
 		// No hosted web search, and no plugin sync from GitHub or ChatGPT
 		// apps at start-up: the sandbox decides what the agent reaches.
@@ -70,7 +66,9 @@ func (Codex) Command(in Invocation) (Command, error) {
 		// CODEX_HOME is writable in the sandbox (sessions); its settings
 		// files are the runtime's at every start (codexHomeFiles).
 		"CODEX_HOME=" + in.HomeDir,
-		codexKeyEnv + "=" + in.Endpoint.Key,
+	}
+	if !in.Login {
+		env = append(env, codexKeyEnv+"="+in.Endpoint.Key)
 	}
 	if in.MCP.URL != "" {
 		argv = append(argv, "-c", "mcp_servers."+in.MCP.Name+".url="+q(in.MCP.URL),
@@ -93,7 +91,23 @@ func (Codex) Command(in Invocation) (Command, error) {
 		argv = append(argv, in.Resume)
 	}
 	argv = append(argv, "-")
-	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files, HomeFiles: codexHomeFiles}, nil
+	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files, HomeFiles: loginMountPoint(Codex{}, in, codexHomeFiles)}, nil
+}
+
+// codexProvider is the model provider's part of the command line: the
+// run's gateway as a provider of its own, or, with the person's login,
+// Codex's own OpenAI provider with the login read from auth.json in
+// CODEX_HOME (not the system's keyring, which the sandbox hides).
+func codexProvider(in Invocation) []string {
+	if in.Login {
+		return []string{"-c", `cli_auth_credentials_store="file"`}
+	}
+	q := strconv.Quote
+	return []string{"-c", "model_provider=\"bonsai\"",
+		"-c", "model_providers.bonsai.name=\"bonsai\"",
+		"-c", "model_providers.bonsai.base_url=" + q(in.Endpoint.BaseURL),
+		"-c", "model_providers.bonsai.env_key=" + q(codexKeyEnv),
+		"-c", "model_providers.bonsai.wire_api=\"responses\""}
 }
 
 // codexHomeFiles replace, before every start, the files of CODEX_HOME

@@ -50,6 +50,11 @@ type Invocation struct {
 	ReadOnly bool
 	// Thinking is how much the model thinks; "" or off asks for none.
 	Thinking llm.ThinkingLevel
+	// Login runs the CLI with the person's own login (--engine-auth
+	// login): Endpoint has no base URL or key, the CLI talks to its
+	// provider itself, with the credential file the sandbox binds at
+	// HomeDir/LoginOf(engine).At.
+	Login bool
 
 	// price is the model's catalog price, for events without a cost.
 	price llm.Price
