@@ -351,7 +351,13 @@ func (p *claudeParser) stream(session string, e *claudeEvent) []Event {
 		if msg == nil {
 			return nil
 		}
-		return []Event{{Session: session, Message: msg}, {Session: session, Live: &LiveStep{End: true}}}
+		evs := []Event{{Session: session, Message: msg}, {Session: session, Live: &LiveStep{End: true}}}
+		// Claude Code runs the message's tool calls now: each is shown
+		// running until its result comes.
+		for _, c := range msg.ToolCalls() {
+			evs = append(evs, Event{Session: session, Live: &LiveStep{Tool: &c}})
+		}
+		return evs
 	}
 	return nil
 }

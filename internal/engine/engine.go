@@ -151,11 +151,14 @@ type Event struct {
 
 // LiveStep is one step of a streamed assistant message: Start, then
 // Delta events, then End once the complete message was given as an
-// Event's Message.
+// Event's Message; or a tool call that started running (Tool), shown
+// until its result is in the transcript.
 type LiveStep struct {
 	Start bool
 	Delta *llm.Event
 	End   bool
+	// Tool is a call that started running: its ID, Name and Arguments.
+	Tool *llm.Part
 }
 
 // Done is how an engine said its run ended.
