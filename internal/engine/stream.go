@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/llm"
@@ -31,9 +32,13 @@ type stream struct {
 	mu      sync.Mutex
 	running []runningCall // the tool calls running, in start order (livetools.go)
 	shown   bool          // the live file holds the running calls
-	total   llm.Usage     // the vendor session's total before this start
-	vendor  string        // the vendor session's id
-	res     result
+	// toolTimer shows the running calls once they ran liveToolDelay;
+	// toolGen counts the groups of calls, so a late timer shows nothing.
+	toolTimer *time.Timer
+	toolGen   int
+	total     llm.Usage // the vendor session's total before this start
+	vendor    string    // the vendor session's id
+	res       result
 }
 
 // handle reads one line the CLI printed; nil flushes the parser at the
