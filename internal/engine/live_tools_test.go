@@ -35,7 +35,9 @@ func TestEngineToolCallsShowLive(t *testing.T) {
 		// OpenCode prints a call only once it finished: its policy plugin's
 		// hook request, which names the call, shows it.
 		{engine.OpenCode{}, "opencode", "anthropic/claude-sonnet-4-5", "bash", `{"command":"` + wait + `","description":"wait"}`,
-			func(u string) map[string]string { return map[string]string{"ANTHROPIC_BASE_URL": u, "ANTHROPIC_API_KEY": "k"} }},
+			func(u string) map[string]string {
+				return map[string]string{"ANTHROPIC_BASE_URL": u, "ANTHROPIC_API_KEY": "k"}
+			}},
 		{engine.Codex{}, "codex", "openai/gpt-5-codex", "exec_command", `{"cmd":"` + wait + `"}`,
 			func(u string) map[string]string {
 				return map[string]string{"OPENAI_BASE_URL": u + "/v1", "OPENAI_API_KEY": "k"}
