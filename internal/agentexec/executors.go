@@ -94,6 +94,10 @@ func (x *Executors) Open(p board.Project, root, clone string) (executor.Executor
 		"(or for every project: network.allowHosts in config.json)", p.Slug, p.Slug)
 	refused := newRefusals(hint)
 	mode, allow := NetworkFor(p, x.AllowHosts)
+	if e, ok := x.Engines[p.Agent.Engine]; ok && engine.UsesLogin(p) && mode == NetworkProxy {
+		// The CLI talks to its provider itself, through the proxy.
+		allow = append(allow, engine.LoginOf(e).Hosts...)
+	}
 	ex, err := x.OpenSandbox(root, Spec{
 		Home: x.Home, DataDir: x.Data.Path(), GitDir: GitDirOf(clone), Caches: caches, Env: x.Env,
 		Network: mode, Allow: allow, Hint: hint, Binds: binds, Agent: p.Agent,
@@ -138,5 +142,32 @@ func (x *Executors) engineBinds(p board.Project, root string) ([]Bind, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append([]Bind{{Host: cfg, ReadOnly: true}, {Host: home}}, cli...), nil
+	binds := append([]Bind{{Host: cfg, ReadOnly: true}, {Host: home}}, cli...)
+	login, err := x.loginBind(p, home)
+	if err != nil || login == nil {
+		return binds, err
+	}
+	return append(binds, *login), nil
+}
+
+// loginBind is, for a project whose engine runs with the person's own
+// login (--engine-auth login), the person's credential file bound
+// read-write where the CLI reads it in its home in the ticket's state
+// (home): the CLI refreshes the token in place. The file is taken from
+// the person's home, never from the engine's home, which the agent
+// writes; the runtime never reads or writes it.
+func (x *Executors) loginBind(p board.Project, home string) (*Bind, error) {
+	e, ok := x.Engines[p.Agent.Engine]
+	if !ok || !engine.UsesLogin(p) {
+		return nil, nil
+	}
+	file, err := engine.LoginFile(e, x.Home, p.Slug)
+	if err != nil {
+		return nil, err
+	}
+	at, err := engine.LoginMountPoint(e, home)
+	if err != nil {
+		return nil, err
+	}
+	return &Bind{Host: file, At: at}, nil
 }

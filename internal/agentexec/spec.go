@@ -23,6 +23,9 @@ const (
 type Bind struct {
 	Host     string
 	ReadOnly bool
+	// At, when set, is where the sandbox shows Host instead of its own
+	// path (a person's credential file in an engine's home).
+	At string
 }
 
 // Spec is what a sandbox of this system is opened with, whichever it is:

@@ -69,6 +69,9 @@ type AgentSettings struct {
 	UpdateStyle UpdateStyle `json:"updateStyle,omitempty"`
 	// Engine is the agent that works the tickets.
 	Engine Engine `json:"engine,omitempty"`
+	// EngineAuth is whose credentials the engine CLI uses: the run's
+	// gateway (the default) or the person's own login (docs/engines.md).
+	EngineAuth EngineAuth `json:"engineAuth,omitempty"`
 	// Thinking overrides the configured thinking level of ticket runs.
 	Thinking Thinking `json:"thinking,omitempty"`
 	// MCPServers names the servers of config.json's mcp.servers that

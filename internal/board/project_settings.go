@@ -50,6 +50,9 @@ type Setting struct {
 	// an input made from this row sets it. Settings without one have rows
 	// and inputs written by hand; a new setting sets Row.
 	Row string
+	// Note, when set, follows a value other than the default in
+	// `project show`: what a person must know of it, such as a risk.
+	Note string
 	// ptr returns a pointer to the setting's field of a: *string (also for
 	// choices), *int64, *float64, *bool or *[]string.
 	ptr func(a *AgentSettings) any
@@ -145,6 +148,11 @@ var Settings = []Setting{
 	{Name: "thinking", Flag: "thinking", Label: "Thinking", Kind: KindChoice, choice: choiceOf(ParseThinking),
 		Help: "how hard ticket runs think: default (config.json's agent.thinking), off, low, medium or high",
 		ptr:  func(a *AgentSettings) any { return (*string)(&a.Thinking) }},
+	{Name: "engineAuth", Flag: "engine-auth", Label: "engine", Kind: KindChoice, choice: choiceOf(ParseEngineAuth), Row: "Credentials",
+		Help: "whose credentials an engine CLI uses: gateway (Bonsai's key through the run's gateway, the default) or login " +
+			"(the CLI's own login, e.g. a Claude or ChatGPT subscription: the agent's commands run beside it and can read and send it; docs/engines.md)",
+		Note: "the agent's commands run beside your login's credential file and can read it and send it to the provider's hosts: docs/engines.md",
+		ptr:  func(a *AgentSettings) any { return (*string)(&a.EngineAuth) }},
 	{Name: "mcpServers", Flag: "mcp", Label: "MCP servers", Kind: KindList, Sep: ",", check: ValidateMCPName,
 		Help: `MCP servers of config.json's mcp.servers that ticket runs use, e.g. github,files (replaces the list; "" clears it)`,
 		ptr:  func(a *AgentSettings) any { return &a.MCPServers }},

@@ -65,6 +65,20 @@ const (
 	EngineOpenCode   Engine = "opencode"
 )
 
+// EngineAuth is whose credentials an engine CLI talks to its model
+// provider with.
+type EngineAuth string
+
+// The engine credentials.
+const (
+	// EngineAuthGateway, the default, gives the CLI a token of the run's
+	// model gateway, which holds Bonsai's key.
+	EngineAuthGateway EngineAuth = ""
+	// EngineAuthLogin gives the CLI the person's own login (a Claude or
+	// ChatGPT subscription): its credential file, bound into the sandbox.
+	EngineAuthLogin EngineAuth = "login"
+)
+
 // Thinking is how much a model reasons before it answers.
 type Thinking string
 
@@ -124,6 +138,8 @@ var (
 		names: map[UpdateStyle][]string{UpdateMerge: {"merge", ""}, UpdateRebase: {"rebase"}}}
 	engines = enum[Engine]{field: "engine", help: "use bonsai, claude-code, codex or opencode",
 		names: map[Engine][]string{EngineBonsai: {"bonsai", ""}, EngineClaudeCode: {"claude-code"}, EngineCodex: {"codex"}, EngineOpenCode: {"opencode"}}}
+	engineAuths = enum[EngineAuth]{field: "engine auth", help: "use gateway (Bonsai's key, through the run's gateway) or login (the CLI's own login)",
+		names: map[EngineAuth][]string{EngineAuthGateway: {"gateway", ""}, EngineAuthLogin: {"login"}}}
 	thinkings = enum[Thinking]{field: "thinking", help: "use default (the configured level), off, low, medium or high",
 		names: map[Thinking][]string{ThinkingDefault: {"default", ""}, ThinkingOff: {"off"}, ThinkingLow: {"low"}, ThinkingMedium: {"medium"}, ThinkingHigh: {"high"}}}
 )
@@ -151,6 +167,12 @@ func ParseEngine(s string) (Engine, error) { return engines.parse(s) }
 
 // String returns the engine's name.
 func (e Engine) String() string { return engines.name(e) }
+
+// ParseEngineAuth reads "gateway" (or "") or "login".
+func ParseEngineAuth(s string) (EngineAuth, error) { return engineAuths.parse(s) }
+
+// String returns the credentials' name: "gateway" or "login".
+func (a EngineAuth) String() string { return engineAuths.name(a) }
 
 // ParseThinking reads "default" (or ""), "off", "low", "medium" or "high".
 func ParseThinking(s string) (Thinking, error) { return thinkings.parse(s) }
@@ -202,6 +224,7 @@ func (a AgentSettings) validateWork() error {
 		{updateStyles.valid(a.UpdateStyle), "update style", string(a.UpdateStyle), updateStyles.help},
 		{engines.valid(a.Engine), "engine", string(a.Engine), engines.help},
 		{thinkings.valid(a.Thinking), "thinking", string(a.Thinking), thinkings.help},
+		{engineAuths.valid(a.EngineAuth), "engine auth", string(a.EngineAuth), engineAuths.help},
 	} {
 		if !c.ok {
 			return Errorf(EINVALID, "%s %q; %s", c.field, c.v, c.help)

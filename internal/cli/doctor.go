@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os/exec"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -100,7 +101,10 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 		checks = append(checks, doctor.Check{Name: "model", Status: doctor.Skip, Detail: "config.json does not load, so the default model is unknown"})
 	} else {
 		// The default model comes first, used or not: new projects get it.
-		statuses := modelStatuses(a.getenv, a.keySource, cfg, append([]board.Project{{Active: true}}, projects...))
+		// A project whose engine uses the person's login needs no key
+		// (its check is the login's, below).
+		keyed := slices.DeleteFunc(slices.Clone(projects), engine.UsesLogin)
+		statuses := modelStatuses(a.getenv, a.keySource, cfg, append([]board.Project{{Active: true}}, keyed...))
 		var models []doctor.Check
 		models, clock = doctor.Models(ctx, statuses, cfg.Model, a.listModels, a.now)
 		checks = append(checks, models...)
@@ -116,6 +120,9 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 	checks = append(checks, doctor.Engines(ctx, projects, engineFinder{engine.NewLocator(exec.LookPath)}, func(p board.Project) error {
 		_, err := agents.CLIBinds(p)
 		return err
+	})...)
+	checks = append(checks, doctor.EngineLogins(projects, func(p board.Project) (string, error) {
+		return engine.CheckLogin(engineCLIs[p.Agent.Engine], p, userHome())
 	})...)
 	checks = append(checks, doctor.Sandbox(projects, listed, sandboxAvailable())...)
 

@@ -35,7 +35,7 @@ func engineRunners(a *app, bonsai *agentrunner.Runner, open func(string) (llm.Mo
 	}
 	d := &engine.Dispatch{Default: bonsai, Engines: map[board.Engine]heartbeat.AgentRunner{}}
 	for name, e := range engineCLIs {
-		r, err := engine.New(engine.Options{Engine: e, DataDir: a.dir.Path(), Locate: engineLocate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now,
+		r, err := engine.New(engine.Options{Engine: e, DataDir: a.dir.Path(), Home: userHome(), Locate: engineLocate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now,
 			ExtraTools: extra, Thinking: thinking})
 		if err != nil {
 			return nil, err

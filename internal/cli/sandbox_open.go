@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"runtime"
 
 	"github.com/bonsai-run/bonsai/internal/agentexec"
@@ -35,7 +36,7 @@ func openSandbox(root string, s agentexec.Spec, limits sandbox.Limits) (agentexe
 	}
 	var binds []sandbox.Bind
 	for _, b := range s.Binds {
-		binds = append(binds, sandbox.Bind{Host: b.Host, ReadOnly: b.ReadOnly})
+		binds = append(binds, sandbox.Bind{Host: b.Host, ReadOnly: b.ReadOnly, At: b.At})
 	}
 	return sandbox.New(root, sandbox.Options{
 		Network: sandbox.Network(s.Network), Home: s.Home, DataDir: s.DataDir, GitDir: s.GitDir, Caches: s.Caches, Env: s.Env, Binds: binds, Limits: limits,
@@ -49,6 +50,12 @@ func openSeatbelt(root string, s agentexec.Spec) (agentexec.Closer, error) {
 	o := seatbelt.Options{Home: s.Home, DataDir: s.DataDir, GitDir: s.GitDir, Caches: s.Caches, Env: s.Env,
 		Network: seatbelt.Network(s.Network)}
 	for _, b := range s.Binds {
+		if b.At != "" {
+			// Seatbelt shows paths, it cannot move them: the login
+			// mode's credential file (Claude Code keeps it in the
+			// Keychain there anyway).
+			return nil, fmt.Errorf("the Seatbelt sandbox cannot show %s at %s: --engine-auth login needs Linux's sandbox; use --engine-auth gateway", b.Host, b.At)
+		}
 		o.Binds = append(o.Binds, seatbelt.Bind{Path: b.Host, ReadOnly: b.ReadOnly})
 	}
 	if s.Network != agentexec.NetworkProxy {

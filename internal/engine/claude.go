@@ -90,14 +90,16 @@ func (Claude) Command(in Invocation) (Command, error) {
 	} else if in.NewSession != "" {
 		argv = append(argv, "--session-id", in.NewSession)
 	}
-	env := []string{
-		"ANTHROPIC_BASE_URL=" + in.Endpoint.BaseURL,
-		"ANTHROPIC_API_KEY=" + in.Endpoint.Key,
+	var env []string
+	if !in.Login {
+		env = []string{"ANTHROPIC_BASE_URL=" + in.Endpoint.BaseURL, "ANTHROPIC_API_KEY=" + in.Endpoint.Key}
+	}
+	env = append(env,
 		// The same model for the background requests Claude Code sends to
 		// its small model.
-		"ANTHROPIC_DEFAULT_HAIKU_MODEL=" + in.Endpoint.Model,
-		"ANTHROPIC_SMALL_FAST_MODEL=" + in.Endpoint.Model,
-		"CLAUDE_CONFIG_DIR=" + in.HomeDir,
+		"ANTHROPIC_DEFAULT_HAIKU_MODEL="+in.Endpoint.Model,
+		"ANTHROPIC_SMALL_FAST_MODEL="+in.Endpoint.Model,
+		"CLAUDE_CONFIG_DIR="+in.HomeDir,
 		// No update checks, telemetry or error reports: the sandbox's
 		// proxy would refuse them anyway.
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
@@ -108,9 +110,8 @@ func (Claude) Command(in Invocation) (Command, error) {
 		"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1",
 		// Claude Code thinks by default on the models that can; the
 		// ticket's level decides, with Bonsai's own budgets (0: none).
-		"MAX_THINKING_TOKENS=" + strconv.Itoa(in.Thinking.ThinkingBudget()),
-	}
-	return Command{Argv: argv, Env: env, Stdin: Claude{}.Message(in.Prompt), Files: files}, nil
+		"MAX_THINKING_TOKENS="+strconv.Itoa(in.Thinking.ThinkingBudget()))
+	return Command{Argv: argv, Env: env, Stdin: Claude{}.Message(in.Prompt), Files: files, HomeFiles: loginMountPoint(Claude{}, in, nil)}, nil
 }
 
 // Message implements Steerable: a stream-json user message.
@@ -350,7 +351,13 @@ func (p *claudeParser) stream(session string, e *claudeEvent) []Event {
 		if msg == nil {
 			return nil
 		}
-		return []Event{{Session: session, Message: msg}, {Session: session, Live: &LiveStep{End: true}}}
+		evs := []Event{{Session: session, Message: msg}, {Session: session, Live: &LiveStep{End: true}}}
+		// Claude Code runs the message's tool calls now: each is shown
+		// running until its result comes.
+		for _, c := range msg.ToolCalls() {
+			evs = append(evs, Event{Session: session, Live: &LiveStep{Tool: &c}})
+		}
+		return evs
 	}
 	return nil
 }

@@ -46,13 +46,9 @@ func (Codex) Command(in Invocation) (Command, error) {
 		argv = append(argv, "resume")
 	}
 	argv = append(argv, "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
-		"-m", in.Endpoint.Model,
-		"-c", "model_provider=\"bonsai\"",
-		"-c", "model_providers.bonsai.name=\"bonsai\"",
-		"-c", "model_providers.bonsai.base_url="+q(in.Endpoint.BaseURL),
-		"-c", "model_providers.bonsai.env_key="+q(codexKeyEnv),
-		"-c", "model_providers.bonsai.wire_api=\"responses\"",
-		"-c", "check_for_update_on_startup=false",
+		"-m", in.Endpoint.Model)
+	argv = append(argv, codexProvider(in)...)
+	argv = append(argv, "-c", "check_for_update_on_startup=false",
 		"-c", "analytics.enabled=false",
 		// No hosted web search, and no plugin sync from GitHub or ChatGPT
 		// apps at start-up: the sandbox decides what the agent reaches.
@@ -70,7 +66,9 @@ func (Codex) Command(in Invocation) (Command, error) {
 		// CODEX_HOME is writable in the sandbox (sessions); its settings
 		// files are the runtime's at every start (codexHomeFiles).
 		"CODEX_HOME=" + in.HomeDir,
-		codexKeyEnv + "=" + in.Endpoint.Key,
+	}
+	if !in.Login {
+		env = append(env, codexKeyEnv+"="+in.Endpoint.Key)
 	}
 	if in.MCP.URL != "" {
 		argv = append(argv, "-c", "mcp_servers."+in.MCP.Name+".url="+q(in.MCP.URL),
@@ -93,7 +91,23 @@ func (Codex) Command(in Invocation) (Command, error) {
 		argv = append(argv, in.Resume)
 	}
 	argv = append(argv, "-")
-	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files, HomeFiles: codexHomeFiles}, nil
+	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files, HomeFiles: loginMountPoint(Codex{}, in, codexHomeFiles)}, nil
+}
+
+// codexProvider is the model provider's part of the command line: the
+// run's gateway as a provider of its own, or, with the person's login,
+// Codex's own OpenAI provider with the login read from auth.json in
+// CODEX_HOME (not the system's keyring, which the sandbox hides).
+func codexProvider(in Invocation) []string {
+	if in.Login {
+		return []string{"-c", `cli_auth_credentials_store="file"`}
+	}
+	q := strconv.Quote
+	return []string{"-c", "model_provider=\"bonsai\"",
+		"-c", "model_providers.bonsai.name=\"bonsai\"",
+		"-c", "model_providers.bonsai.base_url=" + q(in.Endpoint.BaseURL),
+		"-c", "model_providers.bonsai.env_key=" + q(codexKeyEnv),
+		"-c", "model_providers.bonsai.wire_api=\"responses\""}
 }
 
 // codexHomeFiles replace, before every start, the files of CODEX_HOME
@@ -118,24 +132,10 @@ type codexParser struct {
 }
 
 type codexLine struct {
-	Type   string `json:"type"`
-	Thread string `json:"thread_id"`
-	Item   struct {
-		ID               string          `json:"id"`
-		Type             string          `json:"type"`
-		Text             string          `json:"text"`
-		Command          string          `json:"command"`
-		AggregatedOutput string          `json:"aggregated_output"`
-		ExitCode         *int            `json:"exit_code"`
-		Status           string          `json:"status"`
-		Server           string          `json:"server"`
-		Tool             string          `json:"tool"`
-		Arguments        json.RawMessage `json:"arguments"`
-		Result           json.RawMessage `json:"result"`
-		Error            json.RawMessage `json:"error"`
-		Changes          json.RawMessage `json:"changes"`
-	} `json:"item"`
-	Usage *struct {
+	Type   string    `json:"type"`
+	Thread string    `json:"thread_id"`
+	Item   codexItem `json:"item"`
+	Usage  *struct {
 		Input     int64 `json:"input_tokens"`
 		Cached    int64 `json:"cached_input_tokens"`
 		Output    int64 `json:"output_tokens"`
@@ -143,6 +143,24 @@ type codexLine struct {
 	} `json:"usage"`
 	Error   json.RawMessage `json:"error"`
 	Message string          `json:"message"`
+}
+
+// codexItem is the item of an item.started, .updated or .completed
+// event.
+type codexItem struct {
+	ID               string          `json:"id"`
+	Type             string          `json:"type"`
+	Text             string          `json:"text"`
+	Command          string          `json:"command"`
+	AggregatedOutput string          `json:"aggregated_output"`
+	ExitCode         *int            `json:"exit_code"`
+	Status           string          `json:"status"`
+	Server           string          `json:"server"`
+	Tool             string          `json:"tool"`
+	Arguments        json.RawMessage `json:"arguments"`
+	Result           json.RawMessage `json:"result"`
+	Error            json.RawMessage `json:"error"`
+	Changes          json.RawMessage `json:"changes"`
 }
 
 // Line implements Parser.
@@ -154,27 +172,36 @@ func (p *codexParser) Line(b []byte) ([]Event, error) {
 	switch l.Type {
 	case "thread.started":
 		return []Event{{Session: l.Thread}}, nil
+	case "item.started":
+		// A command, MCP call or patch starts: shown running until its
+		// item completes.
+		if c, ok := codexCall(l.Item); ok {
+			return []Event{{Live: &LiveStep{Tool: &c}}, {}}, nil
+		}
+		return []Event{{}}, nil
 	case "item.completed":
 		it := l.Item
-		switch it.Type {
-		case "agent_message":
+		if it.Type == "agent_message" {
 			p.text = it.Text
 			m := llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.Text(it.Text)}, StopReason: llm.StopEnd}
 			return []Event{{Message: &m}}, nil
+		}
+		c, ok := codexCall(it)
+		if !ok {
+			return nil, nil
+		}
+		switch it.Type {
 		case "command_execution":
-			args, _ := json.Marshal(map[string]string{"command": it.Command})
-			return callAndResult(it.ID, "shell", args, it.AggregatedOutput, it.ExitCode != nil && *it.ExitCode != 0 || it.Status == "failed"), nil
+			return callAndResult(c, it.AggregatedOutput, it.ExitCode != nil && *it.ExitCode != 0 || it.Status == "failed"), nil
 		case "mcp_tool_call":
 			out := string(it.Result)
 			isErr := len(it.Error) > 0 && string(it.Error) != "null"
 			if isErr {
 				out = string(it.Error)
 			}
-			return callAndResult(it.ID, "mcp__"+it.Server+"__"+it.Tool, it.Arguments, out, isErr), nil
-		case "file_change":
-			return callAndResult(it.ID, "apply_patch", it.Changes, it.Status, it.Status == "failed"), nil
+			return callAndResult(c, out, isErr), nil
 		}
-		return nil, nil
+		return callAndResult(c, it.Status, it.Status == "failed"), nil
 	case "turn.completed":
 		// Codex reports usage only here, per turn: a run a board tool
 		// ended stops at the end of its turn, whose usage this is. The
@@ -199,11 +226,26 @@ func (p *codexParser) Line(b []byte) ([]Event, error) {
 	return []Event{{}}, nil
 }
 
+// codexCall is the tool call of an item that is one: a command, an MCP
+// tool call or a file change.
+func codexCall(it codexItem) (llm.Part, bool) {
+	switch it.Type {
+	case "command_execution":
+		args, _ := json.Marshal(map[string]string{"command": it.Command})
+		return llm.ToolCall(it.ID, "shell", args), true
+	case "mcp_tool_call":
+		return llm.ToolCall(it.ID, "mcp__"+it.Server+"__"+it.Tool, it.Arguments), true
+	case "file_change":
+		return llm.ToolCall(it.ID, "apply_patch", it.Changes), true
+	}
+	return llm.Part{}, false
+}
+
 // callAndResult is a finished tool call as the transcript's pair of
 // entries.
-func callAndResult(id, name string, args []byte, output string, isErr bool) []Event {
-	call := llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.ToolCall(id, name, args)}, StopReason: llm.StopToolUse}
-	res := llm.ToolResultText(id, name, output, isErr)
+func callAndResult(c llm.Part, output string, isErr bool) []Event {
+	call := llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{c}, StopReason: llm.StopToolUse}
+	res := llm.ToolResultText(c.ID, c.Name, output, isErr)
 	return []Event{{Message: &call}, {Message: &res}}
 }
 

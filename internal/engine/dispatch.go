@@ -49,6 +49,11 @@ func (d *Dispatch) ReadyFor(p board.Project, model string) error {
 		return fmt.Errorf("the %s engine reaches its model and the board through the network, which the sandbox's none network mode cuts: "+
 			"run 'bonsai project edit %s --network proxy' (the default: the proxy relays them) or '--network all'", p.Agent.Engine, p.Slug)
 	}
+	if rd, ok := r.(interface {
+		ReadyLogin(board.Project, string) error
+	}); ok && UsesLogin(p) {
+		return rd.ReadyLogin(p, model)
+	}
 	if rd, ok := r.(agentjob.Readiness); ok {
 		return rd.Ready(model)
 	}

@@ -50,6 +50,11 @@ type Invocation struct {
 	ReadOnly bool
 	// Thinking is how much the model thinks; "" or off asks for none.
 	Thinking llm.ThinkingLevel
+	// Login runs the CLI with the person's own login (--engine-auth
+	// login): Endpoint has no base URL or key, the CLI talks to its
+	// provider itself, with the credential file the sandbox binds at
+	// HomeDir/LoginOf(engine).At.
+	Login bool
 
 	// price is the model's catalog price, for events without a cost.
 	price llm.Price
@@ -146,11 +151,14 @@ type Event struct {
 
 // LiveStep is one step of a streamed assistant message: Start, then
 // Delta events, then End once the complete message was given as an
-// Event's Message.
+// Event's Message; or a tool call that started running (Tool), shown
+// until its result is in the transcript.
 type LiveStep struct {
 	Start bool
 	Delta *llm.Event
 	End   bool
+	// Tool is a call that started running: its ID, Name and Arguments.
+	Tool *llm.Part
 }
 
 // Done is how an engine said its run ended.

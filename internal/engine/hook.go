@@ -8,6 +8,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/gate"
+	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
@@ -63,13 +64,21 @@ func (b *boardServer) preToolUse(judge judges) http.HandlerFunc {
 			Event string          `json:"hook_event_name"`
 			Tool  string          `json:"tool_name"`
 			Input json.RawMessage `json:"tool_input"`
+			// Call is the engine's id of the call, sent by OpenCode's
+			// plugin, whose output shows a call only once it finished.
+			Call string `json:"bonsai_call_id"`
 		}
 		if err := json.NewDecoder(io.LimitReader(r.Body, 4<<20)).Decode(&in); err != nil {
 			http.Error(w, "not a hook input: "+err.Error(), http.StatusBadRequest)
 			return
 		}
+		answer := b.decide(r.Context(), judge, in.Tool, in.Input)
+		if f := b.started.Load(); f != nil && in.Call != "" && string(answer) == "{}" {
+			// The command runs now: shown until its result comes.
+			(*f)(llm.ToolCall(in.Call, "bash", in.Input))
+		}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(b.decide(r.Context(), judge, in.Tool, in.Input))
+		_, _ = w.Write(answer)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bonsai-run/bonsai/internal/boardmcp"
+	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
@@ -29,6 +30,9 @@ type boardServer struct {
 	// terminate is set when a tool result asked to end the run (a
 	// ticket_ask waiting for a person).
 	terminate atomic.Bool
+	// started, when set, shows a command the hook allowed as running
+	// (an engine whose output names a call only once it finished).
+	started atomic.Pointer[func(llm.Part)]
 }
 
 // serveBoard starts the board server of a run's tools; judge, when not

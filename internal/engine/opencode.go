@@ -33,15 +33,9 @@ func (OpenCode) MinVersion() string { return "1.18.0" }
 // file, and its permissions (openCodePermissions: the executor is the
 // boundary).
 func (OpenCode) Command(in Invocation) (Command, error) {
-	var provider, npm string
-	base := in.Endpoint.BaseURL
-	switch in.Endpoint.Wire {
-	case llm.WireAnthropicMessages:
-		provider, npm, base = "anthropic", "@ai-sdk/anthropic", strings.TrimSuffix(base, "/")+"/v1"
-	case llm.WireOpenAIChat:
-		provider, npm = "bonsai", "@ai-sdk/openai-compatible"
-	default:
-		return Command{}, fmt.Errorf("opencode cannot speak %s (model provider %s)", in.Endpoint.Wire, in.Endpoint.Provider)
+	provider, providers, err := openCodeProvider(in)
+	if err != nil {
+		return Command{}, err
 	}
 	model := map[string]any{"name": in.Endpoint.Model}
 	if in.Thinking.Enabled() {
@@ -54,14 +48,9 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 		}
 	}
 	cfg := map[string]any{
-		"$schema":    "https://opencode.ai/config.json",
-		"autoupdate": false,
-		"share":      "disabled",
-		"provider": map[string]any{provider: map[string]any{
-			"npm": npm, "name": in.Endpoint.Provider,
-			"options": map[string]any{"baseURL": base, "apiKey": in.Endpoint.Key},
-			"models":  map[string]any{in.Endpoint.Model: model},
-		}},
+		"$schema":     "https://opencode.ai/config.json",
+		"autoupdate":  false,
+		"share":       "disabled",
 		"model":       provider + "/" + in.Endpoint.Model,
 		"small_model": provider + "/" + in.Endpoint.Model,
 		"permission":  openCodePermissions("allow"),
@@ -70,6 +59,10 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 	}
 	if in.ReadOnly {
 		cfg["permission"] = openCodePermissions("deny")
+	}
+	if providers != nil {
+		providers[provider]["models"] = map[string]any{in.Endpoint.Model: model}
+		cfg["provider"] = providers
 	}
 	// OpenCode's config directory (XDG_CONFIG_HOME/opencode) is the
 	// runtime's, read-only in the sandbox: OpenCode writes these two
@@ -115,10 +108,40 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 		"XDG_CACHE_HOME=" + filepath.Join(in.HomeDir, "cache"),
 		"XDG_STATE_HOME=" + filepath.Join(in.HomeDir, "state"),
 		"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
-		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_SHARE=1", "OPENCODE_DISABLE_CLAUDE_CODE=1",
-		"OPENCODE_DISABLE_PROJECT_CONFIG=1",
+		"OPENCODE_DISABLE_SHARE=1", "OPENCODE_DISABLE_CLAUDE_CODE=1", "OPENCODE_DISABLE_PROJECT_CONFIG=1",
 	}
-	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files}, nil
+	if !in.Login {
+		// Its built-in plugins log in to the providers' subscriptions:
+		// with the gateway there is nothing to log in to.
+		env = append(env, "OPENCODE_DISABLE_DEFAULT_PLUGINS=1")
+	}
+	return Command{Argv: argv, Env: env, Stdin: in.Prompt, Files: files, HomeFiles: loginMountPoint(OpenCode{}, in, nil)}, nil
+}
+
+// openCodeProvider is the provider OpenCode's model is named by, and the
+// config's providers: the run's gateway as Anthropic's or an OpenAI
+// compatible provider, or, with the person's login, none: OpenCode's own
+// provider of that name with the login of its auth.json.
+func openCodeProvider(in Invocation) (string, map[string]map[string]any, error) {
+	if in.Login {
+		switch in.Endpoint.Provider {
+		case "anthropic", "openai":
+			return in.Endpoint.Provider, nil, nil
+		}
+		return "", nil, fmt.Errorf("opencode logs in to anthropic and openai only, not to model provider %s: use --engine-auth gateway", in.Endpoint.Provider)
+	}
+	base := in.Endpoint.BaseURL
+	var provider, npm string
+	switch in.Endpoint.Wire {
+	case llm.WireAnthropicMessages:
+		provider, npm, base = "anthropic", "@ai-sdk/anthropic", strings.TrimSuffix(base, "/")+"/v1"
+	case llm.WireOpenAIChat:
+		provider, npm = "bonsai", "@ai-sdk/openai-compatible"
+	default:
+		return "", nil, fmt.Errorf("opencode cannot speak %s (model provider %s)", in.Endpoint.Wire, in.Endpoint.Provider)
+	}
+	return provider, map[string]map[string]any{provider: {"npm": npm, "name": in.Endpoint.Provider,
+		"options": map[string]any{"baseURL": base, "apiKey": in.Endpoint.Key}}}, nil
 }
 
 // openCodePermissions are a run's permissions: nothing is asked (no one

@@ -15,7 +15,7 @@ export const BonsaiPolicy = async () => ({
       res = await fetch(hook, {
         method: "POST",
         headers: { "Authorization": "Bearer " + token, "Content-Type": "application/json" },
-        body: JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command } }),
+        body: JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, bonsai_call_id: String(input.callID || "") }),
       });
     } catch (e) {
       throw new Error("Bonsai's command policy could not be asked, so the command did not run: " + e);

@@ -88,3 +88,56 @@ func TestParseRecordedOutput(t *testing.T) {
 		})
 	}
 }
+
+// In the recorded output of Claude Code and Codex every tool call is
+// shown running (a live Tool step) before its result; OpenCode prints a
+// call only once it finished, so its calls show with their results.
+func TestParseRecordedToolStarts(t *testing.T) {
+	for _, c := range []struct {
+		e    engine.Engine
+		file string
+		live int // calls shown running
+	}{
+		{engine.Claude{}, "claude-stream.jsonl", 1},
+		{engine.Codex{}, "codex-exec.jsonl", 1},
+		{engine.OpenCode{}, "opencode-run.jsonl", 0},
+	} {
+		t.Run(c.e.Name(), func(t *testing.T) {
+			f, err := os.Open("testdata/" + c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			p := c.e.NewParser()
+			running := map[string]string{}
+			shown, results := 0, 0
+			sc := bufio.NewScanner(f)
+			sc.Buffer(nil, 1<<24)
+			for sc.Scan() {
+				evs, err := p.Line(sc.Bytes())
+				if err != nil {
+					continue
+				}
+				for _, ev := range evs {
+					if l := ev.Live; l != nil && l.Tool != nil {
+						running[l.Tool.ID] = l.Tool.Name
+						shown++
+						if len(l.Tool.Arguments) == 0 {
+							t.Errorf("call %s shown without its arguments", l.Tool.Name)
+						}
+					}
+					if m := ev.Message; m != nil && m.Role == llm.RoleToolResult {
+						results++
+						if _, ok := running[m.ToolCallID]; !ok && c.live > 0 {
+							t.Errorf("result of %s (%s) came before its call was shown running", m.ToolName, m.ToolCallID)
+						}
+						delete(running, m.ToolCallID)
+					}
+				}
+			}
+			if shown != c.live || results == 0 || len(running) != 0 {
+				t.Errorf("shown %d calls running (want %d), %d results, %v still running", shown, c.live, results, running)
+			}
+		})
+	}
+}

@@ -49,6 +49,9 @@ type Options struct {
 	// DataDir is the data directory, which holds each ticket's engine
 	// state (StateRoot); required.
 	DataDir string
+	// Home is the person's home, where the CLIs keep their logins
+	// (LoginOf), for projects with --engine-auth login.
+	Home string
 	// Thinking gives how much a job's model thinks (the project's
 	// setting, else config.json's per task); nil, or an error, leaves
 	// it off.
@@ -92,7 +95,22 @@ func (r *Runner) Ready(model string) error {
 	if _, err := r.opts.Locate(r.opts.Engine); err != nil {
 		return err
 	}
-	_, err := r.endpoint(model)
+	_, err := r.endpoint(model, false)
+	return err
+}
+
+// ReadyLogin is Ready for a project whose engine runs with the person's
+// own login: the CLI is installed, the project's sandbox on (it binds
+// the login in), the CLI's credential file in the person's home, and the
+// model's provider one the CLI logs in to.
+func (r *Runner) ReadyLogin(p board.Project, model string) error {
+	if _, err := r.opts.Locate(r.opts.Engine); err != nil {
+		return err
+	}
+	if _, err := CheckLogin(r.opts.Engine, p, r.opts.Home); err != nil {
+		return err
+	}
+	_, err := r.endpoint(model, true)
 	return err
 }
 
@@ -102,8 +120,10 @@ func (r *Runner) Spent(sessionFile string, since time.Time) (board.Usage, error)
 	return agentjob.UsageOf(u), err
 }
 
-// endpoint resolves a "provider/model" id to the server the CLI talks to.
-func (r *Runner) endpoint(model string) (Endpoint, error) {
+// endpoint resolves a "provider/model" id to the server the CLI talks to;
+// with the person's login (login) the CLI finds its server itself, and
+// Bonsai's key and base URL stay out of it.
+func (r *Runner) endpoint(model string, login bool) (Endpoint, error) {
 	id, err := llm.ParseModelID(model)
 	if err != nil {
 		return Endpoint{}, err
@@ -116,10 +136,12 @@ func (r *Runner) endpoint(model string) (Endpoint, error) {
 	if e.BaseURL == "" {
 		e.BaseURL = p.DefaultBaseURL
 	}
-	if e.Key == "" && !p.KeyOptional {
+	if login {
+		e.BaseURL, e.Key = "", ""
+	} else if e.Key == "" && !p.KeyOptional {
 		return Endpoint{}, fmt.Errorf("no API key: set %s or run 'bonsai credentials set %s'", p.KeyEnv, p.Name)
 	}
-	if _, err := r.opts.Engine.Command(Invocation{Endpoint: e}); err != nil {
+	if _, err := r.opts.Engine.Command(Invocation{Endpoint: e, Login: login}); err != nil {
 		return Endpoint{}, err
 	}
 	return e, nil
@@ -135,7 +157,11 @@ func (r *Runner) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outco
 	if err != nil {
 		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
-	ep, err := r.endpoint(job.Model)
+	login := UsesLogin(job.Project)
+	ep, err := r.endpoint(job.Model, login)
+	if err == nil && login {
+		err = r.ReadyLogin(job.Project, job.Model)
+	}
 	if err != nil {
 		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
@@ -153,15 +179,17 @@ func (r *Runner) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outco
 	}
 	defer closeBoard()
 	// The engine talks to the model through the run's gateway: it never
-	// holds the key.
+	// holds the key. With the person's login it talks to its provider.
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	gw, err := serveGateway(ep, func(e *rejectedKey) { stop(e) })
-	if err != nil {
-		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
+	if !login {
+		gw, err := serveGateway(ep, func(e *rejectedKey) { stop(e) })
+		if err != nil {
+			return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
+		}
+		defer gw.Close()
+		ep = gw.endpoint
 	}
-	defer gw.Close()
-	ep = gw.endpoint
 	var mcpEP MCPEndpoint
 	if bs != nil {
 		mcpEP = bs.endpoint
@@ -179,6 +207,7 @@ func (r *Runner) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outco
 	if err != nil {
 		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
+	in.Login = login
 	if _, err := sess.AppendMessage(llm.UserText(in.Prompt), nil); err != nil {
 		return agentjob.Outcome{}, err
 	}

@@ -80,6 +80,15 @@ func (r *Runner) run(parent context.Context, job agentjob.Job, in Invocation, se
 	}
 	s.live.SetStore(job.LiveStore)
 	defer s.live.Close()
+	if bs != nil {
+		started := func(c llm.Part) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.toolStart(c)
+		}
+		bs.started.Store(&started)
+		defer bs.started.Store(nil)
+	}
 	out := &lineWriter{fn: s.handle}
 	errw := &tailWriter{max: 4 << 10}
 	var stdin io.Reader = strings.NewReader(cmd.Stdin)

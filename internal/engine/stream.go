@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/llm"
@@ -28,10 +29,16 @@ type stream struct {
 	cancel context.CancelFunc
 	onDone func() // a steerable engine answered a message; nil: not steerable
 
-	mu     sync.Mutex
-	total  llm.Usage // the vendor session's total before this start
-	vendor string    // the vendor session's id
-	res    result
+	mu      sync.Mutex
+	running []runningCall // the tool calls running, in start order (livetools.go)
+	shown   bool          // the live file holds the running calls
+	// toolTimer shows the running calls once they ran liveToolDelay;
+	// toolGen counts the groups of calls, so a late timer shows nothing.
+	toolTimer *time.Timer
+	toolGen   int
+	total     llm.Usage // the vendor session's total before this start
+	vendor    string    // the vendor session's id
+	res       result
 }
 
 // handle reads one line the CLI printed; nil flushes the parser at the
@@ -64,7 +71,10 @@ func (s *stream) handle(line []byte) {
 func (s *stream) event(ev Event) {
 	if l := ev.Live; l != nil {
 		switch {
+		case l.Tool != nil:
+			s.toolStart(*l.Tool)
 		case l.Start:
+			s.shown = false
 			s.live.Start()
 		case l.Delta != nil:
 			s.live.Delta(*l.Delta)
@@ -123,6 +133,7 @@ func (s *stream) message(m llm.Message) {
 		}
 	}
 	s.res.messages++
+	s.toolsAfter(m)
 	s.res.watchLimits(s.job, m, s.cancel)
 	if m.Role != llm.RoleAssistant {
 		return

@@ -67,3 +67,35 @@ func TestPages_ProjectSettingsTableFields(t *testing.T) {
 	}
 	_ = board.Settings
 }
+
+// The engine's credentials (a choice declared in board.Settings) are a
+// field of the API and of the settings form; an unknown value is refused
+// with the values it may take.
+func TestAPI_ProjectEngineAuth(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	repo := t.TempDir()
+	r := e.api(t, "POST", "/api/projects", fmt.Sprintf(`{"slug":"sub","repo":%q,"engine":"claude-code","engineAuth":"login"}`, repo))
+	wantStatus(t, r, http.StatusCreated)
+	wantBody(t, r, `"engineAuth": "login"`)
+	r = e.api(t, "PATCH", "/api/projects/sub", `{"engineAuth":"password"}`)
+	wantStatus(t, r, http.StatusBadRequest)
+	wantBody(t, r, "use gateway")
+	c := e.browser(t)
+	wantBody(t, e.get(t, c, "/p/sub/settings"), `id="section-Credentials"`, `name="engineAuth" value="login"`)
+	form := settingsForm(mustProject(t, e, "sub"))
+	form.Set("engineAuth", "gateway")
+	wantStatus(t, e.post(t, c, "/p/sub/settings", form), http.StatusSeeOther)
+	if got, _ := e.db.Project(context.Background(), "sub"); got.Agent.EngineAuth != board.EngineAuthGateway {
+		t.Fatalf("after save engineAuth = %q", got.Agent.EngineAuth)
+	}
+}
+
+func mustProject(t *testing.T, e *env, slug string) board.Project {
+	t.Helper()
+	p, err := e.db.Project(context.Background(), slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

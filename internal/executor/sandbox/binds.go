@@ -14,16 +14,24 @@ type Bind struct {
 	// ReadOnly binds it read-only: what the runtime wrote there for the
 	// command to read (an engine's prompt, hooks, plugin).
 	ReadOnly bool
+	// At, when set, is where the sandbox shows it instead of its own
+	// path: a person's credential file in an engine's home. It must be
+	// within an earlier bind, and hold a file (or nothing) the runtime
+	// wrote, not a link: bwrap makes its mount point there.
+	At string
 }
 
 // checkBinds returns binds with cleaned paths, refusing relative ones.
 func checkBinds(binds []Bind) ([]Bind, error) {
 	out := make([]Bind, len(binds))
 	for i, b := range binds {
-		if !filepath.IsAbs(b.Host) {
-			return nil, fmt.Errorf("sandbox: bind %q is not an absolute path", b.Host)
+		if !filepath.IsAbs(b.Host) || b.At != "" && !filepath.IsAbs(b.At) {
+			return nil, fmt.Errorf("sandbox: bind %q (at %q) is not an absolute path", b.Host, b.At)
 		}
 		out[i] = Bind{Host: filepath.Clean(b.Host), ReadOnly: b.ReadOnly}
+		if b.At != "" {
+			out[i].At = filepath.Clean(b.At)
+		}
 	}
 	return out, nil
 }
@@ -39,7 +47,11 @@ func bindArgs(binds []Bind) []string {
 		if b.ReadOnly {
 			op = "--ro-bind"
 		}
-		a = append(a, op, b.Host, b.Host)
+		at := b.Host
+		if b.At != "" {
+			at = b.At
+		}
+		a = append(a, op, b.Host, at)
 	}
 	return a
 }

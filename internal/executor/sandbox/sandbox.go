@@ -255,6 +255,9 @@ func (s *Executor) commandPath(path string) string {
 	kept := make([]string, len(s.opts.Binds))
 	for i, b := range s.opts.Binds {
 		kept[i] = b.Host
+		if b.At != "" {
+			kept[i] = b.At
+		}
 	}
 	return executor.HiddenPath(path, hidden, kept)
 }

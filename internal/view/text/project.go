@@ -97,6 +97,9 @@ func settingRows(a board.AgentSettings) [][2]string {
 		if s.Unit != "" {
 			v += " " + s.Unit
 		}
+		if s.Note != "" {
+			v += " (" + s.Note + ")"
+		}
 		if i, ok := at[s.Row]; ok {
 			rows[i][1] += ", " + v
 			continue

@@ -3,6 +3,7 @@ package text
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +71,26 @@ func TestWriteProject_TableRowsAndUnknown(t *testing.T) {
 		"Unknown settings:  future, maxAgents (kept as stored; a newer bonsai wrote them)\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("project lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// An engine using the person's own login is shown with the risk it
+// carries, next to the setting; the default (the gateway) is not listed.
+func TestWriteProject_EngineLoginShowsTheRisk(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		auth board.EngineAuth
+		want bool
+	}{{board.EngineAuthLogin, true}, {board.EngineAuthGateway, false}} {
+		p := board.Project{Slug: "demo", Name: "Demo", Agent: board.AgentSettings{Engine: board.EngineClaudeCode, EngineAuth: c.auth}}
+		var b bytes.Buffer
+		if err := WriteProject(&b, view.ProjectDetail{Project: p}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		line := regexp.MustCompile(`(?m)^Credentials: +engine login \(the agent's commands run beside your login's credential file and can read it`)
+		if got := line.MatchString(b.String()); got != c.want {
+			t.Errorf("engine auth %q: shows the login line %v, want %v:\n%s", c.auth, got, c.want, b.String())
 		}
 	}
 }
