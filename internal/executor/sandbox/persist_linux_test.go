@@ -384,3 +384,31 @@ func TestPersistent_LargeRequest(t *testing.T) {
 		t.Fatalf("exit %d, %d bytes back", code, len(out))
 	}
 }
+
+// TestPersistent_MarkAgainKeepsServer: marking the executor with a mark it
+// already has (the workspace marks it before the checkout, the heartbeat
+// again after) keeps the running sandbox; a new mark starts a new one
+// whose processes carry it.
+func TestPersistent_MarkAgainKeepsServer(t *testing.T) {
+	requireBwrap(t)
+	root := t.TempDir()
+	s := open(t, root, Options{})
+	mark := "BONSAI_RUN_ID=again-" + filepath.Base(root)
+	s.Mark(mark)
+	if code, out := shell(t, s, "echo $BONSAI_RUN_ID"); code != 0 || out != "again-"+filepath.Base(root)+"\n" {
+		t.Fatalf("exit %d: %q", code, out)
+	}
+	first := running(s)
+	s.Mark(mark)
+	shell(t, s, "true")
+	if running(s) != first {
+		t.Error("marking again with the same mark started the sandbox again")
+	}
+	s.Mark("BONSAI_OTHER=1")
+	if code, out := shell(t, s, "cat /proc/1/environ | tr '\\0' '\\n' | grep -c -e ^BONSAI_OTHER=1 -e ^BONSAI_RUN_ID="); code != 0 || out != "2\n" {
+		t.Errorf("after a new mark, the sandbox's first process has %q of the two marks (exit %d)", out, code)
+	}
+	if running(s) == first {
+		t.Error("a new mark kept the sandbox whose processes lack it")
+	}
+}
