@@ -94,12 +94,15 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 }
 
 // see records in the project's review repository the commit of branch on
-// the remote as Prepare's fetch saw it (see reviewRepo.see).
+// the remote as Prepare's fetch saw it (see reviewRepo.see). The clone's
+// config was just checked (ensureClone's openClone), so reading from the
+// clone does not list it again.
 func (p *Provider) see(ctx context.Context, g *gitRunner, proj board.Project, branch, remote string) error {
 	r, err := p.openReview(ctx, g, proj)
 	if err != nil {
 		return err
 	}
+	r.checked = true
 	return r.see(ctx, branch, remote)
 }
 

@@ -95,6 +95,22 @@ func TestProvider_PrepareReadsTheConfigOnce(t *testing.T) {
 	}
 }
 
+// A ticket whose branch is on the remote (a resumed ticket) has Prepare
+// read that branch from the clone into the review repository: the
+// clone's config is listed once all the same.
+func TestProvider_PrepareOfAPushedBranchListsTheConfigOnce(t *testing.T) {
+	t.Parallel()
+	src := newRepo(t)
+	gittest.Run(t, src, "branch", "bonsai/demo/3-x")
+	p, rec, _ := newProvider(t)
+	tk := ticket(3, "x")
+	tk.Branch = "bonsai/demo/3-x"
+	prepare(t, p, project(src), tk)
+	if n := len(rec.find("--list")); n != 1 {
+		t.Errorf("Prepare listed the clone's config %d times, want 1", n)
+	}
+}
+
 // A clone whose own config has another identity (a person changed it, or
 // an older Bonsai wrote it) gets Options.AgentIdentity written back.
 func TestProvider_PrepareRewritesAChangedIdentity(t *testing.T) {
