@@ -39,6 +39,9 @@
 // in seconds since the beat started (the per-run fixed cost of issue 28):
 //
 //	go run ./bench/heartbeat -scale -n 1 -sandbox on -trace
+//
+// -bin PATH (with -scale) measures that bonsai binary instead of one
+// built from this checkout, for a before and after on the same machine.
 package main
 
 import (
@@ -74,6 +77,7 @@ func main() {
 	ns := flag.String("n", "1,20,60", "with -scale: the numbers of agents")
 	sandboxes := flag.String("sandbox", "on,off", "with -scale: the sandbox modes (on, off)")
 	turns := flag.Int("turns", 4, "with -scale: bash turns before the question")
+	binPath := flag.String("bin", "", "with -scale: the bonsai binary to measure (a copy of it), instead of one built from this checkout")
 	trace := flag.Bool("trace", false, "with -scale: run each beat under strace and print its timeline (programs started, model requests)")
 	flag.Parse()
 	if *scale {
@@ -83,7 +87,7 @@ func main() {
 				lat = *latency
 			}
 		})
-		if err := runScale(splitInts(*ns), splitList(*sandboxes), lat, *turns, *command, *trace); err != nil {
+		if err := runScale(*binPath, splitInts(*ns), splitList(*sandboxes), lat, *turns, *command, *trace); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -99,13 +103,18 @@ func main() {
 	}
 }
 
-func runScale(ns []int, sandboxes []string, latency time.Duration, turns int, command string, trace bool) error {
+func runScale(given string, ns []int, sandboxes []string, latency time.Duration, turns int, command string, trace bool) error {
 	tmp, err := os.MkdirTemp("", "bonsai-heartbeat-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	bin, err := buildCopy(tmp)
+	bin := filepath.Join(tmp, "bonsai")
+	if given != "" {
+		err = copyFile(given, bin) // another build, to compare (before and after)
+	} else {
+		bin, err = buildCopy(tmp)
+	}
 	if err != nil {
 		return err
 	}
