@@ -33,6 +33,15 @@
 // wave's model time, the beat's peak RSS and the process tree's:
 //
 //	go run ./bench/heartbeat -scale [-n 1,20,60,200,500] [-sandbox on,off] [-turns 4]
+//
+// -trace (with -scale) runs each beat under strace and prints its
+// timeline: every program it started and each model request and answer,
+// in seconds since the beat started (the per-run fixed cost of issue 28):
+//
+//	go run ./bench/heartbeat -scale -n 1 -sandbox on -trace
+//
+// -bin PATH (with -scale) measures that bonsai binary instead of one
+// built from this checkout, for a before and after on the same machine.
 package main
 
 import (
@@ -68,6 +77,8 @@ func main() {
 	ns := flag.String("n", "1,20,60", "with -scale: the numbers of agents")
 	sandboxes := flag.String("sandbox", "on,off", "with -scale: the sandbox modes (on, off)")
 	turns := flag.Int("turns", 4, "with -scale: bash turns before the question")
+	binPath := flag.String("bin", "", "with -scale: the bonsai binary to measure (a copy of it), instead of one built from this checkout")
+	trace := flag.Bool("trace", false, "with -scale: run each beat under strace and print its timeline (programs started, model requests)")
 	flag.Parse()
 	if *scale {
 		lat := 300 * time.Millisecond
@@ -76,7 +87,7 @@ func main() {
 				lat = *latency
 			}
 		})
-		if err := runScale(splitInts(*ns), splitList(*sandboxes), lat, *turns, *command); err != nil {
+		if err := runScale(*binPath, splitInts(*ns), splitList(*sandboxes), lat, *turns, *command, *trace); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -92,17 +103,22 @@ func main() {
 	}
 }
 
-func runScale(ns []int, sandboxes []string, latency time.Duration, turns int, command string) error {
+func runScale(given string, ns []int, sandboxes []string, latency time.Duration, turns int, command string, trace bool) error {
 	tmp, err := os.MkdirTemp("", "bonsai-heartbeat-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	bin, err := buildCopy(tmp)
+	bin := filepath.Join(tmp, "bonsai")
+	if given != "" {
+		err = copyFile(given, bin) // another build, to compare (before and after)
+	} else {
+		bin, err = buildCopy(tmp)
+	}
 	if err != nil {
 		return err
 	}
-	return scaleBench(bin, ns, sandboxes, latency, turns, command)
+	return scaleBench(bin, ns, sandboxes, latency, turns, command, trace)
 }
 
 // buildCopy builds bonsai into dir and returns a copy of it (see the

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -26,20 +27,29 @@ import (
 // wall time, its own peak RSS and the peak of the process tree's summed
 // RSS (the beat and every descendant, sampled every 100 ms), and the
 // bound of one wave: (turns+1) × latency.
-func scaleBench(bin string, ns []int, sandboxes []string, latency time.Duration, turns int, command string) error {
-	srv := httptest.NewServer(scriptedModel(latency, turns, command))
+//
+// With trace, each beat runs under strace and the bench prints its
+// timeline: every program started and every model request and answer.
+func scaleBench(bin string, ns []int, sandboxes []string, latency time.Duration, turns int, command string, trace bool) error {
+	var tl *timeline
+	model := scriptedModel(latency, turns, command)
+	if trace {
+		tl = &timeline{}
+		model = tl.wrap(model)
+	}
+	srv := httptest.NewServer(model)
 	defer srv.Close()
 	bound := time.Duration(turns+1) * latency
 	fmt.Printf("scale: model answers after %v; %d × bash %q, then a question; one wave's model time %v\n", latency, turns, command, bound)
-	fmt.Printf("| N | limit | sandbox | wall | × bound | runs asked | beat RSS | tree RSS |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| N | limit | sandbox | wall | × bound | runs asked | beat RSS | tree RSS | tree PSS | load |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, sb := range sandboxes {
 		for _, n := range ns {
-			r, err := scaleBeat(bin, srv.URL, n, sb)
+			r, err := scaleBeat(bin, srv.URL, n, sb, tl)
 			if err != nil {
 				return fmt.Errorf("N=%d sandbox %s: %w", n, sb, err)
 			}
-			fmt.Printf("| %d | %d | %s | %.2f s | %.1f× | %d/%d | %d MB | %d MB |\n", n, n, sb, r.wall.Seconds(),
-				float64(r.wall)/float64(bound), r.asked, n, r.beatRSS>>20, r.treeRSS>>20)
+			fmt.Printf("| %d | %d | %s | %.2f s | %.1f× | %d/%d | %d MB | %d MB | %d MB | %s |\n", n, n, sb, r.wall.Seconds(),
+				float64(r.wall)/float64(bound), r.asked, n, r.beatRSS>>20, r.treeRSS>>20, r.treePSS>>20, r.load)
 		}
 	}
 	return nil
@@ -48,10 +58,12 @@ func scaleBench(bin string, ns []int, sandboxes []string, latency time.Duration,
 type scaleResult struct {
 	wall             time.Duration
 	beatRSS, treeRSS int64
+	treePSS          int64
 	asked            int
+	load             string // the load average before the beat (1 minute)
 }
 
-func scaleBeat(bin, modelURL string, n int, sandbox string) (scaleResult, error) {
+func scaleBeat(bin, modelURL string, n int, sandbox string, tl *timeline) (scaleResult, error) {
 	tmp, err := os.MkdirTemp("", "bonsai-scale-bench-")
 	if err != nil {
 		return scaleResult{}, err
@@ -76,16 +88,29 @@ func scaleBeat(bin, modelURL string, n int, sandbox string) (scaleResult, error)
 		return scaleResult{}, fmt.Errorf("config set: %v\n%s", err, out)
 	}
 	cmd := exec.Command(bin, "heartbeat", "--once")
+	straceLog := filepath.Join(tmp, "strace.log")
+	if tl != nil {
+		cmd = exec.Command("strace", "-f", "-ttt", "-qq", "-e", "trace=execve", "-o", straceLog, bin, "heartbeat", "--once")
+		tl.events = nil
+	}
 	cmd.Env = env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	load := loadAverage()
 	start := time.Now()
+	if tl != nil {
+		tl.start = start
+	}
 	if err := cmd.Start(); err != nil {
 		return scaleResult{}, err
 	}
-	peak := make(chan int64, 1)
+	type peaks struct{ rss, pss int64 }
+	peak := make(chan peaks, 1)
 	stop := make(chan struct{})
-	go func() { peak <- sampleTree(cmd.Process.Pid, stop) }()
+	go func() {
+		rss, pss := sampleTree(cmd.Process.Pid, stop)
+		peak <- peaks{rss, pss}
+	}()
 	err = cmd.Wait()
 	wall := time.Since(start)
 	close(stop)
@@ -93,11 +118,19 @@ func scaleBeat(bin, modelURL string, n int, sandbox string) (scaleResult, error)
 	if err != nil {
 		return scaleResult{}, fmt.Errorf("heartbeat: %v\n%s", err, out.String())
 	}
+	if tl != nil {
+		tl.add("beat exited")
+		if err := tl.readStrace(straceLog); err != nil {
+			return scaleResult{}, err
+		}
+		tl.readStamps(out.String())
+		tl.print()
+	}
 	asked, err := countAsked(filepath.Join(data, "bonsai.db"))
 	if err != nil {
 		return scaleResult{}, err
 	}
-	return scaleResult{wall: wall, beatRSS: peakRSS(cmd.ProcessState), treeRSS: tree, asked: asked}, nil
+	return scaleResult{wall: wall, beatRSS: peakRSS(cmd.ProcessState), treeRSS: tree.rss, treePSS: tree.pss, asked: asked, load: load}, nil
 }
 
 // seedScale creates n projects with the sandbox mode, each with its own
@@ -178,4 +211,14 @@ func splitInts(s string) []int {
 		out = append(out, n)
 	}
 	return out
+}
+
+// loadAverage is the first field of /proc/loadavg ("?" where there is
+// none): the machine's load as the beat starts.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }

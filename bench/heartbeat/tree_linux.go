@@ -11,28 +11,54 @@ import (
 
 // sampleTree sums the resident memory of process root and all its
 // descendants every 100 ms until stop is closed, and returns the
-// largest sum seen, in bytes.
-func sampleTree(root int, stop <-chan struct{}) int64 {
-	var peak int64
+// largest sums seen, in bytes: of their RSS and of their PSS (shared
+// pages divided among the processes sharing them: the sandboxes' exec
+// servers run one program's pages).
+func sampleTree(root int, stop <-chan struct{}) (rss, pss int64) {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if s := treeRSS(root); s > peak {
-			peak = s
+		r, pids := treeRSS(root)
+		if r > rss {
+			rss = r
+			pss = max(pss, sumPSS(pids))
 		}
 		select {
 		case <-stop:
-			return peak
+			return rss, pss
 		case <-tick.C:
 		}
 	}
 }
 
-// treeRSS is the summed RSS of root and its descendants now.
-func treeRSS(root int) int64 {
+// sumPSS sums the Pss line of each process's smaps_rollup, in bytes.
+func sumPSS(pids []int) int64 {
+	var sum int64
+	for _, pid := range pids {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
+		if err != nil {
+			continue
+		}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			if v, ok := bytes.CutPrefix(line, []byte("Pss:")); ok {
+				f := bytes.Fields(v)
+				if len(f) > 0 {
+					kb, _ := strconv.ParseInt(string(f[0]), 10, 64)
+					sum += kb << 10
+				}
+				break
+			}
+		}
+	}
+	return sum
+}
+
+// treeRSS is the summed RSS of root and its descendants now, and their
+// process ids.
+func treeRSS(root int) (int64, []int) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return 0
+		return 0, nil
 	}
 	children := map[int][]int{}
 	rss := map[int]int64{}
@@ -62,12 +88,14 @@ func treeRSS(root int) int64 {
 		rss[pid] = pages * page
 	}
 	var sum int64
+	var pids []int
 	queue := []int{root}
 	for len(queue) > 0 {
 		pid := queue[0]
 		queue = queue[1:]
 		sum += rss[pid]
+		pids = append(pids, pid)
 		queue = append(queue, children[pid]...)
 	}
-	return sum
+	return sum, pids
 }

@@ -43,7 +43,8 @@ type Heartbeat struct {
 	IntervalSec    int `json:"intervalSec"`
 	MaxDurationSec int `json:"maxDurationSec"`
 	// MaxConcurrentAgents caps agents running at once; 0 means "auto":
-	// four per core, 4 to 16, at most one per GiB of available memory.
+	// eight per core, 4 to 64, at most one per 512 MiB of available
+	// memory (heartbeat.AutoConcurrency).
 	MaxConcurrentAgents AutoInt `json:"maxConcurrentAgents"`
 }
 

@@ -33,7 +33,7 @@ var keys = []key{
 	{name: "model", help: "default model, provider/model", str: func(c *Config) *string { return &c.Model }, check: checkModel},
 	{name: "heartbeat.intervalSec", help: "seconds between heartbeats", num: func(c *Config) *int { return &c.Heartbeat.IntervalSec }, min: 10, max: 86400},
 	{name: "heartbeat.maxDurationSec", help: "longest a heartbeat may run, in seconds", num: func(c *Config) *int { return &c.Heartbeat.MaxDurationSec }, min: 60, max: 86400},
-	{name: "heartbeat.maxConcurrentAgents", help: "agents running at once", auto: func(c *Config) *AutoInt { return &c.Heartbeat.MaxConcurrentAgents }, min: 1, max: 64},
+	{name: "heartbeat.maxConcurrentAgents", help: "agents running at once", auto: func(c *Config) *AutoInt { return &c.Heartbeat.MaxConcurrentAgents }, min: 1, max: 1024},
 	{name: "agent.env", help: "extra environment variable names passed to agent commands", list: func(c *Config) *[]string { return &c.Agent.Env }, check: checkEnvName, items: "environment variable names"},
 	{name: "policy.allow", help: "command patterns every project's agents run without asking, separated by ;", list: func(c *Config) *[]string { return &c.Policy.Allow }, check: checkPattern, items: "command patterns", sep: ";"},
 	{name: "policy.ask", help: "command patterns that always wait for a person's approval, separated by ;", list: func(c *Config) *[]string { return &c.Policy.Ask }, check: checkPattern, items: "command patterns", sep: ";"},

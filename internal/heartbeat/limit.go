@@ -8,20 +8,25 @@ import (
 	"strings"
 )
 
-// Sizing of "auto" concurrency. Agents mostly wait on the model, so
-// several run per core: four per core, at least four, at most sixteen
-// (docs/heartbeat.md has the measurements). An agent's tools (builds,
-// tests) may need about memPerAgent, so available memory bounds it too.
+// Sizing of "auto" concurrency (docs/heartbeat.md "Concurrency"). Agents
+// mostly wait on the model: with the sandbox on, a waiting agent costs
+// the machine about 5 MB resident (its sandbox's bwrap and command
+// server; 1 MB of it not shared) and its run's set-up and end a fraction
+// of a CPU second, so eight run per core, at least four, at most 64. The
+// memory an agent's tools need (a build, a test suite; the sandbox caps
+// one run at limits.memoryMiB) bounds it too: one agent per memPerAgent
+// of available memory.
 const (
-	agentsPerCore = 4
+	agentsPerCore = 8
 	minAuto       = 4
-	maxAuto       = 16
-	memPerAgent   = 1 << 30
+	maxAuto       = 64
+	memPerAgent   = 512 << 20
 )
 
 // AutoConcurrency derives how many agents may run at once from the number
-// of cores and the available memory (bytes; 0 when unknown): four per
-// core, between 4 and 16, at most one per GiB available, at least one.
+// of cores and the available memory (bytes; 0 when unknown): eight per
+// core, between 4 and 64, at most one per 512 MiB available, at least
+// one.
 func AutoConcurrency(cores int, availMem uint64) int {
 	n := min(max(agentsPerCore*cores, minAuto), maxAuto)
 	if availMem > 0 {

@@ -18,18 +18,18 @@ func TestAutoConcurrency(t *testing.T) {
 		mem   uint64
 		want  int
 	}{
-		{2, 16 * gib, 8},    // four per core: agents mostly wait on the model
-		{1, 16 * gib, 4},    // at least four
-		{16, 3 * gib, 3},    // memory bound
-		{3, 0, 12},          // memory unknown: cores
-		{1, gib / 2, 1},     // never below one
-		{64, 256 * gib, 16}, // never above sixteen
+		{2, 16 * gib, 16},   // eight per core: agents mostly wait on the model
+		{1, 16 * gib, 8},    // eight on one core
+		{16, 3 * gib, 6},    // memory bound: one per 512 MiB
+		{3, 0, 24},          // memory unknown: cores
+		{1, gib / 4, 1},     // never below one
+		{64, 256 * gib, 64}, // never above 64
 	} {
 		if got := heartbeat.AutoConcurrency(tc.cores, tc.mem); got != tc.want {
 			t.Errorf("AutoConcurrency(%d, %d GiB) = %d, want %d", tc.cores, tc.mem/gib, got, tc.want)
 		}
 	}
-	if n := heartbeat.MachineConcurrency(); n < 1 || n > 16 {
+	if n := heartbeat.MachineConcurrency(); n < 1 || n > 64 {
 		t.Errorf("MachineConcurrency() = %d", n)
 	}
 }

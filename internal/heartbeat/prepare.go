@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/scheduletool"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/session"
@@ -76,7 +77,9 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time) (Job, *O
 // tells the ticket when the branch was started again or moved.
 func (r *runState) openWorkspace(ctx context.Context) *Outcome {
 	h, t := r.h, r.plan.Ticket
-	ws, err := h.opts.Workspaces.Prepare(ctx, r.plan.Project, t)
+	// The executor is marked as it opens, before its first command
+	// (marking it later would start its sandbox again).
+	ws, err := h.opts.Workspaces.Prepare(executor.WithMark(ctx, runMark(r.run.ID)), r.plan.Project, t)
 	var repoErr *workspace.RepoError
 	switch {
 	case errors.As(err, &repoErr) && ctx.Err() == nil:

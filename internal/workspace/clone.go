@@ -31,7 +31,7 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 		if err := os.RemoveAll(clone); err != nil {
 			return nil, fmt.Errorf("clone %s: %w", repo, err)
 		}
-		if _, err := g.clone(ctx, "--origin", Remote, "--", repo, slug); err != nil {
+		if _, err := g.clone(ctx, append(p.cloneIdentity(), "--origin", Remote, "--", repo, slug)...); err != nil {
 			os.RemoveAll(clone)
 			return nil, fmt.Errorf("clone %s: %w", repo, err)
 		}
@@ -40,7 +40,7 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 	if err != nil {
 		return nil, err
 	}
-	if url, _ := c.run(ctx, "config", "--get", "remote."+Remote+".url"); url != repo {
+	if c.conf.any("remote."+Remote+".url") != repo {
 		// The project's repo was edited since the clone was made (or the
 		// clone recorded credentials before they were kept out of it).
 		if _, err := c.run(ctx, "remote", "set-url", Remote, repo); err != nil {
@@ -68,19 +68,21 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 func (p *Provider) ensureIdentity(ctx context.Context, c *cloneGit) error {
 	want := p.opts.AgentIdentity
 	if want.Email == "" {
-		if email, _ := c.run(ctx, "config", "--local", "user.email"); email != "" {
+		if c.conf.local("user.email") != "" {
 			return nil
 		}
 		want = Identity{Name: botName, Email: botEmail}
-		if e, _ := c.run(ctx, "config", "user.email"); e != "" {
+		if e := c.conf.any("user.email"); e != "" {
 			want.Email = e
-			if n, _ := c.run(ctx, "config", "user.name"); n != "" {
+			if n := c.conf.any("user.name"); n != "" {
 				want.Name = n
 			}
 		}
 	}
+	// The values are compared with the config openClone read (the
+	// agent's commands not running); only a differing one is written.
 	for _, kv := range [][2]string{{"user.name", want.Name}, {"user.email", want.Email}} {
-		if cur, _ := c.run(ctx, "config", "--local", kv[0]); cur == kv[1] {
+		if c.conf.local(kv[0]) == kv[1] {
 			continue
 		}
 		if _, err := c.run(ctx, "config", "--local", kv[0], kv[1]); err != nil {
@@ -88,4 +90,19 @@ func (p *Provider) ensureIdentity(ctx context.Context, c *cloneGit) error {
 		}
 	}
 	return nil
+}
+
+// cloneIdentity is the clone command's settings of Options.AgentIdentity,
+// so that a new clone has it from the start and ensureIdentity writes
+// nothing; none when it is not set (ensureIdentity then reads the user's).
+func (p *Provider) cloneIdentity() []string {
+	id := p.opts.AgentIdentity
+	if id.Email == "" {
+		return nil
+	}
+	args := []string{"--config", "user.email=" + id.Email}
+	if id.Name != "" {
+		args = append(args, "--config", "user.name="+id.Name)
+	}
+	return args
 }

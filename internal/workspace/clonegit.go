@@ -57,6 +57,7 @@ var cloneEnv = []string{
 type cloneGit struct {
 	g    *gitRunner
 	slug string
+	conf clonedConfig // what openClone's check read
 }
 
 // openClone checks the clone projects/slug (see cloneGit) before the host
@@ -68,10 +69,11 @@ func (g *gitRunner) openClone(ctx context.Context, slug, url string) (*cloneGit,
 	if err := checkCloneLayout(slug, filepath.Join(g.projects, slug, ".git")); err != nil {
 		return nil, err
 	}
-	if err := g.checkConfig(ctx, slug, url); err != nil {
+	conf, err := g.checkConfig(ctx, slug, url)
+	if err != nil {
 		return nil, err
 	}
-	return &cloneGit{g: g, slug: slug}, nil
+	return &cloneGit{g: g, slug: slug, conf: conf}, nil
 }
 
 // run runs a local git command in the clone.

@@ -71,12 +71,15 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 			return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 		}
 	}
-	if err := p.ensureWorktree(ctx, c, ws, t.Branch != ""); err != nil {
+	if err := p.ensureWorktree(ctx, c, ws, t.Branch != "", seen != ""); err != nil {
 		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 	}
 	if ws.Exec, err = p.opts.OpenAgent(proj, ws.Root, ws.Clone); err != nil {
 		return nil, fmt.Errorf("open worktree of %s: %w", t.Ref(), err)
 	}
+	// The run's mark goes on before the checkout's command starts the
+	// sandbox, which the run then keeps.
+	executor.ApplyMark(ctx, ws.Exec)
 	if err := p.checkOut(ctx, c, ws); err != nil {
 		ws.Close()
 		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
@@ -91,19 +94,23 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 }
 
 // see records in the project's review repository the commit of branch on
-// the remote as Prepare's fetch saw it (see reviewRepo.see).
+// the remote as Prepare's fetch saw it (see reviewRepo.see). The clone's
+// config was just checked (ensureClone's openClone), so reading from the
+// clone does not list it again.
 func (p *Provider) see(ctx context.Context, g *gitRunner, proj board.Project, branch, remote string) error {
 	r, err := p.openReview(ctx, g, proj)
 	if err != nil {
 		return err
 	}
+	r.checked = true
 	return r.see(ctx, branch, remote)
 }
 
 // ensureWorktree makes ws.Root a worktree of the clone on ws.Branch,
 // with no files yet (checkOut writes them). hadBranch says whether the
-// ticket already recorded its branch.
-func (p *Provider) ensureWorktree(ctx context.Context, c *cloneGit, ws *Workspace, hadBranch bool) error {
+// ticket already recorded its branch, onRemote whether Prepare found it
+// among the clone's remote-tracking branches (which nothing since moved).
+func (p *Provider) ensureWorktree(ctx context.Context, c *cloneGit, ws *Workspace, hadBranch, onRemote bool) error {
 	if isWorktree(ws.Root) {
 		return nil
 	}
@@ -125,7 +132,7 @@ func (p *Provider) ensureWorktree(ctx context.Context, c *cloneGit, ws *Workspac
 	switch {
 	case c.refExists(ctx, local):
 		_, err = c.run(ctx, "worktree", "add", "--quiet", "--no-checkout", ws.Root, ws.Branch)
-	case c.refExists(ctx, remote):
+	case onRemote:
 		_, err = c.run(ctx, "worktree", "add", "--quiet", "--no-checkout", "-b", ws.Branch, ws.Root, remote)
 	default:
 		ws.Recreated = hadBranch

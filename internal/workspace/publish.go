@@ -46,6 +46,7 @@ func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) 
 	if err != nil {
 		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
 	}
+	r.checked = true // openClone just checked the config
 	head, n, err := r.ahead(ctx, ws.Branch)
 	if err != nil || n == 0 {
 		return false, err

@@ -98,34 +98,74 @@ func deniedKey(key, url string) bool {
 // projects/slug, settings of the clone's own config that would change where
 // git connects or make it run a program (see deniedKey). It lists what git
 // reads with includes followed, so a key an include pulls in is seen too,
-// and fails closed when the config cannot be read.
-func (g *gitRunner) checkConfig(ctx context.Context, slug, url string) error {
+// and fails closed when the config cannot be read. It returns what it
+// read (see clonedConfig for what that may be used for).
+func (g *gitRunner) checkConfig(ctx context.Context, slug, url string) (clonedConfig, error) {
 	out, err := (&cloneGit{g: g, slug: slug}).run(ctx, "config", "--list", "--null", "--show-scope", "--show-origin")
 	if err != nil {
-		return fmt.Errorf("read the git config of projects/%s: %w", slug, err)
+		return nil, fmt.Errorf("read the git config of projects/%s: %w", slug, err)
 	}
+	conf := parseConfigList(out)
 	var bad []ConfigSetting
-	for _, e := range parseConfigList(out) {
+	for _, e := range conf {
 		if (e.Scope == "local" || e.Scope == "worktree") && deniedKey(e.Key, url) {
-			bad = append(bad, e)
+			bad = append(bad, e.ConfigSetting)
 		}
 	}
 	if len(bad) > 0 {
-		return &UnsafeConfigError{Slug: slug, Settings: bad}
+		return nil, &UnsafeConfigError{Slug: slug, Settings: bad}
 	}
-	return nil
+	return conf, nil
+}
+
+// configEntry is one line of `git config --list`: the setting and its
+// value.
+type configEntry struct {
+	ConfigSetting
+	value string
+}
+
+// clonedConfig is a clone's config as checkConfig read it, the agent's
+// commands not running in that worktree: it only tells whether a setting
+// the runtime writes already holds the value the runtime would write
+// (ensureIdentity, the remote's URL). No path, ref or setting is taken
+// from it.
+type clonedConfig []configEntry
+
+// local is the value of key in the clone's own .git/config (as `git
+// config --local` reads it: no includes), "" when unset.
+func (c clonedConfig) local(key string) string {
+	v := ""
+	for _, e := range c {
+		if e.Key == key && e.Scope == "local" && !e.Included {
+			v = e.value
+		}
+	}
+	return v
+}
+
+// any is the value of key as `git config key` reads it (every scope,
+// includes followed, the last one wins), "" when unset.
+func (c clonedConfig) any(key string) string {
+	v := ""
+	for _, e := range c {
+		if e.Key == key {
+			v = e.value
+		}
+	}
+	return v
 }
 
 // parseConfigList parses `git config --list --null --show-scope
 // --show-origin`: scope NUL origin NUL key [LF value] NUL, repeated.
-func parseConfigList(out string) []ConfigSetting {
+func parseConfigList(out string) clonedConfig {
 	fields := strings.Split(out, "\x00")
-	var es []ConfigSetting
+	var es clonedConfig
 	for i := 0; i+2 < len(fields); i += 3 {
 		scope, origin, kv := fields[i], fields[i+1], fields[i+2]
-		key, _, _ := strings.Cut(kv, "\n")
+		key, value, _ := strings.Cut(kv, "\n")
 		own := origin == "file:.git/config" || origin == "file:.git/config.worktree"
-		es = append(es, ConfigSetting{Scope: scope, Key: key, Included: !own})
+		es = append(es, configEntry{ConfigSetting{Scope: scope, Key: key, Included: !own}, value})
 	}
 	return es
 }

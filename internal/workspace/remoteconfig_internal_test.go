@@ -44,11 +44,11 @@ func TestParseConfigList(t *testing.T) {
 		"worktree", "file:.git/config.worktree", "http.proxy\np",
 	}, "\x00") + "\x00"
 	got := parseConfigList(out)
-	want := []ConfigSetting{
-		{Scope: "global", Key: "user.name", Included: true},
-		{Scope: "local", Key: "credential.helper"},
-		{Scope: "local", Key: "core.sshcommand", Included: true},
-		{Scope: "worktree", Key: "http.proxy"},
+	want := clonedConfig{
+		{ConfigSetting{Scope: "global", Key: "user.name", Included: true}, "U"},
+		{ConfigSetting{Scope: "local", Key: "credential.helper"}, ""},
+		{ConfigSetting{Scope: "local", Key: "core.sshcommand", Included: true}, "ssh -i\nx"},
+		{ConfigSetting{Scope: "worktree", Key: "http.proxy"}, "p"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("parseConfigList = %+v, want %+v", got, want)
@@ -57,6 +57,17 @@ func TestParseConfigList(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("entry %d = %+v, want %+v", i, got[i], want[i])
 		}
+	}
+	// Only what the clone's own .git/config says counts as local; the
+	// last value wins, as with git config.
+	if v := got.local("core.sshcommand"); v != "" {
+		t.Errorf("local(core.sshcommand) = %q, want \"\" (it comes from an include)", v)
+	}
+	if v := got.any("user.name"); v != "U" {
+		t.Errorf("any(user.name) = %q, want U", v)
+	}
+	if v := got.local("user.name"); v != "" {
+		t.Errorf("local(user.name) = %q, want \"\" (it is the global config's)", v)
 	}
 }
 

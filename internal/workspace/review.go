@@ -103,6 +103,10 @@ type reviewRepo struct {
 	dir  string     // relative to the projects directory
 	abs  string
 	proj board.Project
+	// checked is set by a caller that checked the clone's config
+	// (openClone) right before reading from it, so fromClone does not
+	// list it a second time; the layout is checked again anyway.
+	checked bool
 }
 
 // openReview makes the project's review repository when it is not there
@@ -188,8 +192,10 @@ func (r *reviewRepo) fromClone(ctx context.Context, branch, src, dst string) (st
 	if err := checkGitDir(r.proj.Slug, filepath.Join(clone, ".git")); err != nil {
 		return "", err
 	}
-	if err := r.host.checkConfig(ctx, r.proj.Slug, clone); err != nil {
-		return "", fmt.Errorf("read %s from the clone: %w", branch, err)
+	if !r.checked {
+		if _, err := r.host.checkConfig(ctx, r.proj.Slug, clone); err != nil {
+			return "", fmt.Errorf("read %s from the clone: %w", branch, err)
+		}
 	}
 	_, err = r.git(ctx, "-c", "fetch.fsckObjects=true", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
 		"--no-recurse-submodules", "--no-auto-maintenance", "--upload-pack="+uploadPack(), "--", clone, "+"+src+":"+dst)
@@ -245,11 +251,20 @@ func (r *reviewRepo) tip(ctx context.Context, branch string) (string, error) {
 // many commits it has that the default branch lacks; a branch that is not
 // in the clone is an error.
 func (r *reviewRepo) ahead(ctx context.Context, branch string) (string, int, error) {
-	base, err := r.fetchDefault(ctx)
-	if err != nil {
-		return "", 0, err
-	}
+	// The two fetches write different refs of the review repository and
+	// run at once: one waits on the network, the other on the clone.
+	var base string
+	var baseErr error
+	fetched := make(chan struct{})
+	go func() {
+		defer close(fetched)
+		base, baseErr = r.fetchDefault(ctx)
+	}()
 	tip, err := r.fetchClone(ctx, branch)
+	<-fetched
+	if baseErr != nil {
+		return "", 0, baseErr
+	}
 	if err != nil {
 		return "", 0, err
 	}

@@ -2,6 +2,7 @@ package local
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"time"
 )
@@ -11,9 +12,11 @@ import (
 // the command's process group (setsid, double forks), so KillMarked can
 // find what a command left running after its runtime died. Call it before
 // the executor is shared. The pair is no secret: it names, it does not
-// grant.
+// grant. A pair the executor already has is not added again.
 func (l *Executor) Mark(kv string) {
-	l.marks = append(l.marks, kv)
+	if !slices.Contains(l.marks, kv) {
+		l.marks = append(l.marks, kv)
+	}
 }
 
 // killRetries bounds how often KillMarked scans again for processes that

@@ -30,7 +30,8 @@
 // a command ends, the server kills its group, the processes carrying its
 // own number (BONSAI_SANDBOX_COMMAND, which a process leaving the
 // session keeps), and, when no other command runs, every process of the
-// sandbox but itself and bwrap's init: so a command leaves nothing
+// sandbox but itself (it is the sandbox's PID 1, bwrap --as-pid-1, and
+// waits for the orphans reparented to it): so a command leaves nothing
 // behind, as with one sandbox per command, except that while commands
 // of the same executor run concurrently, a process that both left its
 // command's session and dropped the variable lives until the sandbox

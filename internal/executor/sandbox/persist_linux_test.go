@@ -59,7 +59,9 @@ func TestPersistent_Restart(t *testing.T) {
 			if second == first || second == nil {
 				t.Fatal("no new server")
 			}
-			if code, out := shell(t, s, "echo before; kill -9 $PPID; sleep 5; echo after"); code != 137 || !strings.HasPrefix(out, "before\n") || strings.Contains(out, "after") || !strings.Contains(out, "sandbox ended") {
+			// The server is PID 1 of the sandbox, which SIGKILL from
+			// inside does not reach; an unhandled SIGABRT ends it.
+			if code, out := shell(t, s, "echo before; kill -ABRT $PPID; sleep 5; echo after"); code != 137 || !strings.HasPrefix(out, "before\n") || strings.Contains(out, "after") || !strings.Contains(out, "sandbox ended") {
 				t.Fatalf("a command that killed its server: exit %d: %q", code, out)
 			}
 			if code, out := shell(t, s, "echo three"); code != 0 || out != "three\n" {
@@ -81,7 +83,7 @@ func TestPersistent_KilledBeforeItsPID(t *testing.T) {
 	root := t.TempDir()
 	// The test binary is the server here: it reads pidDelayVar.
 	s := open(t, root, Options{Env: []string{pidDelayVar}, Server: testBinary(t)})
-	code, out := shell(t, s, "echo ran >> runs; kill -9 $PPID; sleep 5")
+	code, out := shell(t, s, "echo ran >> runs; kill -ABRT $PPID; sleep 5")
 	if code != 137 || !strings.Contains(out, "sandbox ended") {
 		t.Errorf("exit %d: %q", code, out)
 	}
@@ -383,4 +385,72 @@ func TestPersistent_LargeRequest(t *testing.T) {
 	if code, out := shell(t, s, "cat <<'EOF'\n"+big+"\nEOF"); code != 0 || out != big+"\n" {
 		t.Fatalf("exit %d, %d bytes back", code, len(out))
 	}
+}
+
+// TestPersistent_MarkAgainKeepsServer: marking the executor with a mark it
+// already has (the workspace marks it before the checkout, the heartbeat
+// again after) keeps the running sandbox; a new mark starts a new one
+// whose processes carry it.
+func TestPersistent_MarkAgainKeepsServer(t *testing.T) {
+	requireBwrap(t)
+	root := t.TempDir()
+	s := open(t, root, Options{})
+	mark := "BONSAI_RUN_ID=again-" + filepath.Base(root)
+	s.Mark(mark)
+	if code, out := shell(t, s, "echo $BONSAI_RUN_ID"); code != 0 || out != "again-"+filepath.Base(root)+"\n" {
+		t.Fatalf("exit %d: %q", code, out)
+	}
+	first := running(s)
+	s.Mark(mark)
+	shell(t, s, "true")
+	if running(s) != first {
+		t.Error("marking again with the same mark started the sandbox again")
+	}
+	s.Mark("BONSAI_OTHER=1")
+	if code, out := shell(t, s, "cat /proc/1/environ | tr '\\0' '\\n' | grep -c -e ^BONSAI_OTHER=1 -e ^BONSAI_RUN_ID="); code != 0 || out != "2\n" {
+		t.Errorf("after a new mark, the sandbox's first process has %q of the two marks (exit %d)", out, code)
+	}
+	if running(s) == first {
+		t.Error("a new mark kept the sandbox whose processes lack it")
+	}
+}
+
+// TestPersistent_ServerIsPID1ReapsOrphans: the command server is the
+// sandbox's PID 1 (bwrap --as-pid-1, one bwrap process fewer a sandbox),
+// so the orphans a command leaves are its children, and it waits for
+// them: none stays a zombie while another command runs.
+func TestPersistent_ServerIsPID1ReapsOrphans(t *testing.T) {
+	requireBwrap(t)
+	root := t.TempDir()
+	s := open(t, root, Options{})
+	if code, out := shell(t, s, "tr '\\0' ' ' < /proc/1/cmdline"); code != 0 || !strings.Contains(out, " --serve ") {
+		t.Fatalf("PID 1 of the sandbox is %q (exit %d), want the command server", out, code)
+	}
+	// A command keeps the server busy, so that it does not end every
+	// process when the next one ends.
+	busy := make(chan struct{})
+	go func() {
+		defer close(busy)
+		s.Shell(context.Background(), "touch .busy; sleep 300", executor.RunOptions{Timeout: 5 * time.Minute})
+	}()
+	waitFile(t, filepath.Join(root, ".busy"))
+	// Orphans: each subshell's true outlives its parent for a moment,
+	// then dies reparented to PID 1.
+	if code, out := shell(t, s, "for i in 1 2 3 4 5; do (sh -c 'sleep 0.05' &); done; sleep 0.3"); code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	zombies := "for f in /proc/[0-9]*/stat; do cut -d' ' -f3 $f; done 2>/dev/null | grep -c Z"
+	deadline := time.Now().Add(time.Minute)
+	for {
+		_, out := shell(t, s, zombies)
+		if strings.TrimSpace(out) == "0" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s zombies still in the sandbox after a minute", strings.TrimSpace(out))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.Close()
+	<-busy
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -144,8 +145,13 @@ func (s *Executor) Close() error {
 // Mark adds the KEY=VALUE pair kv to the environment of every command,
 // inside the sandbox too, so local.KillMarked finds them (see local.Mark).
 // A persistent sandbox already running is ended, so that the next
-// command starts one whose every process carries the mark.
+// command starts one whose every process carries the mark. A mark the
+// executor already has changes nothing: the running sandbox carries it
+// (executor.WithMark marks the executor before its first command).
 func (s *Executor) Mark(kv string) {
+	if slices.Contains(s.env, kv) {
+		return
+	}
 	s.Executor.Mark(kv)
 	s.env = append(s.env, kv)
 	s.stopServer(false)

@@ -44,7 +44,10 @@ type cmdServer struct {
 // half-closes or drops the connection, and kills what a command leaves
 // behind when it ends: its group, the processes carrying its
 // commandVar, and, when no other command runs, every process of the
-// sandbox but the server and bwrap's init. It passes the signals a
+// sandbox but the server (and bwrap's init, where it has one). As the
+// sandbox's PID 1 (bwrap --as-pid-1) it waits for the orphans
+// reparented to it (reapOrphans); its end then ends every process of
+// the sandbox. It passes the signals a
 // bridge forwards on to every running command's group. It returns when
 // the listener fails.
 func serve(args []string) int {
@@ -63,6 +66,7 @@ func serve(args []string) int {
 		return 126
 	}
 	s := &cmdServer{running: map[int]bool{}}
+	s.reapOrphans()
 	if args[0] != "-" {
 		pl, addr, err := listenLoopback()
 		if err != nil {

@@ -1,0 +1,211 @@
+package workspace_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/gittest"
+	"github.com/bonsai-run/bonsai/internal/workspace"
+)
+
+// gitSubcommand is the git subcommand of argv past its -c settings, and
+// its first argument.
+func gitSubcommand(argv []string) (string, string) {
+	i := 1
+	for i+1 < len(argv) && argv[i] == "-c" {
+		i += 2
+	}
+	if i >= len(argv) {
+		return "", ""
+	}
+	if i+1 < len(argv) {
+		return argv[i], argv[i+1]
+	}
+	return argv[i], ""
+}
+
+// configReads are the `git config` commands of calls that read one
+// setting (everything but the one --list of the clone's check and the
+// writes of two arguments).
+func configReads(calls []call) []string {
+	var out []string
+	for _, c := range calls {
+		if sub, first := gitSubcommand(c.argv); sub == "config" && first != "--list" {
+			rest := c.argv[slices.Index(c.argv, "config")+1:]
+			if len(rest) == 1 || (len(rest) == 2 && strings.HasPrefix(rest[0], "--")) {
+				out = append(out, strings.Join(rest, " "))
+			}
+		}
+	}
+	return out
+}
+
+// A run's set-up reads the clone's config once (the check's --list) and
+// takes the identity and the remote's URL from what it read: on a new
+// clone and on one already there, no single setting is read again, and a
+// clone made with Options.AgentIdentity has it from the clone command.
+func TestProvider_PrepareReadsTheConfigOnce(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	rec := &recorder{}
+	p, err := workspace.New(workspace.Options{
+		Projects: filepath.Join(data, "projects"), Worktrees: filepath.Join(data, "worktrees"),
+		Open: rec.open, AgentIdentity: workspace.Identity{Name: "Agent", Email: "agent@example.invalid"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := project(newRepo(t))
+	for n := 1; n <= 2; n++ {
+		rec.mu.Lock()
+		rec.calls = nil
+		rec.mu.Unlock()
+		prepare(t, p, proj, ticket(n, "x"))
+		rec.mu.Lock()
+		calls := slices.Clone(rec.calls)
+		rec.mu.Unlock()
+		if reads := configReads(calls); len(reads) > 0 {
+			t.Errorf("Prepare %d read single settings again: %q", n, reads)
+		}
+		var sets []string
+		for _, c := range calls {
+			if sub, first := gitSubcommand(c.argv); sub == "config" && first == "--local" {
+				if rest := c.argv[slices.Index(c.argv, "config")+1:]; len(rest) == 3 {
+					sets = append(sets, strings.Join(rest, " "))
+				}
+			}
+		}
+		if len(sets) > 0 {
+			t.Errorf("Prepare %d wrote the identity the clone already had: %q", n, sets)
+		}
+	}
+	clone := p.ClonePath("demo")
+	for key, want := range map[string]string{"user.name": "Agent", "user.email": "agent@example.invalid"} {
+		if got := gittest.Run(t, clone, "config", "--local", key); got != want {
+			t.Errorf("clone's %s = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// A ticket whose branch is on the remote (a resumed ticket) has Prepare
+// read that branch from the clone into the review repository: the
+// clone's config is listed once all the same.
+func TestProvider_PrepareOfAPushedBranchListsTheConfigOnce(t *testing.T) {
+	t.Parallel()
+	src := newRepo(t)
+	gittest.Run(t, src, "branch", "bonsai/demo/3-x")
+	p, rec, _ := newProvider(t)
+	tk := ticket(3, "x")
+	tk.Branch = "bonsai/demo/3-x"
+	prepare(t, p, project(src), tk)
+	if n := len(rec.find("--list")); n != 1 {
+		t.Errorf("Prepare listed the clone's config %d times, want 1", n)
+	}
+}
+
+// A clone whose own config has another identity (a person changed it, or
+// an older Bonsai wrote it) gets Options.AgentIdentity written back.
+func TestProvider_PrepareRewritesAChangedIdentity(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	p, err := workspace.New(workspace.Options{
+		Projects: filepath.Join(data, "projects"), Worktrees: filepath.Join(data, "worktrees"),
+		Open:          func(root string) (executor.Executor, error) { return local.New(root, local.Options{}) },
+		AgentIdentity: workspace.Identity{Name: "Agent", Email: "agent@example.invalid"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := project(newRepo(t))
+	prepare(t, p, proj, ticket(1, "x"))
+	clone := p.ClonePath("demo")
+	gittest.Run(t, clone, "config", "--local", "user.email", "someone@example.invalid")
+	prepare(t, p, proj, ticket(2, "y"))
+	if got := gittest.Run(t, clone, "config", "--local", "user.email"); got != "agent@example.invalid" {
+		t.Errorf("clone's user.email = %q, want it written back", got)
+	}
+}
+
+// Push lists the clone's config once (openClone's check) before it reads
+// the branch from the clone, not a second time for the fetch.
+func TestProvider_PushChecksTheConfigOnce(t *testing.T) {
+	t.Parallel()
+	src := newRepo(t)
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	gittest.Run(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
+	p, rec, _ := newProvider(t)
+	proj := project("file://" + bare)
+	ws := prepare(t, p, proj, ticket(5, "Add feature"))
+	os.WriteFile(filepath.Join(ws.Root, "feature.txt"), []byte("done\n"), 0o644)
+	gittest.Run(t, ws.Root, "add", ".")
+	gittest.Run(t, ws.Root, "commit", "-q", "-m", "add feature")
+	before := len(rec.find("--list"))
+	if pushed, err := p.Push(context.Background(), proj, ws); err != nil || !pushed {
+		t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
+	}
+	if n := len(rec.find("--list")) - before; n != 1 {
+		t.Errorf("Push listed the clone's config %d times, want 1", n)
+	}
+}
+
+// markRecorder records, in order, the marks given to an agent executor
+// and the commands it runs.
+type markRecorder struct {
+	*local.Executor
+	mu     sync.Mutex
+	events []string
+}
+
+func (m *markRecorder) Mark(kv string) {
+	m.mu.Lock()
+	m.events = append(m.events, "mark "+kv)
+	m.mu.Unlock()
+	m.Executor.Mark(kv)
+}
+
+func (m *markRecorder) Exec(ctx context.Context, argv []string, opts executor.RunOptions) (executor.Exit, error) {
+	m.mu.Lock()
+	sub, _ := gitSubcommand(argv)
+	m.events = append(m.events, "exec "+sub)
+	m.mu.Unlock()
+	return m.Executor.Exec(ctx, argv, opts)
+}
+
+// Prepare marks the agent's executor with the context's run mark
+// (executor.WithMark) before the checkout runs its first command, so a
+// sandbox started for the checkout carries the mark and the run keeps it.
+func TestProvider_PrepareMarksBeforeTheCheckout(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	var agent *markRecorder
+	p, err := workspace.New(workspace.Options{
+		Projects: filepath.Join(data, "projects"), Worktrees: filepath.Join(data, "worktrees"),
+		Open: func(root string) (executor.Executor, error) { return local.New(root, local.Options{}) },
+		OpenAgent: func(_ board.Project, root, _ string) (executor.Executor, error) {
+			l, err := local.New(root, local.Options{})
+			agent = &markRecorder{Executor: l}
+			return agent, err
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := executor.WithMark(context.Background(), "BONSAI_RUN=r1")
+	ws, err := p.Prepare(ctx, project(newRepo(t)), ticket(1, "x"))
+	if err != nil {
+		t.Fatalf("Prepare: %v", err)
+	}
+	defer ws.Close()
+	want := []string{"mark BONSAI_RUN=r1", "exec reset"}
+	if !slices.Equal(agent.events, want) {
+		t.Errorf("agent executor saw %q, want %q", agent.events, want)
+	}
+}
