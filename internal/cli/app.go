@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/notify/outbox"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -49,6 +50,9 @@ type app struct {
 	// starts beats with (tests: the bonsai binary on PATH and their own
 	// environment); nil means this binary and this process's environment.
 	beatCommand func() (exe string, env []string, err error)
+
+	// shared is what the command families of internal/cmd get (kit).
+	shared *cmdkit.App
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
@@ -216,11 +220,4 @@ func settled(s store.Store) bool {
 }
 
 // author is the name recorded on a person's comments and moves.
-func (a *app) author() string {
-	for _, k := range []string{"BONSAI_USER", "USER", "USERNAME"} {
-		if v := a.getenv(k); v != "" {
-			return v
-		}
-	}
-	return "human"
-}
+func (a *app) author() string { return cmdkit.Author(a.getenv) }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
 	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
@@ -128,16 +129,12 @@ func exitCode(err error, started bool) int {
 	return exitError
 }
 
-// usageError marks an error as the caller's mistake (exit code 2).
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
+// usageError marks an error as the caller's mistake (exit code 2); the
+// command families return the same type (cmdkit.UsageError).
+type usageError = cmdkit.UsageError
 
 // usagef returns a usage error with a formatted message.
-func usagef(format string, args ...any) error {
-	return &usageError{fmt.Errorf(format, args...)}
-}
+var usagef = cmdkit.Usagef
 
 // refuseUnknownSubcommands makes every command group below the root (project,
 // ticket, config…) refuse an unknown subcommand as a usage error; cobra would
@@ -181,7 +178,7 @@ func unknownSubcommand(cmd *cobra.Command, args []string) error {
 func explainFlagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
-		if near := nearestFlag(cmd, name); near != "" {
+		if near := cmdkit.NearestFlag(cmd, name); near != "" {
 			return fmt.Errorf("%w; did you mean --%s?", err, near)
 		}
 	}

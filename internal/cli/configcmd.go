@@ -35,7 +35,7 @@ func newConfigGetCmd(a *app) *cobra.Command {
 			}
 			v, err := c.Get(args[0])
 			if err != nil {
-				return &usageError{err}
+				return &usageError{Err: err}
 			}
 			fmt.Fprintln(a.stdout, v)
 			return nil
@@ -70,7 +70,7 @@ budgets in USD count with them). An empty value removes the setting.`,
 			}
 			c, err = c.Set(args[0], args[1])
 			if err != nil {
-				return &usageError{err}
+				return &usageError{Err: err}
 			}
 			if args[0] == "model" {
 				if err := checkModelID(a.getenv, "model", args[1]); err != nil {

@@ -35,7 +35,7 @@ See docs/credentials.md.`,
 func lookupCredential(arg string) (credentials.Name, error) {
 	n, err := credentials.ParseName(arg)
 	if err != nil {
-		return n, &usageError{err}
+		return n, &usageError{Err: err}
 	}
 	return n, nil
 }
@@ -67,7 +67,7 @@ the shell history and the process list.`,
 			secret, err := credentials.ReadSecret(a.stdin, a.stderr, n.Name)
 			var ie *credentials.InputError
 			if errors.As(err, &ie) {
-				return &usageError{err}
+				return &usageError{Err: err}
 			} else if err != nil {
 				return err
 			}

@@ -123,7 +123,7 @@ func invalid(err error) error {
 	if board.ErrorCode(err) == board.EINVALID {
 		return err
 	}
-	return &usageError{err}
+	return &usageError{Err: err}
 }
 
 // readSecretLine reads the first line of r, trimmed.

@@ -4,6 +4,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/bonsai-run/bonsai/internal/cmd/ticketcmd"
 )
 
 // oneShotGCPercent is the GC target of commands that run for milliseconds.
@@ -68,7 +70,7 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		cmds []*cobra.Command
 	}{
 		{"run", []*cobra.Command{newUpCmd(a), newServeCmd(a), newHeartbeatCmd(a), newWorkerCmd(a)}},
-		{"board", []*cobra.Command{newProjectCmd(a), newTicketCmd(a), newCommentCmd(a), newStatusCmd(a), newScheduleCmd(a), newMCPCmd(a)}},
+		{"board", []*cobra.Command{newProjectCmd(a), ticketcmd.NewCmd(a.kit(), a.ticketWiring()), ticketcmd.NewCommentCmd(a.kit()), newStatusCmd(a), newScheduleCmd(a), newMCPCmd(a)}},
 		{"agent", []*cobra.Command{newRunCmd(a), newToolCmd(a)}},
 		{"setup", []*cobra.Command{newInitCmd(a), newConfigCmd(a), newCredentialsCmd(a), newNotifyCmd(a), newStoreCmd(a), newServiceCmd(a), newDoctorCmd(a), newVersionCmd(a)}},
 	}

@@ -69,7 +69,7 @@ UI (docs/postgres.md). It replaces the timer, and the timer replaces it;
 			}
 			if binary == "" {
 				if binary, err = autostart.InstalledBinary(); errors.Is(err, autostart.ErrTemporaryBinary) {
-					return &usageError{err}
+					return &usageError{Err: err}
 				} else if err != nil {
 					return err
 				}

@@ -1,4 +1,4 @@
-package cli
+package cmdkit
 
 import (
 	"strings"
@@ -8,10 +8,10 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// nearestFlag returns the flag of cmd that an unknown flag name was most
+// NearestFlag returns the flag of cmd that an unknown flag name was most
 // likely meant to be (--criteria for --criterion, --desc for
 // --description), or "" when none is close.
-func nearestFlag(cmd *cobra.Command, name string) string {
+func NearestFlag(cmd *cobra.Command, name string) string {
 	name, _, _ = strings.Cut(name, "=")
 	best, bestDist := "", 3 // farther than 2 edits is no suggestion
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {

@@ -1,7 +1,8 @@
-package cli
+package ticketcmd
 
 import (
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,7 +13,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
-func newTicketEditCmd(a *app) *cobra.Command {
+func newTicketEditCmd(a *cmdkit.App) *cobra.Command {
 	var (
 		title, description, descriptionFile string
 		criteria                            []string
@@ -24,7 +25,7 @@ func newTicketEditCmd(a *app) *cobra.Command {
 		Example: `  bonsai ticket edit demo#3 --priority 0
   bonsai ticket edit demo#3 --criterion "--verbose prints each step" --criterion "documented in --help"
   bonsai ticket edit demo#3 --description-file notes.md`,
-		Args: exactArgs("<slug>#<n>"),
+		Args: cmdkit.ExactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := board.ParseRef(args[0])
 			if err != nil {
@@ -58,9 +59,9 @@ func newTicketEditCmd(a *app) *cobra.Command {
 				u.Priority = &priority
 			}
 			if u.IsZero() {
-				return usagef("nothing to change; give at least one of --title, --description, --description-file, --criterion, --priority")
+				return cmdkit.Usagef("nothing to change; give at least one of --title, --description, --description-file, --criterion, --priority")
 			}
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -68,7 +69,7 @@ func newTicketEditCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "Updated %s\n", t.Ref())
+			fmt.Fprintf(a.Stdout, "Updated %s\n", t.Ref())
 			return nil
 		},
 	}
@@ -77,28 +78,28 @@ func newTicketEditCmd(a *app) *cobra.Command {
 	f.StringVar(&description, "description", "", "new description (Markdown)")
 	f.StringVar(&descriptionFile, "description-file", "", "read the new description from a file, or - for standard input")
 	f.StringArrayVar(&criteria, "criterion", nil, "replace the acceptance criteria (repeat for several)")
-	addPriorityFlag(f, &priority)
+	cmdkit.AddPriorityFlag(f, &priority)
 	cmd.MarkFlagsMutuallyExclusive("description", "description-file")
 	return cmd
 }
 
 // moveTicket moves a ticket as a person and reports the new state.
-func moveTicket(cmd *cobra.Command, a *app, refArg string, req board.MoveRequest) (board.Ticket, error) {
+func moveTicket(cmd *cobra.Command, a *cmdkit.App, refArg string, req board.MoveRequest) (board.Ticket, error) {
 	ref, err := board.ParseRef(refArg)
 	if err != nil {
 		return board.Ticket{}, err
 	}
-	s, err := a.openStore(cmd.Context())
+	s, err := a.OpenStore(cmd.Context())
 	if err != nil {
 		return board.Ticket{}, err
 	}
 	if err := land.CheckLeaveDone(cmd.Context(), s, ref, req); err != nil {
 		return board.Ticket{}, err
 	}
-	return s.MoveTicket(cmd.Context(), ref, req, a.author())
+	return s.MoveTicket(cmd.Context(), ref, req, a.Author())
 }
 
-func newTicketMoveCmd(a *app) *cobra.Command {
+func newTicketMoveCmd(a *cmdkit.App, approve Approver) *cobra.Command {
 	return &cobra.Command{
 		Use:   "move <slug>#<n> <STATE>",
 		Short: "Move a ticket to another state, as a person",
@@ -108,7 +109,7 @@ hand tickets to the agent (BACKLOG → RESEARCH or IN_PROGRESS), take them back
 work (see 'ticket return'). Only the agent moves a ticket to VERIFICATION.
 A refused move exits with code 4 and names the rule.`,
 		Example: "  bonsai ticket move demo#3 RESEARCH",
-		Args:    exactArgs("<slug>#<n>", "<STATE>"),
+		Args:    cmdkit.ExactArgs("<slug>#<n>", "<STATE>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			to, err := board.ParseState(args[1])
 			if err != nil {
@@ -116,19 +117,19 @@ A refused move exits with code 4 and names the rule.`,
 			}
 			if to == board.Done {
 				// Approving lands the work, as 'ticket approve' does.
-				return approveCmd(cmd, a, args[0], "", false)
+				return approveCmd(cmd, a, approve, args[0], "", false)
 			}
 			t, err := moveTicket(cmd, a, args[0], board.MoveRequest{To: to, Actor: board.Human})
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "Moved %s to %s\n", t.Ref(), text.StateLabel(t))
+			fmt.Fprintf(a.Stdout, "Moved %s to %s\n", t.Ref(), text.StateLabel(t))
 			return nil
 		},
 	}
 }
 
-func newTicketApproveCmd(a *app) *cobra.Command {
+func newTicketApproveCmd(a *cmdkit.App, approve Approver) *cobra.Command {
 	var comment string
 	cmd := &cobra.Command{
 		Use:   "approve <slug>#<n>",
@@ -142,9 +143,9 @@ leaves the ticket in VERIFICATION with a comment naming the cause and the
 fix, and 'bonsai ticket land' tries again.`,
 		Example: `  bonsai ticket approve demo#3
   bonsai ticket approve demo#3 --comment "Looks good, merging."`,
-		Args: exactArgs("<slug>#<n>"),
+		Args: cmdkit.ExactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return approveCmd(cmd, a, args[0], comment, false)
+			return approveCmd(cmd, a, approve, args[0], comment, false)
 		},
 	}
 	cmd.Flags().StringVar(&comment, "comment", "", "a note to add with the approval")
@@ -153,25 +154,25 @@ fix, and 'bonsai ticket land' tries again.`,
 
 // approveCmd approves (or, again, lands) a ticket and reports what
 // happened.
-func approveCmd(cmd *cobra.Command, a *app, refArg, note string, again bool) error {
+func approveCmd(cmd *cobra.Command, a *cmdkit.App, approve Approver, refArg, note string, again bool) error {
 	ref, err := board.ParseRef(refArg)
 	if err != nil {
 		return err
 	}
-	r, err := a.approve(cmd.Context(), ref, note, again)
+	r, err := approve(cmd.Context(), ref, note, again)
 	if err != nil {
 		return err
 	}
 	switch r.Outcome {
 	case land.Returned:
-		fmt.Fprintf(a.stdout, "%s\n", termsafe.Text(r.Message))
+		fmt.Fprintf(a.Stdout, "%s\n", termsafe.Text(r.Message))
 	case land.Landed:
-		fmt.Fprintf(a.stdout, "%s It is DONE\n", termsafe.Text(r.Message))
+		fmt.Fprintf(a.Stdout, "%s It is DONE\n", termsafe.Text(r.Message))
 	}
 	return nil
 }
 
-func newTicketReturnCmd(a *app) *cobra.Command {
+func newTicketReturnCmd(a *cmdkit.App) *cobra.Command {
 	var feedback string
 	cmd := &cobra.Command{
 		Use:   "return <slug>#<n> --feedback TEXT",
@@ -181,10 +182,10 @@ returned. The feedback is posted as a comment, and the next heartbeat picks
 the ticket before other work in progress. Only a ticket in VERIFICATION can be
 returned; to hand a BACKLOG or RESEARCH ticket to the agent use 'ticket move'.`,
 		Example: `  bonsai ticket return demo#3 --feedback "Also cover the quiet mode."`,
-		Args:    exactArgs("<slug>#<n>"),
+		Args:    cmdkit.ExactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if strings.TrimSpace(feedback) == "" {
-				return usagef("--feedback is empty; say what the agent should change")
+				return cmdkit.Usagef("--feedback is empty; say what the agent should change")
 			}
 			if err := checkReturnable(cmd, a, args[0]); err != nil {
 				return err
@@ -193,7 +194,7 @@ returned; to hand a BACKLOG or RESEARCH ticket to the agent use 'ticket move'.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "Returned %s to the agent with your feedback\n", t.Ref())
+			fmt.Fprintf(a.Stdout, "Returned %s to the agent with your feedback\n", t.Ref())
 			return nil
 		},
 	}
@@ -205,12 +206,12 @@ returned; to hand a BACKLOG or RESEARCH ticket to the agent use 'ticket move'.`,
 // checkReturnable refuses to return a ticket that is not in VERIFICATION: the
 // board would accept the move of a BACKLOG or RESEARCH ticket to IN_PROGRESS
 // as a hand-over and drop the feedback, yet report it returned.
-func checkReturnable(cmd *cobra.Command, a *app, refArg string) error {
+func checkReturnable(cmd *cobra.Command, a *cmdkit.App, refArg string) error {
 	ref, err := board.ParseRef(refArg)
 	if err != nil {
 		return err
 	}
-	s, err := a.openStore(cmd.Context())
+	s, err := a.OpenStore(cmd.Context())
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
-package cli
+package ticketcmd
 
 import (
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 
 	"github.com/spf13/cobra"
 
@@ -9,7 +10,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/land"
 )
 
-func newTicketReopenCmd(a *app) *cobra.Command {
+func newTicketReopenCmd(a *cmdkit.App) *cobra.Command {
 	var title, note string
 	var criteria []string
 	cmd := &cobra.Command{
@@ -22,21 +23,21 @@ original stays DONE and gets a comment naming the follow-up. A ticket whose
 work landed cannot be moved out of DONE; this is how it is reopened
 (docs/landing.md, "Reopening a DONE ticket").`,
 		Example: `  bonsai ticket reopen demo#3 --description "The flag is ignored on Windows." --criterion "--verbose works on Windows"`,
-		Args:    exactArgs("<slug>#<n>"),
+		Args:    cmdkit.ExactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := board.ParseRef(args[0])
 			if err != nil {
 				return err
 			}
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
-			f, err := land.Reopen(cmd.Context(), s, ref, a.author(), title, note, criteria)
+			f, err := land.Reopen(cmd.Context(), s, ref, a.Author(), title, note, criteria)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "Opened %s, a follow-up of %s, in BACKLOG\n", f.Ref(), ref)
+			fmt.Fprintf(a.Stdout, "Opened %s, a follow-up of %s, in BACKLOG\n", f.Ref(), ref)
 			return nil
 		},
 	}

@@ -1,10 +1,11 @@
-package cli
+package ticketcmd
 
 import (
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/spf13/cobra"
 )
 
-func newTicketLandCmd(a *app) *cobra.Command {
+func newTicketLandCmd(a *cmdkit.App, approve Approver) *cobra.Command {
 	return &cobra.Command{
 		Use:   "land <slug>#<n>",
 		Short: "Land an approved ticket's work again, after a failure",
@@ -14,9 +15,9 @@ is fixed, or for a DONE ticket whose work never landed (approved while the
 project did not land work). A ticket in VERIFICATION is approved as by
 'bonsai ticket approve'. A landed ticket is left alone.`,
 		Example: "  bonsai ticket land demo#3",
-		Args:    exactArgs("<slug>#<n>"),
+		Args:    cmdkit.ExactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return approveCmd(cmd, a, args[0], "", true)
+			return approveCmd(cmd, a, approve, args[0], "", true)
 		},
 	}
 }

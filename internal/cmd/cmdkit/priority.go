@@ -1,4 +1,4 @@
-package cli
+package cmdkit
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 )
 
-// addPriorityFlag registers --priority on f, setting *p; its default is
+// AddPriorityFlag registers --priority on f, setting *p; its default is
 // *p as it is now.
-func addPriorityFlag(f *pflag.FlagSet, p *int) {
+func AddPriorityFlag(f *pflag.FlagSet, p *int) {
 	f.Var(priorityValue{p}, "priority", "priority: 0 urgent, 1 high, 2 medium, 3 low, 4 none (number or name)")
 }
 

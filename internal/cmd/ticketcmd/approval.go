@@ -1,7 +1,8 @@
-package cli
+package ticketcmd
 
 import (
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,7 +17,7 @@ type approvalFlags struct {
 	note, id string
 }
 
-func newTicketAllowCmd(a *app) *cobra.Command {
+func newTicketAllowCmd(a *cmdkit.App) *cobra.Command {
 	var f approvalFlags
 	cmd := &cobra.Command{
 		Use:   "allow <slug>#<n> [--always] [--note TEXT] [--id ID]",
@@ -34,7 +35,7 @@ With several pending requests on the ticket, --id names one ('bonsai
 ticket show' lists them).`,
 		Example: `  bonsai ticket allow demo#3
   bonsai ticket allow demo#3 --always --note "fine, it only writes the build dir"`,
-		Args: exactArgs("<slug>#<n>"),
+		Args: cmdkit.ExactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return decideApproval(cmd, a, args[0], f, true)
 		},
@@ -44,7 +45,7 @@ ticket show' lists them).`,
 	return cmd
 }
 
-func newTicketDenyCmd(a *app) *cobra.Command {
+func newTicketDenyCmd(a *cmdkit.App) *cobra.Command {
 	var f approvalFlags
 	cmd := &cobra.Command{
 		Use:   "deny <slug>#<n> [--note TEXT] [--id ID]",
@@ -54,7 +55,7 @@ heartbeat tells the agent the command was denied, with your note, and it
 goes on without it. With several pending requests on the ticket, --id names
 one ('bonsai ticket show' lists them).`,
 		Example: `  bonsai ticket deny demo#3 --note "do not touch vendor/; run go mod tidy instead"`,
-		Args:    exactArgs("<slug>#<n>"),
+		Args:    cmdkit.ExactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return decideApproval(cmd, a, args[0], f, false)
 		},
@@ -70,16 +71,16 @@ func addApprovalFlags(cmd *cobra.Command, f *approvalFlags) {
 
 // decideApproval decides the ticket's pending approval (or the one --id
 // names) and says what happens next.
-func decideApproval(cmd *cobra.Command, a *app, refArg string, f approvalFlags, allow bool) error {
+func decideApproval(cmd *cobra.Command, a *cmdkit.App, refArg string, f approvalFlags, allow bool) error {
 	ref, err := board.ParseRef(refArg)
 	if err != nil {
 		return err
 	}
-	d := board.ApprovalDecision{Allow: allow, Always: f.always, Note: f.note, By: a.author()}
+	d := board.ApprovalDecision{Allow: allow, Always: f.always, Note: f.note, By: a.Author()}
 	if err := d.Validate(); err != nil {
 		return err
 	}
-	s, err := a.openStore(cmd.Context())
+	s, err := a.OpenStore(cmd.Context())
 	if err != nil {
 		return err
 	}
@@ -101,13 +102,13 @@ func decideApproval(cmd *cobra.Command, a *app, refArg string, f approvalFlags, 
 			for _, p := range pending {
 				fmt.Fprintf(&b, "\n  --id %s  %s", p.ID, text.OneLine(p.Command, 80))
 			}
-			return usagef("%s", b.String())
+			return cmdkit.Usagef("%s", b.String())
 		}
 	}
 	ap, err := s.DecideApproval(cmd.Context(), ref, id, d)
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(a.stdout, text.ApprovalDecided(ref, ap, allow))
+	fmt.Fprint(a.Stdout, text.ApprovalDecided(ref, ap, allow))
 	return nil
 }

@@ -1,7 +1,8 @@
-package cli
+package ticketcmd
 
 import (
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"io"
 	"os"
 
@@ -13,7 +14,9 @@ import (
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
-func newTicketCmd(a *app) *cobra.Command {
+// NewCmd returns `bonsai ticket` and its subcommands; w is what they
+// need from the composition root.
+func NewCmd(a *cmdkit.App, w Wiring) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ticket",
 		Short: "Create, list, show, edit and move tickets",
@@ -26,9 +29,9 @@ the agent (BACKLOG → RESEARCH or IN_PROGRESS) and review its work
 answer the agent's requests to run a command (allow, deny). A DONE ticket whose
 work landed stays DONE; 'ticket reopen' opens a follow-up of it.`,
 	}
-	cmd.AddCommand(newTicketAddCmd(a), newTicketListCmd(a), newTicketShowCmd(a), newTicketEditCmd(a),
-		newTicketMoveCmd(a), newTicketApproveCmd(a), newTicketLandCmd(a), newTicketReturnCmd(a), newTicketAllowCmd(a), newTicketDenyCmd(a),
-		newTicketStopCmd(a), newTicketRunCmd(a), newTicketTranscriptCmd(a), newTicketReopenCmd(a))
+	cmd.AddCommand(newTicketAddCmd(a), newTicketListCmd(a), newTicketShowCmd(a, w.Blockers), newTicketEditCmd(a),
+		newTicketMoveCmd(a, w.Approve), newTicketApproveCmd(a, w.Approve), newTicketLandCmd(a, w.Approve), newTicketReturnCmd(a), newTicketAllowCmd(a), newTicketDenyCmd(a),
+		newTicketStopCmd(a), newTicketRunCmd(a, w.RunNow), newTicketTranscriptCmd(a), newTicketReopenCmd(a))
 	return cmd
 }
 
@@ -38,14 +41,14 @@ type ticketAddOptions struct {
 	priority                            int
 }
 
-func newTicketAddCmd(a *app) *cobra.Command {
+func newTicketAddCmd(a *cmdkit.App) *cobra.Command {
 	var o ticketAddOptions
 	cmd := &cobra.Command{
 		Use:   "add <slug> <title>",
 		Short: "Create a ticket and print its reference",
 		Example: `  bonsai ticket add demo "Add a --verbose flag" --criterion "--verbose prints each step" --priority 1
   git log -1 --format=%B | bonsai ticket add demo "Fix the regression" --description-file -`,
-		Args: exactArgs("<slug>", "<title>"),
+		Args: cmdkit.ExactArgs("<slug>", "<title>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			desc, err := readDescription(a, o.description, o.descriptionFile, cmd.Flags().Changed("description"))
 			if err != nil {
@@ -62,7 +65,7 @@ func newTicketAddCmd(a *app) *cobra.Command {
 			if err := board.CheckNew(t); err != nil {
 				return err
 			}
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -70,7 +73,7 @@ func newTicketAddCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(a.stdout, t.Ref())
+			fmt.Fprintln(a.Stdout, t.Ref())
 			return nil
 		},
 	}
@@ -79,7 +82,7 @@ func newTicketAddCmd(a *app) *cobra.Command {
 	f.StringVar(&o.descriptionFile, "description-file", "", "read the description from a file, or - for standard input")
 	f.StringArrayVar(&o.criteria, "criterion", nil, "an acceptance criterion (repeat for several)")
 	o.priority = board.DefaultPriority
-	addPriorityFlag(f, &o.priority)
+	cmdkit.AddPriorityFlag(f, &o.priority)
 	f.StringVar(&o.state, "state", "BACKLOG", "starting state: BACKLOG, RESEARCH or IN_PROGRESS")
 	cmd.MarkFlagsMutuallyExclusive("description", "description-file")
 	return cmd
@@ -87,7 +90,7 @@ func newTicketAddCmd(a *app) *cobra.Command {
 
 // readDescription returns the description from --description or
 // --description-file (- for stdin).
-func readDescription(a *app, text, file string, textSet bool) (string, error) {
+func readDescription(a *cmdkit.App, text, file string, textSet bool) (string, error) {
 	if textSet || file == "" {
 		return text, nil
 	}
@@ -96,20 +99,20 @@ func readDescription(a *app, text, file string, textSet bool) (string, error) {
 		err error
 	)
 	if file == "-" {
-		b, err = io.ReadAll(io.LimitReader(a.stdin, board.MaxDescription+1))
+		b, err = io.ReadAll(io.LimitReader(a.Stdin, board.MaxDescription+1))
 	} else {
 		b, err = os.ReadFile(file)
 	}
 	if err != nil {
-		return "", usagef("read description: %v", err)
+		return "", cmdkit.Usagef("read description: %v", err)
 	}
 	if file == "-" && len(b) > board.MaxDescription {
-		return "", usagef("description on standard input is over the limit of %d bytes", board.MaxDescription)
+		return "", cmdkit.Usagef("description on standard input is over the limit of %d bytes", board.MaxDescription)
 	}
 	return string(b), nil
 }
 
-func newTicketListCmd(a *app) *cobra.Command {
+func newTicketListCmd(a *cmdkit.App) *cobra.Command {
 	var (
 		asJSON bool
 		state  string
@@ -133,7 +136,7 @@ func newTicketListCmd(a *app) *cobra.Command {
 				}
 				f.State = st
 			}
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -151,9 +154,9 @@ func newTicketListCmd(a *app) *cobra.Command {
 				for i, t := range ts {
 					views[i] = view.NewTicket(t)
 				}
-				return writeJSON(a.stdout, views)
+				return cmdkit.WriteJSON(a.Stdout, views)
 			}
-			return text.WriteTickets(a.stdout, ts, a.now())
+			return text.WriteTickets(a.Stdout, ts, a.Now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -161,32 +164,30 @@ func newTicketListCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newTicketShowCmd(a *app) *cobra.Command {
+func newTicketShowCmd(a *cmdkit.App, blockers func(board.Project) ([]view.Blocker, view.AgentFacts)) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     "show <slug>#<n>",
 		Short:   "Show a ticket with its comments and runs",
 		Example: "  bonsai ticket show demo#12\n  bonsai ticket show demo#12 --json",
-		Args:    exactArgs("<slug>#<n>"),
+		Args:    cmdkit.ExactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := board.ParseRef(args[0])
 			if err != nil {
 				return err
 			}
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
-			d, p, err := view.LoadTicketDetail(cmd.Context(), s, ref, func(p board.Project) ([]view.Blocker, view.AgentFacts) {
-				return agentBlockers(a, []board.Project{p})
-			})
+			d, p, err := view.LoadTicketDetail(cmd.Context(), s, ref, blockers)
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, d)
+				return cmdkit.WriteJSON(a.Stdout, d)
 			}
-			return text.WriteTicket(a.stdout, d, p.Agent.PermissionMode, a.now())
+			return text.WriteTicket(a.Stdout, d, p.Agent.PermissionMode, a.Now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")

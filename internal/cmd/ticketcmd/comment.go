@@ -1,7 +1,8 @@
-package cli
+package ticketcmd
 
 import (
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -10,7 +11,8 @@ import (
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
-func newCommentCmd(a *app) *cobra.Command {
+// NewCommentCmd returns `bonsai comment` and its subcommand.
+func NewCommentCmd(a *cmdkit.App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "comment",
 		Short: "Comment on tickets",
@@ -19,7 +21,7 @@ func newCommentCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newCommentAddCmd(a *app) *cobra.Command {
+func newCommentAddCmd(a *cmdkit.App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "add <slug>#<n> <text>",
 		Short: "Comment on a ticket as a person; answers the agent's question",
@@ -27,7 +29,7 @@ func newCommentAddCmd(a *app) *cobra.Command {
 answer, your comment unblocks the ticket and the next heartbeat picks it up
 first. Give - as the text to read it from standard input.`,
 		Example: `  bonsai comment add demo#3 "Use the v2 API, not v1."`,
-		Args:    exactArgs("<slug>#<n>", "<text>"),
+		Args:    cmdkit.ExactArgs("<slug>#<n>", "<text>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := board.ParseRef(args[0])
 			if err != nil {
@@ -35,31 +37,31 @@ first. Give - as the text to read it from standard input.`,
 			}
 			body := args[1]
 			if body == "-" {
-				b, err := io.ReadAll(io.LimitReader(a.stdin, board.MaxComment+1))
+				b, err := io.ReadAll(io.LimitReader(a.Stdin, board.MaxComment+1))
 				if err != nil {
-					return usagef("read comment: %v", err)
+					return cmdkit.Usagef("read comment: %v", err)
 				}
 				if len(b) > board.MaxComment {
-					return usagef("comment on standard input is over the limit of %d bytes", board.MaxComment)
+					return cmdkit.Usagef("comment on standard input is over the limit of %d bytes", board.MaxComment)
 				}
 				body = string(b)
 			}
-			c := board.Comment{AuthorType: board.Human, AuthorName: a.author(), Kind: board.KindNote, Content: body}
+			c := board.Comment{AuthorType: board.Human, AuthorName: a.Author(), Kind: board.KindNote, Content: body}
 			if err := c.Validate(); err != nil {
 				return err
 			}
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
 			if _, err := s.AddComment(cmd.Context(), ref, c); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "Commented on %s", ref)
+			fmt.Fprintf(a.Stdout, "Commented on %s", ref)
 			if t, err := s.Ticket(cmd.Context(), ref); err == nil {
-				fmt.Fprint(a.stdout, text.WhoReads(t))
+				fmt.Fprint(a.Stdout, text.WhoReads(t))
 			}
-			fmt.Fprintln(a.stdout)
+			fmt.Fprintln(a.Stdout)
 			return nil
 		},
 	}

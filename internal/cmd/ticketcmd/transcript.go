@@ -1,8 +1,9 @@
-package cli
+package ticketcmd
 
 import (
 	"bufio"
 	"context"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 
 	"github.com/spf13/cobra"
 
@@ -10,7 +11,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/session"
 )
 
-func newTicketTranscriptCmd(a *app) *cobra.Command {
+func newTicketTranscriptCmd(a *cmdkit.App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "transcript <slug>#<n>",
 		Short: "Print a ticket's agent transcript as JSONL",
@@ -25,13 +26,13 @@ directory (sessions/<project id>/<ticket id>/transcript.jsonl), or the lines
 the store holds when there is no file (a board copied back from Postgres by
 'bonsai store migrate').`,
 		Example: "  bonsai ticket transcript demo#3\n  bonsai ticket transcript demo#3 > demo-3.jsonl",
-		Args:    exactArgs("<slug>#<n>"),
+		Args:    cmdkit.ExactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := board.ParseRef(args[0])
 			if err != nil {
 				return err
 			}
-			return a.printTranscript(cmd.Context(), ref)
+			return printTranscript(cmd.Context(), a, ref)
 		},
 	}
 }
@@ -39,8 +40,8 @@ the store holds when there is no file (a board copied back from Postgres by
 // printTranscript writes the ticket's transcript to stdout: on a board
 // in Postgres the store's lines, on bonsai.db the session file, else the
 // lines the store holds (session.WriteTranscript).
-func (a *app) printTranscript(ctx context.Context, ref board.Ref) error {
-	s, err := a.openStore(ctx)
+func printTranscript(ctx context.Context, a *cmdkit.App, ref board.Ref) error {
+	s, err := a.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -48,13 +49,13 @@ func (a *app) printTranscript(ctx context.Context, ref board.Ref) error {
 	if err != nil {
 		return err
 	}
-	u, err := a.storeURL()
+	u, err := a.StoreURL()
 	if err != nil {
 		return err
 	}
 	path := ""
 	if u == "" {
-		d, err := a.dataDir()
+		d, err := a.DataDir()
 		if err != nil {
 			return err
 		}
@@ -62,7 +63,7 @@ func (a *app) printTranscript(ctx context.Context, ref board.Ref) error {
 			return err
 		}
 	}
-	w := bufio.NewWriterSize(a.stdout, 64<<10)
+	w := bufio.NewWriterSize(a.Stdout, 64<<10)
 	found, err := session.WriteTranscript(ctx, w, path, s, t.ID)
 	if err != nil {
 		return err
