@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/bonsai-run/bonsai/internal/cmd/schedulecmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/ticketcmd"
 )
 
@@ -70,7 +71,7 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		cmds []*cobra.Command
 	}{
 		{"run", []*cobra.Command{newUpCmd(a), newServeCmd(a), newHeartbeatCmd(a), newWorkerCmd(a)}},
-		{"board", []*cobra.Command{newProjectCmd(a), ticketcmd.NewCmd(a.kit(), a.ticketWiring()), ticketcmd.NewCommentCmd(a.kit()), newStatusCmd(a), newScheduleCmd(a), newMCPCmd(a)}},
+		{"board", []*cobra.Command{newProjectCmd(a), ticketcmd.NewCmd(a.kit(), a.ticketWiring()), ticketcmd.NewCommentCmd(a.kit()), newStatusCmd(a), schedulecmd.NewCmd(a.kit(), a.fireNow), newMCPCmd(a)}},
 		{"agent", []*cobra.Command{newRunCmd(a), newToolCmd(a)}},
 		{"setup", []*cobra.Command{newInitCmd(a), newConfigCmd(a), newCredentialsCmd(a), newNotifyCmd(a), newStoreCmd(a), newServiceCmd(a), newDoctorCmd(a), newVersionCmd(a)}},
 	}

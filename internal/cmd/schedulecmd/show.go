@@ -1,6 +1,7 @@
-package cli
+package schedulecmd
 
 import (
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -8,7 +9,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
-func newScheduleListCmd(a *app) *cobra.Command {
+func newScheduleListCmd(a *cmdkit.App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     "list [project]",
@@ -16,7 +17,7 @@ func newScheduleListCmd(a *app) *cobra.Command {
 		Short:   "List schedules, with when each fires next",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := a.openStore(cmd.Context())
+			st, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -29,9 +30,9 @@ func newScheduleListCmd(a *app) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, ss)
+				return cmdkit.WriteJSON(a.Stdout, ss)
 			}
-			text.WriteSchedules(a.stdout, ss, a.now())
+			text.WriteSchedules(a.Stdout, ss, a.Now())
 			return nil
 		},
 	}
@@ -45,15 +46,15 @@ type scheduleDetail struct {
 	Firings []board.Firing `json:"firings"`
 }
 
-func newScheduleShowCmd(a *app) *cobra.Command {
+func newScheduleShowCmd(a *cmdkit.App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show <project> <name>",
 		Short: "Show a schedule and its last firings",
-		Args:  exactArgs("<project>", "<name>"),
+		Args:  cmdkit.ExactArgs("<project>", "<name>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			st, err := a.openStore(ctx)
+			st, err := a.OpenStore(ctx)
 			if err != nil {
 				return err
 			}
@@ -66,9 +67,9 @@ func newScheduleShowCmd(a *app) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, scheduleDetail{Schedule: s, Firings: frs})
+				return cmdkit.WriteJSON(a.Stdout, scheduleDetail{Schedule: s, Firings: frs})
 			}
-			text.WriteSchedule(a.stdout, s, frs, a.now())
+			text.WriteSchedule(a.Stdout, s, frs, a.Now())
 			return nil
 		},
 	}

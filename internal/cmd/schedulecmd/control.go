@@ -1,21 +1,21 @@
-package cli
+package schedulecmd
 
 import (
 	"context"
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/schedule"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/termsafe"
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
-func newSchedulePauseCmd(a *app, pause bool) *cobra.Command {
+func newSchedulePauseCmd(a *cmdkit.App, pause bool) *cobra.Command {
 	use, short := "pause", "Pause a schedule: it does not fire until resumed"
 	if !pause {
 		use, short = "resume", "Resume a paused schedule from now: missed windows fire once at most"
@@ -24,21 +24,21 @@ func newSchedulePauseCmd(a *app, pause bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   use + " <project> <name>",
 		Short: short,
-		Args:  exactArgs("<project>", "<name>"),
+		Args:  cmdkit.ExactArgs("<project>", "<name>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			st, err := a.openStore(ctx)
+			st, err := a.OpenStore(ctx)
 			if err != nil {
 				return err
 			}
-			s, err := setPaused(ctx, st, args[0], args[1], pause, a.now())
+			s, err := setPaused(ctx, st, args[0], args[1], pause, a.Now())
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, s)
+				return cmdkit.WriteJSON(a.Stdout, s)
 			}
-			fmt.Fprintf(a.stdout, "Schedule %s/%s: %s\n", s.ProjectSlug, termsafe.Line(s.Name), termsafe.Line(text.NextLine(s, a.now())))
+			fmt.Fprintf(a.Stdout, "Schedule %s/%s: %s\n", s.ProjectSlug, termsafe.Line(s.Name), termsafe.Line(text.NextLine(s, a.Now())))
 			return nil
 		},
 	}
@@ -59,14 +59,14 @@ func setPaused(ctx context.Context, st store.Store, project, name string, pause 
 	return st.UpdateSchedule(ctx, project, name, schedule.Resume(s, now), board.Human)
 }
 
-func newScheduleRmCmd(a *app) *cobra.Command {
+func newScheduleRmCmd(a *cmdkit.App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "rm <project> <name>",
 		Short: "Remove a schedule and its firings (the tickets it made stay)",
-		Args:  exactArgs("<project>", "<name>"),
+		Args:  cmdkit.ExactArgs("<project>", "<name>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := a.openStore(cmd.Context())
+			st, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -74,9 +74,9 @@ func newScheduleRmCmd(a *app) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, map[string]string{"project": args[0], "removed": args[1]})
+				return cmdkit.WriteJSON(a.Stdout, map[string]string{"project": args[0], "removed": args[1]})
 			}
-			fmt.Fprintf(a.stdout, "Removed schedule %s/%s\n", args[0], args[1])
+			fmt.Fprintf(a.Stdout, "Removed schedule %s/%s\n", args[0], args[1])
 			return nil
 		},
 	}
@@ -84,7 +84,7 @@ func newScheduleRmCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newScheduleFireCmd(a *app) *cobra.Command {
+func newScheduleFireCmd(a *cmdkit.App, fire Firer) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "fire <project> <name>",
@@ -92,64 +92,26 @@ func newScheduleFireCmd(a *app) *cobra.Command {
 		Long: `Fire a schedule now, as a beat would when it is due: the overlap rule and
 the pre-check apply, and its ticket is created for the next heartbeat to
 pick. Its next regular firing stays as it was.`,
-		Args: exactArgs("<project>", "<name>"),
+		Args: cmdkit.ExactArgs("<project>", "<name>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runScheduleFire(cmd.Context(), a, args[0], args[1], asJSON)
+			return runScheduleFire(cmd.Context(), a, fire, args[0], args[1], asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func runScheduleFire(ctx context.Context, a *app, project, name string, asJSON bool) error {
-	rep, err := fireSchedule(ctx, a, project, name)
+func runScheduleFire(ctx context.Context, a *cmdkit.App, fire Firer, project, name string, asJSON bool) error {
+	rep, err := fire(ctx, project, name)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		return writeJSON(a.stdout, rep)
+		return cmdkit.WriteJSON(a.Stdout, rep)
 	}
-	fmt.Fprintln(a.stdout, text.FireLine(rep))
+	fmt.Fprintln(a.Stdout, text.FireLine(rep))
 	if rep.Outcome == board.FiringFailed {
 		return fmt.Errorf("the pre-check failed: %s", rep.Detail)
 	}
-	return nil
-}
-
-// fireSchedule fires schedule project/name now, as a beat would when it
-// is due (the web's Fire now too): refused when it is paused or will not
-// fire again.
-func fireSchedule(ctx context.Context, a *app, project, name string) (heartbeat.FireReport, error) {
-	st, err := a.openStore(ctx)
-	if err != nil {
-		return heartbeat.FireReport{}, err
-	}
-	s, err := st.Schedule(ctx, project, name)
-	if err != nil {
-		return heartbeat.FireReport{}, err
-	}
-	if err := schedule.CheckFirable(s); err != nil {
-		return heartbeat.FireReport{}, err
-	}
-	w, err := wireHeartbeat(ctx, a, project, board.Ref{}, nil, nil)
-	if err != nil {
-		return heartbeat.FireReport{}, err
-	}
-	defer w.close()
-	return w.hb.Fire(ctx, s), nil
-}
-
-// writeDueSchedules lists, for heartbeat --dry-run, the schedules a beat
-// would fire now (of project only, when given).
-func writeDueSchedules(ctx context.Context, a *app, project string) error {
-	st, err := a.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	due, err := st.DueSchedules(ctx, a.now())
-	if err != nil {
-		return err
-	}
-	text.WriteDue(a.stdout, due, project)
 	return nil
 }

@@ -1,8 +1,11 @@
-package cli
+// Package schedulecmd holds `bonsai schedule`: schedules added, listed,
+// shown, edited, paused, resumed, removed and fired now.
+package schedulecmd
 
 import (
 	"context"
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,7 +15,9 @@ import (
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
-func newScheduleCmd(a *app) *cobra.Command {
+// NewCmd returns `bonsai schedule` and its subcommands; fire fires a
+// schedule now, as a beat would.
+func NewCmd(a *cmdkit.App, fire Firer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schedule",
 		Short: "Recurring and one-shot tickets: cron, every, at, with pre-checks",
@@ -39,7 +44,7 @@ on the schedule, retried after 30 s, 1 min, 5 min, 15 min, then hourly, and
 notifies (run_failed) once per streak. See docs/schedules.md.`,
 	}
 	cmd.AddCommand(newScheduleAddCmd(a), newScheduleListCmd(a), newScheduleShowCmd(a), newScheduleEditCmd(a),
-		newSchedulePauseCmd(a, true), newSchedulePauseCmd(a, false), newScheduleRmCmd(a), newScheduleFireCmd(a))
+		newSchedulePauseCmd(a, true), newSchedulePauseCmd(a, false), newScheduleRmCmd(a), newScheduleFireCmd(a, fire))
 	return cmd
 }
 
@@ -63,7 +68,7 @@ func (o *scheduleFlags) register(cmd *cobra.Command) {
 	f.StringVar(&o.title, "title", "", "the tickets' title; placeholders "+schedule.Placeholders)
 	f.StringVar(&o.description, "description", "", "the tickets' description (Markdown)")
 	f.StringArrayVar(&o.criteria, "criterion", nil, "an acceptance criterion (repeat for several)")
-	addPriorityFlag(f, &o.priority)
+	cmdkit.AddPriorityFlag(f, &o.priority)
 	f.StringVar(&o.state, "state", "", "the tickets' starting state: BACKLOG (default), RESEARCH or IN_PROGRESS")
 	f.StringVar(&o.preCheck, "pre-check", "", `a command deciding whether to fire; its last output line is {"wake": bool, "data": ...}`)
 	f.StringVar(&o.overlap, "overlap", "", "skip (default: no new ticket while the previous one is not DONE) or always")
@@ -85,8 +90,8 @@ func (o *scheduleFlags) timing() (kind, expr string) {
 }
 
 // defaultZone is $TZ when it names an IANA zone, else UTC.
-func defaultZone(a *app) string {
-	if tz := strings.TrimPrefix(a.getenv("TZ"), ":"); tz != "" {
+func defaultZone(a *cmdkit.App) string {
+	if tz := strings.TrimPrefix(a.Getenv("TZ"), ":"); tz != "" {
 		if _, err := schedule.LoadZone(tz); err == nil {
 			return tz
 		}
@@ -94,7 +99,7 @@ func defaultZone(a *app) string {
 	return "UTC"
 }
 
-func newScheduleAddCmd(a *app) *cobra.Command {
+func newScheduleAddCmd(a *cmdkit.App) *cobra.Command {
 	o := scheduleFlags{priority: board.DefaultPriority}
 	cmd := &cobra.Command{
 		Use:   "add <project> <name>",
@@ -103,7 +108,7 @@ func newScheduleAddCmd(a *app) *cobra.Command {
   bonsai schedule add demo triage --every 1d --anchor "2026-12-01 08:00" --title "Triage {date}" \
       --pre-check 'n=$(gh issue list --json number | jq length); echo "{\"wake\": $([ $n -gt 0 ] && echo true || echo false), \"data\": $n}"'
   bonsai schedule add demo release --at "2026-12-31 17:00" --title "Cut the release" --state IN_PROGRESS`,
-		Args: exactArgs("<project>", "<name>"),
+		Args: cmdkit.ExactArgs("<project>", "<name>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runScheduleAdd(cmd.Context(), a, args[0], args[1], &o)
 		},
@@ -113,13 +118,13 @@ func newScheduleAddCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func runScheduleAdd(ctx context.Context, a *app, project, name string, o *scheduleFlags) error {
+func runScheduleAdd(ctx context.Context, a *cmdkit.App, project, name string, o *scheduleFlags) error {
 	kind, expr := o.timing()
 	if kind == "" {
-		return usagef(`give when it fires: --cron "0 9 * * 1", --every 1d or --at "2026-12-01 09:00"`)
+		return cmdkit.Usagef(`give when it fires: --cron "0 9 * * 1", --every 1d or --at "2026-12-01 09:00"`)
 	}
 	if o.title == "" {
-		return usagef(`give the tickets' title with --title, e.g. --title "Update dependencies {date}"`)
+		return cmdkit.Usagef(`give the tickets' title with --title, e.g. --title "Update dependencies {date}"`)
 	}
 	s := board.Schedule{ProjectSlug: project, Name: name, Kind: kind, Expr: expr, TimeZone: o.timezone,
 		Title: o.title, Description: o.description, Criteria: o.criteria, Priority: o.priority,
@@ -133,11 +138,11 @@ func runScheduleAdd(ctx context.Context, a *app, project, name string, o *schedu
 	if err := board.ValidateScheduleName(name); err != nil {
 		return err
 	}
-	s, err := schedule.Prepare(s, a.now())
+	s, err := schedule.Prepare(s, a.Now())
 	if err != nil {
 		return err
 	}
-	st, err := a.openStore(ctx)
+	st, err := a.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -146,9 +151,9 @@ func runScheduleAdd(ctx context.Context, a *app, project, name string, o *schedu
 		return err
 	}
 	if o.asJSON {
-		return writeJSON(a.stdout, s)
+		return cmdkit.WriteJSON(a.Stdout, s)
 	}
-	fmt.Fprintf(a.stdout, "Added schedule %s/%s; %s\n", s.ProjectSlug, s.Name, text.NextLine(s, a.now()))
+	fmt.Fprintf(a.Stdout, "Added schedule %s/%s; %s\n", s.ProjectSlug, s.Name, text.NextLine(s, a.Now()))
 	return nil
 }
 
@@ -171,7 +176,7 @@ func (o *scheduleFlags) apply(s *board.Schedule) error {
 	s.Overlap = ov
 	if o.anchor != "" {
 		if s.Kind != "every" {
-			return usagef("--anchor goes with --every")
+			return cmdkit.Usagef("--anchor goes with --every")
 		}
 		loc, err := schedule.LoadZone(s.TimeZone)
 		if err != nil {
@@ -186,14 +191,14 @@ func (o *scheduleFlags) apply(s *board.Schedule) error {
 	return nil
 }
 
-func newScheduleEditCmd(a *app) *cobra.Command {
+func newScheduleEditCmd(a *cmdkit.App) *cobra.Command {
 	var o scheduleFlags
 	cmd := &cobra.Command{
 		Use:   "edit <project> <name>",
 		Short: "Change a schedule; a change of timing recomputes its next firing",
 		Example: `  bonsai schedule edit demo deps --cron "0 8 * * 1-5"
   bonsai schedule edit demo triage --pre-check "" --overlap always`,
-		Args: exactArgs("<project>", "<name>"),
+		Args: cmdkit.ExactArgs("<project>", "<name>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runScheduleEdit(cmd, a, args[0], args[1], &o)
 		},
@@ -202,9 +207,9 @@ func newScheduleEditCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func runScheduleEdit(cmd *cobra.Command, a *app, project, name string, o *scheduleFlags) error {
+func runScheduleEdit(cmd *cobra.Command, a *cmdkit.App, project, name string, o *scheduleFlags) error {
 	ctx := cmd.Context()
-	st, err := a.openStore(ctx)
+	st, err := a.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -238,7 +243,7 @@ func runScheduleEdit(cmd *cobra.Command, a *app, project, name string, o *schedu
 	if err := o.apply(&s); err != nil {
 		return err
 	}
-	p, err := schedule.Patch(old, s, a.now())
+	p, err := schedule.Patch(old, s, a.Now())
 	if err != nil {
 		return err
 	}
@@ -247,8 +252,8 @@ func runScheduleEdit(cmd *cobra.Command, a *app, project, name string, o *schedu
 		return err
 	}
 	if o.asJSON {
-		return writeJSON(a.stdout, s)
+		return cmdkit.WriteJSON(a.Stdout, s)
 	}
-	fmt.Fprintf(a.stdout, "Updated schedule %s/%s; %s\n", s.ProjectSlug, s.Name, text.NextLine(s, a.now()))
+	fmt.Fprintf(a.Stdout, "Updated schedule %s/%s; %s\n", s.ProjectSlug, s.Name, text.NextLine(s, a.Now()))
 	return nil
 }
