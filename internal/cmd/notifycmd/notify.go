@@ -1,26 +1,30 @@
-package cli
+// Package notifycmd holds `bonsai notify`: notification channels added
+// after a test, listed, tested and removed, and the due notifications
+// delivered now.
+package notifycmd
 
 import (
 	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"io"
-	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/notify"
 	"github.com/bonsai-run/bonsai/internal/notify/outbox"
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
-func newNotifyCmd(a *app) *cobra.Command {
+// NewCmd returns `bonsai notify` and its subcommands; redact gives the
+// process's secrets, which delivery errors never show.
+func NewCmd(a *cmdkit.App, redact func(context.Context, store.Store) *llm.Redactor) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "notify",
 		Short: "Send notifications off the machine: webhooks, ntfy, Slack, Discord, email, desktop",
@@ -34,7 +38,7 @@ them and delivered by the next bonsai process (a heartbeat, bonsai serve or
 up), retried with backoff, and marked failed after ` + fmt.Sprint(notify.MaxAttempts) + ` attempts or a
 permanent error. See docs/notifications.md.`,
 	}
-	cmd.AddCommand(newNotifyAddCmd(a), newNotifyListCmd(a), newNotifyTestCmd(a), newNotifyRmCmd(a), newNotifyDeliverCmd(a))
+	cmd.AddCommand(newNotifyAddCmd(a), newNotifyListCmd(a), newNotifyTestCmd(a), newNotifyRmCmd(a), newNotifyDeliverCmd(a, redact))
 	return cmd
 }
 
@@ -43,7 +47,7 @@ type notifyAddOptions struct {
 	secretStdin, noTest bool
 }
 
-func newNotifyAddCmd(a *app) *cobra.Command {
+func newNotifyAddCmd(a *cmdkit.App) *cobra.Command {
 	var o notifyAddOptions
 	cmd := &cobra.Command{
 		Use:   "add <name> <webhook|ntfy|slack|discord|email|desktop>",
@@ -63,7 +67,7 @@ run_failed, budget, blocked; the default is every kind.`,
   echo "$SLACK_WEBHOOK_URL" | bonsai notify add team slack --secret-stdin --project demo
   echo "$SMTP_PASSWORD" | bonsai notify add mail email --smtp smtp.example.com:587 --user me --from bonsai@example.com --to me@example.com --secret-stdin
   bonsai notify add here desktop`,
-		Args: exactArgs("<name>", "<kind>"),
+		Args: cmdkit.ExactArgs("<name>", "<kind>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runNotifyAdd(cmd.Context(), a, args[0], board.ChannelKind(args[1]), o)
 		},
@@ -81,11 +85,11 @@ run_failed, budget, blocked; the default is every kind.`,
 	return cmd
 }
 
-func runNotifyAdd(ctx context.Context, a *app, name string, kind board.ChannelKind, o notifyAddOptions) error {
+func runNotifyAdd(ctx context.Context, a *cmdkit.App, name string, kind board.ChannelKind, o notifyAddOptions) error {
 	var secret string
 	if o.secretStdin {
 		var err error
-		if secret, err = readSecretLine(a.stdin); err != nil {
+		if secret, err = readSecretLine(a.Stdin); err != nil {
 			return err
 		}
 	}
@@ -93,7 +97,7 @@ func runNotifyAdd(ctx context.Context, a *app, name string, kind board.ChannelKi
 	if err != nil {
 		return invalid(err)
 	}
-	s, err := a.openStore(ctx)
+	s, err := a.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -103,18 +107,18 @@ func runNotifyAdd(ctx context.Context, a *app, name string, kind board.ChannelKi
 		}
 	}
 	if !o.noTest {
-		if err := outbox.SendTest(ctx, c, a.now()); err != nil {
+		if err := outbox.SendTest(ctx, c, a.Now()); err != nil {
 			return fmt.Errorf("channel %s not added: the test notification failed: %w\nFix the settings, or add it anyway with --no-test", name, err)
 		}
 	}
 	if _, err := s.AddChannel(ctx, c); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "Added channel %s (%s to %s)", name, kind, notify.Target(c))
+	fmt.Fprintf(a.Stdout, "Added channel %s (%s to %s)", name, kind, notify.Target(c))
 	if !o.noTest {
-		fmt.Fprint(a.stdout, "; a test notification was sent")
+		fmt.Fprint(a.Stdout, "; a test notification was sent")
 	}
-	fmt.Fprintln(a.stdout)
+	fmt.Fprintln(a.Stdout)
 	return nil
 }
 
@@ -123,29 +127,29 @@ func invalid(err error) error {
 	if board.ErrorCode(err) == board.EINVALID {
 		return err
 	}
-	return &usageError{Err: err}
+	return &cmdkit.UsageError{Err: err}
 }
 
 // readSecretLine reads the first line of r, trimmed.
 func readSecretLine(r io.Reader) (string, error) {
 	line, err := bufio.NewReader(io.LimitReader(r, 64<<10)).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
-		return "", usagef("read the secret from standard input: %v", err)
+		return "", cmdkit.Usagef("read the secret from standard input: %v", err)
 	}
 	line = strings.TrimSpace(line)
 	if line == "" {
-		return "", usagef("--secret-stdin: standard input is empty; pipe the secret in, e.g. echo \"$SECRET\" | bonsai notify add …")
+		return "", cmdkit.Usagef("--secret-stdin: standard input is empty; pipe the secret in, e.g. echo \"$SECRET\" | bonsai notify add …")
 	}
 	return line, nil
 }
 
-func newNotifyTestCmd(a *app) *cobra.Command {
+func newNotifyTestCmd(a *cmdkit.App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "test <name>",
 		Short: "Send a test notification to a channel now",
-		Args:  exactArgs("<name>"),
+		Args:  cmdkit.ExactArgs("<name>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -153,35 +157,35 @@ func newNotifyTestCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := outbox.SendTest(cmd.Context(), c, a.now()); err != nil {
+			if err := outbox.SendTest(cmd.Context(), c, a.Now()); err != nil {
 				return fmt.Errorf("channel %s: %w", c.Name, err)
 			}
-			fmt.Fprintf(a.stdout, "Sent a test notification to %s (%s to %s)\n", c.Name, c.Kind, notify.Target(c))
+			fmt.Fprintf(a.Stdout, "Sent a test notification to %s (%s to %s)\n", c.Name, c.Kind, notify.Target(c))
 			return nil
 		},
 	}
 }
 
-func newNotifyRmCmd(a *app) *cobra.Command {
+func newNotifyRmCmd(a *cmdkit.App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "rm <name>",
 		Short: "Remove a channel and its undelivered notifications",
-		Args:  exactArgs("<name>"),
+		Args:  cmdkit.ExactArgs("<name>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
 			if err := s.RemoveChannel(cmd.Context(), args[0]); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "Removed channel %s\n", args[0])
+			fmt.Fprintf(a.Stdout, "Removed channel %s\n", args[0])
 			return nil
 		},
 	}
 }
 
-func newNotifyDeliverCmd(a *app) *cobra.Command {
+func newNotifyDeliverCmd(a *cmdkit.App, redact func(context.Context, store.Store) *llm.Redactor) *cobra.Command {
 	return &cobra.Command{
 		Use:   "deliver",
 		Short: "Deliver the notifications that are due now",
@@ -189,21 +193,21 @@ func newNotifyDeliverCmd(a *app) *cobra.Command {
 bonsai serve/up do this by themselves; this is for scripts and checks.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
-			res, err := deliverNotifications(cmd.Context(), a, s, nil, time.Minute)
+			res, err := outbox.Deliver(cmd.Context(), s, func(ctx context.Context) *llm.Redactor { return redact(ctx, s) }, nil, time.Minute)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "%d sent, %d to retry, %d failed\n", res.Sent, res.Retry, res.Failed)
+			fmt.Fprintf(a.Stdout, "%d sent, %d to retry, %d failed\n", res.Sent, res.Retry, res.Failed)
 			return nil
 		},
 	}
 }
 
-func newNotifyListCmd(a *app) *cobra.Command {
+func newNotifyListCmd(a *cmdkit.App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -211,7 +215,7 @@ func newNotifyListCmd(a *app) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			s, err := a.openStore(ctx)
+			s, err := a.OpenStore(ctx)
 			if err != nil {
 				return err
 			}
@@ -220,51 +224,11 @@ func newNotifyListCmd(a *app) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, map[string]any{"channels": views, "failed": failed})
+				return cmdkit.WriteJSON(a.Stdout, map[string]any{"channels": views, "failed": failed})
 			}
-			return outbox.WriteList(a.stdout, views, failed)
+			return outbox.WriteList(a.Stdout, views, failed)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
-
-// deliverNotifications delivers the outbox's due notifications for at
-// most bound (outbox.Deliver), with the process's secrets redacted.
-func deliverNotifications(ctx context.Context, a *app, s store.Store, log *slog.Logger, bound time.Duration) (notify.Result, error) {
-	return outbox.Deliver(ctx, s, func(ctx context.Context) *llm.Redactor { return secrets(ctx, a, s) }, log, bound)
-}
-
-// notificationsPending reports whether the outbox holds a notification
-// waiting to be sent (outbox.Pending).
-func notificationsPending(ctx context.Context, s store.Store) bool { return outbox.Pending(ctx, s) }
-
-// deliverEvery delivers notifications every interval until ctx ends: the
-// loop of bonsai serve and up.
-func deliverEvery(ctx context.Context, a *app, s store.Store, log *slog.Logger, interval time.Duration) {
-	outbox.Every(ctx, s, func(ctx context.Context) *llm.Redactor { return secrets(ctx, a, s) }, log, interval)
-}
-
-// noteBlockers records why the beat's agents could not run
-// (outbox.NoteBlockers); a beat that skipped everything notes nothing.
-func noteBlockers(ctx context.Context, s store.Store, rep heartbeat.Report, log *slog.Logger) {
-	if rep.Skipped {
-		return
-	}
-	as := make([]outbox.Attempt, len(rep.Runs))
-	for i, r := range rep.Runs {
-		as[i] = outbox.Attempt{Ticket: r.Ticket, Skipped: r.Skipped}
-	}
-	outbox.NoteBlockers(ctx, s, as, log)
-}
-
-// webNotifier is the notifications page's access to internal/notify.
-type webNotifier struct{ a *app }
-
-func (n webNotifier) Check(c board.Channel) error { return notify.Check(c) }
-
-func (n webNotifier) Test(ctx context.Context, c board.Channel) error {
-	return outbox.SendTest(ctx, c, n.a.now())
-}
-
-func (n webNotifier) Target(c board.Channel) string { return notify.Target(c) }
