@@ -1,8 +1,12 @@
-package cli
+// Package credcmd holds `bonsai credentials`: model API keys and forge
+// tokens stored in the data directory's credential store, listed by
+// where each comes from, and removed.
+package credcmd
 
 import (
 	"errors"
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,7 +15,8 @@ import (
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
-func newCredentialsCmd(a *app) *cobra.Command {
+// NewCmd returns `bonsai credentials` and its subcommands.
+func NewCmd(a *cmdkit.App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "credentials",
 		Short: "Store model API keys and forge tokens for the heartbeat service and the web UI",
@@ -35,12 +40,12 @@ See docs/credentials.md.`,
 func lookupCredential(arg string) (credentials.Name, error) {
 	n, err := credentials.ParseName(arg)
 	if err != nil {
-		return n, &usageError{Err: err}
+		return n, &cmdkit.UsageError{Err: err}
 	}
 	return n, nil
 }
 
-func newCredentialsSetCmd(a *app) *cobra.Command {
+func newCredentialsSetCmd(a *cmdkit.App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "set PROVIDER",
 		Short: "Store or replace a key, read from the terminal without echo or from standard input",
@@ -64,35 +69,35 @@ the shell history and the process list.`,
 			if err != nil {
 				return err
 			}
-			secret, err := credentials.ReadSecret(a.stdin, a.stderr, n.Name)
+			secret, err := credentials.ReadSecret(a.Stdin, a.Stderr, n.Name)
 			var ie *credentials.InputError
 			if errors.As(err, &ie) {
-				return &usageError{Err: err}
+				return &cmdkit.UsageError{Err: err}
 			} else if err != nil {
 				return err
 			}
-			if _, err := a.dataDir(); err != nil {
+			if _, err := a.DataDir(); err != nil {
 				return err
 			}
-			s, err := a.credentialStore()
+			s, err := a.Keys().Store()
 			if err != nil {
 				return err
 			}
 			if err := s.Set(n.Name, secret); err != nil {
 				return err
 			}
-			a.keys().Forget()
+			a.Keys().Forget()
 			shown := ""
 			if l := credentials.LastFour(secret); l != "" {
 				shown = " (…" + l + ")"
 			}
-			fmt.Fprintf(a.stdout, "Stored the %s key%s in %s\n", n.Name, shown, s.Path())
+			fmt.Fprintf(a.Stdout, "Stored the %s key%s in %s\n", n.Name, shown, s.Path())
 			if where, err := s.Keyring(); err == nil && where != "" {
-				fmt.Fprintf(a.stdout, "It is encrypted; the key that opens it is in %s.\n", where)
+				fmt.Fprintf(a.Stdout, "It is encrypted; the key that opens it is in %s.\n", where)
 			}
 			for _, v := range n.Env {
-				if a.env(v) != "" {
-					fmt.Fprintf(a.stdout, "Note: %s is set in this environment and wins over the stored key here.\n", v)
+				if a.Env(v) != "" {
+					fmt.Fprintf(a.Stdout, "Note: %s is set in this environment and wins over the stored key here.\n", v)
 				}
 			}
 			return nil
@@ -108,7 +113,7 @@ func knownCredentialNames() []string {
 	return out
 }
 
-func newCredentialsListCmd(a *app) *cobra.Command {
+func newCredentialsListCmd(a *cmdkit.App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -118,21 +123,21 @@ environment variable (which wins), the stored value, or none; with the last
 four characters and when a stored value was set. Keys are never shown.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			srcs, err := a.keys().Sources()
+			srcs, err := a.Keys().Sources()
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, srcs)
+				return cmdkit.WriteJSON(a.Stdout, srcs)
 			}
-			return text.WriteKeySources(a.stdout, srcs)
+			return text.WriteKeySources(a.Stdout, srcs)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func newCredentialsRmCmd(a *app) *cobra.Command {
+func newCredentialsRmCmd(a *cmdkit.App) *cobra.Command {
 	return &cobra.Command{
 		Use:     "rm PROVIDER",
 		Aliases: []string{"remove"},
@@ -143,22 +148,22 @@ func newCredentialsRmCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, err := a.credentialStore()
+			s, err := a.Keys().Store()
 			if err != nil {
 				return err
 			}
 			if err := s.Remove(n.Name); err != nil {
 				var ns *credentials.NotStoredError
 				if errors.As(err, &ns) {
-					return usagef("%v; 'bonsai credentials list' shows what is", err)
+					return cmdkit.Usagef("%v; 'bonsai credentials list' shows what is", err)
 				}
 				return err
 			}
-			a.keys().Forget()
-			fmt.Fprintf(a.stdout, "Removed the stored %s key\n", n.Name)
+			a.Keys().Forget()
+			fmt.Fprintf(a.Stdout, "Removed the stored %s key\n", n.Name)
 			for _, v := range n.Env {
-				if a.env(v) != "" {
-					fmt.Fprintf(a.stdout, "Note: %s is still set in this environment.\n", v)
+				if a.Env(v) != "" {
+					fmt.Fprintf(a.Stdout, "Note: %s is still set in this environment.\n", v)
 				}
 			}
 			return nil
