@@ -8,6 +8,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/cmd/credcmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/notifycmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/schedulecmd"
+	"github.com/bonsai-run/bonsai/internal/cmd/servicecmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/ticketcmd"
 )
 
@@ -75,7 +76,7 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		{"run", []*cobra.Command{newUpCmd(a), newServeCmd(a), newHeartbeatCmd(a), newWorkerCmd(a)}},
 		{"board", []*cobra.Command{newProjectCmd(a), ticketcmd.NewCmd(a.kit(), a.ticketWiring()), ticketcmd.NewCommentCmd(a.kit()), newStatusCmd(a), schedulecmd.NewCmd(a.kit(), a.fireNow), newMCPCmd(a)}},
 		{"agent", []*cobra.Command{newRunCmd(a), newToolCmd(a)}},
-		{"setup", []*cobra.Command{newInitCmd(a), newConfigCmd(a), credcmd.NewCmd(a.kit()), notifycmd.NewCmd(a.kit(), a.redactor), newStoreCmd(a), newServiceCmd(a), newDoctorCmd(a), newVersionCmd(a)}},
+		{"setup", []*cobra.Command{newInitCmd(a), newConfigCmd(a), credcmd.NewCmd(a.kit()), notifycmd.NewCmd(a.kit(), a.redactor), newStoreCmd(a), servicecmd.NewCmd(a.kit()), newDoctorCmd(a), newVersionCmd(a)}},
 	}
 	for _, g := range groups {
 		for _, c := range g.cmds {

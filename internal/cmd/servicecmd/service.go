@@ -1,12 +1,20 @@
-package cli
+// Package servicecmd holds `bonsai service`: the heartbeat (or worker)
+// installed as a systemd unit, launchd agent or scheduled task, removed,
+// its status with the last beat it fired, and the end of its log.
+package servicecmd
 
 import (
 	"errors"
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
+	"github.com/bonsai-run/bonsai/internal/config"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
+	"github.com/bonsai-run/bonsai/internal/view/text"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +23,8 @@ import (
 	"github.com/bonsai-run/bonsai/internal/termsafe"
 )
 
-func newServiceCmd(a *app) *cobra.Command {
+// NewCmd returns `bonsai service` and its subcommands.
+func NewCmd(a *cmdkit.App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "service",
 		Short: "Install the heartbeat as a systemd timer, launchd agent or scheduled task",
@@ -34,16 +43,16 @@ exported only in your shell does not reach the service.`,
 	return cmd
 }
 
-// service returns the heartbeat service of this machine (autostart.Find).
-func (a *app) service() (autostart.Service, error) {
-	d, err := a.dataDir()
+// Find returns the heartbeat service of this machine (autostart.Find).
+func Find(a *cmdkit.App) (autostart.Service, error) {
+	d, err := a.DataDir()
 	if err != nil {
 		return autostart.Service{}, err
 	}
-	return autostart.Find(a.getenv("HOME"), string(d))
+	return autostart.Find(a.Getenv("HOME"), string(d))
 }
 
-func newServiceInstallCmd(a *app) *cobra.Command {
+func newServiceInstallCmd(a *cmdkit.App) *cobra.Command {
 	var binary string
 	var dryRun, worker bool
 	cmd := &cobra.Command{
@@ -63,42 +72,46 @@ UI (docs/postgres.md). It replaces the timer, and the timer replaces it;
   bonsai service install --worker --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.config()
+			c, err := a.Config()
 			if err != nil {
 				return err
 			}
 			if binary == "" {
 				if binary, err = autostart.InstalledBinary(); errors.Is(err, autostart.ErrTemporaryBinary) {
-					return &usageError{Err: err}
+					return &cmdkit.UsageError{Err: err}
 				} else if err != nil {
 					return err
 				}
 			} else if !filepath.IsAbs(binary) {
-				return usagef("--binary %q must be an absolute path", binary)
+				return cmdkit.Usagef("--binary %q must be an absolute path", binary)
 			}
-			installed, err := a.service()
+			installed, err := Find(a)
+			if err != nil {
+				return err
+			}
+			d, err := a.DataDir()
 			if err != nil {
 				return err
 			}
 			svc := installed
 			if worker {
-				if svc, err = autostart.FindWorker(a.getenv("HOME"), string(a.dir)); err != nil {
+				if svc, err = autostart.FindWorker(a.Getenv("HOME"), string(d)); err != nil {
 					return err
 				}
 			}
 			spec := autostart.Spec{
-				Binary: binary, DataDir: string(a.dir), IntervalSec: c.Heartbeat.IntervalSec,
-				MaxDurationSec: c.Heartbeat.MaxDurationSec, LogFile: filepath.Join(a.dir.Logs(), "heartbeat.out"),
-				Path: a.env("PATH"), User: autostart.WindowsUser(a.env),
+				Binary: binary, DataDir: string(d), IntervalSec: c.Heartbeat.IntervalSec,
+				MaxDurationSec: c.Heartbeat.MaxDurationSec, LogFile: filepath.Join(d.Logs(), "heartbeat.out"),
+				Path: a.Env("PATH"), User: autostart.WindowsUser(a.Env),
 			}
 			if dryRun {
 				if err := spec.Validate(); err != nil {
 					return err
 				}
 				for _, f := range svc.Platform.Files(spec) {
-					fmt.Fprintf(a.stdout, "# %s\n%s\n", f.Path, f.Content)
+					fmt.Fprintf(a.Stdout, "# %s\n%s\n", f.Path, f.Content)
 				}
-				a.warnShellOnlyKeys()
+				warnShellOnlyKeys(a)
 				return nil
 			}
 			files, err := autostart.Replace(cmd.Context(), installed, svc, spec, worker)
@@ -109,11 +122,11 @@ UI (docs/postgres.md). It replaces the timer, and the timer replaces it;
 			if worker {
 				what = "bonsai worker, beating every %d seconds"
 			}
-			fmt.Fprintf(a.stdout, "Installed the heartbeat service (%s): "+what+"\n", svc.Platform.Name, c.Heartbeat.IntervalSec)
+			fmt.Fprintf(a.Stdout, "Installed the heartbeat service (%s): "+what+"\n", svc.Platform.Name, c.Heartbeat.IntervalSec)
 			for _, f := range files {
-				fmt.Fprintf(a.stdout, "  wrote %s\n", f.Path)
+				fmt.Fprintf(a.Stdout, "  wrote %s\n", f.Path)
 			}
-			a.warnShellOnlyKeys()
+			warnShellOnlyKeys(a)
 			return nil
 		},
 	}
@@ -123,67 +136,71 @@ UI (docs/postgres.md). It replaces the timer, and the timer replaces it;
 	return cmd
 }
 
-func newServiceUninstallCmd(a *app) *cobra.Command {
+func newServiceUninstallCmd(a *cmdkit.App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "uninstall",
 		Short: "Stop and remove the heartbeat service",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, err := a.service()
+			svc, err := Find(a)
 			if err != nil {
 				return err
 			}
 			if err := svc.Uninstall(cmd.Context()); err != nil {
 				return err
 			}
-			fmt.Fprintln(a.stdout, "Removed the heartbeat service")
+			fmt.Fprintln(a.Stdout, "Removed the heartbeat service")
 			return nil
 		},
 	}
 }
 
-func newServiceStatusCmd(a *app) *cobra.Command {
+func newServiceStatusCmd(a *cmdkit.App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Say whether the heartbeat service is installed and what the service manager says of it",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, err := a.service()
+			svc, err := Find(a)
+			if err != nil {
+				return err
+			}
+			d, err := a.DataDir()
 			if err != nil {
 				return err
 			}
 			st := svc.Status(cmd.Context())
 			if asJSON {
-				last, err := readServiceBeat(a.dir)
+				last, err := autostart.ReadBeat(string(d))
 				if err != nil {
 					return err
 				}
-				return writeJSON(a.stdout, struct {
+				return cmdkit.WriteJSON(a.Stdout, struct {
 					autostart.Status
 					LastBeat *autostart.Beat `json:"lastBeat"`
 				}{st, last})
 			}
 			if !st.Installed {
-				fmt.Fprintf(a.stdout, "The heartbeat service is not installed (%s). Install it with: bonsai service install\n", st.Manager)
+				fmt.Fprintf(a.Stdout, "The heartbeat service is not installed (%s). Install it with: bonsai service install\n", st.Manager)
 				return nil
 			}
-			fmt.Fprintf(a.stdout, "The heartbeat service is installed (%s)\n", st.Manager)
+			fmt.Fprintf(a.Stdout, "The heartbeat service is installed (%s)\n", st.Manager)
 			for _, f := range st.Files {
-				fmt.Fprintf(a.stdout, "  %s\n", f)
+				fmt.Fprintf(a.Stdout, "  %s\n", f)
 			}
 			if st.Detail != "" {
-				fmt.Fprintf(a.stdout, "\n%s\n", st.Detail)
+				fmt.Fprintf(a.Stdout, "\n%s\n", st.Detail)
 			}
-			fmt.Fprintln(a.stdout)
-			return writeServiceBeat(a.stdout, a.dir, a.now())
+			fmt.Fprintln(a.Stdout)
+			return writeServiceBeat(a.Stdout, d, a.Now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func newServiceLogsCmd(a *app) *cobra.Command {
+func newServiceLogsCmd(a *cmdkit.App) *cobra.Command {
 	var lines int
 	cmd := &cobra.Command{
 		Use:   "logs",
@@ -191,16 +208,16 @@ func newServiceLogsCmd(a *app) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if lines < 1 {
-				return usagef("-n must be at least 1")
+				return cmdkit.Usagef("-n must be at least 1")
 			}
-			d, err := a.dataDir()
+			d, err := a.DataDir()
 			if err != nil {
 				return err
 			}
 			path := filepath.Join(d.Logs(), "heartbeat.log")
 			b, err := os.ReadFile(path)
 			if errors.Is(err, fs.ErrNotExist) {
-				fmt.Fprintf(a.stdout, "No heartbeat has logged yet (%s)\n", path)
+				fmt.Fprintf(a.Stdout, "No heartbeat has logged yet (%s)\n", path)
 				return nil
 			}
 			if err != nil {
@@ -208,7 +225,7 @@ func newServiceLogsCmd(a *app) *cobra.Command {
 			}
 			// The log quotes what agents wrote; an older or hand-made
 			// line may not: its control characters show as escapes.
-			_, err = io.WriteString(a.stdout, termsafe.Text(string(autostart.LastLines(b, lines))))
+			_, err = io.WriteString(a.Stdout, termsafe.Text(string(autostart.LastLines(b, lines))))
 			return err
 		},
 	}
@@ -218,15 +235,26 @@ func newServiceLogsCmd(a *app) *cobra.Command {
 
 // warnShellOnlyKeys warns of keys set in this shell's environment but not
 // stored: the service, which reads no shell profile, will not see them.
-func (a *app) warnShellOnlyKeys() {
-	srcs, err := a.keys().Sources()
+func warnShellOnlyKeys(a *cmdkit.App) {
+	srcs, err := a.Keys().Sources()
 	if err != nil {
-		fmt.Fprintf(a.stderr, "bonsai: warning: %v\n", err)
+		fmt.Fprintf(a.Stderr, "bonsai: warning: %v\n", err)
 		return
 	}
 	for _, c := range srcs {
 		if c.Source == credentials.SourceEnv && !c.Shadowed {
-			fmt.Fprintf(a.stderr, "bonsai: warning: %s is set in this shell but not stored, so the service will not see it: run 'bonsai credentials set %s'\n", c.Variable, c.Name)
+			fmt.Fprintf(a.Stderr, "bonsai: warning: %s is set in this shell but not stored, so the service will not see it: run 'bonsai credentials set %s'\n", c.Variable, c.Name)
 		}
 	}
+}
+
+// writeServiceBeat writes what 'bonsai service status' says of the last
+// beat the service fired, or of the last beat of any process when the
+// service has not fired one yet (text.WriteServiceBeat).
+func writeServiceBeat(w io.Writer, d config.Dir, now time.Time) error {
+	b, err := autostart.ReadBeat(string(d))
+	if err != nil {
+		return err
+	}
+	return text.WriteServiceBeat(w, b, d.Path(autostart.BeatFile), heartbeat.ReadState(d.Path("heartbeat.json")).LastBeat, now)
 }
