@@ -1,7 +1,12 @@
-package cli
+// Package configcmd holds `bonsai config`: config.json's settings read,
+// changed (checked by config.json's schema, the file left as it was when
+// a value is refused) and listed.
+package configcmd
 
 import (
+	"errors"
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,7 +15,8 @@ import (
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
-func newConfigCmd(a *app) *cobra.Command {
+// NewCmd returns `bonsai config` and its subcommands.
+func NewCmd(a *cmdkit.App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Read and change config.json",
@@ -22,28 +28,28 @@ is left as it was.`,
 	return cmd
 }
 
-func newConfigGetCmd(a *app) *cobra.Command {
+func newConfigGetCmd(a *cmdkit.App) *cobra.Command {
 	return &cobra.Command{
 		Use:     "get <key>",
 		Short:   "Print one setting",
 		Example: "  bonsai config get model\n  bonsai config get heartbeat.intervalSec",
-		Args:    exactArgs("<key>"),
+		Args:    cmdkit.ExactArgs("<key>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.config()
+			c, err := a.Config()
 			if err != nil {
 				return err
 			}
 			v, err := c.Get(args[0])
 			if err != nil {
-				return &usageError{Err: err}
+				return &cmdkit.UsageError{Err: err}
 			}
-			fmt.Fprintln(a.stdout, v)
+			fmt.Fprintln(a.Stdout, v)
 			return nil
 		},
 	}
 }
 
-func newConfigSetCmd(a *app) *cobra.Command {
+func newConfigSetCmd(a *cmdkit.App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "set <key> <value>",
 		Short: "Change one setting",
@@ -60,42 +66,50 @@ budgets in USD count with them). An empty value removes the setting.`,
   bonsai config set agent.env GOPATH,GOFLAGS
   bonsai config set models.ollama/qwen3:8b.contextWindow 131072
   bonsai config set models.openai/gpt-5.price.input ""`,
-		Args: exactArgs("<key>", "<value>"),
+		Args: cmdkit.ExactArgs("<key>", "<value>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.config()
+			c, err := a.Config()
+			var fe *config.FileError
+			if err != nil && !errors.As(err, &fe) {
+				return err // no data directory, or config.json unreadable
+			}
+			d, derr := a.DataDir() // found by Config
+			if derr != nil {
+				return derr
+			}
 			if err != nil {
-				if c, err = config.Without(a.dir.ConfigFile(), args[0], err); err != nil {
+				if c, err = config.Without(d.ConfigFile(), args[0], err); err != nil {
 					return err
 				}
 			}
 			c, err = c.Set(args[0], args[1])
 			if err != nil {
-				return &usageError{Err: err}
+				return &cmdkit.UsageError{Err: err}
 			}
 			if args[0] == "model" {
-				if err := checkModelID(a.getenv, "model", args[1]); err != nil {
+				if err := cmdkit.CheckModelID(a.Getenv, "model", args[1]); err != nil {
 					return err
 				}
 			}
-			a.cfg = nil // the file changes, perhaps within the clock's resolution
-			if err := config.Save(a.dir.ConfigFile(), c); err != nil {
+			a.ForgetConfig() // the file changes, perhaps within the clock's resolution
+			if err := config.Save(d.ConfigFile(), c); err != nil {
 				return err
 			}
 			if args[0] == "model" {
-				warnUnpriced(a.stderr, c, c.Model)
+				cmdkit.WarnUnpriced(a.Stderr, c, c.Model)
 			}
 			v, _ := c.Get(args[0])
 			if v == "" && strings.HasPrefix(args[0], "models.") {
-				fmt.Fprintf(a.stdout, "%s removed; the model catalog's value applies\n", args[0])
+				fmt.Fprintf(a.Stdout, "%s removed; the model catalog's value applies\n", args[0])
 				return nil
 			}
-			fmt.Fprintf(a.stdout, "%s = %s\n", args[0], v)
+			fmt.Fprintf(a.Stdout, "%s = %s\n", args[0], v)
 			return nil
 		},
 	}
 }
 
-func newConfigListCmd(a *app) *cobra.Command {
+func newConfigListCmd(a *cmdkit.App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     "list",
@@ -103,14 +117,14 @@ func newConfigListCmd(a *app) *cobra.Command {
 		Example: "  bonsai config list\n  bonsai config list --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.config()
+			c, err := a.Config()
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, c.List())
+				return cmdkit.WriteJSON(a.Stdout, c.List())
 			}
-			t := text.NewTable(a.stdout, "KEY", "VALUE", "DESCRIPTION")
+			t := text.NewTable(a.Stdout, "KEY", "VALUE", "DESCRIPTION")
 			for _, s := range c.List() {
 				t.Row(s.Key, s.Value, s.Help)
 			}
