@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/projectcmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/ticketcmd"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -42,16 +43,7 @@ func (a *app) ticketWiring() ticketcmd.Wiring {
 
 // The helpers of the families that the wiring uses too.
 var (
-	writeJSON    = cmdkit.WriteJSON
-	modelProblem = cmdkit.ModelProblem
+	writeJSON     = cmdkit.WriteJSON
+	modelProblem  = cmdkit.ModelProblem
+	projectBranch = projectcmd.Branch
 )
-
-// Helpers of the families still in this package (moving out one by one).
-var (
-	exactArgs       = cmdkit.ExactArgs
-	checkModelID    = cmdkit.CheckModelID
-	warnUnpriced    = cmdkit.WarnUnpriced
-	addPriorityFlag = cmdkit.AddPriorityFlag
-)
-
-func (a *app) warnUnpricedModel(id string) { a.kit().WarnUnpricedModel(id) }

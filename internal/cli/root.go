@@ -8,6 +8,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/cmd/configcmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/credcmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/notifycmd"
+	"github.com/bonsai-run/bonsai/internal/cmd/projectcmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/schedulecmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/servicecmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/ticketcmd"
@@ -75,7 +76,7 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		cmds []*cobra.Command
 	}{
 		{"run", []*cobra.Command{newUpCmd(a), newServeCmd(a), newHeartbeatCmd(a), newWorkerCmd(a)}},
-		{"board", []*cobra.Command{newProjectCmd(a), ticketcmd.NewCmd(a.kit(), a.ticketWiring()), ticketcmd.NewCommentCmd(a.kit()), newStatusCmd(a), schedulecmd.NewCmd(a.kit(), a.fireNow), newMCPCmd(a)}},
+		{"board", []*cobra.Command{projectcmd.NewCmd(a.kit()), ticketcmd.NewCmd(a.kit(), a.ticketWiring()), ticketcmd.NewCommentCmd(a.kit()), newStatusCmd(a), schedulecmd.NewCmd(a.kit(), a.fireNow), newMCPCmd(a)}},
 		{"agent", []*cobra.Command{newRunCmd(a), newToolCmd(a)}},
 		{"setup", []*cobra.Command{newInitCmd(a), configcmd.NewCmd(a.kit()), credcmd.NewCmd(a.kit()), notifycmd.NewCmd(a.kit(), a.redactor), newStoreCmd(a), servicecmd.NewCmd(a.kit()), newDoctorCmd(a), newVersionCmd(a)}},
 	}

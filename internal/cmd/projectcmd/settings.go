@@ -1,6 +1,7 @@
-package cli
+package projectcmd
 
 import (
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -74,7 +75,7 @@ func (sf settingFlags) value(s board.Setting) (any, error) {
 			}
 			if patternSettings[s.Name] {
 				if _, err := policy.ParsePattern(it); err != nil {
-					return nil, usagef("--%s %q: %v", s.Flag, it, err)
+					return nil, cmdkit.Usagef("--%s %q: %v", s.Flag, it, err)
 				}
 			}
 			list = append(list, it)
@@ -86,11 +87,11 @@ func (sf settingFlags) value(s board.Setting) (any, error) {
 		}
 		v, err := s.Parse(*p)
 		if err != nil {
-			return nil, usagef("--%s: %v", s.Flag, err)
+			return nil, cmdkit.Usagef("--%s: %v", s.Flag, err)
 		}
 		return v, nil
 	}
-	return nil, usagef("--%s: no flag", s.Flag)
+	return nil, cmdkit.Usagef("--%s: no flag", s.Flag)
 }
 
 // flagNames lists the flags of the settings, for "nothing to change".

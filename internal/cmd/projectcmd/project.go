@@ -1,8 +1,12 @@
-package cli
+// Package projectcmd holds `bonsai project`: projects added (their
+// repository and default branch checked), listed, shown, edited through
+// the settings table (board.Settings), archived and unarchived.
+package projectcmd
 
 import (
 	"context"
 	"fmt"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,7 +21,8 @@ import (
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
-func newProjectCmd(a *app) *cobra.Command {
+// NewCmd returns `bonsai project` and its subcommands.
+func NewCmd(a *cmdkit.App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "project",
 		Short: "Add, list, show, edit, archive and unarchive projects",
@@ -31,7 +36,7 @@ type projectAddOptions struct {
 	settings                 settingFlags
 }
 
-func newProjectAddCmd(a *app) *cobra.Command {
+func newProjectAddCmd(a *cmdkit.App) *cobra.Command {
 	o := projectAddOptions{settings: settingFlags{}}
 	cmd := &cobra.Command{
 		Use:   "add <slug> --repo <path-or-url>",
@@ -43,7 +48,7 @@ machines, the repository must be a git URL every machine can clone.`,
 		Example: `  bonsai project add demo --repo ~/src/demo
   bonsai project add api --repo git@github.com:acme/api.git --branch develop --verify "go test ./..."
   bonsai project add big --repo ~/src/big --limit-memory-mib 8192 --limit-processes 4096`,
-		Args: exactArgs("<slug>"),
+		Args: cmdkit.ExactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.slug = args[0]
 			return runProjectAdd(cmd, a, o)
@@ -58,18 +63,18 @@ machines, the repository must be a git URL every machine can clone.`,
 	return cmd
 }
 
-func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
-	repo, err := a.projectRepo(o.repo)
+func runProjectAdd(cmd *cobra.Command, a *cmdkit.App, o projectAddOptions) error {
+	repo, err := projectRepo(a, o.repo)
 	if err != nil {
 		return err
 	}
 	if cmd.Flags().Changed("branch") && strings.TrimSpace(o.branch) == "" {
-		return usagef("--branch is empty; give the branch agents start from, e.g. main")
+		return cmdkit.Usagef("--branch is empty; give the branch agents start from, e.g. main")
 	}
-	if o.branch, err = projectBranch(cmd.Context(), repo, o.branch); err != nil {
+	if o.branch, err = Branch(cmd.Context(), repo, o.branch); err != nil {
 		return err
 	}
-	values, err := a.settingValues(cmd.Flags(), o.settings)
+	values, err := settingValues(a, cmd.Flags(), o.settings)
 	if err != nil {
 		return err
 	}
@@ -80,7 +85,7 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	if o.name == "" {
 		o.name = o.slug
 	}
-	s, err := a.openStore(cmd.Context())
+	s, err := a.OpenStore(cmd.Context())
 	if err != nil {
 		return err
 	}
@@ -90,20 +95,20 @@ func runProjectAdd(cmd *cobra.Command, a *app, o projectAddOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "Added project %s (%s, branch %s)\n", p.Slug, p.Repo, p.DefaultBranch)
-	a.warnUnpricedModel(p.Agent.Model)
+	fmt.Fprintf(a.Stdout, "Added project %s (%s, branch %s)\n", p.Slug, p.Repo, p.DefaultBranch)
+	a.WarnUnpricedModel(p.Agent.Model)
 	return nil
 }
 
 // settingValues are the settings given on the command line, the model
 // checked against the catalog's providers.
-func (a *app) settingValues(f *pflag.FlagSet, sf settingFlags) (map[string]any, error) {
+func settingValues(a *cmdkit.App, f *pflag.FlagSet, sf settingFlags) (map[string]any, error) {
 	values, err := sf.values(f)
 	if err != nil {
 		return nil, err
 	}
 	if m, ok := values["model"].(string); ok {
-		if err := checkModelID(a.getenv, "--model", m); err != nil {
+		if err := cmdkit.CheckModelID(a.Getenv, "--model", m); err != nil {
 			return nil, err
 		}
 	}
@@ -113,8 +118,8 @@ func (a *app) settingValues(f *pflag.FlagSet, sf settingFlags) (map[string]any, 
 // projectRepo is normalizeRepo for a project's --repo, refusing a local
 // path when the board is on Postgres, shared by several machines that
 // cannot clone this one's directories (board.CheckSharedRepo).
-func (a *app) projectRepo(repo string) (string, error) {
-	u, err := a.storeURL()
+func projectRepo(a *cmdkit.App, repo string) (string, error) {
+	u, err := a.StoreURL()
 	if err != nil {
 		return "", err
 	}
@@ -179,7 +184,7 @@ func isGitRepo(dir string) bool {
 	return err == nil && err2 == nil && !head.IsDir() && objects.IsDir()
 }
 
-func newProjectListCmd(a *app) *cobra.Command {
+func newProjectListCmd(a *cmdkit.App) *cobra.Command {
 	var asJSON, all bool
 	cmd := &cobra.Command{
 		Use:     "list",
@@ -187,7 +192,7 @@ func newProjectListCmd(a *app) *cobra.Command {
 		Example: "  bonsai project list\n  bonsai project list --all --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -199,7 +204,7 @@ func newProjectListCmd(a *app) *cobra.Command {
 				if ps == nil {
 					ps = []board.Project{}
 				}
-				return writeJSON(a.stdout, ps)
+				return cmdkit.WriteJSON(a.Stdout, ps)
 			}
 			if len(ps) == 0 {
 				if !all {
@@ -208,14 +213,14 @@ func newProjectListCmd(a *app) *cobra.Command {
 						return err
 					}
 					if len(archived) > 0 {
-						fmt.Fprintf(a.stdout, "No active projects; %d archived (bonsai project list --all)\n", len(archived))
+						fmt.Fprintf(a.Stdout, "No active projects; %d archived (bonsai project list --all)\n", len(archived))
 						return nil
 					}
 				}
-				fmt.Fprintln(a.stdout, "No projects yet. Add one with: bonsai project add <slug> --repo <path-or-url>")
+				fmt.Fprintln(a.Stdout, "No projects yet. Add one with: bonsai project add <slug> --repo <path-or-url>")
 				return nil
 			}
-			return text.WriteProjects(a.stdout, ps, a.now())
+			return text.WriteProjects(a.Stdout, ps, a.Now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -223,15 +228,15 @@ func newProjectListCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newProjectShowCmd(a *app) *cobra.Command {
+func newProjectShowCmd(a *cmdkit.App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     "show <slug>",
 		Short:   "Show a project and its ticket counts",
 		Example: "  bonsai project show demo\n  bonsai project show demo --json",
-		Args:    exactArgs("<slug>"),
+		Args:    cmdkit.ExactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -245,16 +250,16 @@ func newProjectShowCmd(a *app) *cobra.Command {
 			}
 			d := view.ProjectDetail{Project: p, Counts: view.NewStateCounts(counts[p.Slug])}
 			if asJSON {
-				return writeJSON(a.stdout, d)
+				return cmdkit.WriteJSON(a.Stdout, d)
 			}
-			return text.WriteProject(a.stdout, d, a.now())
+			return text.WriteProject(a.Stdout, d, a.Now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func newProjectEditCmd(a *app) *cobra.Command {
+func newProjectEditCmd(a *cmdkit.App) *cobra.Command {
 	var name, repo, branch string
 	settings := settingFlags{}
 	cmd := &cobra.Command{
@@ -297,7 +302,7 @@ use, and --schedule-tools whether agents may manage the project's schedules.`,
   bonsai project edit demo --limit-processes 256 --limit-tmp-mib 512
   bonsai project edit demo --land merge --land-style rebase
   bonsai project edit demo --engine claude-code --thinking medium --mcp github`,
-		Args: exactArgs("<slug>"),
+		Args: cmdkit.ExactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var u board.ProjectPatch
 			f := cmd.Flags()
@@ -305,7 +310,7 @@ use, and --schedule-tools whether agents may manage the project's schedules.`,
 				u.Name = &name
 			}
 			if f.Changed("repo") {
-				r, err := a.projectRepo(repo)
+				r, err := projectRepo(a, repo)
 				if err != nil {
 					return err
 				}
@@ -315,13 +320,13 @@ use, and --schedule-tools whether agents may manage the project's schedules.`,
 				u.DefaultBranch = &branch
 			}
 			var err error
-			if u.Settings, err = a.settingValues(f, settings); err != nil {
+			if u.Settings, err = settingValues(a, f, settings); err != nil {
 				return err
 			}
 			if u.IsZero() {
-				return usagef("nothing to change; give at least one of --name, --repo, --branch, %s", settings.flagNames())
+				return cmdkit.Usagef("nothing to change; give at least one of --name, --repo, --branch, %s", settings.flagNames())
 			}
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -334,9 +339,9 @@ use, and --schedule-tools whether agents may manage the project's schedules.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "Updated project %s\n", p.Slug)
+			fmt.Fprintf(a.Stdout, "Updated project %s\n", p.Slug)
 			if _, ok := u.Settings["model"]; ok {
-				a.warnUnpricedModel(p.Agent.Model)
+				a.WarnUnpricedModel(p.Agent.Model)
 			}
 			return nil
 		},
@@ -349,7 +354,7 @@ use, and --schedule-tools whether agents may manage the project's schedules.`,
 	return cmd
 }
 
-func newProjectArchiveCmd(a *app) *cobra.Command {
+func newProjectArchiveCmd(a *cmdkit.App) *cobra.Command {
 	cmd := newProjectActiveCmd(a, func(ctx context.Context, s store.Store, slug string) (board.Project, error) {
 		return s.ArchiveProject(ctx, slug)
 	}, "Archived project %s; its tickets are kept")
@@ -362,7 +367,7 @@ and runs are kept; 'bonsai project list --all' still shows it, and
 	return cmd
 }
 
-func newProjectUnarchiveCmd(a *app) *cobra.Command {
+func newProjectUnarchiveCmd(a *cmdkit.App) *cobra.Command {
 	cmd := newProjectActiveCmd(a, func(ctx context.Context, s store.Store, slug string) (board.Project, error) {
 		return s.RestoreProject(ctx, slug)
 	}, "Project %s is active; agents pick its tickets again")
@@ -376,11 +381,11 @@ picks from its tickets. Unarchiving an active project changes nothing.`
 
 // newProjectActiveCmd is archive or unarchive: set applies the change to
 // the named project, and done ("… %s …", the slug) says what happened.
-func newProjectActiveCmd(a *app, set func(ctx context.Context, s store.Store, slug string) (board.Project, error), done string) *cobra.Command {
+func newProjectActiveCmd(a *cmdkit.App, set func(ctx context.Context, s store.Store, slug string) (board.Project, error), done string) *cobra.Command {
 	return &cobra.Command{
-		Args: exactArgs("<slug>"),
+		Args: cmdkit.ExactArgs("<slug>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -388,7 +393,7 @@ func newProjectActiveCmd(a *app, set func(ctx context.Context, s store.Store, sl
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, done+"\n", p.Slug)
+			fmt.Fprintf(a.Stdout, done+"\n", p.Slug)
 			return nil
 		},
 	}

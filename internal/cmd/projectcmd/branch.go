@@ -1,7 +1,8 @@
-package cli
+package projectcmd
 
 import (
 	"context"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,10 +12,10 @@ import (
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
-// projectBranch is the default branch of a project whose repository is
-// repo, as `project add|edit` and the web's project forms find and check
-// it (workspace.DefaultBranch).
-func projectBranch(ctx context.Context, repo, branch string) (string, error) {
+// Branch is the default branch of a project whose repository is repo, as
+// `project add|edit` and the web's project forms find and check it
+// (workspace.DefaultBranch).
+func Branch(ctx context.Context, repo, branch string) (string, error) {
 	return workspace.DefaultBranch(ctx, repo, branch)
 }
 
@@ -22,7 +23,7 @@ func projectBranch(ctx context.Context, repo, branch string) (string, error) {
 // repository, the new one when --repo changes it too.
 func checkEditedBranch(cmd *cobra.Command, s store.Store, slug string, u board.ProjectPatch) error {
 	if strings.TrimSpace(*u.DefaultBranch) == "" {
-		return usagef("--branch is empty; give the branch agents start from, e.g. main")
+		return cmdkit.Usagef("--branch is empty; give the branch agents start from, e.g. main")
 	}
 	repo := ""
 	if u.Repo != nil {
@@ -37,6 +38,6 @@ func checkEditedBranch(cmd *cobra.Command, s store.Store, slug string, u board.P
 	if !workspace.IsRemote(repo) && !workspace.IsGitRepo(repo) {
 		return nil // a directory that has gone: the beat says so
 	}
-	_, err := projectBranch(cmd.Context(), repo, *u.DefaultBranch)
+	_, err := Branch(cmd.Context(), repo, *u.DefaultBranch)
 	return err
 }
