@@ -44,6 +44,7 @@ func (a *app) ticketWiring() ticketcmd.Wiring {
 // The helpers of the families that the wiring uses too.
 var (
 	writeJSON     = cmdkit.WriteJSON
+	configFix     = cmdkit.ConfigFix
 	modelProblem  = cmdkit.ModelProblem
 	projectBranch = projectcmd.Branch
 )

@@ -1,4 +1,4 @@
-package cli
+package cmdkit
 
 import (
 	"strings"
@@ -6,11 +6,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// newHelpCmd replaces cobra's help command, which answers an unknown topic
+// NewHelpCmd replaces cobra's help command, which answers an unknown topic
 // with the root's usage and exit status 0: a script calling
 // `bonsai help tikcet` could not tell. This one says so, suggests the
 // command meant, and exits 2.
-func newHelpCmd() *cobra.Command {
+func NewHelpCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "help [command]",
 		Short: "Help about any command",
@@ -21,9 +21,9 @@ func newHelpCmd() *cobra.Command {
 			if err != nil || cmd == nil || len(rest) > 0 {
 				topic := strings.Join(args, " ")
 				if s := root.SuggestionsFor(args[0]); len(s) > 0 && len(args) == 1 {
-					return usagef("unknown help topic %q; did you mean %q?", topic, s[0])
+					return Usagef("unknown help topic %q; did you mean %q?", topic, s[0])
 				}
-				return usagef("unknown help topic %q; run 'bonsai --help' for the commands", topic)
+				return Usagef("unknown help topic %q; run 'bonsai --help' for the commands", topic)
 			}
 			cmd.InitDefaultHelpFlag()
 			return cmd.Help()
