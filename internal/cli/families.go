@@ -5,13 +5,12 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/cmd/projectcmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/ticketcmd"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
-
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 )
 
 // kit is what the command families of internal/cmd take from a: its

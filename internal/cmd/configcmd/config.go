@@ -6,11 +6,11 @@ package configcmd
 import (
 	"errors"
 	"fmt"
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )

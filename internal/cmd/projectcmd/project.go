@@ -6,7 +6,6 @@ package projectcmd
 import (
 	"context"
 	"fmt"
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/bonsai-run/bonsai/internal/view/text"

@@ -1,12 +1,12 @@
 package projectcmd
 
 import (
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/policy"
 )
 

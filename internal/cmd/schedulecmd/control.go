@@ -3,12 +3,12 @@ package schedulecmd
 import (
 	"context"
 	"fmt"
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/schedule"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/termsafe"

@@ -5,12 +5,12 @@ package schedulecmd
 import (
 	"context"
 	"fmt"
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/schedule"
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )

@@ -1,10 +1,10 @@
 package schedulecmd
 
 import (
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )

@@ -2,12 +2,12 @@ package ticketcmd
 
 import (
 	"fmt"
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 

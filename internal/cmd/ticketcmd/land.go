@@ -1,8 +1,9 @@
 package ticketcmd
 
 import (
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/spf13/cobra"
+
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 )
 
 func newTicketLandCmd(a *cmdkit.App, approve Approver) *cobra.Command {

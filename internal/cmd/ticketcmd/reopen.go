@@ -2,11 +2,11 @@ package ticketcmd
 
 import (
 	"fmt"
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/land"
 )
 

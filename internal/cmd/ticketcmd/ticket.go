@@ -2,13 +2,13 @@ package ticketcmd
 
 import (
 	"fmt"
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
 	"github.com/bonsai-run/bonsai/internal/view/text"

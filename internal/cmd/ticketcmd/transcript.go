@@ -3,11 +3,11 @@ package ticketcmd
 import (
 	"bufio"
 	"context"
-	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/session"
 )
 
