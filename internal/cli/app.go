@@ -2,12 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/notify/outbox"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -22,10 +22,10 @@ type app struct {
 	stdout, stderr io.Writer
 	// env reads the process environment; getenv reads it too, and falls
 	// back to the stored credential for a key or token variable the
-	// environment does not set (credstore.go).
+	// environment does not set (cmdkit.Creds).
 	env    func(string) string
 	getenv func(string) string
-	creds  storedCreds
+	creds  *cmdkit.Creds
 	now    func() time.Time
 
 	// started is set once a command's own code runs; an error before that
@@ -49,11 +49,15 @@ type app struct {
 	// starts beats with (tests: the bonsai binary on PATH and their own
 	// environment); nil means this binary and this process's environment.
 	beatCommand func() (exe string, env []string, err error)
+
+	// shared is what the command families of internal/cmd get (kit).
+	shared *cmdkit.App
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, env: getenv, now: time.Now}
-	a.getenv = a.lookupEnv
+	a.creds = &cmdkit.Creds{Env: getenv, Warn: stderr, Now: func() time.Time { return a.now() }, Dir: func() config.Dir { return a.dir }}
+	a.getenv = a.creds.Lookup
 	return a
 }
 
@@ -81,19 +85,10 @@ func (a *app) initDir(d config.Dir) (config.InitResult, error) {
 		fmt.Fprintf(a.stderr, "bonsai: warning: %s\n", termsafe.Text(w))
 	}
 	if err != nil {
-		return res, dataDirError(a.getenv, err)
+		return res, cmdkit.DataDirError(a.getenv, err)
 	}
 	a.dir = d
 	return res, nil
-}
-
-// dataDirError says where a data directory that cannot be created came
-// from, so that a stray BONSAI_DATA_DIR is easy to spot.
-func dataDirError(getenv func(string) string, err error) error {
-	if v := getenv("BONSAI_DATA_DIR"); v != "" {
-		return fmt.Errorf("%w (set by BONSAI_DATA_DIR=%s)", err, v)
-	}
-	return err
 }
 
 // config loads and validates config.json.
@@ -108,13 +103,13 @@ func (a *app) config() (config.Config, error) {
 		return a.cfg.c, nil
 	}
 	c, err := config.Load(path)
-	if fix := configFix(err); fix != "" {
+	if fix := cmdkit.ConfigFix(err); fix != "" {
 		return c, fmt.Errorf("%w; %s", err, fix)
 	}
 	if err == nil && statErr == nil {
 		a.cfg = &loadedConfig{path: path, size: fi.Size(), mod: fi.ModTime(), c: c}
 		// The providers' base URLs come from the same file: not read twice.
-		a.creds.cfg.Note(path, fi, c)
+		a.creds.Note(path, fi, c)
 	}
 	return c, err
 }
@@ -125,28 +120,6 @@ type loadedConfig struct {
 	size int64
 	mod  time.Time
 	c    config.Config
-}
-
-// configFix says how to repair config.json after config.Load's error;
-// "" when there is nothing to repair or the error is not about the
-// file's contents.
-func configFix(err error) string {
-	var fe *config.FileError
-	switch {
-	case errors.As(err, &fe) && fe.Key != "" && knownKey(fe.Key):
-		return fmt.Sprintf("'bonsai config set %s <value>' repairs it", fe.Key)
-	case errors.As(err, &fe) && fe.Key != "":
-		return fmt.Sprintf("rename or remove %s in the file", fe.Key)
-	case errors.As(err, &fe):
-		return "edit the file, or move it aside and run 'bonsai init' to write the defaults"
-	}
-	return ""
-}
-
-// knownKey reports whether key is a setting 'bonsai config set' can change.
-func knownKey(key string) bool {
-	_, err := config.Default().Get(key)
-	return err == nil
 }
 
 // openStore opens the board database.
@@ -216,11 +189,4 @@ func settled(s store.Store) bool {
 }
 
 // author is the name recorded on a person's comments and moves.
-func (a *app) author() string {
-	for _, k := range []string{"BONSAI_USER", "USER", "USERNAME"} {
-		if v := a.getenv(k); v != "" {
-			return v
-		}
-	}
-	return "human"
-}
+func (a *app) author() string { return cmdkit.Author(a.getenv) }

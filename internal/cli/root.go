@@ -4,6 +4,14 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/bonsai-run/bonsai/internal/cmd/configcmd"
+	"github.com/bonsai-run/bonsai/internal/cmd/credcmd"
+	"github.com/bonsai-run/bonsai/internal/cmd/notifycmd"
+	"github.com/bonsai-run/bonsai/internal/cmd/projectcmd"
+	"github.com/bonsai-run/bonsai/internal/cmd/schedulecmd"
+	"github.com/bonsai-run/bonsai/internal/cmd/servicecmd"
+	"github.com/bonsai-run/bonsai/internal/cmd/ticketcmd"
 )
 
 // oneShotGCPercent is the GC target of commands that run for milliseconds.
@@ -23,7 +31,8 @@ func longRunning(cmd *cobra.Command) bool {
 }
 
 // newRootCmd builds the bonsai command tree. Each subcommand registers here,
-// one line each.
+// one line each: cli's own commands take a, the families under
+// internal/cmd the cmdkit.App and what they need from the wiring.
 func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "bonsai",
@@ -63,14 +72,15 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		&cobra.Group{ID: "agent", Title: "Agent:"},
 		&cobra.Group{ID: "setup", Title: "Setup:"},
 	)
+	k := a.kit() // what the command families under internal/cmd get
 	groups := []struct {
 		id   string
 		cmds []*cobra.Command
 	}{
 		{"run", []*cobra.Command{newUpCmd(a), newServeCmd(a), newHeartbeatCmd(a), newWorkerCmd(a)}},
-		{"board", []*cobra.Command{newProjectCmd(a), newTicketCmd(a), newCommentCmd(a), newStatusCmd(a), newStatsCmd(a), newScheduleCmd(a), newMCPCmd(a)}},
+		{"board", []*cobra.Command{projectcmd.NewCmd(k), ticketcmd.NewCmd(k, a.ticketWiring()), ticketcmd.NewCommentCmd(k), newStatusCmd(a), newStatsCmd(a), schedulecmd.NewCmd(k, a.fireNow), newMCPCmd(a)}},
 		{"agent", []*cobra.Command{newRunCmd(a), newToolCmd(a)}},
-		{"setup", []*cobra.Command{newInitCmd(a), newConfigCmd(a), newCredentialsCmd(a), newNotifyCmd(a), newStoreCmd(a), newServiceCmd(a), newDoctorCmd(a), newVersionCmd(a)}},
+		{"setup", []*cobra.Command{newInitCmd(a), configcmd.NewCmd(k), credcmd.NewCmd(k), notifycmd.NewCmd(k, a.redactor), newStoreCmd(a), servicecmd.NewCmd(k), newDoctorCmd(a), newVersionCmd(a)}},
 	}
 	for _, g := range groups {
 		for _, c := range g.cmds {

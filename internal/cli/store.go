@@ -76,7 +76,7 @@ func runStoreMigrate(cmd *cobra.Command, a *app, from, to, sessions string) erro
 	m := storemigrate.Migration{From: from, To: to, Sessions: sessions, Locations: storemigrate.Locations{
 		IsURL: postgres.IsURL, Redact: postgres.Redact, Open: openCopyStore}}
 	if err := m.Check(); err != nil {
-		return &usageError{err}
+		return &usageError{Err: err}
 	}
 	res, err := m.Run(cmd.Context())
 	if err != nil {

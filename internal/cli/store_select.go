@@ -88,7 +88,7 @@ func (a *app) leaseTTL() (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d < time.Second {
-		return 0, &usageError{fmt.Errorf("%s=%q is not a duration of at least 1s, such as 30s; unset it for the default (%s)", envLeaseTTL, v, heartbeat.DefaultLeaseTTL)}
+		return 0, &usageError{Err: fmt.Errorf("%s=%q is not a duration of at least 1s, such as 30s; unset it for the default (%s)", envLeaseTTL, v, heartbeat.DefaultLeaseTTL)}
 	}
 	return d, nil
 }

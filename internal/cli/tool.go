@@ -80,7 +80,7 @@ func runTool(cmd *cobra.Command, a *app, o toolOptions, args []string) error {
 		return err
 	}
 	if err := checked.Validate(json.RawMessage(raw)); err != nil {
-		return &usageError{err}
+		return &usageError{Err: err}
 	}
 	root := o.root
 	if root == "" {
