@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
@@ -40,10 +39,6 @@ type app struct {
 
 	dir   config.Dir
 	store store.Store
-
-	// cfg is config.json as last loaded, kept while the file's size and
-	// modification time stay the same: one beat asks for it four times.
-	cfg *loadedConfig
 
 	// beatCommand, when set, is the program and environment Run now
 	// starts beats with (tests: the bonsai binary on PATH and their own
@@ -91,35 +86,18 @@ func (a *app) initDir(d config.Dir) (config.InitResult, error) {
 	return res, nil
 }
 
-// config loads and validates config.json.
+// config loads and validates config.json, read again only when the file
+// changed: one beat asks for it four times.
 func (a *app) config() (config.Config, error) {
 	d, err := a.dataDir()
 	if err != nil {
 		return config.Config{}, err
 	}
-	path := d.ConfigFile()
-	fi, statErr := os.Stat(path)
-	if statErr == nil && a.cfg != nil && a.cfg.path == path && a.cfg.size == fi.Size() && a.cfg.mod.Equal(fi.ModTime()) {
-		return a.cfg.c, nil
-	}
-	c, err := config.Load(path)
+	c, err := a.creds.LoadConfig(d.ConfigFile())
 	if fix := cmdkit.ConfigFix(err); fix != "" {
 		return c, fmt.Errorf("%w; %s", err, fix)
 	}
-	if err == nil && statErr == nil {
-		a.cfg = &loadedConfig{path: path, size: fi.Size(), mod: fi.ModTime(), c: c}
-		// The providers' base URLs come from the same file: not read twice.
-		a.creds.Note(path, fi, c)
-	}
 	return c, err
-}
-
-// loadedConfig is a config.json that loaded, and the file it came from.
-type loadedConfig struct {
-	path string
-	size int64
-	mod  time.Time
-	c    config.Config
 }
 
 // openStore opens the board database.

@@ -21,7 +21,7 @@ func (a *app) kit() *cmdkit.App {
 		a.shared = &cmdkit.App{
 			Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr,
 			Env: a.env, Getenv: a.getenv, Now: func() time.Time { return a.now() },
-			DataDir: a.dataDir, Config: a.config, ForgetConfig: func() { a.cfg = nil },
+			DataDir: a.dataDir, Config: a.config, ForgetConfig: a.creds.ForgetConfig,
 			OpenStore: a.openStore, StoreURL: a.storeURL, Keys: a.keys,
 		}
 	}

@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/catalog"
@@ -40,22 +40,12 @@ func envModels(getenv func(string) string, cat *catalog.Catalog, redact *llm.Red
 		if err != nil {
 			switch llm.KindOf(err) {
 			case llm.KindInvalidRequest:
-				return nil, llm.Info{}, "", usagef("model %s: %s", id, llmMessage(err))
+				return nil, llm.Info{}, "", usagef("model %s: %s", id, cmdkit.LLMMessage(err))
 			case llm.KindAuth:
-				return nil, llm.Info{}, "", fmt.Errorf("model %s: %s; or choose another model with --model or 'bonsai config set model'", id, llmMessage(err))
+				return nil, llm.Info{}, "", fmt.Errorf("model %s: %s; or choose another model with --model or 'bonsai config set model'", id, cmdkit.LLMMessage(err))
 			}
 			return nil, llm.Info{}, "", err
 		}
 		return r.Model, r.Info, r.Warning, nil
 	}
-}
-
-// llmMessage is an llm error's own message, without the provider and kind
-// prefix ("anthropic: auth: …") that repeats what the caller already says.
-func llmMessage(err error) string {
-	var le *llm.Error
-	if errors.As(err, &le) && le.Message != "" {
-		return le.Message
-	}
-	return err.Error()
 }

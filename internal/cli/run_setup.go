@@ -11,6 +11,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/agent"
 	"github.com/bonsai-run/bonsai/internal/agenthost"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/config"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
@@ -74,7 +75,7 @@ func newRuntime(ctx context.Context, a *app, o runOptions, mode string) (*agentR
 	rt.sessDir = session.Layout{Root: d.Sessions()}.RunDir(rt.cwd)
 	thinking, err := llm.ParseThinkingLevel(o.thinking)
 	if err != nil {
-		return nil, usagef("--thinking: %s", llmMessage(err))
+		return nil, usagef("--thinking: %s", cmdkit.LLMMessage(err))
 	}
 	names, err := parseTools(o.tools)
 	if err != nil {

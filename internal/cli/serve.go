@@ -28,10 +28,6 @@ import (
 // defaultAddr is where the web UI listens unless told otherwise.
 const defaultAddr = "127.0.0.1:7373"
 
-// maxWebLog is the size at which logs/web.log is rotated to web.log.1 when
-// the server starts.
-const maxWebLog = 10 << 20
-
 type serveOptions struct {
 	addr   string
 	public bool
@@ -121,7 +117,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	if err != nil {
 		return fail(err)
 	}
-	logFile, err := openWebLog(d)
+	logFile, err := web.OpenLog(d)
 	if err != nil {
 		return fail(err)
 	}
@@ -197,35 +193,11 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 	// Deliver notifications while the server runs: whatever a beat, a web
 	// action or a dead process left in the outbox.
 	go deliverEvery(ctx, a, s, slog.New(slog.NewTextHandler(&redactWriter{w: logFile, r: secrets(ctx, a, s)}, nil)), deliverInterval)
-	return srv, l, loginURL(l.Addr(), token), func() { logFile.Close() }, nil
+	return srv, l, web.LoginURL(l.Addr(), token), func() { logFile.Close() }, nil
 }
 
 // deliverInterval is how often bonsai serve and up deliver notifications.
 const deliverInterval = 15 * time.Second
-
-// loginURL is the link that logs a browser in. A wildcard address is shown
-// as 127.0.0.1, which reaches it from this machine.
-func loginURL(addr net.Addr, token string) string {
-	host, port, _ := net.SplitHostPort(addr.String())
-	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	return fmt.Sprintf("http://%s/?token=%s", net.JoinHostPort(host, port), token)
-}
-
-// openWebLog opens logs/web.log for appending, first moving a log past
-// maxWebLog to web.log.1.
-func openWebLog(d config.Dir) (*os.File, error) {
-	path := d.Path("logs", "web.log")
-	if fi, err := os.Stat(path); err == nil && fi.Size() > maxWebLog {
-		os.Rename(path, path+".1")
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open web log: %w", err)
-	}
-	return f, nil
-}
 
 // serviceState reports whether the heartbeat service is installed, for the
 // settings page.

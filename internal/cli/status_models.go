@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/config"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/view"
@@ -17,7 +18,7 @@ func modelStatuses(getenv func(string) string, source func(string) string, cfg c
 	return view.ModelStatuses(projects, cfg.Model, view.ModelChecks{
 		Problem: func(id string) string {
 			if err := llmprovider.Check(id, getenv); err != nil {
-				return llmMessage(err)
+				return cmdkit.LLMMessage(err)
 			}
 			return ""
 		},

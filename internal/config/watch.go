@@ -14,12 +14,23 @@ type Watched struct {
 	path string
 	fi   os.FileInfo
 	c    Config
+	err  error
 }
 
 // Get returns the configuration in the file at path, read again when it
 // changed (as Load reads it); a file that does not load reads as the
 // zero Config (whoever loads it for its command reports the error).
 func (w *Watched) Get(path string) Config {
+	c, err := w.Load(path)
+	if err != nil {
+		return Config{}
+	}
+	return c
+}
+
+// Load is Get with what Load returns for a file that does not load, kept
+// as long as the file stays the same.
+func (w *Watched) Load(path string) (Config, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	fi, err := os.Stat(path)
@@ -28,19 +39,23 @@ func (w *Watched) Get(path string) Config {
 	}
 	if fi == nil || w.fi == nil || w.path != path || !sameFile(fi, w.fi) {
 		c, err := Load(path)
-		if err != nil {
-			c = Config{}
-		}
-		w.path, w.fi, w.c = path, fi, c
+		w.path, w.fi, w.c, w.err = path, fi, c, err
 	}
-	return w.c
+	return w.c, w.err
+}
+
+// Forget drops what w holds: the next Get or Load reads the file.
+func (w *Watched) Forget() {
+	w.mu.Lock()
+	w.fi = nil
+	w.mu.Unlock()
 }
 
 // Note records c as the file at path held it when fi was read: loaded by
 // someone else, so that Get need not read it again.
 func (w *Watched) Note(path string, fi os.FileInfo, c Config) {
 	w.mu.Lock()
-	w.path, w.fi, w.c = path, fi, c
+	w.path, w.fi, w.c, w.err = path, fi, c, nil
 	w.mu.Unlock()
 }
 

@@ -52,3 +52,34 @@ func TestWatched_ReadsAgainOnlyWhenTheFileChanges(t *testing.T) {
 		t.Errorf("a broken file: %q", got.Model)
 	}
 }
+
+// TestWatched_LoadKeepsTheErrorAndForgets: Load reports a broken file's
+// error for as long as it stays broken, and Forget makes it read again
+// even when the file looks the same.
+func TestWatched_LoadKeepsTheErrorAndForgets(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(path, []byte("{broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var w Watched
+	for i := range 2 {
+		if _, err := w.Load(path); err == nil {
+			t.Fatalf("load %d of a broken file: no error", i+1)
+		}
+	}
+	c := Default()
+	c.Model = "openai/gpt-5"
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Note(path, fi, c)
+	if got, err := w.Load(path); err != nil || got.Model != "openai/gpt-5" {
+		t.Fatalf("noted: %q, %v", got.Model, err)
+	}
+	w.Forget()
+	if _, err := w.Load(path); err == nil {
+		t.Error("after Forget the file was not read again")
+	}
+}

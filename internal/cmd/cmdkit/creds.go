@@ -72,6 +72,15 @@ func (c *Creds) Lookup(k string) string {
 // it again for the base URLs.
 func (c *Creds) Note(path string, fi os.FileInfo, cfg config.Config) { c.cfg.Note(path, fi, cfg) }
 
+// LoadConfig loads the config.json at path (config.Load), read again only
+// when the file changed; the providers' base URLs then come from the same
+// reading. ForgetConfig makes the next call read it.
+func (c *Creds) LoadConfig(path string) (config.Config, error) { return c.cfg.Load(path) }
+
+// ForgetConfig drops the config.json LoadConfig holds, before the file is
+// written.
+func (c *Creds) ForgetConfig() { c.cfg.Forget() }
+
 // baseURLEnv maps each provider's base URL variable to the provider.
 var baseURLEnv = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}

@@ -1,4 +1,7 @@
-package cli
+// Package statscmd holds `bonsai stats`: what the agents delivered and
+// at what cost, from the board's stored facts (internal/insights), as
+// text, JSON or CSV.
+package statscmd
 
 import (
 	"strings"
@@ -6,11 +9,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
 	"github.com/bonsai-run/bonsai/internal/insights"
 	"github.com/bonsai-run/bonsai/internal/view/text"
 )
 
-func newStatsCmd(a *app) *cobra.Command {
+// NewCmd returns `bonsai stats`.
+func NewCmd(a *cmdkit.App) *cobra.Command {
 	var project, since, by string
 	var asJSON, asCSV bool
 	cmd := &cobra.Command{
@@ -35,11 +40,11 @@ project, or by the week they landed in. --json prints every figure; --csv prints
 			if asJSON && asCSV {
 				return board.Errorf(board.EINVALID, "--json and --csv each choose the output; give one")
 			}
-			from, err := insights.ParseSince(since, a.now())
+			from, err := insights.ParseSince(since, a.Now())
 			if err != nil {
 				return err
 			}
-			s, err := a.openStore(cmd.Context())
+			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -49,11 +54,11 @@ project, or by the week they landed in. --json prints every figure; --csv prints
 			}
 			switch {
 			case asJSON:
-				return writeJSON(a.stdout, r)
+				return cmdkit.WriteJSON(a.Stdout, r)
 			case asCSV:
-				return insights.WriteCSV(a.stdout, r)
+				return insights.WriteCSV(a.Stdout, r)
 			}
-			return text.WriteStats(a.stdout, r, a.now())
+			return text.WriteStats(a.Stdout, r, a.Now())
 		},
 	}
 	cmd.Flags().StringVar(&project, "project", "", "only this project (its slug)")
