@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os/exec"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -101,10 +100,7 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 		checks = append(checks, doctor.Check{Name: "model", Status: doctor.Skip, Detail: "config.json does not load, so the default model is unknown"})
 	} else {
 		// The default model comes first, used or not: new projects get it.
-		// A project whose engine uses the person's login needs no key
-		// (its check is the login's, below).
-		keyed := slices.DeleteFunc(slices.Clone(projects), engine.UsesLogin)
-		statuses := modelStatuses(a.getenv, a.keySource, cfg, append([]board.Project{{Active: true}}, keyed...))
+		statuses := modelStatuses(a.getenv, a.keySource, cfg, append([]board.Project{{Active: true}}, projects...))
 		var models []doctor.Check
 		models, clock = doctor.Models(ctx, statuses, cfg.Model, a.listModels, a.now)
 		checks = append(checks, models...)
