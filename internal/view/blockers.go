@@ -17,6 +17,7 @@ const (
 	BlockerBudget  = "budget"  // the project's daily budget is used up
 	BlockerRepo    = "repo"    // the project's repository failed to clone or fetch
 	BlockerForge   = "forge"   // pull requests the last beat could not follow
+	BlockerTracker = "tracker" // the project's issue tracker failed to sync
 )
 
 // Blocker is one reason agents cannot run, as the banner of every web
@@ -28,6 +29,11 @@ type Blocker struct {
 	Fix      string   `json:"fix,omitempty"`
 	Projects []string `json:"projects"`
 }
+
+// StopsAgents reports whether b keeps agents from running; a forge or a
+// tracker that fails to sync does not (the agents run, what the forge or
+// tracker says does not reach them meanwhile).
+func (b Blocker) StopsAgents() bool { return b.Kind != BlockerForge && b.Kind != BlockerTracker }
 
 // AgentFacts is what the heartbeat's saved state (heartbeat.json) says
 // stops agents, in the terms of this package; view/text makes it from
@@ -43,6 +49,9 @@ type AgentFacts struct {
 	// Unfollowed are the tickets whose pull request the last beat could
 	// not follow, and why.
 	Unfollowed []Skip
+	// Trackers are the projects whose issue tracker failed to sync, as
+	// their stored sync state says.
+	Trackers []board.TrackerSync
 }
 
 // PausedProvider is a provider the heartbeat leaves alone until Until.
@@ -119,7 +128,24 @@ func Blockers(models []ModelStatus, projects []ProjectSummary, f AgentFacts) []B
 				Fix: "Wait for midnight, or raise the project's daily budget in its settings.", Projects: []string{slug}})
 		}
 	}
-	return append(out, unfollowed(f.Unfollowed, active)...)
+	out = append(out, unfollowed(f.Unfollowed, active)...)
+	return append(out, trackers(f.Trackers, active)...)
+}
+
+// trackers is one blocker per active project whose tracker's last sync
+// failed. Agents still run; the tracker's issues and comments do not
+// reach the project meanwhile.
+func trackers(syncs []board.TrackerSync, active map[string]bool) []Blocker {
+	var out []Blocker
+	for _, s := range syncs {
+		if s.Error == "" || !active[s.ProjectSlug] {
+			continue
+		}
+		out = append(out, Blocker{Kind: BlockerTracker, Projects: []string{s.ProjectSlug},
+			Reason: fmt.Sprintf("The %s tracker of %s failed to sync %d times in a row: %s", s.Tracker, s.ProjectSlug, s.Failures, s.Error),
+			Fix:    "Until it syncs, new issues and comments there do not reach the project; 'bonsai doctor' checks the tracker's token. The heartbeat tries again every beat."})
+	}
+	return out
 }
 
 // unfollowed is one blocker per distinct failure to follow pull
@@ -184,8 +210,8 @@ func NotRun(ref string, f AgentFacts, bs []Blocker) []string {
 	slug, _, _ := strings.Cut(ref, "#")
 	var out []string
 	for _, b := range bs {
-		if b.Kind == BlockerForge {
-			continue // agents run; only their pull requests are not followed
+		if !b.StopsAgents() {
+			continue // agents run; only their pull requests or issues are not followed
 		}
 		for _, p := range b.Projects {
 			if p == slug {

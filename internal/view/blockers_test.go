@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bonsai-run/bonsai/internal/board"
 )
 
 func TestBlockers_NoneWhenAllIsWell(t *testing.T) {
@@ -80,5 +82,26 @@ func TestBlockers_UnfollowedPullRequests(t *testing.T) {
 	}
 	if nr := NotRun("demo#4", facts, got); len(nr) != 0 {
 		t.Fatalf("an unfollowed pull request stops agents: %q", nr)
+	}
+}
+
+// TestBlockers_FailedTrackers: one blocker per active project whose
+// tracker's last sync failed; a sync that recovered, or an archived
+// project's, says nothing; a failing tracker does not stop agents.
+func TestBlockers_FailedTrackers(t *testing.T) {
+	projects := []ProjectSummary{{Slug: "demo", Active: true}, {Slug: "web", Active: true}, {Slug: "old"}}
+	facts := AgentFacts{Trackers: []board.TrackerSync{
+		{ProjectSlug: "demo", Tracker: board.TrackerLinear, Error: "linear: 401 authentication failed", Failures: 2},
+		{ProjectSlug: "web", Tracker: board.TrackerGitHub},
+		{ProjectSlug: "old", Tracker: board.TrackerJira, Error: "jira: 503", Failures: 9},
+	}}
+	got := Blockers(nil, projects, facts)
+	if len(got) != 1 || got[0].Kind != BlockerTracker || !slices.Equal(got[0].Projects, []string{"demo"}) ||
+		got[0].Reason != "The linear tracker of demo failed to sync 2 times in a row: linear: 401 authentication failed" ||
+		got[0].StopsAgents() {
+		t.Fatalf("blockers %#v", got)
+	}
+	if nr := NotRun("demo#4", facts, got); len(nr) != 0 {
+		t.Fatalf("a failing tracker stops agents: %q", nr)
 	}
 }

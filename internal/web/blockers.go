@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
@@ -45,8 +46,24 @@ func (s *Server) blockers(ctx context.Context) []view.Blocker {
 	if s.opts.Facts != nil {
 		facts = s.opts.Facts()
 	}
+	facts.Trackers = s.failedTrackers(ctx, ps)
 	c.list, c.at = view.Blockers(models, sums, facts), now
 	return c.list
+}
+
+// failedTrackers reads the sync state of every active project with a
+// tracker and keeps those whose last sync failed.
+func (s *Server) failedTrackers(ctx context.Context, ps []board.Project) []board.TrackerSync {
+	var out []board.TrackerSync
+	for _, p := range ps {
+		if !p.Active || p.Agent.Tracker == board.TrackerNone {
+			continue
+		}
+		if ts, err := s.store.TrackerSync(ctx, p.Slug); err == nil && ts.Error != "" {
+			out = append(out, ts)
+		}
+	}
+	return out
 }
 
 // forget makes the next page compute the list again, after a person

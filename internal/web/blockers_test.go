@@ -62,10 +62,45 @@ func TestPages_UnfollowedPullRequestInTheBanner(t *testing.T) {
 	c := e.browser(t)
 	r := e.get(t, c, "/")
 	wantStatus(t, r, 200)
-	wantBody(t, r, `id="blockers"`, "Pull requests are not followed.", "Bonsai cannot follow the pull requests of demo#1", "required=[read:issue]", "bonsai doctor")
+	wantBody(t, r, `id="blockers"`, "Pull requests or issues are not followed.", "Bonsai cannot follow the pull requests of demo#1", "required=[read:issue]", "bonsai doctor")
 	for _, no := range []string{"Agents cannot run.", `class="badge blocked project-blocked"`} {
 		if strings.Contains(r.body, no) {
 			t.Errorf("%s shown when only a pull request is not followed", no)
 		}
+	}
+}
+
+// Issue 29: a project whose tracker failed to sync is in the banner of
+// every page with the stored failure and its count, which then does not
+// say agents cannot run; a sync that recovered leaves the banner.
+func TestPages_FailedTrackerSyncInTheBanner(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	_, err := e.db.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo", Repo: t.TempDir(), DefaultBranch: "main", Active: true,
+		Agent: board.AgentSettings{Tracker: board.TrackerGitHub, TrackerLabels: []string{"bonsai"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := board.TrackerSync{ProjectSlug: "demo", Tracker: board.TrackerGitHub, Error: "github: list issues: 401 Bad credentials", Failures: 3}
+	if _, err := e.db.SaveTrackerSync(ctx, failed); err != nil {
+		t.Fatal(err)
+	}
+	c := e.browser(t)
+	r := e.get(t, c, "/")
+	wantStatus(t, r, 200)
+	wantBody(t, r, `id="blockers"`, "Pull requests or issues are not followed.", `data-kind="tracker"`,
+		"The github tracker of demo failed to sync 3 times in a row: github: list issues: 401 Bad credentials", "bonsai doctor")
+	if strings.Contains(r.body, "Agents cannot run.") {
+		t.Error("a failing tracker said agents cannot run")
+	}
+
+	failed.Error, failed.Failures = "", 0
+	if _, err := e.db.SaveTrackerSync(ctx, failed); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.blocked.forget()
+	if r := e.get(t, c, "/"); strings.Contains(r.body, `data-kind="tracker"`) {
+		t.Error("a tracker that synced again is still in the banner")
 	}
 }

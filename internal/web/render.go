@@ -162,13 +162,11 @@ func (s *Server) funcs() template.FuncMap {
 		"banner": func(p board.Project, back string) archivedBanner { return archivedBanner{Project: p, Back: back} },
 		"csrf":   func() string { return s.auth.csrf },
 		// agentsStopped reports a blocker that stops agents, not only the
-		// following of pull requests (view.BlockerForge).
-		"agentsStopped": func(bs []view.Blocker) bool {
-			return slices.ContainsFunc(bs, func(b view.Blocker) bool { return b.Kind != view.BlockerForge })
-		},
+		// following of pull requests or issues (view.Blocker.StopsAgents).
+		"agentsStopped": func(bs []view.Blocker) bool { return slices.ContainsFunc(bs, view.Blocker.StopsAgents) },
 		"blockedBy": func(bs []view.Blocker, slug string) string {
 			for _, b := range bs {
-				if b.Kind != view.BlockerForge && slices.Contains(b.Projects, slug) {
+				if b.StopsAgents() && slices.Contains(b.Projects, slug) {
 					return b.Reason
 				}
 			}

@@ -45,6 +45,9 @@ type Store interface {
 	// agents on other machines, on a board they share (transcript_cache.go).
 	TranscriptLines(ctx context.Context, ticketID string, from int64, fn func(n int64, line []byte) error) error
 	Live(ctx context.Context, ticketID string) (data []byte, version int64, err error)
+	// TrackerSync is where a project's issue tracker sync stands, for the
+	// banner.
+	TrackerSync(ctx context.Context, projectSlug string) (board.TrackerSync, error)
 }
 
 var _ Store = store.Store(nil)
