@@ -194,6 +194,7 @@ type Store interface {
 
 	// Trackers are the issue tracker syncs of docs/trackers.md.
 	Trackers
+	Hooks // the inbound webhooks of docs/webhooks.md
 
 	// Close releases the store's resources.
 	Close() error
