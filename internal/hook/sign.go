@@ -38,3 +38,7 @@ func Headers(h board.Hook, secret, id, event string, body []byte, now time.Time)
 	}
 	return hd
 }
+
+// SecretName is the name a hook's secret is sealed under: a sealed
+// secret copied to another hook does not open.
+func SecretName(hook string) string { return "hook/" + hook }

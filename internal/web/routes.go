@@ -15,6 +15,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /login", h(s.loginPage))
 	mux.Handle("POST /login", h(s.login))
 	mux.Handle("GET /healthz", h(s.healthz))
+	mux.Handle("POST /hooks/{name}", h(s.hookDelivery)) // the hook's secret proves the sender
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheForever(http.FileServerFS(static))))
 
