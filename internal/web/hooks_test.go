@@ -353,6 +353,15 @@ func TestHookAttacks_TheHookRouteOpensNothingElse(t *testing.T) {
 		req.Header = hook.Headers(h, hookSecret, "d", "issues", []byte(labeledDelivery), time.Now())
 		wantStatus(t, send(t, anon(), req), http.StatusUnauthorized)
 	}
+	c := e.browser(t) // a logged-in browser without the CSRF token changes nothing
+	for _, path := range []string{"/settings/hooks", "/settings/hooks/github/remove"} {
+		req, _ := http.NewRequest(http.MethodPost, e.ts.URL+path, strings.NewReader("name=x&project=demo&scheme=github&action=sync"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		wantStatus(t, send(t, c, req), http.StatusForbidden)
+	}
+	if hs, _ := e.db.HookList(context.Background()); len(hs) != 1 {
+		t.Fatalf("hooks after forged forms: %+v", hs)
+	}
 	for _, m := range []string{"GET", "PUT", "DELETE"} {
 		req, _ := http.NewRequest(m, e.ts.URL+"/hooks/github", nil)
 		r := send(t, anon(), req)
@@ -373,4 +382,40 @@ func TestHookAttacks_TheHookRouteOpensNothingElse(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.body), &ans); err != nil || ans["ticket"] != "demo#1" {
 		t.Fatalf("answer %q", r.body)
 	}
+}
+
+// TestHooks_SettingsPage: a person adds a hook on the page (the secret
+// shown once, sealed in the board), sees its deliveries, and removes it.
+func TestHooks_SettingsPage(t *testing.T) {
+	t.Parallel()
+	e := hookEnv(t)
+	c := e.browser(t)
+	r := e.post(t, c, "/settings/hooks", map[string][]string{"name": {"Bad Name"}, "project": {"demo"}, "scheme": {"github"},
+		"action": {"sync"}, "title": {"kept <b>"}})
+	wantStatus(t, r, http.StatusBadRequest)
+	wantBody(t, r, `hook name &#34;Bad Name&#34;`, `value="kept &lt;b&gt;"`)
+	r = e.post(t, c, "/settings/hooks", map[string][]string{"name": {"gh"}, "project": {"demo"}, "scheme": {"github"},
+		"action": {"ticket"}, "events": {"issues.labeled"}, "when": {"label.name=bonsai"}, "title": {"{{issue.title}}"},
+		"state": {"RESEARCH"}})
+	wantStatus(t, r, http.StatusOK)
+	wantBody(t, r, "Added hook gh", `id="hook-secret"`)
+	i := strings.Index(r.body, "Secret (shown once): <code>")
+	secret := r.body[i+len("Secret (shown once): <code>") : i+len("Secret (shown once): <code>")+64]
+	h, err := e.db.Hook(context.Background(), "gh")
+	if err != nil || strings.Contains(h.Secret, secret) {
+		t.Fatalf("stored hook %+v, %v", h, err)
+	}
+	wantStatus(t, e.deliver(t, h, secret, "page-1", "issues", labeledDelivery), http.StatusCreated)
+	wantStatus(t, e.deliver(t, h, "wrong-secret", "page-2", "issues", labeledDelivery), http.StatusUnauthorized)
+	page := e.get(t, c, "/settings/hooks")
+	wantStatus(t, page, http.StatusOK)
+	wantBody(t, page, `id="hook-gh"`, "page-1", `href="/p/demo/1"`, "created demo#1", "does not match the body")
+	if strings.Contains(page.body, secret) || strings.Contains(page.body, h.Secret) {
+		t.Fatal("the page shows the secret again")
+	}
+	wantStatus(t, e.post(t, c, "/settings/hooks/gh/remove", nil), http.StatusSeeOther)
+	if _, err := e.db.Hook(context.Background(), "gh"); board.ErrorCode(err) != board.ENOTFOUND {
+		t.Fatalf("hook after removal: %v", err)
+	}
+	wantStatus(t, e.deliver(t, h, secret, "page-3", "issues", labeledDelivery), http.StatusUnauthorized)
 }
