@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 
@@ -37,11 +35,6 @@ func hookSync(a *app, d config.Dir, s store.Store, log *slog.Logger) func(ctx co
 			}
 			syncer = newTrackers(a, s, cfg, secrets(ctx, a, s).String, log)
 		})
-		rep := syncer.SyncTrackers(ctx, project)
-		if len(rep.Failures) > 0 {
-			return "", errors.New(rep.Failures[0].Error)
-		}
-		return fmt.Sprintf("synced: %d new tickets, %d comments delivered, %d posted, %d closed", rep.Created, rep.Delivered,
-			rep.Posted, rep.Closed), nil
+		return syncer.SyncNow(ctx, project)
 	}
 }
