@@ -2,6 +2,7 @@ package boardcopy_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -25,6 +26,10 @@ func fillHooks(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	if _, err := s.StartDelivery(ctx, board.HookDelivery{HookName: "gh", Status: 401, Outcome: board.DeliveryRefused}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SaveTrackerLimit(ctx, board.TrackerLimit{ProjectSlug: "demo", Tracker: board.TrackerGitHub,
+		Until: time.Now().Add(time.Hour), Detail: "rate limited"}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -11,6 +12,7 @@ var hookCases = []testCase{
 	{"CreateReadDelete", testHookCRUD},
 	{"DeliveryOnce", testHookDeliveryOnce},
 	{"DeliveryLogCapped", testHookDeliveryLogCapped},
+	{"TrackerLimit", testTrackerLimit},
 }
 
 func newHook(name, project string) board.Hook {
@@ -133,4 +135,35 @@ func testHookDeliveryLogCapped(t *testing.T, s store.Store, _ *clock) {
 	if err != nil || len(ds) != store.MaxDeliveries {
 		t.Fatalf("log holds %d deliveries, %v; want %d", len(ds), err, store.MaxDeliveries)
 	}
+}
+
+func testTrackerLimit(t *testing.T, s store.Store, clock *clock) {
+	ctx := t.Context()
+	mustProject(t, s, "demo")
+	got, err := s.TrackerLimit(ctx, "demo")
+	if err != nil || got != (board.TrackerLimit{ProjectSlug: "demo"}) {
+		t.Fatalf("TrackerLimit before any = %+v, %v", got, err)
+	}
+	until := clock.Now().Add(30 * time.Minute)
+	in := board.TrackerLimit{ProjectSlug: "demo", Tracker: board.TrackerGitHub, Until: until, Detail: "403 API rate limit exceeded"}
+	saved, err := s.SaveTrackerLimit(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := in
+	want.UpdatedAt = clock.Now()
+	same(t, "saved limit", saved, want)
+	got, _ = s.TrackerLimit(ctx, "demo")
+	same(t, "limit read back", got, want)
+	if _, err := s.SaveTrackerLimit(ctx, board.TrackerLimit{ProjectSlug: "demo"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = s.TrackerLimit(ctx, "demo")
+	if !got.Until.IsZero() {
+		t.Errorf("limit after removal %+v", got)
+	}
+	_, err = s.TrackerLimit(ctx, "nope")
+	wantCode(t, err, board.ENOTFOUND, "nope")
+	_, err = s.SaveTrackerLimit(ctx, board.TrackerLimit{ProjectSlug: "nope", Until: until})
+	wantCode(t, err, board.ENOTFOUND, "nope")
 }

@@ -39,3 +39,13 @@ CREATE TABLE hook_deliveries (
 -- A delivery id is received once per hook: the replay guard.
 CREATE UNIQUE INDEX hook_deliveries_once ON hook_deliveries (hook_id, delivery_id) WHERE delivery_id <> '';
 CREATE INDEX hook_deliveries_hook ON hook_deliveries (hook_id, id);
+
+-- A tracker's rate limit, kept across beats (docs/trackers.md): the sync
+-- asks nothing of the tracker until the time it named.
+CREATE TABLE tracker_limits (
+    project_id text    PRIMARY KEY REFERENCES projects (id),
+    tracker    text    NOT NULL,
+    limited_until bigint  NOT NULL,
+    detail     text    NOT NULL,
+    updated_at bigint  NOT NULL
+);

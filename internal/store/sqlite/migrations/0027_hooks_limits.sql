@@ -1,4 +1,4 @@
--- Inbound webhooks (issue 29, docs/webhooks.md): each hook with its
+-- Inbound webhooks (issue 29, docs/webhooks.md) and trackers' rate limits: each hook with its
 -- secret, sealed by the credentials key before it is stored, and its
 -- action; and the delivery log, which also remembers the senders'
 -- delivery ids so that a replayed delivery is refused.
@@ -39,3 +39,13 @@ CREATE TABLE hook_deliveries (
 -- A delivery id is received once per hook: the replay guard.
 CREATE UNIQUE INDEX hook_deliveries_once ON hook_deliveries (hook_id, delivery_id) WHERE delivery_id <> '';
 CREATE INDEX hook_deliveries_hook ON hook_deliveries (hook_id, id);
+
+-- A tracker's rate limit, kept across beats (docs/trackers.md): the sync
+-- asks nothing of the tracker until the time it named.
+CREATE TABLE tracker_limits (
+    project_id TEXT    PRIMARY KEY REFERENCES projects (id),
+    tracker    TEXT    NOT NULL,
+    limited_until INTEGER NOT NULL,
+    detail     TEXT    NOT NULL,
+    updated_at INTEGER NOT NULL
+) STRICT;
