@@ -11,6 +11,11 @@ import (
 // failed sync is the error, recorded in the project's sync state as a
 // beat's is.
 func (s *Syncer) SyncNow(ctx context.Context, project string) (string, error) {
+	if p, err := s.opts.Board.Project(ctx, project); err == nil {
+		if lim, waiting := s.limited(ctx, p); waiting {
+			return "", waitingError(p, lim, s.opts.Now())
+		}
+	}
 	rep := s.SyncTrackers(ctx, project)
 	if len(rep.Failures) > 0 {
 		return "", errors.New(rep.Failures[0].Error)

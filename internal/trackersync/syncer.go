@@ -27,6 +27,7 @@ type Board interface {
 	MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error)
 	RequestStop(ctx context.Context, ref board.Ref, by string) (board.Run, error)
 	store.Trackers
+	store.TrackerLimits
 }
 
 // Options configure a Syncer.
@@ -51,6 +52,9 @@ type Options struct {
 	// issue; nil, or "", names the ticket only.
 	TicketURL func(board.Ref) string
 	Logger    *slog.Logger
+	// Now is the clock of the rate limits kept across beats; nil means
+	// time.Now.
+	Now func() time.Time
 }
 
 // Syncer syncs the projects' trackers (heartbeat.Trackers).
@@ -75,6 +79,9 @@ func New(o Options) *Syncer {
 	}
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	log := o.Logger
 	if log == nil {
