@@ -62,7 +62,7 @@ var CopyTables = []Table{
 	{Name: "issue_links", Columns: cols("ticket_id project_id tracker issue_id issue_ref url comment_cursor seen mirrored status", Text,
 		"since updated_at", Int)},
 	{Name: "issue_comments", Columns: cols("ticket_id direction external_id comment_id", Text, "created_at", Int)},
-	{Name: "tracker_limits", Columns: cols("project_id tracker", Text, "limited_until", Int, "detail", Text, "updated_at", Int)},
+	{Name: "tracker_limits", Columns: cols("project_id tracker", Text, "limited_until", Int, "detail login token_sum", Text, "updated_at", Int)},
 	{Name: "hooks", Columns: cols("id name project_id scheme header secret action target", Text, "events conditions", JSON,
 		"title description", Text, "criteria", JSON, "priority", Int, "start_state", Text, "created_at updated_at", Int)},
 	{Name: "hook_deliveries", Columns: cols("id", Int, "hook_id delivery_id event", Text, "status", Int, "outcome detail", Text,

@@ -39,6 +39,8 @@ func (s *Syncer) syncProject(ctx context.Context, p board.Project, rep *heartbea
 		s.failed(ctx, p, st, err, rep)
 		return
 	}
+	// A new token's login, once: the next beats' clients know it.
+	lim = s.identify(ctx, p, lim)
 	var inErr error
 	if l.NotModified {
 		rep.Unchanged++

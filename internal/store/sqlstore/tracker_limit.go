@@ -18,15 +18,18 @@ func (db *DB) TrackerLimit(ctx context.Context, projectSlug string) (board.Track
 	l := board.TrackerLimit{ProjectSlug: p.Slug}
 	var until, at int64
 	var kind string
-	err = db.queryRowContext(ctx, `SELECT tracker, limited_until, detail, updated_at FROM tracker_limits WHERE project_id = ?`, p.ID).
-		Scan(&kind, &until, &l.Detail, &at)
+	err = db.queryRowContext(ctx, `SELECT tracker, limited_until, detail, login, token_sum, updated_at FROM tracker_limits
+		WHERE project_id = ?`, p.ID).Scan(&kind, &until, &l.Detail, &l.Login, &l.TokenSum, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return l, nil
 	}
 	if err != nil {
 		return board.TrackerLimit{}, fmt.Errorf("read the tracker limit of %s: %w", projectSlug, err)
 	}
-	l.Tracker, l.Until, l.UpdatedAt = board.TrackerKind(kind), fromMillis(until), fromMillis(at)
+	l.Tracker, l.UpdatedAt = board.TrackerKind(kind), fromMillis(at)
+	if until != 0 {
+		l.Until = fromMillis(until)
+	}
 	return l, nil
 }
 
@@ -37,16 +40,21 @@ func (db *DB) SaveTrackerLimit(ctx context.Context, l board.TrackerLimit) (board
 		if err != nil {
 			return err
 		}
-		if l.Until.IsZero() {
+		if l.Until.IsZero() && l.Login == "" && l.TokenSum == "" {
 			l = board.TrackerLimit{ProjectSlug: p.Slug}
 			_, err = tx.exec(`DELETE FROM tracker_limits WHERE project_id = ?`, p.ID)
 			return err
 		}
-		l.Until, l.UpdatedAt = fromMillis(l.Until.UnixMilli()), tx.now
-		_, err = tx.exec(`INSERT INTO tracker_limits (project_id, tracker, limited_until, detail, updated_at) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (project_id) DO UPDATE SET tracker = excluded.tracker, limited_until = excluded.limited_until,
-			detail = excluded.detail, updated_at = excluded.updated_at`,
-			p.ID, string(l.Tracker), l.Until.UnixMilli(), clip(l.Detail, board.MaxDeliveryDetail), tx.nowMs())
+		until := int64(0)
+		if !l.Until.IsZero() {
+			l.Until, until = fromMillis(l.Until.UnixMilli()), l.Until.UnixMilli()
+		}
+		l.ProjectSlug, l.Detail, l.UpdatedAt = p.Slug, clip(l.Detail, board.MaxDeliveryDetail), tx.now
+		_, err = tx.exec(`INSERT INTO tracker_limits (project_id, tracker, limited_until, detail, login, token_sum, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id) DO UPDATE SET tracker = excluded.tracker,
+			limited_until = excluded.limited_until, detail = excluded.detail, login = excluded.login, token_sum = excluded.token_sum,
+			updated_at = excluded.updated_at`,
+			p.ID, string(l.Tracker), until, l.Detail, l.Login, l.TokenSum, tx.nowMs())
 		return err
 	})
 	if err != nil {

@@ -162,6 +162,15 @@ func testTrackerLimit(t *testing.T, s store.Store, clock *clock) {
 	if !got.Until.IsZero() {
 		t.Errorf("limit after removal %+v", got)
 	}
+	// The token's login is kept without a limit.
+	clock.tick()
+	if _, err := s.SaveTrackerLimit(ctx, board.TrackerLimit{ProjectSlug: "demo", Tracker: board.TrackerGitHub, Login: "bonsai-bot",
+		TokenSum: "abc123"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = s.TrackerLimit(ctx, "demo")
+	same(t, "login read back", got, board.TrackerLimit{ProjectSlug: "demo", Tracker: board.TrackerGitHub, Login: "bonsai-bot",
+		TokenSum: "abc123", UpdatedAt: clock.Now()})
 	_, err = s.TrackerLimit(ctx, "nope")
 	wantCode(t, err, board.ENOTFOUND, "nope")
 	_, err = s.SaveTrackerLimit(ctx, board.TrackerLimit{ProjectSlug: "nope", Until: until})

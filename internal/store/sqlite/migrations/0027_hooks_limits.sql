@@ -40,12 +40,15 @@ CREATE TABLE hook_deliveries (
 CREATE UNIQUE INDEX hook_deliveries_once ON hook_deliveries (hook_id, delivery_id) WHERE delivery_id <> '';
 CREATE INDEX hook_deliveries_hook ON hook_deliveries (hook_id, id);
 
--- A tracker's rate limit, kept across beats (docs/trackers.md): the sync
--- asks nothing of the tracker until the time it named.
+-- What the sync keeps of a tracker account across beats (docs/trackers.md):
+-- its rate limit (nothing is asked before limited_until, 0 for none) and
+-- the token's own login, read once per token (token_sum, a digest).
 CREATE TABLE tracker_limits (
     project_id TEXT    PRIMARY KEY REFERENCES projects (id),
     tracker    TEXT    NOT NULL,
     limited_until INTEGER NOT NULL,
     detail     TEXT    NOT NULL,
+    login      TEXT    NOT NULL,
+    token_sum  TEXT    NOT NULL,
     updated_at INTEGER NOT NULL
 ) STRICT;
