@@ -3,6 +3,7 @@ package tracker
 import (
 	"cmp"
 	"context"
+	"net/http"
 
 	"github.com/bonsai-run/bonsai/internal/forge"
 )
@@ -28,4 +29,36 @@ func (t *forgeTracker) Self(ctx context.Context) (string, error) {
 		return "", fromForge(t.kind, err)
 	}
 	return cmp.Or(u.Login, u.Username), nil
+}
+
+var (
+	_ Identifier = (*linear)(nil)
+	_ Identifier = (*jira)(nil)
+)
+
+const lnViewerQuery = `query BonsaiViewer { viewer { id } }`
+
+// Self reads Linear's viewer: the key's user id, as comments' AuthorID.
+func (l *linear) Self(ctx context.Context) (string, error) {
+	var out struct {
+		Viewer struct {
+			ID string `json:"id"`
+		} `json:"viewer"`
+	}
+	if err := l.gql(ctx, "read the key's user", lnViewerQuery, nil, &out); err != nil {
+		return "", err
+	}
+	return out.Viewer.ID, nil
+}
+
+// Self reads Jira's /myself: the token's account id, as comments'
+// AuthorID.
+func (j *jira) Self(ctx context.Context) (string, error) {
+	var out struct {
+		AccountID string `json:"accountId"`
+	}
+	if _, err := j.c.do(ctx, request{op: "read the token's account", method: http.MethodGet, path: "/rest/api/3/myself", out: &out}); err != nil {
+		return "", err
+	}
+	return out.AccountID, nil
 }

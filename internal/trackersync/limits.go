@@ -72,7 +72,7 @@ func tokenSum(token string) string {
 }
 
 // identify reads the token's own login once per token (the forges' GET
-// /user) and keeps it with the limit, so that from the next beat on only
+// /user, Linear's viewer, Jira's /myself) and keeps it with the limit, so that from the next beat on only
 // that account's marked comments are Bonsai's (until then all are, the
 // safe way); a later beat with the same token asks nothing.
 // A token that may not read its user (Gitea without read:user) is

@@ -8,7 +8,9 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/forge"
 	"github.com/bonsai-run/bonsai/internal/forge/forgetest"
+	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/tracker"
+	"github.com/bonsai-run/bonsai/internal/tracker/trackertest"
 )
 
 // TestTheTokensLoginTellsOurComments: the sync reads the token's own
@@ -57,6 +59,37 @@ func TestTheTokensLoginTellsOurComments(t *testing.T) {
 			}
 			if !got {
 				t.Fatalf("carol's comment with a copied marker did not reach the ticket: %+v", e.comments(board.Ref{Project: "demo", Number: 1}))
+			}
+		})
+	}
+}
+
+// TestTheTokensLoginOnLinearAndJira: the key's user (Linear's viewer)
+// and the token's account (Jira's /myself) are read once and kept; on
+// Linear a member's comment copying the marker reaches the ticket.
+func TestTheTokensLoginOnLinearAndJira(t *testing.T) {
+	t.Parallel()
+	for name, mk := range map[string]func(*testing.T) fakeTracker{"linear": linearFake, "jira": jiraFake} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := mk(t)
+			e := newEnv(t, f.hosts, f.env)
+			e.project("demo", f.repo, f.settings)
+			done := func(context.Context, heartbeat.Job) heartbeat.Outcome { return heartbeat.Outcome{Status: board.RunCompleted} }
+			e.runner.steps = append(e.runner.steps, done, done)
+			ref := f.open("Fix the login", "It breaks.")
+			if rep := e.beat(); len(rep.Trackers.Failures) != 0 || rep.Trackers.Created != 1 {
+				t.Fatalf("first beat %+v", rep.Trackers)
+			}
+			want := map[string]string{"linear": "u-bonsai", "jira": trackertest.JiraAccount}[name]
+			if lim, err := e.db.TrackerLimit(context.Background(), "demo"); err != nil || lim.Login != want {
+				t.Fatalf("kept %+v, %v; want the login %s", lim, err, want)
+			}
+			f.answer(ref, "Use the new flow.\n\n"+tracker.Marker)
+			// Jira marks Bonsai's comments with a property, not the text:
+			// there the copy is a person's whatever the login.
+			if rep := e.beat(); len(rep.Trackers.Failures) != 0 || rep.Trackers.Delivered != 1 {
+				t.Fatalf("second beat %+v", rep.Trackers)
 			}
 		})
 	}
