@@ -75,7 +75,9 @@ func TestTheTokensLoginOnLinearAndJira(t *testing.T) {
 			f := mk(t)
 			e := newEnv(t, f.hosts, f.env)
 			e.project("demo", f.repo, f.settings)
-			done := func(context.Context, heartbeat.Job) heartbeat.Outcome { return heartbeat.Outcome{Status: board.RunCompleted} }
+			done := func(context.Context, heartbeat.Job) heartbeat.Outcome {
+				return heartbeat.Outcome{Status: board.RunCompleted}
+			}
 			e.runner.steps = append(e.runner.steps, done, done)
 			ref := f.open("Fix the login", "It breaks.")
 			if rep := e.beat(); len(rep.Trackers.Failures) != 0 || rep.Trackers.Created != 1 {
