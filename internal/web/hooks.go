@@ -48,17 +48,19 @@ const unverifiedMsg = "the delivery did not verify: no hook by that name takes i
 func (s *Server) hookDelivery(w http.ResponseWriter, r *http.Request) error {
 	name := r.PathValue("name")
 	if r.ContentLength > MaxHookBody {
-		s.refuseUnread(r.Context(), name, r.ContentLength)
-		return writeHook(w, http.StatusRequestEntityTooLarge, hookAnswer{Error: &hookError{Code: "too_large",
+		writeHook(w, http.StatusRequestEntityTooLarge, hookAnswer{Error: &hookError{Code: "too_large",
 			Message: "the delivery is larger than 1 MiB; nothing of it was read"}})
+		s.afterAnswer(w, func() { s.refuseUnread(r.Context(), name, r.ContentLength) })
+		return nil
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			s.refuseUnread(r.Context(), name, MaxHookBody+1)
-			return writeHook(w, http.StatusRequestEntityTooLarge, hookAnswer{Error: &hookError{Code: "too_large",
+			writeHook(w, http.StatusRequestEntityTooLarge, hookAnswer{Error: &hookError{Code: "too_large",
 				Message: "the delivery is larger than 1 MiB; the rest of it was not read"}})
+			s.afterAnswer(w, func() { s.refuseUnread(r.Context(), name, MaxHookBody+1) })
+			return nil
 		}
 		return writeHook(w, http.StatusBadRequest, hookAnswer{Error: &hookError{Code: "invalid", Message: "unreadable body"}})
 	}
@@ -120,11 +122,23 @@ func (s *Server) refuseDelivery(ctx context.Context, w http.ResponseWriter, h bo
 	if !errors.As(err, &ref) {
 		ref = &hook.Refusal{Status: http.StatusBadRequest, Reason: err.Error()}
 	}
-	s.logDelivery(ctx, board.HookDelivery{HookName: h.Name, Status: ref.Status, Outcome: board.DeliveryRefused, Detail: ref.Reason, Size: size})
+	rec := board.HookDelivery{HookName: h.Name, Status: ref.Status, Outcome: board.DeliveryRefused, Detail: ref.Reason, Size: size}
 	if ref.Unverified {
-		return writeHook(w, http.StatusUnauthorized, hookAnswer{Error: &hookError{Code: "unauthorized", Message: unverifiedMsg}})
+		// Answered before the log is written: an unproven sender cannot
+		// time the write to learn that the hook exists.
+		writeHook(w, http.StatusUnauthorized, hookAnswer{Error: &hookError{Code: "unauthorized", Message: unverifiedMsg}})
+		s.afterAnswer(w, func() { s.logDelivery(ctx, rec) })
+		return nil
 	}
+	s.logDelivery(ctx, rec)
 	return writeHook(w, ref.Status, hookAnswer{Outcome: board.DeliveryRefused, Error: &hookError{Code: "invalid", Message: ref.Reason}})
+}
+
+// afterAnswer sends the answer written so far to the client, then runs
+// fn.
+func (s *Server) afterAnswer(w http.ResponseWriter, fn func()) {
+	_ = http.NewResponseController(w).Flush()
+	fn()
 }
 
 // logDelivery records a finished delivery; a failure to is logged.
