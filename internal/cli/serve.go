@@ -158,7 +158,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		EventsChanged: eventsChanged(s),
 		SharedBoard:   eventsChanged(s) != nil,
 		HookSecrets:   hookSecrets(a),
-		SyncTracker:   hookSync(a, d, s, webLog),
+		SyncTracker:   hookSync(a, s, webLog),
 		Facts:         func() view.AgentFacts { return loadHeartbeat(d, a.now()).Facts() },
 		Sandbox: func() error {
 			return sandboxUsable(func() error { return sandboxKnown(heartbeat.ReadState(d.Path("heartbeat.json"))) })
