@@ -7,6 +7,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/cmd/configcmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/credcmd"
+	"github.com/bonsai-run/bonsai/internal/cmd/hookcmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/notifycmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/projectcmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/schedulecmd"
@@ -79,7 +80,7 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 		cmds []*cobra.Command
 	}{
 		{"run", []*cobra.Command{newUpCmd(a), newServeCmd(a), newHeartbeatCmd(a), newWorkerCmd(a)}},
-		{"board", []*cobra.Command{projectcmd.NewCmd(k), ticketcmd.NewCmd(k, a.ticketWiring()), ticketcmd.NewCommentCmd(k), newStatusCmd(a), statscmd.NewCmd(k), schedulecmd.NewCmd(k, a.fireNow), newMCPCmd(a)}},
+		{"board", []*cobra.Command{projectcmd.NewCmd(k), ticketcmd.NewCmd(k, a.ticketWiring()), ticketcmd.NewCommentCmd(k), newStatusCmd(a), statscmd.NewCmd(k), schedulecmd.NewCmd(k, a.fireNow), hookcmd.NewCmd(k), newMCPCmd(a)}},
 		{"agent", []*cobra.Command{newRunCmd(a), newToolCmd(a)}},
 		{"setup", []*cobra.Command{newInitCmd(a), configcmd.NewCmd(k), credcmd.NewCmd(k), notifycmd.NewCmd(k, a.redactor), newStoreCmd(a), servicecmd.NewCmd(k), newDoctorCmd(a), newVersionCmd(a)}},
 	}

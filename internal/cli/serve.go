@@ -138,9 +138,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Service:     func() (bool, string) { return serviceState(a) },
 		Diff:        diff,
 		Approve:     webApprove(a, s),
-		RunNow: func(ctx context.Context, ref board.Ref) (string, error) {
-			return startRunNow(ctx, a, d, s, ref)
-		},
+		RunNow:      func(ctx context.Context, ref board.Ref) (string, error) { return startRunNow(ctx, a, d, s, ref) },
 		FireSchedule: func(ctx context.Context, project, name string) (string, error) {
 			rep, err := fireSchedule(ctx, a, project, name)
 			if err != nil {
@@ -159,6 +157,8 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		// Postgres tells of other machines' events at once.
 		EventsChanged: eventsChanged(s),
 		SharedBoard:   eventsChanged(s) != nil,
+		HookSecrets:   hookSecrets(a),
+		SyncTracker:   hookSync(a, s, webLog),
 		Facts:         func() view.AgentFacts { return loadHeartbeat(d, a.now()).Facts() },
 		Sandbox: func() error {
 			return sandboxUsable(func() error { return sandboxKnown(heartbeat.ReadState(d.Path("heartbeat.json"))) })

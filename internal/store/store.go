@@ -194,6 +194,8 @@ type Store interface {
 
 	// Trackers are the issue tracker syncs of docs/trackers.md.
 	Trackers
+	Hooks         // the inbound webhooks of docs/webhooks.md
+	TrackerLimits // the trackers' rate limits, kept across beats
 
 	// Close releases the store's resources.
 	Close() error

@@ -20,6 +20,10 @@ func (s *Syncer) syncProject(ctx context.Context, p board.Project, rep *heartbea
 		rep.Failures = append(rep.Failures, heartbeat.TrackerFailure{Project: p.Slug, Error: err.Error()})
 		return
 	}
+	lim, waiting := s.limited(ctx, p)
+	if waiting {
+		return
+	}
 	tr, q, err := s.Open(p)
 	if err != nil {
 		s.failed(ctx, p, st, err, rep)
@@ -35,6 +39,8 @@ func (s *Syncer) syncProject(ctx context.Context, p board.Project, rep *heartbea
 		s.failed(ctx, p, st, err, rep)
 		return
 	}
+	// A new token's login, once: the next beats' clients know it.
+	lim = s.identify(ctx, p, lim)
 	var inErr error
 	if l.NotModified {
 		rep.Unchanged++
@@ -58,13 +64,14 @@ func (s *Syncer) syncProject(ctx context.Context, p board.Project, rep *heartbea
 	if _, err := s.opts.Board.SaveTrackerSync(ctx, st); err != nil {
 		s.log.Error("save the tracker sync", "project", p.Slug, "err", err)
 	}
+	s.unlimit(ctx, lim)
 }
 
 // failed records a failed sync: in the sync state and the beat's report
 // every time, and on the project's open linked tickets at the first
 // failure of a streak.
 func (s *Syncer) failed(ctx context.Context, p board.Project, st board.TrackerSync, err error, rep *heartbeat.TrackerSync) {
-	msg := s.opts.Redact(err.Error())
+	msg := s.opts.Redact(err.Error()) + s.limit(ctx, p, err)
 	rep.Failures = append(rep.Failures, heartbeat.TrackerFailure{Project: p.Slug, Error: msg})
 	first := st.Failures == 0
 	st.Error, st.Failures = msg, st.Failures+1

@@ -23,14 +23,32 @@ import (
 // next beat leaves the DONE ticket alone.
 func TestCycleLandsAndClosesTheIssue(t *testing.T) {
 	t.Parallel()
-	srv := forgetest.New(t, forge.GitHub)
+	for _, k := range []forge.Kind{forge.GitHub, forge.GitLab, forge.Gitea} {
+		t.Run(string(k), func(t *testing.T) {
+			t.Parallel()
+			cycleLandsAndClosesTheIssue(t, k)
+		})
+	}
+}
+
+// cycleLandsAndClosesTheIssue runs the cycle on forge k, through landing:
+// the pull request closes the issue the forge's way.
+func cycleLandsAndClosesTheIssue(t *testing.T, k forge.Kind) {
+	srv := forgetest.New(t, k)
+	if k == forge.Gitea {
+		// The tracker's scopes (docs/trackers.md) and the landing's.
+		srv.SetScopes("write:issue", "write:repository")
+	}
 	repo := srv.GitRepo(t, "acme", "widget", map[string]string{"README.md": "# widget\n"})
-	hosts := map[string]forge.Host{srv.Host(): {Kind: forge.GitHub}}
-	vars := map[string]string{"GITHUB_TOKEN": forgetest.Token}
+	hosts := map[string]forge.Host{srv.Host(): {Kind: k}}
+	vars := map[string]string{}
+	for _, v := range forge.TokenEnv(k) {
+		vars[v] = forgetest.Token
+	}
 	e := newEnv(t, hosts, vars)
 	fs := forgesync.New(forgesync.Options{Board: e.db, Hosts: hosts, Getenv: func(v string) string { return vars[v] }})
 	e.prs = fs
-	e.project("demo", repo, board.AgentSettings{Tracker: board.TrackerGitHub, TrackerLabels: []string{"bonsai"}, Land: board.LandPR})
+	e.project("demo", repo, board.AgentSettings{Tracker: board.TrackerKind(k), TrackerLabels: []string{"bonsai"}, Land: board.LandPR})
 	n := srv.OpenIssue("acme", "widget", "acme", "Greet the world", "Say hello.\n\n- [ ] hello.txt says hello", "bonsai")
 	e.runner.steps = append(e.runner.steps, ask(t, "Which greeting?"),
 		func(ctx context.Context, job heartbeat.Job) heartbeat.Outcome {
@@ -50,7 +68,9 @@ func TestCycleLandsAndClosesTheIssue(t *testing.T) {
 		})
 	tk := board.Ref{Project: "demo", Number: 1}
 
-	e.beat() // the ticket, the question
+	if rep := e.beat(); len(rep.Trackers.Failures) > 0 { // the ticket, the question
+		t.Fatalf("first beat: %+v", rep.Trackers)
+	}
 	if cs := srv.Issue("acme", "widget", n).Comments; len(cs) != 1 || !strings.Contains(cs[0].Body, "Which greeting?") {
 		t.Fatalf("the issue's comments: %+v", cs)
 	}

@@ -16,6 +16,9 @@ import (
 // and an error (a *tracker.Error naming the fix) when the token or the
 // query is refused.
 func (s *Syncer) Probe(ctx context.Context, p board.Project) (string, error) {
+	if lim, waiting := s.limited(ctx, p); waiting {
+		return waitingError(p, lim, s.opts.Now()).Error() + " (" + lim.Detail + ")", nil
+	}
 	tr, q, err := s.Open(p)
 	if err != nil {
 		return "", err

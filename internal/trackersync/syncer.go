@@ -27,6 +27,7 @@ type Board interface {
 	MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error)
 	RequestStop(ctx context.Context, ref board.Ref, by string) (board.Run, error)
 	store.Trackers
+	store.TrackerLimits
 }
 
 // Options configure a Syncer.
@@ -51,6 +52,9 @@ type Options struct {
 	// issue; nil, or "", names the ticket only.
 	TicketURL func(board.Ref) string
 	Logger    *slog.Logger
+	// Now is the clock of the rate limits kept across beats; nil means
+	// time.Now.
+	Now func() time.Time
 }
 
 // Syncer syncs the projects' trackers (heartbeat.Trackers).
@@ -76,6 +80,9 @@ func New(o Options) *Syncer {
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -92,59 +99,86 @@ const (
 	runtimeAuthor = "bonsai"
 )
 
-// Open returns project p's tracker and the query of its issues. An error
-// says why there is none: the repository is not on the tracker's forge, or
-// no token is configured (a *tracker.Error with reason NoToken).
+// Open returns project p's tracker and the query of its issues, with the
+// token's login the last sync kept (a login read with another token is
+// not used). An error says why there is none: the repository is not on
+// the tracker's forge, or no token is configured (a *tracker.Error with
+// reason NoToken).
 func (s *Syncer) Open(p board.Project) (tracker.Tracker, tracker.Query, error) {
+	c, err := s.settings(p)
+	if err != nil {
+		return nil, c.q, err
+	}
+	if lim, err := s.opts.Board.TrackerLimit(context.Background(), p.Slug); err == nil && lim.TokenSum == tokenSum(c.o.Token) {
+		c.o.Login = lim.Login
+	}
+	tr, err := s.client(c)
+	return tr, c.q, err
+}
+
+// clientSettings are what a project's tracker client is made of.
+type clientSettings struct {
+	kind  board.TrackerKind
+	place string
+	repo  forge.Repo
+	o     tracker.Options
+	q     tracker.Query
+}
+
+// settings returns what project p's tracker client is made of.
+func (s *Syncer) settings(p board.Project) (clientSettings, error) {
 	a := p.Agent
-	q := tracker.Query{Labels: a.TrackerLabels, Assignee: a.TrackerAssignee, States: a.TrackerStates, JQL: a.TrackerJQL}
-	kind := tracker.Kind(a.Tracker)
-	o := tracker.Options{HTTP: s.opts.HTTP, MaxWait: s.opts.MaxWait, Team: a.TrackerTeam, Email: a.TrackerEmail}
-	var place string
-	var r forge.Repo
+	c := clientSettings{kind: a.Tracker, q: tracker.Query{Labels: a.TrackerLabels, Assignee: a.TrackerAssignee, States: a.TrackerStates, JQL: a.TrackerJQL},
+		o: tracker.Options{HTTP: s.opts.HTTP, MaxWait: s.opts.MaxWait, Team: a.TrackerTeam, Email: a.TrackerEmail}}
 	switch a.Tracker {
 	case board.TrackerNone:
-		return nil, q, fmt.Errorf("project %s has no tracker; set one with `bonsai project edit %s --tracker github`", p.Slug, p.Slug)
+		return c, fmt.Errorf("project %s has no tracker; set one with `bonsai project edit %s --tracker github`", p.Slug, p.Slug)
 	case board.TrackerLinear:
-		q.Team = a.TrackerTeam
-		place, o.Token = a.TrackerSite, s.opts.Getenv(LinearKeyEnv)
+		c.q.Team = a.TrackerTeam
+		c.place, c.o.Token = a.TrackerSite, s.opts.Getenv(LinearKeyEnv)
 	case board.TrackerJira:
-		place, o.Token = a.TrackerSite, s.opts.Getenv(JiraTokenEnv)
+		c.place, c.o.Token = a.TrackerSite, s.opts.Getenv(JiraTokenEnv)
 	default:
-		var err error
-		if r, err = forge.Detect(p.Repo, s.opts.Hosts); err != nil {
-			return nil, q, err
+		r, err := forge.Detect(p.Repo, s.opts.Hosts)
+		if err != nil {
+			return c, err
 		}
 		if string(r.Kind) != string(a.Tracker) {
-			return nil, q, fmt.Errorf("project %s's tracker is %s but its repository is on %s; set --tracker %s, or use a repository on %s",
+			return c, fmt.Errorf("project %s's tracker is %s but its repository is on %s; set --tracker %s, or use a repository on %s",
 				p.Slug, a.Tracker, r.Kind, r.Kind, a.Tracker)
 		}
-		place, o.Token = r.API+" "+r.Path(), forge.Token(r.Kind, s.opts.Getenv)
+		c.repo, c.place, c.o.Token = r, r.API+" "+r.Path(), forge.Token(r.Kind, s.opts.Getenv)
 	}
-	if o.Token == "" {
-		return nil, q, &tracker.Error{Tracker: kind, Op: "sync " + p.Slug, Reason: tracker.NoToken}
+	if c.o.Token == "" {
+		return c, &tracker.Error{Tracker: tracker.Kind(a.Tracker), Op: "sync " + p.Slug, Reason: tracker.NoToken}
 	}
-	key := strings.Join([]string{string(kind), place, o.Team, o.Email, o.Token}, "\x00")
+	return c, nil
+}
+
+// client returns the tracker client c describes, made once per kind,
+// place, team, token and login.
+func (s *Syncer) client(c clientSettings) (tracker.Tracker, error) {
+	key := strings.Join([]string{string(c.kind), c.place, c.o.Team, c.o.Email, c.o.Token, c.o.Login}, "\x00")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if tr, ok := s.clients[key]; ok {
-		return tr, q, nil
+		return tr, nil
 	}
 	var tr tracker.Tracker
 	var err error
-	switch a.Tracker {
+	switch c.kind {
 	case board.TrackerLinear:
-		tr, err = tracker.NewLinear(a.TrackerSite, o)
+		tr, err = tracker.NewLinear(c.place, c.o)
 	case board.TrackerJira:
-		tr, err = tracker.NewJira(a.TrackerSite, o)
+		tr, err = tracker.NewJira(c.place, c.o)
 	default:
-		tr, err = tracker.NewForge(r, o)
+		tr, err = tracker.NewForge(c.repo, c.o)
 	}
 	if err != nil {
-		return nil, q, err
+		return nil, err
 	}
 	s.clients[key] = tr
-	return tr, q, nil
+	return tr, nil
 }
 
 // queryKey names a project's tracker and query: a validator answers only

@@ -15,6 +15,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /login", h(s.loginPage))
 	mux.Handle("POST /login", h(s.login))
 	mux.Handle("GET /healthz", h(s.healthz))
+	mux.Handle("POST /hooks/{name}", h(s.hookDelivery)) // the hook's secret proves the sender
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheForever(http.FileServerFS(static))))
 
@@ -47,6 +48,9 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /settings/notifications", h(s.addChannel))
 	mux.Handle("POST /settings/notifications/{name}/test", h(s.testChannel))
 	mux.Handle("POST /settings/notifications/{name}/remove", h(s.removeChannel))
+	mux.Handle("GET /settings/hooks", h(s.hooksPage))
+	mux.Handle("POST /settings/hooks", h(s.addHook))
+	mux.Handle("POST /settings/hooks/{name}/remove", h(s.removeHook))
 	mux.Handle("POST /p/{slug}/{n}/approvals/{id}", h(s.approvalForm))
 	mux.Handle("POST /p/{slug}/{n}/stop", h(s.stopForm))
 	mux.Handle("POST /p/{slug}/{n}/run", h(s.runNowForm))

@@ -104,6 +104,13 @@ type Options struct {
 	// could not fire (EREFUSED); nil hides the Schedules page's Fire now
 	// buttons.
 	FireSchedule func(ctx context.Context, project, name string) (string, error)
+	// HookSecrets seals and opens the inbound webhooks' secrets
+	// (docs/webhooks.md); nil refuses every delivery and hides the hooks
+	// page's form.
+	HookSecrets HookSecrets
+	// SyncTracker syncs a project's tracker now, for a hook whose action
+	// is sync, and says what it did; nil refuses those deliveries.
+	SyncTracker func(ctx context.Context, project string) (string, error)
 	// Notify checks and tests channels on the notifications page; nil
 	// lists them only.
 	Notify Notifier
@@ -137,7 +144,9 @@ type Server struct {
 	// blocked caches why agents cannot run, for every page's banner.
 	blocked blockerCache
 	// steps caches the next steps of a new board, for the same banner.
-	steps   stepCache
+	steps stepCache
+	// syncs are the tracker syncs hooks started.
+	syncs   syncQueue
 	handler http.Handler
 }
 

@@ -23,6 +23,7 @@ func (s *Server) giteaIssues(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE "+base+"/issues/{number}/labels/{id}", s.gtIssueLabelRemove)
 	mux.HandleFunc("GET "+base+"/labels", s.gtLabels)
 	mux.HandleFunc("POST "+base+"/labels", s.gtLabelCreate)
+	mux.HandleFunc("GET /api/v1/user", s.whoami)
 }
 
 func (s *Server) gtIssueJSON(full string, is *issue) map[string]any {

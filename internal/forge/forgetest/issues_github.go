@@ -20,6 +20,7 @@ func (s *Server) githubIssues(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+base+"/issues/{number}/labels", s.ghIssueLabelsAdd)
 	mux.HandleFunc("DELETE "+base+"/issues/{number}/labels/{name}", s.ghIssueLabelRemove)
 	mux.HandleFunc("GET "+base+"/collaborators/{user}/permission", s.ghPermission)
+	mux.HandleFunc("GET /api/v3/user", s.whoami)
 }
 
 func (s *Server) ghIssueJSON(full string, is *issue) map[string]any {

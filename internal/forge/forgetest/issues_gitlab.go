@@ -17,6 +17,7 @@ func (s *Server) gitlabIssues(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+base+"/issues/{iid}/notes", s.glIssueNotes)
 	mux.HandleFunc("POST "+base+"/issues/{iid}/notes", s.glIssueNoteCreate)
 	mux.HandleFunc("GET /api/v4/users", s.glUsers)
+	mux.HandleFunc("GET /api/v4/user", s.whoami)
 }
 
 // glUsers answers the users named by ?username= (every user the fake

@@ -92,6 +92,7 @@ func fill(t *testing.T, s store.Store) {
 	must(err)
 	_, err = s.FailSchedule(ctx, board.Fire{ScheduleID: sc.ID, DueAt: due.Add(time.Hour), Next: due.Add(2 * time.Hour), Detail: "exit status 1"})
 	must(err)
+	fillHooks(t, s)
 	ds, err := s.ClaimNotifications(ctx, "deliverer", time.Minute, 1)
 	must(err)
 	must(s.SettleNotification(ctx, ds[0].ID, "deliverer", board.Outcome{Sent: true}))

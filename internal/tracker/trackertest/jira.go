@@ -95,6 +95,7 @@ func NewJira(t testing.TB) *Jira {
 	mux.HandleFunc("GET /rest/api/3/issue/{key}/transitions", j.transitions)
 	mux.HandleFunc("POST /rest/api/3/issue/{key}/transitions", j.doTransition)
 	mux.HandleFunc("GET /rest/api/3/user/permission/search", j.permissionSearch)
+	mux.HandleFunc("GET /rest/api/3/myself", j.myself)
 	srv := httptest.NewServer(j.guard(mux))
 	t.Cleanup(srv.Close)
 	j.URL = srv.URL

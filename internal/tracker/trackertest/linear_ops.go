@@ -20,6 +20,7 @@ func (l *Linear) ops() map[string]func(map[string]any) (any, error) {
 		"BonsaiTeamMembers": l.opMembers,
 		"BonsaiStates":      l.opStates,
 		"BonsaiIssueState":  l.opIssueUpdate,
+		"BonsaiViewer":      l.opViewer,
 	}
 }
 
