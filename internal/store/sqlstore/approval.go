@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -85,10 +84,7 @@ func (db *DB) RequestApproval(ctx context.Context, ref board.Ref, a board.Approv
 		return tx.event(board.EventApprovalAsked, t.ProjectID, t.ID, board.Agent, map[string]any{
 			"ref": ref.String(), "approvalId": a.ID, "commentId": c.ID, "rule": a.Rule, "runId": a.RunID})
 	})
-	if err != nil {
-		return board.Approval{}, wrap(err, "request approval on %s", ref)
-	}
-	return a, nil
+	return result(a, wrap(err, "request approval on %s", ref))
 }
 
 // DecideApproval records a person's decision: the approval, their comment
@@ -137,10 +133,7 @@ func (db *DB) DecideApproval(ctx context.Context, ref board.Ref, id string, d bo
 		data["commentId"] = c.ID
 		return tx.event(board.EventApprovalDecided, t.ProjectID, t.ID, board.Human, data)
 	})
-	if err != nil {
-		return board.Approval{}, wrap(err, "decide approval on %s", ref)
-	}
-	return a, nil
+	return result(a, wrap(err, "decide approval on %s", ref))
 }
 
 // allowPattern appends pattern to the project's Allow list, reporting
@@ -168,24 +161,9 @@ func (db *DB) Approvals(ctx context.Context, ref board.Ref) ([]board.Approval, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.queryContext(ctx, `SELECT `+approvalColumns+` FROM approvals
+	as, err := list(ctx, db, scanApproval, `SELECT `+approvalColumns+` FROM approvals
 		WHERE ticket_id = ? ORDER BY created_at, rowid`, t.ID)
-	if err != nil {
-		return nil, fmt.Errorf("list approvals of %s: %w", ref, err)
-	}
-	defer rows.Close()
-	as := []board.Approval{}
-	for rows.Next() {
-		a, err := scanApproval(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list approvals of %s: %w", ref, err)
-		}
-		as = append(as, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list approvals of %s: %w", ref, err)
-	}
-	return as, nil
+	return result(as, wrap(err, "list approvals of %s", ref))
 }
 
 // GrantedApproval returns the ticket's unused once-only grant of command,
@@ -202,10 +180,7 @@ func (db *DB) GrantedApproval(ctx context.Context, ref board.Ref, command string
 	if errors.Is(err, sql.ErrNoRows) {
 		return board.Approval{}, board.Errorf(board.ENOTFOUND, "no approval lets this command run on %s", ref)
 	}
-	if err != nil {
-		return board.Approval{}, fmt.Errorf("find approval on %s: %w", ref, err)
-	}
-	return a, nil
+	return result(a, wrap(err, "find approval on %s", ref))
 }
 
 // UseApproval uses up a once-only grant; an always-grant stays.

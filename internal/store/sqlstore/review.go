@@ -45,8 +45,5 @@ func (db *DB) SetReview(ctx context.Context, r board.Review) (board.Review, erro
 			t.ID, t.ProjectID, r.Base, r.Tip, tx.nowMs())
 		return err
 	})
-	if err != nil {
-		return board.Review{}, wrap(err, "record the review of %s", r.Ref)
-	}
-	return r, nil
+	return result(r, wrap(err, "record the review of %s", r.Ref))
 }

@@ -44,10 +44,7 @@ func (db *DB) RequestStop(ctx context.Context, ref board.Ref, by string) (board.
 		return tx.event(board.EventRunStopRequested, r.ProjectID, r.TicketID, board.Human,
 			map[string]any{"ref": ref.String(), "runId": r.ID, "by": by})
 	})
-	if err != nil {
-		return board.Run{}, wrap(err, "stop the run of %s", ref)
-	}
-	return out, nil
+	return result(out, wrap(err, "stop the run of %s", ref))
 }
 
 // RunControl returns what the process running run id polls: its status,

@@ -48,10 +48,7 @@ func (db *DB) SaveTrackerSync(ctx context.Context, s board.TrackerSync) (board.T
 			p.ID, string(s.Tracker), s.Query, s.Validator, s.Error, s.Failures, tx.nowMs())
 		return err
 	})
-	if err != nil {
-		return board.TrackerSync{}, wrap(err, "save the tracker sync of %s", s.ProjectSlug)
-	}
-	return s, nil
+	return result(s, wrap(err, "save the tracker sync of %s", s.ProjectSlug))
 }
 
 // CreateLinkedTicket creates a ticket for a tracker issue and links them,
@@ -118,20 +115,8 @@ func (db *DB) IssueLinks(ctx context.Context, projectSlug string) ([]board.Issue
 	if _, err := getProject(ctx, db, projectSlug); err != nil {
 		return nil, err
 	}
-	rows, err := db.queryContext(ctx, `SELECT `+linkColumns+linkFrom+` WHERE p.slug = ? ORDER BY t.number`, projectSlug)
-	if err != nil {
-		return nil, fmt.Errorf("list the issue links of %s: %w", projectSlug, err)
-	}
-	defer rows.Close()
-	out := []board.IssueLink{}
-	for rows.Next() {
-		l, err := scanLink(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list the issue links of %s: %w", projectSlug, err)
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	out, err := list(ctx, db, scanLink, `SELECT `+linkColumns+linkFrom+` WHERE p.slug = ? ORDER BY t.number`, projectSlug)
+	return result(out, wrap(err, "list the issue links of %s", projectSlug))
 }
 
 // IssueLink returns a ticket's issue link.
@@ -147,10 +132,7 @@ func getLink(ctx context.Context, q queryer, ref board.Ref) (board.IssueLink, er
 	if errors.Is(err, sql.ErrNoRows) {
 		return board.IssueLink{}, board.Errorf(board.ENOTFOUND, "%s has no tracker issue", ref)
 	}
-	if err != nil {
-		return board.IssueLink{}, fmt.Errorf("read the issue link of %s: %w", ref, err)
-	}
-	return l, nil
+	return result(l, wrap(err, "read the issue link of %s", ref))
 }
 
 // SaveIssueLink stores what changed of a ticket's issue link.
@@ -172,10 +154,7 @@ func (db *DB) SaveIssueLink(ctx context.Context, l board.IssueLink) (board.Issue
 			updated_at = ? WHERE ticket_id = ?`, l.IssueRef, l.URL, l.Cursor, l.Seen, string(l.Mirrored), string(l.Status), tx.nowMs(), t.ID)
 		return err
 	})
-	if err != nil {
-		return board.IssueLink{}, wrap(err, "save the issue link of %s", l.Ref)
-	}
-	return l, nil
+	return result(l, wrap(err, "save the issue link of %s", l.Ref))
 }
 
 // DeliverIssueComment adds a tracker comment to its ticket once.
@@ -202,10 +181,7 @@ func (db *DB) DeliverIssueComment(ctx context.Context, ref board.Ref, c board.Co
 			c.ID, t.ID, externalID)
 		return err
 	})
-	if err != nil {
-		return board.Comment{}, wrap(err, "deliver comment %s to %s", externalID, ref)
-	}
-	return c, nil
+	return result(c, wrap(err, "deliver comment %s to %s", externalID, ref))
 }
 
 // claimIssueComment records a comment crossing between a ticket and its
