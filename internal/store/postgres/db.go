@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -108,14 +109,10 @@ func Open(ctx context.Context, dbURL string, opts ...Option) (*DB, error) {
 
 // start checks the connection, finds the schema and migrates it.
 func (db *DB) start(ctx context.Context) error {
-	var schema *string
-	if err := db.pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
-		return fmt.Errorf("database %s: cannot connect: %w; check that the server runs and the URL (store.url or BONSAI_DATABASE_URL) is right", db.where, err)
+	var err error
+	if db.schema, err = currentSchema(ctx, db.pool, db.where); err != nil {
+		return err
 	}
-	if schema == nil {
-		return fmt.Errorf("database %s: its search_path names no schema that exists; create the schema or fix search_path", db.where)
-	}
-	db.schema = *schema
 	h := fnv.New32a()
 	h.Write([]byte(db.schema))
 	db.lockKey = int32(h.Sum32())
@@ -129,6 +126,22 @@ func (db *DB) start(ctx context.Context) error {
 		return fmt.Errorf("database %s: migrate: %w", db.where, err)
 	}
 	return nil
+}
+
+// currentSchema returns the schema the URL's search_path makes the
+// store's, the first query on a new connection: its errors say how to
+// reach the server or what to fix.
+func currentSchema(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}, where string) (string, error) {
+	var schema *string
+	if err := q.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		return "", fmt.Errorf("database %s: cannot connect: %w; check that the server runs and the URL (store.url or BONSAI_DATABASE_URL) is right", where, err)
+	}
+	if schema == nil {
+		return "", fmt.Errorf("database %s: its search_path names no schema that exists; create the schema or fix search_path", where)
+	}
+	return *schema, nil
 }
 
 // unwrapParse keeps what pgx says is wrong with a URL it cannot parse,

@@ -97,7 +97,6 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 
 // open opens and migrates the database file abs.
 func open(ctx context.Context, abs string, opts []Option) (*DB, error) {
-	var err error
 	db := &DB{path: abs, writeLock: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(db)

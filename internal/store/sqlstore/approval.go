@@ -44,11 +44,7 @@ func (db *DB) RequestApproval(ctx context.Context, ref board.Ref, a board.Approv
 	if err := a.ValidateRequest(); err != nil {
 		return board.Approval{}, err
 	}
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		old, err := scanApproval(tx.queryRow(`SELECT `+approvalColumns+` FROM approvals
 			WHERE ticket_id = ? AND status = 'pending' AND command = ? ORDER BY created_at, rowid LIMIT 1`, t.ID, a.Command))
 		switch {
@@ -95,11 +91,7 @@ func (db *DB) DecideApproval(ctx context.Context, ref board.Ref, id string, d bo
 		return board.Approval{}, err
 	}
 	var a board.Approval
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		old, err := getApproval(ctx, tx, t, id)
 		if err != nil {
 			return err
@@ -185,11 +177,7 @@ func (db *DB) GrantedApproval(ctx context.Context, ref board.Ref, command string
 
 // UseApproval uses up a once-only grant; an always-grant stays.
 func (db *DB) UseApproval(ctx context.Context, ref board.Ref, id string) error {
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		// An always-grant is the project's: any of its tickets uses it.
 		a, err := scanApproval(tx.queryRow(`SELECT `+approvalColumns+` FROM approvals
 			WHERE id = ? AND (ticket_id = ? OR (project_id = ? AND always))`, id, t.ID, t.ProjectID))
@@ -215,11 +203,7 @@ func (db *DB) UseApproval(ctx context.Context, ref board.Ref, id string) error {
 
 // MarkApprovalsTold records that the agent was told the given decisions.
 func (db *DB) MarkApprovalsTold(ctx context.Context, ref board.Ref, ids []string) error {
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		var told []string
 		for _, id := range ids {
 			a, err := getApproval(ctx, tx, t, id)

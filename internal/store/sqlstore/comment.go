@@ -27,11 +27,8 @@ func (db *DB) AddComment(ctx context.Context, ref board.Ref, c board.Comment) (b
 	if err := c.Validate(); err != nil {
 		return board.Comment{}, err
 	}
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
+		var err error
 		c, err = tx.addComment(&t, c)
 		return err
 	})
@@ -75,11 +72,7 @@ func (db *DB) Comments(ctx context.Context, ref board.Ref) ([]board.Comment, err
 // comments already resolved, are left as they are; an ID that is not a
 // comment of the ticket is an ENOTFOUND error and changes nothing.
 func (db *DB) ResolveComments(ctx context.Context, ref board.Ref, commentIDs []string) error {
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		var resolved []string
 		for _, id := range commentIDs {
 			var author board.Actor

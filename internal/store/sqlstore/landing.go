@@ -64,11 +64,7 @@ func (db *DB) SaveLanding(ctx context.Context, l board.Landing) (board.Landing, 
 	if !l.LandedAt.IsZero() {
 		l.LandedAt = l.LandedAt.UTC().Truncate(time.Millisecond)
 	}
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, l.Ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, l.Ref, func(tx *tx, t board.Ticket) error {
 		old, err := getLanding(ctx, tx, l.Ref)
 		switch {
 		case err == nil:

@@ -17,11 +17,7 @@ import (
 // error and keeps the first request.
 func (db *DB) RequestStop(ctx context.Context, ref board.Ref, by string) (board.Run, error) {
 	var out board.Run
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		r, err := scanRun(tx.queryRowContext(ctx, `SELECT `+runColumns+` FROM runs
 			WHERE ticket_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1`, t.ID))
 		switch {

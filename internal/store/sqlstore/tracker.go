@@ -140,11 +140,7 @@ func (db *DB) SaveIssueLink(ctx context.Context, l board.IssueLink) (board.Issue
 	if err := l.Validate(); err != nil {
 		return board.IssueLink{}, err
 	}
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, l.Ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, l.Ref, func(tx *tx, t board.Ticket) error {
 		old, err := getLink(ctx, tx, l.Ref)
 		if err != nil {
 			return err
@@ -165,16 +161,12 @@ func (db *DB) DeliverIssueComment(ctx context.Context, ref board.Ref, c board.Co
 	if externalID == "" {
 		return board.Comment{}, board.Errorf(board.EINVALID, "a delivered comment needs the tracker's id")
 	}
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		if err := tx.claimIssueComment(t.ID, "in", externalID, ""); err != nil {
 			return err
 		}
-		c, err = tx.addComment(&t, c)
-		if err != nil {
+		var err error
+		if c, err = tx.addComment(&t, c); err != nil {
 			return err
 		}
 		_, err = tx.exec(`UPDATE issue_comments SET comment_id = ? WHERE ticket_id = ? AND direction = 'in' AND external_id = ?`,
@@ -209,11 +201,7 @@ func (db *DB) RecordPostedComment(ctx context.Context, ref board.Ref, commentID,
 	if commentID == "" || externalID == "" {
 		return board.Errorf(board.EINVALID, "a posted comment needs the ticket's comment id and the tracker's")
 	}
-	return wrap(db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	return wrap(db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		mine := strings.HasPrefix(commentID, board.PostedPlanPrefix) // a plan is not a comment
 		if !mine {
 			if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM comments WHERE id = ? AND ticket_id = ?)`, commentID, t.ID).Scan(&mine); err != nil {
