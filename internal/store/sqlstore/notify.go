@@ -186,23 +186,21 @@ func scanAnyID(s scanner) (any, error) {
 // SettleNotification records the outcome of owner's attempt.
 func (db *DB) SettleNotification(ctx context.Context, id int64, owner string, o board.Outcome) error {
 	err := db.inTx(ctx, false, func(tx *tx) error {
-		var res sql.Result
-		var err error
-		errText := o.Err
+		// A failure is settled now; a retry stays pending until its time
+		// (a NULL next time keeps the row's).
+		status, errText, next, settled := "failed", o.Err, any(nil), any(tx.nowMs())
+		switch {
+		case o.Sent:
+			status, errText = "sent", ""
+		case !o.RetryAt.IsZero():
+			status, next, settled = "pending", o.RetryAt.UnixMilli(), nil
+		}
 		if len(errText) > 1000 {
 			errText = errText[:1000] + "…"
 		}
-		switch {
-		case o.Sent:
-			res, err = tx.exec(`UPDATE notify_outbox SET status = 'sent', last_error = '', settled_at = ?, lease_owner = '', lease_until = 0
-				WHERE id = ? AND lease_owner = ? AND status = 'pending'`, tx.nowMs(), id, owner)
-		case !o.RetryAt.IsZero():
-			res, err = tx.exec(`UPDATE notify_outbox SET last_error = ?, next_at = ?, lease_owner = '', lease_until = 0
-				WHERE id = ? AND lease_owner = ? AND status = 'pending'`, errText, o.RetryAt.UnixMilli(), id, owner)
-		default:
-			res, err = tx.exec(`UPDATE notify_outbox SET status = 'failed', last_error = ?, settled_at = ?, lease_owner = '', lease_until = 0
-				WHERE id = ? AND lease_owner = ? AND status = 'pending'`, errText, tx.nowMs(), id, owner)
-		}
+		res, err := tx.exec(`UPDATE notify_outbox SET status = ?, last_error = ?, next_at = COALESCE(?, next_at),
+			settled_at = ?, lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner = ? AND status = 'pending'`,
+			status, errText, next, settled, id, owner)
 		if err != nil {
 			return err
 		}
