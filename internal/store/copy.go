@@ -91,6 +91,15 @@ var (
 		"tickets.queue_class", "tickets.queue_key", "comments.seq", "runs.seq", "approvals.seq"}
 )
 
+// Names returns the names of t's columns.
+func (t Table) Names() []string {
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = c.Name
+	}
+	return names
+}
+
 // cols builds a column list from pairs of space-separated names and
 // their kind.
 func cols(pairs ...any) []Column {

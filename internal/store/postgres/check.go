@@ -34,17 +34,14 @@ func Check(ctx context.Context, dbURL string) (Health, error) {
 		return h, fmt.Errorf("database %s: cannot connect: %w", where, err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	var schema *string
-	if err := conn.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+	schema, err := currentSchema(ctx, conn, where)
+	if err != nil {
+		return h, err
+	}
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_tables WHERE schemaname = $1`, schema).Scan(&h.Tables); err != nil {
 		return h, fmt.Errorf("database %s: %w", where, err)
 	}
-	if schema == nil {
-		return h, fmt.Errorf("database %s: its search_path names no schema that exists", where)
-	}
-	if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_tables WHERE schemaname = $1`, *schema).Scan(&h.Tables); err != nil {
-		return h, fmt.Errorf("database %s: %w", where, err)
-	}
-	err = conn.QueryRow(ctx, `SELECT version FROM `+pgx.Identifier{*schema, "bonsai_schema"}.Sanitize()).Scan(&h.Version)
+	err = conn.QueryRow(ctx, `SELECT version FROM `+pgx.Identifier{schema, "bonsai_schema"}.Sanitize()).Scan(&h.Version)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "42P01" { // no bonsai_schema: no board yet, or not Bonsai's
 		return h, nil

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -12,64 +11,6 @@ import (
 )
 
 var _ store.Copier = (*DB)(nil)
-
-// Schema lists the tables of the store's schema and their columns.
-func (db *DB) Schema(ctx context.Context) (map[string][]string, error) {
-	rows, err := db.pool.Query(ctx, `SELECT table_name, column_name FROM information_schema.columns
-		WHERE table_schema = $1 ORDER BY table_name, ordinal_position`, db.schema)
-	if err != nil {
-		return nil, fmt.Errorf("read the schema: %w", err)
-	}
-	defer rows.Close()
-	out := map[string][]string{}
-	for rows.Next() {
-		var t, c string
-		if err := rows.Scan(&t, &c); err != nil {
-			return nil, fmt.Errorf("read the schema: %w", err)
-		}
-		out[t] = append(out[t], c)
-	}
-	return out, rows.Err()
-}
-
-// ReadTable reads every row of t; an Ordered table in seq order, the order
-// its rows were written.
-func (db *DB) ReadTable(ctx context.Context, t store.Table, each func(row []any) error) error {
-	sel := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		sel[i] = c.Name
-		if c.Kind == store.JSON {
-			sel[i] += "::text"
-		}
-	}
-	q := `SELECT ` + strings.Join(sel, ", ") + ` FROM ` + t.Name
-	if t.Ordered {
-		q += ` ORDER BY seq`
-	}
-	rows, err := db.pool.Query(ctx, q)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", t.Name, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		vals, err := rows.Values()
-		if err != nil {
-			return fmt.Errorf("read %s: %w", t.Name, err)
-		}
-		for i, v := range vals {
-			switch n := v.(type) {
-			case int32:
-				vals[i] = int64(n)
-			case int16:
-				vals[i] = int64(n)
-			}
-		}
-		if err := each(vals); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
 
 // copyBatch is how many rows one COPY carries.
 const copyBatch = 5000
@@ -95,11 +36,7 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 			if len(buf) == 0 {
 				return nil
 			}
-			names := make([]string, len(cur.Columns))
-			for i, c := range cur.Columns {
-				names[i] = c.Name
-			}
-			if _, err := tx.CopyFrom(ctx, pgx.Identifier{cur.Name}, names, pgx.CopyFromRows(buf)); err != nil {
+			if _, err := tx.CopyFrom(ctx, pgx.Identifier{cur.Name}, cur.Names(), pgx.CopyFromRows(buf)); err != nil {
 				return fmt.Errorf("write %s: %w", cur.Name, err)
 			}
 			buf = buf[:0]

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -29,8 +28,7 @@ type DB struct {
 	// methods sqlstore shares with SQLite.
 	sqlDB *sql.DB
 	where string // the URL without its password, for messages
-	now   func() time.Time
-	newID func() string
+	cfg   sqlstore.Config
 	// lockKey is the second key of the store's advisory locks: the
 	// schema's, so boards in two schemas of one database do not wait on
 	// each other.
@@ -44,10 +42,7 @@ var _ store.Store = (*DB)(nil)
 type Option func(*DB)
 
 // WithClock makes the store read the time from now instead of time.Now.
-func WithClock(now func() time.Time) Option { return func(db *DB) { db.now = now } }
-
-// WithIDs makes the store take new IDs from newID instead of random UUIDv7s.
-func WithIDs(newID func() string) Option { return func(db *DB) { db.newID = newID } }
+func WithClock(now func() time.Time) Option { return func(db *DB) { db.cfg.Now = now } }
 
 // The first keys of the store's advisory locks ("bon" + a letter).
 const (
@@ -91,11 +86,7 @@ func Redact(u string) string {
 // Bonsai wrote the schema, and with ErrNotBonsai when the schema holds
 // tables that are not a Bonsai board.
 func Open(ctx context.Context, dbURL string, opts ...Option) (*DB, error) {
-	db := &DB{
-		where: Redact(dbURL),
-		now:   time.Now,
-		newID: func() string { return uuid.Must(uuid.NewV7()).String() },
-	}
+	db := &DB{where: Redact(dbURL)}
 	for _, o := range opts {
 		o(db)
 	}
@@ -118,19 +109,15 @@ func Open(ctx context.Context, dbURL string, opts ...Option) (*DB, error) {
 
 // start checks the connection, finds the schema and migrates it.
 func (db *DB) start(ctx context.Context) error {
-	var schema *string
-	if err := db.pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
-		return fmt.Errorf("database %s: cannot connect: %w; check that the server runs and the URL (store.url or BONSAI_DATABASE_URL) is right", db.where, err)
+	var err error
+	if db.schema, err = currentSchema(ctx, db.pool, db.where); err != nil {
+		return err
 	}
-	if schema == nil {
-		return fmt.Errorf("database %s: its search_path names no schema that exists; create the schema or fix search_path", db.where)
-	}
-	db.schema = *schema
 	h := fnv.New32a()
 	h.Write([]byte(db.schema))
 	db.lockKey = int32(h.Sum32())
 	db.sqlDB = stdlib.OpenDBFromPool(db.pool)
-	db.DB = sqlstore.New(db.sqlDB, db.dialect(), sqlstore.Config{Now: db.now, NewID: db.newID})
+	db.DB = sqlstore.New(db.sqlDB, db.dialect(), db.cfg)
 	if err := db.migrate(ctx); err != nil {
 		var se *SchemaError
 		if errors.As(err, &se) || errors.Is(err, ErrNotBonsai) {
@@ -139,6 +126,22 @@ func (db *DB) start(ctx context.Context) error {
 		return fmt.Errorf("database %s: migrate: %w", db.where, err)
 	}
 	return nil
+}
+
+// currentSchema returns the schema the URL's search_path makes the
+// store's, the first query on a new connection: its errors say how to
+// reach the server or what to fix.
+func currentSchema(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}, where string) (string, error) {
+	var schema *string
+	if err := q.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		return "", fmt.Errorf("database %s: cannot connect: %w; check that the server runs and the URL (store.url or BONSAI_DATABASE_URL) is right", where, err)
+	}
+	if schema == nil {
+		return "", fmt.Errorf("database %s: its search_path names no schema that exists; create the schema or fix search_path", where)
+	}
+	return *schema, nil
 }
 
 // unwrapParse keeps what pgx says is wrong with a URL it cannot parse,
@@ -166,20 +169,6 @@ func (db *DB) Close() error {
 	}
 	db.pool.Close()
 	return nil
-}
-
-// timestamp returns the current time truncated to milliseconds, the
-// resolution the store keeps.
-func (db *DB) timestamp() time.Time { return fromMillis(db.now().UnixMilli()) }
-
-// fromMillis converts a stored unix-millisecond time.
-func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
-
-// querier is what the pool and a transaction share.
-type querier interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 }
 
 // scanner is what pgx.Row and pgx.Rows share.

@@ -40,8 +40,18 @@ func (db *DB) dialect() sqlstore.Dialect {
 		JoinInOrder: "JOIN",
 		DueWhere:    `NOT s.paused AND s.next_fire IS NOT NULL AND s.next_fire <= ? AND p.active`,
 		TextBytes:   `octet_length(line)`,
+		CountsQuery: countsQuery,
+		SchemaQuery: `SELECT table_name, column_name FROM information_schema.columns
+			WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
 	}
 }
+
+// countsQuery reads ticket_counts, kept by a trigger, as a row per
+// project: its states as "STATE n" pairs joined by commas.
+const countsQuery = `SELECT p.slug, string_agg(c.state || ' ' || c.n, ',')
+	FROM projects p JOIN ticket_counts c ON c.project_id = p.id
+	WHERE c.n > 0
+	GROUP BY p.id`
 
 // rebind turns a query in SQLite's form into Postgres's: each ? outside a
 // quoted string becomes $1, $2, …, and the word rowid becomes seq, the

@@ -9,7 +9,7 @@
 // before a write that appends events, so events commit in id order as in
 // SQLite, and another before a lease, locks rows FOR UPDATE (SKIP LOCKED
 // for notification claims and expiring leases), and notifies listeners of
-// appended events. The pick, overview and counts, COPY and LISTEN use pgx
+// appended events. The pick and overview, COPY and LISTEN use pgx
 // natively. The schema lives in its own embedded migrations
 // (migrations/), applied under an advisory lock. docs/postgres.md explains
 // the choices.

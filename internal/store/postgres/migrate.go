@@ -2,10 +2,10 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
-	"path"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -38,18 +38,8 @@ func (e *SchemaError) Error() string {
 		e.Where, e.Version, e.Supported)
 }
 
-// migrations returns the names of the embedded migrations in version
-// order; migration n is the name at n-1.
-func migrations() ([]string, error) { return sqlstore.MigrationNames(migrationFiles) }
-
 // SchemaVersion returns the newest schema version this binary knows.
-func SchemaVersion() int {
-	ms, err := migrations()
-	if err != nil {
-		panic(err) // the embedded files are broken: a build mistake
-	}
-	return len(ms)
-}
+func SchemaVersion() int { return sqlstore.SchemaVersion(migrationFiles) }
 
 // versionTable is the table holding the schema version, in the store's
 // schema (not wherever else search_path reaches).
@@ -57,78 +47,54 @@ func (db *DB) versionTable() string {
 	return pgx.Identifier{db.schema, "bonsai_schema"}.Sanitize()
 }
 
-// migrate brings the schema to the newest version. A current schema costs
-// one query. Otherwise one transaction takes the migration advisory lock,
-// re-reads the version (another process may have migrated meanwhile),
-// applies the missing migrations and commits: Postgres's DDL is
-// transactional, so two processes opening a new database at once migrate
-// it once, and a failed migration leaves nothing half done.
+// migrate brings the schema to the newest version (sqlstore.Migrate),
+// under the migration advisory lock (lockSchema). The version is the one
+// row of bonsai_schema.
 func (db *DB) migrate(ctx context.Context) error {
-	ms, err := migrations()
-	if err != nil {
-		return err
-	}
-	latest := len(ms)
-	var v int
-	err = db.pool.QueryRow(ctx, `SELECT version FROM `+db.versionTable()).Scan(&v)
-	var pe *pgconn.PgError
-	switch {
-	case err == nil && v == latest:
-		return nil
-	case err == nil && v > latest:
-		return &SchemaError{Where: db.where, Version: v, Supported: latest}
-	case err != nil && !(errors.As(err, &pe) && pe.Code == "42P01"): // undefined_table
-		return err
-	}
+	return sqlstore.Migrate(ctx, db.sqlDB, sqlstore.Versioned{
+		Files: migrationFiles,
+		Version: func(ctx context.Context, sdb *sql.DB) (int, error) {
+			var v int
+			err := sdb.QueryRowContext(ctx, `SELECT version FROM `+db.versionTable()).Scan(&v)
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) && pe.Code == "42P01" { // undefined_table: no board yet
+				return 0, nil
+			}
+			return v, err
+		},
+		Lock: db.lockSchema,
+		SetVersion: func(ctx context.Context, tx *sql.Tx, v int) error {
+			_, err := tx.ExecContext(ctx, `UPDATE `+db.versionTable()+` SET version = $1`, v)
+			return err
+		},
+		Newer: func(v, supported int) error { return &SchemaError{Where: db.where, Version: v, Supported: supported} },
+	})
+}
 
-	tx, err := db.pool.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(context.Background())
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, lockMigrate, db.lockKey); err != nil {
-		return err
+// lockSchema takes the migration advisory lock and reads the version
+// again. A schema with tables but no version is ErrNotBonsai; an empty one
+// gets its version table, at version 0.
+func (db *DB) lockSchema(ctx context.Context, tx *sql.Tx) (int, error) {
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, lockMigrate, db.lockKey); err != nil {
+		return 0, err
 	}
 	var hasVersion bool
-	var tables int
-	err = tx.QueryRow(ctx, `SELECT
+	var tables, v int
+	err := tx.QueryRowContext(ctx, `SELECT
 		EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'bonsai_schema'),
 		(SELECT count(*) FROM pg_tables WHERE schemaname = $1)`, db.schema).Scan(&hasVersion, &tables)
-	if err != nil {
-		return err
-	}
-	v = 0
 	switch {
+	case err != nil:
+		return 0, err
 	case hasVersion:
-		if err := tx.QueryRow(ctx, `SELECT version FROM `+db.versionTable()).Scan(&v); err != nil {
-			return err
-		}
+		err := tx.QueryRowContext(ctx, `SELECT version FROM `+db.versionTable()).Scan(&v)
+		return v, err
 	case tables > 0:
-		return fmt.Errorf("database %s (schema %s): %w", db.where, db.schema, ErrNotBonsai)
-	default:
-		_, err := tx.Exec(ctx, `CREATE TABLE `+db.versionTable()+` (
-			version integer NOT NULL,
-			one boolean PRIMARY KEY DEFAULT true CHECK (one));
-			INSERT INTO `+db.versionTable()+` (version) VALUES (0)`)
-		if err != nil {
-			return err
-		}
+		return 0, fmt.Errorf("database %s (schema %s): %w", db.where, db.schema, ErrNotBonsai)
 	}
-	if v > latest {
-		return &SchemaError{Where: db.where, Version: v, Supported: latest}
-	}
-	for i, name := range ms[v:] {
-		version := v + i + 1
-		b, err := migrationFiles.ReadFile(path.Join("migrations", name))
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, string(b)); err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-		if _, err := tx.Exec(ctx, `UPDATE `+db.versionTable()+` SET version = $1`, version); err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-	}
-	return tx.Commit(ctx)
+	_, err = tx.ExecContext(ctx, `CREATE TABLE `+db.versionTable()+` (
+		version integer NOT NULL,
+		one boolean PRIMARY KEY DEFAULT true CHECK (one));
+		INSERT INTO `+db.versionTable()+` (version) VALUES (0)`)
+	return 0, err
 }

@@ -74,12 +74,5 @@ func QuickCheck(ctx context.Context, path string) (Health, error) {
 
 // readOnlyDSN is the data source name opening the file at abs read-only.
 func readOnlyDSN(abs string) string {
-	p := filepath.ToSlash(abs)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p // a Windows drive letter
-	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Set("mode", "ro")
-	return "file:" + (&url.URL{Path: p}).EscapedPath() + "?" + q.Encode()
+	return fileDSN(abs, url.Values{"_pragma": {"busy_timeout(5000)"}, "mode": {"ro"}})
 }

@@ -25,8 +25,7 @@ type DB struct {
 	*sqlstore.DB
 	sql   *sql.DB
 	path  string
-	now   func() time.Time
-	newID func() string
+	cfg   sqlstore.Config
 	stmts stmtCache
 	// cachePages bounds each connection's page cache; 0 keeps SQLite's.
 	cachePages int
@@ -41,10 +40,10 @@ type Option func(*DB)
 
 // WithClock makes the store read the time from now instead of time.Now, so
 // tests get deterministic timestamps.
-func WithClock(now func() time.Time) Option { return func(db *DB) { db.now = now } }
+func WithClock(now func() time.Time) Option { return func(db *DB) { db.cfg.Now = now } }
 
 // WithIDs makes the store take new IDs from newID instead of random UUIDv7s.
-func WithIDs(newID func() string) Option { return func(db *DB) { db.newID = newID } }
+func WithIDs(newID func() string) Option { return func(db *DB) { db.cfg.NewID = newID } }
 
 // WithCachePages bounds each connection's page cache to n pages of 4 KiB
 // instead of SQLite's 2 MiB. A process that runs a few queries and exits —
@@ -98,12 +97,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 
 // open opens and migrates the database file abs.
 func open(ctx context.Context, abs string, opts []Option) (*DB, error) {
-	var err error
-	db := &DB{
-		path:      abs,
-		now:       time.Now,
-		writeLock: make(chan struct{}, 1),
-	}
+	db := &DB{path: abs, writeLock: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(db)
 	}
@@ -112,7 +106,7 @@ func open(ctx context.Context, abs string, opts []Option) (*DB, error) {
 		return nil, fmt.Errorf("database %s: %w", abs, err)
 	}
 	db.sql = sql.OpenDB(keepWAL{c})
-	db.DB = sqlstore.New(db.sql, db.dialect(), sqlstore.Config{Now: db.now, NewID: db.newID})
+	db.DB = sqlstore.New(db.sql, db.dialect(), db.cfg)
 	if err := db.migrateWhenFree(ctx); err != nil {
 		db.sql.Close()
 		return nil, db.openError(err)
@@ -156,10 +150,6 @@ func isBusy(err error) bool {
 // the write lock up front instead of failing with SQLITE_BUSY when it tries
 // to upgrade a read lock another writer also holds.
 func dsn(abs string, cachePages int) string {
-	p := filepath.ToSlash(abs)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p // a Windows drive letter
-	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(5000)")
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -173,6 +163,15 @@ func dsn(abs string, cachePages int) string {
 		q.Add("_pragma", "cache_size("+strconv.Itoa(cachePages)+")")
 	}
 	q.Set("_txlock", "immediate")
+	return fileDSN(abs, q)
+}
+
+// fileDSN is the data source name of the file at abs with the parameters q.
+func fileDSN(abs string, q url.Values) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive letter
+	}
 	return "file:" + (&url.URL{Path: p}).EscapedPath() + "?" + q.Encode()
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
+	"github.com/bonsai-run/bonsai/internal/store/sqlstore"
 )
 
 // overviewQuery reads each project with its ticket counts, as the "STATE n"
@@ -46,7 +47,7 @@ func (db *DB) Overview(ctx context.Context, f store.ProjectFilter) ([]store.Proj
 			&number, &title, &state, &subState, &priority, &cls); err != nil {
 			return nil, fmt.Errorf("overview: %w", err)
 		}
-		if o.Counts, err = parseCounts(pairs.String); err != nil {
+		if o.Counts, err = sqlstore.ParseCounts(pairs.String); err != nil {
 			return nil, fmt.Errorf("overview: project %s: %w", p.Slug, err)
 		}
 		if number.Valid {

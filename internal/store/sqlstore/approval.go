@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -45,11 +44,7 @@ func (db *DB) RequestApproval(ctx context.Context, ref board.Ref, a board.Approv
 	if err := a.ValidateRequest(); err != nil {
 		return board.Approval{}, err
 	}
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		old, err := scanApproval(tx.queryRow(`SELECT `+approvalColumns+` FROM approvals
 			WHERE ticket_id = ? AND status = 'pending' AND command = ? ORDER BY created_at, rowid LIMIT 1`, t.ID, a.Command))
 		switch {
@@ -85,10 +80,7 @@ func (db *DB) RequestApproval(ctx context.Context, ref board.Ref, a board.Approv
 		return tx.event(board.EventApprovalAsked, t.ProjectID, t.ID, board.Agent, map[string]any{
 			"ref": ref.String(), "approvalId": a.ID, "commentId": c.ID, "rule": a.Rule, "runId": a.RunID})
 	})
-	if err != nil {
-		return board.Approval{}, wrap(err, "request approval on %s", ref)
-	}
-	return a, nil
+	return result(a, wrap(err, "request approval on %s", ref))
 }
 
 // DecideApproval records a person's decision: the approval, their comment
@@ -99,11 +91,7 @@ func (db *DB) DecideApproval(ctx context.Context, ref board.Ref, id string, d bo
 		return board.Approval{}, err
 	}
 	var a board.Approval
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		old, err := getApproval(ctx, tx, t, id)
 		if err != nil {
 			return err
@@ -137,10 +125,7 @@ func (db *DB) DecideApproval(ctx context.Context, ref board.Ref, id string, d bo
 		data["commentId"] = c.ID
 		return tx.event(board.EventApprovalDecided, t.ProjectID, t.ID, board.Human, data)
 	})
-	if err != nil {
-		return board.Approval{}, wrap(err, "decide approval on %s", ref)
-	}
-	return a, nil
+	return result(a, wrap(err, "decide approval on %s", ref))
 }
 
 // allowPattern appends pattern to the project's Allow list, reporting
@@ -168,24 +153,9 @@ func (db *DB) Approvals(ctx context.Context, ref board.Ref) ([]board.Approval, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.queryContext(ctx, `SELECT `+approvalColumns+` FROM approvals
+	as, err := list(ctx, db, scanApproval, `SELECT `+approvalColumns+` FROM approvals
 		WHERE ticket_id = ? ORDER BY created_at, rowid`, t.ID)
-	if err != nil {
-		return nil, fmt.Errorf("list approvals of %s: %w", ref, err)
-	}
-	defer rows.Close()
-	as := []board.Approval{}
-	for rows.Next() {
-		a, err := scanApproval(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list approvals of %s: %w", ref, err)
-		}
-		as = append(as, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list approvals of %s: %w", ref, err)
-	}
-	return as, nil
+	return result(as, wrap(err, "list approvals of %s", ref))
 }
 
 // GrantedApproval returns the ticket's unused once-only grant of command,
@@ -202,19 +172,12 @@ func (db *DB) GrantedApproval(ctx context.Context, ref board.Ref, command string
 	if errors.Is(err, sql.ErrNoRows) {
 		return board.Approval{}, board.Errorf(board.ENOTFOUND, "no approval lets this command run on %s", ref)
 	}
-	if err != nil {
-		return board.Approval{}, fmt.Errorf("find approval on %s: %w", ref, err)
-	}
-	return a, nil
+	return result(a, wrap(err, "find approval on %s", ref))
 }
 
 // UseApproval uses up a once-only grant; an always-grant stays.
 func (db *DB) UseApproval(ctx context.Context, ref board.Ref, id string) error {
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		// An always-grant is the project's: any of its tickets uses it.
 		a, err := scanApproval(tx.queryRow(`SELECT `+approvalColumns+` FROM approvals
 			WHERE id = ? AND (ticket_id = ? OR (project_id = ? AND always))`, id, t.ID, t.ProjectID))
@@ -240,11 +203,7 @@ func (db *DB) UseApproval(ctx context.Context, ref board.Ref, id string) error {
 
 // MarkApprovalsTold records that the agent was told the given decisions.
 func (db *DB) MarkApprovalsTold(ctx context.Context, ref board.Ref, ids []string) error {
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		var told []string
 		for _, id := range ids {
 			a, err := getApproval(ctx, tx, t, id)

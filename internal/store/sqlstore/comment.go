@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -28,18 +27,12 @@ func (db *DB) AddComment(ctx context.Context, ref board.Ref, c board.Comment) (b
 	if err := c.Validate(); err != nil {
 		return board.Comment{}, err
 	}
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
+		var err error
 		c, err = tx.addComment(&t, c)
 		return err
 	})
-	if err != nil {
-		return board.Comment{}, wrap(err, "comment on %s", ref)
-	}
-	return c, nil
+	return result(c, wrap(err, "comment on %s", ref))
 }
 
 // addComment inserts c on t, applies it to t and records the event. A new
@@ -69,24 +62,9 @@ func (db *DB) Comments(ctx context.Context, ref board.Ref) ([]board.Comment, err
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.queryContext(ctx, `SELECT `+commentColumns+` FROM comments
+	cs, err := list(ctx, db, scanComment, `SELECT `+commentColumns+` FROM comments
 		WHERE ticket_id = ? ORDER BY created_at, rowid`, t.ID)
-	if err != nil {
-		return nil, fmt.Errorf("list comments of %s: %w", ref, err)
-	}
-	defer rows.Close()
-	cs := []board.Comment{}
-	for rows.Next() {
-		c, err := scanComment(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list comments of %s: %w", ref, err)
-		}
-		cs = append(cs, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list comments of %s: %w", ref, err)
-	}
-	return cs, nil
+	return result(cs, wrap(err, "list comments of %s", ref))
 }
 
 // ResolveComments marks the given human comments of the ticket resolved,
@@ -94,11 +72,7 @@ func (db *DB) Comments(ctx context.Context, ref board.Ref) ([]board.Comment, err
 // comments already resolved, are left as they are; an ID that is not a
 // comment of the ticket is an ENOTFOUND error and changes nothing.
 func (db *DB) ResolveComments(ctx context.Context, ref board.Ref, commentIDs []string) error {
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		var resolved []string
 		for _, id := range commentIDs {
 			var author board.Actor

@@ -80,11 +80,6 @@ func (db *DB) queryRowContext(ctx context.Context, query string, args ...any) *s
 	return db.pool.QueryRowContext(ctx, db.rebind(query), args...)
 }
 
-// execContext runs a statement on the pool, outside any transaction.
-func (db *DB) execContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return db.pool.ExecContext(ctx, db.rebind(query), args...)
-}
-
 // Timestamp returns the current time of the store's clock truncated to
 // milliseconds, the resolution the store keeps, so what a method returns
 // equals what a later read returns.

@@ -45,6 +45,13 @@ type Dialect struct {
 	// TextBytes is the engine's expression for the size in bytes of the
 	// text column line.
 	TextBytes string
+	// CountsQuery is the query of TicketCounts: for each project with
+	// tickets, its slug and its counts from ticket_counts as "STATE n"
+	// pairs joined by commas (ParseCounts).
+	CountsQuery string
+	// SchemaQuery lists the tables of the board and their columns, a row
+	// per column, for store.Copier's Schema.
+	SchemaQuery string
 }
 
 // forUpdate returns the clause that locks the rows of table alias of (all

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -18,28 +17,19 @@ func (db *DB) Events(ctx context.Context, afterID int64, limit int) ([]board.Eve
 	if limit <= 0 {
 		limit = DefaultEvents
 	}
-	rows, err := db.queryContext(ctx, `SELECT id, type, project_id, ticket_id, actor, data, created_at
+	es, err := list(ctx, db, scanEvent, `SELECT id, type, project_id, ticket_id, actor, data, created_at
 		FROM events WHERE id > ? ORDER BY id LIMIT ?`, afterID, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list events: %w", err)
+	return result(es, wrap(err, "list events"))
+}
+
+func scanEvent(s scanner) (board.Event, error) {
+	var e board.Event
+	var data sql.NullString
+	var created int64
+	err := s.Scan(&e.ID, &e.Type, &e.ProjectID, &e.TicketID, &e.Actor, &data, &created)
+	if data.Valid {
+		e.Data = json.RawMessage(data.String)
 	}
-	defer rows.Close()
-	es := []board.Event{}
-	for rows.Next() {
-		var e board.Event
-		var data sql.NullString
-		var created int64
-		if err := rows.Scan(&e.ID, &e.Type, &e.ProjectID, &e.TicketID, &e.Actor, &data, &created); err != nil {
-			return nil, fmt.Errorf("list events: %w", err)
-		}
-		if data.Valid {
-			e.Data = json.RawMessage(data.String)
-		}
-		e.CreatedAt = fromMillis(created)
-		es = append(es, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list events: %w", err)
-	}
-	return es, nil
+	e.CreatedAt = fromMillis(created)
+	return e, err
 }

@@ -64,11 +64,7 @@ func (db *DB) SaveLanding(ctx context.Context, l board.Landing) (board.Landing, 
 	if !l.LandedAt.IsZero() {
 		l.LandedAt = l.LandedAt.UTC().Truncate(time.Millisecond)
 	}
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, l.Ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, l.Ref, func(tx *tx, t board.Ticket) error {
 		old, err := getLanding(ctx, tx, l.Ref)
 		switch {
 		case err == nil:
@@ -99,10 +95,7 @@ func (db *DB) SaveLanding(ctx context.Context, l board.Landing) (board.Landing, 
 		}
 		return tx.event(board.EventLandingUpdated, t.ProjectID, t.ID, board.System, l.EventData())
 	})
-	if err != nil {
-		return board.Landing{}, wrap(err, "save landing of %s", l.Ref)
-	}
-	return l, nil
+	return result(l, wrap(err, "save landing of %s", l.Ref))
 }
 
 // Landings lists landings by project slug and ticket number.
@@ -122,18 +115,6 @@ func (db *DB) Landings(ctx context.Context, f store.LandingFilter) ([]board.Land
 	if len(where) > 0 {
 		q += ` WHERE ` + strings.Join(where, " AND ")
 	}
-	rows, err := db.queryContext(ctx, q+` ORDER BY p.slug, t.number`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list landings: %w", err)
-	}
-	defer rows.Close()
-	ls := []board.Landing{}
-	for rows.Next() {
-		l, err := scanLanding(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list landings: %w", err)
-		}
-		ls = append(ls, l)
-	}
-	return ls, rows.Err()
+	ls, err := list(ctx, db, scanLanding, q+` ORDER BY p.slug, t.number`, args...)
+	return result(ls, wrap(err, "list landings"))
 }

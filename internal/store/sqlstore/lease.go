@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -64,10 +63,7 @@ func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, tt
 		}
 		return err
 	})
-	if err != nil {
-		return board.Lease{}, wrap(err, "lease %s", ref)
-	}
-	return l, nil
+	return result(l, wrap(err, "lease %s", ref))
 }
 
 // RenewLease moves the worker's lease on the ticket on; see store.Leases.
@@ -92,10 +88,7 @@ func (db *DB) RenewLease(ctx context.Context, ref board.Ref, worker string, ttl 
 		l, err = store.ScanLease(tx.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.ticket_id = ?`, t.ID))
 		return err
 	})
-	if err != nil {
-		return board.Lease{}, wrap(err, "renew the lease on %s", ref)
-	}
-	return l, nil
+	return result(l, wrap(err, "renew the lease on %s", ref))
 }
 
 // ReleaseLease ends the worker's lease on the ticket; see store.Leases.
@@ -124,31 +117,17 @@ func (db *DB) ReleaseLease(ctx context.Context, ref board.Ref, worker string) er
 func (db *DB) ExpireLeases(ctx context.Context) ([]board.Lease, error) {
 	var ended []board.Lease
 	err := db.write(ctx, func(tx *tx) error {
-		rows, err := tx.queryContext(ctx, `SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.expires_at <= ? ORDER BY p.slug`+
-			db.forUpdate("l", true), tx.nowMs())
+		var err error
+		ended, err = list(ctx, tx, store.ScanLease, `SELECT `+store.LeaseColumns+store.LeaseFrom+
+			` WHERE l.expires_at <= ? ORDER BY p.slug`+db.forUpdate("l", true), tx.nowMs())
 		if err != nil {
 			return err
 		}
-		if ended, err = collect(rows, store.ScanLease); err != nil {
-			return err
-		}
 		for _, l := range ended {
-			runs, err := db.listRunsTx(tx, `SELECT `+runColumns+` FROM runs
+			runs, err := tx.interruptRuns(board.LeaseInterruptedError, `SELECT `+runColumns+` FROM runs
 				WHERE status = 'running' AND ticket_id = ? AND worker_id = ? ORDER BY started_at, rowid`, l.TicketID, l.Worker)
 			if err != nil {
 				return err
-			}
-			for _, r := range runs {
-				_, err := tx.exec(`UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ?`,
-					tx.nowMs(), board.LeaseInterruptedError, r.ID)
-				if err != nil {
-					return err
-				}
-				now := tx.now
-				r.Status, r.FinishedAt, r.Error = board.RunInterrupted, &now, board.LeaseInterruptedError
-				if err := tx.runFinished(r); err != nil {
-					return err
-				}
 			}
 			if _, err := tx.exec(`DELETE FROM leases WHERE project_id = ?`, l.ProjectID); err != nil {
 				return err
@@ -161,41 +140,11 @@ func (db *DB) ExpireLeases(ctx context.Context) ([]board.Lease, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("expire leases: %w", err)
-	}
-	return ended, nil
-}
-
-// listRunsTx reads runs in the transaction.
-func (db *DB) listRunsTx(tx *tx, query string, args ...any) ([]board.Run, error) {
-	rows, err := tx.queryContext(tx.ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	return collect(rows, scanRun)
-}
-
-// collect reads every row of rows with scan, and closes rows. No rows is
-// an empty slice, never nil, so lists print as [] in JSON.
-func collect[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) {
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return result(ended, wrap(err, "expire leases"))
 }
 
 // Leases lists the leases by project slug.
 func (db *DB) Leases(ctx context.Context) ([]board.Lease, error) {
-	rows, err := db.queryContext(ctx, `SELECT `+store.LeaseColumns+store.LeaseFrom+` ORDER BY p.slug`)
-	if err != nil {
-		return nil, fmt.Errorf("list leases: %w", err)
-	}
-	return collect(rows, store.ScanLease)
+	ls, err := list(ctx, db, store.ScanLease, `SELECT `+store.LeaseColumns+store.LeaseFrom+` ORDER BY p.slug`)
+	return result(ls, wrap(err, "list leases"))
 }

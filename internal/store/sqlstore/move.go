@@ -43,8 +43,5 @@ func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveReque
 		_, err = tx.addComment(&t, *feedback)
 		return err
 	})
-	if err != nil {
-		return board.Ticket{}, wrap(err, "move ticket %s", ref)
-	}
-	return t, nil
+	return result(t, wrap(err, "move ticket %s", ref))
 }

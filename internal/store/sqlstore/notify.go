@@ -47,32 +47,21 @@ func (db *DB) AddChannel(ctx context.Context, c board.Channel) (board.Channel, e
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, c.ID, c.Name, string(c.Kind), projectID, kinds, settings, tx.nowMs())
 		return err
 	})
-	if err != nil {
-		return board.Channel{}, wrap(err, "add channel %s", c.Name)
-	}
-	return c, nil
+	return result(c, wrap(err, "add channel %s", c.Name))
 }
 
 // Channels lists the channels by name.
 func (db *DB) Channels(ctx context.Context) ([]board.Channel, error) {
-	rows, err := db.queryContext(ctx, `SELECT `+channelColumns+` FROM `+channelFrom+` ORDER BY c.name`)
-	if err != nil {
-		return nil, fmt.Errorf("list channels: %w", err)
+	cs, err := list(ctx, db, scanChannel, `SELECT `+channelColumns+` FROM `+channelFrom+` ORDER BY c.name`)
+	return result(cs, wrap(err, "list channels"))
+}
+
+func scanChannel(s scanner) (board.Channel, error) {
+	var r store.ChannelRow
+	if err := s.Scan(r.Dest()...); err != nil {
+		return board.Channel{}, err
 	}
-	defer rows.Close()
-	cs := []board.Channel{}
-	for rows.Next() {
-		var r store.ChannelRow
-		if err := rows.Scan(r.Dest()...); err != nil {
-			return nil, fmt.Errorf("list channels: %w", err)
-		}
-		c, err := r.Channel()
-		if err != nil {
-			return nil, err
-		}
-		cs = append(cs, c)
-	}
-	return cs, rows.Err()
+	return r.Channel()
 }
 
 // RemoveChannel removes a channel; its notifications go with it.
@@ -116,10 +105,7 @@ func scanNotification(s scanner, extra ...any) (board.Notification, error) {
 func (db *DB) NotificationsPending(ctx context.Context) (bool, error) {
 	var any bool
 	err := db.queryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM notify_outbox WHERE status = 'pending')`).Scan(&any)
-	if err != nil {
-		return false, fmt.Errorf("pending notifications: %w", err)
-	}
-	return any, nil
+	return result(any, wrap(err, "pending notifications"))
 }
 
 // NotificationList lists notifications, newest first.
@@ -139,20 +125,9 @@ func (db *DB) NotificationList(ctx context.Context, f store.NotificationFilter) 
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
-	rows, err := db.queryContext(ctx, q+` ORDER BY o.id DESC LIMIT ?`, append(args, f.Limit)...)
-	if err != nil {
-		return nil, fmt.Errorf("list notifications: %w", err)
-	}
-	defer rows.Close()
-	ns := []board.Notification{}
-	for rows.Next() {
-		n, err := scanNotification(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list notifications: %w", err)
-		}
-		ns = append(ns, n)
-	}
-	return ns, rows.Err()
+	scan := func(s scanner) (board.Notification, error) { return scanNotification(s) }
+	ns, err := list(ctx, db, scan, q+` ORDER BY o.id DESC LIMIT ?`, append(args, f.Limit)...)
+	return result(ns, wrap(err, "list notifications"))
 }
 
 // ClaimNotifications leases due pending notifications to owner. The claim
@@ -172,74 +147,60 @@ func (db *DB) ClaimNotifications(ctx context.Context, owner string, lease time.D
 		if err != nil || len(ids) == 0 {
 			return err
 		}
-		rows, err := tx.queryContext(ctx, `SELECT `+notificationColumns+`, `+channelColumns+`
+		ds, err = list(ctx, tx, scanDelivery, `SELECT `+notificationColumns+`, `+channelColumns+`
 			FROM notify_outbox o JOIN notify_channels c ON c.id = o.channel_id LEFT JOIN projects p ON p.id = c.project_id
 			WHERE o.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) ORDER BY o.id`, ids...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var d board.Delivery
-			var c store.ChannelRow
-			if d.Notification, err = scanNotification(rows, c.Dest()...); err != nil {
-				return err
-			}
-			if d.Channel, err = c.Channel(); err != nil {
-				return err
-			}
-			ds = append(ds, d)
-		}
-		return rows.Err()
+		return err
 	})
-	if err != nil {
-		return nil, wrap(err, "claim notifications")
+	return result(ds, wrap(err, "claim notifications"))
+}
+
+// scanDelivery reads a row of notificationColumns and channelColumns.
+func scanDelivery(s scanner) (board.Delivery, error) {
+	var d board.Delivery
+	var c store.ChannelRow
+	var err error
+	if d.Notification, err = scanNotification(s, c.Dest()...); err != nil {
+		return d, err
 	}
-	return ds, nil
+	d.Channel, err = c.Channel()
+	return d, err
 }
 
 // claimIDs leases due pending rows to owner until leaseUntil and returns
 // their IDs.
 func claimIDs(tx *tx, owner string, now, leaseUntil int64, limit int) ([]any, error) {
-	rows, err := tx.queryContext(tx.ctx, `UPDATE notify_outbox SET lease_owner = ?, lease_until = ?, attempts = attempts + 1
+	return list(tx.ctx, tx, scanAnyID, `UPDATE notify_outbox SET lease_owner = ?, lease_until = ?, attempts = attempts + 1
 		WHERE id IN (SELECT id FROM notify_outbox WHERE status = 'pending' AND next_at <= ? AND lease_until <= ?
 			ORDER BY id LIMIT ?`+tx.db.forUpdate("", true)+`)
 		RETURNING id`, owner, leaseUntil, now, now, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []any
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+}
+
+// scanAnyID reads an integer ID, as a query argument.
+func scanAnyID(s scanner) (any, error) {
+	var id int64
+	err := s.Scan(&id)
+	return id, err
 }
 
 // SettleNotification records the outcome of owner's attempt.
 func (db *DB) SettleNotification(ctx context.Context, id int64, owner string, o board.Outcome) error {
 	err := db.inTx(ctx, false, func(tx *tx) error {
-		var res sql.Result
-		var err error
-		errText := o.Err
+		// A failure is settled now; a retry stays pending until its time
+		// (a NULL next time keeps the row's).
+		status, errText, next, settled := "failed", o.Err, any(nil), any(tx.nowMs())
+		switch {
+		case o.Sent:
+			status, errText = "sent", ""
+		case !o.RetryAt.IsZero():
+			status, next, settled = "pending", o.RetryAt.UnixMilli(), nil
+		}
 		if len(errText) > 1000 {
 			errText = errText[:1000] + "…"
 		}
-		switch {
-		case o.Sent:
-			res, err = tx.exec(`UPDATE notify_outbox SET status = 'sent', last_error = '', settled_at = ?, lease_owner = '', lease_until = 0
-				WHERE id = ? AND lease_owner = ? AND status = 'pending'`, tx.nowMs(), id, owner)
-		case !o.RetryAt.IsZero():
-			res, err = tx.exec(`UPDATE notify_outbox SET last_error = ?, next_at = ?, lease_owner = '', lease_until = 0
-				WHERE id = ? AND lease_owner = ? AND status = 'pending'`, errText, o.RetryAt.UnixMilli(), id, owner)
-		default:
-			res, err = tx.exec(`UPDATE notify_outbox SET status = 'failed', last_error = ?, settled_at = ?, lease_owner = '', lease_until = 0
-				WHERE id = ? AND lease_owner = ? AND status = 'pending'`, errText, tx.nowMs(), id, owner)
-		}
+		res, err := tx.exec(`UPDATE notify_outbox SET status = ?, last_error = ?, next_at = COALESCE(?, next_at),
+			settled_at = ?, lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner = ? AND status = 'pending'`,
+			status, errText, next, settled, id, owner)
 		if err != nil {
 			return err
 		}
@@ -259,21 +220,8 @@ func (db *DB) NoteBlockers(ctx context.Context, projectSlug string, causes []str
 		if err != nil {
 			return err
 		}
-		rows, err := tx.queryContext(ctx, `SELECT cause FROM notify_blockers WHERE project_id = ?`, p.ID)
+		known, err := list(ctx, tx, scanString, `SELECT cause FROM notify_blockers WHERE project_id = ?`, p.ID)
 		if err != nil {
-			return err
-		}
-		var known []string
-		for rows.Next() {
-			var c string
-			if err := rows.Scan(&c); err != nil {
-				rows.Close()
-				return err
-			}
-			known = append(known, c)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for _, c := range known {
@@ -298,8 +246,5 @@ func (db *DB) NoteBlockers(ctx context.Context, projectSlug string, causes []str
 		}
 		return nil
 	})
-	if err != nil {
-		return 0, wrap(err, "note blockers of %s", projectSlug)
-	}
-	return added, nil
+	return result(added, wrap(err, "note blockers of %s", projectSlug))
 }

@@ -92,10 +92,7 @@ func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project
 		}
 		return tx.event(board.EventProjectCreated, p.ID, "", board.Human, map[string]string{"slug": p.Slug, "name": p.Name})
 	})
-	if err != nil {
-		return board.Project{}, wrap(err, "create project %s", p.Slug)
-	}
-	return p, nil
+	return result(p, wrap(err, "create project %s", p.Slug))
 }
 
 // Project returns the project with the given slug, archived or not.
@@ -106,11 +103,7 @@ func (db *DB) Project(ctx context.Context, slug string) (board.Project, error) {
 // Projects lists projects by slug; archived ones only when asked.
 func (db *DB) Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error) {
 	q := `SELECT ` + projectColumns + ` FROM projects WHERE active OR ? ORDER BY slug`
-	rows, err := db.queryContext(ctx, q, f.IncludeArchived)
-	if err != nil {
-		return nil, fmt.Errorf("list projects: %w", err)
-	}
-	ps, err := collect(rows, scanProject)
+	ps, err := list(ctx, db, scanProject, q, f.IncludeArchived)
 	if err != nil {
 		return nil, fmt.Errorf("list projects: %w", err)
 	}
@@ -129,10 +122,7 @@ func (db *DB) UpdateProject(ctx context.Context, slug string, u board.ProjectPat
 		p, _, err = tx.updateProject(old, u, board.Human)
 		return err
 	})
-	if err != nil {
-		return board.Project{}, wrap(err, "update project %s", slug)
-	}
-	return p, nil
+	return result(p, wrap(err, "update project %s", slug))
 }
 
 // updateProject applies u to p, saves it and records the event by actor,
@@ -157,20 +147,14 @@ func (tx *tx) updateProject(p board.Project, u board.ProjectPatch, actor board.A
 // changes nothing and records no event.
 func (db *DB) ArchiveProject(ctx context.Context, slug string) (board.Project, error) {
 	p, err := db.setActive(ctx, slug, false, board.EventProjectArchived)
-	if err != nil {
-		return board.Project{}, wrap(err, "archive project %s", slug)
-	}
-	return p, nil
+	return result(p, wrap(err, "archive project %s", slug))
 }
 
 // RestoreProject makes an archived project active again. Restoring an
 // active project changes nothing and records no event.
 func (db *DB) RestoreProject(ctx context.Context, slug string) (board.Project, error) {
 	p, err := db.setActive(ctx, slug, true, board.EventProjectRestored)
-	if err != nil {
-		return board.Project{}, wrap(err, "restore project %s", slug)
-	}
-	return p, nil
+	return result(p, wrap(err, "restore project %s", slug))
 }
 
 // setActive sets the project's active flag, recording event when it

@@ -34,19 +34,12 @@ func (db *DB) SetReview(ctx context.Context, r board.Review) (board.Review, erro
 	if err := r.Validate(); err != nil {
 		return board.Review{}, err
 	}
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, r.Ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, r.Ref, func(tx *tx, t board.Ticket) error {
 		r.RecordedAt = tx.now
-		_, err = tx.exec(`INSERT INTO reviews (ticket_id, project_id, base, tip, recorded_at) VALUES (?, ?, ?, ?, ?)
+		_, err := tx.exec(`INSERT INTO reviews (ticket_id, project_id, base, tip, recorded_at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (ticket_id) DO UPDATE SET base = excluded.base, tip = excluded.tip, recorded_at = excluded.recorded_at`,
 			t.ID, t.ProjectID, r.Base, r.Tip, tx.nowMs())
 		return err
 	})
-	if err != nil {
-		return board.Review{}, wrap(err, "record the review of %s", r.Ref)
-	}
-	return r, nil
+	return result(r, wrap(err, "record the review of %s", r.Ref))
 }

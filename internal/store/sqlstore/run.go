@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -79,10 +78,7 @@ func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
 		return tx.event(board.EventRunStarted, t.ProjectID, t.ID, board.System,
 			map[string]any{"ref": t.Ref().String(), "runId": r.ID, "task": r.Task, "workerId": r.WorkerID})
 	})
-	if err != nil {
-		return board.Run{}, wrap(err, "start run")
-	}
-	return r, nil
+	return result(r, wrap(err, "start run"))
 }
 
 // getRun reads one run by ID.
@@ -91,10 +87,7 @@ func getRun(ctx context.Context, q queryer, id string) (board.Run, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return board.Run{}, board.Errorf(board.ENOTFOUND, "run %q not found", id)
 	}
-	if err != nil {
-		return board.Run{}, fmt.Errorf("read run %s: %w", id, err)
-	}
-	return r, nil
+	return result(r, wrap(err, "read run %s", id))
 }
 
 // FinishRun records the outcome of the running run r.ID: its final status,
@@ -122,33 +115,12 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 		}
 		return tx.runFinished(out)
 	})
-	if err != nil {
-		return board.Run{}, wrap(err, "finish run %s", r.ID)
-	}
-	return out, nil
+	return result(out, wrap(err, "finish run %s", r.ID))
 }
 
 // runFinished records the run.finished event of r.
 func (tx *tx) runFinished(r board.Run) error {
 	return tx.event(board.EventRunFinished, r.ProjectID, r.TicketID, board.System, store.RunFinishedData(r))
-}
-
-// listRuns runs a query returning runs.
-func (db *DB) listRuns(ctx context.Context, query string, args ...any) ([]board.Run, error) {
-	rows, err := db.queryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	rs := []board.Run{}
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, err
-		}
-		rs = append(rs, r)
-	}
-	return rs, rows.Err()
 }
 
 // Runs lists a ticket's runs, newest first.
@@ -157,12 +129,9 @@ func (db *DB) Runs(ctx context.Context, ref board.Ref) ([]board.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs, err := db.listRuns(ctx, `SELECT `+runColumns+` FROM runs WHERE ticket_id = ?
+	rs, err := list(ctx, db, scanRun, `SELECT `+runColumns+` FROM runs WHERE ticket_id = ?
 		ORDER BY started_at DESC, rowid DESC`, t.ID)
-	if err != nil {
-		return nil, fmt.Errorf("list runs of %s: %w", ref, err)
-	}
-	return rs, nil
+	return result(rs, wrap(err, "list runs of %s", ref))
 }
 
 // RunningRunsQuery is the query of RunningRuns, exported for the engines'
@@ -177,11 +146,8 @@ const runningRunsQuery = `SELECT ` + runColumns + ` FROM runs WHERE status = 'ru
 // index runs_running: however many finished runs there are, it reads only
 // the running ones.
 func (db *DB) RunningRuns(ctx context.Context) ([]board.Run, error) {
-	rs, err := db.listRuns(ctx, runningRunsQuery)
-	if err != nil {
-		return nil, fmt.Errorf("list running runs: %w", err)
-	}
-	return rs, nil
+	rs, err := list(ctx, db, scanRun, runningRunsQuery)
+	return result(rs, wrap(err, "list running runs"))
 }
 
 // DefaultRecentRuns is how many runs RecentRuns returns for a limit of 0.
@@ -193,11 +159,8 @@ func (db *DB) RecentRuns(ctx context.Context, limit int) ([]board.Run, error) {
 	if limit <= 0 {
 		limit = DefaultRecentRuns
 	}
-	rs, err := db.listRuns(ctx, `SELECT `+runColumns+` FROM runs ORDER BY started_at DESC, rowid DESC LIMIT ?`, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list recent runs: %w", err)
-	}
-	return rs, nil
+	rs, err := list(ctx, db, scanRun, `SELECT `+runColumns+` FROM runs ORDER BY started_at DESC, rowid DESC LIMIT ?`, limit)
+	return result(rs, wrap(err, "list recent runs"))
 }
 
 // interruptedError is the error text of a run InterruptRuns marked.
@@ -208,27 +171,32 @@ const interruptedError = "the heartbeat running it stopped before the run finish
 func (db *DB) InterruptRuns(ctx context.Context) (int, error) {
 	var n int
 	err := db.write(ctx, func(tx *tx) error {
-		running, err := db.listRunsTx(tx, `SELECT `+runColumns+` FROM runs WHERE status = 'running' ORDER BY started_at, rowid`)
-		if err != nil {
-			return err
-		}
-		for _, r := range running {
-			_, err := tx.exec(`UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ?`,
-				tx.nowMs(), interruptedError, r.ID)
-			if err != nil {
-				return err
-			}
-			now := tx.now
-			r.Status, r.FinishedAt, r.Error = board.RunInterrupted, &now, interruptedError
-			if err := tx.runFinished(r); err != nil {
-				return err
-			}
-		}
+		running, err := tx.interruptRuns(interruptedError, `SELECT `+runColumns+` FROM runs
+			WHERE status = 'running' ORDER BY started_at, rowid`)
 		n = len(running)
-		return nil
+		return err
 	})
+	return result(n, wrap(err, "interrupt runs"))
+}
+
+// interruptRuns marks the running runs query selects "interrupted" with
+// the error errText, each with its run.finished event, and returns them.
+func (tx *tx) interruptRuns(errText, query string, args ...any) ([]board.Run, error) {
+	runs, err := list(tx.ctx, tx, scanRun, query, args...)
 	if err != nil {
-		return 0, fmt.Errorf("interrupt runs: %w", err)
+		return nil, err
 	}
-	return n, nil
+	for _, r := range runs {
+		_, err := tx.exec(`UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ?`,
+			tx.nowMs(), errText, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		now := tx.now
+		r.Status, r.FinishedAt, r.Error = board.RunInterrupted, &now, errText
+		if err := tx.runFinished(r); err != nil {
+			return nil, err
+		}
+	}
+	return runs, nil
 }

@@ -17,11 +17,7 @@ import (
 // error and keeps the first request.
 func (db *DB) RequestStop(ctx context.Context, ref board.Ref, by string) (board.Run, error) {
 	var out board.Run
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		r, err := scanRun(tx.queryRowContext(ctx, `SELECT `+runColumns+` FROM runs
 			WHERE ticket_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1`, t.ID))
 		switch {
@@ -44,10 +40,7 @@ func (db *DB) RequestStop(ctx context.Context, ref board.Ref, by string) (board.
 		return tx.event(board.EventRunStopRequested, r.ProjectID, r.TicketID, board.Human,
 			map[string]any{"ref": ref.String(), "runId": r.ID, "by": by})
 	})
-	if err != nil {
-		return board.Run{}, wrap(err, "stop the run of %s", ref)
-	}
-	return out, nil
+	return result(out, wrap(err, "stop the run of %s", ref))
 }
 
 // RunControl returns what the process running run id polls: its status,

@@ -68,10 +68,7 @@ func getSchedule(ctx context.Context, q queryer, slug, name string) (board.Sched
 		}
 		return board.Schedule{}, board.Errorf(board.ENOTFOUND, "no schedule %q in project %s; 'bonsai schedule list %s' shows them", name, slug, slug)
 	}
-	if err != nil {
-		return board.Schedule{}, fmt.Errorf("read schedule %s/%s: %w", slug, name, err)
-	}
-	return s, nil
+	return result(s, wrap(err, "read schedule %s/%s", slug, name))
 }
 
 // normalSchedule fills in the defaults of a new schedule.
@@ -127,10 +124,7 @@ func (db *DB) CreateSchedule(ctx context.Context, s board.Schedule, actor board.
 		}
 		return tx.event(board.EventScheduleCreated, p.ID, "", actor, map[string]any{"schedule": s.Name, "kind": s.Kind, "expr": s.Expr})
 	})
-	if err != nil {
-		return board.Schedule{}, wrap(err, "create schedule %s in %s", s.Name, s.ProjectSlug)
-	}
-	return s, nil
+	return result(s, wrap(err, "create schedule %s in %s", s.Name, s.ProjectSlug))
 }
 
 // Schedule returns one schedule.
@@ -153,20 +147,8 @@ func (db *DB) ScheduleList(ctx context.Context, f store.ScheduleFilter) ([]board
 
 // schedules runs a query of scheduleColumns.
 func (db *DB) schedules(ctx context.Context, q string, args ...any) ([]board.Schedule, error) {
-	rows, err := db.queryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list schedules: %w", err)
-	}
-	defer rows.Close()
-	out := []board.Schedule{}
-	for rows.Next() {
-		s, err := scanSchedule(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list schedules: %w", err)
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	out, err := list(ctx, db, scanSchedule, q, args...)
+	return result(out, wrap(err, "list schedules"))
 }
 
 // UpdateSchedule changes the fields set in u.
@@ -198,10 +180,7 @@ func (db *DB) UpdateSchedule(ctx context.Context, projectSlug, name string, u bo
 		return tx.event(board.EventScheduleUpdated, projectIDOf(ctx, tx, projectSlug), "", actor,
 			map[string]any{"schedule": s.Name, "changed": changed})
 	})
-	if err != nil {
-		return board.Schedule{}, wrap(err, "update schedule %s/%s", projectSlug, name)
-	}
-	return s, nil
+	return result(s, wrap(err, "update schedule %s/%s", projectSlug, name))
 }
 
 // projectIDOf returns the ID of a project known to exist.
@@ -319,10 +298,7 @@ func (db *DB) fire(ctx context.Context, f board.Fire, write func(tx *tx, s board
 		fr.FiredAt = tx.now
 		return write(tx, s, &fr)
 	})
-	if err != nil {
-		return board.Firing{}, wrap(err, "fire schedule %s", f.ScheduleID)
-	}
-	return fr, nil
+	return result(fr, wrap(err, "fire schedule %s", f.ScheduleID))
 }
 
 // insertFiring stores fr, filling in its ID.
@@ -341,22 +317,16 @@ func (db *DB) Firings(ctx context.Context, projectSlug, name string, limit int) 
 	if limit <= 0 {
 		limit = DefaultFirings
 	}
-	rows, err := db.queryContext(ctx, `SELECT f.id, f.schedule_id, f.due_at, f.fired_at, f.outcome, COALESCE(t.number, 0), f.detail
+	out, err := list(ctx, db, scanFiring, `SELECT f.id, f.schedule_id, f.due_at, f.fired_at, f.outcome, COALESCE(t.number, 0), f.detail
 		FROM schedule_firings f LEFT JOIN tickets t ON t.id = f.ticket_id
 		WHERE f.schedule_id = ? ORDER BY f.id DESC LIMIT ?`, s.ID, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list firings: %w", err)
-	}
-	defer rows.Close()
-	out := []board.Firing{}
-	for rows.Next() {
-		var fr board.Firing
-		var due, fired int64
-		if err := rows.Scan(&fr.ID, &fr.ScheduleID, &due, &fired, &fr.Outcome, &fr.Ticket, &fr.Detail); err != nil {
-			return nil, fmt.Errorf("list firings: %w", err)
-		}
-		fr.DueAt, fr.FiredAt = fromMillis(due), fromMillis(fired)
-		out = append(out, fr)
-	}
-	return out, rows.Err()
+	return result(out, wrap(err, "list firings"))
+}
+
+func scanFiring(s scanner) (board.Firing, error) {
+	var fr board.Firing
+	var due, fired int64
+	err := s.Scan(&fr.ID, &fr.ScheduleID, &due, &fired, &fr.Outcome, &fr.Ticket, &fr.Detail)
+	fr.DueAt, fr.FiredAt = fromMillis(due), fromMillis(fired)
+	return fr, err
 }

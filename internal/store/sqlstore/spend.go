@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -26,8 +25,5 @@ func (db *DB) Spend(ctx context.Context, projectSlug string, since time.Time) (s
 	var s store.Spend
 	err := db.queryRowContext(ctx, q, args...).
 		Scan(&s.Runs, &s.InputTokens, &s.OutputTokens, &s.CacheReadTokens, &s.CacheWriteTokens, &s.CostUSD)
-	if err != nil {
-		return store.Spend{}, fmt.Errorf("sum the spend since %s: %w", since.Format(time.RFC3339), err)
-	}
-	return s, nil
+	return result(s, wrap(err, "sum the spend since %s", since.Format(time.RFC3339)))
 }

@@ -78,34 +78,26 @@ func (db *DB) landedTickets(ctx context.Context, projectID string, since int64) 
 	if projectID != "" {
 		ticketsWhere, args = "AND t.project_id = ?", []any{since, projectID}
 	}
-	rows, err := db.queryContext(ctx, fmt.Sprintf(landedQuery, ticketsWhere), args...)
-	if err != nil {
-		return nil, err
+	return list(ctx, db, scanLanded, fmt.Sprintf(landedQuery, ticketsWhere), args...)
+}
+
+func scanLanded(s scanner) (store.LandedTicket, error) {
+	var lt store.LandedTicket
+	var landed int64
+	var first sql.NullInt64
+	var ran string
+	err := s.Scan(&lt.ProjectSlug, &lt.Number, &lt.Title, &landed, &first, &lt.Runs,
+		&lt.InputTokens, &lt.OutputTokens, &lt.CacheReadTokens, &lt.CacheWriteTokens, &lt.ReasoningTokens, &lt.CostUSD,
+		&lt.Turns, &ran, &lt.Returns, &lt.Questions)
+	// A model id has no spaces; the engine's name follows the last one.
+	if i := strings.LastIndexByte(ran, ' '); i >= 0 {
+		lt.Model, lt.Engine = ran[:i], ran[i+1:]
 	}
-	defer rows.Close()
-	out := []store.LandedTicket{}
-	for rows.Next() {
-		var lt store.LandedTicket
-		var landed int64
-		var first sql.NullInt64
-		var ran string
-		err := rows.Scan(&lt.ProjectSlug, &lt.Number, &lt.Title, &landed, &first, &lt.Runs,
-			&lt.InputTokens, &lt.OutputTokens, &lt.CacheReadTokens, &lt.CacheWriteTokens, &lt.ReasoningTokens, &lt.CostUSD,
-			&lt.Turns, &ran, &lt.Returns, &lt.Questions)
-		if err != nil {
-			return nil, err
-		}
-		// A model id has no spaces; the engine's name follows the last one.
-		if i := strings.LastIndexByte(ran, ' '); i >= 0 {
-			lt.Model, lt.Engine = ran[:i], ran[i+1:]
-		}
-		lt.LandedAt = fromMillis(landed)
-		if first.Valid {
-			lt.FirstRunAt = fromMillis(first.Int64)
-		}
-		out = append(out, lt)
+	lt.LandedAt = fromMillis(landed)
+	if first.Valid {
+		lt.FirstRunAt = fromMillis(first.Int64)
 	}
-	return out, rows.Err()
+	return lt, err
 }
 
 func (db *DB) daySpend(ctx context.Context, projectID string, since int64) ([]store.DaySpend, error) {
@@ -115,24 +107,16 @@ func (db *DB) daySpend(ctx context.Context, projectID string, since int64) ([]st
 		FROM runs %s GROUP BY project_id, model, engine, started_at / %d) d
 		JOIN projects p ON p.id = d.project_id ORDER BY p.slug, d.day, d.model, d.engine`,
 		dayMillis, runSums, where, dayMillis)
-	rows, err := db.queryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []store.DaySpend{}
-	for rows.Next() {
-		var d store.DaySpend
-		var day int64
-		err := rows.Scan(&d.ProjectSlug, &d.Model, &d.Engine, &day, &d.Runs, &d.InputTokens, &d.OutputTokens,
-			&d.CacheReadTokens, &d.CacheWriteTokens, &d.ReasoningTokens, &d.CostUSD)
-		if err != nil {
-			return nil, err
-		}
-		d.Day = fromMillis(day * dayMillis)
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return list(ctx, db, scanDaySpend, q, args...)
+}
+
+func scanDaySpend(s scanner) (store.DaySpend, error) {
+	var d store.DaySpend
+	var day int64
+	err := s.Scan(&d.ProjectSlug, &d.Model, &d.Engine, &day, &d.Runs, &d.InputTokens, &d.OutputTokens,
+		&d.CacheReadTokens, &d.CacheWriteTokens, &d.ReasoningTokens, &d.CostUSD)
+	d.Day = fromMillis(day * dayMillis)
+	return d, err
 }
 
 func (db *DB) runEndings(ctx context.Context, projectID string, since int64) ([]store.RunEnding, error) {
@@ -149,22 +133,15 @@ func (db *DB) runEndings(ctx context.Context, projectID string, since int64) ([]
 		FROM runs ` + where + ` GROUP BY status, error, project_id) e
 		JOIN projects p ON p.id = e.project_id ORDER BY p.slug, e.status, e.error`
 	args = append(args, more...)
-	rows, err := db.queryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []store.RunEnding{}
-	for rows.Next() {
-		var e store.RunEnding
-		var last int64
-		if err := rows.Scan(&e.ProjectSlug, &e.Status, &e.Error, &e.Runs, &last); err != nil {
-			return nil, err
-		}
-		e.Last = fromMillis(last)
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return list(ctx, db, scanEnding, q, args...)
+}
+
+func scanEnding(s scanner) (store.RunEnding, error) {
+	var e store.RunEnding
+	var last int64
+	err := s.Scan(&e.ProjectSlug, &e.Status, &e.Error, &e.Runs, &last)
+	e.Last = fromMillis(last)
+	return e, err
 }
 
 // runsWhere is the WHERE clause of a runs query over runs started at or

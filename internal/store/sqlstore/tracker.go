@@ -48,10 +48,7 @@ func (db *DB) SaveTrackerSync(ctx context.Context, s board.TrackerSync) (board.T
 			p.ID, string(s.Tracker), s.Query, s.Validator, s.Error, s.Failures, tx.nowMs())
 		return err
 	})
-	if err != nil {
-		return board.TrackerSync{}, wrap(err, "save the tracker sync of %s", s.ProjectSlug)
-	}
-	return s, nil
+	return result(s, wrap(err, "save the tracker sync of %s", s.ProjectSlug))
 }
 
 // CreateLinkedTicket creates a ticket for a tracker issue and links them,
@@ -118,20 +115,8 @@ func (db *DB) IssueLinks(ctx context.Context, projectSlug string) ([]board.Issue
 	if _, err := getProject(ctx, db, projectSlug); err != nil {
 		return nil, err
 	}
-	rows, err := db.queryContext(ctx, `SELECT `+linkColumns+linkFrom+` WHERE p.slug = ? ORDER BY t.number`, projectSlug)
-	if err != nil {
-		return nil, fmt.Errorf("list the issue links of %s: %w", projectSlug, err)
-	}
-	defer rows.Close()
-	out := []board.IssueLink{}
-	for rows.Next() {
-		l, err := scanLink(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list the issue links of %s: %w", projectSlug, err)
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	out, err := list(ctx, db, scanLink, `SELECT `+linkColumns+linkFrom+` WHERE p.slug = ? ORDER BY t.number`, projectSlug)
+	return result(out, wrap(err, "list the issue links of %s", projectSlug))
 }
 
 // IssueLink returns a ticket's issue link.
@@ -147,10 +132,7 @@ func getLink(ctx context.Context, q queryer, ref board.Ref) (board.IssueLink, er
 	if errors.Is(err, sql.ErrNoRows) {
 		return board.IssueLink{}, board.Errorf(board.ENOTFOUND, "%s has no tracker issue", ref)
 	}
-	if err != nil {
-		return board.IssueLink{}, fmt.Errorf("read the issue link of %s: %w", ref, err)
-	}
-	return l, nil
+	return result(l, wrap(err, "read the issue link of %s", ref))
 }
 
 // SaveIssueLink stores what changed of a ticket's issue link.
@@ -158,11 +140,7 @@ func (db *DB) SaveIssueLink(ctx context.Context, l board.IssueLink) (board.Issue
 	if err := l.Validate(); err != nil {
 		return board.IssueLink{}, err
 	}
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, l.Ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, l.Ref, func(tx *tx, t board.Ticket) error {
 		old, err := getLink(ctx, tx, l.Ref)
 		if err != nil {
 			return err
@@ -172,10 +150,7 @@ func (db *DB) SaveIssueLink(ctx context.Context, l board.IssueLink) (board.Issue
 			updated_at = ? WHERE ticket_id = ?`, l.IssueRef, l.URL, l.Cursor, l.Seen, string(l.Mirrored), string(l.Status), tx.nowMs(), t.ID)
 		return err
 	})
-	if err != nil {
-		return board.IssueLink{}, wrap(err, "save the issue link of %s", l.Ref)
-	}
-	return l, nil
+	return result(l, wrap(err, "save the issue link of %s", l.Ref))
 }
 
 // DeliverIssueComment adds a tracker comment to its ticket once.
@@ -186,26 +161,19 @@ func (db *DB) DeliverIssueComment(ctx context.Context, ref board.Ref, c board.Co
 	if externalID == "" {
 		return board.Comment{}, board.Errorf(board.EINVALID, "a delivered comment needs the tracker's id")
 	}
-	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		if err := tx.claimIssueComment(t.ID, "in", externalID, ""); err != nil {
 			return err
 		}
-		c, err = tx.addComment(&t, c)
-		if err != nil {
+		var err error
+		if c, err = tx.addComment(&t, c); err != nil {
 			return err
 		}
 		_, err = tx.exec(`UPDATE issue_comments SET comment_id = ? WHERE ticket_id = ? AND direction = 'in' AND external_id = ?`,
 			c.ID, t.ID, externalID)
 		return err
 	})
-	if err != nil {
-		return board.Comment{}, wrap(err, "deliver comment %s to %s", externalID, ref)
-	}
-	return c, nil
+	return result(c, wrap(err, "deliver comment %s to %s", externalID, ref))
 }
 
 // claimIssueComment records a comment crossing between a ticket and its
@@ -233,11 +201,7 @@ func (db *DB) RecordPostedComment(ctx context.Context, ref board.Ref, commentID,
 	if commentID == "" || externalID == "" {
 		return board.Errorf(board.EINVALID, "a posted comment needs the ticket's comment id and the tracker's")
 	}
-	return wrap(db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
+	return wrap(db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		mine := strings.HasPrefix(commentID, board.PostedPlanPrefix) // a plan is not a comment
 		if !mine {
 			if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM comments WHERE id = ? AND ticket_id = ?)`, commentID, t.ID).Scan(&mine); err != nil {

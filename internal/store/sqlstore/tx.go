@@ -31,6 +31,18 @@ func (db *DB) write(ctx context.Context, fn func(tx *tx) error) error {
 	return db.inTx(ctx, true, fn)
 }
 
+// writeTicket runs fn on the ticket ref, read in one write transaction
+// (write).
+func (db *DB) writeTicket(ctx context.Context, ref board.Ref, fn func(tx *tx, t board.Ticket) error) error {
+	return db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		return fn(tx, t)
+	})
+}
+
 // inTx runs fn in one transaction, in the store's write order when
 // locked. Writes that append no events (leases, beats, transcripts,
 // deliveries) need not wait for it where writers are not serial anyway.

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -25,22 +24,12 @@ func (db *DB) RecordBeat(ctx context.Context, b board.WorkerBeat) (board.WorkerB
 			row...)
 		return err
 	})
-	if err != nil {
-		return board.WorkerBeat{}, wrap(err, "record worker %s's beat", b.ID)
-	}
-	return b, nil
+	return result(b, wrap(err, "record worker %s's beat", b.ID))
 }
 
 // Workers lists the workers seen lately; see store.Workers.
 func (db *DB) Workers(ctx context.Context) ([]board.WorkerBeat, error) {
 	since := db.Timestamp().Add(-board.WorkerForgotten).UnixMilli()
-	rows, err := db.queryContext(ctx, `SELECT `+store.WorkerColumns+` FROM workers WHERE seen_at >= ? ORDER BY seen_at DESC, id`, since)
-	if err != nil {
-		return nil, fmt.Errorf("list workers: %w", err)
-	}
-	ws, err := collect(rows, store.ScanWorker)
-	if err != nil {
-		return nil, fmt.Errorf("list workers: %w", err)
-	}
-	return ws, nil
+	ws, err := list(ctx, db, store.ScanWorker, `SELECT `+store.WorkerColumns+` FROM workers WHERE seen_at >= ? ORDER BY seen_at DESC, id`, since)
+	return result(ws, wrap(err, "list workers"))
 }

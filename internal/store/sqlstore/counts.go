@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -9,33 +9,23 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 )
 
-// countsQuery reads the ticket_counts table, which triggers on tickets keep
-// exact (migration 0002), as one row per project: "STATE n" pairs joined by
-// commas. Reading five states per row instead of a row per project and state
-// halves the method's cost, most of which is the driver's work per row. The
-// projects are scanned in rowid order, so the grouping needs no sort.
-const countsQuery = `
-	SELECT p.slug, group_concat(c.state || ' ' || c.n)
-	FROM projects p CROSS JOIN ticket_counts c ON c.project_id = p.id
-	WHERE c.n > 0
-	GROUP BY p.rowid`
-
 // TicketCounts counts tickets per project slug and state, archived projects
 // included; states without tickets are absent, and so are projects without
-// tickets. It costs a row per project rather than a row per ticket.
+// tickets. It reads Dialect.CountsQuery: ticket_counts, which triggers on
+// tickets keep exact, as a row per project rather than a row per ticket.
 func (db *DB) TicketCounts(ctx context.Context) (map[string]map[board.State]int, error) {
-	rows, err := db.sql.QueryContext(ctx, countsQuery)
+	rows, err := db.queryContext(ctx, db.d.CountsQuery)
 	if err != nil {
 		return nil, fmt.Errorf("count tickets: %w", err)
 	}
 	defer rows.Close()
 	out := map[string]map[board.State]int{}
+	var slug, pairs string
 	for rows.Next() {
-		var slug, pairs string
 		if err := rows.Scan(&slug, &pairs); err != nil {
 			return nil, fmt.Errorf("count tickets: %w", err)
 		}
-		counts, err := parseCounts(pairs)
+		counts, err := ParseCounts(pairs)
 		if err != nil {
 			return nil, fmt.Errorf("count tickets: project %s: %w", slug, err)
 		}
@@ -47,10 +37,11 @@ func (db *DB) TicketCounts(ctx context.Context) (map[string]map[board.State]int,
 	return out, nil
 }
 
-// parseCounts reads the "STATE n" pairs, joined by commas, of countsQuery
-// and overviewQuery.
-func parseCounts(pairs string) (map[board.State]int, error) {
-	counts := make(map[board.State]int, 5)
+// ParseCounts reads a project's ticket counts written as "STATE n" pairs
+// joined by commas, as Dialect.CountsQuery and SQLite's overview give
+// them.
+func ParseCounts(pairs string) (map[board.State]int, error) {
+	counts := make(map[board.State]int, len(board.States))
 	if pairs == "" {
 		return counts, nil
 	}
