@@ -158,7 +158,7 @@ const deliveryColumns = `d.id, h.name, d.delivery_id, d.event, d.status, d.outco
 
 const deliveryFrom = ` FROM hook_deliveries d JOIN hooks h ON h.id = d.hook_id`
 
-func scanDelivery(r scanner) (board.HookDelivery, error) {
+func scanHookDelivery(r scanner) (board.HookDelivery, error) {
 	var d board.HookDelivery
 	var received, finished int64
 	err := r.Scan(&d.ID, &d.HookName, &d.DeliveryID, &d.Event, &d.Status, &d.Outcome, &d.Detail, &d.Ticket, &d.Size,
@@ -250,7 +250,7 @@ func (db *DB) FinishDelivery(ctx context.Context, d board.HookDelivery) (board.H
 		if n, _ := res.RowsAffected(); n == 0 {
 			return board.Errorf(board.ENOTFOUND, "no delivery %d in the log", d.ID)
 		}
-		out, err = scanDelivery(tx.queryRow(`SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = ?`, d.ID))
+		out, err = scanHookDelivery(tx.queryRow(`SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = ?`, d.ID))
 		return err
 	})
 	if err != nil {
@@ -279,7 +279,7 @@ func (db *DB) HookDeliveries(ctx context.Context, name string, limit int) ([]boa
 	defer rows.Close()
 	out := []board.HookDelivery{}
 	for rows.Next() {
-		d, err := scanDelivery(rows)
+		d, err := scanHookDelivery(rows)
 		if err != nil {
 			return nil, fmt.Errorf("list deliveries: %w", err)
 		}
