@@ -30,13 +30,14 @@ func markedAny(want map[string]bool) (map[string][]markedProc, error) {
 	}
 	self := os.Getpid()
 	out := map[string][]markedProc{}
+	buf := make([]byte, 64<<10)
 	for _, name := range names {
 		pid, err := strconv.Atoi(name)
 		if err != nil || pid == self {
 			continue
 		}
-		env, err := os.ReadFile("/proc/" + name + "/environ")
-		if err != nil {
+		env, ok := readEnviron(name, buf)
+		if !ok {
 			continue
 		}
 		var p *markedProc
@@ -53,6 +54,31 @@ func markedAny(want map[string]bool) (map[string][]markedProc, error) {
 		}
 	}
 	return out, nil
+}
+
+// readEnviron reads /proc/<pid>/environ into buf with one open, read
+// and close where it fits (os.ReadFile, which a /proc file's size of 0
+// leaves growing its buffer from 512 bytes, took several reads a process,
+// each walking the process's memory), or whole where it does not.
+func readEnviron(pid string, buf []byte) ([]byte, bool) {
+	path := "/proc/" + pid + "/environ"
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	n, err := syscall.Read(fd, buf)
+	for err == syscall.EINTR {
+		n, err = syscall.Read(fd, buf)
+	}
+	syscall.Close(fd)
+	if err != nil || n < 0 {
+		return nil, false
+	}
+	if n < len(buf) {
+		return buf[:n], true
+	}
+	env, err := os.ReadFile(path)
+	return env, err == nil
 }
 
 // pgidOf reads the process group of a process from /proc/<pid>/stat, or

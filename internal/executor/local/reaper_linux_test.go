@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -129,5 +130,41 @@ func TestReaper_SameMarkTwice(t *testing.T) {
 	}
 	if n, err := r.Kill(kv); n != 0 || err != nil {
 		t.Errorf("Kill after the process died = %d, %v; want 0, nil", n, err)
+	}
+}
+
+// A process whose environment is larger than the scan's buffer, its
+// mark last, is found all the same.
+func TestReaper_LargeEnvironment(t *testing.T) {
+	t.Parallel()
+	kv := "BONSAI_RUN_ID=reaper-large-" + filepath.Base(t.TempDir())
+	c := exec.Command("sleep", "300")
+	pad := strings.Repeat("x", 1000)
+	for i := range 100 {
+		c.Env = append(c.Env, fmt.Sprintf("PAD%d=%s", i, pad))
+	}
+	c.Env = append(c.Env, kv)
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+	var r Reaper
+	if n, err := r.Kill(kv); n != 1 || err != nil {
+		t.Fatalf("Kill = %d, %v; want the one process with a 100 KB environment", n, err)
+	}
+	if err := c.Wait(); err == nil {
+		t.Error("the marked sleep exited by itself; want it killed")
+	}
+}
+
+// BenchmarkMarkedAny is one scan of this machine's process table for a
+// mark nothing carries.
+func BenchmarkMarkedAny(b *testing.B) {
+	want := map[string]bool{"BONSAI_RUN_ID=nothing-carries-this": true}
+	for b.Loop() {
+		if _, err := markedAny(want); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
