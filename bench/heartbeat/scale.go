@@ -25,8 +25,10 @@ import (
 // answers every request after latency: turns bash calls running command,
 // then a question (ticket_ask), which ends the run. It prints the beat's
 // wall time, its own peak RSS and the peak of the process tree's summed
-// RSS (the beat and every descendant, sampled every 100 ms), and the
-// bound of one wave: (turns+1) × latency.
+// RSS (the beat and every descendant, sampled every 100 ms), the CPU
+// time of that tree (whole and divided by N: on a machine of C cores, N
+// runs take at least N × the CPU a run ÷ C, whatever the model's
+// latency), and the bound of one wave: (turns+1) × latency.
 //
 // With trace, each beat runs under strace and the bench prints its
 // timeline: every program started and every model request and answer.
@@ -41,22 +43,27 @@ func scaleBench(bin string, ns []int, sandboxes []string, latency time.Duration,
 	defer srv.Close()
 	bound := time.Duration(turns+1) * latency
 	fmt.Printf("scale: model answers after %v; %d × bash %q, then a question; one wave's model time %v\n", latency, turns, command, bound)
-	fmt.Printf("| N | limit | sandbox | wall | × bound | runs asked | beat RSS | tree RSS | tree PSS | load |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| N | limit | sandbox | wall | × bound | runs asked | beat RSS | tree RSS | tree PSS | tree CPU | CPU a run | load |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, sb := range sandboxes {
 		for _, n := range ns {
 			r, err := scaleBeat(bin, srv.URL, n, sb, tl)
 			if err != nil {
 				return fmt.Errorf("N=%d sandbox %s: %w", n, sb, err)
 			}
-			fmt.Printf("| %d | %d | %s | %.2f s | %.1f× | %d/%d | %d MB | %d MB | %d MB | %s |\n", n, n, sb, r.wall.Seconds(),
-				float64(r.wall)/float64(bound), r.asked, n, r.beatRSS>>20, r.treeRSS>>20, r.treePSS>>20, r.load)
+			fmt.Printf("| %d | %d | %s | %.2f s | %.1f× | %d/%d | %d MB | %d MB | %d MB | %.2f s | %.0f ms | %s |\n", n, n, sb, r.wall.Seconds(),
+				float64(r.wall)/float64(bound), r.asked, n, r.beatRSS>>20, r.treeRSS>>20, r.treePSS>>20,
+				r.cpu.Seconds(), float64(r.cpu.Milliseconds())/float64(n), r.load)
 		}
 	}
 	return nil
 }
 
 type scaleResult struct {
-	wall             time.Duration
+	wall time.Duration
+	// cpu is the user and system time of the beat and of every
+	// descendant it (or one of them) waited for: the whole tree's CPU,
+	// which a loaded machine stretches far less than the wall time.
+	cpu              time.Duration
 	beatRSS, treeRSS int64
 	treePSS          int64
 	asked            int
@@ -130,7 +137,8 @@ func scaleBeat(bin, modelURL string, n int, sandbox string, tl *timeline) (scale
 	if err != nil {
 		return scaleResult{}, err
 	}
-	return scaleResult{wall: wall, beatRSS: peakRSS(cmd.ProcessState), treeRSS: tree.rss, treePSS: tree.pss, asked: asked, load: load}, nil
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return scaleResult{wall: wall, cpu: cpu, beatRSS: peakRSS(cmd.ProcessState), treeRSS: tree.rss, treePSS: tree.pss, asked: asked, load: load}, nil
 }
 
 // seedScale creates n projects with the sandbox mode, each with its own

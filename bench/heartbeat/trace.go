@@ -56,21 +56,24 @@ func (t *timeline) readStrace(path string) error {
 	return sc.Err()
 }
 
-// straceLine splits "PID SECONDS.MICROS call" into its parts.
+// straceLine splits "PID SECONDS.MICROS call" into its parts. strace
+// pads the pid to five columns: a shorter one is followed by more than
+// one space.
 func straceLine(line string) (pid string, at time.Time, call string, ok bool) {
-	f := strings.SplitN(line, " ", 3)
-	if len(f) < 3 {
+	first, rest, _ := strings.Cut(strings.TrimLeft(line, " "), " ")
+	pid = first
+	if _, err := strconv.Atoi(first); err != nil { // strace without -f's pid
+		pid, rest = "0", line
+	}
+	stamp, call, found := strings.Cut(strings.TrimLeft(rest, " "), " ")
+	if !found {
 		return "", time.Time{}, "", false
 	}
-	if _, err := strconv.Atoi(f[0]); err != nil { // strace without -f's pid
-		f = append([]string{"0"}, f...)
-		f = []string{f[0], f[1], strings.Join(f[2:], " ")}
-	}
-	secs, err := strconv.ParseFloat(f[1], 64)
+	secs, err := strconv.ParseFloat(stamp, 64)
 	if err != nil {
 		return "", time.Time{}, "", false
 	}
-	return f[0], time.Unix(0, int64(secs*1e9)), strings.TrimSpace(f[2]), true
+	return pid, time.Unix(0, int64(secs*1e9)), strings.TrimSpace(call), true
 }
 
 // execArgs shortens an execve call to its argument list, at most 110

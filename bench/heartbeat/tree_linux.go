@@ -13,14 +13,20 @@ import (
 // descendants every 100 ms until stop is closed, and returns the
 // largest sums seen, in bytes: of their RSS and of their PSS (shared
 // pages divided among the processes sharing them: the sandboxes' exec
-// servers run one program's pages).
+// servers run one program's pages). PSS walks every page table of every
+// process: it is read again only when the RSS peak grew by a twentieth
+// since it was last read, so the sampler does not take a core of the
+// two from the beat it measures while hundreds of agents start (its
+// peak may then be up to that much below the true one).
 func sampleTree(root int, stop <-chan struct{}) (rss, pss int64) {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
+	var pssAt int64 // the RSS sum when PSS was last read
 	for {
 		r, pids := treeRSS(root)
-		if r > rss {
-			rss = r
+		rss = max(rss, r)
+		if r > pssAt+pssAt/20 {
+			pssAt = r
 			pss = max(pss, sumPSS(pids))
 		}
 		select {

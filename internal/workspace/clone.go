@@ -26,6 +26,7 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 	clone := p.ClonePath(slug)
 	repo, env := remoteURL(proj.Repo, g.remoteEnv)
 	g = g.withRemoteEnv(env)
+	fresh := false
 	if _, err := os.Stat(filepath.Join(clone, ".git")); err != nil {
 		// A directory without .git is what a failed clone leaves behind.
 		if err := os.RemoveAll(clone); err != nil {
@@ -35,6 +36,7 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 			os.RemoveAll(clone)
 			return nil, fmt.Errorf("clone %s: %w", repo, err)
 		}
+		fresh = true
 	}
 	c, err := g.openClone(ctx, slug, repo)
 	if err != nil {
@@ -49,6 +51,12 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 	}
 	if err := p.ensureIdentity(ctx, c); err != nil {
 		return nil, err
+	}
+	if fresh {
+		// The clone fetched every branch into the same refs a moment
+		// ago: fetching again would find nothing new (a first run of
+		// every project, as in bench/heartbeat -scale, paid for it).
+		return c, nil
 	}
 	// The URL and refspec are given, not the remote's name, so that the
 	// remote's settings in the clone's config are not read; submodules,

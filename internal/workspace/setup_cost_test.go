@@ -209,3 +209,22 @@ func TestProvider_PrepareMarksBeforeTheCheckout(t *testing.T) {
 		t.Errorf("agent executor saw %q, want %q", agent.events, want)
 	}
 }
+
+// A project's first Prepare clones and does not fetch what the clone
+// just fetched; the next one, on the clone already there, fetches.
+func TestProvider_PrepareDoesNotFetchAFreshClone(t *testing.T) {
+	t.Parallel()
+	p, rec, _ := newProvider(t)
+	proj := project(newRepo(t))
+	prepare(t, p, proj, ticket(1, "x"))
+	if n := len(rec.find("clone")); n != 1 {
+		t.Fatalf("the first Prepare ran %d clones, want 1", n)
+	}
+	if f := rec.find("fetch"); len(f) != 0 {
+		t.Errorf("the first Prepare fetched right after cloning: %q", f[0].argv)
+	}
+	prepare(t, p, proj, ticket(2, "y"))
+	if n := len(rec.find("fetch")); n != 1 {
+		t.Errorf("the second Prepare ran %d fetches, want 1", n)
+	}
+}

@@ -132,8 +132,9 @@ func TestProvider_PrepareClonesAndCreatesWorktree(t *testing.T) {
 	if err != nil || string(b) != "# demo\n" {
 		t.Errorf("ReadFile through the workspace executor = %q, %v", b, err)
 	}
-	// Every git command ran through the executor; only the clone and the
-	// fetch got the runtime's credentials.
+	// Every git command ran through the executor; only the clone (and a
+	// fetch, which a fresh clone does not need) got the runtime's
+	// credentials.
 	for _, c := range rec.calls {
 		if c.argv[0] != "git" {
 			t.Errorf("ran %v, want git only", c.argv)
@@ -143,8 +144,8 @@ func TestProvider_PrepareClonesAndCreatesWorktree(t *testing.T) {
 			t.Errorf("%v: credentials passed = %v", c.argv, has)
 		}
 	}
-	if len(rec.find("clone")) != 1 || len(rec.find("fetch")) != 1 {
-		t.Errorf("want one clone and one fetch, got %d and %d", len(rec.find("clone")), len(rec.find("fetch")))
+	if len(rec.find("clone")) != 1 || len(rec.find("fetch")) != 0 {
+		t.Errorf("want one clone and no fetch, got %d and %d", len(rec.find("clone")), len(rec.find("fetch")))
 	}
 }
 
@@ -175,8 +176,8 @@ func TestProvider_PrepareReusesWorktreeAndFetches(t *testing.T) {
 	if n := len(rec.find("clone")); n != 1 {
 		t.Errorf("cloned %d times, want once", n)
 	}
-	if n := len(rec.find("fetch")); n != 3 {
-		t.Errorf("fetched %d times, want once per Prepare (3)", n)
+	if n := len(rec.find("fetch")); n != 2 {
+		t.Errorf("fetched %d times, want once per Prepare but the cloning one (2)", n)
 	}
 }
 

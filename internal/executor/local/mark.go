@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"time"
 )
 
 // Mark adds the KEY=VALUE pair kv to the environment of every command the
@@ -27,32 +26,25 @@ const killRetries = 50
 // KillMarked killed them.
 var ErrSurvivors = errors.New("processes survived SIGKILL")
 
+// reaper serves KillMarked: the calls of one process share its scans.
+var reaper Reaper
+
 // KillMarked kills, with SIGKILL, every process of this user whose
 // environment holds the KEY=VALUE pair kv, and the process groups they
 // lead or belong to (other than the caller's own), until none is left. It
 // returns how many processes it found. On systems where the environment of
 // other processes cannot be read (everything but Linux) it finds none and
-// returns 0 and nil.
+// returns 0 and nil. Concurrent calls share their scans of the process
+// table (see Reaper), so the runs of a beat that end together do not each
+// read the environment of every process.
 func KillMarked(kv string) (int, error) {
+	return reaper.Kill(kv)
+}
+
+// checkMark refuses a mark that is not KEY=VALUE.
+func checkMark(kv string) error {
 	if !strings.Contains(kv, "=") {
-		return 0, errors.New("kill marked: want KEY=VALUE")
+		return errors.New("kill marked: want KEY=VALUE")
 	}
-	seen := map[int]bool{}
-	for i := 0; i < killRetries; i++ {
-		ps, err := marked(kv)
-		if err != nil {
-			return len(seen), err
-		}
-		if len(ps) == 0 {
-			return len(seen), nil
-		}
-		for _, p := range ps {
-			seen[p.pid] = true
-			kill(p)
-		}
-		// A killed process lingers until its parent reaps it; its
-		// environment reads empty as soon as it is dead.
-		time.Sleep(time.Duration(i+1) * time.Millisecond)
-	}
-	return len(seen), ErrSurvivors
+	return nil
 }

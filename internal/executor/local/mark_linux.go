@@ -13,10 +13,12 @@ type markedProc struct {
 	pid, pgid int
 }
 
-// marked lists the processes whose environment holds kv, from /proc. The
-// environment of another user's process, or of a process that is not
-// dumpable, cannot be read: those are not this runtime's commands.
-func marked(kv string) ([]markedProc, error) {
+// markedAny lists, from /proc, the processes whose environment holds
+// one of the KEY=VALUE pairs of want, by pair: one pass over the process
+// table for all of them. The environment of another user's process, or
+// of a process that is not dumpable, cannot be read: those are not this
+// runtime's commands.
+func markedAny(want map[string]bool) (map[string][]markedProc, error) {
 	d, err := os.Open("/proc")
 	if err != nil {
 		return nil, err
@@ -26,33 +28,57 @@ func marked(kv string) ([]markedProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	want := []byte(kv)
 	self := os.Getpid()
-	var out []markedProc
+	out := map[string][]markedProc{}
+	buf := make([]byte, 64<<10)
 	for _, name := range names {
 		pid, err := strconv.Atoi(name)
 		if err != nil || pid == self {
 			continue
 		}
-		env, err := os.ReadFile("/proc/" + name + "/environ")
-		if err != nil || !hasVar(env, want) {
+		env, ok := readEnviron(name, buf)
+		if !ok {
 			continue
 		}
-		out = append(out, markedProc{pid: pid, pgid: pgidOf(name)})
+		var p *markedProc
+		for len(env) > 0 {
+			var v []byte
+			v, env, _ = bytes.Cut(env, []byte{0})
+			if !want[string(v)] {
+				continue
+			}
+			if p == nil {
+				p = &markedProc{pid: pid, pgid: pgidOf(name)}
+			}
+			out[string(v)] = append(out[string(v)], *p)
+		}
 	}
 	return out, nil
 }
 
-// hasVar reports whether the NUL-separated environment env holds kv.
-func hasVar(env, kv []byte) bool {
-	for len(env) > 0 {
-		var v []byte
-		v, env, _ = bytes.Cut(env, []byte{0})
-		if bytes.Equal(v, kv) {
-			return true
-		}
+// readEnviron reads /proc/<pid>/environ into buf with one open, read
+// and close where it fits (os.ReadFile, which a /proc file's size of 0
+// leaves growing its buffer from 512 bytes, took several reads a process,
+// each walking the process's memory), or whole where it does not.
+func readEnviron(pid string, buf []byte) ([]byte, bool) {
+	path := "/proc/" + pid + "/environ"
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
 	}
-	return false
+	n, err := syscall.Read(fd, buf)
+	for err == syscall.EINTR {
+		n, err = syscall.Read(fd, buf)
+	}
+	syscall.Close(fd)
+	if err != nil || n < 0 {
+		return nil, false
+	}
+	if n < len(buf) {
+		return buf[:n], true
+	}
+	env, err := os.ReadFile(path)
+	return env, err == nil
 }
 
 // pgidOf reads the process group of a process from /proc/<pid>/stat, or

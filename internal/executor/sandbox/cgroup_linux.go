@@ -79,7 +79,7 @@ func newCgroupV2(self, mounts, name string, l Limits) *cgroup {
 	if err := delegateV2(parent); err != nil {
 		return nil
 	}
-	sweep(parent)
+	sweepNow(parent)
 	c := &cgroup{l: l, v2: filepath.Join(parent, name)}
 	if c.create(c.v2, "") != nil {
 		c.remove()
@@ -137,6 +137,35 @@ func sweep(parent string) {
 	}
 }
 
+// sweepEvery is how often sweepNow sweeps one parent: a beat starting
+// hundreds of sandboxes read all their siblings' directories for each
+// (quadratic), where what a sweep removes is ten minutes old at least.
+const sweepEvery = time.Minute
+
+// swept is when sweepNow last swept each parent.
+var swept struct {
+	mu sync.Mutex
+	at map[string]time.Time
+}
+
+// sweepNow sweeps parent unless it did in the last sweepEvery, and
+// reports whether it swept.
+func sweepNow(parent string) bool {
+	swept.mu.Lock()
+	now := time.Now()
+	if last, ok := swept.at[parent]; ok && now.Sub(last) < sweepEvery {
+		swept.mu.Unlock()
+		return false
+	}
+	if swept.at == nil {
+		swept.at = map[string]time.Time{}
+	}
+	swept.at[parent] = now
+	swept.mu.Unlock()
+	sweep(parent)
+	return true
+}
+
 var delegated struct {
 	once sync.Once
 	err  error
@@ -188,7 +217,7 @@ func newCgroupV1(self, mounts, name string, l Limits) *cgroup {
 				continue
 			}
 			parent := filepath.Join(mnt, f[2])
-			sweep(parent)
+			sweepNow(parent)
 			dir := filepath.Join(parent, name)
 			if os.Mkdir(dir, 0o755) != nil {
 				continue // not the runtime's to divide

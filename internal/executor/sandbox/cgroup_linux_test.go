@@ -1,7 +1,10 @@
 package sandbox
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox/execserver"
 )
@@ -47,5 +50,30 @@ func TestLimitsSpec(t *testing.T) {
 	}
 	if _, err := New(t.TempDir(), Options{Limits: Limits{Memory: -1}}); err == nil {
 		t.Fatal("a negative limit accepted")
+	}
+}
+
+// A parent cgroup is swept at most once a sweepEvery: a beat starting
+// hundreds of sandboxes does not read all their siblings for each.
+func TestSweepNow_OncePerInterval(t *testing.T) {
+	t.Parallel()
+	parent := t.TempDir()
+	old := filepath.Join(parent, "bonsai-sandbox-left")
+	leave := func() {
+		if err := os.Mkdir(old, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		past := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(old, past, past); err != nil {
+			t.Fatal(err)
+		}
+	}
+	leave()
+	if !sweepNow(parent) || exists(old) {
+		t.Fatal("the first sweep kept an empty sandbox cgroup an hour old")
+	}
+	leave()
+	if sweepNow(parent) || !exists(old) {
+		t.Error("the parent was swept again at once")
 	}
 }

@@ -1,8 +1,8 @@
 package sandbox
 
 import (
+	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -102,10 +102,16 @@ func (cl *call) drain() {
 func (cl *call) replies() <-chan execserver.Reply {
 	replies := make(chan execserver.Reply, 2)
 	go func() {
-		dec := json.NewDecoder(cl.c)
+		// A line longer than any the server writes, or one it does not
+		// write, ends the answer as a dropped connection does.
+		rd := bufio.NewReaderSize(cl.c, 64)
 		for {
-			var r execserver.Reply
-			if dec.Decode(&r) != nil {
+			line, err := rd.ReadSlice('\n')
+			r, ok := execserver.Reply{}, false
+			if err == nil {
+				r, ok = execserver.ParseReply(line[:len(line)-1])
+			}
+			if !ok {
 				close(replies)
 				return
 			}

@@ -2,11 +2,11 @@ package execserver
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -37,13 +37,13 @@ func Main(args []string) int {
 // give 128+N, which is what bwrap reports for a signal death anyway).
 func bridge(args []string) int {
 	if len(args) < 3 || args[1] != "--" {
-		fmt.Fprintln(os.Stderr, "bonsai: "+Arg+" is started by the sandbox, not by hand")
+		say(os.Stderr, "bonsai: "+Arg+" is started by the sandbox, not by hand")
 		return 2
 	}
 	sock, argv := args[0], args[2:]
 	ln, addr, err := listenLoopback()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "bonsai sandbox: cannot listen on the sandbox's loopback for the proxy: %v\n", err)
+		say(os.Stderr, "bonsai sandbox: cannot listen on the sandbox's loopback for the proxy: "+err.Error())
 		return 126
 	}
 	go bridgeAccept(ln, sock)
@@ -58,7 +58,7 @@ func bridge(args []string) int {
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, forwarded...)
 	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "bonsai sandbox: %v\n", err)
+		say(os.Stderr, "bonsai sandbox: "+err.Error())
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
 			return 127
 		}
@@ -111,7 +111,7 @@ func forward(c *sock, proxy string) {
 	up, err := dialUnix(proxy)
 	if err != nil {
 		body := "bonsai sandbox: the proxy is not running: " + err.Error() + "\n"
-		fmt.Fprintf(c, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+		_, _ = io.WriteString(c, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\nConnection: close\r\n\r\n"+body)
 		return
 	}
 	defer up.Close()

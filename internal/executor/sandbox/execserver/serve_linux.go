@@ -1,9 +1,7 @@
 package execserver
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -52,17 +50,17 @@ type cmdServer struct {
 // the listener fails.
 func serve(args []string) int {
 	if len(args) != 2 {
-		fmt.Fprintln(os.Stderr, "bonsai: "+Arg+" "+ServeArg+" is started by the sandbox, not by hand")
+		say(os.Stderr, "bonsai: "+Arg+" "+ServeArg+" is started by the sandbox, not by hand")
 		return 2
 	}
 	ln, err := newSock(controlFD, "control")
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "bonsai sandbox: the command server has no control socket: %v\n", err)
+		say(os.Stderr, "bonsai sandbox: the command server has no control socket: "+err.Error())
 		return 126
 	}
 	closeOnExec()
 	if err := setLimits(args[1]); err != nil {
-		fmt.Fprintf(os.Stderr, "bonsai sandbox: the command server cannot set its limits: %v\n", err)
+		say(os.Stderr, "bonsai sandbox: the command server cannot set its limits: "+err.Error())
 		return 126
 	}
 	s := &cmdServer{running: map[int]bool{}}
@@ -70,7 +68,7 @@ func serve(args []string) int {
 	if args[0] != "-" {
 		pl, addr, err := listenLoopback()
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "bonsai sandbox: cannot listen on the sandbox's loopback for the proxy: %v\n", err)
+			say(os.Stderr, "bonsai sandbox: cannot listen on the sandbox's loopback for the proxy: "+err.Error())
 			return 126
 		}
 		go bridgeAccept(pl, args[0])
@@ -106,11 +104,11 @@ func (s *cmdServer) run(c *sock) {
 	}
 	stderr := files[2]
 	exit := func(code int) {
-		_ = json.NewEncoder(c).Encode(Reply{Exit: &code})
+		_ = writeReply(c, Reply{Exit: &code})
 	}
 	path, err := lookPathIn(req.Argv[0], req.Env, req.Dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "bonsai sandbox: %s: %v\n", req.Argv[0], err)
+		say(stderr, "bonsai sandbox: "+req.Argv[0]+": "+err.Error())
 		closeFiles(files)
 		exit(127)
 		return
@@ -124,7 +122,7 @@ func (s *cmdServer) run(c *sock) {
 	// Said before the start: once the command runs it may kill this
 	// server before its PID is sent, and the host must then not run it
 	// again.
-	if err := json.NewEncoder(c).Encode(Reply{Starting: true}); err != nil {
+	if err := writeReply(c, Reply{Starting: true}); err != nil {
 		closeFiles(files)
 		return
 	}
@@ -139,7 +137,7 @@ func (s *cmdServer) run(c *sock) {
 	}
 	s.mu.Unlock()
 	if err != nil {
-		fmt.Fprintf(stderr, "bonsai sandbox: %v\n", err)
+		say(stderr, "bonsai sandbox: "+err.Error())
 		closeFiles(files)
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
 			exit(127)
@@ -155,7 +153,7 @@ func (s *cmdServer) run(c *sock) {
 	if PIDDelay > 0 {
 		time.Sleep(PIDDelay)
 	}
-	_ = json.NewEncoder(c).Encode(Reply{PID: pid})
+	_ = writeReply(c, Reply{PID: pid})
 	go func() {
 		// Anything from the host, its half-close or its end, kills.
 		var b [1]byte
@@ -169,7 +167,7 @@ func (s *cmdServer) run(c *sock) {
 	_ = cmd.Wait()
 	s.ended(pid, mark)
 	code := exitStatus(cmd.ProcessState)
-	_ = json.NewEncoder(c).Encode(Reply{Exit: &code, TmpFull: roomy && tmpFull()})
+	_ = writeReply(c, Reply{Exit: &code, TmpFull: roomy && tmpFull()})
 }
 
 // tmpFull reports whether the private /tmp has no block or no inode
@@ -289,13 +287,13 @@ func setLimits(spec string) error {
 	for k, v := range m {
 		r, ok := rlimits[k]
 		if !ok {
-			return fmt.Errorf("unknown limit %q", k)
+			return errors.New("unknown limit " + strconv.Quote(k))
 		}
 		if raceBuild && k == "data" {
 			continue
 		}
 		if err := syscall.Setrlimit(r, &syscall.Rlimit{Cur: v, Max: v}); err != nil {
-			return fmt.Errorf("%s=%d: %w", k, v, err)
+			return &wrapped{k + "=" + strconv.FormatUint(v, 10), err}
 		}
 	}
 	return nil
@@ -313,7 +311,7 @@ func ParseLimits(s string) (map[string]uint64, error) {
 		k, v, ok := strings.Cut(p, "=")
 		n, err := strconv.ParseUint(v, 10, 64)
 		if !ok || err != nil {
-			return nil, fmt.Errorf("bad limit %q", p)
+			return nil, errors.New("bad limit " + strconv.Quote(p))
 		}
 		m[k] = n
 	}

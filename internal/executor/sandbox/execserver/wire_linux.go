@@ -1,67 +1,181 @@
 package execserver
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
 // The command server's protocol, one connection per command. The host
-// sends a request: a 4-byte big-endian length, then the request as JSON,
-// with the command's stdin, stdout and stderr attached to the first
-// bytes as SCM_RIGHTS. The server answers with JSON lines:
-// {"starting":true} just before it starts the command, {"pid":N} once
-// the command runs, then {"exit":N}; a command that cannot start gets
-// {"exit":126 or 127}, its reason written to its stderr. A connection
-// that ends before "starting" means a command that never ran, which the
-// host may send again; after it, one that may have run (and, say,
-// killed the server before its PID was sent), which it must not. The
-// host half-closes the connection to have the command killed; a closed
-// connection kills it too.
+// sends a request: a 4-byte big-endian length, then the request's body
+// (encodeBody: the argv and the environment as counted lists of
+// length-prefixed strings, then the directory), with the command's
+// stdin, stdout and stderr attached to the first bytes as SCM_RIGHTS.
+// The server answers with lines (ParseReply): "starting" just before it
+// starts the command, "pid N" once the command runs, then "exit N", or
+// "exit N tmpfull"; a command that cannot start gets "exit 126" or
+// "exit 127", its reason written to its stderr. A connection that ends
+// before "starting" means a command that never ran, which the host may
+// send again; after it, one that may have run (and, say, killed the
+// server before its PID was sent), which it must not. The host
+// half-closes the connection to have the command killed; a closed
+// connection kills it too. No encoding/json: the server is resident in
+// every sandbox, and the smaller its program the less of it each one
+// maps.
 
 // Request is one command for the server.
 type Request struct {
-	Argv []string `json:"argv"`
-	Env  []string `json:"env"`
-	Dir  string   `json:"dir"`
+	Argv []string
+	Env  []string
+	Dir  string
 }
 
 // Reply is one line of the server's answer.
 type Reply struct {
-	Starting bool `json:"starting,omitempty"`
-	PID      int  `json:"pid,omitempty"`
-	Exit     *int `json:"exit,omitempty"`
+	Starting bool
+	PID      int
+	Exit     *int
 	// TmpFull, with Exit, says the private /tmp had room when the
 	// command started and none when it ended: the command filled it.
-	TmpFull bool `json:"tmpFull,omitempty"`
+	TmpFull bool
 }
 
 // ErrTooLarge means a request is over maxRequest.
 var ErrTooLarge = errors.New("command too large")
 
-// maxRequest bounds a request's JSON: scripts and environments are
+// maxRequest bounds a request's body: scripts and environments are
 // large at times, never this large.
 const maxRequest = 64 << 20
 
 // EncodeRequest returns r as the host sends it: its length, then its
-// JSON; the host attaches the command's stdin, stdout and stderr to its
+// body; the host attaches the command's stdin, stdout and stderr to its
 // first bytes (SCM_RIGHTS).
 func EncodeRequest(r Request) ([]byte, error) {
-	body, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
+	size := 4 + 4 + 4 + 4 + len(r.Dir)
+	for _, l := range [][]string{r.Argv, r.Env} {
+		for _, v := range l {
+			size += 4 + len(v)
+		}
 	}
-	if len(body) > maxRequest {
-		return nil, fmt.Errorf("%w: the command and its environment take %d bytes, more than %d", ErrTooLarge, len(body), maxRequest)
+	if size-4 > maxRequest {
+		return nil, &wrapped{"the command and its environment take " + strconv.Itoa(size-4) + " bytes, more than " + strconv.Itoa(maxRequest), ErrTooLarge}
 	}
-	msg := make([]byte, 4+len(body))
-	binary.BigEndian.PutUint32(msg, uint32(len(body)))
-	copy(msg[4:], body)
+	msg := make([]byte, 4, size)
+	msg = appendStrings(msg, r.Argv)
+	msg = appendStrings(msg, r.Env)
+	msg = appendString(msg, r.Dir)
+	putUint32(msg, uint32(len(msg)-4))
 	return msg, nil
+}
+
+func appendStrings(b []byte, l []string) []byte {
+	b = appendUint32(b, uint32(len(l)))
+	for _, v := range l {
+		b = appendString(b, v)
+	}
+	return b
+}
+
+func appendString(b []byte, v string) []byte {
+	b = appendUint32(b, uint32(len(v)))
+	return append(b, v...)
+}
+
+// errBadRequest is a request body that does not parse.
+var errBadRequest = errors.New("bad request")
+
+// decodeRequest parses a request's body (EncodeRequest's after the
+// length).
+func decodeRequest(b []byte) (Request, error) {
+	var r Request
+	var ok bool
+	if r.Argv, b, ok = takeStrings(b); !ok {
+		return r, errBadRequest
+	}
+	if r.Env, b, ok = takeStrings(b); !ok {
+		return r, errBadRequest
+	}
+	if r.Dir, b, ok = takeString(b); !ok || len(b) != 0 || len(r.Argv) == 0 {
+		return r, errBadRequest
+	}
+	return r, nil
+}
+
+func takeStrings(b []byte) ([]string, []byte, bool) {
+	if len(b) < 4 {
+		return nil, b, false
+	}
+	n := uint32At(b)
+	b = b[4:]
+	if uint64(n)*4 > uint64(len(b)) { // each string takes 4 bytes at least
+		return nil, b, false
+	}
+	l := make([]string, 0, n)
+	for range n {
+		v, rest, ok := takeString(b)
+		if !ok {
+			return nil, b, false
+		}
+		l, b = append(l, v), rest
+	}
+	return l, b, true
+}
+
+func takeString(b []byte) (string, []byte, bool) {
+	if len(b) < 4 {
+		return "", b, false
+	}
+	n := uint32At(b)
+	if uint64(n) > uint64(len(b)-4) {
+		return "", b, false
+	}
+	return string(b[4 : 4+n]), b[4+n:], true
+}
+
+// AppendReply appends r's line to b.
+func AppendReply(b []byte, r Reply) []byte {
+	switch {
+	case r.Starting:
+		b = append(b, "starting"...)
+	case r.PID != 0:
+		b = strconv.AppendInt(append(b, "pid "...), int64(r.PID), 10)
+	case r.Exit != nil:
+		b = strconv.AppendInt(append(b, "exit "...), int64(*r.Exit), 10)
+		if r.TmpFull {
+			b = append(b, " tmpfull"...)
+		}
+	}
+	return append(b, '\n')
+}
+
+// ParseReply parses one line of the server's answer, without its
+// newline; ok is false for a line the server does not write.
+func ParseReply(line []byte) (r Reply, ok bool) {
+	word, rest, spaced := strings.Cut(string(line), " ")
+	switch word {
+	case "starting":
+		return Reply{Starting: true}, !spaced
+	case "pid":
+		pid, err := strconv.Atoi(rest)
+		return Reply{PID: pid}, err == nil && pid > 0
+	case "exit":
+		num, flag, flagged := strings.Cut(rest, " ")
+		code, err := strconv.Atoi(num)
+		if err != nil || code < 0 || flagged && flag != "tmpfull" {
+			return Reply{}, false
+		}
+		return Reply{Exit: &code, TmpFull: flag == "tmpfull"}, true
+	}
+	return Reply{}, false
+}
+
+// writeReply writes r's line to w.
+func writeReply(w io.Writer, r Reply) error {
+	_, err := w.Write(AppendReply(nil, r))
+	return err
 }
 
 // readRequest reads a request and the three files that come with it.
@@ -75,7 +189,7 @@ func readRequest(c *sock) (Request, []*os.File, error) {
 		err = ferr
 	}
 	if err == nil && len(files) != 3 {
-		err = fmt.Errorf("a request came with %d files, not 3", len(files))
+		err = errors.New("a request came with " + strconv.Itoa(len(files)) + " files, not 3")
 	}
 	if err != nil {
 		closeFiles(files)
@@ -94,7 +208,7 @@ func readRequest(c *sock) (Request, []*os.File, error) {
 		n += m
 		data = buf[:n]
 	}
-	size := int(binary.BigEndian.Uint32(data))
+	size := int(uint32At(data))
 	if size > maxRequest {
 		return fail(errors.New("request too large"))
 	}
@@ -103,8 +217,8 @@ func readRequest(c *sock) (Request, []*os.File, error) {
 	if _, err := io.ReadFull(c, body[got:]); err != nil {
 		return fail(err)
 	}
-	if err := json.Unmarshal(body, &r); err != nil || len(r.Argv) == 0 {
-		return fail(fmt.Errorf("bad request: %v", err))
+	if r, err = decodeRequest(body); err != nil {
+		return fail(err)
 	}
 	return r, files, nil
 }

@@ -6,7 +6,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox/execserver"
@@ -14,7 +13,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 || os.Args[1] != execserver.Arg {
-		fmt.Fprintln(os.Stderr, "bonsai-exec: started by the bonsai sandbox, not by hand")
+		os.Stderr.WriteString("bonsai-exec: started by the bonsai sandbox, not by hand\n")
 		os.Exit(2)
 	}
 	os.Exit(execserver.Main(os.Args[2:]))
