@@ -195,6 +195,8 @@ type Store interface {
 	// Trackers are the issue tracker syncs of docs/trackers.md.
 	Trackers
 
+	Attachments // files on tickets and comments (issue 30)
+
 	// Close releases the store's resources.
 	Close() error
 }

@@ -32,6 +32,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Review", reviewCases},
 		{"Transcript", transcriptCases},
 		{"Tracker", trackerCases},
+		{"Attachment", attachmentCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
