@@ -48,6 +48,8 @@ type Store interface {
 	// TrackerSync is where a project's issue tracker sync stands, for the
 	// banner.
 	TrackerSync(ctx context.Context, projectSlug string) (board.TrackerSync, error)
+	// Attachments are the files on tickets (attachment.go).
+	store.Attachments
 }
 
 var _ Store = store.Store(nil)
