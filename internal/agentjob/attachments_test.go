@@ -1,6 +1,8 @@
 package agentjob
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -9,7 +11,7 @@ import (
 )
 
 func attached(name, media string, data []byte) Attached {
-	return Attached{Attachment: board.Attachment{Name: name, MediaType: media, Size: int64(len(data)), SHA256: board.ContentSHA256(data)}, Data: data}
+	return Attached{Attachment: board.Attachment{Name: name, MediaType: media, Size: int64(len(data)), SHA256: fmt.Sprintf("%x", sha256.Sum256(data))}, Data: data}
 }
 
 func TestAttachmentParts_Bounds(t *testing.T) {

@@ -1,8 +1,6 @@
 package board
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -23,7 +21,7 @@ type Attachment struct {
 	CommentID string `json:"commentId,omitempty"`
 	// Name is the sanitised file name (SanitizeName): never a path.
 	Name string `json:"name"`
-	// MediaType is sniffed from the content (SniffMedia), never taken
+	// MediaType is sniffed from the content (store.SniffMedia), never taken
 	// from the name or from whoever sent it.
 	MediaType  string    `json:"mediaType"`
 	Size       int64     `json:"size"`
@@ -93,13 +91,6 @@ func (n NewAttachment) Validate() (NewAttachment, error) {
 	}
 	n.Name = SanitizeName(n.Name)
 	return n, nil
-}
-
-// ContentSHA256 is the hex SHA-256 of data: the attachment's content
-// address.
-func ContentSHA256(data []byte) string {
-	h := sha256.Sum256(data)
-	return hex.EncodeToString(h[:])
 }
 
 // SanitizeName makes a file name safe to store and show: the last element

@@ -2,6 +2,7 @@ package heartbeat
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/bonsai-run/bonsai/internal/agentjob"
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -17,15 +18,14 @@ type attachmentReader interface {
 // readAttachments returns the ticket's files for the brief, with the
 // bytes of those a model is sent; a file that cannot be read is listed
 // without them (the brief says so) and logged, and does not stop the run.
-func (r *runState) readAttachments(ctx context.Context) []agentjob.Attached {
-	s, ok := r.h.opts.Store.(attachmentReader)
+func readAttachments(ctx context.Context, store any, ref board.Ref, log *slog.Logger) []agentjob.Attached {
+	s, ok := store.(attachmentReader)
 	if !ok {
 		return nil
 	}
-	ref := r.plan.Ticket.Ref()
 	as, err := s.Attachments(ctx, ref)
 	if err != nil {
-		r.log.Warn("read the ticket's attachments", "error", err)
+		log.Warn("read the ticket's attachments", "error", err)
 		return nil
 	}
 	out := make([]agentjob.Attached, 0, len(as))
@@ -35,7 +35,7 @@ func (r *runState) readAttachments(ctx context.Context) []agentjob.Attached {
 			if _, data, err := s.AttachmentContent(ctx, ref, a.ID); err == nil {
 				f.Data = data
 			} else {
-				r.log.Warn("read an attachment", "name", a.Name, "error", err)
+				log.Warn("read an attachment", "name", a.Name, "error", err)
 			}
 		}
 		out = append(out, f)

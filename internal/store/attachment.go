@@ -10,7 +10,7 @@ import (
 type Attachments interface {
 	// AddAttachment stores a file on the ticket, or on its comment
 	// a.CommentID, under limits: its bytes once per content (SHA-256),
-	// its media type sniffed from them (board.SniffMedia), its name
+	// its media type sniffed from them (SniffMedia), its name
 	// sanitised, with an "attachment.added" event. A file over a limit
 	// is EINVALID naming the limit; an unknown ticket or a comment not
 	// of the ticket ENOTFOUND.

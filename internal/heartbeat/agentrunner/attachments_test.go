@@ -17,6 +17,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/executor/local"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/agentrunner"
 	"github.com/bonsai-run/bonsai/internal/llm"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // screenshotTicket makes a ticket with a pasted screenshot, a log on a
@@ -108,7 +109,7 @@ func TestRunner_PastedScreenshotReachesTheModel(t *testing.T) {
 	if img == nil {
 		t.Fatalf("no image part in the first request: %+v", parts)
 	}
-	if img.MimeType != "image/png" || img.Data != base64.StdEncoding.EncodeToString(pic) || img.SHA256 != board.ContentSHA256(pic) {
+	if img.MimeType != "image/png" || img.Data != base64.StdEncoding.EncodeToString(pic) || img.SHA256 != store.ContentSHA256(pic) {
 		t.Errorf("image part = %s %s…, want the screenshot", img.MimeType, img.Data[:min(len(img.Data), 16)])
 	}
 	for _, want := range []string{"pasted-1.png (image/png", ": shown below", "console.log (text/plain",
@@ -119,7 +120,7 @@ func TestRunner_PastedScreenshotReachesTheModel(t *testing.T) {
 	}
 	// The transcript names the picture by hash and holds none of its bytes.
 	transcript := readTranscripts(t, f)
-	if !strings.Contains(transcript, board.ContentSHA256(pic)) {
+	if !strings.Contains(transcript, store.ContentSHA256(pic)) {
 		t.Error("the transcript does not name the picture's SHA-256")
 	}
 	if strings.Contains(transcript, base64.StdEncoding.EncodeToString(pic)) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // BlobFiles keeps attachments' bytes outside the database, one file per
@@ -49,8 +50,8 @@ func (db *DB) AddAttachmentTo(ctx context.Context, files BlobFiles, ref board.Re
 	if l.File > 0 && int64(len(n.Data)) > l.File {
 		return board.Attachment{}, l.FileTooLarge(n.Name, int64(len(n.Data)))
 	}
-	a := board.Attachment{CommentID: n.CommentID, Name: n.Name, MediaType: board.SniffMedia(n.Data),
-		Size: int64(len(n.Data)), SHA256: board.ContentSHA256(n.Data), AuthorType: n.AuthorType, AuthorName: n.AuthorName}
+	a := board.Attachment{CommentID: n.CommentID, Name: n.Name, MediaType: store.SniffMedia(n.Data),
+		Size: int64(len(n.Data)), SHA256: store.ContentSHA256(n.Data), AuthorType: n.AuthorType, AuthorName: n.AuthorName}
 	var inDB []byte
 	if files != nil {
 		if err := files.Write(a.SHA256, n.Data); err != nil {
@@ -179,7 +180,7 @@ func (db *DB) blob(ctx context.Context, files BlobFiles, sum string) ([]byte, er
 			return nil, err
 		}
 	}
-	if board.ContentSHA256(data) != sum {
+	if store.ContentSHA256(data) != sum {
 		return nil, fmt.Errorf("its bytes do not match their SHA-256 %.12s: the stored file was changed", sum)
 	}
 	return data, nil

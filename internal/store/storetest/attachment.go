@@ -45,7 +45,7 @@ func testAttachmentAddAndRead(t *testing.T, s store.Store, clock *clock) {
 	before := lastEventID(t, s)
 	a := mustAttach(t, s, tk.Ref(), "../../etc/screen\x00shot.png", pic)
 	want := board.Attachment{ID: a.ID, TicketID: tk.ID, Name: "screenshot.png", MediaType: board.MediaPNG, Size: int64(len(pic)),
-		SHA256: board.ContentSHA256(pic), AuthorType: board.Human, AuthorName: "ana", CreatedAt: a.CreatedAt}
+		SHA256: store.ContentSHA256(pic), AuthorType: board.Human, AuthorName: "ana", CreatedAt: a.CreatedAt}
 	same(t, "attachment", a, want)
 	wantRecent(t, "CreatedAt", a.CreatedAt)
 	wantEvents(t, s, before, board.EventAttachmentAdded)
