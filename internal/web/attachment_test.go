@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -305,5 +306,74 @@ func TestPages_CardThumbnail(t *testing.T) {
 	wantBody(t, page, `<img class="card-thumb" src="/p/demo/1/attachments/`+pic.ID+`"`)
 	if n := strings.Count(page.body, `class="card-thumb"`); n != 1 {
 		t.Errorf("%d thumbnails, want 1", n)
+	}
+}
+
+// TestShared_AttachmentFromAnotherMachine: on a Postgres board, a file a
+// worker on another machine attaches (its own data directory, its own
+// connection) is served by `bonsai serve` from the store, and a file
+// uploaded through the server reaches the worker.
+func TestShared_AttachmentFromAnotherMachine(t *testing.T) {
+	t.Parallel()
+	e, worker := newSharedEnv(t)
+	ctx := context.Background()
+	if _, err := worker.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo", Repo: "https://example.com/demo.git",
+		DefaultBranch: "main", Active: true}); err != nil {
+		t.Fatal(err)
+	}
+	tk, err := worker.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Shared", State: board.InProgress}, board.Human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pic := pngBytes(t)
+	a, err := worker.AddAttachment(ctx, tk.Ref(), board.NewAttachment{Name: "evidence.png", Data: pic, AuthorType: board.Agent,
+		AuthorName: "bonsai"}, board.DefaultAttachmentLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := e.browser(t)
+	res := e.get(t, c, fmt.Sprintf("/p/demo/%d/attachments/%s", tk.Number, a.ID))
+	wantStatus(t, res, http.StatusOK)
+	if res.body != string(pic) || res.header.Get("Content-Type") != board.MediaPNG {
+		t.Errorf("served %q as %s", res.body[:min(len(res.body), 8)], res.header.Get("Content-Type"))
+	}
+	page := e.get(t, c, fmt.Sprintf("/p/demo/%d", tk.Number))
+	wantBody(t, page, `alt="evidence.png"`)
+	if entries, _ := os.ReadDir(e.dir.Path("attachments")); len(entries) != 0 {
+		t.Errorf("the server's data directory holds %d attachment files; a shared board keeps them in the store", len(entries))
+	}
+
+	res = e.apiMultipart(t, fmt.Sprintf("/api/projects/demo/tickets/%d/comments", tk.Number), map[string]string{"content": "log"},
+		upload{"run.log", []byte("uploaded\n")})
+	wantStatus(t, res, http.StatusCreated)
+	as, err := worker.Attachments(ctx, tk.Ref())
+	if err != nil || len(as) != 2 {
+		t.Fatalf("the worker sees %+v, %v", as, err)
+	}
+	if _, data, err := worker.AttachmentContent(ctx, tk.Ref(), as[1].ID); err != nil || string(data) != "uploaded\n" {
+		t.Errorf("the worker reads %q, %v", data, err)
+	}
+}
+
+// TestPages_ReturnWithAPicture: the review form's Request changes takes a
+// file, attached to the feedback comment.
+func TestPages_ReturnWithAPicture(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "Review me", board.InProgress)
+	e.toVerification(t, tk.Ref())
+	c := e.browser(t)
+	wantBody(t, e.get(t, c, "/p/demo/1"), `id="feedback-files" name="attach" multiple`)
+	body, ct := multipartBody(t, map[string]string{"feedback": "The menu is cut off here", csrfField: e.srv.auth.csrf},
+		upload{"menu.png", pngBytes(t)})
+	req, _ := http.NewRequest(http.MethodPost, e.ts.URL+"/p/demo/1/return", body)
+	req.Header.Set("Content-Type", ct)
+	wantStatus(t, send(t, c, req), http.StatusSeeOther)
+	ctx := context.Background()
+	cs, _ := e.db.Comments(ctx, tk.Ref())
+	as, _ := e.db.Attachments(ctx, tk.Ref())
+	if len(as) != 1 || len(cs) == 0 || as[0].CommentID != cs[len(cs)-1].ID || cs[len(cs)-1].Kind != board.KindFeedback {
+		t.Errorf("attachments %+v on comments %+v, want menu.png on the feedback", as, cs)
 	}
 }
