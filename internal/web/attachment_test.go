@@ -377,3 +377,22 @@ func TestPages_ReturnWithAPicture(t *testing.T) {
 		t.Errorf("attachments %+v on comments %+v, want menu.png on the feedback", as, cs)
 	}
 }
+
+// TestPages_AttachmentNameIsInert: a file name carrying markup shows as
+// text on the ticket page and in its links.
+func TestPages_AttachmentNameIsInert(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.project(t, "demo")
+	tk := e.ticket(t, "demo", "Names", board.InProgress)
+	e.attach(t, tk.Ref(), `"><img src=x onerror=alert(1)>.png`, pngBytes(t))
+	e.attach(t, tk.Ref(), `<b onmouseover=alert(2)>.txt`, []byte("x"))
+	page := e.get(t, e.browser(t), "/p/demo/1")
+	wantStatus(t, page, http.StatusOK)
+	for _, bad := range []string{"<img src=x onerror", "<b onmouseover"} {
+		if strings.Contains(page.body, bad) {
+			t.Errorf("the page holds %q as markup", bad)
+		}
+	}
+	wantBody(t, page, "&lt;b onmouseover=alert(2)&gt;.txt", "onerror=alert(1)&gt;.png")
+}
