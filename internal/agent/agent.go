@@ -124,6 +124,7 @@ func (a *Agent) reload() {
 	if a.cfg.LoadDocument != nil {
 		a.messages = llm.LoadDocuments(a.messages, a.cfg.LoadDocument)
 	}
+	a.messages = llm.ImagesNotLoaded(a.messages)
 	a.lastCtx, a.lastAt = 0, 0
 	for i := len(a.messages) - 1; i >= 0; i-- {
 		if u := a.messages[i].Usage; a.messages[i].Role == llm.RoleAssistant && u != nil && usable(a.messages[i]) {

@@ -70,6 +70,9 @@ type Brief struct {
 	Deadline time.Time
 	// Now is when the run starts, in the runtime's clock.
 	Now time.Time
+	// Attachments are the ticket's files with their bytes, oldest first
+	// (TaskMessage).
+	Attachments []Attached
 }
 
 // Job is one run of an agent on one ticket: the brief, and where and with

@@ -96,7 +96,8 @@ func (a *app) mcpServer(ctx context.Context, s store.Store, o mcpOptions) (*mcp.
 			}
 			return startRunNow(ctx, a, d, s, ref)
 		}
-		return boardmcp.NewServer(boardmcp.PersonTools(s, a.author(), run), opts)
+		tools := append(boardmcp.PersonTools(s, a.author(), run), boardmcp.AttachTools(s, a.author(), a.attachLimits)...)
+		return boardmcp.NewServer(tools, opts)
 	}
 	tools, err := a.ticketTools(ctx, s, o)
 	if err != nil {

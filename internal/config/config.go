@@ -36,6 +36,8 @@ type Config struct {
 	MCP MCP `json:"mcp,omitzero"`
 	// Store chooses the board's database (issue 18, store.go).
 	Store Store `json:"store,omitzero"`
+	// Attachments bounds the files on tickets (attachments.go).
+	Attachments Attachments `json:"attachments,omitzero"`
 }
 
 // Heartbeat configures the heartbeat.

@@ -43,6 +43,8 @@ var keys = []key{
 	{name: "limits.tmpMiB", help: "MiB of the sandbox's private /tmp (auto: 1024)", auto: func(c *Config) *AutoInt { return &c.Limits.TmpMiB }, min: 1, max: 1 << 20},
 	{name: "limits.fileSizeMiB", help: "MiB of the largest file a sandboxed command may write (auto: 4096)", auto: func(c *Config) *AutoInt { return &c.Limits.FileSizeMiB }, min: 1, max: 1 << 30},
 	{name: "limits.diskGrowthMiB", help: "MiB the worktree and its .git may grow in one run (auto: 8192)", auto: func(c *Config) *AutoInt { return &c.Limits.DiskGrowthMiB }, min: 1, max: 1 << 30},
+	{name: "attachments.fileMiB", help: "MiB of the largest file attached to a ticket (auto: 25)", auto: func(c *Config) *AutoInt { return &c.Attachments.FileMiB }, min: 1, max: 1 << 10},
+	{name: "attachments.ticketMiB", help: "MiB all files attached to one ticket may hold (auto: 100)", auto: func(c *Config) *AutoInt { return &c.Attachments.TicketMiB }, min: 1, max: 1 << 14},
 	{name: "budget.runTokens", help: "tokens one agent run may use (0: no cap)", num: func(c *Config) *int { return &c.Budget.RunTokens }, min: 0, max: maxTokens},
 	{name: "budget.runUSD", help: "USD one agent run may cost (0: no cap)", usd: func(c *Config) *float64 { return &c.Budget.RunUSD }, min: 0, max: maxUSD},
 	{name: "budget.ticketTokens", help: "tokens all runs of a ticket may use (0: no cap)", num: func(c *Config) *int { return &c.Budget.TicketTokens }, min: 0, max: maxTokens},

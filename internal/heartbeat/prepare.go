@@ -65,7 +65,8 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time) (Job, *O
 	}
 	return Job{
 		Brief: Brief{Task: r.plan.Task, Project: r.plan.Project, Ticket: t, Comments: comments,
-			Unseen: r.seen.list(), Decisions: decisions, Budget: budget, Deadline: deadline, Now: h.opts.Now()},
+			Unseen: r.seen.list(), Decisions: decisions, Budget: budget, Deadline: deadline, Now: h.opts.Now(),
+			Attachments: readAttachments(ctx, h.opts.Store, t.Ref(), r.log)},
 		Workspace: r.ws, Model: r.plan.Model, SessionFile: transcript, Mirror: mirror, Skills: h.opts.Skills,
 		Tools: tools, OnUsage: r.meter.setUsage, Policy: policy, ReadOnly: readOnlyRun(r.plan.Project, t),
 		Approve: r.approver.approve, LiveStore: h.liveStore(t.ID),

@@ -308,10 +308,11 @@ func (s *File) write(v any, sync bool) error {
 }
 
 // AppendMessage appends a message entry; details (may be nil) is kept for
-// user interfaces and never sent to the model. Documents are kept by
-// reference (path and SHA-256), without their bytes.
+// user interfaces and never sent to the model. Documents and attached
+// pictures are kept by reference (path or name and SHA-256), without
+// their bytes.
 func (s *File) AppendMessage(m llm.Message, details json.RawMessage) (Entry, error) {
-	m = llm.WithoutDocumentData(m)
+	m = llm.WithoutAttachmentData(llm.WithoutDocumentData(m))
 	return s.Append(Entry{Type: TypeMessage, Message: &m, Details: details})
 }
 

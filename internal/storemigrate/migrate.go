@@ -84,7 +84,7 @@ func (m Migration) Run(ctx context.Context) (Result, error) {
 			sessions = filepath.Join(filepath.Dir(m.From), "sessions")
 		}
 		res.Files = transcriptFiles(src, sessions)
-		read = res.Files
+		read = &boardcopy.AttachmentFiles{Copier: res.Files, Read: store.BlobDir{Dir: store.AttachmentsDir(m.From)}.Read}
 	}
 	dst, err := m.Open(ctx, m.To)
 	if err != nil {

@@ -31,6 +31,9 @@ func LoadTicketDetail(ctx context.Context, s store.Store, ref board.Ref,
 	}
 	d := NewTicketDetail(t, comments, runs)
 	d.Approvals = as
+	if d.Attachments, err = s.Attachments(ctx, ref); err != nil {
+		return TicketDetail{}, board.Project{}, err
+	}
 	p, err := s.Project(ctx, ref.Project)
 	if err != nil {
 		return TicketDetail{}, board.Project{}, err

@@ -59,6 +59,9 @@ type TicketDetail struct {
 	// MergeHint says where the work is and how a person merges it, for a
 	// ticket whose work does not land by itself; empty otherwise.
 	MergeHint string `json:"mergeHint,omitempty"`
+	// Attachments are the files on the ticket and its comments, oldest
+	// first (docs/attachments.md).
+	Attachments []board.Attachment `json:"attachments,omitempty"`
 }
 
 // NewTicketDetail returns the view of a ticket with its comments and runs.

@@ -91,10 +91,16 @@ func (s *Server) apiTickets(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) apiCreateTicket(w http.ResponseWriter, r *http.Request) error {
 	var in newTicketInput
-	if err := decodeJSON(r, &in); err != nil {
+	var err error
+	if isMultipart(r) {
+		in, err = multipartTicket(r)
+	} else {
+		err = decodeJSON(r, &in)
+	}
+	if err != nil {
 		return err
 	}
-	t, err := s.createTicket(r.Context(), r.PathValue("slug"), in)
+	t, err := s.createWithFiles(r, r.PathValue("slug"), in)
 	if err != nil {
 		return err
 	}
@@ -156,10 +162,12 @@ func (s *Server) apiComment(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Content string `json:"content"`
 	}
-	if err := decodeJSON(r, &in); err != nil {
+	if isMultipart(r) {
+		in.Content = r.FormValue("content")
+	} else if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.comment(r.Context(), ref, in.Content)
+	c, err := s.commentWithFiles(r, ref, in.Content)
 	if err != nil {
 		return err
 	}

@@ -200,6 +200,9 @@ func (s *Server) loadTicketDetail(ctx context.Context, ref board.Ref) (view.Tick
 	}
 	d := view.NewTicketDetail(t, comments, runs)
 	d.Approvals = as
+	if d.Attachments, err = s.store.Attachments(ctx, ref); err != nil {
+		return view.TicketDetail{}, err
+	}
 	if p, err := s.store.Project(ctx, ref.Project); err == nil {
 		l, err := s.store.Landing(ctx, ref)
 		switch {

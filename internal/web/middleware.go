@@ -35,7 +35,12 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			return
 		}
 		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+			limit := s.bodyLimit(r)
+			if err := tooLarge(r, limit); err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
 		if open(r.URL.Path) || r.Method == http.MethodPost && hookPath(r.URL.Path) {
 			next.ServeHTTP(w, r)
@@ -115,8 +120,8 @@ func (s *Server) checkCSRF(r *http.Request) error {
 			return &httpError{status: http.StatusForbidden, code: "csrf", msg: "cross-origin request refused"}
 		}
 	}
-	if err := r.ParseForm(); err != nil {
-		return bodyError(err)
+	if err := s.parseForm(r); err != nil {
+		return err
 	}
 	if !s.auth.validCSRF(r) {
 		return &httpError{status: http.StatusForbidden, code: "csrf",

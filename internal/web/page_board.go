@@ -33,6 +33,8 @@ type card struct {
 	// request; LandFailed says the last try to land it failed.
 	Landed     string
 	LandFailed bool
+	// Thumb is the URL of the ticket's first picture, "" for none.
+	Thumb string
 }
 
 // prBadge is what a card shows of a ticket's pull request.
@@ -129,6 +131,10 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	thumbs, err := s.store.FirstImages(ctx, p.Slug)
+	if err != nil {
+		return err
+	}
 	landings := make(map[int]*board.Landing, len(ls))
 	for i := range ls {
 		landings[ls[i].Ref.Number] = &ls[i]
@@ -146,7 +152,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
 		slices.SortFunc(ptrs, cardOrder)
 		col := column{State: st, Total: len(ptrs)}
 		for _, t := range ptrs[:min(len(ptrs), columnLimit)] {
-			col.Cards = append(col.Cards, s.card(*t).withLanding(landings[t.Number]))
+			col.Cards = append(col.Cards, s.card(*t).withLanding(landings[t.Number]).withThumb(thumbs[t.ID]))
 		}
 		v.Columns = append(v.Columns, col)
 	}
@@ -165,7 +171,7 @@ func (s *Server) quickAdd(w http.ResponseWriter, r *http.Request) error {
 		}
 		in.Priority = &p
 	}
-	t, err := s.createTicket(r.Context(), r.PathValue("slug"), in)
+	t, err := s.createWithFiles(r, r.PathValue("slug"), in)
 	if err != nil {
 		return err
 	}

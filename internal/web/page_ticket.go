@@ -209,7 +209,7 @@ func (s *Server) commentForm(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	content := r.PostFormValue("content")
-	c, err := s.comment(r.Context(), ref, content)
+	c, err := s.commentWithFiles(r, ref, content)
 	return s.formResult(w, r, ref, err, "#c-"+c.ID, func(v *ticketPageView, msg string) {
 		v.Forms.Reply, v.Forms.ReplyErr = content, msg
 	})
@@ -242,7 +242,7 @@ func (s *Server) returnForm(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	feedback := r.PostFormValue("feedback")
-	_, err = s.requestChanges(r.Context(), ref, feedback)
+	_, err = s.returnWithFiles(r, ref, feedback)
 	return s.formResult(w, r, ref, err, "", func(v *ticketPageView, msg string) {
 		v.Forms.Feedback, v.Forms.FeedbackErr = feedback, msg
 	})

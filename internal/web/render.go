@@ -125,6 +125,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, status int, pag
 func (s *Server) funcs() template.FuncMap {
 	return template.FuncMap{
 		"md":        s.md.Render,
+		"humanSize": board.HumanSize,
 		"prio":      board.PriorityName,
 		"states":    func() []board.State { return board.States },
 		"prioNames": func() []string { return []string{"urgent", "high", "medium", "low", "none"} },

@@ -50,6 +50,8 @@ type Store interface {
 	TrackerSync(ctx context.Context, projectSlug string) (board.TrackerSync, error)
 	// Hooks are the inbound webhooks and their delivery log.
 	store.Hooks
+	// Attachments are the files on tickets (attachment.go).
+	store.Attachments
 }
 
 var _ Store = store.Store(nil)

@@ -174,6 +174,7 @@ func approveCmd(cmd *cobra.Command, a *cmdkit.App, approve Approver, refArg, not
 
 func newTicketReturnCmd(a *cmdkit.App) *cobra.Command {
 	var feedback string
+	var attach []string
 	cmd := &cobra.Command{
 		Use:   "return <slug>#<n> --feedback TEXT",
 		Short: "Send the agent's work back: VERIFICATION → IN_PROGRESS with feedback",
@@ -181,8 +182,9 @@ func newTicketReturnCmd(a *cmdkit.App) *cobra.Command {
 returned. The feedback is posted as a comment, and the next heartbeat picks
 the ticket before other work in progress. Only a ticket in VERIFICATION can be
 returned; to hand a BACKLOG or RESEARCH ticket to the agent use 'ticket move'.`,
-		Example: `  bonsai ticket return demo#3 --feedback "Also cover the quiet mode."`,
-		Args:    cmdkit.ExactArgs("<slug>#<n>"),
+		Example: `  bonsai ticket return demo#3 --feedback "Also cover the quiet mode."
+  bonsai ticket return demo#3 --feedback "The menu is cut off:" --attach menu.png`,
+		Args: cmdkit.ExactArgs("<slug>#<n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if strings.TrimSpace(feedback) == "" {
 				return cmdkit.Usagef("--feedback is empty; say what the agent should change")
@@ -190,16 +192,22 @@ returned; to hand a BACKLOG or RESEARCH ticket to the agent use 'ticket move'.`,
 			if err := checkReturnable(cmd, a, args[0]); err != nil {
 				return err
 			}
+			limits := attachLimits(a)
+			files, err := readAttachments(a, attach, limits)
+			if err != nil {
+				return err
+			}
 			t, err := moveTicket(cmd, a, args[0], board.MoveRequest{To: board.InProgress, Actor: board.Human, Feedback: feedback})
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(a.Stdout, "Returned %s to the agent with your feedback\n", t.Ref())
-			return nil
+			return attachFeedback(cmd.Context(), a, t.Ref(), files, limits)
 		},
 	}
 	cmd.Flags().StringVar(&feedback, "feedback", "", "what to change (required)")
 	cmd.MarkFlagRequired("feedback")
+	addAttachFlag(cmd.Flags(), &attach)
 	return cmd
 }
 

@@ -22,14 +22,16 @@ func NewCommentCmd(a *cmdkit.App) *cobra.Command {
 }
 
 func newCommentAddCmd(a *cmdkit.App) *cobra.Command {
-	return &cobra.Command{
+	var attach []string
+	cmd := &cobra.Command{
 		Use:   "add <slug>#<n> <text>",
 		Short: "Comment on a ticket as a person; answers the agent's question",
 		Long: `Comment on a ticket as a person. When the agent is blocked waiting on an
 answer, your comment unblocks the ticket and the next heartbeat picks it up
 first. Give - as the text to read it from standard input.`,
-		Example: `  bonsai comment add demo#3 "Use the v2 API, not v1."`,
-		Args:    cmdkit.ExactArgs("<slug>#<n>", "<text>"),
+		Example: `  bonsai comment add demo#3 "Use the v2 API, not v1."
+  bonsai comment add demo#3 "The button overlaps here." --attach shot.png`,
+		Args: cmdkit.ExactArgs("<slug>#<n>", "<text>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := board.ParseRef(args[0])
 			if err != nil {
@@ -50,11 +52,20 @@ first. Give - as the text to read it from standard input.`,
 			if err := c.Validate(); err != nil {
 				return err
 			}
+			limits := attachLimits(a)
+			files, err := readAttachments(a, attach, limits)
+			if err != nil {
+				return err
+			}
 			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
 			}
-			if _, err := s.AddComment(cmd.Context(), ref, c); err != nil {
+			added, err := s.AddComment(cmd.Context(), ref, c)
+			if err != nil {
+				return err
+			}
+			if err := storeAttachments(cmd.Context(), a, s, ref, added.ID, files, limits); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.Stdout, "Commented on %s", ref)
@@ -65,4 +76,6 @@ first. Give - as the text to read it from standard input.`,
 			return nil
 		},
 	}
+	addAttachFlag(cmd.Flags(), &attach)
+	return cmd
 }

@@ -37,7 +37,7 @@ work landed stays DONE; 'ticket reopen' opens a follow-up of it.`,
 
 type ticketAddOptions struct {
 	description, descriptionFile, state string
-	criteria                            []string
+	criteria, attach                    []string
 	priority                            int
 }
 
@@ -65,6 +65,11 @@ func newTicketAddCmd(a *cmdkit.App) *cobra.Command {
 			if err := board.CheckNew(t); err != nil {
 				return err
 			}
+			limits := attachLimits(a)
+			files, err := readAttachments(a, o.attach, limits)
+			if err != nil {
+				return err
+			}
 			s, err := a.OpenStore(cmd.Context())
 			if err != nil {
 				return err
@@ -74,13 +79,14 @@ func newTicketAddCmd(a *cmdkit.App) *cobra.Command {
 				return err
 			}
 			fmt.Fprintln(a.Stdout, t.Ref())
-			return nil
+			return storeAttachments(cmd.Context(), a, s, t.Ref(), "", files, limits)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.description, "description", "", "description (Markdown)")
 	f.StringVar(&o.descriptionFile, "description-file", "", "read the description from a file, or - for standard input")
 	f.StringArrayVar(&o.criteria, "criterion", nil, "an acceptance criterion (repeat for several)")
+	addAttachFlag(f, &o.attach)
 	o.priority = board.DefaultPriority
 	cmdkit.AddPriorityFlag(f, &o.priority)
 	f.StringVar(&o.state, "state", "BACKLOG", "starting state: BACKLOG, RESEARCH or IN_PROGRESS")

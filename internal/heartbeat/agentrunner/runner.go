@@ -145,7 +145,7 @@ func (r *Runner) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outco
 	job.Steering.Attach(func(cs []board.Comment) { a.Steer(llm.UserText(agentjob.SteerText(cs))) })
 	defer job.Steering.Attach(nil)
 	// The run's usage comes from the loop's result (compaction included).
-	res := a.Prompt(ctx, llm.UserText(agentjob.TaskPrompt(job)))
+	res := a.Prompt(ctx, agentjob.TaskMessage(job, a.Model()))
 	out := r.outcome(res)
 	if e := hit.Error(); e != "" && (res.Reason == agent.EndStopped || res.Reason == agent.EndNoProgress) {
 		out.Status, out.Error = board.RunError, e

@@ -24,12 +24,13 @@ func (s *Session) commentTool() tool.Tool {
 		name: "ticket_comment",
 		schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"content":{"type":"string","description":"Markdown text of the comment"},` +
-			`"kind":{"type":"string","enum":["status","completion"],"description":"status for progress, completion when the work is done"}},` +
-			`"required":["content","kind"],"additionalProperties":false}`),
+			`"kind":{"type":"string","enum":["status","completion"],"description":"status for progress, completion when the work is done"},` +
+			attachSchema + `},"required":["content","kind"],"additionalProperties":false}`),
 		run: func(ctx context.Context, raw json.RawMessage) (tool.Result, error) {
 			var args struct {
-				Content string `json:"content"`
-				Kind    string `json:"kind"`
+				Content string   `json:"content"`
+				Kind    string   `json:"kind"`
+				Attach  []string `json:"attach"`
 			}
 			if r := decode("ticket_comment", raw, &args); r != nil {
 				return *r, nil
@@ -38,11 +39,19 @@ func (s *Session) commentTool() tool.Tool {
 			if kind != board.KindStatus && kind != board.KindCompletion {
 				return refuse("kind must be status or completion, not %q; ask questions with ticket_ask", args.Kind), nil
 			}
+			files, problem := s.readFiles(ctx, args.Attach)
+			if problem != "" {
+				return refuse("comment not posted: %s", problem), nil
+			}
 			c, err := s.comment(ctx, kind, args.Content)
 			if err != nil {
 				return asResult(err)
 			}
-			return tool.Result{Content: []llm.Part{llm.Text("Comment posted on " + s.cfg.Ref.String() + ".")}, Details: c}, nil
+			attached, err := s.attachFiles(ctx, c.ID, files)
+			if err != nil {
+				return asResult(err)
+			}
+			return tool.Result{Content: []llm.Part{llm.Text("Comment posted on " + s.cfg.Ref.String() + "." + attached)}, Details: c}, nil
 		},
 	}
 }

@@ -17,6 +17,8 @@ func planUpdate(plan string) board.TicketPatch { return board.TicketPatch{Plan: 
 type Evidence struct {
 	Criterion string `json:"criterion"`
 	Evidence  string `json:"evidence"`
+	// Attach are worktree paths of files proving it (attach.go).
+	Attach []string `json:"attach,omitempty"`
 }
 
 type moveArgs struct {
@@ -30,7 +32,7 @@ func (s *Session) moveTool() tool.Tool {
 		schema: json.RawMessage(`{"type":"object","properties":{` +
 			`"to":{"type":"string","enum":["IN_PROGRESS","VERIFICATION"]},` +
 			`"criteria":{"type":"array","description":"for VERIFICATION: every acceptance criterion with its evidence",` +
-			`"items":{"type":"object","properties":{"criterion":{"type":"string"},"evidence":{"type":"string"}},` +
+			`"items":{"type":"object","properties":{"criterion":{"type":"string"},"evidence":{"type":"string"},` + attachSchema + `},` +
 			`"required":["criterion","evidence"],"additionalProperties":false}}},` +
 			`"required":["to"],"additionalProperties":false}`),
 		run: s.move,
@@ -84,6 +86,14 @@ func (s *Session) submit(ctx context.Context, t board.Ticket, given []Evidence) 
 	if len(problems) > 0 {
 		return refuse("not moved to VERIFICATION: %s", strings.Join(problems, "; ")), nil
 	}
+	var paths []string
+	for _, e := range given {
+		paths = append(paths, e.Attach...)
+	}
+	files, problem := s.readFiles(ctx, paths)
+	if problem != "" {
+		return refuse("not moved to VERIFICATION: %s", problem), nil
+	}
 	g := &gitCheck{ex: s.cfg.Exec, base: s.cfg.Base}
 	if problem, err := g.ready(ctx); err != nil {
 		return tool.Result{}, err
@@ -115,7 +125,11 @@ func (s *Session) submit(ctx context.Context, t board.Ticket, given []Evidence) 
 	if err != nil {
 		return tool.Result{}, err
 	}
-	if _, err := s.comment(ctx, board.KindCompletion, completionText(matched, summary)); err != nil {
+	c, err := s.comment(ctx, board.KindCompletion, completionText(matched, summary))
+	if err != nil {
+		return asResult(err)
+	}
+	if _, err := s.attachFiles(ctx, c.ID, files); err != nil {
 		return asResult(err)
 	}
 	if _, err := s.cfg.Board.MoveTicket(ctx, s.cfg.Ref, req, s.cfg.Author); err != nil {
@@ -153,7 +167,7 @@ func matchCriteria(criteria []string, given []Evidence) ([]Evidence, []string) {
 			problems = append(problems, fmt.Sprintf("no evidence for criterion %d (%q)", i+1, c))
 			continue
 		}
-		out = append(out, Evidence{Criterion: c, Evidence: e.Evidence})
+		out = append(out, Evidence{Criterion: c, Evidence: e.Evidence, Attach: e.Attach})
 	}
 	return out, problems
 }
@@ -169,8 +183,20 @@ func completionText(evidence []Evidence, summary string) string {
 	b.WriteString("Ready for review.\n\n")
 	for i, e := range evidence {
 		fmt.Fprintf(&b, "%d. **%s**\n   %s\n", i+1, e.Criterion, strings.ReplaceAll(strings.TrimSpace(e.Evidence), "\n", "\n   "))
+		if len(e.Attach) > 0 {
+			fmt.Fprintf(&b, "   Attached: %s\n", attachedNames(e.Attach))
+		}
 	}
 	b.WriteString("\n")
 	b.WriteString(summary)
 	return b.String()
+}
+
+// attachedNames lists the file names of worktree paths as Markdown code.
+func attachedNames(paths []string) string {
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = "`" + strings.ReplaceAll(board.SanitizeName(p), "`", "'") + "`"
+	}
+	return strings.Join(names, ", ")
 }

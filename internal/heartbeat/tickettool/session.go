@@ -49,6 +49,9 @@ type Config struct {
 	// response, the current one included), for the verification summary;
 	// nil counts zero.
 	RunUsage func() board.Usage
+	// Attachments bounds the files the agent attaches (attach.go); zero
+	// means the defaults.
+	Attachments board.AttachmentLimits
 }
 
 // Effects records what the tools changed during a run.

@@ -151,6 +151,8 @@ func canonical(c store.Column, v any) (string, error) {
 		return strconv.FormatFloat(x, 'g', -1, 64), nil
 	case bool:
 		return strconv.FormatBool(x), nil
+	case []byte: // bytea, or a BLOB: the same as text holding the bytes
+		return strconv.Quote(string(x)), nil
 	case string:
 		if c.Kind != store.JSON {
 			return strconv.Quote(x), nil

@@ -101,7 +101,13 @@ func fill(t *testing.T, s store.Store) {
 	must(s.WriteLive(ctx, tks[3].ID, []byte("{\"type\":\"message\"}\n"), true))
 	_, err = s.RecordBeat(ctx, board.WorkerBeat{ID: "here:1", Host: "here", Dir: "/d", PID: 1, Kind: board.WorkerLoop})
 	must(err)
+	_, err = s.AddAttachment(ctx, tks[2].Ref(), board.NewAttachment{Name: "shot.png", Data: attached, AuthorType: board.Human,
+		AuthorName: "ann"}, board.DefaultAttachmentLimits)
+	must(err)
 }
+
+// attached is the test board's attachment: bytes that are not UTF-8.
+var attached = []byte("\x89PNG\r\n\x1a\n\x00\xff not really a picture")
 
 // TestRoundTrip copies a SQLite board to Postgres and back: the last copy
 // holds the same rows as the first, and both stores read the same board.
@@ -119,7 +125,9 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pg.Close()
-	sums, err := boardcopy.Copy(ctx, a, pg)
+	// A SQLite board's attachment bytes are files beside it.
+	src := &boardcopy.AttachmentFiles{Copier: a, Read: store.BlobDir{Dir: store.AttachmentsDir(a.Path())}.Read}
+	sums, err := boardcopy.Copy(ctx, src, pg)
 	if err != nil {
 		t.Fatalf("SQLite → Postgres: %v", err)
 	}
@@ -144,8 +152,17 @@ func TestRoundTrip(t *testing.T) {
 	if _, err := boardcopy.Copy(ctx, pg, b); err != nil {
 		t.Fatalf("Postgres → SQLite: %v", err)
 	}
-	if _, err := boardcopy.Verify(ctx, a, b); err != nil {
+	if _, err := boardcopy.Verify(ctx, src, b); err != nil {
 		t.Errorf("SQLite → Postgres → SQLite: %v", err)
+	}
+	for _, s := range []store.Store{pg, b} {
+		as, err := s.Attachments(ctx, board.Ref{Project: "demo", Number: 3})
+		if err != nil || len(as) != 1 {
+			t.Fatalf("attachments after the copy: %+v, %v", as, err)
+		}
+		if _, data, err := s.AttachmentContent(ctx, board.Ref{Project: "demo", Number: 3}, as[0].ID); err != nil || string(data) != string(attached) {
+			t.Errorf("attachment bytes after the copy = %q, %v", data, err)
+		}
 	}
 	for _, s := range []store.Store{pg, b} {
 		sameBoard(t, a, s)

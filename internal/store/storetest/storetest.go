@@ -33,6 +33,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Transcript", transcriptCases},
 		{"Tracker", trackerCases},
 		{"Hook", hookCases},
+		{"Attachment", attachmentCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

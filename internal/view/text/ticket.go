@@ -65,6 +65,7 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 	if strings.TrimSpace(t.Plan) != "" {
 		fmt.Fprintf(w, "\nPlan:\n%s\n", Indent(Plain(t.Plan), "  "))
 	}
+	writeAttachments(w, d.Attachments)
 	if len(d.Comments) > 0 {
 		fmt.Fprintf(w, "\nComments (%d):\n", len(d.Comments))
 		for _, c := range d.Comments {
