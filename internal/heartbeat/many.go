@@ -3,6 +3,7 @@ package heartbeat
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -16,15 +17,16 @@ import (
 // projectPicks returns the picks of project proj a beat works, pk being
 // the pick policy's choice there: pk alone for a project whose agents
 // work one ticket at a time (Pick's answer is all it needs) and for a
-// beat told its ticket; else up to the project's max-agents tickets of
-// NextPicks, which leaves out the leased and running ones. When it leaves
-// out all of them, pk stays, to be skipped with the reason as before.
-func (h *Heartbeat) projectPicks(ctx context.Context, proj board.Project, pk board.Pick) ([]board.Pick, error) {
+// beat told its ticket (told); else up to the project's max-agents
+// tickets of NextPicks, which leaves out the leased and running ones.
+// When it leaves out all of them, pk stays, to be skipped with the
+// reason as before.
+func projectPicks(ctx context.Context, st Picker, told bool, proj board.Project, pk board.Pick) ([]board.Pick, error) {
 	n := proj.Agent.Agents()
-	if n <= 1 || h.opts.Ticket.Number != 0 {
+	if n <= 1 || told {
 		return []board.Pick{pk}, nil
 	}
-	pks, err := h.opts.Store.NextPicks(ctx, proj.Slug, n)
+	pks, err := st.NextPicks(ctx, proj.Slug, n)
 	if err != nil || len(pks) == 0 {
 		return []board.Pick{pk}, err
 	}
@@ -44,17 +46,16 @@ func dispatchOrder(plans []Plan) []int {
 	return order
 }
 
-// startBlocker says why the run of plan p may not start now, or "": the
-// project's daily budget, read again before each start after the first of
-// the project, since the project's runs that ended meanwhile are charged
-// to it.
-func (h *Heartbeat) startBlocker(ctx context.Context, p Plan) string {
+// startBlocker says why the run of plan p may not start at now, or "":
+// the project's daily budget (its caps of limits), read again before each
+// start after the first of the project, since the project's runs that
+// ended meanwhile are charged to it.
+func startBlocker(ctx context.Context, st spendStore, now time.Time, limits Limits, p Plan) string {
 	if p.Rank == 0 {
 		return ""
 	}
-	b, err := dailyBlocker(ctx, h.opts.Store, h.opts.Now(), h.opts.Limits.Of(p.Project.Agent), p.Project)
+	b, err := dailyBlocker(ctx, st, now, limits.Of(p.Project.Agent), p.Project)
 	if err != nil {
-		h.log.Error("read the daily spend", "project", p.Project.Slug, "err", err)
 		return "could not read the project's spend of today: " + errText(err)
 	}
 	return b

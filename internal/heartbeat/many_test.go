@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -229,5 +230,35 @@ func TestBeat_MaxAgentsConflictAfterLanding(t *testing.T) {
 	plans, err := mustHeartbeat(t, e).Plan(ctx)
 	if err != nil || len(plans) != 1 || plans[0].Ticket.Number != two.Number || plans[0].Task != board.TaskConflict {
 		t.Errorf("plans = %+v, %v; want %s's conflict task", plans, err, two.Ref())
+	}
+}
+
+// TestBeat_MaxAgentsDailyBudgetBeforeEachStart: with one agent slot, the
+// two tickets of a project with max-agents 2 run one after the other in
+// one beat; the first spends the project's day, so the second is skipped
+// with the reason before it starts: no run, no model request.
+func TestBeat_MaxAgentsDailyBudgetBeforeEachStart(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.opts.MaxConcurrent = 1
+	e.project("demo", func(p *board.Project) { p.Agent.MaxAgents, p.Agent.DailyBudgetUSD = 2, 0.05 })
+	one := e.ticket("demo", "One", board.InProgress)
+	two := e.ticket("demo", "Two", board.InProgress)
+	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+		return heartbeat.Outcome{Status: board.RunCompleted, Usage: board.Usage{InputTokens: 1000, CostUSD: 0.06}}, nil
+	}
+	rep := e.beat()
+	if len(rep.Runs) != 2 || len(e.runner.calls()) != 1 {
+		t.Fatalf("beat planned %d tickets and ran %d, want 2 and 1: %+v", len(rep.Runs), len(e.runner.calls()), rep.Runs)
+	}
+	if got := len(e.runs(one.Ref())); got != 1 {
+		t.Errorf("%s has %d runs, want 1", one.Ref(), got)
+	}
+	if got := len(e.runs(two.Ref())); got != 0 {
+		t.Errorf("%s has %d runs, want none: the day was spent before it started", two.Ref(), got)
+	}
+	skipped := rep.Runs[1]
+	if skipped.Ticket != two.Ref().String() || !strings.Contains(skipped.Skipped, "daily budget is used up") {
+		t.Errorf("second report = %+v, want %s skipped for the daily budget", skipped, two.Ref())
 	}
 }

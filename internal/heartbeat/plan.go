@@ -80,7 +80,7 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		pks, err := h.projectPicks(ctx, proj, pk)
+		pks, err := projectPicks(ctx, h.opts.Store, h.opts.Ticket.Number != 0, proj, pk)
 		if err != nil {
 			return nil, err
 		}
