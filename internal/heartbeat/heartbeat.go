@@ -388,7 +388,7 @@ func (h *Heartbeat) runAll(ctx context.Context, plans []Plan, deadline time.Time
 			reps[i].Skipped = "no time left in this beat"
 			continue
 		}
-		if b := startBlocker(ctx, h.opts.Store, h.opts.Now(), h.opts.Limits, p); b != "" {
+		if b := startBlocker(ctx, h.opts.Store, h.opts.Now(), h.opts.Limits, &l.days, p); b != "" {
 			<-sem
 			reps[i].Skipped = b
 			h.log.Warn("skip ticket", "ticket", reps[i].Ticket, "reason", b)

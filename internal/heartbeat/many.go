@@ -2,6 +2,7 @@ package heartbeat
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -49,14 +50,22 @@ func dispatchOrder(plans []Plan) []int {
 // startBlocker says why the run of plan p may not start at now, or "":
 // the project's daily budget (its caps of limits), read again before each
 // start after the first of the project, since the project's runs that
-// ended meanwhile are charged to it.
-func startBlocker(ctx context.Context, st spendStore, now time.Time, limits Limits, p Plan) string {
-	if p.Rank == 0 {
+// ended meanwhile are charged to it, and held whole by the project's
+// running runs (days).
+func startBlocker(ctx context.Context, st spendStore, now time.Time, limits Limits, days *dayShares, p Plan) string {
+	l := limits.Of(p.Project.Agent)
+	if p.Rank == 0 || l.DailyUSD <= 0 && l.DailyTokens <= 0 {
 		return ""
 	}
-	b, err := dailyBlocker(ctx, st, now, limits.Of(p.Project.Agent), p.Project)
+	s, err := spending(ctx, st, now, Limits{DailyTokens: l.DailyTokens, DailyUSD: l.DailyUSD}, p.Project, board.Ref{})
 	if err != nil {
 		return "could not read the project's spend of today: " + errText(err)
 	}
-	return b
+	if over := crossedCaps(l, board.Usage{}, s, false); len(over) > 0 {
+		return fmt.Sprintf("project %s: %s; it resets at midnight", p.Project.Slug, over[0].text())
+	}
+	if days.full(p.Project.ID, l, s.day) {
+		return dayHeldText
+	}
+	return ""
 }

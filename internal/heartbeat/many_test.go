@@ -262,3 +262,31 @@ func TestBeat_MaxAgentsDailyBudgetBeforeEachStart(t *testing.T) {
 		t.Errorf("second report = %+v, want %s skipped for the daily budget", skipped, two.Ref())
 	}
 }
+
+// TestBeat_MaxAgentsShareTheDay: two runs of a project with max-agents 2
+// started in one beat are given half of the day's $0.10 each, not the
+// whole of it each: together they cannot overspend the day.
+func TestBeat_MaxAgentsShareTheDay(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.project("demo", func(p *board.Project) { p.Agent.MaxAgents, p.Agent.DailyBudgetUSD = 2, 0.10 })
+	e.ticket("demo", "One", board.InProgress)
+	e.ticket("demo", "Two", board.InProgress)
+	var mu sync.Mutex
+	var budgets []float64
+	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+		mu.Lock()
+		budgets = append(budgets, job.Brief.Budget.USD)
+		mu.Unlock()
+		return heartbeat.Outcome{Status: board.RunCompleted}, nil
+	}
+	e.beat()
+	if len(budgets) != 2 {
+		t.Fatalf("%d runs, want 2", len(budgets))
+	}
+	for _, b := range budgets {
+		if b <= 0 || b > 0.05+1e-9 {
+			t.Errorf("run budgets = %v; want each at most half the day's $0.10", budgets)
+		}
+	}
+}
