@@ -3,12 +3,13 @@ package board
 import "time"
 
 // Lease is a worker's hold on a ticket while its agent works it, on a
-// board several machines share (issue 18, docs/postgres.md): a project
-// has at most one lease, so at most one agent, whichever machine runs it.
+// board several machines share (issue 18, docs/postgres.md): a ticket
+// has at most one lease, and a project at most its max-agents
+// (AgentSettings.Agents), whichever machines run them.
 // The worker renews it while the agent runs and releases it at the end;
 // a lease past ExpiresAt belongs to a worker that died or lost the store,
 // and expiring it marks that worker's run interrupted and frees the
-// project.
+// ticket.
 type Lease struct {
 	Ref       Ref    `json:"ref"`
 	TicketID  string `json:"ticketId"`

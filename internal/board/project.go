@@ -80,6 +80,9 @@ type AgentSettings struct {
 	// ScheduleTools gives the agents the board tools that create, list
 	// and cancel the project's schedules.
 	ScheduleTools bool `json:"scheduleTools,omitempty"`
+	// MaxAgents caps the project's tickets worked at once, each in its
+	// own worktree; 0 means DefaultMaxAgents (Agents).
+	MaxAgents int64 `json:"maxAgents,omitempty"`
 
 	// The sandbox limits of the project's runs, each overriding the
 	// matching limits.* key of config.json; 0 keeps it (docs/sandbox.md).

@@ -159,6 +159,9 @@ var Settings = []Setting{
 	{Name: "scheduleTools", Flag: "schedule-tools", Label: "Schedule tools", Kind: KindBool,
 		Help: "give the agents the board tools that create, list and cancel the project's schedules",
 		ptr:  func(a *AgentSettings) any { return &a.ScheduleTools }},
+	{Name: "maxAgents", Flag: "max-agents", Label: "agents at once", Kind: KindInt, Min: 1, Max: MaxAgentsLimit, Row: "Concurrency",
+		Help: fmt.Sprintf("tickets of the project worked at once, each in its own worktree, 1 to %d (0: %d)", MaxAgentsLimit, DefaultMaxAgents),
+		ptr:  func(a *AgentSettings) any { return &a.MaxAgents }},
 	limit("limitMemoryMib", "limit-memory-mib", "memory", "MiB of memory one run's sandbox may use", "memoryMiB", 64, 1<<20,
 		func(a *AgentSettings) any { return &a.LimitMemoryMiB }),
 	limit("limitProcesses", "limit-processes", "processes", "processes and threads one run's sandbox may have", "processes", 16, 1<<20,
@@ -172,6 +175,23 @@ var Settings = []Setting{
 }
 
 func init() { Settings = append(Settings, trackerSettings...) }
+
+// DefaultMaxAgents is how many tickets of a project run at once when its
+// max-agents setting is 0, and MaxAgentsLimit the most it may set
+// (docs/heartbeat.md, "Many agents per project").
+const (
+	DefaultMaxAgents = 1
+	MaxAgentsLimit   = 64
+)
+
+// Agents is how many of the project's tickets may be worked at once: its
+// MaxAgents, or DefaultMaxAgents when that is 0.
+func (a AgentSettings) Agents() int {
+	if a.MaxAgents <= 0 {
+		return DefaultMaxAgents
+	}
+	return int(min(a.MaxAgents, MaxAgentsLimit))
+}
 
 // limit declares one of the sandbox limits of a project, listed in the
 // row "Limits" of project show and defaulting to config.json's

@@ -43,7 +43,7 @@ func nonDefault() AgentSettings {
 		RunTokens: 4, DailyBudgetUSD: 10, DailyTokens: 5, TakeBacklog: true, PermissionMode: ModeAsk,
 		Allow: []string{"go test *"}, Ask: []string{"git push *"}, Sandbox: SandboxOff, Network: NetworkAll,
 		AllowHosts: []string{"*.example.com"}, Land: LandPR, LandStyle: LandRebase, UpdateStyle: UpdateRebase,
-		Engine: EngineCodex, EngineAuth: EngineAuthLogin, Thinking: ThinkingHigh, MCPServers: []string{"github"}, ScheduleTools: true,
+		Engine: EngineCodex, EngineAuth: EngineAuthLogin, Thinking: ThinkingHigh, MCPServers: []string{"github"}, ScheduleTools: true, MaxAgents: 3,
 		LimitMemoryMiB: 512, LimitProcesses: 64, LimitTmpMiB: 16, LimitFileSizeMiB: 32, LimitDiskGrowthMiB: 100,
 		Tracker: TrackerJira, TrackerLabels: []string{"bonsai"}, TrackerAssignee: "carol", TrackerTeam: "PROJ", TrackerStates: []string{"To Do"},
 		TrackerJQL: "project = PROJ", TrackerSite: "https://acme.atlassian.net", TrackerEmail: "bot@example.com"}
@@ -56,7 +56,7 @@ func TestSettings_RoundTrip(t *testing.T) {
 			t.Errorf("nonDefault leaves %s at its default", s.Name)
 		}
 	}
-	a.Unknown = map[string]json.RawMessage{"maxAgents": json.RawMessage(`3`), "future": json.RawMessage(`{"x":[1,2]}`)}
+	a.Unknown = map[string]json.RawMessage{"agentsPerMoon": json.RawMessage(`3`), "future": json.RawMessage(`{"x":[1,2]}`)}
 	data, err := EncodeSettings(a)
 	if err != nil {
 		t.Fatal(err)

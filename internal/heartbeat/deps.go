@@ -20,6 +20,9 @@ type Picker interface {
 	// Pick returns the ticket the pick policy chooses per active project
 	// (or only the named one).
 	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
+	// NextPicks returns up to n tickets of a project by the pick policy,
+	// leaving out the leased and running ones (many.go).
+	NextPicks(ctx context.Context, projectSlug string, n int) ([]board.Pick, error)
 }
 
 // Board reads and writes what one run needs.

@@ -167,6 +167,7 @@ func New(opts Options) (*Heartbeat, error) {
 	if opts.MaxConcurrent < 1 {
 		opts.MaxConcurrent = 1
 	}
+	opts.Workspaces = newSerialWorkspaces(opts.Workspaces)
 	if opts.MaxDuration <= 0 {
 		opts.MaxDuration = 30 * time.Minute
 	}
@@ -367,13 +368,14 @@ func (h *Heartbeat) Fire(ctx context.Context, s board.Schedule) FireReport {
 	return h.firer.fire(ctx, s)
 }
 
-// runAll runs the planned tickets, at most MaxConcurrent at once, and
-// returns their reports in plan order.
+// runAll runs the planned tickets, at most MaxConcurrent at once, starting
+// them in dispatchOrder, and returns their reports in plan order.
 func (h *Heartbeat) runAll(ctx context.Context, plans []Plan, deadline time.Time, l *ledger) []RunReport {
 	reps := make([]RunReport, len(plans))
 	sem := make(chan struct{}, h.opts.MaxConcurrent)
 	var wg sync.WaitGroup
-	for i, p := range plans {
+	for _, i := range dispatchOrder(plans) {
+		p := plans[i]
 		reps[i] = p.report()
 		if p.Blocker != "" {
 			reps[i].Skipped = p.Blocker
@@ -384,6 +386,12 @@ func (h *Heartbeat) runAll(ctx context.Context, plans []Plan, deadline time.Time
 		case sem <- struct{}{}:
 		case <-ctx.Done():
 			reps[i].Skipped = "no time left in this beat"
+			continue
+		}
+		if b := startBlocker(ctx, h.opts.Store, h.opts.Now(), h.opts.Limits, &l.days, p); b != "" {
+			<-sem
+			reps[i].Skipped = b
+			h.log.Warn("skip ticket", "ticket", reps[i].Ticket, "reason", b)
 			continue
 		}
 		wg.Add(1)

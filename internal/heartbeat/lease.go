@@ -11,9 +11,11 @@ import (
 )
 
 // Leaser is the store's leases (store.Leases), for a board several
-// machines share: a run holds its ticket's lease, one per project, so no
-// two machines run an agent in one project, and a machine that dies
-// loses its leases, whose runs the next beat anywhere interrupts.
+// machines share: a run holds its ticket's lease, one per ticket and at
+// most the project's max-agents per project, so the machines together
+// run no more agents in a project than it allows and never two on one
+// ticket, and a machine that dies loses its leases, whose runs the next
+// beat anywhere interrupts.
 type Leaser interface {
 	AcquireLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration, limit int) (board.Lease, error)
 	RenewLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration) (board.Lease, error)
@@ -27,8 +29,9 @@ type Leaser interface {
 const DefaultLeaseTTL = board.DefaultLeaseTTL
 
 // leaseHint says where a global limit comes from, for a skipped run's
-// reason: a lease is refused when another worker holds the project or
-// when limit leases are held across the board.
+// reason: a lease is refused when another worker holds the ticket, when
+// the project's max-agents leases are held, or when limit leases are
+// held across the board.
 func leaseHint(limit int) string {
 	if limit <= 0 {
 		return ""
@@ -96,8 +99,8 @@ func (k *leaseKeeper) reapExpired(ctx context.Context, l board.Lease) {
 // succeeded for a whole ttl (the store is out of reach, so the lease has
 // expired there), the returned context is cancelled: the run must stop,
 // as its work may no longer be its own. When another worker holds the
-// project, or the global limit's leases are held, skip says so and
-// nothing is held.
+// ticket, or the project's or the global limit's leases are held, skip
+// says so and nothing is held.
 func (k *leaseKeeper) hold(ctx context.Context, ref board.Ref) (runCtx context.Context, release func(), skip string, err error) {
 	if _, err := k.leases.AcquireLease(ctx, ref, k.worker, k.ttl, k.limit); err != nil {
 		if board.ErrorCode(err) == board.ECONFLICT {

@@ -26,6 +26,11 @@ type Plan struct {
 	// its sandbox setting asks (Options.Sandbox's answer). It blocks the
 	// pick unless an earlier reason already does.
 	Sandbox string
+	// Rank is the ticket's place among its project's picks of the beat,
+	// 0 for the first: a project whose agents work several tickets at
+	// once (board.AgentSettings.MaxAgents) has one plan per ticket, in
+	// the pick policy's order (many.go).
+	Rank int
 }
 
 func (p Plan) report() RunReport {
@@ -50,8 +55,9 @@ func TaskFor(c board.PickClass, t board.Ticket) board.TaskKind {
 	return board.TaskResearch
 }
 
-// Plan returns what a beat would do now, one entry per project with work,
-// by project slug. It takes no lock and changes nothing: it is
+// Plan returns what a beat would do now, one entry per ticket it would
+// work (one per project with work, up to its max-agents), by project slug
+// and then in the pick policy's order. It takes no lock and changes nothing: it is
 // `bonsai heartbeat --dry-run`.
 func (h *Heartbeat) Plan(ctx context.Context) ([]Plan, error) {
 	return h.plan(ctx, ReadState(h.opts.StateFile))
@@ -74,39 +80,55 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := Plan{Project: proj, Ticket: pk.Ticket, Class: pk.Class, Task: TaskFor(pk.Class, pk.Ticket), Model: proj.Agent.Model}
-		if p.Task == board.TaskFeedback || p.Task == board.TaskImplement {
-			cs, err := h.opts.Store.Comments(ctx, pk.Ticket.Ref())
-			if err != nil {
-				return nil, err
-			}
-			if conflictPending(cs) {
-				p.Task = board.TaskConflict
-			}
+		pks, err := projectPicks(ctx, h.opts.Store, h.opts.Ticket.Number != 0, proj, pk)
+		if err != nil {
+			return nil, err
 		}
+		p := Plan{Project: proj, Model: proj.Agent.Model}
 		if p.Model == "" {
 			p.Model = h.opts.DefaultModel
 		}
-		if h.opts.SharedBoard && board.IsLocalRepo(proj.Repo) {
-			p.Blocker = board.SharedRepoReason(proj.Repo) + "; set it with bonsai project edit " + proj.Slug + " --repo URL"
+		if p.Blocker, p.Sandbox, err = h.projectBlocker(ctx, st, proj, p.Model); err != nil {
+			return nil, err
 		}
-		if p.Blocker == "" {
-			p.Blocker = repoBlocker(st, proj, h.opts.Now())
-		}
-		if p.Blocker == "" {
-			p.Blocker = h.blocker(proj, p.Model, st)
-		}
-		if p.Sandbox = checkSandbox(h.opts.Sandbox, proj); p.Blocker == "" && p.Sandbox != "" {
-			p.Blocker = sandboxBlocker(proj, p.Sandbox)
-		}
-		if p.Blocker == "" {
-			if p.Blocker, err = dailyBlocker(ctx, h.opts.Store, h.opts.Now(), h.opts.Limits.Of(proj.Agent), proj); err != nil {
-				return nil, err
+		for rank, pk := range pks {
+			p.Ticket, p.Class, p.Task, p.Rank = pk.Ticket, pk.Class, TaskFor(pk.Class, pk.Ticket), rank
+			if p.Task == board.TaskFeedback || p.Task == board.TaskImplement {
+				cs, err := h.opts.Store.Comments(ctx, pk.Ticket.Ref())
+				if err != nil {
+					return nil, err
+				}
+				if conflictPending(cs) {
+					p.Task = board.TaskConflict
+				}
 			}
+			plans = append(plans, p)
 		}
-		plans = append(plans, p)
 	}
 	return plans, nil
+}
+
+// projectBlocker says why no agent of project proj may run model now, or
+// "": the project's repository (local on a shared board, or backing
+// off), the model, the sandbox (also returned alone as sandbox, which
+// Plan.Sandbox keeps) and the daily budget, in that order.
+func (h *Heartbeat) projectBlocker(ctx context.Context, st *State, proj board.Project, model string) (blocker, sandbox string, err error) {
+	if h.opts.SharedBoard && board.IsLocalRepo(proj.Repo) {
+		blocker = board.SharedRepoReason(proj.Repo) + "; set it with bonsai project edit " + proj.Slug + " --repo URL"
+	}
+	if blocker == "" {
+		blocker = repoBlocker(st, proj, h.opts.Now())
+	}
+	if blocker == "" {
+		blocker = h.blocker(proj, model, st)
+	}
+	if sandbox = checkSandbox(h.opts.Sandbox, proj); blocker == "" && sandbox != "" {
+		blocker = sandboxBlocker(proj, sandbox)
+	}
+	if blocker == "" {
+		blocker, err = dailyBlocker(ctx, h.opts.Store, h.opts.Now(), h.opts.Limits.Of(proj.Agent), proj)
+	}
+	return blocker, sandbox, err
 }
 
 // blocker says why model cannot run now, or "".

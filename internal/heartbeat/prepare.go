@@ -162,6 +162,12 @@ func (r *runState) readBudget(ctx context.Context) (Budget, *Outcome) {
 	if len(over) > 0 {
 		return Budget{}, &Outcome{Status: board.RunBudgetExceeded, Error: over[0].text()}
 	}
+	if n := r.plan.Project.Agent.Agents(); n > 1 {
+		var ok bool
+		if budget, r.releaseDay, ok = r.ledger.days.take(r.plan.Project.ID, n, r.limits, sp.day, budget); !ok {
+			return Budget{}, &Outcome{Status: board.RunBudgetExceeded, Error: dayHeldText}
+		}
+	}
 	return budget, nil
 }
 

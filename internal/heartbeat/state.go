@@ -65,6 +65,8 @@ type ledger struct {
 	mu  sync.Mutex
 	st  *State
 	now func() time.Time
+	// days divide the projects' daily budgets between their runs at once.
+	days dayShares
 }
 
 // pause records that provider accepts requests again only at until.

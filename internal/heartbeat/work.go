@@ -83,6 +83,9 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, l 
 		h.reaper.kill(run.ID)
 	}
 	r.finish(ctx, out, &rep)
+	if r.releaseDay != nil {
+		r.releaseDay()
+	}
 	rep.Duration = h.opts.Now().Sub(start)
 	log.Info("run finished", "status", rep.Status, "duration", rep.Duration.String(), "error", rep.Error)
 	r.meter.report(&rep)
@@ -140,6 +143,9 @@ type runState struct {
 	// decisions are the approval decisions the brief tells the agent.
 	decisions []string
 	limits    Limits // the caps of this run's project
+	// releaseDay, when set, gives back the run's share of its project's
+	// day (dayshare.go) once its spend is recorded.
+	releaseDay func()
 
 	closeOnce sync.Once // closes ws: after the run, before the reap
 }

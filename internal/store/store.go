@@ -144,6 +144,12 @@ type Store interface {
 	// to pick, and a named project that is archived, give none. It is plain
 	// SQL and must agree with board.PickTicket.
 	Pick(ctx context.Context, projectSlug string) ([]board.Pick, error)
+	// NextPicks returns up to n tickets of the active project in the
+	// pick policy's order (Pick's ticket first, unless left out), with
+	// their classes, leaving out those a lease holds or a run still
+	// works: what a beat may start beside them in a project whose agents
+	// work several tickets at once. An unknown project is ENOTFOUND.
+	NextPicks(ctx context.Context, projectSlug string, n int) ([]board.Pick, error)
 	// Overview lists projects by slug (archived ones only when f asks)
 	// with what a board listing shows of each: its ticket counts and the
 	// ticket the next heartbeat would pick there. It agrees with Projects,
@@ -204,16 +210,17 @@ type Store interface {
 }
 
 // Leases are the holds workers on several machines take on tickets while
-// their agents work them: one lease per project at most, so one agent per
-// project across machines. Leases write no events but when they expire:
+// their agents work them: one lease per ticket, and at most the project's
+// max-agents setting (board.AgentSettings.Agents) per project, so that
+// many agents per project across machines. Leases write no events but when they expire:
 // a renewal every few seconds is not a board change.
 type Leases interface {
 	// AcquireLease leases the ticket to worker until now+ttl. The
-	// worker's own lease on it is renewed. Any other lease in the
-	// ticket's project, expired or not, is ECONFLICT (an expired one
-	// waits for ExpireLeases, which ends its run), and so is acquiring
-	// when limit > 0 leases are held across the board (the global
-	// concurrency limit). An unknown ticket is ENOTFOUND; a ttl of zero
+	// worker's own lease on it is renewed. Another worker's lease on the
+	// ticket is ECONFLICT, and so are the project's max-agents leases
+	// held, expired or not (an expired one waits for ExpireLeases, which
+	// ends its run), and limit > 0 leases held across the board (the
+	// global concurrency limit). An unknown ticket is ENOTFOUND; a ttl of zero
 	// or less, or no worker, EINVALID.
 	AcquireLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration, limit int) (board.Lease, error)
 	// RenewLease moves the worker's lease on the ticket to now+ttl. A
@@ -228,7 +235,8 @@ type Leases interface {
 	// run.finished event each) and a lease.expired event is written, in
 	// one transaction. It returns the leases it ended.
 	ExpireLeases(ctx context.Context) ([]board.Lease, error)
-	// Leases lists the leases, expired ones included, by project slug.
+	// Leases lists the leases, expired ones included, by project slug
+	// and ticket number.
 	Leases(ctx context.Context) ([]board.Lease, error)
 }
 

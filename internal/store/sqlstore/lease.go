@@ -2,8 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -11,7 +9,8 @@ import (
 )
 
 // AcquireLease leases the ticket to worker; see store.Leases. It writes
-// no event, so it takes Dialect.LockLeases instead of the write order.
+// no event, so it takes Dialect.LockLeases instead of the write order:
+// the counts of leasesRoom are exact. Its rules are in lease_room.go.
 func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration, limit int) (board.Lease, error) {
 	if err := store.CheckLease(worker, ttl); err != nil {
 		return board.Lease{}, err
@@ -28,38 +27,19 @@ func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, tt
 			return err
 		}
 		expires := tx.now.Add(ttl)
-		old, err := store.ScanLease(tx.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.project_id = ?`+
-			db.forUpdate("l", false), t.ProjectID))
-		switch {
-		case err == nil && old.TicketID == t.ID && old.Worker == worker:
-			if _, err := tx.exec(`UPDATE leases SET expires_at = ? WHERE project_id = ?`, expires.UnixMilli(), t.ProjectID); err != nil {
-				return err
-			}
-			l, l.ExpiresAt = old, expires
-			return nil
-		case err == nil && !old.ExpiresAt.After(tx.now):
-			return board.Errorf(board.ECONFLICT, "%s's lease on %s expired at %s; the next beat ends it and its run",
-				old.Worker, old.Ref, old.ExpiresAt.Format(time.RFC3339))
-		case err == nil:
-			return board.Errorf(board.ECONFLICT, "project %s already has an agent: %s holds %s until %s",
-				ref.Project, old.Worker, old.Ref, old.ExpiresAt.Format(time.RFC3339))
-		case !errors.Is(err, sql.ErrNoRows):
+		renewed, err := tx.renewOwnLease(t.ID, worker, expires)
+		if err != nil || renewed.TicketID != "" {
+			l = renewed
 			return err
 		}
-		if limit > 0 {
-			var n int
-			if err := tx.queryRow(`SELECT count(*) FROM leases`).Scan(&n); err != nil {
-				return err
-			}
-			if n >= limit {
-				return board.Errorf(board.ECONFLICT, "%d agents already run, the limit", n)
-			}
+		if err := db.leaseRoom(tx, ref, t.ProjectID, limit); err != nil {
+			return err
 		}
 		l = board.Lease{Ref: ref, TicketID: t.ID, ProjectID: t.ProjectID, Worker: worker, AcquiredAt: tx.now, ExpiresAt: expires}
 		_, err = tx.exec(`INSERT INTO leases (project_id, ticket_id, worker, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
 			l.ProjectID, l.TicketID, worker, tx.nowMs(), expires.UnixMilli())
 		if db.conflict(err) { // another machine was quicker
-			return board.Errorf(board.ECONFLICT, "project %s already has an agent", ref.Project)
+			return board.Errorf(board.ECONFLICT, "another worker took %s first", ref)
 		}
 		return err
 	})
@@ -129,7 +109,7 @@ func (db *DB) ExpireLeases(ctx context.Context) ([]board.Lease, error) {
 			if err != nil {
 				return err
 			}
-			if _, err := tx.exec(`DELETE FROM leases WHERE project_id = ?`, l.ProjectID); err != nil {
+			if _, err := tx.exec(`DELETE FROM leases WHERE ticket_id = ?`, l.TicketID); err != nil {
 				return err
 			}
 			err = tx.event(board.EventLeaseExpired, l.ProjectID, l.TicketID, board.System, map[string]any{
@@ -145,6 +125,6 @@ func (db *DB) ExpireLeases(ctx context.Context) ([]board.Lease, error) {
 
 // Leases lists the leases by project slug.
 func (db *DB) Leases(ctx context.Context) ([]board.Lease, error) {
-	ls, err := list(ctx, db, store.ScanLease, `SELECT `+store.LeaseColumns+store.LeaseFrom+` ORDER BY p.slug`)
+	ls, err := list(ctx, db, store.ScanLease, `SELECT `+store.LeaseColumns+store.LeaseFrom+` ORDER BY p.slug, t.number`)
 	return result(ls, wrap(err, "list leases"))
 }

@@ -15,7 +15,7 @@ import (
 func testProjectSettings(t *testing.T, s store.Store, _ *clock) {
 	ctx := t.Context()
 	in := newProject("demo")
-	in.Agent.Unknown = map[string]json.RawMessage{"maxAgents": json.RawMessage(`3`), "future": json.RawMessage(`{"a":[1,"b"]}`)}
+	in.Agent.Unknown = map[string]json.RawMessage{"agentsPerMoon": json.RawMessage(`3`), "future": json.RawMessage(`{"a":[1,"b"]}`)}
 	p, err := s.CreateProject(ctx, in)
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Notify", notifyCases},
 		{"Schedule", scheduleCases},
 		{"Lease", leaseCases},
+		{"ManyAgents", manyAgentsCases},
 		{"Worker", workerCases},
 		{"Landing", landingCases},
 		{"Review", reviewCases},

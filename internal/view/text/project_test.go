@@ -62,13 +62,13 @@ func TestWriteProjects(t *testing.T) {
 func TestWriteProject_TableRowsAndUnknown(t *testing.T) {
 	t.Parallel()
 	p := board.Project{Slug: "demo", Name: "Demo", Agent: board.AgentSettings{LimitProcesses: 64, LimitMemoryMiB: 512,
-		Unknown: map[string]json.RawMessage{"maxAgents": json.RawMessage("3"), "future": json.RawMessage(`"x"`)}}}
+		Unknown: map[string]json.RawMessage{"agentsPerMoon": json.RawMessage("3"), "future": json.RawMessage(`"x"`)}}}
 	var b bytes.Buffer
 	if err := WriteProject(&b, view.ProjectDetail{Project: p}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Limits:            memory 512 MiB, processes 64\n",
-		"Unknown settings:  future, maxAgents (kept as stored; a newer bonsai wrote them)\n"} {
+		"Unknown settings:  agentsPerMoon, future (kept as stored; a newer bonsai wrote them)\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("project lacks %q:\n%s", want, b.String())
 		}
