@@ -20,7 +20,7 @@ CREATE TABLE ticket_links (
     created_at INTEGER NOT NULL,
     PRIMARY KEY (ticket_id, kind, other_id),
     CHECK (ticket_id <> other_id)
-) STRICT, WITHOUT ROWID;
+) STRICT;
 
 -- the tickets that wait for a ticket, and a parent's sub-tickets
 CREATE INDEX ticket_links_other ON ticket_links (other_id, kind, ticket_id);
