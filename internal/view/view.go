@@ -59,6 +59,9 @@ type TicketDetail struct {
 	// MergeHint says where the work is and how a person merges it, for a
 	// ticket whose work does not land by itself; empty otherwise.
 	MergeHint string `json:"mergeHint,omitempty"`
+	// Links are its parent, sub-tickets and blockers (LoadLinks); nil
+	// when it has none.
+	Links *board.Links `json:"links,omitempty"`
 }
 
 // NewTicketDetail returns the view of a ticket with its comments and runs.
