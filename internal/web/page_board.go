@@ -33,6 +33,8 @@ type card struct {
 	// request; LandFailed says the last try to land it failed.
 	Landed     string
 	LandFailed bool
+	// Progress is a parent's sub-tickets done, e.g. "2/3 done".
+	Progress string
 }
 
 // prBadge is what a card shows of a ticket's pull request.
@@ -133,6 +135,10 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
 	for i := range ls {
 		landings[ls[i].Ref.Number] = &ls[i]
 	}
+	progress, err := s.store.SubTicketProgress(ctx, p.Slug)
+	if err != nil {
+		return err
+	}
 	v := boardView{Project: p, Query: strings.TrimSpace(r.URL.Query().Get("q")), Cursor: cursor}
 	q := strings.ToLower(v.Query)
 	byState := map[board.State][]*board.Ticket{}
@@ -146,7 +152,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
 		slices.SortFunc(ptrs, cardOrder)
 		col := column{State: st, Total: len(ptrs)}
 		for _, t := range ptrs[:min(len(ptrs), columnLimit)] {
-			col.Cards = append(col.Cards, s.card(*t).withLanding(landings[t.Number]))
+			col.Cards = append(col.Cards, s.card(*t).withLanding(landings[t.Number]).withProgress(progress))
 		}
 		v.Columns = append(v.Columns, col)
 	}
