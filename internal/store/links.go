@@ -26,6 +26,12 @@ type Links interface {
 	// SubTicketProgress returns, for each ticket of a project that has
 	// sub-tickets, by number, how many it has and how many are DONE.
 	SubTicketProgress(ctx context.Context, projectSlug string) (map[int]board.Progress, error)
+	// WaitingTickets lists the first limit tickets of active projects
+	// that agents would work on (RESEARCH or IN_PROGRESS, not blocked on
+	// a person) but that wait for a blocker or a sub-ticket, by project
+	// slug and number. Its cost follows the number of links, not of
+	// tickets.
+	WaitingTickets(ctx context.Context, limit int) ([]board.Ticket, error)
 }
 
 // SubTickets is what CreateSubTickets creates.

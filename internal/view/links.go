@@ -36,3 +36,35 @@ func (d TicketDetail) WithWaiting(notRun []string) []string {
 	}
 	return notRun
 }
+
+// WaitingTicket is a ticket agents would work on that waits for other
+// tickets, as status lists it.
+type WaitingTicket struct {
+	Ticket
+	// Waits says for what, e.g. "waits for demo#4 (IN_PROGRESS)".
+	Waits string `json:"waits"`
+}
+
+// waitingSource is what loadWaiting reads.
+type waitingSource interface {
+	WaitingTickets(ctx context.Context, limit int) ([]board.Ticket, error)
+	LinksReader
+}
+
+// loadWaiting lists the first BlockedShown waiting tickets with what
+// each waits for.
+func loadWaiting(ctx context.Context, s waitingSource) ([]WaitingTicket, error) {
+	ts, err := s.WaitingTickets(ctx, BlockedShown)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]WaitingTicket, 0, len(ts))
+	for _, t := range ts {
+		ls, err := s.TicketLinks(ctx, t.Ref())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, WaitingTicket{Ticket: NewTicket(t), Waits: ls.WaitingText()})
+	}
+	return out, nil
+}

@@ -211,6 +211,26 @@ func (db *DB) CreateSubTickets(ctx context.Context, s store.SubTickets) ([]board
 	return ts, nil
 }
 
+// waitingQuery lists the tickets agents would work on that wait, driven
+// by the links so that a board without them reads nothing.
+const waitingQuery = `SELECT ` + ticketColumns + ticketFrom + `
+	WHERE t.id IN (SELECT l.ticket_id FROM ticket_links l JOIN tickets o ON o.id = l.other_id
+			WHERE l.kind = 'blocked_by' AND o.state <> 'DONE'
+		UNION SELECT l.other_id FROM ticket_links l JOIN tickets o ON o.id = l.ticket_id
+			WHERE l.kind = 'parent' AND o.state <> 'DONE')
+	AND t.state IN ('RESEARCH', 'IN_PROGRESS') AND t.sub_state <> 'blocked' AND p.active
+	ORDER BY p.slug, t.number LIMIT ?`
+
+// WaitingTickets lists the first limit tickets agents would work on but
+// that wait for a blocker or a sub-ticket.
+func (db *DB) WaitingTickets(ctx context.Context, limit int) ([]board.Ticket, error) {
+	rows, err := db.queryContext(ctx, waitingQuery, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list waiting tickets: %w", err)
+	}
+	return collect(rows, func(s scanner) (board.Ticket, error) { return scanTicket(s) })
+}
+
 // SubTicketProgress counts, per ticket of a project with sub-tickets,
 // its sub-tickets and those DONE.
 func (db *DB) SubTicketProgress(ctx context.Context, projectSlug string) (map[int]board.Progress, error) {

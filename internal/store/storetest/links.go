@@ -69,10 +69,16 @@ func testLinkBlockedBy(t *testing.T, s store.Store, clock *clock) {
 		t.Errorf("links of demo#2 = %+v, %v; want it to block demo#1", ls, err)
 	}
 
+	if ws, err := s.WaitingTickets(t.Context(), 10); err != nil || len(ws) != 1 || ws[0].ID != first.ID {
+		t.Errorf("WaitingTickets = %+v, %v; want demo#1", ws, err)
+	}
 	mustMove(t, s, blocker.Ref(), board.Verification, board.Agent)
 	wantNoPick(t, s, "demo")
 	mustMove(t, s, blocker.Ref(), board.Done, board.Human)
 	wantPick(t, s, "demo", mustGet(t, s, first.Ref()), board.ClassInProgress)
+	if ws, err := s.WaitingTickets(t.Context(), 10); err != nil || len(ws) != 0 {
+		t.Errorf("WaitingTickets once the blocker is DONE = %+v, %v; want none", ws, err)
+	}
 	// A new blocker holds the ticket again.
 	again := ticketIn(t, s, "demo", board.Research)
 	mustLink(t, s, first, board.LinkBlockedBy, again)

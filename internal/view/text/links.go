@@ -45,3 +45,16 @@ func writeLinks(w io.Writer, d view.TicketDetail) {
 func linked(t board.LinkedTicket) string {
 	return fmt.Sprintf("%s %s (%s)", t.Ref, termsafe.Line(t.Title), t.State)
 }
+
+// writeWaiting is status's list of tickets waiting for other tickets.
+func writeWaiting(w io.Writer, ws []view.WaitingTicket) error {
+	if len(ws) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nWAITING FOR OTHER TICKETS (not picked until those are DONE)")
+	t := NewTable(w)
+	for _, x := range ws {
+		t.Row("  "+x.Ref, Truncate(x.Title, 40), termsafe.Line(x.Waits))
+	}
+	return t.Flush()
+}
