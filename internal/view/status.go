@@ -31,8 +31,8 @@ type Status struct {
 	BlockedTotal int      `json:"blockedTotal"`
 	// Waiting are the first BlockedShown tickets agents would work on
 	// that wait for a blocker or a sub-ticket not DONE yet.
-	Waiting []WaitingTicket `json:"waiting"`
-	SpendToday   Spend    `json:"spendToday"`
+	Waiting    []WaitingTicket `json:"waiting"`
+	SpendToday Spend           `json:"spendToday"`
 	// Models says, for each model the active projects use, whether agents
 	// can reach it: a missing key or setting is named before a beat fails.
 	Models     []ModelStatus `json:"models"`
