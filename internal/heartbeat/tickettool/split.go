@@ -54,6 +54,10 @@ func (s *Session) split(ctx context.Context, raw json.RawMessage) (tool.Result, 
 	if err != nil {
 		return asResult(err)
 	}
+	if ls.Parent != nil {
+		return refuse("%s is a sub-ticket of %s and is not split again; plan it as one piece of work, or ask a person with ticket_ask to split it",
+			s.cfg.Ref, ls.Parent.Ref), nil
+	}
 	if len(ls.Children) > 0 {
 		return refuse("%s already has sub-tickets (%s); it is split once. Save your plan with ticket_plan and move the ticket to IN_PROGRESS",
 			s.cfg.Ref, refList(ls.Children)), nil

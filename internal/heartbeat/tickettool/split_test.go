@@ -84,6 +84,13 @@ func TestSplit(t *testing.T) {
 	if !r.IsError || !strings.Contains(r.Text(), "demo#1 already has sub-tickets (demo#2, demo#3); it is split once") {
 		t.Errorf("a second split = %q", r.Text())
 	}
+	// A sub-ticket is not split again: an agent makes at most MaxSplit
+	// tickets from one a person made.
+	child := tickettool.New(tickettool.Config{Board: db, Ref: board.Ref{Project: "demo", Number: 2}, Task: board.TaskResearch})
+	r = run(t, child, "ticket_split", map[string]any{"tickets": []any{part("Deeper", "c")}})
+	if !r.IsError || !strings.Contains(r.Text(), "demo#2 is a sub-ticket of demo#1 and is not split again") {
+		t.Errorf("splitting a sub-ticket = %q", r.Text())
+	}
 	// Out of RESEARCH: refused.
 	if _, err := db.UpdateTicket(ctx, parent.Ref(), board.TicketPatch{Plan: ptr("the plan, saved")}, board.Agent); err != nil {
 		t.Fatal(err)
