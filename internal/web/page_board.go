@@ -223,6 +223,9 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) error {
 		if l, err := s.store.Landing(ctx, t.Ref()); err == nil {
 			c = c.withLanding(&l)
 		}
+		if pr, err := s.store.SubTicketProgress(ctx, p.Slug); err == nil {
+			c = c.withProgress(pr) // a parent's card keeps its progress
+		}
 		buf.Reset()
 		if err := s.pages[""].ExecuteTemplate(&buf, "card", c); err != nil {
 			return err
