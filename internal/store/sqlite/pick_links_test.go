@@ -275,3 +275,33 @@ func TestNotWaiting_MatchesTheTriggers(t *testing.T) {
 		t.Errorf("the trigger tickets_queue_waits does not run sqlstore.NotWaiting:\n%s\nwant in it:\n%s", sqlText, pred)
 	}
 }
+
+// TestLinks_UseIndexes guards the plans the links' cost depends on: the
+// queue triggers still seek tickets_pick in order (no sort), checking
+// each candidate's links by index, and status's list of waiting tickets
+// starts from the links, never from every ticket in flight.
+func TestLinks_UseIndexes(t *testing.T) {
+	t.Parallel()
+	db := openTest(t)
+	seek := `SELECT project_id, rowid, number, title, state, sub_state, priority, queue_class FROM tickets t
+		WHERE project_id = ? AND queue_class > 0 AND ` + sqlstore.NotWaiting("t") + `
+		ORDER BY queue_class, priority, queue_key, number LIMIT 1`
+	plan := queryPlan(t, db, seek, "p")
+	for _, want := range []string{"SEARCH t USING INDEX tickets_pick (project_id=? AND queue_class>?)",
+		"USING COVERING INDEX sqlite_autoindex_ticket_links_1 (ticket_id=? AND kind=?)",
+		"USING COVERING INDEX ticket_links_other (other_id=? AND kind=?)"} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("the queue's seek does not %q:\n%s", want, plan)
+		}
+	}
+	if strings.Contains(plan, "TEMP B-TREE") || strings.Contains(plan, "SCAN t") {
+		t.Errorf("the queue's seek sorts or scans:\n%s", plan)
+	}
+	plan = queryPlan(t, db, db.WaitingQuery(), 10)
+	if strings.Contains(plan, "tickets_state") || strings.Contains(plan, "SCAN t") {
+		t.Errorf("WaitingTickets reads tickets by state, not from the links:\n%s", plan)
+	}
+	if !strings.Contains(plan, "SEARCH t USING INDEX sqlite_autoindex_tickets_1 (id=?)") {
+		t.Errorf("WaitingTickets does not look its tickets up by id:\n%s", plan)
+	}
+}

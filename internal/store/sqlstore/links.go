@@ -212,19 +212,29 @@ func (db *DB) CreateSubTickets(ctx context.Context, s store.SubTickets) ([]board
 }
 
 // waitingQuery lists the tickets agents would work on that wait, driven
-// by the links so that a board without them reads nothing.
-const waitingQuery = `SELECT ` + ticketColumns + ticketFrom + `
-	WHERE t.id IN (SELECT l.ticket_id FROM ticket_links l JOIN tickets o ON o.id = l.other_id
+// by the links (joined in that order: reading tickets by state first
+// would read every ticket in flight), so that a board without links reads
+// nothing.
+func (db *DB) waitingQuery() string {
+	return `SELECT ` + ticketColumns + ` FROM (
+		SELECT l.ticket_id AS id FROM ticket_links l JOIN tickets o ON o.id = l.other_id
 			WHERE l.kind = 'blocked_by' AND o.state <> 'DONE'
 		UNION SELECT l.other_id FROM ticket_links l JOIN tickets o ON o.id = l.ticket_id
-			WHERE l.kind = 'parent' AND o.state <> 'DONE')
-	AND t.state IN ('RESEARCH', 'IN_PROGRESS') AND t.sub_state <> 'blocked' AND p.active
+			WHERE l.kind = 'parent' AND o.state <> 'DONE') w
+	` + db.d.JoinInOrder + ` tickets t ON t.id = w.id
+	JOIN projects p ON p.id = t.project_id
+	WHERE t.state IN ('RESEARCH', 'IN_PROGRESS') AND t.sub_state <> 'blocked' AND p.active
 	ORDER BY p.slug, t.number LIMIT ?`
+}
+
+// WaitingQuery returns the query of WaitingTickets, for the engines'
+// query-plan tests.
+func (db *DB) WaitingQuery() string { return db.waitingQuery() }
 
 // WaitingTickets lists the first limit tickets agents would work on but
 // that wait for a blocker or a sub-ticket.
 func (db *DB) WaitingTickets(ctx context.Context, limit int) ([]board.Ticket, error) {
-	rows, err := db.queryContext(ctx, waitingQuery, limit)
+	rows, err := db.queryContext(ctx, db.waitingQuery(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("list waiting tickets: %w", err)
 	}
