@@ -120,3 +120,13 @@ func (s timedSource) Spend(ctx context.Context, slug string, since time.Time) (s
 	defer s.mark("spend", time.Now())
 	return s.db.Spend(ctx, slug, since)
 }
+
+func (s timedSource) WaitingTickets(ctx context.Context, limit int) ([]board.Ticket, error) {
+	defer s.mark("waiting", time.Now())
+	return s.db.WaitingTickets(ctx, limit)
+}
+
+func (s timedSource) TicketLinks(ctx context.Context, ref board.Ref) (board.Links, error) {
+	defer s.mark("links", time.Now())
+	return s.db.TicketLinks(ctx, ref)
+}

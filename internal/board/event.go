@@ -17,6 +17,10 @@ const (
 	EventTicketCreated   EventType = "ticket.created"
 	EventTicketUpdated   EventType = "ticket.updated"
 	EventTicketMoved     EventType = "ticket.moved"
+	// EventTicketLinked and EventTicketUnlinked are a dependency (Link)
+	// added to or removed from a ticket.
+	EventTicketLinked    EventType = "ticket.linked"
+	EventTicketUnlinked  EventType = "ticket.unlinked"
 	EventCommentAdded    EventType = "comment.added"
 	EventCommentResolved EventType = "comment.resolved"
 	EventApprovalAsked   EventType = "approval.requested"

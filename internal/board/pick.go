@@ -12,6 +12,9 @@ type Candidate struct {
 	// LastHumanComment is when the newest unresolved human comment on the
 	// ticket was written; zero when there is none.
 	LastHumanComment time.Time
+	// Waiting reports that the ticket waits for another one: a blocker
+	// or a sub-ticket of it that is not DONE (Links.Waiting).
+	Waiting bool
 }
 
 // PickClass is the reason a ticket is picked. Lower classes win.
@@ -51,12 +54,13 @@ type Pick struct {
 }
 
 // Classify returns the pick class of c, or ClassNone when an agent should not
-// work on it now (wrong state, or blocked waiting on a person). A BACKLOG
+// work on it now (wrong state, blocked waiting on a person, or waiting for
+// another ticket). A BACKLOG
 // ticket is ClassBacklog when takeBacklog is set: its project lets agents
 // take BACKLOG tickets by themselves (AgentSettings.TakeBacklog).
 func Classify(c Candidate, takeBacklog bool) PickClass {
 	t := c.Ticket
-	if t.SubState == SubBlocked {
+	if t.SubState == SubBlocked || c.Waiting {
 		return ClassNone
 	}
 	switch {

@@ -42,6 +42,7 @@ const (
 	TaskFeedback  TaskKind = "feedback"  // address a person's requested changes
 	TaskReply     TaskKind = "reply"     // continue after a person answered
 	TaskConflict  TaskKind = "conflict"  // bring the default branch in and resolve its conflicts
+	TaskVerify    TaskKind = "verify"    // every sub-ticket is DONE: check the whole and submit it
 )
 
 // Run is one agent run on one ticket in one heartbeat.

@@ -29,6 +29,8 @@ type Board interface {
 	// landed stays DONE (board.CheckLeaveDone).
 	Landing(ctx context.Context, ref board.Ref) (board.Landing, error)
 	RequestStop(ctx context.Context, ref board.Ref, by string) (board.Run, error)
+	// Links: ticket_link, ticket_create's parent, ticket_show's links.
+	store.Links
 }
 
 // PersonTools returns the board tools of a person's MCP client: the
@@ -52,7 +54,8 @@ func PersonTools(b Board, author string, run RunNow) []tool.Tool {
 		p.tool("ticket_create", false, "Create a ticket in a project. It starts in BACKLOG unless state says RESEARCH (the agent starts researching it).",
 			`{"type":"object","properties":{"project":{"type":"string","description":"project slug"},"title":{"type":"string"},`+
 				`"description":{"type":"string","description":"Markdown"},"criteria":{"type":"array","items":{"type":"string"},"description":"acceptance criteria"},`+
-				`"priority":{"type":"string","enum":["urgent","high","medium","low","none"]},"state":{"type":"string","enum":["BACKLOG","RESEARCH"]}},`+
+				`"priority":{"type":"string","enum":["urgent","high","medium","low","none"]},"state":{"type":"string","enum":["BACKLOG","RESEARCH"]},`+
+				`"parent":{"type":"string","description":"make it a sub-ticket of this ticket (slug#n, same project)"}},`+
 				`"required":["project","title"],"additionalProperties":false}`, p.create),
 		p.tool("ticket_comment", false, "Comment on a ticket as a person. On a ticket blocked on a question this is the answer that unblocks it.",
 			`{"type":"object","properties":{"ticket":{"type":"string","description":"the ticket, as slug#n"},"content":{"type":"string","description":"Markdown"}},"required":["ticket","content"],"additionalProperties":false}`, p.comment),
@@ -65,6 +68,7 @@ func PersonTools(b Board, author string, run RunNow) []tool.Tool {
 			`{"type":"object","properties":{"ticket":{"type":"string","description":"the ticket, as slug#n"},`+
 				`"to":{"type":"string","enum":["BACKLOG","RESEARCH","IN_PROGRESS","VERIFICATION","DONE"]},`+
 				`"feedback":{"type":"string","description":"what to change, when sending work back from VERIFICATION"}},"required":["ticket","to"],"additionalProperties":false}`, p.move),
+		p.linkTool(),
 	}, p.runTools()...)
 }
 
@@ -196,7 +200,12 @@ func (p *person) show(ctx context.Context, raw json.RawMessage) (tool.Result, er
 	if err != nil {
 		return tool.Result{}, err
 	}
-	return jsonResult(view.NewTicketDetail(t, cs, runs))
+	d := view.NewTicketDetail(t, cs, runs)
+	if err := d.LoadLinks(ctx, p.b, ref); err != nil {
+		return tool.Result{}, err
+	}
+	d.NotRun = d.WithWaiting(nil)
+	return jsonResult(d)
 }
 
 func (p *person) create(ctx context.Context, raw json.RawMessage) (tool.Result, error) {
@@ -207,6 +216,7 @@ func (p *person) create(ctx context.Context, raw json.RawMessage) (tool.Result, 
 		Criteria    []string `json:"criteria"`
 		Priority    string   `json:"priority"`
 		State       string   `json:"state"`
+		Parent      string   `json:"parent"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return tool.Result{}, err
@@ -231,7 +241,12 @@ func (p *person) create(ctx context.Context, raw json.RawMessage) (tool.Result, 
 	if err := board.CheckNew(t); err != nil {
 		return tool.Result{}, err
 	}
-	t, err := p.b.CreateTicket(ctx, t, board.Human)
+	var err error
+	if a.Parent != "" {
+		t, err = p.createChild(ctx, t, a.Parent)
+	} else {
+		t, err = p.b.CreateTicket(ctx, t, board.Human)
+	}
 	if err != nil {
 		return tool.Result{}, err
 	}

@@ -154,7 +154,7 @@ func (a *app) ticketTools(ctx context.Context, s store.Store, o mcpOptions) ([]t
 	}
 	return tickettool.New(tickettool.Config{
 		Board: s, Ref: ref, Author: "bonsai", Exec: ex, Base: workspace.Remote + "/" + p.DefaultBranch,
-		Verify: p.Agent.Verify,
+		Verify: p.Agent.Verify, Task: mcpTask(t),
 	}).Tools(), nil
 }
 
@@ -172,3 +172,12 @@ func (a *app) mcpHandler(ctx context.Context, s store.Store, log *slog.Logger) (
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// mcpTask is the task the ticket tools of an engine's MCP server serve: a
+// ticket in RESEARCH is researched (ticket_split is among its tools).
+func mcpTask(t board.Ticket) board.TaskKind {
+	if t.State == board.Research {
+		return board.TaskResearch
+	}
+	return board.TaskImplement
+}

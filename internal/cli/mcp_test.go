@@ -103,7 +103,7 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) string {
 
 // personSession works the board as a person over cs, as the CLI would.
 func personSession(t *testing.T, ta *testApp, cs *mcp.ClientSession) {
-	if got, want := toolNames(t, cs), "attachment_read projects_list ticket_ask ticket_attach ticket_attachments ticket_comment ticket_create ticket_move ticket_plan ticket_run ticket_show ticket_stop tickets_list"; got != want {
+	if got, want := toolNames(t, cs), "attachment_read projects_list ticket_ask ticket_attach ticket_attachments ticket_comment ticket_create ticket_link ticket_move ticket_plan ticket_run ticket_show ticket_stop tickets_list"; got != want {
 		t.Errorf("tools = %s, want %s", got, want)
 	}
 	if out, isErr := callTool(t, cs, "projects_list", nil); isErr || !strings.Contains(out, `"slug": "demo"`) {

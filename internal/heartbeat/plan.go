@@ -102,6 +102,9 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 					p.Task = board.TaskConflict
 				}
 			}
+			if p.Task, err = verifyTask(ctx, h.opts.Store, pk.Ticket, p.Task); err != nil {
+				return nil, err
+			}
 			plans = append(plans, p)
 		}
 	}

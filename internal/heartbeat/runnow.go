@@ -23,6 +23,7 @@ type pickStore interface {
 	Ticket(ctx context.Context, ref board.Ref) (board.Ticket, error)
 	Project(ctx context.Context, slug string) (board.Project, error)
 	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
+	linkReader
 }
 
 // pickOne returns the pick of ticket ref (Options.Ticket): the ticket and the class the
@@ -51,6 +52,13 @@ func pickOne(ctx context.Context, st pickStore, ref board.Ref) ([]board.Pick, er
 		if cm.AuthorType == board.Human && !cm.Resolved && cm.CreatedAt.After(c.LastHumanComment) {
 			c.LastHumanComment = cm.CreatedAt
 		}
+	}
+	ls, err := st.TicketLinks(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if w := ls.WaitingText(); w != "" {
+		return nil, &NotRunnableError{ref, "it " + w + "; it runs once they are DONE (or: bonsai ticket unlink)"}
 	}
 	class := board.Classify(c, proj.Agent.TakeBacklog)
 	if class == board.ClassNone {

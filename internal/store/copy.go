@@ -46,6 +46,7 @@ var CopyTables = []Table{
 		"last_ticket_number created_at updated_at", Int, "take_backlog", Bool, "settings", JSON)},
 	{Name: "tickets", Columns: cols("id project_id", Text, "number", Int, "title description", Text, "criteria", JSON,
 		"plan state sub_state", Text, "priority", Int, "branch", Text, "created_at updated_at", Int)},
+	{Name: "ticket_links", Columns: cols("ticket_id other_id kind", Text, "created_at", Int)},
 	{Name: "transcript_lines", Columns: cols("ticket_id", Text, "n", Int, "line", Text)},
 	{Name: "comments", Ordered: true, Columns: cols("id ticket_id author_type author_name kind content", Text,
 		"resolved", Bool, "created_at", Int)},

@@ -24,6 +24,7 @@ import (
 // in UTC with millisecond precision; a change that changes nothing writes
 // no event.
 type Store interface {
+	Links
 	// CreateProject validates p, assigns its ID and timestamps and stores it.
 	CreateProject(ctx context.Context, p board.Project) (board.Project, error)
 	// Project returns the project with the given slug, archived or not.

@@ -29,7 +29,10 @@ type Status struct {
 	// person's answer, by project and number; BlockedTotal counts them all.
 	Blocked      []Ticket `json:"blocked"`
 	BlockedTotal int      `json:"blockedTotal"`
-	SpendToday   Spend    `json:"spendToday"`
+	// Waiting are the first BlockedShown tickets agents would work on
+	// that wait for a blocker or a sub-ticket not DONE yet.
+	Waiting    []WaitingTicket `json:"waiting"`
+	SpendToday Spend           `json:"spendToday"`
 	// Models says, for each model the active projects use, whether agents
 	// can reach it: a missing key or setting is named before a beat fails.
 	Models     []ModelStatus `json:"models"`
@@ -78,6 +81,8 @@ type StatusSource interface {
 	RecentRuns(ctx context.Context, limit int) ([]board.Run, error)
 	RunningRuns(ctx context.Context) ([]board.Run, error)
 	Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error)
+	WaitingTickets(ctx context.Context, limit int) ([]board.Ticket, error)
+	LinksReader
 }
 
 // StatusOptions is what LoadStatus needs besides the store.
@@ -112,7 +117,7 @@ type StatusOptions struct {
 func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status, error) {
 	now := o.Now
 	v := Status{Heartbeat: o.Heartbeat, Projects: []ProjectSummary{}, Queue: []QueueEntry{},
-		Running: []Run{}, Blocked: []Ticket{}, RecentRuns: []Run{}, Models: []ModelStatus{}, Warnings: []Warning{}, Blockers: []Blocker{}}
+		Running: []Run{}, Blocked: []Ticket{}, Waiting: []WaitingTicket{}, RecentRuns: []Run{}, Models: []ModelStatus{}, Warnings: []Warning{}, Blockers: []Blocker{}}
 	ovs, err := src.Overview(ctx, store.ProjectFilter{})
 	if err != nil {
 		return v, err
@@ -163,6 +168,9 @@ func LoadStatus(ctx context.Context, src StatusSource, o StatusOptions) (Status,
 		if v.BlockedTotal, err = src.CountTickets(ctx, store.TicketFilter{Blocked: true}); err != nil {
 			return v, err
 		}
+	}
+	if v.Waiting, err = loadWaiting(ctx, src); err != nil {
+		return v, err
 	}
 	running, err := src.RunningRuns(ctx)
 	if err != nil {

@@ -47,9 +47,12 @@ func LoadTicketDetail(ctx context.Context, s store.Store, ref board.Ref,
 	default:
 		return TicketDetail{}, board.Project{}, err
 	}
+	if err := d.LoadLinks(ctx, s, ref); err != nil {
+		return TicketDetail{}, board.Project{}, err
+	}
 	if AgentsWorkOn(t) {
 		bs, facts := blockers(p)
-		d.NotRun = NotRun(d.Ref, facts, bs)
+		d.NotRun = d.WithWaiting(NotRun(d.Ref, facts, bs))
 	}
 	return d, p, nil
 }

@@ -62,6 +62,9 @@ type TicketDetail struct {
 	// Attachments are the files on the ticket and its comments, oldest
 	// first (docs/attachments.md).
 	Attachments []board.Attachment `json:"attachments,omitempty"`
+	// Links are its parent, sub-tickets and blockers (LoadLinks); nil
+	// when it has none.
+	Links *board.Links `json:"links,omitempty"`
 }
 
 // NewTicketDetail returns the view of a ticket with its comments and runs.

@@ -36,6 +36,8 @@ type newTicketInput struct {
 	Criteria    []string `json:"criteria"`
 	Priority    *int     `json:"priority"`
 	State       string   `json:"state"`
+	// Parent, when set, makes the ticket a sub-ticket of this one.
+	Parent string `json:"parent"`
 }
 
 // createTicket validates in and creates the ticket in project slug.
@@ -54,6 +56,9 @@ func (s *Server) createTicket(ctx context.Context, slug string, in newTicketInpu
 	}
 	if err := board.CheckNew(t); err != nil {
 		return board.Ticket{}, err
+	}
+	if in.Parent != "" {
+		return s.createChild(ctx, t, in.Parent)
 	}
 	return s.store.CreateTicket(ctx, t, board.Human)
 }
@@ -203,6 +208,10 @@ func (s *Server) loadTicketDetail(ctx context.Context, ref board.Ref) (view.Tick
 	if d.Attachments, err = s.store.Attachments(ctx, ref); err != nil {
 		return view.TicketDetail{}, err
 	}
+	if err := d.LoadLinks(ctx, s.store, ref); err != nil {
+		return view.TicketDetail{}, err
+	}
+	d.NotRun = d.WithWaiting(nil) // the page adds the project's blockers
 	if p, err := s.store.Project(ctx, ref.Project); err == nil {
 		l, err := s.store.Landing(ctx, ref)
 		switch {

@@ -35,6 +35,8 @@ type card struct {
 	LandFailed bool
 	// Thumb is the URL of the ticket's first picture, "" for none.
 	Thumb string
+	// Progress is a parent's sub-tickets done, e.g. "2/3 done".
+	Progress string
 }
 
 // prBadge is what a card shows of a ticket's pull request.
@@ -139,6 +141,10 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
 	for i := range ls {
 		landings[ls[i].Ref.Number] = &ls[i]
 	}
+	progress, err := s.store.SubTicketProgress(ctx, p.Slug)
+	if err != nil {
+		return err
+	}
 	v := boardView{Project: p, Query: strings.TrimSpace(r.URL.Query().Get("q")), Cursor: cursor}
 	q := strings.ToLower(v.Query)
 	byState := map[board.State][]*board.Ticket{}
@@ -152,7 +158,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
 		slices.SortFunc(ptrs, cardOrder)
 		col := column{State: st, Total: len(ptrs)}
 		for _, t := range ptrs[:min(len(ptrs), columnLimit)] {
-			col.Cards = append(col.Cards, s.card(*t).withLanding(landings[t.Number]).withThumb(thumbs[t.ID]))
+			col.Cards = append(col.Cards, s.card(*t).withLanding(landings[t.Number]).withThumb(thumbs[t.ID]).withProgress(progress))
 		}
 		v.Columns = append(v.Columns, col)
 	}
@@ -222,6 +228,9 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) error {
 		c := s.card(*t)
 		if l, err := s.store.Landing(ctx, t.Ref()); err == nil {
 			c = c.withLanding(&l)
+		}
+		if pr, err := s.store.SubTicketProgress(ctx, p.Slug); err == nil {
+			c = c.withProgress(pr) // a parent's card keeps its progress
 		}
 		buf.Reset()
 		if err := s.pages[""].ExecuteTemplate(&buf, "card", c); err != nil {

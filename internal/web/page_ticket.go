@@ -27,6 +27,8 @@ type ticketForms struct {
 	RunErr string
 	// ReopenNote and ReopenErr are the failed "Reopen as follow-up".
 	ReopenNote, ReopenErr string
+	// LinkOther and LinkErr are the failed link form.
+	LinkOther, LinkErr string
 }
 
 type editFormValues struct {
@@ -117,7 +119,7 @@ func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView,
 		if s.opts.Facts != nil {
 			facts = s.opts.Facts()
 		}
-		v.NotRun = view.NotRun(d.Ref, facts, s.blockers(ctx))
+		v.NotRun = d.WithWaiting(view.NotRun(d.Ref, facts, s.blockers(ctx)))
 	}
 	v.Forms.Edit = editFormValues{Title: d.Title, Description: d.Description,
 		Criteria: strings.Join(d.Criteria, "\n"), Priority: d.Priority, UpdatedAt: d.UpdatedAt.UnixMilli()}

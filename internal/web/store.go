@@ -12,6 +12,7 @@ import (
 // the UI is a full client of the board (people edit, archive and unarchive
 // projects from it), but it never starts runs or resolves comments.
 type Store interface {
+	store.Links
 	CreateProject(ctx context.Context, p board.Project) (board.Project, error)
 	Project(ctx context.Context, slug string) (board.Project, error)
 	Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error)

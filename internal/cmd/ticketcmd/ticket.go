@@ -31,12 +31,14 @@ work landed stays DONE; 'ticket reopen' opens a follow-up of it.`,
 	}
 	cmd.AddCommand(newTicketAddCmd(a), newTicketListCmd(a), newTicketShowCmd(a, w.Blockers), newTicketEditCmd(a),
 		newTicketMoveCmd(a, w.Approve), newTicketApproveCmd(a, w.Approve), newTicketLandCmd(a, w.Approve), newTicketReturnCmd(a), newTicketAllowCmd(a), newTicketDenyCmd(a),
-		newTicketStopCmd(a), newTicketRunCmd(a, w.RunNow), newTicketTranscriptCmd(a), newTicketReopenCmd(a))
+		newTicketStopCmd(a), newTicketRunCmd(a, w.RunNow), newTicketTranscriptCmd(a), newTicketReopenCmd(a),
+		newTicketLinkCmd(a), newTicketUnlinkCmd(a))
 	return cmd
 }
 
 type ticketAddOptions struct {
 	description, descriptionFile, state string
+	parent                              string
 	criteria, attach                    []string
 	priority                            int
 }
@@ -74,7 +76,11 @@ func newTicketAddCmd(a *cmdkit.App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			t, err = s.CreateTicket(cmd.Context(), t, board.Human)
+			if o.parent != "" {
+				t, err = createChild(cmd, s, t, o.parent)
+			} else {
+				t, err = s.CreateTicket(cmd.Context(), t, board.Human)
+			}
 			if err != nil {
 				return err
 			}
@@ -90,6 +96,7 @@ func newTicketAddCmd(a *cmdkit.App) *cobra.Command {
 	o.priority = board.DefaultPriority
 	cmdkit.AddPriorityFlag(f, &o.priority)
 	f.StringVar(&o.state, "state", "BACKLOG", "starting state: BACKLOG, RESEARCH or IN_PROGRESS")
+	f.StringVar(&o.parent, "parent", "", "create it as a sub-ticket of this ticket, e.g. demo#3 (which then waits for it)")
 	cmd.MarkFlagsMutuallyExclusive("description", "description-file")
 	return cmd
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
+	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/tool"
 )
 
@@ -17,6 +18,9 @@ type Board interface {
 	UpdateTicket(ctx context.Context, ref board.Ref, u board.TicketPatch, actor board.Actor) (board.Ticket, error)
 	MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error)
 	Runs(ctx context.Context, ref board.Ref) ([]board.Run, error)
+	// TicketLinks and CreateSubTickets are ticket_split's.
+	TicketLinks(ctx context.Context, ref board.Ref) (board.Links, error)
+	CreateSubTickets(ctx context.Context, s store.SubTickets) ([]board.Ticket, error)
 }
 
 // DefaultVerifyTimeout bounds the project's verify command, like the bash
@@ -45,6 +49,12 @@ type Config struct {
 	Update func(ctx context.Context) (conflicts []string, help string, err error)
 	// VerifyTimeout bounds Verify; zero means DefaultVerifyTimeout.
 	VerifyTimeout time.Duration
+	// Task is what the run is for: ticket_split is among the tools of a
+	// research task only.
+	Task board.TaskKind
+	// SplitState is the state ticket_split's sub-tickets start in; empty
+	// means IN_PROGRESS. RESEARCH where a person approves each plan.
+	SplitState board.State
 	// RunUsage reports the usage of the current run so far (every
 	// response, the current one included), for the verification summary;
 	// nil counts zero.
@@ -65,6 +75,8 @@ type Effects struct {
 	MovedTo board.State
 	// Planned reports whether the agent saved a plan.
 	Planned bool
+	// Split are the sub-tickets the agent created with ticket_split.
+	Split []board.Ref
 }
 
 // Session holds the ticket tools of one run and what they did.
@@ -86,9 +98,14 @@ func New(cfg Config) *Session {
 	return &Session{cfg: cfg}
 }
 
-// Tools returns ticket_comment, ticket_ask, ticket_plan and ticket_move.
+// Tools returns ticket_comment, ticket_ask, ticket_plan and ticket_move,
+// and ticket_split in a research task.
 func (s *Session) Tools() []tool.Tool {
-	return []tool.Tool{s.commentTool(), s.askTool(), s.planTool(), s.moveTool()}
+	ts := []tool.Tool{s.commentTool(), s.askTool(), s.planTool(), s.moveTool()}
+	if s.cfg.Task == board.TaskResearch {
+		ts = append(ts, s.splitTool())
+	}
+	return ts
 }
 
 // Effects returns what the tools did so far.

@@ -47,6 +47,8 @@ func fill(t *testing.T, s store.Store) {
 		must(err)
 		tks = append(tks, tk)
 	}
+	must(s.LinkTickets(ctx, board.Link{Ticket: tks[1].Ref(), Other: tks[0].Ref(), Kind: board.LinkBlockedBy}, board.Human))
+	must(s.LinkTickets(ctx, board.Link{Ticket: tks[3].Ref(), Other: tks[2].Ref(), Kind: board.LinkParent}, board.Human))
 	for i := range 3 {
 		_, err := s.AddComment(ctx, tks[2].Ref(), board.Comment{AuthorType: board.Human, AuthorName: "ann", Kind: board.KindNote,
 			Content: "same millisecond " + string(rune('a'+i))})

@@ -14,22 +14,21 @@ import (
 // for a project whose agents work several at once (board.AgentSettings.
 // MaxAgents). Its filter is nextPickable; the BACKLOG class counts only
 // where the project takes its backlog, as in Pick.
-const nextPicksQuery = `SELECT ` + ticketColumns + `, t.queue_class` + ticketFrom + `
+var nextPicksQuery = `SELECT ` + ticketColumns + `, t.queue_class` + ticketFrom + `
 	WHERE p.slug = ? AND p.active = ? AND ` + nextPickable + `
 	ORDER BY t.queue_class, t.priority, t.queue_key, t.number
 	LIMIT ?`
 
 // nextPickable is what NextPicks asks of a ticket t of project p: a
 // class of the pick policy, no lease, no running run, and nextUnblocked.
-const nextPickable = `t.queue_class > 0 AND (t.queue_class < 5 OR p.take_backlog = ?)
+var nextPickable = `t.queue_class > 0 AND (t.queue_class < 5 OR p.take_backlog = ?)
 	AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.ticket_id = t.id)
 	AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.ticket_id = t.id AND r.status = 'running')` + nextUnblocked
 
-// nextUnblocked is the place of the rule that a ticket waiting on
-// another ticket (blocked-by, issue 31) is not picked: the one predicate
-// on t that the pick queries apply, as " AND …". Empty until that rule
-// lands.
-const nextUnblocked = ``
+// nextUnblocked is the rule that a ticket waiting on another ticket (a
+// blocker or a sub-ticket not DONE) is not picked, the one NotWaiting
+// the queue's triggers apply too.
+var nextUnblocked = ` AND ` + NotWaiting("t")
 
 // NextPicks returns up to n tickets of the active project slug in the
 // pick policy's order, with their pick classes, leaving out those leased

@@ -36,7 +36,7 @@ func scanRun(s scanner) (board.Run, error) {
 // validTask reports whether k is a known task kind.
 func validTask(k board.TaskKind) bool {
 	switch k {
-	case board.TaskResearch, board.TaskImplement, board.TaskFeedback, board.TaskReply, board.TaskConflict:
+	case board.TaskResearch, board.TaskImplement, board.TaskFeedback, board.TaskReply, board.TaskConflict, board.TaskVerify:
 		return true
 	}
 	return false

@@ -14,6 +14,30 @@ var manyAgentsCases = []testCase{
 	{"NextPicksOrder", testNextPicksOrder},
 	{"NextPicksBacklog", testNextPicksBacklog},
 	{"LeasesPerProject", testLeasesPerProject},
+	{"NextPicksWaiting", testNextPicksWaiting},
+}
+
+// testNextPicksWaiting: NextPicks passes over a ticket whose blocker or
+// sub-ticket is not DONE, as Pick does, and lists it once they are.
+func testNextPicksWaiting(t *testing.T, s store.Store, clock *clock) {
+	mustProject(t, s, "demo")
+	blocked := ticketIn(t, s, "demo", board.InProgress)
+	clock.tick()
+	blocker := ticketIn(t, s, "demo", board.InProgress)
+	clock.tick()
+	parent := ticketIn(t, s, "demo", board.InProgress)
+	clock.tick()
+	child := ticketIn(t, s, "demo", board.InProgress)
+	mustLink(t, s, blocked, board.LinkBlockedBy, blocker)
+	mustLink(t, s, child, board.LinkParent, parent)
+	ip := " " + board.ClassInProgress.String()
+	same(t, "NextPicks with a blocked ticket and a parent", nextRefs(t, s, "demo", 10),
+		[]string{blocker.Ref().String() + ip, child.Ref().String() + ip})
+
+	mustMove(t, s, blocker.Ref(), board.Verification, board.Agent)
+	mustMove(t, s, blocker.Ref(), board.Done, board.Human)
+	same(t, "NextPicks once the blocker is DONE", nextRefs(t, s, "demo", 10),
+		[]string{blocked.Ref().String() + ip, child.Ref().String() + ip})
 }
 
 // nextRefs lists NextPicks' answer as "ref class".

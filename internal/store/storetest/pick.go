@@ -74,6 +74,11 @@ func checkPolicy(t *testing.T, s store.Store) {
 					c.LastHumanComment = cm.CreatedAt
 				}
 			}
+			ls, err := s.TicketLinks(ctx, tk.Ref())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Waiting = len(ls.Waiting()) > 0
 			cands = append(cands, c)
 		}
 		if pick, ok := board.PickTicket(cands, p.Agent.TakeBacklog); ok {

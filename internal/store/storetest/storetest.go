@@ -24,6 +24,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Run", runCases},
 		{"Event", eventCases},
 		{"Pick", pickCases},
+		{"Links", linkCases},
 		{"Notify", notifyCases},
 		{"Schedule", scheduleCases},
 		{"Lease", leaseCases},

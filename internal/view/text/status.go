@@ -69,6 +69,9 @@ func WriteStatus(w io.Writer, v view.Status, now time.Time) error {
 			fmt.Fprintf(w, "  …and %d more (bonsai status --json lists the first %d)\n", more, view.BlockedShown)
 		}
 	}
+	if err := writeWaiting(w, v.Waiting); err != nil {
+		return err
+	}
 	if len(v.Running) > 0 {
 		fmt.Fprintln(w, "\nRUNNING")
 		t = NewTable(w)

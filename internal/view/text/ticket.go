@@ -53,6 +53,7 @@ func WriteTicket(w io.Writer, d view.TicketDetail, mode board.PermissionMode, no
 		fmt.Fprintf(w, "Not run: %s\n", termsafe.Line(why))
 	}
 	writeLanding(w, d, now)
+	writeLinks(w, d)
 	if strings.TrimSpace(t.Description) != "" {
 		fmt.Fprintf(w, "\n%s\n", Plain(t.Description))
 	}

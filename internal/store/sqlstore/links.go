@@ -1,0 +1,268 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// NotWaiting returns the SQL condition that the ticket of alias (a row of
+// tickets, e.g. "t") does not wait: no blocker of it and no sub-ticket of
+// it is other than DONE. It is the rule of board.Candidate.Waiting, the
+// same text the queue's triggers run (migration ticket_links), for any
+// query that lists the tickets an agent may take.
+func NotWaiting(alias string) string {
+	return strings.NewReplacer("T.", alias+".").Replace(`NOT EXISTS (SELECT 1 FROM ticket_links wl JOIN tickets wo ON wo.id = wl.other_id
+		WHERE wl.ticket_id = T.id AND wl.kind = 'blocked_by' AND wo.state <> 'DONE')
+	AND NOT EXISTS (SELECT 1 FROM ticket_links wl JOIN tickets wo ON wo.id = wl.ticket_id
+		WHERE wl.other_id = T.id AND wl.kind = 'parent' AND wo.state <> 'DONE')`)
+}
+
+// projectLinks reads every link of a project, for board.CheckLink.
+func projectLinks(ctx context.Context, q queryer, projectID, slug string) ([]board.Link, error) {
+	rows, err := q.queryContext(ctx, `SELECT a.number, b.number, l.kind FROM ticket_links l
+		JOIN tickets a ON a.id = l.ticket_id JOIN tickets b ON b.id = l.other_id
+		WHERE a.project_id = ?`, projectID)
+	if err != nil {
+		return nil, fmt.Errorf("read links: %w", err)
+	}
+	return collect(rows, func(s scanner) (board.Link, error) {
+		l := board.Link{Ticket: board.Ref{Project: slug}, Other: board.Ref{Project: slug}}
+		err := s.Scan(&l.Ticket.Number, &l.Other.Number, &l.Kind)
+		return l, err
+	})
+}
+
+// LinkTickets adds l after board.CheckLink; an existing link changes
+// nothing.
+func (db *DB) LinkTickets(ctx context.Context, l board.Link, actor board.Actor) error {
+	if !actor.Valid() {
+		return board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, l.Ticket)
+		if err != nil {
+			return err
+		}
+		o, err := getTicket(ctx, tx, l.Other)
+		if err != nil {
+			return err
+		}
+		existing, err := projectLinks(ctx, tx, t.ProjectID, t.ProjectSlug)
+		if err != nil {
+			return err
+		}
+		for _, e := range existing {
+			if e == l {
+				return nil
+			}
+		}
+		if err := board.CheckLink(l, existing); err != nil {
+			return err
+		}
+		return tx.insertLink(t, o, l.Kind, actor)
+	})
+	return wrap(err, "link %s to %s", l.Ticket, l.Other)
+}
+
+// insertLink stores the link (t, o, kind) and its ticket.linked event.
+func (tx *tx) insertLink(t, o board.Ticket, kind board.LinkKind, actor board.Actor) error {
+	if _, err := tx.exec(`INSERT INTO ticket_links (ticket_id, other_id, kind, created_at) VALUES (?, ?, ?, ?)`,
+		t.ID, o.ID, string(kind), tx.nowMs()); err != nil {
+		return err
+	}
+	return tx.event(board.EventTicketLinked, t.ProjectID, t.ID, actor,
+		map[string]any{"ref": t.Ref().String(), "other": o.Ref().String(), "kind": kind})
+}
+
+// UnlinkTickets removes l; ENOTFOUND when there is no such link.
+func (db *DB) UnlinkTickets(ctx context.Context, l board.Link, actor board.Actor) error {
+	if !actor.Valid() {
+		return board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	}
+	if !l.Kind.Valid() {
+		return board.Errorf(board.EINVALID, "unknown link kind %q; use blocked_by or parent", l.Kind)
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		t, err := getTicket(ctx, tx, l.Ticket)
+		if err != nil {
+			return err
+		}
+		o, err := getTicket(ctx, tx, l.Other)
+		if err != nil {
+			return err
+		}
+		res, err := tx.exec(`DELETE FROM ticket_links WHERE ticket_id = ? AND other_id = ? AND kind = ?`, t.ID, o.ID, string(l.Kind))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err != nil {
+				return err
+			}
+			return board.Errorf(board.ENOTFOUND, "%s has no %s link to %s", l.Ticket, l.Kind, l.Other)
+		}
+		return tx.event(board.EventTicketUnlinked, t.ProjectID, t.ID, actor,
+			map[string]any{"ref": t.Ref().String(), "other": o.Ref().String(), "kind": l.Kind})
+	})
+	return wrap(err, "unlink %s from %s", l.Ticket, l.Other)
+}
+
+// linkedQuery reads the tickets linked to one ticket: its own links
+// (blockers, parent) with the other side, then the links to it (the
+// tickets it blocks, its sub-tickets) with their tickets. Each row is the
+// direction (0 own, 1 to it), the kind and the linked ticket.
+const linkedQuery = `SELECT 0, l.kind, o.number, o.title, o.state FROM ticket_links l
+		JOIN tickets o ON o.id = l.other_id WHERE l.ticket_id = ?
+	UNION ALL
+	SELECT 1, l.kind, o.number, o.title, o.state FROM ticket_links l
+		JOIN tickets o ON o.id = l.ticket_id WHERE l.other_id = ?
+	ORDER BY 3`
+
+// TicketLinks returns a ticket's links in both directions.
+func (db *DB) TicketLinks(ctx context.Context, ref board.Ref) (board.Links, error) {
+	t, err := getTicket(ctx, db, ref)
+	if err != nil {
+		return board.Links{}, err
+	}
+	rows, err := db.queryContext(ctx, linkedQuery, t.ID, t.ID)
+	if err != nil {
+		return board.Links{}, fmt.Errorf("read links of %s: %w", ref, err)
+	}
+	defer rows.Close()
+	ls := board.Links{Children: []board.LinkedTicket{}, BlockedBy: []board.LinkedTicket{}, Blocks: []board.LinkedTicket{}}
+	for rows.Next() {
+		var dir int
+		var kind board.LinkKind
+		o := board.LinkedTicket{Ref: board.Ref{Project: ref.Project}}
+		if err := rows.Scan(&dir, &kind, &o.Ref.Number, &o.Title, &o.State); err != nil {
+			return board.Links{}, fmt.Errorf("read links of %s: %w", ref, err)
+		}
+		switch {
+		case dir == 0 && kind == board.LinkParent:
+			ls.Parent = &o
+		case dir == 0:
+			ls.BlockedBy = append(ls.BlockedBy, o)
+		case kind == board.LinkParent:
+			ls.Children = append(ls.Children, o)
+		default:
+			ls.Blocks = append(ls.Blocks, o)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return board.Links{}, fmt.Errorf("read links of %s: %w", ref, err)
+	}
+	return ls, nil
+}
+
+// CreateSubTickets creates s.Tickets as sub-tickets of s.Parent in one
+// transaction, with s.Comment on the parent when it has content.
+func (db *DB) CreateSubTickets(ctx context.Context, s store.SubTickets) ([]board.Ticket, error) {
+	if !s.Actor.Valid() {
+		return nil, board.Errorf(board.EINVALID, "unknown actor %q", s.Actor)
+	}
+	if len(s.Tickets) == 0 || len(s.Tickets) > board.MaxSplit {
+		return nil, board.Errorf(board.EINVALID, "give 1 to %d sub-tickets at once, not %d", board.MaxSplit, len(s.Tickets))
+	}
+	if s.Comment.Content != "" {
+		if err := s.Comment.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	ts := make([]board.Ticket, len(s.Tickets))
+	crits := make([]string, len(s.Tickets))
+	for i, t := range s.Tickets {
+		t.ProjectSlug = s.Parent.Project
+		var err error
+		if ts[i], err = board.NewTicket(t); err != nil {
+			return nil, fmt.Errorf("sub-ticket %d: %w", i+1, err)
+		}
+		if crits[i], err = encodeCriteria(ts[i].Criteria); err != nil {
+			return nil, err
+		}
+	}
+	err := db.write(ctx, func(tx *tx) error {
+		parent, err := getTicket(ctx, tx, s.Parent)
+		if err != nil {
+			return err
+		}
+		if parent.State == board.Done {
+			return board.Errorf(board.EREFUSED, "%s is DONE; move it back before giving it sub-tickets", s.Parent)
+		}
+		for i := range ts {
+			if err := db.insertTicket(tx, &ts[i], crits[i], s.Actor); err != nil {
+				return err
+			}
+			if err := tx.insertLink(ts[i], parent, board.LinkParent, s.Actor); err != nil {
+				return err
+			}
+		}
+		if s.Comment.Content != "" {
+			_, err = tx.addComment(&parent, s.Comment)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, wrap(err, "create sub-tickets of %s", s.Parent)
+	}
+	return ts, nil
+}
+
+// waitingQuery lists the tickets agents would work on that wait, driven
+// by the links (joined in that order: reading tickets by state first
+// would read every ticket in flight), so that a board without links reads
+// nothing.
+func (db *DB) waitingQuery() string {
+	return `SELECT ` + ticketColumns + ` FROM (
+		SELECT l.ticket_id AS id FROM ticket_links l JOIN tickets o ON o.id = l.other_id
+			WHERE l.kind = 'blocked_by' AND o.state <> 'DONE'
+		UNION SELECT l.other_id FROM ticket_links l JOIN tickets o ON o.id = l.ticket_id
+			WHERE l.kind = 'parent' AND o.state <> 'DONE') w
+	` + db.d.JoinInOrder + ` tickets t ON t.id = w.id
+	JOIN projects p ON p.id = t.project_id
+	WHERE t.state IN ('RESEARCH', 'IN_PROGRESS') AND t.sub_state <> 'blocked' AND p.active
+	ORDER BY p.slug, t.number LIMIT ?`
+}
+
+// WaitingQuery returns the query of WaitingTickets, for the engines'
+// query-plan tests.
+func (db *DB) WaitingQuery() string { return db.waitingQuery() }
+
+// WaitingTickets lists the first limit tickets agents would work on but
+// that wait for a blocker or a sub-ticket.
+func (db *DB) WaitingTickets(ctx context.Context, limit int) ([]board.Ticket, error) {
+	rows, err := db.queryContext(ctx, db.waitingQuery(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("list waiting tickets: %w", err)
+	}
+	return collect(rows, func(s scanner) (board.Ticket, error) { return scanTicket(s) })
+}
+
+// SubTicketProgress counts, per ticket of a project with sub-tickets,
+// its sub-tickets and those DONE.
+func (db *DB) SubTicketProgress(ctx context.Context, projectSlug string) (map[int]board.Progress, error) {
+	p, err := getProject(ctx, db, projectSlug)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.queryContext(ctx, `SELECT pt.number, count(*), sum(CASE WHEN c.state = 'DONE' THEN 1 ELSE 0 END)
+		FROM ticket_links l JOIN tickets pt ON pt.id = l.other_id JOIN tickets c ON c.id = l.ticket_id
+		WHERE l.kind = 'parent' AND pt.project_id = ? GROUP BY pt.number`, p.ID)
+	if err != nil {
+		return nil, fmt.Errorf("count sub-tickets of %s: %w", projectSlug, err)
+	}
+	defer rows.Close()
+	out := map[int]board.Progress{}
+	for rows.Next() {
+		var n int
+		var pr board.Progress
+		if err := rows.Scan(&n, &pr.Total, &pr.Done); err != nil {
+			return nil, fmt.Errorf("count sub-tickets of %s: %w", projectSlug, err)
+		}
+		out[n] = pr
+	}
+	return out, rows.Err()
+}
