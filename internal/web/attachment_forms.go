@@ -71,13 +71,13 @@ func (s *Server) createWithFiles(r *http.Request, slug string, in newTicketInput
 }
 
 // multipartTicket reads a ticket from a multipart API request's fields:
-// title, description, criterion (repeated), priority and state.
+// title, description, criterion (repeated), priority, state and parent.
 func multipartTicket(r *http.Request) (newTicketInput, error) {
 	if err := r.ParseMultipartForm(multipartMemory); err != nil {
 		return newTicketInput{}, bodyError(err)
 	}
 	in := newTicketInput{Title: r.FormValue("title"), Description: r.FormValue("description"),
-		Criteria: r.MultipartForm.Value["criterion"], State: r.FormValue("state")}
+		Criteria: r.MultipartForm.Value["criterion"], State: r.FormValue("state"), Parent: r.FormValue("parent")}
 	if v := r.FormValue("priority"); v != "" {
 		p, err := strconv.Atoi(v)
 		if err != nil {

@@ -109,6 +109,21 @@ func TestAPI_MultipartTicketAndComment(t *testing.T) {
 	if res.body != "boom\n" || res.header.Get("Content-Disposition") != `attachment; filename=run.log` {
 		t.Errorf("download = %q with %q", res.body, res.header.Get("Content-Disposition"))
 	}
+
+	// A sub-ticket with its picture, through the same multipart form.
+	res = e.apiMultipart(t, "/api/projects/demo/tickets", map[string]string{"title": "Only the header", "parent": "1"},
+		upload{"header.png", pngBytes(t)})
+	wantStatus(t, res, http.StatusCreated)
+	res = e.api(t, http.MethodGet, "/api/projects/demo/tickets/2", "")
+	wantStatus(t, res, http.StatusOK)
+	var sub struct {
+		Attachments []board.Attachment `json:"attachments"`
+		Links       *board.Links       `json:"links"`
+	}
+	res.json(t, &sub)
+	if len(sub.Attachments) != 1 || sub.Links == nil || sub.Links.Parent == nil || sub.Links.Parent.Ref.Number != 1 {
+		t.Errorf("multipart sub-ticket = %+v links %+v, want header.png under demo#1", sub.Attachments, sub.Links)
+	}
 }
 
 // TestAttachments_Attacks: what a file can do when a person opens it. Every
