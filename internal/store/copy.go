@@ -11,11 +11,12 @@ type Kind int
 
 // The kinds of column.
 const (
-	Text Kind = iota // string
-	Int              // int64
-	Real             // float64
-	Bool             // bool
-	JSON             // string holding JSON; stores may reformat it
+	Text  Kind = iota // string
+	Int               // int64
+	Real              // float64
+	Bool              // bool
+	JSON              // string holding JSON; stores may reformat it
+	Bytes             // []byte: a BLOB or bytea, never text
 )
 
 // Column is one copied column.
@@ -50,7 +51,7 @@ var CopyTables = []Table{
 	{Name: "transcript_lines", Columns: cols("ticket_id", Text, "n", Int, "line", Text)},
 	{Name: "comments", Ordered: true, Columns: cols("id ticket_id author_type author_name kind content", Text,
 		"resolved", Bool, "created_at", Int)},
-	{Name: "attachment_blobs", Columns: cols("sha256", Text, "size", Int, "data", Text)},
+	{Name: "attachment_blobs", Columns: cols("sha256", Text, "size", Int, "data", Bytes)},
 	{Name: "attachments", Columns: cols("id ticket_id comment_id name media_type", Text, "size", Int,
 		"sha256 author_type author_name", Text, "created_at", Int)},
 	{Name: "runs", Ordered: true, Columns: cols("id ticket_id", Text, "ticket_number", Int,

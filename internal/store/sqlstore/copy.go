@@ -61,7 +61,7 @@ func (db *DB) ReadTable(ctx context.Context, t store.Table, each func(row []any)
 }
 
 // copyValue converts a value as the driver scanned it to its kind's type:
-// SQLite has no booleans, and JSON may come as bytes.
+// SQLite has no booleans, JSON may come as bytes, and bytes stay bytes.
 func copyValue(c store.Column, v any) (any, error) {
 	if v == nil {
 		return nil, nil
@@ -84,6 +84,13 @@ func copyValue(c store.Column, v any) (any, error) {
 			return n, nil
 		case int64:
 			return float64(n), nil
+		}
+	case store.Bytes: // SQLite's STRICT BLOB column takes no text
+		switch b := v.(type) {
+		case []byte:
+			return b, nil
+		case string:
+			return []byte(b), nil
 		}
 	case store.Text, store.JSON:
 		switch s := v.(type) {
