@@ -47,7 +47,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs testdata/script/*.txtar: each script drives the bonsai
-// command against its own temporary data directory.
+// command against its own temporary data directory, which holds a new
+// board unless the script is about making one (script_board_test.go).
 func TestScripts(t *testing.T) {
 	t.Parallel() // each script has its own work directory and environment
 	testscript.Run(t, testscript.Params{
@@ -88,7 +89,10 @@ func TestScripts(t *testing.T) {
 			for _, k := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"} {
 				env.Setenv(k, "")
 			}
-			return os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o755)
+			if err := os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o755); err != nil {
+				return err
+			}
+			return seedBoard(env) // script_board_test.go
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mkrepo":   cmdMkrepo,
