@@ -14,6 +14,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/cmd/servicecmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/statscmd"
 	"github.com/bonsai-run/bonsai/internal/cmd/ticketcmd"
+	"github.com/bonsai-run/bonsai/internal/cmd/toolcmd"
 )
 
 // oneShotGCPercent is the GC target of commands that run for milliseconds.
@@ -81,7 +82,7 @@ Data lives in $BONSAI_DATA_DIR (default ~/.bonsai).`,
 	}{
 		{"run", []*cobra.Command{newUpCmd(a), newServeCmd(a), newHeartbeatCmd(a), newWorkerCmd(a)}},
 		{"board", []*cobra.Command{projectcmd.NewCmd(k), ticketcmd.NewCmd(k, a.ticketWiring()), ticketcmd.NewCommentCmd(k), newStatusCmd(a), statscmd.NewCmd(k), schedulecmd.NewCmd(k, a.fireNow), hookcmd.NewCmd(k), newMCPCmd(a)}},
-		{"agent", []*cobra.Command{newRunCmd(a), newToolCmd(a)}},
+		{"agent", []*cobra.Command{newRunCmd(a), toolcmd.NewCmd(k, openToolWorkspace)}},
 		{"setup", []*cobra.Command{newInitCmd(a), configcmd.NewCmd(k), credcmd.NewCmd(k), notifycmd.NewCmd(k, a.redactor), newStoreCmd(a), servicecmd.NewCmd(k), newDoctorCmd(a), newVersionCmd(a)}},
 	}
 	for _, g := range groups {

@@ -1,4 +1,7 @@
-package cli
+// Package toolcmd holds `bonsai tool`: one of the agent's coding tools
+// run on a workspace as the model would call it, its arguments checked
+// against the tool's schema, for scripts and for trying a tool by hand.
+package toolcmd
 
 import (
 	"encoding/json"
@@ -11,7 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bonsai-run/bonsai/internal/agenthost"
-	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
+	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/tools"
 	"github.com/bonsai-run/bonsai/internal/view/text"
@@ -25,7 +29,16 @@ type toolOptions struct {
 	search string
 }
 
-func newToolCmd(a *app) *cobra.Command {
+// Workspace is what the tools run through: the local executor of a
+// workspace root, closed when the tool has answered.
+type Workspace interface {
+	executor.Executor
+	io.Closer
+}
+
+// NewCmd returns `bonsai tool`; open makes a workspace root's executor
+// (the wiring's, since only internal/cli constructs adapters).
+func NewCmd(a *cmdkit.App, open func(root string) (Workspace, error)) *cobra.Command {
 	var o toolOptions
 	cmd := &cobra.Command{
 		Use:   "tool <name> ['<json args>']",
@@ -41,7 +54,7 @@ error result; it is 2 for an unknown tool or arguments that fail the schema.`,
   bonsai tool --list`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTool(cmd, a, o, args)
+			return runTool(cmd, a, open, o, args)
 		},
 	}
 	f := cmd.Flags()
@@ -53,19 +66,19 @@ error result; it is 2 for an unknown tool or arguments that fail the schema.`,
 	return cmd
 }
 
-func runTool(cmd *cobra.Command, a *app, o toolOptions, args []string) error {
+func runTool(cmd *cobra.Command, a *cmdkit.App, open func(string) (Workspace, error), o toolOptions, args []string) error {
 	search, ok := map[string]tools.Search{"auto": tools.SearchAuto, "go": tools.SearchGo, "rg": tools.SearchRipgrep}[o.search]
 	if !ok {
-		return usagef("--search %q is not one of auto, go, rg", o.search)
+		return cmdkit.Usagef("--search %q is not one of auto, go, rg", o.search)
 	}
 	if o.list {
 		if len(args) > 0 {
-			return usagef("--list takes no arguments")
+			return cmdkit.Usagef("--list takes no arguments")
 		}
-		return listTools(a.stdout, tools.New(nil, tools.Options{}), o.json)
+		return listTools(a.Stdout, tools.New(nil, tools.Options{}), o.json)
 	}
 	if len(args) == 0 {
-		return usagef("name a tool (see bonsai tool --list)")
+		return cmdkit.Usagef("name a tool (see bonsai tool --list)")
 	}
 	raw := "{}"
 	if len(args) == 2 {
@@ -73,14 +86,14 @@ func runTool(cmd *cobra.Command, a *app, o toolOptions, args []string) error {
 	}
 	probe := tools.Lookup(tools.New(nil, tools.Options{}), args[0])
 	if probe == nil {
-		return usagef("unknown tool %q (known: %s)", args[0], strings.Join(agenthost.CodingTools(), ", "))
+		return cmdkit.Usagef("unknown tool %q (known: %s)", args[0], strings.Join(agenthost.CodingTools(), ", "))
 	}
 	checked, err := tool.Check(probe)
 	if err != nil {
 		return err
 	}
 	if err := checked.Validate(json.RawMessage(raw)); err != nil {
-		return &usageError{Err: err}
+		return &cmdkit.UsageError{Err: err}
 	}
 	root := o.root
 	if root == "" {
@@ -92,12 +105,12 @@ func runTool(cmd *cobra.Command, a *app, o toolOptions, args []string) error {
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return usagef("--root: %v", err)
+		return cmdkit.Usagef("--root: %v", err)
 	}
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return usagef("--root %s is not a directory", root)
+		return cmdkit.Usagef("--root %s is not a directory", root)
 	}
-	ex, err := local.New(abs, local.Options{})
+	ex, err := open(abs)
 	if err != nil {
 		return err
 	}
@@ -110,15 +123,15 @@ func runTool(cmd *cobra.Command, a *app, o toolOptions, args []string) error {
 		return fmt.Errorf("tool %s: %w", args[0], err)
 	}
 	if o.json {
-		return writeJSON(a.stdout, text.ToolResult{Content: res.Content, IsError: res.IsError, Details: res.Details})
+		return cmdkit.WriteJSON(a.Stdout, text.ToolResult{Content: res.Content, IsError: res.IsError, Details: res.Details})
 	}
-	return text.WriteToolResult(a.stdout, res)
+	return text.WriteToolResult(a.Stdout, res)
 }
 
 // listTools prints each tool's name, description and schema.
 func listTools(w io.Writer, ts []tool.Tool, asJSON bool) error {
 	if asJSON {
-		return writeJSON(w, text.ToolSpecs(ts))
+		return cmdkit.WriteJSON(w, text.ToolSpecs(ts))
 	}
 	return text.WriteTools(w, ts)
 }
