@@ -33,6 +33,8 @@ type fakeTracker struct {
 	// shows reports whether the issue shows the ticket state RESEARCH:
 	// its label on the forges, Linear's workflow state, Jira's status.
 	shows func(ref string) bool
+	// state is the issue's workflow state or status (Linear, Jira).
+	state func(ref string) string
 }
 
 func forgeFake(t *testing.T, k forge.Kind) fakeTracker {
@@ -97,6 +99,7 @@ func linearFake(t *testing.T) fakeTracker {
 			st, _ := ln.State(ref)
 			return st == "In Progress"
 		},
+		state: func(ref string) string { st, _ := ln.State(ref); return st },
 	}
 }
 
@@ -128,6 +131,7 @@ func jiraFake(t *testing.T) fakeTracker {
 			st, _ := j.Status(ref)
 			return st == "In Progress"
 		},
+		state: func(ref string) string { st, _ := j.Status(ref); return st },
 	}
 }
 
