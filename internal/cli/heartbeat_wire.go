@@ -134,7 +134,7 @@ func (a *app) beatOptions(ctx context.Context, d config.Dir, cfg config.Config, 
 	return heartbeat.Options{
 		Store: listed, Workspaces: withEngineState{Provider: ws, data: d.Path()}, Runner: runners, Logger: log,
 		LockFile: d.LockFile(), StateFile: d.Path("heartbeat.json"), Sessions: d.Sessions(), Skills: d.Path("skills"),
-		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget),
+		DefaultModel: cfg.Model, MaxConcurrent: limit, Limits: limitsOf(cfg.Budget), Attachments: cfg.Attachments.Limits(),
 		MaxDuration: time.Duration(cfg.Heartbeat.MaxDurationSec) * time.Second,
 		WorkerID:    fmt.Sprintf("%s:%d", host, os.Getpid()), Now: a.now,
 		Reap: local.KillMarked, Redact: redact.String, Sandbox: agents.Check, Leases: leases,

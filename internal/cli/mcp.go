@@ -154,7 +154,7 @@ func (a *app) ticketTools(ctx context.Context, s store.Store, o mcpOptions) ([]t
 	}
 	return tickettool.New(tickettool.Config{
 		Board: s, Ref: ref, Author: "bonsai", Exec: ex, Base: workspace.Remote + "/" + p.DefaultBranch,
-		Verify: p.Agent.Verify, Task: mcpTask(t),
+		Verify: p.Agent.Verify, Task: mcpTask(t), Attachments: cfg.Attachments.Limits(),
 	}).Tools(), nil
 }
 

@@ -52,6 +52,9 @@ type Options struct {
 	// ControlPoll is how often a running run's stop requests and new
 	// comments are read; 0 means DefaultControlPoll.
 	ControlPoll time.Duration
+	// Attachments bound the files agents attach (config.json's
+	// attachments.*); zero means board.DefaultAttachmentLimits.
+	Attachments board.AttachmentLimits
 	// Limits are the spending caps of config.json; a project's own
 	// settings override each.
 	Limits Limits

@@ -54,7 +54,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time) (Job, *O
 	r.tools = tickettool.New(tickettool.Config{
 		Board: h.opts.Store, Ref: t.Ref(), Author: runtimeAuthor, Exec: r.ws.Exec, Base: r.ws.Base,
 		Verify: r.plan.Project.Agent.Verify, RunUsage: r.meter.used, Update: keeper.update,
-		Task: r.plan.Task, SplitState: splitState(r.plan.Project),
+		Task: r.plan.Task, SplitState: splitState(r.plan.Project), Attachments: h.opts.Attachments,
 	})
 	tools := r.tools.Tools()
 	if r.plan.Project.Agent.ScheduleTools {
