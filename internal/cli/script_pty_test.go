@@ -76,7 +76,9 @@ func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
 		switch step {
 		case "", "#":
 		case "wait":
-			deadline := time.Now().Add(15 * time.Second)
+			// a minute: the text comes as soon as it is ready; only a
+			// busy machine (two other CPU-bound jobs) takes long
+			deadline := time.Now().Add(time.Minute)
 			for {
 				s := out.String()
 				if i := strings.Index(s[pos:], arg); i >= 0 {
