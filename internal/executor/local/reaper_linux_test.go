@@ -93,10 +93,12 @@ func TestReaper_ConcurrentMarksShareScans(t *testing.T) {
 		t.Errorf("a process with another mark was killed: %v", err)
 	}
 	// One scan finds marks[0]; the next looks for all eight (marks[0]
-	// found gone); a third finds the other seven gone. Scanning for each
-	// mark alone takes two scans a mark.
-	if r.scans > 4 {
-		t.Errorf("%d calls took %d scans of /proc; want them to share scans (at most 4)", k, r.scans)
+	// found gone); a third finds the other seven gone: 3 or 4 scans on a
+	// quiet machine. A busy one may see a killed process still there
+	// after the pause and scan again, for all the marks at once. Scanning
+	// for each mark alone takes at least two scans a mark (16).
+	if r.scans > k {
+		t.Errorf("%d calls took %d scans of /proc; want them to share scans (at most one a call)", k, r.scans)
 	}
 }
 
