@@ -134,6 +134,11 @@ type claudeParser struct {
 	cur     *llm.Message      // the message being streamed
 	partial bool              // stream events arrive
 	usage   llm.Usage         // the results' usage so far (one result per user message)
+	// early are tool results printed before the message holding their
+	// calls ended (Claude Code runs a call as soon as its block ends, and
+	// may print its result before the message's message_stop): they
+	// follow that message, so no result precedes its call.
+	early []Event
 }
 
 type claudeLine struct {
@@ -256,6 +261,10 @@ func (p *claudeParser) Line(b []byte) ([]Event, error) {
 			// The response's usage came with its message_delta.
 			out[len(out)-1].StepEnd = true
 		}
+		if p.cur != nil && p.partial {
+			p.early = append(p.early, out...)
+			return nil, nil
+		}
 		return out, nil
 	case "result":
 		// Each user message gets a result with its own usage; the cost
@@ -357,6 +366,8 @@ func (p *claudeParser) stream(session string, e *claudeEvent) []Event {
 		for _, c := range msg.ToolCalls() {
 			evs = append(evs, Event{Session: session, Live: &LiveStep{Tool: &c}})
 		}
+		evs = append(evs, p.early...)
+		p.early = nil
 		return evs
 	}
 	return nil
@@ -367,10 +378,14 @@ func (p *claudeParser) Flush() []Event {
 	msg := p.cur
 	p.cur = nil
 	if msg == nil || len(msg.Content) == 0 {
-		return nil
+		evs := p.early
+		p.early = nil
+		return evs
 	}
 	msg.StopReason = llm.StopAborted
-	return []Event{{Message: msg}, {Live: &LiveStep{End: true}}}
+	evs := append([]Event{{Message: msg}, {Live: &LiveStep{End: true}}}, p.early...)
+	p.early = nil
+	return evs
 }
 
 // blockText is a tool result's content: a string, or text blocks.
