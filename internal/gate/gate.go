@@ -75,7 +75,8 @@ const (
 	editTool  = "edit"
 )
 
-// Wrap returns ts with the bash tool judged before it runs, in
+// Wrap returns ts with the bash tool judged before it runs (and the
+// screenshot tool's serve command, screenshot.go), in
 // read-only mode (or a read-only run) write and edit refused, and the tools of MCP servers
 // (mcp__<server>__<tool>) judged by the policy (mcp.go). Other tools are
 // returned as they are.
@@ -85,6 +86,8 @@ func Wrap(ts []tool.Tool, c Config) []tool.Tool {
 		switch {
 		case t.Name() == bashTool:
 			out[i] = &bashGuard{guarded: guarded{Tool: t}, c: c}
+		case t.Name() == screenshotTool:
+			out[i] = &screenshotGuard{guarded: guarded{Tool: t}, c: c}
 		case c.Mode != nil && (t.Name() == writeTool || t.Name() == editTool):
 			out[i] = &guarded{Tool: t, check: c.readOnlyNow}
 		case c.readOnly() && (t.Name() == writeTool || t.Name() == editTool):

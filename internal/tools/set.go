@@ -34,6 +34,10 @@ type Options struct {
 	// user's skills) from which read serves paths under SkillsPrefix.
 	Skills       executor.Executor
 	SkillsPrefix string
+	// Chromium, when not empty, is the Chromium program the screenshot
+	// tool runs through the executor (FindChromium); empty offers no
+	// screenshot tool.
+	Chromium string
 
 	// maxGrepFile, when positive, replaces maxGrepFileBytes (tests).
 	maxGrepFile int64
@@ -53,7 +57,8 @@ type env struct {
 }
 
 // New returns the seven coding tools working through ex, in the order
-// read, write, edit, bash, grep, find, ls.
+// read, write, edit, bash, grep, find, ls, and screenshot after them when
+// opts.Chromium names a Chromium.
 func New(ex executor.Executor, opts Options) []tool.Tool {
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -66,9 +71,13 @@ func New(ex executor.Executor, opts Options) []tool.Tool {
 	if opts.Skills != nil && opts.SkillsPrefix != "" {
 		read.skills = newRead(&env{ex: opts.Skills, opts: opts, locks: &fileLocks{}})
 	}
-	return []tool.Tool{
+	ts := []tool.Tool{
 		read, newWrite(e), newEdit(e), newBash(e), newGrep(e), newFind(e), newLs(e),
 	}
+	if opts.Chromium != "" {
+		ts = append(ts, newScreenshot(e, opts.Chromium))
+	}
+	return ts
 }
 
 // Lookup returns the tool called name, or nil.

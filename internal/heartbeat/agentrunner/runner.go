@@ -108,7 +108,7 @@ func (r *Runner) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outco
 	hit := &limitHit{}
 	host, err := agenthost.New(ctx, agenthost.Config{
 		Prompt:  Prompt(ctx, job, nil),
-		OpenDir: r.opts.OpenDir, Tools: agenthost.CodingTools(), NewTools: r.codingTools(hit), Extra: extra,
+		OpenDir: r.opts.OpenDir, Tools: agenthost.AgentTools(), NewTools: r.codingTools(hit), Extra: extra,
 		Gate:    agentjob.Gate(job),
 		Session: sess, Model: model, Info: info, MaxTurns: r.opts.MaxTurns, Thinking: r.ThinkingLevel(job, info),
 		Budget: job.Budget.USD, TokenBudget: job.Budget.Tokens, Deadline: job.Deadline,
@@ -162,7 +162,7 @@ func (r *Runner) codingTools(hit *limitHit) func(ws, skills executor.Executor) [
 		if r.opts.CodingTools != nil {
 			ts = r.opts.CodingTools(ws, skills)
 		} else {
-			ts = agenthost.Tools(ws, skills, agenthost.CodingTools())
+			ts = agenthost.Tools(ws, skills, agenthost.AgentTools())
 		}
 		return stopOnLimit(ts, hit)
 	}
