@@ -19,6 +19,7 @@ import (
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/tools"
 )
 
 func newDoctorCmd(a *app) *cobra.Command {
@@ -110,6 +111,7 @@ func (a *app) doctorChecks(ctx context.Context) []doctor.Check {
 	checks = append(checks,
 		doctor.Program(ctx, "git", exec.LookPath, doctor.Fail, "install git (apt-get install git, brew install git, winget install Git.Git): agents clone, branch and commit with it"),
 		doctor.Program(ctx, "rg", exec.LookPath, doctor.Warn, "install ripgrep (apt-get install ripgrep, brew install ripgrep, winget install BurntSushi.ripgrep.MSVC): without it the agents' search runs in Go, slower"),
+		doctor.Chromium(ctx, tools.FindChromium(nil)),
 	)
 	agents := newAgentExecutors(d, cfg)
 	agents.Locate = engine.NewLocator(nil).Locate
