@@ -44,14 +44,7 @@ func TestScreenshot_AgentShowsItsPageOnTheTicket(t *testing.T) {
 	ta.run("project", "add", "demo", "--repo", repo)
 	ta.run("ticket", "add", "demo", "A landing page", "--state", "IN_PROGRESS", "--criterion", "the page greets the visitor")
 	port := loopbackPort(t)
-	call := func(id, name string, args any) llmtest.ServerTurn {
-		raw, err := json.Marshal(args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Usage: &llm.Usage{Input: 100, Output: 20},
-			Content: []llm.Part{llm.ToolCall(id, name, raw)}}}
-	}
+	call := func(id, name string, args any) llmtest.ServerTurn { return toolTurn(t, id, name, args) }
 	model := llmtest.NewServer(t,
 		call("toolu_1", "bash", map[string]string{"command": `mkdir -p site && printf '<html><body style="margin:0;background:#0a0"><h1>Hello, visitor</h1></body></html>' > site/index.html && git add site && git commit -qm 'add the landing page'`}),
 		call("toolu_2", "screenshot", map[string]any{"url": "http://127.0.0.1:" + port + "/", "width": 800, "height": 600,
@@ -111,6 +104,52 @@ func TestScreenshot_AgentShowsItsPageOnTheTicket(t *testing.T) {
 	})()`, 30*time.Second)
 	cancel()
 	<-done
+}
+
+// toolTurn is a model turn calling one tool.
+func toolTurn(t *testing.T, id, name string, args any) llmtest.ServerTurn {
+	t.Helper()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Usage: &llm.Usage{Input: 100, Output: 20},
+		Content: []llm.Part{llm.ToolCall(id, name, raw)}}}
+}
+
+// TestScreenshot_ModelWithoutVisionGetsANotice: for a model whose
+// catalog entry takes no images (config.json's models) the picture of a
+// workspace file is saved and named, and the model reads a notice in the
+// picture's place.
+func TestScreenshot_ModelWithoutVisionGetsANotice(t *testing.T) {
+	t.Parallel()
+	requireBwrap(t)
+	if tools.FindChromium(nil) == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI installs Chromium (apt-get install -y chromium)")
+		}
+		t.Skip("no Chromium installed")
+	}
+	ta := newTestApp(t)
+	repo := gittest.Repo(t, t.TempDir(), map[string]string{"page.html": "<h1>Hi</h1>\n"})
+	ta.run("project", "add", "demo", "--repo", repo)
+	ta.run("config", "set", "models.anthropic/claude-sonnet-4-5.images", "false")
+	ta.run("ticket", "add", "demo", "Look at the page", "--state", "IN_PROGRESS")
+	model := llmtest.NewServer(t,
+		toolTurn(t, "toolu_1", "screenshot", map[string]any{"file": "page.html", "width": 400, "height": 300}),
+		llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.Text("I cannot see it.")}, Usage: &llm.Usage{Input: 100, Output: 5}}},
+	)
+	ta.env["ANTHROPIC_BASE_URL"], ta.env["ANTHROPIC_API_KEY"] = model.URL, "test-key"
+	ta.run("heartbeat")
+	reqs := model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2: %s", len(reqs), lastRequest(model))
+	}
+	raw := string(reqs[1].Raw)
+	if strings.Contains(raw, `"media_type":"image/png"`) || !strings.Contains(raw, llm.ImageOmitted) ||
+		!strings.Contains(raw, "Screenshot of page.html at 400×300, saved to .bonsai-tmp/screenshot-") {
+		t.Errorf("the request after the screenshot: %s", lastRequest(model))
+	}
 }
 
 // loopbackPort returns a loopback port nothing listens on now.
