@@ -229,7 +229,7 @@ func TestScreenshot_ServerProblems(t *testing.T) {
 		t.Errorf("result = %q", r.Text())
 	}
 	r = call(t, st, `{"url":"http://localhost:`+port+`/"}`)
-	if !r.IsError || !strings.Contains(r.Text(), "Nothing listens on 127.0.0.1:"+port) || !strings.Contains(r.Text(), "give its command as serve") {
+	if !r.IsError || !strings.Contains(r.Text(), "Nothing listens on localhost:"+port) || !strings.Contains(r.Text(), "give its command as serve") {
 		t.Errorf("result = %q", r.Text())
 	}
 	if wasRun(ran) {

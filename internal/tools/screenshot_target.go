@@ -87,13 +87,10 @@ func loopbackHost(host string) bool {
 	return err == nil && ip.Zone() == "" && ip.Unmap().IsLoopback()
 }
 
-// dialHost is host as bash's /dev/tcp and the script take it.
-func (s shotTarget) dialHost() string {
-	if s.host == "localhost" {
-		return "127.0.0.1"
-	}
-	return strings.Trim(s.host, "[]")
-}
+// dialHost is host as bash's /dev/tcp takes it: without brackets;
+// localhost is resolved as the sandbox's /etc/hosts says, as Chromium
+// resolves it.
+func (s shotTarget) dialHost() string { return strings.Trim(s.host, "[]") }
 
 // hostPort is host:port for messages.
 func (s shotTarget) hostPort() string { return net.JoinHostPort(s.dialHost(), s.port) }
