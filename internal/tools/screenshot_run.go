@@ -86,7 +86,11 @@ func (t *screenshotTool) take(ctx context.Context, tg shotTarget, a screenshotAr
 		}
 		return shot{}, &r
 	}
-	if r := shotFailure(x, tg, a, timeout, errs.text()); r != nil {
+	stderr := errs.text()
+	if h, ok := t.e.ex.(pathHider); ok {
+		stderr = h.HidePaths(stderr)
+	}
+	if r := shotFailure(x, tg, a, timeout, stderr); r != nil {
 		return shot{}, r
 	}
 	if out.over {
@@ -102,7 +106,7 @@ func (t *screenshotTool) take(ctx context.Context, tg shotTarget, a screenshotAr
 		r := errorResult("Chromium's picture is %d×%d, over %d×%d; nothing was saved.", w, h, maxViewport, maxViewport)
 		return shot{}, &r
 	}
-	return shot{png: out.buf.Bytes(), width: w, height: h, loadTimedOut: strings.Contains(errs.text(), "Page load timed out")}, nil
+	return shot{png: out.buf.Bytes(), width: w, height: h, loadTimedOut: strings.Contains(stderr, "Page load timed out")}, nil
 }
 
 // shotFailure turns how the script ended into the model's error, nil
