@@ -21,9 +21,10 @@ const maxShotBytes = 32 << 20
 
 // shotScript runs inside the executor (the sandbox) with bash: it starts
 // the serve command in the background and waits for its port, runs
-// Chromium headless on a profile in a new temporary directory, and copies
-// the picture to standard output, which carries nothing else. Its exit
-// codes from 70 up name what went wrong (shotFailure).
+// Chromium headless with its home, profile, config and cache in a new
+// temporary directory, and copies the picture to standard output, which
+// carries nothing else. Its exit codes from 70 up name what went wrong
+// (shotFailure).
 const shotScript = `set -u
 exec 3>&1 1>&2
 chromium=$1 target=$2 isfile=$3 width=$4 height=$5 loadms=$6 serve=$7 host=$8 port=$9
@@ -44,7 +45,8 @@ elif [ -n "$serve" ]; then
 elif ! up; then
 	exit 73
 fi
-export XDG_CONFIG_HOME="$d/config" XDG_CACHE_HOME="$d/cache" DBUS_SESSION_BUS_ADDRESS=disabled:
+mkdir "$d/home" || exit 70
+HOME="$d/home" XDG_CONFIG_HOME="$d/config" XDG_CACHE_HOME="$d/cache" XDG_DATA_HOME="$d/data" DBUS_SESSION_BUS_ADDRESS=disabled: \
 "$chromium" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
 	--no-default-browser-check --disable-extensions --disable-sync --disable-background-networking \
 	--disable-component-update --no-proxy-server '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.*, EXCLUDE ::1' \
