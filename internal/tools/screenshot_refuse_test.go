@@ -275,3 +275,34 @@ func flipByte(b []byte, i int) []byte {
 	c[i] ^= 0xff
 	return c
 }
+
+// TestScreenshot_SavesNeverThroughLinks: the picture is not written
+// through a symbolic link on the path the model named (a linked file or
+// directory), and what the link points to is left as it was.
+func TestScreenshot_SavesNeverThroughLinks(t *testing.T) {
+	t.Parallel()
+	pic := filepath.Join(t.TempDir(), "small.png")
+	if err := os.WriteFile(pic, encodePNG(t, 3, 2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"shot.png", "shots/home.png"} {
+		program, _ := fakeChromium(t, "cp "+pic+" \"$out\"")
+		st, root := shotTool(t, program, map[string]string{"p.html": "<p>x</p>", "real/keep.png": "kept"})
+		if err := os.Symlink("real/keep.png", filepath.Join(root, "shot.png")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("real", filepath.Join(root, "shots")); err != nil {
+			t.Fatal(err)
+		}
+		r := call(t, st, `{"file":"p.html","path":"`+p+`"}`)
+		if !r.IsError || !strings.Contains(r.Text(), "is a symbolic link") {
+			t.Errorf("path %s: result = %q, want a refusal", p, r.Text())
+		}
+		if b, _ := os.ReadFile(filepath.Join(root, "real", "keep.png")); string(b) != "kept" {
+			t.Errorf("path %s: the link's target was written", p)
+		}
+		if _, err := os.Stat(filepath.Join(root, "real", "home.png")); err == nil {
+			t.Errorf("path %s: saved through the linked directory", p)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 	"strconv"
 	"strings"
@@ -191,11 +190,17 @@ func (t *screenshotTool) save(ctx context.Context, p string, png []byte) (string
 	}
 	unlock := t.e.locks.lock(rel)
 	defer unlock()
-	if st, err := ex.Stat(ctx, rel); err == nil && st.Dir {
-		r := errorResult("%s is a directory.", shown(ex, p))
-		return "", &r
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// The picture goes where the model said, never through a link.
+	st, found, link, err := walkNoLinks(ctx, ex, rel)
+	switch {
+	case err != nil:
 		r := fsError(ex, p, "File", err)
+		return "", &r
+	case link != "":
+		r := errorResult("Cannot save to %s: %s is a symbolic link; name a path without links.", shown(ex, p), link)
+		return "", &r
+	case found && st.Dir:
+		r := errorResult("%s is a directory.", shown(ex, p))
 		return "", &r
 	}
 	if err := ex.WriteFile(ctx, rel, png); err != nil {

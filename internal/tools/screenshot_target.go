@@ -2,12 +2,16 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/netip"
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/executor"
 )
 
 // maxURLBytes bounds the URL of a screenshot.
@@ -110,21 +114,41 @@ func (t *screenshotTool) pageFile(ctx context.Context, p string) (shotTarget, st
 	if !pageExts[strings.ToLower(path.Ext(rel))] {
 		return shotTarget{}, fmt.Sprintf("file %s is refused: the screenshot tool opens .html, .htm, .xhtml and .svg files.", name)
 	}
+	st, found, link, err := walkNoLinks(ctx, ex, rel)
+	switch {
+	case err == nil && !found:
+		err = fs.ErrNotExist
+	case err == nil && link != "":
+		return shotTarget{}, fmt.Sprintf("file %s is refused: %s is a symbolic link; open the file itself.", name, link)
+	case err == nil && (st.Dir || !st.Mode.IsRegular()):
+		return shotTarget{}, fmt.Sprintf("file %s is refused: not a regular file.", name)
+	}
+	if err != nil {
+		return shotTarget{}, fsError(ex, p, "File", err).Text()
+	}
+	return shotTarget{arg: rel, file: true, shown: rel}, ""
+}
+
+// walkNoLinks stats each element of rel in turn: it returns the first
+// that is a symbolic link, else the last element's entry. found is false
+// when an element does not exist (the walk stops there).
+func walkNoLinks(ctx context.Context, ex executor.Executor, rel string) (last executor.Entry, found bool, link string, err error) {
 	parts := strings.Split(rel, "/")
 	for i := range parts {
 		sub := strings.Join(parts[:i+1], "/")
 		st, err := ex.Stat(ctx, sub)
+		if errors.Is(err, fs.ErrNotExist) {
+			return executor.Entry{}, false, "", nil
+		}
 		if err != nil {
-			return shotTarget{}, fsError(ex, p, "File", err).Text()
+			return executor.Entry{}, false, "", err
 		}
 		if st.Symlink {
-			return shotTarget{}, fmt.Sprintf("file %s is refused: %s is a symbolic link; open the file itself.", name, sub)
+			return st, true, sub, nil
 		}
-		if i == len(parts)-1 && (st.Dir || !st.Mode.IsRegular()) {
-			return shotTarget{}, fmt.Sprintf("file %s is refused: not a regular file.", name)
-		}
+		last = st
 	}
-	return shotTarget{arg: rel, file: true, shown: rel}, ""
+	return last, true, "", nil
 }
 
 // clipText cuts s to n bytes for a message.
