@@ -13,9 +13,12 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/bonsai-run/bonsai/internal/forge"
+	"github.com/bonsai-run/bonsai/internal/forge/forgetest"
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/llm"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
+	"github.com/bonsai-run/bonsai/internal/store/postgres/pgtest"
 	"github.com/bonsai-run/bonsai/internal/tools"
 )
 
@@ -28,6 +31,40 @@ import (
 // in a browser shows the picture.
 func TestScreenshot_AgentShowsItsPageOnTheTicket(t *testing.T) {
 	t.Parallel()
+	browser := screenshotPrereqs(t)
+	ta := newTestApp(t)
+	agentScreenshots(t, ta, gittest.Repo(t, t.TempDir(), map[string]string{"README.md": "# demo\n"}))
+	pageDrawsScreenshot(t, browser, ta)
+}
+
+// TestScreenshot_AgentShowsItsPageOnTheTicket_Postgres: the same on a
+// board in Postgres, the web server on another data directory: the
+// picture's bytes come from the database.
+func TestScreenshot_AgentShowsItsPageOnTheTicket_Postgres(t *testing.T) {
+	t.Parallel()
+	browser := screenshotPrereqs(t)
+	u := pgtest.OwnURL(t)
+	ta := newTestApp(t)
+	ta.env["BONSAI_DATABASE_URL"] = u
+	// A board several machines share takes a repository every machine
+	// can clone: a fake forge's.
+	f := forgetest.New(t, forge.GitHub)
+	for _, v := range forge.TokenEnv(forge.GitHub) {
+		ta.env[v] = forgetest.Token
+	}
+	agentScreenshots(t, ta, f.GitRepo(t, "acme", "demo", map[string]string{"README.md": "# demo\n"}))
+	web := newTestApp(t)
+	web.env["BONSAI_DATABASE_URL"] = u
+	if ta.env["BONSAI_DATA_DIR"] == web.env["BONSAI_DATA_DIR"] {
+		t.Fatal("the web server shares the worker's data directory")
+	}
+	pageDrawsScreenshot(t, browser, web)
+}
+
+// screenshotPrereqs skips a browser test without bwrap or Chromium (CI
+// has both) and returns a tab.
+func screenshotPrereqs(t *testing.T) context.Context {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
@@ -38,18 +75,22 @@ func TestScreenshot_AgentShowsItsPageOnTheTicket(t *testing.T) {
 		}
 		t.Skip("no Chromium installed")
 	}
-	browser := startChromium(t)
-	ta := newTestApp(t)
-	repo := gittest.Repo(t, t.TempDir(), map[string]string{"README.md": "# demo\n"})
+	return startChromium(t)
+}
+
+// agentScreenshots runs the beat of the acceptance test on ta's board,
+// its project on repo, and checks the model saw the picture and the
+// ticket carries it.
+func agentScreenshots(t *testing.T, ta *testApp, repo string) {
+	t.Helper()
 	ta.run("project", "add", "demo", "--repo", repo)
 	ta.run("ticket", "add", "demo", "A landing page", "--state", "IN_PROGRESS", "--criterion", "the page greets the visitor")
 	port := loopbackPort(t)
-	call := func(id, name string, args any) llmtest.ServerTurn { return toolTurn(t, id, name, args) }
 	model := llmtest.NewServer(t,
-		call("toolu_1", "bash", map[string]string{"command": `mkdir -p site && printf '<html><body style="margin:0;background:#0a0"><h1>Hello, visitor</h1></body></html>' > site/index.html && git add site && git commit -qm 'add the landing page'`}),
-		call("toolu_2", "screenshot", map[string]any{"url": "http://127.0.0.1:" + port + "/", "width": 800, "height": 600,
+		toolTurn(t, "toolu_1", "bash", map[string]string{"command": `mkdir -p site && printf '<html><body style="margin:0;background:#0a0"><h1>Hello, visitor</h1></body></html>' > site/index.html && git add site && git commit -qm 'add the landing page'`}),
+		toolTurn(t, "toolu_2", "screenshot", map[string]any{"url": "http://127.0.0.1:" + port + "/", "width": 800, "height": 600,
 			"serve": "exec python3 -m http.server " + port + " --bind 127.0.0.1 --directory site", "path": ".bonsai-tmp/landing.png"}),
-		call("toolu_3", "ticket_move", map[string]any{"to": "VERIFICATION", "criteria": []map[string]any{{
+		toolTurn(t, "toolu_3", "ticket_move", map[string]any{"to": "VERIFICATION", "criteria": []map[string]any{{
 			"criterion": "the page greets the visitor", "evidence": "the screenshot shows Hello, visitor",
 			"attach": []string{".bonsai-tmp/landing.png"}}}}),
 		llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.Text("Done.")}, Usage: &llm.Usage{Input: 100, Output: 5}}},
@@ -77,7 +118,13 @@ func TestScreenshot_AgentShowsItsPageOnTheTicket(t *testing.T) {
 	if shown.State != "VERIFICATION" || len(shown.Attachments) != 1 || shown.Attachments[0].Name != "landing.png" || shown.Attachments[0].MediaType != "image/png" {
 		t.Fatalf("ticket = %+v, want VERIFICATION with landing.png attached", shown)
 	}
+}
 
+// pageDrawsScreenshot serves ta's board and checks the ticket page draws
+// the agent's picture: an 800×600 image from the ticket's attachments,
+// green where the page was.
+func pageDrawsScreenshot(t *testing.T, browser context.Context, ta *testApp) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var serveOut syncBuffer
@@ -88,8 +135,6 @@ func TestScreenshot_AgentShowsItsPageOnTheTicket(t *testing.T) {
 	if err := chromedp.Do(c, chromedp.Navigate(url), chromedp.Navigate(base+"/p/demo/1")); err != nil {
 		t.Fatalf("open the ticket page: %v", err)
 	}
-	// The picture is drawn on the page: an 800×600 image from the
-	// ticket's attachments, green where the page was.
 	pollJS(t, browser, "the ticket page draws the screenshot", `(() => {
 		const img = document.querySelector('img[src*="/attachments/"][alt="landing.png"]');
 		if (!img) return false;
