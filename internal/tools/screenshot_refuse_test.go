@@ -7,10 +7,12 @@ import (
 	"image"
 	"image/png"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -305,4 +307,54 @@ func TestScreenshot_SavesNeverThroughLinks(t *testing.T) {
 			t.Errorf("path %s: saved through the linked directory", p)
 		}
 	}
+}
+
+// TestScreenshot_PageReachesOnlyTheLoopback: a page served on the
+// loopback cannot make Chromium fetch from another address of this
+// machine, by IP or by name (an image, a redirect): only loopback names
+// and addresses resolve.
+func TestScreenshot_PageReachesOnlyTheLoopback(t *testing.T) {
+	t.Parallel()
+	program := chromium(t)
+	ip := outerIP(t)
+	var hits atomic.Int32
+	l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outer := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(encodePNG(t, 50, 50))
+	})}
+	go outer.Serve(l)
+	t.Cleanup(func() { outer.Close() })
+	_, outerPort, _ := net.SplitHostPort(l.Addr().String())
+	page := `<html><body><img src="http://` + ip + `:` + outerPort + `/by-ip.png">` +
+		`<img src="http://outer.example:` + outerPort + `/by-name.png">` +
+		`<iframe src="http://` + ip + `:` + outerPort + `/frame"></iframe></body></html>`
+	st, _ := shotTool(t, program, map[string]string{"site/index.html": page})
+	port := freePort(t)
+	r := call(t, st, `{"url":"http://127.0.0.1:`+port+`/","serve":"exec python3 -m http.server `+port+` --bind 127.0.0.1 --directory site","width":400,"height":300}`)
+	shotPNG(t, r, 400, 300)
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the page reached %s %d times", l.Addr(), n)
+	}
+}
+
+// outerIP returns an IPv4 address of this machine that is not the
+// loopback; the test skips without one.
+func outerIP(t *testing.T) string {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+			return n.IP.String()
+		}
+	}
+	t.Skip("no address but the loopback")
+	return ""
 }
