@@ -73,6 +73,7 @@ func TestScreenshot_InTheSandbox(t *testing.T) {
 	} {
 		r := call(t, st, args)
 		data := shotPNG(t, r, 800, 300)
+		t.Logf("%s: %d ms", args, r.Details.(tools.ScreenshotDetails).DurationMs)
 		if n := darkPixels(t, data); n < 2000 {
 			t.Errorf("%s: %d dark pixels, want the text drawn", args, n)
 		}
