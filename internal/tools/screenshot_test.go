@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -21,6 +22,9 @@ import (
 // in CI, which installs it.
 func chromium(t *testing.T) string {
 	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("the screenshot tool runs Chromium on Linux only")
+	}
 	p := tools.FindChromium(nil)
 	if p == "" {
 		if os.Getenv("CI") != "" {
@@ -137,4 +141,38 @@ func freePort(t *testing.T) string {
 	defer l.Close()
 	_, port, _ := net.SplitHostPort(l.Addr().String())
 	return port
+}
+
+// TestScreenshot_OfferedOnlyWithChromium: without a Chromium the tool set
+// has no screenshot tool; FindChromium takes an absolute program on PATH
+// outside the user's home (which the sandbox hides), and none elsewhere.
+func TestScreenshot_OfferedOnlyWithChromium(t *testing.T) {
+	t.Parallel()
+	if tools.Lookup(tools.New(nil, tools.Options{}), "screenshot") != nil {
+		t.Error("a screenshot tool without Chromium")
+	}
+	home, _ := os.UserHomeDir()
+	for _, tc := range []struct {
+		found map[string]string
+		want  string
+	}{
+		{map[string]string{}, ""},
+		{map[string]string{"chromium": "/usr/bin/chromium"}, "/usr/bin/chromium"},
+		{map[string]string{"chromium-browser": "/usr/local/bin/chromium-browser"}, "/usr/local/bin/chromium-browser"},
+		{map[string]string{"chromium": "bin/chromium"}, ""},
+		{map[string]string{"chromium": filepath.Join(home, "bin", "chromium")}, ""},
+	} {
+		look := func(name string) (string, error) {
+			if p, ok := tc.found[name]; ok {
+				return p, nil
+			}
+			return "", os.ErrNotExist
+		}
+		if runtime.GOOS != "linux" {
+			tc.want = ""
+		}
+		if got := tools.FindChromium(look); got != tc.want {
+			t.Errorf("FindChromium with %v = %q, want %q", tc.found, got, tc.want)
+		}
+	}
 }
