@@ -94,3 +94,44 @@ func TestAttachmentsInTheRunFollowNoLink(t *testing.T) {
 		t.Errorf("a link where the directory goes was followed")
 	}
 }
+
+// Pictures are shown only to a model that takes images, at most
+// agentjob.MaxAttachedImages of them, each within
+// agentjob.MaxAttachedImage; every file is in the run either way.
+func TestAttachmentImagesShown(t *testing.T) {
+	var files []agentjob.Attached
+	for i := range agentjob.MaxAttachedImages + 1 {
+		files = append(files, file(fmt.Sprintf("shot%d.png", i), board.MediaPNG, fmt.Sprintf("picture %d", i)))
+	}
+	big := file("big.png", board.MediaPNG, "large")
+	big.Size = agentjob.MaxAttachedImage + 1
+	big.SHA256 = "" // its bytes stand for a larger file
+	files = append(files, big, file("notes.txt", board.MediaText, "text"))
+
+	got, err := writeAttachments(context.Background(), t.TempDir(), files, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imgs := runImages(got); len(imgs) != 0 {
+		t.Errorf("a model without vision is shown %d pictures", len(imgs))
+	}
+	got, err = writeAttachments(context.Background(), t.TempDir(), files, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs := runImages(got)
+	if len(imgs) != agentjob.MaxAttachedImages || imgs[0].Name != "shot0.png" || string(imgs[0].Data) != "picture 0" {
+		t.Errorf("shown %d pictures (%+v), want the first %d", len(imgs), imgs, agentjob.MaxAttachedImages)
+	}
+	for _, f := range got {
+		if f.path == "" {
+			t.Errorf("%s is not in the run: %s", f.Name, f.note)
+		}
+		if !f.image && f.Data != nil {
+			t.Errorf("%s's bytes are held though it is not shown", f.Name)
+		}
+	}
+	if b := attachmentBrief(got); strings.Count(b, "also shown with this message") != agentjob.MaxAttachedImages {
+		t.Errorf("brief:\n%s", b)
+	}
+}
