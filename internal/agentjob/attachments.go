@@ -1,6 +1,7 @@
 package agentjob
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"regexp"
@@ -17,6 +18,10 @@ import (
 type Attached struct {
 	board.Attachment
 	Data []byte
+	// Read, when set, reads the file's bytes from the board (checked
+	// against SHA256): for a runner that needs a file Data does not hold
+	// (the engines write every file into the run).
+	Read func(ctx context.Context) ([]byte, error)
 }
 
 // NeedsBytes reports whether a run's brief sends any of a's bytes: a

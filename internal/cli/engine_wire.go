@@ -33,10 +33,16 @@ func engineRunners(a *app, bonsai *agentrunner.Runner, open func(string) (llm.Mo
 		}
 		return bonsai.ThinkingLevel(job, info)
 	}
+	// The ticket's pictures are shown to a model whose catalog entry
+	// takes images, as Bonsai's own agent shows them.
+	images := func(id string) bool {
+		_, info, err := open(id)
+		return err == nil && info.Images
+	}
 	d := &engine.Dispatch{Default: bonsai, Engines: map[board.Engine]heartbeat.AgentRunner{}}
 	for name, e := range engineCLIs {
 		r, err := engine.New(engine.Options{Engine: e, DataDir: a.dir.Path(), Home: userHome(), Locate: engineLocate, Getenv: a.getenv, Price: price, Logger: log, Now: a.now,
-			ExtraTools: extra, Thinking: thinking})
+			ExtraTools: extra, Thinking: thinking, Images: images})
 		if err != nil {
 			return nil, err
 		}

@@ -16,7 +16,18 @@ import (
 // deliverNotifications delivers the outbox's due notifications for at
 // most bound (outbox.Deliver), with the process's secrets redacted.
 func deliverNotifications(ctx context.Context, a *app, s store.Store, log *slog.Logger, bound time.Duration) (notify.Result, error) {
-	return outbox.Deliver(ctx, s, func(ctx context.Context) *llm.Redactor { return secrets(ctx, a, s) }, log, bound)
+	return outbox.Deliver(ctx, s, func(ctx context.Context) *llm.Redactor { return secrets(ctx, a, s) }, a.publicURL(), log, bound)
+}
+
+// publicURL is the web UI's address as people open it (config.json's
+// forge.bonsaiURL), the root of the links notifications carry; "" when
+// it is not set or config.json cannot be read.
+func (a *app) publicURL() string {
+	cfg, err := a.config()
+	if err != nil {
+		return ""
+	}
+	return cfg.Forge.BonsaiURL
 }
 
 // redactor is secrets as `bonsai notify deliver` takes it.
@@ -29,7 +40,7 @@ func notificationsPending(ctx context.Context, s store.Store) bool { return outb
 // deliverEvery delivers notifications every interval until ctx ends: the
 // loop of bonsai serve and up.
 func deliverEvery(ctx context.Context, a *app, s store.Store, log *slog.Logger, interval time.Duration) {
-	outbox.Every(ctx, s, func(ctx context.Context) *llm.Redactor { return secrets(ctx, a, s) }, log, interval)
+	outbox.Every(ctx, s, func(ctx context.Context) *llm.Redactor { return secrets(ctx, a, s) }, a.publicURL(), log, interval)
 }
 
 // noteBlockers records why the beat's agents could not run

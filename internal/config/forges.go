@@ -28,7 +28,7 @@ type Forge struct {
 }
 
 func init() {
-	keys = append(keys, key{name: "forge.bonsaiURL", help: "address of Bonsai's web UI as people open it, for links from pull requests back to tickets",
+	keys = append(keys, key{name: "forge.bonsaiURL", help: "address of Bonsai's web UI as people open it, for links from pull requests back to tickets and from notifications to attached files",
 		str: func(c *Config) *string { return &c.Forge.BonsaiURL }, check: func(s string) error {
 			if s == "" {
 				return nil

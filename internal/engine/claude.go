@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -76,6 +77,11 @@ func (Claude) Command(in Invocation) (Command, error) {
 		allowed += ",mcp__" + in.MCP.Name
 	}
 	argv = append(argv, "--allowedTools", allowed)
+	if in.Attachments != "" {
+		// The ticket's files, outside the worktree: Read may read them
+		// without asking (dontAsk would refuse).
+		argv = append(argv, "--add-dir", in.Attachments)
+	}
 	files := map[string]string{}
 	if in.System != "" {
 		// A file: the ticket block can be longer than one argument may be.
@@ -111,12 +117,28 @@ func (Claude) Command(in Invocation) (Command, error) {
 		// Claude Code thinks by default on the models that can; the
 		// ticket's level decides, with Bonsai's own budgets (0: none).
 		"MAX_THINKING_TOKENS="+strconv.Itoa(in.Thinking.ThinkingBudget()))
-	return Command{Argv: argv, Env: env, Stdin: Claude{}.Message(in.Prompt), Files: files, HomeFiles: loginMountPoint(Claude{}, in, nil)}, nil
+	return Command{Argv: argv, Env: env, Stdin: claudeFirstMessage(in.Prompt, in.Images), Files: files, HomeFiles: loginMountPoint(Claude{}, in, nil)}, nil
 }
 
 // Message implements Steerable: a stream-json user message.
 func (Claude) Message(text string) string {
 	b, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
+	return string(b) + "\n"
+}
+
+// claudeFirstMessage is the run's first stream-json user message: the
+// prompt, and the pictures the model is shown as image blocks (the
+// Messages API's, which Claude Code passes on).
+func claudeFirstMessage(prompt string, imgs []Image) string {
+	if len(imgs) == 0 {
+		return Claude{}.Message(prompt)
+	}
+	content := []any{map[string]any{"type": "text", "text": prompt}}
+	for _, im := range imgs {
+		content = append(content, map[string]any{"type": "image", "source": map[string]any{
+			"type": "base64", "media_type": im.MediaType, "data": base64.StdEncoding.EncodeToString(im.Data)}})
+	}
+	b, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": content}})
 	return string(b) + "\n"
 }
 

@@ -53,6 +53,7 @@ type fixture struct {
 	dir, root string
 	job       agentjob.Job
 	runner    *engine.Runner
+	opts      engine.Options
 	calls     []string
 }
 
@@ -80,9 +81,10 @@ func newFixture(t *testing.T, e engine.Engine, program, model string, env map[st
 		Tools: []tool.Tool{recordTool{name: "ticket_comment", calls: &f.calls},
 			recordTool{name: "ticket_ask", calls: &f.calls, terminate: true}},
 	}
-	f.runner, err = engine.New(engine.Options{Engine: e, DataDir: f.dir,
+	f.opts = engine.Options{Engine: e, DataDir: f.dir,
 		Locate: func(engine.Engine) (string, error) { return bin, nil },
-		Getenv: func(k string) string { return env[k] }})
+		Getenv: func(k string) string { return env[k] }}
+	f.runner, err = engine.New(f.opts)
 	if err != nil {
 		t.Fatal(err)
 	}

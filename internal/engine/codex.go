@@ -87,6 +87,11 @@ func (Codex) Command(in Invocation) (Command, error) {
 		files[codexHookFile] = codexHook(in.MCP.Hook, in.MCP.Token)
 		argv = append(argv, "-c", "hooks="+codexPolicyHooks(in.ConfigDir), "--dangerously-bypass-hook-trust")
 	}
+	for _, im := range in.Images {
+		// One file an option, with "=": --image takes several, and would
+		// take the session id and "-" after it too.
+		argv = append(argv, "--image="+im.Path)
+	}
 	if in.Resume != "" {
 		argv = append(argv, in.Resume)
 	}

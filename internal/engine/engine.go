@@ -40,8 +40,15 @@ type Invocation struct {
 	NewSession string
 	// System is appended to the engine's own system prompt.
 	System string
-	// Prompt is the run's user message.
+	// Prompt is the run's user message; it names the ticket's files,
+	// which are in ConfigDir/attachments.
 	Prompt string
+	// Attachments is the directory of the ticket's files in the run
+	// (ConfigDir/attachments); "" when the ticket has none.
+	Attachments string
+	// Images are the ticket's pictures the model is shown with Prompt:
+	// the CLI's image arguments, or image blocks in its input.
+	Images []Image
 	// MCP is the ticket's board server.
 	MCP MCPEndpoint
 	// BudgetUSD caps the run's spend when the CLI can (0: none).

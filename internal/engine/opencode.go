@@ -96,6 +96,11 @@ func (OpenCode) Command(in Invocation) (Command, error) {
 	if in.Resume != "" {
 		argv = append(argv, "--session", in.Resume)
 	}
+	for _, im := range in.Images {
+		// One file an option, with "=": --file is an array, and would
+		// take what follows it too.
+		argv = append(argv, "--file="+im.Path)
+	}
 	env := []string{
 		"OPENCODE_CONFIG_CONTENT=" + string(b),
 		// Its database, logs and caches live in the ticket's home

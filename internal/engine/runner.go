@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -52,6 +53,11 @@ type Options struct {
 	// Home is the person's home, where the CLIs keep their logins
 	// (LoginOf), for projects with --engine-auth login.
 	Home string
+	// Images reports whether a "provider/model" takes pictures (its
+	// catalog entry): the ticket's pictures are then shown with the
+	// run's first message. Nil shows none; the files are in the run
+	// either way.
+	Images func(model string) bool
 	// Thinking gives how much a job's model thinks (the project's
 	// setting, else config.json's per task); nil, or an error, leaves
 	// it off.
@@ -208,7 +214,9 @@ func (r *Runner) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outco
 		return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 	}
 	in.Login = login
-	if _, err := sess.AppendMessage(llm.UserText(in.Prompt), nil); err != nil {
+	first := llm.UserText(in.Prompt)
+	first.Content = append(first.Content, transcriptParts(in.Images)...)
+	if _, err := sess.AppendMessage(first, nil); err != nil {
 		return agentjob.Outcome{}, err
 	}
 	res := r.runResuming(ctx, job, in, sess, bs, st.Total)
@@ -275,8 +283,9 @@ func relay(job agentjob.Job, ep *Endpoint, mcpEP *MCPEndpoint) (func(), error) {
 }
 
 // invocation is how the CLI at bin starts for job: its endpoints, its
-// directories, the session to resume (st), the prompts, the budget, the
-// thinking level and the model's price.
+// directories, the session to resume (st), the prompts, the ticket's
+// files (written into the run), the budget, the thinking level and the
+// model's price.
 func (r *Runner) invocation(ctx context.Context, job agentjob.Job, bin string, ep Endpoint, mcpEP MCPEndpoint, st State) (Invocation, error) {
 	cfg, home, err := engineDirs(r.opts.DataDir, job.Project.Slug, job.Ticket.Number, r.opts.Engine.Name())
 	if err != nil {
@@ -285,6 +294,17 @@ func (r *Runner) invocation(ctx context.Context, job agentjob.Job, bin string, e
 	in := Invocation{Bin: bin, Endpoint: ep, ConfigDir: cfg, HomeDir: home, MCP: mcpEP,
 		Resume: st.Session, System: systemPrompt(ctx, job), Prompt: agentjob.TaskPrompt(job),
 		BudgetUSD: job.Budget.USD, ReadOnly: job.ReadOnly || job.Policy.Mode == policy.ModeReadOnly, Thinking: llm.ThinkingOff}
+	files, err := writeAttachments(ctx, cfg, job.Attachments, r.opts.Images != nil && r.opts.Images(job.Model))
+	if err != nil {
+		return Invocation{}, err
+	}
+	if s := attachmentBrief(files); s != "" {
+		in.Prompt += "\n\n" + s
+	}
+	in.Images = runImages(files)
+	if len(files) > 0 {
+		in.Attachments = filepath.Join(cfg, attachmentsDir)
+	}
 	if r.opts.Thinking != nil {
 		in.Thinking = r.opts.Thinking(job)
 	}

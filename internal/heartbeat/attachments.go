@@ -16,7 +16,8 @@ type attachmentReader interface {
 }
 
 // readAttachments returns the ticket's files for the brief, with the
-// bytes of those a model is sent; a file that cannot be read is listed
+// bytes of those a model is sent and a reader of every file's (for the
+// engines, which get them all as files); a file that cannot be read is listed
 // without them (the brief says so) and logged, and does not stop the run.
 func readAttachments(ctx context.Context, store any, ref board.Ref, log *slog.Logger) []agentjob.Attached {
 	s, ok := store.(attachmentReader)
@@ -30,7 +31,10 @@ func readAttachments(ctx context.Context, store any, ref board.Ref, log *slog.Lo
 	}
 	out := make([]agentjob.Attached, 0, len(as))
 	for _, a := range as {
-		f := agentjob.Attached{Attachment: a}
+		f := agentjob.Attached{Attachment: a, Read: func(ctx context.Context) ([]byte, error) {
+			_, data, err := s.AttachmentContent(ctx, ref, a.ID)
+			return data, err
+		}}
 		if agentjob.NeedsBytes(a) {
 			if _, data, err := s.AttachmentContent(ctx, ref, a.ID); err == nil {
 				f.Data = data

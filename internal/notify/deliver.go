@@ -49,6 +49,20 @@ type Deliverer struct {
 	Redact func(string) string
 	// Log receives one line per failed attempt; nil discards.
 	Log *slog.Logger
+	// Files, when set, finds the files that came with a notification's
+	// event (the comment, the move's evidence), which its message links
+	// (Message.WithAttachments); nil links none.
+	Files EventFiles
+	// BaseURL is the web UI's public address (config.json's
+	// forge.bonsaiURL), the root of the files' links; "" lists them
+	// without links.
+	BaseURL string
+}
+
+// EventFiles is what linking a notification's files needs of the store
+// (store.NotifyAttachments).
+type EventFiles interface {
+	EventAttachments(ctx context.Context, eventID int64) ([]board.Attachment, error)
 }
 
 // Result counts what one Deliver call did.
@@ -113,7 +127,7 @@ func (d *Deliverer) Deliver(ctx context.Context) (Result, error) {
 func (d *Deliverer) attempt(ctx context.Context, dl board.Delivery) board.Outcome {
 	s, err := New(dl.Channel, d.Options)
 	if err == nil {
-		if err = s.Send(ctx, NewMessage(dl.Notification)); err == nil {
+		if err = s.Send(ctx, d.message(ctx, dl.Notification)); err == nil {
 			return board.Outcome{Sent: true}
 		}
 	}
@@ -133,6 +147,23 @@ func (d *Deliverer) attempt(ctx context.Context, dl board.Delivery) board.Outcom
 			"err", text, "retry", !out.RetryAt.IsZero())
 	}
 	return out
+}
+
+// message is n's message, linking the files of its event; a failure to
+// find them is logged and the message goes without.
+func (d *Deliverer) message(ctx context.Context, n board.Notification) Message {
+	m := NewMessage(n)
+	if d.Files == nil || n.EventID == 0 || n.Ticket == "" {
+		return m
+	}
+	as, err := d.Files.EventAttachments(ctx, n.EventID)
+	if err != nil {
+		if d.Log != nil {
+			d.Log.Warn("notification: the files of its event not found", "id", n.ID, "event", n.EventID, "err", err)
+		}
+		return m
+	}
+	return m.WithAttachments(d.BaseURL, as)
 }
 
 func (d *Deliverer) now() time.Time {

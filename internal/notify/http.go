@@ -159,8 +159,11 @@ type slack struct {
 }
 
 func (s *slack) Send(ctx context.Context, m Message) error {
-	esc := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
-	body, err := json.Marshal(map[string]any{"text": "*" + esc.Replace(m.Subject) + "*\n" + esc.Replace(m.Body)})
+	text := "*" + slackEscape.Replace(m.Subject) + "*\n" + slackEscape.Replace(m.plainText())
+	if len(m.Attachments) > 0 {
+		text += "\n\n" + linkList(m, slackLink)
+	}
+	body, err := json.Marshal(map[string]any{"text": text})
 	if err != nil {
 		return permanent("slack: %v", err)
 	}
@@ -175,7 +178,10 @@ type discord struct {
 }
 
 func (d *discord) Send(ctx context.Context, m Message) error {
-	content := "**" + m.Subject + "**\n" + m.Body
+	content := "**" + m.Subject + "**\n" + m.plainText()
+	if len(m.Attachments) > 0 {
+		content += "\n\n" + linkList(m, discordLink)
+	}
 	if r := []rune(content); len(r) > 2000 {
 		content = string(r[:1999]) + "…"
 	}

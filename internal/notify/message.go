@@ -25,6 +25,11 @@ type Message struct {
 	Subject   string           `json:"subject"`
 	Body      string           `json:"body"`
 	CreatedAt time.Time        `json:"createdAt"`
+	// Attachments are the files that came with the comment or the move
+	// notified, as links (WithAttachments); Body lists them too.
+	Attachments []Link `json:"attachments,omitempty"`
+
+	text string // Body without its list of files
 }
 
 // NewMessage builds the message of a notification.

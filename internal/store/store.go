@@ -204,7 +204,8 @@ type Store interface {
 	Hooks         // the inbound webhooks of docs/webhooks.md
 	TrackerLimits // the trackers' rate limits, kept across beats
 
-	Attachments // files on tickets and comments (issue 30)
+	Attachments       // files on tickets and comments (issue 30)
+	NotifyAttachments // the files a notification links (issue 30)
 
 	// Close releases the store's resources.
 	Close() error

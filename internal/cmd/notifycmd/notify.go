@@ -197,7 +197,11 @@ bonsai serve/up do this by themselves; this is for scripts and checks.`,
 			if err != nil {
 				return err
 			}
-			res, err := outbox.Deliver(cmd.Context(), s, func(ctx context.Context) *llm.Redactor { return redact(ctx, s) }, nil, time.Minute)
+			base := ""
+			if cfg, err := a.Config(); err == nil {
+				base = cfg.Forge.BonsaiURL
+			}
+			res, err := outbox.Deliver(cmd.Context(), s, func(ctx context.Context) *llm.Redactor { return redact(ctx, s) }, base, nil, time.Minute)
 			if err != nil {
 				return err
 			}

@@ -16,12 +16,14 @@ import (
 // is left is delivered by the next process. Secrets are scrubbed from the
 // errors stored and logged: secrets gives the process's redactor, asked
 // only when an error needs redacting (most deliveries find nothing to
-// send). log may be nil.
-func Deliver(ctx context.Context, s store.Store, secrets func(context.Context) *llm.Redactor, log *slog.Logger, bound time.Duration) (notify.Result, error) {
+// send). A message links the files of its event from base, the web UI's
+// public address (config.json's forge.bonsaiURL; "" lists them without
+// links). log may be nil.
+func Deliver(ctx context.Context, s store.Store, secrets func(context.Context) *llm.Redactor, base string, log *slog.Logger, bound time.Duration) (notify.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	red := sync.OnceValue(func() *llm.Redactor { return secrets(ctx) })
-	d := &notify.Deliverer{Outbox: s, Redact: func(msg string) string { return red().String(msg) }, Log: log}
+	d := &notify.Deliverer{Outbox: s, Redact: func(msg string) string { return red().String(msg) }, Log: log, Files: s, BaseURL: base}
 	return d.Deliver(ctx)
 }
 
@@ -35,12 +37,12 @@ func Pending(ctx context.Context, s store.Store) bool {
 }
 
 // Every delivers notifications every interval until ctx ends: the loop of
-// bonsai serve and up.
-func Every(ctx context.Context, s store.Store, secrets func(context.Context) *llm.Redactor, log *slog.Logger, interval time.Duration) {
+// bonsai serve and up (base as for Deliver).
+func Every(ctx context.Context, s store.Store, secrets func(context.Context) *llm.Redactor, base string, log *slog.Logger, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if _, err := Deliver(ctx, s, secrets, log, interval); err != nil && ctx.Err() == nil {
+		if _, err := Deliver(ctx, s, secrets, base, log, interval); err != nil && ctx.Err() == nil {
 			log.Error("deliver notifications", "err", err)
 		}
 		select {
