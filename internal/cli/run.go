@@ -109,7 +109,7 @@ unless an --allow pattern (or config.json's policy.allow) allows it.`,
 	f.BoolVarP(&o.cont, "continue", "c", false, "continue the latest session of this directory")
 	f.StringVar(&o.session, "session", "", "resume or create this session file")
 	f.BoolVar(&o.noSession, "no-session", false, "keep the session in memory only")
-	f.StringVar(&o.tools, "tools", strings.Join(agenthost.CodingTools(), ","), "comma-separated tools to enable")
+	f.StringVar(&o.tools, "tools", strings.Join(agenthost.CodingTools(), ","), "comma-separated tools to enable; add screenshot for headless Chromium pictures of pages (docs/tools.md)")
 	f.IntVar(&o.maxTurns, "max-turns", 0, "stop after this many model requests (0: no limit)")
 	f.StringVar(&o.thinking, "thinking", "", "thinking level: off, low, medium or high")
 	f.BoolVar(&o.sandbox, "sandbox", false, "run the agent's commands in the bubblewrap sandbox (Linux)")
