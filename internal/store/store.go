@@ -205,6 +205,7 @@ type Store interface {
 	TrackerLimits // the trackers' rate limits, kept across beats
 
 	Attachments // files on tickets and comments (issue 30)
+	Variants    // best of N (issue 31)
 
 	// Close releases the store's resources.
 	Close() error

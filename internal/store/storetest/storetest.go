@@ -36,6 +36,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Tracker", trackerCases},
 		{"Hook", hookCases},
 		{"Attachment", attachmentCases},
+		{"Variants", variantCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
