@@ -83,7 +83,7 @@ budget split between them; each stops at VERIFICATION, and 'bonsai ticket
 variants' compares them (docs/heartbeat.md, "Variants").`,
 		Example: `  bonsai ticket run demo#3
   bonsai ticket run demo#3 --variants bonsai:anthropic/claude-sonnet-4-5,claude-code:anthropic/claude-opus-4-1,codex:openai/gpt-5`,
-		Args:    cmdkit.ExactArgs("<project#n>"),
+		Args: cmdkit.ExactArgs("<project#n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := board.ParseRef(args[0])
 			if err != nil {
