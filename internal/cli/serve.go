@@ -139,6 +139,7 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Diff:        diff,
 		Approve:     webApprove(a, s),
 		RunNow:      func(ctx context.Context, ref board.Ref) (string, error) { return startRunNow(ctx, a, d, s, ref) },
+		Variants:    webVariants{a: a, d: d, s: s},
 		FireSchedule: func(ctx context.Context, project, name string) (string, error) {
 			rep, err := fireSchedule(ctx, a, project, name)
 			if err != nil {

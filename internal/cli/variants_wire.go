@@ -78,3 +78,26 @@ func (a *app) returnVariant(ctx context.Context, ref board.Ref, n int, feedback 
 	}
 	return l.Return(ctx, ref, n, a.author(), feedback)
 }
+
+// webVariants is the web UI's best of N (web.VariantActions): variants
+// created and run as `ticket run --variants` does, returned through the
+// Lander as the person running the server.
+type webVariants struct {
+	a *app
+	d config.Dir
+	s store.Store
+}
+
+// Run implements web.VariantActions.
+func (w webVariants) Run(ctx context.Context, ref board.Ref, specs []board.VariantSpec) (string, error) {
+	return runVariants(ctx, w.a, w.d, w.s, ref, specs)
+}
+
+// Return implements web.VariantActions.
+func (w webVariants) Return(ctx context.Context, ref board.Ref, n int, author, feedback string) (board.Ticket, error) {
+	l, err := newLander(w.a, w.s)
+	if err != nil {
+		return board.Ticket{}, err
+	}
+	return l.Return(ctx, ref, n, author, feedback)
+}
