@@ -66,7 +66,7 @@ func ParseVariantSpecs(list string) ([]VariantSpec, error) {
 			return nil, Errorf(EINVALID, "variant %d %q: %v", i+1, item, err)
 		}
 		model = strings.TrimSpace(model)
-		if p, m, ok := strings.Cut(model, "/"); !ok || p == "" || m == "" || strings.ContainsAny(model, " \t\r\n") {
+		if err := ValidateModelID(model); err != nil || model == "" {
 			return nil, Errorf(EINVALID, "variant %d %q: the model must be provider/model (e.g. openai/gpt-5)", i+1, item)
 		}
 		specs = append(specs, VariantSpec{Engine: e, Model: model})
@@ -121,4 +121,17 @@ func lastRune(s string) (rune, int) {
 		}
 	}
 	return 0, len(s)
+}
+
+// NumberedVariant returns the variant numbered n of vs.
+func NumberedVariant(vs []Variant, n int) (Variant, error) {
+	for _, v := range vs {
+		if v.Number == n {
+			return v, nil
+		}
+	}
+	if len(vs) == 0 {
+		return Variant{}, Errorf(ENOTFOUND, "the ticket has no variants")
+	}
+	return Variant{}, Errorf(ENOTFOUND, "%s has no variant %d (it has 1 to %d)", vs[0].Ticket, n, len(vs))
 }

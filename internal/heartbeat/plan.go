@@ -70,7 +70,7 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 	var picks []board.Pick
 	var err error
 	if h.opts.Ticket.Number != 0 {
-		picks, err = h.pickTold(ctx)
+		picks, err = bestOfN{h}.pickTold(ctx)
 	} else {
 		picks, err = h.opts.Store.Pick(ctx, h.opts.Project)
 	}
@@ -111,7 +111,7 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 			plans = append(plans, p)
 		}
 	}
-	return h.variantPlans(ctx, st, plans)
+	return bestOfN{h}.variantPlans(ctx, st, plans)
 }
 
 // projectBlocker says why no agent of project proj may run model now, or

@@ -154,13 +154,18 @@ func shareText(usd float64, tokens int64) string {
 	return strings.Join(parts, " and ")
 }
 
+// bestOfN is the beat's part in best of N: the picks of a beat told a
+// ticket run N ways, its variants' plans, their failures and the ticket
+// reaching VERIFICATION with them.
+type bestOfN struct{ h *Heartbeat }
+
 // pickTold returns the picks of the beat told its ticket: the ticket's
 // running variants that an agent may work, when it has variants in
 // flight, else the ticket itself (pickOne).
-func (h *Heartbeat) pickTold(ctx context.Context) ([]board.Pick, error) {
-	vs := h.variants(ctx, h.opts.Ticket)
-	if len(vs) == 0 || vs[0].Ticket != h.opts.Ticket || !inFlight(vs) {
-		return pickOne(ctx, h.opts.Store, h.opts.Ticket)
+func (b bestOfN) pickTold(ctx context.Context) ([]board.Pick, error) {
+	vs := b.variants(ctx, b.h.opts.Ticket)
+	if len(vs) == 0 || vs[0].Ticket != b.h.opts.Ticket || !inFlight(vs) {
+		return pickOne(ctx, b.h.opts.Store, b.h.opts.Ticket)
 	}
 	var picks []board.Pick
 	var why []string
@@ -168,7 +173,7 @@ func (h *Heartbeat) pickTold(ctx context.Context) ([]board.Pick, error) {
 		if v.State != board.VariantRunning {
 			continue
 		}
-		pk, err := pickOne(ctx, h.opts.Store, v.Ref)
+		pk, err := pickOne(ctx, b.h.opts.Store, v.Ref)
 		if err != nil {
 			why = append(why, err.Error())
 			continue
@@ -176,21 +181,21 @@ func (h *Heartbeat) pickTold(ctx context.Context) ([]board.Pick, error) {
 		picks = append(picks, pk...)
 	}
 	if len(picks) == 0 {
-		return nil, &NotRunnableError{h.opts.Ticket, "none of its variants can run now: " + strings.Join(why, "; ")}
+		return nil, &NotRunnableError{b.h.opts.Ticket, "none of its variants can run now: " + strings.Join(why, "; ")}
 	}
 	return picks, nil
 }
 
 // variants returns the variants of ref's round (none when the store has
 // none, or cannot say: the ticket then runs as any other).
-func (h *Heartbeat) variants(ctx context.Context, ref board.Ref) []board.Variant {
-	vs, ok := h.opts.Store.(variantStore)
+func (b bestOfN) variants(ctx context.Context, ref board.Ref) []board.Variant {
+	vs, ok := b.h.opts.Store.(variantStore)
 	if !ok {
 		return nil
 	}
 	out, err := vs.Variants(ctx, ref)
 	if err != nil {
-		h.log.Warn("read the ticket's variants", "ticket", ref.String(), "err", err)
+		b.h.log.Warn("read the ticket's variants", "ticket", ref.String(), "err", err)
 		return nil
 	}
 	return out
@@ -211,10 +216,10 @@ func inFlight(vs []board.Variant) bool {
 // ticket whose variant was chosen to go on the chosen engine and model.
 // A variant whose engine cannot run fails for good, with the reason on
 // its ticket and its variants' ticket.
-func (h *Heartbeat) variantPlans(ctx context.Context, st *State, plans []Plan) ([]Plan, error) {
+func (b bestOfN) variantPlans(ctx context.Context, st *State, plans []Plan) ([]Plan, error) {
 	for i := range plans {
 		p := &plans[i]
-		vs := h.variants(ctx, p.Ticket.Ref())
+		vs := b.variants(ctx, p.Ticket.Ref())
 		if len(vs) == 0 {
 			continue
 		}
@@ -228,7 +233,7 @@ func (h *Heartbeat) variantPlans(ctx context.Context, st *State, plans []Plan) (
 		}
 		for _, v := range vs {
 			if v.Ref == p.Ticket.Ref() && v.State == board.VariantRunning {
-				if err := h.variantPlan(ctx, st, p, v, len(vs)); err != nil {
+				if err := b.variantPlan(ctx, st, p, v, len(vs)); err != nil {
 					return nil, err
 				}
 			}
@@ -239,7 +244,7 @@ func (h *Heartbeat) variantPlans(ctx context.Context, st *State, plans []Plan) (
 
 // variantPlan makes p, the plan of running variant v of a round of n, run
 // as v says.
-func (h *Heartbeat) variantPlan(ctx context.Context, st *State, p *Plan, v board.Variant, n int) error {
+func (b bestOfN) variantPlan(ctx context.Context, st *State, p *Plan, v board.Variant, n int) error {
 	a := &p.Project.Agent
 	a.Engine, p.Model, p.Rank = v.Engine, v.Model, v.Number-1
 	if v.BudgetUSD > 0 {
@@ -249,13 +254,13 @@ func (h *Heartbeat) variantPlan(ctx context.Context, st *State, p *Plan, v board
 		a.TicketTokens = v.BudgetTokens
 	}
 	a.MaxAgents = max(a.MaxAgents, int64(n))
-	if why := h.blocker(p.Project, p.Model, &State{}); why != "" {
+	if why := b.h.blocker(p.Project, p.Model, &State{}); why != "" {
 		p.Blocker = "variant " + v.Spec().String() + " cannot run: " + why
 		p.failed = &variantFailure{v, why}
 		return nil
 	}
 	var err error
-	p.Blocker, p.Sandbox, err = h.projectBlocker(ctx, st, p.Project, p.Model)
+	p.Blocker, p.Sandbox, err = b.h.projectBlocker(ctx, st, p.Project, p.Model)
 	return err
 }
 
@@ -268,30 +273,30 @@ type variantFailure struct {
 
 // failVariants fails for good the variants of plans that cannot run (a
 // beat's plans; a dry run changes nothing).
-func (h *Heartbeat) failVariants(ctx context.Context, plans []Plan) {
+func (b bestOfN) failVariants(ctx context.Context, plans []Plan) {
 	for _, p := range plans {
 		if p.failed != nil {
-			h.failVariant(ctx, p.failed.v, p.failed.why)
+			b.failVariant(ctx, p.failed.v, p.failed.why)
 		}
 	}
 }
 
 // failVariant records that variant v cannot run, on the variant and on
 // its ticket.
-func (h *Heartbeat) failVariant(ctx context.Context, v board.Variant, why string) {
-	vs, ok := h.opts.Store.(variantStore)
+func (b bestOfN) failVariant(ctx context.Context, v board.Variant, why string) {
+	vs, ok := b.h.opts.Store.(variantStore)
 	if !ok {
 		return
 	}
 	if _, err := vs.FailVariant(ctx, v.Ref, why); err != nil {
-		h.log.Warn("fail the variant", "variant", v.Ref.String(), "err", err)
+		b.h.log.Warn("fail the variant", "variant", v.Ref.String(), "err", err)
 		return
 	}
 	text := fmt.Sprintf("Variant %d (`%s`, %s) was skipped and will not run: %s", v.Number, v.Spec(), v.Ref, why)
 	for _, ref := range []board.Ref{v.Ticket, v.Ref} {
-		if _, err := h.opts.Store.AddComment(ctx, ref, board.Comment{AuthorType: board.System, AuthorName: runtimeAuthor,
+		if _, err := b.h.opts.Store.AddComment(ctx, ref, board.Comment{AuthorType: board.System, AuthorName: runtimeAuthor,
 			Kind: board.KindStatus, Content: text}); err != nil {
-			h.log.Warn("comment on the failed variant", "ticket", ref.String(), "err", err)
+			b.h.log.Warn("comment on the failed variant", "ticket", ref.String(), "err", err)
 		}
 	}
 }
@@ -300,33 +305,33 @@ func (h *Heartbeat) failVariant(ctx context.Context, v board.Variant, why string
 // (in VERIFICATION, or failed) to VERIFICATION, as the runtime, with a
 // comment that points at the comparison: its runs being reps. A ticket
 // none of whose variants reached VERIFICATION stays, and says so once.
-func (h *Heartbeat) settleVariants(ctx context.Context, reps []RunReport) {
+func (b bestOfN) settleVariants(ctx context.Context, reps []RunReport) {
 	seen := map[board.Ref]bool{}
 	for _, rep := range reps {
 		ref, err := board.ParseRef(rep.Ticket)
 		if err != nil {
 			continue
 		}
-		vs := h.variants(ctx, ref)
+		vs := b.variants(ctx, ref)
 		if len(vs) == 0 || vs[0].Ticket == ref || seen[vs[0].Ticket] || !inFlight(vs) {
 			continue
 		}
 		seen[vs[0].Ticket] = true
-		if err := h.settle(ctx, vs); err != nil {
-			h.log.Warn("move the ticket of its variants", "ticket", vs[0].Ticket.String(), "err", err)
+		if err := b.settle(ctx, vs); err != nil {
+			b.h.log.Warn("move the ticket of its variants", "ticket", vs[0].Ticket.String(), "err", err)
 		}
 	}
 }
 
 // settle moves the ticket of variants vs to VERIFICATION once each is in
 // VERIFICATION or failed, and one at least is in VERIFICATION.
-func (h *Heartbeat) settle(ctx context.Context, vs []board.Variant) error {
+func (b bestOfN) settle(ctx context.Context, vs []board.Variant) error {
 	ready := 0
 	for _, v := range vs {
 		if v.State == board.VariantFailed {
 			continue
 		}
-		t, err := h.opts.Store.Ticket(ctx, v.Ref)
+		t, err := b.h.opts.Store.Ticket(ctx, v.Ref)
 		if err != nil {
 			return err
 		}
@@ -335,14 +340,14 @@ func (h *Heartbeat) settle(ctx context.Context, vs []board.Variant) error {
 		}
 		ready++
 	}
-	t, err := h.opts.Store.Ticket(ctx, vs[0].Ticket)
+	t, err := b.h.opts.Store.Ticket(ctx, vs[0].Ticket)
 	if err != nil || ready == 0 || t.State != board.InProgress {
 		return err
 	}
-	if _, err := h.opts.Store.MoveTicket(ctx, t.Ref(), board.MoveRequest{To: board.Verification, Actor: board.System}, runtimeAuthor); err != nil {
+	if _, err := b.h.opts.Store.MoveTicket(ctx, t.Ref(), board.MoveRequest{To: board.Verification, Actor: board.System}, runtimeAuthor); err != nil {
 		return err
 	}
-	_, err = h.opts.Store.AddComment(ctx, t.Ref(), board.Comment{AuthorType: board.System, AuthorName: runtimeAuthor, Kind: board.KindStatus,
+	_, err = b.h.opts.Store.AddComment(ctx, t.Ref(), board.Comment{AuthorType: board.System, AuthorName: runtimeAuthor, Kind: board.KindStatus,
 		Content: fmt.Sprintf("%d of its %d variants reached VERIFICATION. Compare them (`bonsai ticket variants %s`, or the ticket page's Variants), then approve one (it lands; the others are closed) or return one with feedback.",
 			ready, len(vs), t.Ref())})
 	return err

@@ -58,19 +58,6 @@ func find(vs []board.Variant, ref board.Ref) (board.Variant, bool) {
 	return board.Variant{}, false
 }
 
-// Numbered returns the variant numbered n of vs.
-func Numbered(vs []board.Variant, n int) (board.Variant, error) {
-	for _, v := range vs {
-		if v.Number == n {
-			return v, nil
-		}
-	}
-	if len(vs) == 0 {
-		return board.Variant{}, board.Errorf(board.ENOTFOUND, "the ticket has no variants")
-	}
-	return board.Variant{}, board.Errorf(board.ENOTFOUND, "%s has no variant %d (it has 1 to %d)", vs[0].Ticket, n, len(vs))
-}
-
 // landVariant approves a variant of round vs: a.Ref must be a running
 // variant. Once it landed, its ticket is DONE and the others closed.
 func (l *Lander) landVariant(ctx context.Context, a Approval, again bool, vs []board.Variant) (Result, error) {
@@ -114,7 +101,7 @@ func (l *Lander) Return(ctx context.Context, ref board.Ref, n int, author, feedb
 	if !ok || vs[0].Ticket != ref {
 		return board.Ticket{}, board.Errorf(board.EREFUSED, "%s has no variants in flight", ref)
 	}
-	v, err := Numbered(vs, n)
+	v, err := board.NumberedVariant(vs, n)
 	if err != nil {
 		return board.Ticket{}, err
 	}

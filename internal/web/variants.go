@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/land"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
 
@@ -189,7 +188,7 @@ func (s *Server) chooseVariant(ctx context.Context, ref board.Ref, n, action, no
 	for i, v := range vs {
 		plain[i] = v.Variant
 	}
-	v, err := land.Numbered(plain, num)
+	v, err := board.NumberedVariant(plain, num)
 	if err != nil {
 		return board.Ticket{}, err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/cmd/cmdkit"
-	"github.com/bonsai-run/bonsai/internal/land"
 	"github.com/bonsai-run/bonsai/internal/termsafe"
 	"github.com/bonsai-run/bonsai/internal/view"
 )
@@ -74,7 +73,7 @@ func runVariants(cmd *cobra.Command, a *cmdkit.App, w Wiring, ref board.Ref, o v
 	case o.approve > 0 && o.ret > 0:
 		return cmdkit.Usagef("give --approve or --return, not both")
 	case o.approve > 0:
-		v, err := land.Numbered(vs, o.approve)
+		v, err := board.NumberedVariant(vs, o.approve)
 		if err != nil {
 			return err
 		}
