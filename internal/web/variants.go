@@ -195,6 +195,9 @@ func (s *Server) chooseVariant(ctx context.Context, ref board.Ref, n, action, no
 	if v.Ticket != ref {
 		return board.Ticket{}, board.Errorf(board.EREFUSED, "%s is a variant; choose among the variants of %s", ref, v.Ticket)
 	}
+	if !v.State.InFlight() {
+		return board.Ticket{}, board.Errorf(board.EREFUSED, "variant %d of %s is %s; nothing to choose", num, ref, v.State)
+	}
 	switch action {
 	case "approve":
 		if _, err := s.approve(ctx, v.Ref, note); err != nil {

@@ -184,3 +184,9 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// gitFiles lists the files of repo's main.
+func gitFiles(t *testing.T, repo string) string {
+	t.Helper()
+	return gittest.Run(t, repo, "ls-tree", "--name-only", "main")
+}
