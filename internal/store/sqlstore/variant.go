@@ -89,12 +89,6 @@ func variantsAllowed(ctx context.Context, tx *tx, t board.Ticket) error {
 	refuse := func(format string, args ...any) error {
 		return board.Errorf(board.EREFUSED, "%s: "+format, append([]any{t.Ref()}, args...)...)
 	}
-	switch {
-	case t.State != board.InProgress:
-		return refuse("it is in %s; only a ticket in IN_PROGRESS runs as variants (move it there first)", t.State)
-	case t.SubState == board.SubBlocked:
-		return refuse("it is blocked waiting for a person; answer it first")
-	}
 	var n int
 	if err := tx.queryRow(`SELECT COUNT(*) FROM variants WHERE variant_id = ?`, t.ID).Scan(&n); err != nil {
 		return err
@@ -107,6 +101,12 @@ func variantsAllowed(ctx context.Context, tx *tx, t board.Ticket) error {
 	}
 	if n > 0 {
 		return refuse("its variants are still in flight; approve or return one first (bonsai ticket variants %s)", t.Ref())
+	}
+	switch {
+	case t.State != board.InProgress:
+		return refuse("it is in %s; only a ticket in IN_PROGRESS runs as variants (move it there first)", t.State)
+	case t.SubState == board.SubBlocked:
+		return refuse("it is blocked waiting for a person; answer it first")
 	}
 	if err := tx.queryRow(`SELECT COUNT(*) FROM runs WHERE ticket_id = ? AND status = ?`, t.ID, string(board.RunRunning)).Scan(&n); err != nil {
 		return err
