@@ -31,6 +31,10 @@ type Variants interface {
 	// with reason, and every variant ticket not DONE moves to DONE, as
 	// the runtime. It returns the round's variants as they are after.
 	CloseVariants(ctx context.Context, ref board.Ref, chosen int, reason string) ([]board.Variant, error)
+	// ProjectVariants lists every variant of project slug, of every
+	// round, by ticket, round and number: the board shows a ticket run N
+	// ways as one card.
+	ProjectVariants(ctx context.Context, slug string) ([]board.Variant, error)
 }
 
 // NewVariants asks for a ticket to be run N ways.

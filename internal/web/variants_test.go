@@ -40,6 +40,15 @@ func TestAPI_Variants(t *testing.T) {
 	r = e.api(t, "GET", "/api/projects/demo/tickets/2/variants", "")
 	wantBody(t, r, `"ticket": "demo#1"`)
 
+	// The board shows the ticket once, with its variants' badge, and no
+	// card of a variant.
+	c := e.browser(t)
+	r = e.get(t, c, "/p/demo")
+	wantBody(t, r, `data-number="1"`, `<span class="badge variants" title="run N ways: compare them on the ticket's page">3 variants</span>`)
+	if strings.Contains(r.body, "[variant ") || strings.Contains(r.body, `data-number="2"`) {
+		t.Errorf("the board shows a variant's card")
+	}
+
 	r = e.api(t, "POST", "/api/projects/demo/tickets/1/variants", `{"variants":["bonsai:fake/one","gpt-5"]}`)
 	wantStatus(t, r, http.StatusBadRequest)
 	wantBody(t, r, `is not engine:model`)

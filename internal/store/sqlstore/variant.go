@@ -223,3 +223,9 @@ func (tx *tx) closeVariantTicket(w board.Ticket) error {
 	return tx.event(board.EventTicketMoved, w.ProjectID, w.ID, board.System,
 		map[string]any{"ref": w.Ref().String(), "from": from, "to": w.State, "subState": w.SubState})
 }
+
+// ProjectVariants implements store.Variants.
+func (db *DB) ProjectVariants(ctx context.Context, slug string) ([]board.Variant, error) {
+	vs, err := list(ctx, db, scanVariant, `SELECT `+variantColumns+` WHERE p.slug = ? ORDER BY t.number, v.round, v.number`, slug)
+	return vs, wrap(err, "read the variants of %s", slug)
+}

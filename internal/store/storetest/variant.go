@@ -66,6 +66,14 @@ func testVariantsCreate(t *testing.T, s store.Store, clock *clock) {
 		t.Fatal(err)
 	}
 	same(t, "variants read from a variant", fromVariant, vs)
+	all, err := s.ProjectVariants(t.Context(), "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "the project's variants", all, vs)
+	if none, err := s.ProjectVariants(t.Context(), "nope"); err != nil || len(none) != 0 {
+		t.Errorf("ProjectVariants of an unknown project = %+v, %v", none, err)
+	}
 	if none, err := s.Variants(t.Context(), mustTicket(t, s, board.Ticket{ProjectSlug: "demo", Title: "x"}).Ref()); err != nil || len(none) != 0 {
 		t.Errorf("Variants of a plain ticket = %+v, %v", none, err)
 	}
