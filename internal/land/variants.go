@@ -207,7 +207,7 @@ func (l *Lander) finishTicket(ctx context.Context, a Approval, v board.Variant, 
 			return t, err
 		}
 	}
-	msg := fmt.Sprintf("Approved variant %d (`%s`, %s) by %s: %s", v.Number, v.Spec(), v.Ref, a.by(), res.Message)
+	msg := fmt.Sprintf("Variant %d (`%s`, %s) was chosen. %s", v.Number, v.Spec(), v.Ref, res.Message)
 	_, err = s.AddComment(ctx, t.Ref(), board.Comment{AuthorType: board.System, AuthorName: System, Kind: board.KindStatus, Content: msg})
 	return t, err
 }
