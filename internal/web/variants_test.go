@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -81,5 +82,31 @@ func TestAPI_Variants(t *testing.T) {
 	wantStatus(t, r, http.StatusUnprocessableEntity)
 	if len(f.returned) != 0 || vs[2].Number != 3 {
 		t.Errorf("returned %q after the approval", f.returned)
+	}
+}
+
+// TestVariants_RunNWaysForm: the ticket page offers Run N ways for a
+// ticket in IN_PROGRESS when the server can start beats; a malformed spec
+// comes back on the page with the reason and starts nothing; a good one
+// goes to the comparison.
+func TestVariants_RunNWaysForm(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.project(t, "demo")
+	e.ticket(t, "demo", "Greet", board.InProgress)
+	c := e.browser(t)
+	if r := e.get(t, c, "/p/demo/1"); strings.Contains(r.body, `id="run-variants"`) {
+		t.Errorf("the form shows on a server that cannot start beats")
+	}
+	f := &fakeVariants{}
+	e.srv.opts.Variants = f
+	e.srv.opts.RunNow = func(context.Context, board.Ref) (string, error) { return "started", nil }
+	wantBody(t, e.get(t, c, "/p/demo/1"), `id="run-variants"`)
+	r := e.post(t, c, "/p/demo/1/variants", url.Values{"variants": {"bonsai:fake/one"}})
+	wantStatus(t, r, http.StatusBadRequest)
+	wantBody(t, r, `id="run-error"`, "give 2 to 5 variants, not 1")
+	r = e.post(t, c, "/p/demo/1/variants", url.Values{"variants": {"bonsai:fake/one,codex:fake/two"}})
+	if len(f.ran) != 1 || len(f.ran[0]) != 2 || r.status != http.StatusSeeOther || r.header.Get("Location") != "/p/demo/1/variants" {
+		t.Errorf("Run got %+v; answer %d to %q", f.ran, r.status, r.header.Get("Location"))
 	}
 }
