@@ -135,3 +135,19 @@ func NumberedVariant(vs []Variant, n int) (Variant, error) {
 	}
 	return Variant{}, Errorf(ENOTFOUND, "%s has no variant %d (it has 1 to %d)", vs[0].Ticket, n, len(vs))
 }
+
+// CheckVariantMove refuses a person's move of ticket ref while vs, its
+// variants, are in flight: they hold its work, and choosing one (approve,
+// or return with feedback) is what moves it on.
+func CheckVariantMove(vs []Variant, ref Ref) error {
+	if len(vs) == 0 || vs[0].Ticket != ref {
+		return nil
+	}
+	for _, v := range vs {
+		if v.State.InFlight() {
+			return Errorf(EREFUSED, "%s runs as %d variants; choose one first: bonsai ticket variants %s --approve N, or --return N --feedback TEXT",
+				ref, len(vs), ref)
+		}
+	}
+	return nil
+}

@@ -49,3 +49,19 @@ func (c card) withVariants(bv boardVariants) card {
 	c.Variants = bv.badge[c.Number]
 	return c
 }
+
+// checkVariantMove refuses a person's move of ticket ref while its
+// variants are in flight (board.CheckVariantMove).
+func (s *Server) checkVariantMove(ctx context.Context, ref board.Ref) error {
+	st, ok := s.store.(interface {
+		Variants(ctx context.Context, ref board.Ref) ([]board.Variant, error)
+	})
+	if !ok {
+		return nil
+	}
+	vs, err := st.Variants(ctx, ref)
+	if err != nil {
+		return err
+	}
+	return board.CheckVariantMove(vs, ref)
+}
