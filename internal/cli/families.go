@@ -37,6 +37,10 @@ func (a *app) ticketWiring() ticketcmd.Wiring {
 			return startRunNow(ctx, a, d, s, ref)
 		},
 		Blockers: func(p board.Project) ([]view.Blocker, view.AgentFacts) { return agentBlockers(a, []board.Project{p}) },
+		RunVariants: func(ctx context.Context, d config.Dir, s store.Store, ref board.Ref, specs []board.VariantSpec) (string, error) {
+			return runVariants(ctx, a, d, s, ref, specs)
+		},
+		ReturnVariant: a.returnVariant,
 	}
 }
 

@@ -137,8 +137,8 @@ func startServer(ctx context.Context, a *app, o serveOptions) (*web.Server, net.
 		Logger:      webLog,
 		Service:     func() (bool, string) { return serviceState(a) },
 		Diff:        diff,
-		Approve:     webApprove(a, s),
-		RunNow:      func(ctx context.Context, ref board.Ref) (string, error) { return startRunNow(ctx, a, d, s, ref) },
+		Approve:     webApprove(a, s), Variants: webVariants{a: a, d: d, s: s},
+		RunNow: func(ctx context.Context, ref board.Ref) (string, error) { return startRunNow(ctx, a, d, s, ref) },
 		FireSchedule: func(ctx context.Context, project, name string) (string, error) {
 			rep, err := fireSchedule(ctx, a, project, name)
 			if err != nil {

@@ -292,7 +292,9 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 		}
 	}
 	noteSandbox(ctx, h.opts.Store, plans, st, h.opts.Now(), h.log)
+	bestOfN{h}.failVariants(ctx, plans)
 	rep.Runs = h.runAll(ctx, plans, deadline, &ledger{st: st, now: h.opts.Now})
+	bestOfN{h}.settleVariants(ctx, rep.Runs)
 	if h.opts.Trackers != nil && len(rep.Runs) > 0 {
 		h.opts.Trackers.PostTrackers(ctx, h.opts.Project)
 	}

@@ -31,6 +31,9 @@ type Plan struct {
 	// once (board.AgentSettings.MaxAgents) has one plan per ticket, in
 	// the pick policy's order (many.go).
 	Rank int
+	// failed, for a variant that cannot run, fails it when the beat runs
+	// (variants.go).
+	failed *variantFailure
 }
 
 func (p Plan) report() RunReport {
@@ -67,7 +70,7 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 	var picks []board.Pick
 	var err error
 	if h.opts.Ticket.Number != 0 {
-		picks, err = pickOne(ctx, h.opts.Store, h.opts.Ticket)
+		picks, err = bestOfN{h}.pickTold(ctx)
 	} else {
 		picks, err = h.opts.Store.Pick(ctx, h.opts.Project)
 	}
@@ -108,7 +111,7 @@ func (h *Heartbeat) plan(ctx context.Context, st *State) ([]Plan, error) {
 			plans = append(plans, p)
 		}
 	}
-	return plans, nil
+	return bestOfN{h}.variantPlans(ctx, st, plans)
 }
 
 // projectBlocker says why no agent of project proj may run model now, or

@@ -122,6 +122,17 @@ func (l *Lander) Land(ctx context.Context, a Approval) (Result, error) {
 }
 
 func (l *Lander) land(ctx context.Context, a Approval, again bool) (Result, error) {
+	if vs, ok, err := l.variantsOf(ctx, a.Ref); err != nil || ok {
+		if err != nil {
+			return Result{}, err
+		}
+		return l.landVariant(ctx, a, again, vs)
+	}
+	return l.landTicket(ctx, a, again)
+}
+
+// landTicket lands ticket a.Ref's work (land).
+func (l *Lander) landTicket(ctx context.Context, a Approval, again bool) (Result, error) {
 	var note *board.Comment
 	if a.Note != "" {
 		note = &board.Comment{AuthorType: board.Human, AuthorName: a.by(), Kind: board.KindApproval, Content: a.Note}

@@ -48,6 +48,8 @@ var CopyTables = []Table{
 	{Name: "tickets", Columns: cols("id project_id", Text, "number", Int, "title description", Text, "criteria", JSON,
 		"plan state sub_state", Text, "priority", Int, "branch", Text, "created_at updated_at", Int)},
 	{Name: "ticket_links", Columns: cols("ticket_id other_id kind", Text, "created_at", Int)},
+	{Name: "variants", Columns: cols("ticket_id", Text, "round number", Int, "variant_id engine model", Text, "budget_usd", Real,
+		"budget_tokens", Int, "state reason", Text, "created_at updated_at", Int)},
 	{Name: "transcript_lines", Columns: cols("ticket_id", Text, "n", Int, "line", Text)},
 	{Name: "comments", Ordered: true, Columns: cols("id ticket_id author_type author_name kind content", Text,
 		"resolved", Bool, "created_at", Int)},

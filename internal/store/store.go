@@ -206,6 +206,7 @@ type Store interface {
 
 	Attachments       // files on tickets and comments (issue 30)
 	NotifyAttachments // the files a notification links (issue 30)
+	Variants          // best of N (issue 31)
 
 	// Close releases the store's resources.
 	Close() error

@@ -144,6 +144,9 @@ func (s *Server) move(ctx context.Context, ref board.Ref, state string) (board.T
 	if err := s.checkLeaveDone(ctx, ref, req); err != nil {
 		return board.Ticket{}, err
 	}
+	if err := s.checkVariantMove(ctx, ref); err != nil {
+		return board.Ticket{}, err
+	}
 	return s.store.MoveTicket(ctx, ref, req, s.opts.Author)
 }
 
@@ -181,6 +184,9 @@ func (s *Server) approve(ctx context.Context, ref board.Ref, note string) (board
 func (s *Server) requestChanges(ctx context.Context, ref board.Ref, feedback string) (board.Ticket, error) {
 	if strings.TrimSpace(feedback) == "" {
 		return board.Ticket{}, board.Errorf(board.EINVALID, "feedback is required: say what to change")
+	}
+	if err := s.checkVariantMove(ctx, ref); err != nil {
+		return board.Ticket{}, err
 	}
 	return s.store.MoveTicket(ctx, ref, board.MoveRequest{To: board.InProgress, Actor: board.Human, Feedback: feedback}, s.opts.Author)
 }

@@ -37,6 +37,8 @@ type card struct {
 	Thumb string
 	// Progress is a parent's sub-tickets done, e.g. "2/3 done".
 	Progress string
+	// Variants is a ticket's variants in flight, e.g. "3 variants".
+	Variants string
 }
 
 // prBadge is what a card shows of a ticket's pull request.
@@ -145,11 +147,15 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	variants, err := s.loadBoardVariants(ctx, p.Slug)
+	if err != nil {
+		return err
+	}
 	v := boardView{Project: p, Query: strings.TrimSpace(r.URL.Query().Get("q")), Cursor: cursor}
 	q := strings.ToLower(v.Query)
 	byState := map[board.State][]*board.Ticket{}
 	for i := range ts {
-		if t := &ts[i]; matches(*t, q) {
+		if t := &ts[i]; matches(*t, q) && !variants.hidden[t.Number] {
 			byState[t.State] = append(byState[t.State], t)
 		}
 	}
@@ -158,7 +164,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) error {
 		slices.SortFunc(ptrs, cardOrder)
 		col := column{State: st, Total: len(ptrs)}
 		for _, t := range ptrs[:min(len(ptrs), columnLimit)] {
-			col.Cards = append(col.Cards, s.card(*t).withLanding(landings[t.Number]).withThumb(thumbs[t.ID]).withProgress(progress))
+			col.Cards = append(col.Cards, s.card(*t).withLanding(landings[t.Number]).withThumb(thumbs[t.ID]).withProgress(progress).withVariants(variants))
 		}
 		v.Columns = append(v.Columns, col)
 	}
@@ -202,6 +208,10 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	variants, err := s.loadBoardVariants(ctx, p.Slug)
+	if err != nil {
+		return err
+	}
 	st, err := newStream(w)
 	if err != nil {
 		return nil
@@ -225,7 +235,12 @@ func (s *Server) boardEvents(w http.ResponseWriter, r *http.Request) error {
 			tk = slim(tk)
 			t = &tk
 		}
-		c := s.card(*t)
+		if variants.hidden[t.Number] || e.Type == board.EventTicketCreated || e.Type == board.EventTicketLinked {
+			if variants, err = s.loadBoardVariants(ctx, p.Slug); err != nil || variants.hidden[t.Number] {
+				return err
+			}
+		}
+		c := s.card(*t).withVariants(variants)
 		if l, err := s.store.Landing(ctx, t.Ref()); err == nil {
 			c = c.withLanding(&l)
 		}

@@ -60,6 +60,10 @@ type ticketPageView struct {
 	// Landed is a DONE ticket whose work landed: it stays DONE, and the
 	// page offers to reopen it as a follow-up.
 	Landed bool
+	// Variants are the ticket's best of N (variants.go); VariantsForm
+	// shows the "Run N ways" form.
+	Variants     []board.Variant
+	VariantsForm bool
 }
 
 func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView, error) {
@@ -83,6 +87,9 @@ func (s *Server) loadTicketPage(r *http.Request, ref board.Ref) (ticketPageView,
 	v.Running, v.CostUSD = s.runs.ticket(d.ID)
 	v.RunNow = s.opts.RunNow != nil && !v.Running && d.SubState != board.SubBlocked &&
 		(d.State == board.Research || d.State == board.InProgress || d.State == board.Backlog && p.Agent.TakeBacklog)
+	if v.Variants, v.VariantsForm, err = s.ticketVariants(ctx, d.Ticket.Ticket, v.RunNow); err != nil {
+		return ticketPageView{}, err
+	}
 	if started, ok := s.runs.runningSince(d.ID); ok {
 		v.Activity, v.ActivityOffset, err = readTranscript(s.transcriptFile(ctx, d.ProjectID, d.ID), started.Add(-time.Second), time.Time{})
 		if err != nil {

@@ -99,6 +99,10 @@ type Options struct {
 	// Run now button) and returns a sentence for people, or why it could
 	// not start; nil hides the button.
 	RunNow func(ctx context.Context, ref board.Ref) (string, error)
+	// Variants runs a ticket N ways and returns a variant with feedback
+	// (variants.go); nil hides the ticket page's "Run N ways" form and
+	// refuses those requests.
+	Variants VariantActions
 	// FireSchedule fires a project's schedule now, as `bonsai schedule
 	// fire` does, and returns what the firing did, for people, or why it
 	// could not fire (EREFUSED); nil hides the Schedules page's Fire now

@@ -96,6 +96,13 @@ func moveTicket(cmd *cobra.Command, a *cmdkit.App, refArg string, req board.Move
 	if err := land.CheckLeaveDone(cmd.Context(), s, ref, req); err != nil {
 		return board.Ticket{}, err
 	}
+	vs, err := s.Variants(cmd.Context(), ref)
+	if err != nil {
+		return board.Ticket{}, err
+	}
+	if err := board.CheckVariantMove(vs, ref); err != nil {
+		return board.Ticket{}, err
+	}
 	return s.MoveTicket(cmd.Context(), ref, req, a.Author())
 }
 

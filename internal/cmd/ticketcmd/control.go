@@ -64,8 +64,10 @@ is; the next beat resumes it unless you move or block it.`,
 	}
 }
 
-func newTicketRunCmd(a *cmdkit.App, runNow func(context.Context, config.Dir, store.Store, board.Ref) (string, error)) *cobra.Command {
-	return &cobra.Command{
+func newTicketRunCmd(a *cmdkit.App, runNow func(context.Context, config.Dir, store.Store, board.Ref) (string, error),
+	runVariants func(context.Context, config.Dir, store.Store, board.Ref, []board.VariantSpec) (string, error)) *cobra.Command {
+	var variants string
+	cmd := &cobra.Command{
 		Use:   "run <project#n>",
 		Short: "Run an agent on a ticket now, instead of waiting for the next beat",
 		Long: `Start a beat for exactly this ticket now, in the background: the same
@@ -73,9 +75,15 @@ func newTicketRunCmd(a *cmdkit.App, runNow func(context.Context, config.Dir, sto
 The board's rules hold (a blocked ticket, one in VERIFICATION or DONE, or a
 BACKLOG ticket of a project that does not take its backlog is refused, with
 why), and so does the heartbeat lock: while another beat runs, nothing
-starts and the command says so.`,
-		Example: `  bonsai ticket run demo#3`,
-		Args:    cmdkit.ExactArgs("<project#n>"),
+starts and the command says so.
+
+--variants runs the ticket N ways at once (best of N, 2 to 5), one
+engine:model each, in separate worktrees and branches, with the ticket's
+budget split between them; each stops at VERIFICATION, and 'bonsai ticket
+variants' compares them (docs/heartbeat.md, "Variants").`,
+		Example: `  bonsai ticket run demo#3
+  bonsai ticket run demo#3 --variants bonsai:anthropic/claude-sonnet-4-5,claude-code:anthropic/claude-opus-4-1,codex:openai/gpt-5`,
+		Args: cmdkit.ExactArgs("<project#n>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := board.ParseRef(args[0])
 			if err != nil {
@@ -93,12 +101,22 @@ starts and the command says so.`,
 			if _, err := s.Ticket(ctx, ref); err != nil {
 				return err
 			}
-			msg, err := runNow(ctx, d, s, ref)
-			if err != nil {
+			var msg string
+			if cmd.Flags().Changed("variants") {
+				specs, perr := board.ParseVariantSpecs(variants)
+				if perr != nil {
+					return perr
+				}
+				if msg, err = runVariants(ctx, d, s, ref, specs); err != nil {
+					return err
+				}
+			} else if msg, err = runNow(ctx, d, s, ref); err != nil {
 				return err
 			}
 			fmt.Fprintln(a.Stdout, termsafe.Text(msg))
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&variants, "variants", "", "run the ticket N ways at once: engine:model,... (2 to 5)")
+	return cmd
 }

@@ -31,8 +31,8 @@ work landed stays DONE; 'ticket reopen' opens a follow-up of it.`,
 	}
 	cmd.AddCommand(newTicketAddCmd(a), newTicketListCmd(a), newTicketShowCmd(a, w.Blockers), newTicketEditCmd(a),
 		newTicketMoveCmd(a, w.Approve), newTicketApproveCmd(a, w.Approve), newTicketLandCmd(a, w.Approve), newTicketReturnCmd(a), newTicketAllowCmd(a), newTicketDenyCmd(a),
-		newTicketStopCmd(a), newTicketRunCmd(a, w.RunNow), newTicketTranscriptCmd(a), newTicketReopenCmd(a),
-		newTicketLinkCmd(a), newTicketUnlinkCmd(a))
+		newTicketStopCmd(a), newTicketRunCmd(a, w.RunNow, w.RunVariants), newTicketTranscriptCmd(a), newTicketReopenCmd(a),
+		newTicketLinkCmd(a), newTicketUnlinkCmd(a), newTicketVariantsCmd(a, w))
 	return cmd
 }
 

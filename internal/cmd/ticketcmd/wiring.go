@@ -25,6 +25,12 @@ type Wiring struct {
 	// RunNow starts a beat for ticket ref of the board s in data
 	// directory d and says what it did (`ticket run`).
 	RunNow func(ctx context.Context, d config.Dir, s store.Store, ref board.Ref) (string, error)
+	// RunVariants creates the variants of ticket ref and starts a beat
+	// for them (`ticket run --variants`).
+	RunVariants func(ctx context.Context, d config.Dir, s store.Store, ref board.Ref, specs []board.VariantSpec) (string, error)
+	// ReturnVariant returns variant n of ticket ref with feedback
+	// (`ticket variants --return`).
+	ReturnVariant func(ctx context.Context, ref board.Ref, n int, feedback string) (board.Ticket, error)
 	// Blockers says what keeps agents from working project p (`ticket
 	// show`).
 	Blockers func(p board.Project) ([]view.Blocker, view.AgentFacts)

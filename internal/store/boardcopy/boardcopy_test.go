@@ -49,6 +49,11 @@ func fill(t *testing.T, s store.Store) {
 	}
 	must(s.LinkTickets(ctx, board.Link{Ticket: tks[1].Ref(), Other: tks[0].Ref(), Kind: board.LinkBlockedBy}, board.Human))
 	must(s.LinkTickets(ctx, board.Link{Ticket: tks[3].Ref(), Other: tks[2].Ref(), Kind: board.LinkParent}, board.Human))
+	best, err := s.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Best of two", State: board.InProgress}, board.Human)
+	must(err)
+	_, err = s.CreateVariants(ctx, store.NewVariants{Ticket: best.Ref(), Actor: board.Human, BudgetUSD: 0.25, BudgetTokens: 7,
+		Specs: []board.VariantSpec{{Model: "fake/a"}, {Engine: board.EngineCodex, Model: "fake/b"}}})
+	must(err)
 	for i := range 3 {
 		_, err := s.AddComment(ctx, tks[2].Ref(), board.Comment{AuthorType: board.Human, AuthorName: "ann", Kind: board.KindNote,
 			Content: "same millisecond " + string(rune('a'+i))})
@@ -173,8 +178,8 @@ func TestRoundTrip(t *testing.T) {
 	// next ticket number.
 	last, _ := a.Events(ctx, 0, 10000)
 	tk, err := pg.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "after"}, board.Human)
-	if err != nil || tk.Number != 7 {
-		t.Errorf("CreateTicket after the copy = #%d, %v; want #7 (six, and the issue's)", tk.Number, err)
+	if err != nil || tk.Number != 10 {
+		t.Errorf("CreateTicket after the copy = #%d, %v; want #10 (six, the issue's, a ticket and its two variants)", tk.Number, err)
 	}
 	es, _ := pg.Events(ctx, last[len(last)-1].ID, 10)
 	if len(es) != 1 || es[0].Type != board.EventTicketCreated {

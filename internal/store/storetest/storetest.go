@@ -37,6 +37,7 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"Hook", hookCases},
 		{"Attachment", attachmentCases},
 		{"NotifyAttachments", notifyAttachmentCases},
+		{"Variants", variantCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,0 +1,231 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
+)
+
+// variantColumns are the columns scanVariant reads, with the two tickets'
+// references (v: the variants row, t: the ticket compared, w: the
+// variant's own ticket, p: their project).
+const variantColumns = `p.slug, t.number, w.number, v.round, v.number, v.engine, v.model, v.budget_usd,
+	v.budget_tokens, v.state, v.reason, v.created_at, v.updated_at
+	FROM variants v JOIN tickets t ON t.id = v.ticket_id JOIN tickets w ON w.id = v.variant_id
+	JOIN projects p ON p.id = t.project_id`
+
+func scanVariant(s scanner) (board.Variant, error) {
+	var v board.Variant
+	var created, updated int64
+	err := s.Scan(&v.Ticket.Project, &v.Ticket.Number, &v.Ref.Number, &v.Round, &v.Number, &v.Engine, &v.Model,
+		&v.BudgetUSD, &v.BudgetTokens, &v.State, &v.Reason, &created, &updated)
+	v.Ref.Project = v.Ticket.Project
+	v.CreatedAt, v.UpdatedAt = fromMillis(created), fromMillis(updated)
+	return v, err
+}
+
+// CreateVariants implements store.Variants.
+func (db *DB) CreateVariants(ctx context.Context, nv store.NewVariants) ([]board.Variant, error) {
+	if !nv.Actor.Valid() {
+		return nil, board.Errorf(board.EINVALID, "unknown actor %q", nv.Actor)
+	}
+	if n := len(nv.Specs); n < board.MinVariants || n > board.MaxVariants {
+		return nil, board.Errorf(board.EINVALID, "give %d to %d variants, not %d", board.MinVariants, board.MaxVariants, n)
+	}
+	if nv.Comment.Content != "" {
+		if err := nv.Comment.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	var out []board.Variant
+	err := db.writeTicket(ctx, nv.Ticket, func(tx *tx, t board.Ticket) error {
+		if err := variantsAllowed(ctx, tx, t); err != nil {
+			return err
+		}
+		var round int
+		if err := tx.queryRow(`SELECT COALESCE(MAX(round), 0) + 1 FROM variants WHERE ticket_id = ?`, t.ID).Scan(&round); err != nil {
+			return err
+		}
+		for i, spec := range nv.Specs {
+			w, err := board.NewTicket(board.Ticket{ProjectSlug: t.ProjectSlug, Title: board.VariantTitle(t, i+1, spec),
+				Description: t.Description, Criteria: t.Criteria, Plan: t.Plan, State: board.InProgress, Priority: t.Priority})
+			if err != nil {
+				return fmt.Errorf("variant %d: %w", i+1, err)
+			}
+			crit, err := encodeCriteria(w.Criteria)
+			if err != nil {
+				return err
+			}
+			if err := db.insertTicket(tx, &w, crit, nv.Actor); err != nil {
+				return err
+			}
+			if err := tx.insertLink(t, w, board.LinkBlockedBy, nv.Actor); err != nil {
+				return err
+			}
+			if _, err := tx.exec(`INSERT INTO variants (ticket_id, round, number, variant_id, engine, model, budget_usd,
+				budget_tokens, state, reason, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', '', ?, ?)`,
+				t.ID, round, i+1, w.ID, string(spec.Engine), spec.Model, nv.BudgetUSD, nv.BudgetTokens, tx.nowMs(), tx.nowMs()); err != nil {
+				return err
+			}
+		}
+		if nv.Comment.Content != "" {
+			if _, err := tx.addComment(&t, nv.Comment); err != nil {
+				return err
+			}
+		}
+		var err error
+		out, err = list(ctx, tx, scanVariant, `SELECT `+variantColumns+` WHERE v.ticket_id = ? AND v.round = ? ORDER BY v.number`, t.ID, round)
+		return err
+	})
+	return out, wrap(err, "run %s as variants", nv.Ticket)
+}
+
+// variantsAllowed says why ticket t may not be run N ways now, or nil.
+func variantsAllowed(ctx context.Context, tx *tx, t board.Ticket) error {
+	refuse := func(format string, args ...any) error {
+		return board.Errorf(board.EREFUSED, "%s: "+format, append([]any{t.Ref()}, args...)...)
+	}
+	var n int
+	if err := tx.queryRow(`SELECT COUNT(*) FROM variants WHERE variant_id = ?`, t.ID).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return refuse("it is itself a variant; run its ticket as variants instead")
+	}
+	if err := tx.queryRow(`SELECT COUNT(*) FROM variants WHERE ticket_id = ? AND state = 'running'`, t.ID).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return refuse("its variants are still in flight; approve or return one first (bonsai ticket variants %s)", t.Ref())
+	}
+	switch {
+	case t.State != board.InProgress:
+		return refuse("it is in %s; only a ticket in IN_PROGRESS runs as variants (move it there first)", t.State)
+	case t.SubState == board.SubBlocked:
+		return refuse("it is blocked waiting for a person; answer it first")
+	}
+	if err := tx.queryRow(`SELECT COUNT(*) FROM runs WHERE ticket_id = ? AND status = ?`, t.ID, string(board.RunRunning)).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return refuse("an agent is running on it; wait for its run to end, or stop it (bonsai ticket stop %s)", t.Ref())
+	}
+	return nil
+}
+
+// Variants implements store.Variants.
+func (db *DB) Variants(ctx context.Context, ref board.Ref) ([]board.Variant, error) {
+	t, err := getTicket(ctx, db, ref)
+	if err != nil {
+		return nil, err
+	}
+	id, err := comparedTicket(ctx, db, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := list(ctx, db, scanVariant, `SELECT `+variantColumns+` WHERE v.ticket_id = ?
+		AND v.round = (SELECT MAX(round) FROM variants WHERE ticket_id = ?) ORDER BY v.number`, id, id)
+	return vs, wrap(err, "read the variants of %s", ref)
+}
+
+// comparedTicket returns the ID of the ticket whose variant ticket id
+// is, or id itself.
+func comparedTicket(ctx context.Context, q queryer, id string) (string, error) {
+	var parent string
+	err := q.queryRowContext(ctx, `SELECT ticket_id FROM variants WHERE variant_id = ?`, id).Scan(&parent)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return id, nil
+	case err != nil:
+		return "", err
+	}
+	return parent, nil
+}
+
+// FailVariant implements store.Variants.
+func (db *DB) FailVariant(ctx context.Context, ref board.Ref, reason string) (board.Variant, error) {
+	var v board.Variant
+	err := db.writeTicket(ctx, ref, func(tx *tx, w board.Ticket) error {
+		res, err := tx.exec(`UPDATE variants SET state = 'failed', reason = ?, updated_at = ? WHERE variant_id = ? AND state = 'running'`,
+			reason, tx.nowMs(), w.ID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return errors.Join(err, board.Errorf(board.ENOTFOUND, "%s is no running variant", ref))
+		}
+		if err := tx.closeVariantTicket(w); err != nil {
+			return err
+		}
+		v, err = scanVariant(tx.queryRow(`SELECT `+variantColumns+` WHERE v.variant_id = ?`, w.ID))
+		return err
+	})
+	return v, wrap(err, "fail variant %s", ref)
+}
+
+// CloseVariants implements store.Variants.
+func (db *DB) CloseVariants(ctx context.Context, ref board.Ref, chosen int, reason string) ([]board.Variant, error) {
+	var out []board.Variant
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
+		var round int
+		err := tx.queryRow(`SELECT MAX(round) FROM variants WHERE ticket_id = ? AND state = 'running'`, t.ID).Scan(&round)
+		if err != nil || round == 0 {
+			return errors.Join(err, board.Errorf(board.EREFUSED, "%s has no variants in flight", ref))
+		}
+		if chosen > 0 {
+			res, err := tx.exec(`UPDATE variants SET state = 'chosen', updated_at = ? WHERE ticket_id = ? AND round = ? AND number = ? AND state = 'running'`,
+				tx.nowMs(), t.ID, round, chosen)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 0 {
+				return errors.Join(err, board.Errorf(board.ENOTFOUND, "%s has no running variant %d", ref, chosen))
+			}
+		}
+		if _, err := tx.exec(`UPDATE variants SET state = 'closed', reason = ?, updated_at = ? WHERE ticket_id = ? AND round = ? AND state = 'running'`,
+			reason, tx.nowMs(), t.ID, round); err != nil {
+			return err
+		}
+		ids, err := list(ctx, tx, scanString, `SELECT variant_id FROM variants WHERE ticket_id = ? AND round = ?`, t.ID, round)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			w, err := getTicketByID(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			if err := tx.closeVariantTicket(w); err != nil {
+				return err
+			}
+		}
+		out, err = list(ctx, tx, scanVariant, `SELECT `+variantColumns+` WHERE v.ticket_id = ? AND v.round = ? ORDER BY v.number`, t.ID, round)
+		return err
+	})
+	return out, wrap(err, "close the variants of %s", ref)
+}
+
+// closeVariantTicket moves variant ticket w to DONE as the runtime, out
+// of the queue and out of its ticket's blockers; a DONE one stays.
+func (tx *tx) closeVariantTicket(w board.Ticket) error {
+	if w.State == board.Done {
+		return nil
+	}
+	from := w.State
+	w.State, w.SubState = board.Done, board.SubNone
+	if err := tx.saveTicket(&w); err != nil {
+		return err
+	}
+	return tx.event(board.EventTicketMoved, w.ProjectID, w.ID, board.System,
+		map[string]any{"ref": w.Ref().String(), "from": from, "to": w.State, "subState": w.SubState})
+}
+
+// ProjectVariants implements store.Variants.
+func (db *DB) ProjectVariants(ctx context.Context, slug string) ([]board.Variant, error) {
+	vs, err := list(ctx, db, scanVariant, `SELECT `+variantColumns+` WHERE p.slug = ? ORDER BY t.number, v.round, v.number`, slug)
+	return vs, wrap(err, "read the variants of %s", slug)
+}
