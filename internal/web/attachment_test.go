@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -215,8 +216,8 @@ func TestAttachments_HugeUploadRefusedUnread(t *testing.T) {
 	res := send(t, anon(), req)
 	wantStatus(t, res, http.StatusRequestEntityTooLarge)
 	wantBody(t, res, "the request is 2.0 GiB; one request carries at most 101.0 MiB")
-	if counted.n > 64<<20 {
-		t.Errorf("the server read %d bytes of a refused upload", counted.n)
+	if n := counted.n.Load(); n > 64<<20 {
+		t.Errorf("the server read %d bytes of a refused upload", n)
 	}
 
 	// A file over the per-file limit inside a body that fits.
@@ -241,8 +242,8 @@ func TestAttachments_HugeUploadRefusedUnread(t *testing.T) {
 	req.Header.Set("Content-Type", "multipart/form-data; boundary=x")
 	res = send(t, anon(), req)
 	wantStatus(t, res, http.StatusRequestEntityTooLarge)
-	if counted.n > 1<<30 {
-		t.Errorf("the server read %d bytes of an unbounded upload", counted.n)
+	if n := counted.n.Load(); n > 1<<30 {
+		t.Errorf("the server read %d bytes of an unbounded upload", n)
 	}
 	as, _ := e.db.Attachments(context.Background(), tk.Ref())
 	cs, _ := e.db.Comments(context.Background(), tk.Ref())
@@ -259,15 +260,17 @@ func (zeros) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// countingReader counts what was read from r.
+// countingReader counts what was read from r. The count is atomic: the
+// client's transport may still be writing the body while the test reads
+// it after the answer came.
 type countingReader struct {
 	r io.Reader
-	n int64
+	n atomic.Int64
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
-	c.n += int64(n)
+	c.n.Add(int64(n))
 	return n, err
 }
 
