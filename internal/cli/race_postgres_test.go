@@ -72,24 +72,71 @@ func TestRace_WorkerProcesses(t *testing.T) {
 	if raceProjects <= raceLimit || raceTickets < 2 {
 		t.Fatalf("-workers.projects %d -workers.tickets %d: the machines compete only with more projects than %d agents and two tickets or more a project", raceProjects, raceTickets, raceLimit)
 	}
+	limit := 10 * time.Minute
+	if d, ok := t.Deadline(); ok && time.Until(d) < limit+time.Minute {
+		limit = time.Until(d) - time.Minute
+	}
+	r := runWorkerRace(t, workerRace{slug: "p%02d", projects: raceProjects, tickets: raceTickets, limit: limit, progress: true})
+	if t.Failed() {
+		return
+	}
+	checkRaceBoard(t, r.db, r.machines, len(r.model.Requests()), raceProjects*raceTickets)
+	// Each run pushed its ticket's branch, for any machine to go on from.
+	for p := range raceProjects {
+		slug := fmt.Sprintf("p%02d", p)
+		heads := strings.Fields(gittest.Run(t, r.srv.BareDir("acme", slug), "for-each-ref", "--format=%(refname)", "refs/heads/"))
+		if len(heads) != raceTickets+1 {
+			t.Errorf("%s's remote has %d branches, want main and one per ticket (%d): %v", slug, len(heads), raceTickets, heads)
+		}
+	}
+}
+
+// workerRace is a race of raceMachines `bonsai worker` processes, each
+// with a data directory of its own and heartbeat.maxConcurrentAgents
+// raceLimit, on one Postgres board of projects × tickets IN_PROGRESS
+// tickets, every project on a git remote served over HTTP with
+// maxAgents as its max-agents (0: the default).
+type workerRace struct {
+	slug                         string // the projects' slugs, a format of their index
+	projects, tickets, maxAgents int
+	limit                        time.Duration // how long the machines may take
+	progress                     bool          // log the tickets done every 15 s
+}
+
+// raceResult is what a race leaves for its checks: the board, the
+// machines, the scripted model and the forge serving the remotes.
+type raceResult struct {
+	db       store.Store
+	machines []*raceMachine
+	model    *llmtest.Server
+	srv      *forgetest.Server
+}
+
+// runWorkerRace seeds the board of w, starts the machines' workers, waits
+// until no ticket is IN_PROGRESS and no run running, and stops them. It
+// fails t when the board stops moving, the time runs out or a worker
+// does not stop cleanly; the board is closed when t ends.
+func runWorkerRace(t *testing.T, w workerRace) raceResult {
+	t.Helper()
 	u := pgtest.OwnURL(t)
 	ctx := context.Background()
-	srv := forgetest.New(t, forge.GitHub)
+	r := raceResult{srv: forgetest.New(t, forge.GitHub)}
 	db, err := postgres.Open(ctx, u)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() })
+	r.db = db
 	seed := time.Now()
-	for p := range raceProjects {
-		slug := fmt.Sprintf("p%02d", p)
-		remote := srv.GitRepo(t, "acme", slug, map[string]string{"README.md": "# " + slug + "\n"})
+	for p := range w.projects {
+		slug := fmt.Sprintf(w.slug, p)
+		remote := r.srv.GitRepo(t, "acme", slug, map[string]string{"README.md": "# " + slug + "\n"})
 		_, err := db.CreateProject(ctx, board.Project{Slug: slug, Name: slug, Repo: remote, DefaultBranch: "main", Active: true,
-			Agent: board.AgentSettings{Sandbox: board.SandboxOff}})
+			Agent: board.AgentSettings{Sandbox: board.SandboxOff, MaxAgents: int64(w.maxAgents)}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for n := range raceTickets {
+		for n := range w.tickets {
 			_, err := db.CreateTicket(ctx, board.Ticket{ProjectSlug: slug, Title: "Ticket " + strconv.Itoa(n+1),
 				State: board.InProgress, Criteria: []string{"done.txt exists"}}, board.Human)
 			if err != nil {
@@ -99,75 +146,70 @@ func TestRace_WorkerProcesses(t *testing.T) {
 	}
 	t.Logf("board seeded in %v", time.Since(seed).Round(time.Millisecond))
 
-	turns := make([]llmtest.ServerTurn, raceProjects*raceTickets)
+	turns := make([]llmtest.ServerTurn, w.projects*w.tickets)
 	for i := range turns {
 		turns[i] = raceTurn
 	}
-	model := llmtest.NewServer(t, turns...)
-
-	machines := make([]*raceMachine, raceMachines)
-	for i := range machines {
-		m := &raceMachine{name: fmt.Sprintf("m%d", i+1), dir: t.TempDir()}
-		m.env = append(raceEnv(),
-			"BONSAI_DATA_DIR="+filepath.Join(m.dir, "data"), "HOME="+filepath.Join(m.dir, "home"),
-			"BONSAI_DATABASE_URL="+u, "ANTHROPIC_BASE_URL="+model.URL, "ANTHROPIC_API_KEY=test-key")
-		if err := os.MkdirAll(filepath.Join(m.dir, "home"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := m.bonsai(ctx, "config", "set", "heartbeat.maxConcurrentAgents", strconv.Itoa(raceLimit)); err != nil {
-			t.Fatal(err)
-		}
-		// A worker beats again a second after a beat that completed a
-		// run; this is its wait after one that found every project taken.
-		if _, err := m.bonsai(ctx, "config", "set", "heartbeat.intervalSec", "10"); err != nil {
-			t.Fatal(err)
-		}
-		machines[i] = m
+	r.model = llmtest.NewServer(t, turns...)
+	r.machines = make([]*raceMachine, raceMachines)
+	for i := range r.machines {
+		r.machines[i] = newRaceMachine(ctx, t, fmt.Sprintf("m%d", i+1), u, r.model.URL)
 	}
 
 	start := time.Now()
-	limit := 10 * time.Minute
-	if d, ok := t.Deadline(); ok && time.Until(d) < limit+time.Minute {
-		limit = time.Until(d) - time.Minute
-	}
-	ctx, cancel := context.WithTimeout(ctx, limit)
+	ctx, cancel := context.WithTimeout(ctx, w.limit)
 	defer cancel()
 	progress, stop := context.WithCancel(ctx)
 	logged := make(chan struct{})
-	go func() { raceProgress(progress, t, db, start); close(logged) }()
-	for _, m := range machines {
+	go func() {
+		if w.progress {
+			raceProgress(progress, t, db, start)
+		}
+		close(logged)
+	}()
+	for _, m := range r.machines {
 		if err := m.startWorker(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
 	err = waitRaceDone(ctx, db)
-	for _, m := range machines {
+	for _, m := range r.machines {
 		if serr := m.stopWorker(); serr != nil {
 			t.Errorf("%s: %v", m.name, serr)
 		}
 	}
 	stop()
 	<-logged
-	took := time.Since(start)
 	if err != nil {
-		for _, m := range machines {
+		for _, m := range r.machines {
 			t.Logf("%s's worker said:\n%s", m.name, m.out.String())
 		}
 		t.Fatal(err)
 	}
-	t.Logf("%d tickets worked by %d worker processes in %v", raceProjects*raceTickets, raceMachines, took.Round(time.Millisecond))
-	if t.Failed() {
-		return
+	t.Logf("%d tickets worked by %d worker processes in %v", w.projects*w.tickets, raceMachines, time.Since(start).Round(time.Millisecond))
+	return r
+}
+
+// newRaceMachine makes a machine of the race, its data directory on the
+// board u and its model the scripted one at modelURL.
+func newRaceMachine(ctx context.Context, t *testing.T, name, u, modelURL string) *raceMachine {
+	t.Helper()
+	m := &raceMachine{name: name, dir: t.TempDir()}
+	m.env = append(raceEnv(),
+		"BONSAI_DATA_DIR="+filepath.Join(m.dir, "data"), "HOME="+filepath.Join(m.dir, "home"),
+		"BONSAI_DATABASE_URL="+u, "ANTHROPIC_BASE_URL="+modelURL, "ANTHROPIC_API_KEY=test-key")
+	if err := os.MkdirAll(filepath.Join(m.dir, "home"), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	checkRaceBoard(t, db, machines, len(model.Requests()), raceProjects*raceTickets)
-	// Each run pushed its ticket's branch, for any machine to go on from.
-	for p := range raceProjects {
-		slug := fmt.Sprintf("p%02d", p)
-		heads := strings.Fields(gittest.Run(t, srv.BareDir("acme", slug), "for-each-ref", "--format=%(refname)", "refs/heads/"))
-		if len(heads) != raceTickets+1 {
-			t.Errorf("%s's remote has %d branches, want main and one per ticket (%d): %v", slug, len(heads), raceTickets, heads)
-		}
+	if _, err := m.bonsai(ctx, "config", "set", "heartbeat.maxConcurrentAgents", strconv.Itoa(raceLimit)); err != nil {
+		t.Fatal(err)
 	}
+	// A worker beats again a second after a beat that completed a
+	// run; this is its wait after one that found every project taken.
+	if _, err := m.bonsai(ctx, "config", "set", "heartbeat.intervalSec", "10"); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // raceProgress logs how many tickets reached VERIFICATION every 15

@@ -15,6 +15,7 @@ import (
 // message holding the call first: a result never precedes its call (a
 // resumed session would be refused by the provider).
 func TestClaudeResultBeforeMessageStop(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("testdata/claude-stream.jsonl")
 	if err != nil {
 		t.Fatal(err)

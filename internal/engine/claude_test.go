@@ -106,6 +106,7 @@ func (f *fixture) transcript(t *testing.T) []session.Entry {
 }
 
 func TestClaudeRunsATicket(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t,
 		call("toolu_1", "Bash", `{"command":"echo DONE > feature.txt; env","description":"write"}`),
 		call("toolu_2", "mcp__bonsai__ticket_comment", `{"body":"wrote feature.txt"}`),

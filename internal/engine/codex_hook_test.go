@@ -85,6 +85,7 @@ func runCodexHooked(t *testing.T, hook string, profiles bool) (ran bool, told st
 // Codex's policy hook fails closed: when the run's board server cannot
 // be reached, the command does not run, and the model reads why.
 func TestCodexHookFailsClosed(t *testing.T) {
+	t.Parallel()
 	for _, profiles := range []bool{false, true} {
 		// With profiles, a login shell would exit 0 before the hook's
 		// command, which Codex takes as "allowed": Codex must run its

@@ -13,6 +13,7 @@ import (
 )
 
 func TestCodexRunsATicket(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t,
 		call("call_1", "exec_command", `{"cmd":"echo DONE > feature.txt; env"}`),
 		call("call_2", "mcp__bonsai::ticket_comment", `{"body":"wrote feature.txt"}`),

@@ -27,6 +27,7 @@ func claudeFixture(t *testing.T, srv *llmtest.Server) *fixture {
 // A Claude Code killed mid-run is an interrupted run that keeps what it
 // streamed; the next beat resumes its session.
 func TestClaudeKilledMidRunResumes(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t,
 		llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{
 			llm.Text("Working on it."),
@@ -66,6 +67,7 @@ func TestClaudeKilledMidRunResumes(t *testing.T) {
 // A session the CLI cannot resume (its files are gone) starts a new one,
 // primed with a summary of the ticket's transcript.
 func TestClaudeLostSessionStartsOverWithASummary(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t, text("The parser lives in parse.go."))
 	f := claudeFixture(t, srv)
 	if out, err := f.runner.RunAgent(context.Background(), f.job); err != nil || out.Status != board.RunCompleted {
@@ -94,6 +96,7 @@ func TestClaudeLostSessionStartsOverWithASummary(t *testing.T) {
 // A CLI that prints lines that are not JSON and exits non-zero is an
 // interrupted run saying so, with what it streamed.
 func TestEngineNonJSONNonZero(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t)
 	f := claudeFixture(t, srv)
 	script := filepath.Join(t.TempDir(), "claude")
@@ -130,6 +133,7 @@ func TestEngineNonJSONNonZero(t *testing.T) {
 // A missing or outdated CLI is a readiness error naming the install
 // command, so the beat skips the ticket.
 func TestLocatorSaysHowToInstall(t *testing.T) {
+	t.Parallel()
 	l := engine.NewLocator(func(string) (string, error) { return "", os.ErrNotExist })
 	_, err := l.Locate(engine.Claude{})
 	if err == nil || !strings.Contains(err.Error(), "npm install -g @anthropic-ai/claude-code") {
@@ -148,6 +152,7 @@ func TestLocatorSaysHowToInstall(t *testing.T) {
 
 // The run's token budget ends the CLI once its responses used it.
 func TestClaudeTokenBudget(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t,
 		call("toolu_1", "Bash", `{"command":"echo one","description":"one"}`),
 		call("toolu_2", "Bash", `{"command":"echo two","description":"two"}`),
@@ -170,6 +175,7 @@ func TestClaudeTokenBudget(t *testing.T) {
 // A person's Stop (the run's context ends) kills the CLI: the run is
 // interrupted, its transcript kept.
 func TestClaudeStopped(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t,
 		call("toolu_1", "mcp__bonsai__ticket_comment", `{"body":"starting"}`),
 		call("toolu_2", "Bash", `{"command":"sleep 300","description":"wait"}`),
@@ -202,6 +208,7 @@ func (t stopTool) Run(ctx context.Context, args json.RawMessage, u func(tool.Res
 // A key the provider rejects fails the run and pauses the provider, as
 // for Bonsai's own agent.
 func TestClaudeRejectedKeyPauses(t *testing.T) {
+	t.Parallel()
 	var turns []llmtest.ServerTurn
 	for range 10 { // Claude Code tries again before it gives up
 		turns = append(turns, llmtest.ServerTurn{Status: 401, ErrorMessage: "invalid x-api-key"})
@@ -223,6 +230,7 @@ func TestClaudeRejectedKeyPauses(t *testing.T) {
 // A line the transcript's mirror (a shared board's store) refuses stops
 // the engine's run with an error, and the line is not in the file.
 func TestClaudeMirrorRefusalStopsTheRun(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t, text("This line is refused."), text("Never asked."))
 	f := claudeFixture(t, srv)
 	var stored int64

@@ -12,6 +12,7 @@ import (
 // any other Host (the MCP handler's DNS rebinding check) and requests
 // without the run's token.
 func TestBoardServerRelayedHost(t *testing.T) {
+	t.Parallel()
 	b, err := serveBoard(nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // The gateway forwards model requests with the key, and nothing without
 // the run's token or outside the model API.
 func TestGateway(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t)
 	g, err := serveGateway(Endpoint{Wire: llm.WireAnthropicMessages, Provider: "anthropic", BaseURL: srv.URL, Key: "sk-real"}, nil)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 // waits for a file the test writes once it saw the command live, so no
 // timing decides the outcome.
 func TestEngineToolCallsShowLive(t *testing.T) {
+	t.Parallel()
 	const wait = `while [ ! -e go ]; do sleep 0.1; done; echo went`
 	for _, c := range []struct {
 		e              engine.Engine

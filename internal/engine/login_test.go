@@ -82,6 +82,7 @@ func (w withEnv) Exec(ctx context.Context, argv []string, o executor.RunOptions)
 // host carrying the person's login, and nothing else; the engine's home
 // on the host never holds the login.
 func TestLoginCLIsTalkToTheirProviderWithTheLogin(t *testing.T) {
+	t.Parallel()
 	if err := sandbox.Available(); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestOpenCodeRunsATicket(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t,
 		call("toolu_1", "bash", `{"command":"echo DONE > feature.txt; env","description":"write"}`),
 		call("toolu_2", "bonsai_ticket_comment", `{"body":"wrote feature.txt"}`),
@@ -50,6 +51,7 @@ func TestOpenCodeRunsATicket(t *testing.T) {
 // OpenCode speaks Chat Completions too, through the provider SDK it
 // bundles (no download).
 func TestOpenCodeChatCompletions(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t, text("Over Chat Completions."))
 	f := newFixture(t, engine.OpenCode{}, "opencode", "openai/gpt-4o",
 		map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": "sk-test"})

@@ -14,6 +14,7 @@ import (
 // fake model server: one shell call, then "Done.") parses into the same
 // transcript: the call, its result, the answer, and the run's usage.
 func TestParseRecordedOutput(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		e        engine.Engine
 		file     string
@@ -93,6 +94,7 @@ func TestParseRecordedOutput(t *testing.T) {
 // shown running (a live Tool step) before its result; OpenCode prints a
 // call only once it finished, so its calls show with their results.
 func TestParseRecordedToolStarts(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		e    engine.Engine
 		file string

@@ -65,6 +65,7 @@ func rawRequest(t *testing.T, addr, method, target, token string) int {
 // below its base path, with the key, and refuses everything else with a
 // 404 that never reaches the provider.
 func TestGatewayAllowList(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		wire    llm.WireFormat
 		base    string

@@ -84,6 +84,7 @@ func settingsCases() []settingsCase {
 // turn off the policy hook Bonsai gives the CLI: a refused command is
 // still refused, twice (the second start reads what the first left).
 func TestPlantedSettingsKeepThePolicyHook(t *testing.T) {
+	t.Parallel()
 	for _, c := range settingsCases() {
 		t.Run(c.e.Name(), func(t *testing.T) {
 			t.Parallel()

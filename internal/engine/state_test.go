@@ -26,6 +26,7 @@ func bash(id, command string) llmtest.ServerTurn {
 // the next runs write the prompt (which carries the ticket's text) to
 // neither the host file nor the path the agent named.
 func TestEngineStateIgnoresWhatTheAgentWrote(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.NewServer(t)
 	f := claudeFixture(t, srv)
 	clone := gittest.Repo(t, filepath.Join(f.dir, "clone"), nil)

@@ -12,6 +12,7 @@ import (
 // A steerable engine's stdin: the task, then each comment posted while
 // it works, and EOF once every message was answered.
 func TestSteerInput(t *testing.T) {
+	t.Parallel()
 	steer := &agentjob.Steering{}
 	in, err := newSteerInput(Claude{}, Claude{}.Message("the task"), steer)
 	if err != nil {

@@ -221,8 +221,9 @@ func (s *Server) Follow(ctx context.Context) error { return s.feed.run(ctx) }
 func (s *Server) Catchup(ctx context.Context) error { return s.feed.poll(ctx) }
 
 // Serve serves on l until ctx is done, following the event log meanwhile,
-// then shuts down gracefully: it stops accepting connections, ends the
-// event streams and waits up to 5 seconds for requests in flight.
+// then shuts down gracefully: it stops accepting connections, closes
+// those that sent no request yet, ends the event streams and waits up to
+// 5 seconds for requests in flight.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	if err := s.feed.poll(ctx); err != nil {
 		return fmt.Errorf("read event log: %w", err)
@@ -240,6 +241,9 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	silent := &silentConns{} // else each holds Shutdown for 5 s (silentconns.go)
+	hs.ConnState = silent.track
+	hs.RegisterOnShutdown(silent.close)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(l) }()
 	select {

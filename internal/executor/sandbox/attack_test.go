@@ -195,6 +195,7 @@ func withCmdline(tok string) []int {
 // reach the host (else the case proves nothing), then through the
 // sandbox, with no network and in proxy mode, where it must not.
 func TestAttacks(t *testing.T) {
+	t.Parallel()
 	requireBwrap(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)

@@ -116,6 +116,7 @@ func TestReadOnlyHost(t *testing.T) {
 }
 
 func TestToolchain(t *testing.T) {
+	t.Parallel()
 	requireBwrap(t)
 	root := t.TempDir()
 	cache := filepath.Join(t.TempDir(), "go-build")

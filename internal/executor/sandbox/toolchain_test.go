@@ -20,6 +20,7 @@ var toolchainCaches = []string{"GOCACHE", "GOMODCACHE", "npm_config_cache", "PIP
 // sandbox that hides a stand-in home instead, to show it works once the
 // wiring exposes it.
 func TestToolchains(t *testing.T) {
+	t.Parallel()
 	requireBwrap(t)
 	caches := map[string]string{}
 	base := t.TempDir()

@@ -105,61 +105,9 @@ func TestConcurrentWriters(t *testing.T) {
 // machines), race for the tickets of four projects with a limit of three:
 // every project gets at most one lease and three are given in all.
 func TestLeaseRace(t *testing.T) {
-	ctx := t.Context()
-	u := pgtest.URL(t)
-	setup, err := postgres.Open(ctx, u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer setup.Close()
-	var refs []board.Ref
-	for _, slug := range []string{"a", "b", "c", "d"} {
-		if _, err := setup.CreateProject(ctx, board.Project{Slug: slug, Name: slug, Repo: "https://example.com/r.git", DefaultBranch: "main"}); err != nil {
-			t.Fatal(err)
-		}
-		for range 3 {
-			tk, err := setup.CreateTicket(ctx, board.Ticket{ProjectSlug: slug, Title: "t", State: board.Research}, board.Human)
-			if err != nil {
-				t.Fatal(err)
-			}
-			refs = append(refs, tk.Ref())
-		}
-	}
-	var won atomic.Int32
-	var wg sync.WaitGroup
-	for w := range 8 {
-		db, err := postgres.Open(ctx, u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		wg.Go(func() {
-			for i := range refs {
-				ref := refs[(i+w)%len(refs)]
-				_, err := db.AcquireLease(ctx, ref, fmt.Sprintf("host%d:1", w), time.Minute, 3)
-				switch board.ErrorCode(err) {
-				case "":
-					won.Add(1)
-					return
-				case board.ECONFLICT:
-				default:
-					t.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	ls, err := setup.Leases(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	projects := map[string]int{}
-	for _, l := range ls {
-		projects[l.Ref.Project]++
-	}
-	if len(ls) != 3 || won.Load() != 3 || len(projects) != 3 {
-		t.Errorf("%d leases (%d won) over %v; want 3 in 3 projects", len(ls), won.Load(), projects)
+	perProject := leaseRace(t, map[string]int{"a": 0, "b": 0, "c": 0, "d": 0}, 3, 3)
+	if n := perProject["a"] + perProject["b"] + perProject["c"] + perProject["d"]; n != 3 || len(perProject) != 3 {
+		t.Errorf("%d leases over %v; want 3 in 3 projects", n, perProject)
 	}
 }
 
