@@ -46,8 +46,11 @@ func (e *rejectedKey) Error() string {
 }
 
 // serveGateway starts the gateway to ep; onRejected (nil: none) is
-// called when the provider refused the key twice in a row.
-func serveGateway(ep Endpoint, onRejected func(*rejectedKey)) (*gateway, error) {
+// called when the provider refused the key twice in a row. ended (nil:
+// never) reports that a board tool ended the run: from then on no model
+// request is forwarded, since a CLI sends its next one as soon as the
+// tool's result is in, often before the run stops it.
+func serveGateway(ep Endpoint, onRejected func(*rejectedKey), ended func() bool) (*gateway, error) {
 	target, err := url.Parse(ep.BaseURL)
 	if err != nil || target.Host == "" {
 		return nil, fmt.Errorf("the base URL %q of provider %s is not a URL", ep.BaseURL, ep.Provider)
@@ -101,6 +104,10 @@ func serveGateway(ep Endpoint, onRejected func(*rejectedKey)) (*gateway, error) 
 			// provider's API (files, batches, fine-tuning, admin), and
 			// only under the exact path it was asked for.
 			http.Error(w, `{"type":"error","error":{"type":"not_found_error","message":"Bonsai's gateway forwards model requests only"}}`, http.StatusNotFound)
+			return
+		}
+		if ended != nil && ended() {
+			http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"the run has ended: a board tool ended it"}}`, http.StatusBadRequest)
 			return
 		}
 		// The request is read whole first: streaming it upstream while

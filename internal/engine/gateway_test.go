@@ -14,7 +14,7 @@ import (
 func TestGateway(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	g, err := serveGateway(Endpoint{Wire: llm.WireAnthropicMessages, Provider: "anthropic", BaseURL: srv.URL, Key: "sk-real"}, nil)
+	g, err := serveGateway(Endpoint{Wire: llm.WireAnthropicMessages, Provider: "anthropic", BaseURL: srv.URL, Key: "sk-real"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func TestGatewayAllowList(t *testing.T) {
 		t.Run(string(tc.wire), func(t *testing.T) {
 			t.Parallel()
 			u := newUpstream(t)
-			g, err := serveGateway(Endpoint{Wire: tc.wire, Provider: "p", BaseURL: u.URL + tc.base, Key: "sk-real"}, nil)
+			g, err := serveGateway(Endpoint{Wire: tc.wire, Provider: "p", BaseURL: u.URL + tc.base, Key: "sk-real"}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

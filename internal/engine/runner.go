@@ -189,7 +189,11 @@ func (r *Runner) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outco
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	if !login {
-		gw, err := serveGateway(ep, func(e *rejectedKey) { stop(e) })
+		var ended func() bool
+		if bs != nil {
+			ended = bs.terminate.Load
+		}
+		gw, err := serveGateway(ep, func(e *rejectedKey) { stop(e) }, ended)
 		if err != nil {
 			return agentjob.Outcome{Status: board.RunError, Error: err.Error()}, nil
 		}

@@ -117,6 +117,12 @@ func (r *Runner) run(parent context.Context, job agentjob.Job, in Invocation, se
 		res.limit = res.exit.Limit
 	}
 	res.stderr = strings.TrimSpace(errw.String())
+	if bs != nil && bs.terminate.Load() {
+		// A board tool ended the run, whatever the CLI did after it (its
+		// next model request, refused by the gateway, or a tool result
+		// still held for its message's end when it was stopped).
+		res.asked = true
+	}
 	res.deadline = errors.Is(ctx.Err(), context.DeadlineExceeded) && !res.asked && !res.tokens
 	res.stopped = parent.Err() != nil
 	return res
