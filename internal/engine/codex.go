@@ -21,6 +21,11 @@ func (Codex) Program() string { return "codex" }
 // Install implements Engine.
 func (Codex) Install() string { return "npm install -g @openai/codex" }
 
+// stopsAtTurnEnd implements turnEnder: Codex reports usage only per
+// turn, so a run a board tool ended stops once the model read the
+// tool's result.
+func (Codex) stopsAtTurnEnd() {}
+
 // MinVersion implements Engine: the oldest version tested; its flags,
 // config keys and events change between releases.
 func (Codex) MinVersion() string { return "0.169.0" }

@@ -190,7 +190,7 @@ func (r *Runner) RunAgent(ctx context.Context, job agentjob.Job) (agentjob.Outco
 	defer stop(nil)
 	if !login {
 		var ended func() bool
-		if bs != nil {
+		if _, atTurnEnd := e.(turnEnder); bs != nil && !atTurnEnd {
 			ended = bs.terminate.Load
 		}
 		gw, err := serveGateway(ep, func(e *rejectedKey) { stop(e) }, ended)
@@ -456,3 +456,8 @@ func sub(a, b llm.Usage) llm.Usage {
 	return llm.Usage{Input: d(a.Input, b.Input), Output: d(a.Output, b.Output),
 		CacheRead: d(a.CacheRead, b.CacheRead), CacheWrite: d(a.CacheWrite, b.CacheWrite)}
 }
+
+// turnEnder is an engine whose run, once a board tool ended it, stops at
+// the end of the model's turn rather than at the tool's result: its
+// gateway keeps forwarding until then.
+type turnEnder interface{ stopsAtTurnEnd() }
