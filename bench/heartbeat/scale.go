@@ -140,6 +140,14 @@ func scaleBeat(bin, modelURL string, n int, sandbox string, tl *timeline) (scale
 	if err != nil {
 		return scaleResult{}, err
 	}
+	if asked < n {
+		// Some runs ended before the question: the beat's report says
+		// how, and its log why.
+		fmt.Fprintf(os.Stderr, "N=%d: %d runs did not reach the question; the beat's report:\n%s", n, n-asked, notAsked(out.String()))
+		if log, err := os.ReadFile(filepath.Join(data, "logs", "heartbeat.log")); err == nil {
+			fmt.Fprintf(os.Stderr, "its log's warnings and errors:\n%s", warnings(string(log)))
+		}
+	}
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return scaleResult{wall: wall, cpu: cpu, beatRSS: peakRSS(cmd.ProcessState), treeRSS: tree.rss, treePSS: tree.pss, asked: asked, load: load}, nil
 }
@@ -205,4 +213,27 @@ func loadAverage() string {
 		return f[0]
 	}
 	return "?"
+}
+
+// notAsked returns the lines of a beat's report but those of the runs
+// that completed (asking their question ends a run so).
+func notAsked(report string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(report, "\n") {
+		if line != "" && !strings.Contains(line, " completed ") {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
+// warnings returns the lines of a heartbeat log at level WARN or ERROR.
+func warnings(log string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
 }
