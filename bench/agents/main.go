@@ -12,10 +12,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -27,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bonsai-run/bonsai/bench/internal/scripted"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
@@ -55,7 +54,7 @@ func run(tickets int, latency time.Duration, ns, sandbox string) error {
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	model := &model{latency: latency}
+	model := newModel(latency)
 	srv := httptest.NewServer(model)
 	defer srv.Close()
 	fmt.Printf("%d independent tickets in one project, model latency %v, sandbox %s, heartbeat.maxConcurrentAgents 16\n",
@@ -84,7 +83,10 @@ func drain(bin, dir, modelURL string, tickets, maxAgents int, sandbox board.Sand
 		return 0, 0, err
 	}
 	db := filepath.Join(data, "bonsai.db")
-	if err := seed(db, filepath.Join(dir, "repo"), tickets, maxAgents, sandbox); err != nil {
+	b := scripted.Board{Projects: 1, Tickets: tickets,
+		Project: board.Project{Agent: board.AgentSettings{MaxAgents: int64(maxAgents), Sandbox: sandbox}},
+		Ticket:  board.Ticket{Title: "Change", Description: "An independent change."}}
+	if err := b.Write(db, dir); err != nil {
 		return 0, 0, err
 	}
 	env := append(os.Environ(), "BONSAI_DATA_DIR="+data, "ANTHROPIC_API_KEY=bench", "ANTHROPIC_BASE_URL="+modelURL)
@@ -111,32 +113,6 @@ func drain(bin, dir, modelURL string, tickets, maxAgents int, sandbox board.Sand
 	return 0, 0, fmt.Errorf("--max-agents %d: %d beats did not work every ticket", maxAgents, 4*tickets)
 }
 
-// seed creates the project, its repository and its tickets.
-func seed(db, repo string, tickets, maxAgents int, sandbox board.SandboxMode) error {
-	if err := gitRepo(repo); err != nil {
-		return err
-	}
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, db)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	p := board.Project{Slug: "demo", Name: "demo", Repo: repo, DefaultBranch: "main", Active: true}
-	p.Agent.MaxAgents, p.Agent.Sandbox = int64(maxAgents), sandbox
-	if _, err := s.CreateProject(ctx, p); err != nil {
-		return err
-	}
-	for i := range tickets {
-		_, err := s.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: fmt.Sprintf("Change %d", i+1),
-			Description: "An independent change.", State: board.InProgress, Priority: 2}, board.Human)
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // workedTickets counts the tickets with at least one run.
 func workedTickets(db string) (int, error) {
 	ctx := context.Background()
@@ -145,7 +121,7 @@ func workedTickets(db string) (int, error) {
 		return 0, err
 	}
 	defer s.Close()
-	ts, err := s.Tickets(ctx, store.TicketFilter{ProjectSlug: "demo"})
+	ts, err := s.Tickets(ctx, store.TicketFilter{ProjectSlug: scripted.Slug(0)})
 	if err != nil {
 		return 0, err
 	}
@@ -162,32 +138,18 @@ func workedTickets(db string) (int, error) {
 	return n, nil
 }
 
-func gitRepo(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# bench\n"), 0o644); err != nil {
-		return err
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "."}, {"commit", "-q", "-m", "initial"}} {
-		c := exec.Command("git", args...)
-		c.Dir = dir
-		c.Env = append(os.Environ(), "GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=b@example.com",
-			"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=b@example.com")
-		if out, err := c.CombinedOutput(); err != nil {
-			return fmt.Errorf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	return nil
-}
-
 // model is an Anthropic Messages endpoint that answers every request
-// after latency with a final text, counting the requests open at once.
+// after latency with a final text (scripted.Model), counting the
+// requests open at once.
 type model struct {
-	latency time.Duration
+	answer http.Handler
 
 	mu         sync.Mutex
 	open, most int
+}
+
+func newModel(latency time.Duration) *model {
+	return &model{answer: scripted.Model(latency, func(w http.ResponseWriter, _ int) { scripted.StreamText(w, "Done for now.") })}
 }
 
 func (m *model) reset() {
@@ -203,14 +165,6 @@ func (m *model) peak() int {
 }
 
 func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Messages []json.RawMessage `json:"messages"`
-	}
-	body, _ := io.ReadAll(r.Body)
-	if err := json.Unmarshal(body, &req); err != nil || r.URL.Path != "/v1/messages" {
-		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bench"}}`, http.StatusBadRequest)
-		return
-	}
 	m.mu.Lock()
 	m.open++
 	m.most = max(m.most, m.open)
@@ -220,22 +174,5 @@ func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.open--
 		m.mu.Unlock()
 	}()
-	select {
-	case <-time.After(m.latency):
-	case <-r.Context().Done():
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	ev := func(name string, v any) {
-		b, _ := json.Marshal(v)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-	}
-	type o = map[string]any
-	ev("message_start", o{"type": "message_start", "message": o{"id": "msg_bench", "type": "message", "role": "assistant",
-		"model": "bench", "content": []any{}, "stop_reason": nil, "usage": o{"input_tokens": 1000, "output_tokens": 1}}})
-	ev("content_block_start", o{"type": "content_block_start", "index": 0, "content_block": o{"type": "text", "text": ""}})
-	ev("content_block_delta", o{"type": "content_block_delta", "index": 0, "delta": o{"type": "text_delta", "text": "Done for now."}})
-	ev("content_block_stop", o{"type": "content_block_stop", "index": 0})
-	ev("message_delta", o{"type": "message_delta", "delta": o{"stop_reason": "end_turn"}, "usage": o{"output_tokens": 20}})
-	ev("message_stop", o{"type": "message_stop"})
+	m.answer.ServeHTTP(w, r)
 }

@@ -34,6 +34,10 @@
 //
 //	go run ./bench/heartbeat -scale [-n 1,20,60,200,500] [-sandbox on,off] [-turns 4]
 //
+// A beat whose runs did not all reach the question has its report and
+// its log's warnings printed to stderr. The scripted model and the board
+// are bench/internal/scripted's, shared with bench/agents.
+//
 // -trace (with -scale) runs each beat under strace and prints its
 // timeline: every program it started and each model request and answer,
 // in seconds since the beat started (the per-run fixed cost of issue 28):

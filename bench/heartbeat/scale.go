@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bonsai-run/bonsai/bench/internal/scripted"
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
@@ -84,7 +85,9 @@ func scaleBeat(bin, modelURL string, n int, sandbox string, tl *timeline) (scale
 	if sandbox == "off" {
 		mode = board.SandboxOff
 	}
-	if err := seedScale(filepath.Join(data, "bonsai.db"), tmp, n, mode); err != nil {
+	b := scripted.Board{Projects: n, Tickets: 1, Project: board.Project{Agent: board.AgentSettings{Sandbox: mode}},
+		Ticket: board.Ticket{Title: "Work", Plan: "1. Look around.", Description: "Something to do."}}
+	if err := b.Write(filepath.Join(data, "bonsai.db"), tmp); err != nil {
 		return scaleResult{}, err
 	}
 	env := append(os.Environ(), "BONSAI_DATA_DIR="+data, "HOME="+filepath.Join(tmp, "home"),
@@ -137,35 +140,16 @@ func scaleBeat(bin, modelURL string, n int, sandbox string, tl *timeline) (scale
 	if err != nil {
 		return scaleResult{}, err
 	}
+	if asked < n {
+		// Some runs ended before the question: the beat's report says
+		// how, and its log why.
+		fmt.Fprintf(os.Stderr, "N=%d: %d runs did not reach the question; the beat's report:\n%s", n, n-asked, notAsked(out.String()))
+		if log, err := os.ReadFile(filepath.Join(data, "logs", "heartbeat.log")); err == nil {
+			fmt.Fprintf(os.Stderr, "its log's warnings and errors:\n%s", warnings(string(log)))
+		}
+	}
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return scaleResult{wall: wall, cpu: cpu, beatRSS: peakRSS(cmd.ProcessState), treeRSS: tree.rss, treePSS: tree.pss, asked: asked, load: load}, nil
-}
-
-// seedScale creates n projects with the sandbox mode, each with its own
-// repository and one IN_PROGRESS ticket with a saved plan.
-func seedScale(db, dir string, n int, mode board.SandboxMode) error {
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, db)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	for p := range n {
-		slug := fmt.Sprintf("p%03d", p)
-		repo := filepath.Join(dir, "repos", slug)
-		if err := gitRepo(repo); err != nil {
-			return err
-		}
-		if _, err := s.CreateProject(ctx, board.Project{Slug: slug, Name: slug, Repo: repo, DefaultBranch: "main", Active: true,
-			Agent: board.AgentSettings{Sandbox: mode}}); err != nil {
-			return err
-		}
-		if _, err := s.CreateTicket(ctx, board.Ticket{ProjectSlug: slug, Title: "Work", Plan: "1. Look around.",
-			Description: "Something to do.", State: board.InProgress, Priority: 2}, board.Human); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // countAsked counts the tickets the beat left waiting for an answer: the
@@ -195,15 +179,15 @@ func countAsked(db string) (int, error) {
 // command for the first turns answers, a ticket_ask call after them, and
 // a final text to anything later.
 func scriptedModel(latency time.Duration, turns int, command string) http.Handler {
-	return messagesModel(latency, func(w http.ResponseWriter, messages int) {
+	return scripted.Model(latency, func(w http.ResponseWriter, messages int) {
 		k := messages / 2 // tool turns answered so far
 		switch {
 		case k < turns:
-			streamTool(w, "bash", map[string]any{"command": command})
+			scripted.StreamTool(w, "bash", map[string]any{"command": command})
 		case k == turns:
-			streamTool(w, "ticket_ask", map[string]any{"question": "Which way should it go?"})
+			scripted.StreamTool(w, "ticket_ask", map[string]any{"question": "Which way should it go?"})
 		default:
-			streamText(w, "Done.")
+			scripted.StreamText(w, "Done.")
 		}
 	})
 }
@@ -229,4 +213,27 @@ func loadAverage() string {
 		return f[0]
 	}
 	return "?"
+}
+
+// notAsked returns the lines of a beat's report but those of the runs
+// that completed (asking their question ends a run so).
+func notAsked(report string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(report, "\n") {
+		if line != "" && !strings.Contains(line, " completed ") {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
+// warnings returns the lines of a heartbeat log at level WARN or ERROR.
+func warnings(log string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
 }

@@ -10,14 +10,15 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 )
 
-// Run control (docs/heartbeat.md, "Run control"): while a run works, its
-// beat polls the run's row every Options.ControlPoll. A stop request
-// (written by the web server or `bonsai ticket stop`, which are other
-// processes) cancels the run, which finishes as stopped; a person's
-// comment posted meanwhile is handed to the runner, which steers the
-// agent with it before its next model request.
+// Run control (docs/heartbeat.md, "Run control"): while runs work, one
+// watcher of their heartbeat (controlWatcher, watcher.go) reads the
+// control rows of all of them in one query every Options.ControlPoll. A
+// stop request (written by the web server or `bonsai ticket stop`, which
+// are other processes) cancels its run, which finishes as stopped; a
+// person's comment posted meanwhile is handed to the runner, which steers
+// the agent with it before its next model request.
 
-// DefaultControlPoll is how often a running run's control row is read
+// DefaultControlPoll is how often the running runs' control rows are read
 // when Options.ControlPoll is 0.
 const DefaultControlPoll = 500 * time.Millisecond
 
@@ -26,6 +27,9 @@ type Controls interface {
 	// RunControl returns a run's status, stop request and newest
 	// unresolved human comment time.
 	RunControl(ctx context.Context, runID string) (board.RunControl, error)
+	// RunControls returns RunControl's answer for each run of runIDs
+	// that exists, in one query.
+	RunControls(ctx context.Context, runIDs []string) (map[string]board.RunControl, error)
 }
 
 // StoppedError is the cause of a run's context when a person stopped it.
@@ -41,56 +45,20 @@ func (e *StoppedError) Error() string {
 	return "stopped by " + e.By
 }
 
-// controlStore reads a run's control row and its ticket's thread.
+// controlStore reads the runs' control rows and their tickets' threads.
 type controlStore interface {
 	Controls
 	Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error)
 }
 
-// runControl watches one run's control row while it works.
+// runControl is what the watcher knows of one run while it works.
 type runControl struct {
 	store controlStore
 	runID string
 	ref   board.Ref
-	poll  time.Duration // 0: DefaultControlPoll
 	// seen are the human comments the agent saw; steering adds to them.
 	seen *seenComments
 	log  *slog.Logger
-}
-
-// watch polls the run's control until ctx ends: a stop request cancels
-// the run with a *StoppedError; new human comments go to steer and join
-// the comments the agent saw. Read errors are logged and retried.
-func (rc runControl) watch(ctx context.Context, cancel context.CancelCauseFunc, steer *Steering) {
-	poll := rc.poll
-	if poll <= 0 {
-		poll = DefaultControlPoll
-	}
-	var seenAt time.Time // the newest human comment time already handled
-	tick := time.NewTicker(poll)
-	defer tick.Stop()
-	for {
-		c, err := rc.store.RunControl(ctx, rc.runID)
-		switch {
-		case ctx.Err() != nil:
-			return
-		case err != nil:
-			rc.log.Warn("read run control", "err", err)
-		case c.StopRequestedAt != nil:
-			rc.log.Info("stop requested", "by", c.StopRequestedBy)
-			cancel(&StoppedError{By: c.StopRequestedBy})
-			return
-		case c.LastHumanComment.After(seenAt):
-			if rc.steer(ctx, steer) {
-				seenAt = c.LastHumanComment
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
 }
 
 // steer hands the ticket's human comments the agent has not seen to the

@@ -52,8 +52,15 @@ func TestRunControl_Stop(t *testing.T) {
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	rc := runControl{store: u.db, runID: run.ID, ref: u.ticket.Ref(), poll: time.Millisecond, seen: &seenComments{}, log: u.log}
-	rc.watch(runCtx, cancel, &Steering{})
+	w := &controlWatcher{store: u.db, poll: time.Millisecond, log: u.log}
+	rc := runControl{store: u.db, runID: run.ID, ref: u.ticket.Ref(), seen: &seenComments{}, log: u.log}
+	unwatch := w.watch(runCtx, rc, cancel, &Steering{})
+	defer unwatch()
+	select {
+	case <-runCtx.Done():
+	case <-time.After(time.Minute):
+		t.Fatal("the stop request did not cancel the run within a minute")
+	}
 	s, ok := stopped(runCtx)
 	if !ok || s.By != "ana" {
 		t.Fatalf("after a stop request the run's cause is %v, want stopped by ana", context.Cause(runCtx))

@@ -98,9 +98,15 @@ func (g *progressGuard) committed(ctx context.Context) (moved, ok bool) {
 	return head != g.head, true
 }
 
-// readHead records the head of the ticket's branch before the run.
-func (g *progressGuard) readHead(ctx context.Context, branch string) {
+// readHead records the head of the ticket's branch before the run:
+// known, when the workspace says where it left the branch
+// (workspace.Workspace.Head), else read from the clone.
+func (g *progressGuard) readHead(ctx context.Context, branch, known string) {
 	g.branch = branch
+	if known != "" {
+		g.head, g.headRead = known, true
+		return
+	}
 	head, err := g.heads.Head(ctx, g.plan.Project, branch)
 	if err != nil {
 		g.log.Warn("read the branch's head before the run", "err", err)

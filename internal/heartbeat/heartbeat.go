@@ -49,9 +49,14 @@ type Options struct {
 	// heartbeat --ticket`, Run now) if the board rules let an agent work
 	// on it, else the beat fails with a *NotRunnableError saying why.
 	Ticket board.Ref
-	// ControlPoll is how often a running run's stop requests and new
-	// comments are read; 0 means DefaultControlPoll.
+	// ControlPoll is how often the running runs' stop requests and new
+	// comments are read (all of them in one query); 0 means
+	// DefaultControlPoll.
 	ControlPoll time.Duration
+	// ControlWake, when not nil, returns a channel that receives when the
+	// store changed (Postgres's LISTEN/NOTIFY), closed when ctx ends: the
+	// runs' control is read then too, not only every ControlPoll.
+	ControlWake func(ctx context.Context) <-chan struct{}
 	// Attachments bound the files agents attach (config.json's
 	// attachments.*); zero means board.DefaultAttachmentLimits.
 	Attachments board.AttachmentLimits
@@ -151,6 +156,8 @@ type Heartbeat struct {
 	leases     *leaseKeeper // nil on one machine's board
 	reconciler reconciler
 	firer      firer
+	// control reads the control of the runs at work (watcher.go).
+	control *controlWatcher
 }
 
 // New returns a Heartbeat after checking the required options.
@@ -181,7 +188,8 @@ func New(opts Options) (*Heartbeat, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	h := &Heartbeat{opts: opts, log: log, reaper: reaper{reap: opts.Reap, log: log}}
+	h := &Heartbeat{opts: opts, log: log, reaper: reaper{reap: opts.Reap, log: log},
+		control: &controlWatcher{store: opts.Store, poll: opts.ControlPoll, wake: opts.ControlWake, log: log}}
 	if opts.Leases != nil {
 		h.leases = &leaseKeeper{leases: opts.Leases, store: opts.Store, worker: opts.WorkerID, ttl: opts.LeaseTTL,
 			limit: opts.GlobalLimit, reaper: h.reaper, log: log}

@@ -45,7 +45,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time) (Job, *O
 	if stop != nil {
 		return Job{}, stop
 	}
-	r.guard.readHead(ctx, r.ws.Branch)
+	r.guard.readHead(ctx, r.ws.Branch, r.ws.Head)
 	h, t := r.h, r.plan.Ticket
 	policy := h.policyOf(r.plan.Project)
 	r.approver = &approver{store: h.opts.Store, ref: t.Ref(), ticketID: t.ID, runID: r.run.ID, policy: policy, redact: h.opts.Redact, log: r.log}

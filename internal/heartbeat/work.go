@@ -175,16 +175,10 @@ func (r *runState) runAgent(ctx context.Context, job Job) Outcome {
 	runCtx, cancel := context.WithDeadline(stopCtx, deadline)
 	defer cancel()
 	job.Steering = &Steering{}
-	watchCtx, endWatch := context.WithCancel(runCtx)
-	watched := make(chan struct{})
-	control := runControl{store: r.h.opts.Store, runID: r.run.ID, ref: r.plan.Ticket.Ref(), poll: r.h.opts.ControlPoll, seen: r.seen, log: r.log}
-	go func() {
-		defer close(watched)
-		control.watch(watchCtx, stop, job.Steering)
-	}()
+	control := runControl{store: r.h.opts.Store, runID: r.run.ID, ref: r.plan.Ticket.Ref(), seen: r.seen, log: r.log}
+	unwatch := r.h.control.watch(runCtx, control, stop, job.Steering)
 	out, err := r.h.opts.Runner.RunAgent(runCtx, job)
-	endWatch()
-	<-watched
+	unwatch()
 	if s, ok := stopped(stopCtx); ok {
 		out.Status, out.Error = board.RunStopped, stoppedText(s, r.h.opts.Now().Sub(r.run.StartedAt))
 		out.RetryAt = time.Time{}

@@ -135,6 +135,10 @@ type Store interface {
 	// status, a stop request, and its ticket's newest unresolved human
 	// comment time. An unknown run is ENOTFOUND.
 	RunControl(ctx context.Context, runID string) (board.RunControl, error)
+	// RunControls returns RunControl's answer for each of the runs that
+	// exist, keyed by ID, in one query: a heartbeat's shared watcher reads
+	// all its runs at once.
+	RunControls(ctx context.Context, runIDs []string) (map[string]board.RunControl, error)
 	// InterruptRuns marks every run still "running" as "interrupted", with
 	// an event each, and returns how many it marked. A heartbeat calls it
 	// while it holds the heartbeat lock, so no live run is affected.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // A project's clone (projects/<slug>) is shared with the agent's
@@ -25,9 +26,11 @@ import (
 //     and cloneEnv (no replace objects, no grafts, no system attributes,
 //     no lazy fetch);
 //   - the host runs only commands that never run a filter, a diff or
-//     merge driver or a textconv: rev-parse, merge-base, update-ref,
-//     config, remote set-url, fetch, and worktree add --no-checkout,
-//     prune and remove --force. A new worktree's files are checked out
+//     merge driver or a textconv: for-each-ref, rev-parse, merge-base,
+//     update-ref, config, remote set-url, fetch, and worktree add
+//     --no-checkout, prune and remove --force. Refs are read by their
+//     full names, matched whole (tips), and a new branch starts from
+//     the commit read, not from a name git would look up again. A new worktree's files are checked out
 //     through the worktree's own executor (the sandbox), where whatever
 //     the agent configured runs as the agent; the ticket branch is
 //     counted and pushed from the review repository (review.go), never
@@ -122,10 +125,38 @@ func checkCloneLayout(slug, gitDir string) error {
 	return nil
 }
 
-// refExists reports whether ref names a commit.
-func (c *cloneGit) refExists(ctx context.Context, ref string) bool {
-	_, err := c.run(ctx, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
-	return err == nil
+// tips returns the commit each of refs (full names, refs/...) points at,
+// "" for one that does not exist, read with one for-each-ref. Each name
+// is matched whole: rev-parse would take "origin/main" from
+// refs/heads/origin/main, a branch the agent can make, before
+// refs/remotes/origin/main. A ref that points at something else than a
+// commit is peeled to its commit (tip), "" when it has none.
+func (c *cloneGit) tips(ctx context.Context, refs ...string) ([]string, error) {
+	out, err := c.run(ctx, append([]string{"for-each-ref", "--format=%(objecttype) %(objectname) %(refname)"}, refs...)...)
+	if err != nil {
+		return nil, err
+	}
+	type object struct{ kind, name string }
+	found := map[string]object{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.SplitN(line, " ", 3)
+		if len(f) == 3 {
+			found[f[2]] = object{f[0], f[1]}
+		}
+	}
+	tips := make([]string, len(refs))
+	for i, ref := range refs {
+		switch o, ok := found[ref]; {
+		case !ok:
+		case o.kind == "commit":
+			tips[i] = o.name
+		default:
+			if tips[i], err = c.tip(ctx, o.name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return tips, nil
 }
 
 // isAncestor reports whether commit a is an ancestor of (or is) b.

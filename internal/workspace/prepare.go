@@ -48,30 +48,34 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 	if err != nil {
 		return nil, &RepoError{Repo: proj.Repo, Err: err}
 	}
-	base := Remote + "/" + proj.DefaultBranch
-	if !c.refExists(ctx, base) {
-		return nil, &RepoError{Repo: proj.Repo, Err: fmt.Errorf("default branch %q not found in %s", proj.DefaultBranch, proj.Repo)}
-	}
-	ws := &Workspace{Branch: t.Branch, Base: base, Remote: Remote, Root: p.WorktreePath(proj.Slug, t.Number), Clone: p.ClonePath(proj.Slug)}
+	ws := &Workspace{Branch: t.Branch, Base: Remote + "/" + proj.DefaultBranch, Remote: Remote,
+		Root: p.WorktreePath(proj.Slug, t.Number), Clone: p.ClonePath(proj.Slug)}
 	if ws.Branch == "" {
 		ws.Branch = BranchName(proj.Slug, t.Number, t.Title)
 	}
-	reused := isWorktree(ws.Root)
-	// The branch on the remote as this fetch saw it: the next push's lease.
-	seen, err := c.tip(ctx, "refs/remotes/"+Remote+"/"+ws.Branch)
+	// One read of every ref Prepare needs: the default branch, and the
+	// ticket branch here, on the remote as this fetch saw it (the next
+	// push's lease) and as last caught up with (shared boards).
+	read, err := c.tips(ctx, "refs/remotes/"+ws.Base, "refs/heads/"+ws.Branch,
+		"refs/remotes/"+Remote+"/"+ws.Branch, syncedRefs+ws.Branch)
 	if err != nil {
 		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 	}
-	if err := p.see(ctx, g, proj, ws.Branch, seen); err != nil {
+	base, tips := read[0], branchTips{local: read[1], remote: read[2], synced: read[3]}
+	if base == "" {
+		return nil, &RepoError{Repo: proj.Repo, Err: fmt.Errorf("default branch %q not found in %s", proj.DefaultBranch, proj.Repo)}
+	}
+	reused := isWorktree(ws.Root)
+	if err := p.see(ctx, g, proj, ws.Branch, tips.remote); err != nil {
 		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 	}
 	var cu *catchUp
 	if p.opts.SharedBoard {
-		if cu, err = c.planCatchUp(ctx, ws.Branch, reused); err != nil {
+		if cu, err = c.planCatchUp(ctx, ws.Branch, tips, reused); err != nil {
 			return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 		}
 	}
-	if err := p.ensureWorktree(ctx, c, ws, t.Branch != "", seen != ""); err != nil {
+	if err := p.ensureWorktree(ctx, c, ws, t.Branch != "", base, tips); err != nil {
 		return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
 	}
 	if ws.Exec, err = p.opts.OpenAgent(proj, ws.Root, ws.Clone); err != nil {
@@ -88,6 +92,9 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 		if err := cu.finish(ctx, c, ws, reused); err != nil {
 			ws.Close()
 			return nil, fmt.Errorf("worktree for %s: %w", t.Ref(), err)
+		}
+		if ws.Moved != nil {
+			ws.Head = ws.Moved.To
 		}
 	}
 	return ws, nil
@@ -107,37 +114,53 @@ func (p *Provider) see(ctx context.Context, g *gitRunner, proj board.Project, br
 }
 
 // ensureWorktree makes ws.Root a worktree of the clone on ws.Branch,
-// with no files yet (checkOut writes them). hadBranch says whether the
-// ticket already recorded its branch, onRemote whether Prepare found it
-// among the clone's remote-tracking branches (which nothing since moved).
-func (p *Provider) ensureWorktree(ctx context.Context, c *cloneGit, ws *Workspace, hadBranch, onRemote bool) error {
+// with no files yet (checkOut writes them), and sets ws.Head. hadBranch
+// says whether the ticket already recorded its branch; base is the
+// default branch's commit and tips the ticket branch's, as Prepare read
+// them (which nothing since moved but a catch-up, planCatchUp). A new
+// branch starts from base itself, never from a name git would look up
+// again among refs the agent can write.
+func (p *Provider) ensureWorktree(ctx context.Context, c *cloneGit, ws *Workspace, hadBranch bool, base string, tips branchTips) error {
+	ws.Head = tips.local
 	if isWorktree(ws.Root) {
 		return nil
 	}
 	// Whatever is there is not a worktree git knows (a crash mid-add, or
-	// a directory removed by hand): clear it and let git forget it.
+	// a directory removed by hand): clear it.
 	if err := os.RemoveAll(ws.Root); err != nil {
-		return err
-	}
-	if _, err := c.run(ctx, "worktree", "prune"); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(ws.Root), 0o700); err != nil {
 		return err
 	}
 	ws.Created = true
-	local := "refs/heads/" + ws.Branch
-	remote := "refs/remotes/" + Remote + "/" + ws.Branch
-	var err error
+	add := []string{"worktree", "add", "--quiet", "--no-checkout"}
 	switch {
-	case c.refExists(ctx, local):
-		_, err = c.run(ctx, "worktree", "add", "--quiet", "--no-checkout", ws.Root, ws.Branch)
-	case onRemote:
-		_, err = c.run(ctx, "worktree", "add", "--quiet", "--no-checkout", "-b", ws.Branch, ws.Root, remote)
+	case tips.local != "":
+		add = append(add, ws.Root, ws.Branch)
+	case tips.remote != "":
+		add, ws.Head = append(add, "-b", ws.Branch, ws.Root, "refs/remotes/"+Remote+"/"+ws.Branch), tips.remote
 	default:
 		ws.Recreated = hadBranch
-		_, err = c.run(ctx, "worktree", "add", "--quiet", "--no-checkout", "--no-track", "-b", ws.Branch, ws.Root, ws.Base)
+		add, ws.Head = append(add, "--no-track", "-b", ws.Branch, ws.Root, base), base
 	}
+	if _, err := c.run(ctx, add...); err == nil {
+		return nil
+	}
+	// git may still know a worktree that is gone (it refuses the path,
+	// or the branch as checked out there): let it forget those and try
+	// again. A failed add -b may have made the branch: the retry takes it.
+	if _, err := c.run(ctx, "worktree", "prune"); err != nil {
+		return err
+	}
+	if tips.local == "" {
+		if made, err := c.tip(ctx, "refs/heads/"+ws.Branch); err != nil {
+			return err
+		} else if made != "" {
+			add = append(add[:4], ws.Root, ws.Branch)
+		}
+	}
+	_, err := c.run(ctx, add...)
 	return err
 }
 

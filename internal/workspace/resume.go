@@ -100,21 +100,6 @@ func (c *cloneGit) catchUpPlan(ctx context.Context, branch string, b branchTips)
 	return m
 }
 
-// readTips reads the ticket branch's commits in the clone.
-func (c *cloneGit) readTips(ctx context.Context, branch string) (branchTips, error) {
-	var b branchTips
-	var err error
-	for _, r := range []struct {
-		ref string
-		to  *string
-	}{{"refs/heads/" + branch, &b.local}, {"refs/remotes/" + Remote + "/" + branch, &b.remote}, {syncedRefs + branch, &b.synced}} {
-		if *r.to, err = c.tip(ctx, r.ref); err != nil {
-			return b, fmt.Errorf("read %s: %w", r.ref, err)
-		}
-	}
-	return b, nil
-}
-
 // moveBranch moves the ticket branch of a clone that has no worktree for
 // it, keeping the local commits under m.Backup first.
 func (c *cloneGit) moveBranch(ctx context.Context, branch string, m *Moved) error {
@@ -136,14 +121,10 @@ type catchUp struct {
 	moved *Moved
 }
 
-// planCatchUp reads the ticket branch's commits and decides whether it
-// moves to the pushed one; a branch with no worktree (reused false) moves
-// now, before the worktree is made from it.
-func (c *cloneGit) planCatchUp(ctx context.Context, branch string, reused bool) (*catchUp, error) {
-	tips, err := c.readTips(ctx, branch)
-	if err != nil {
-		return nil, err
-	}
+// planCatchUp decides from the ticket branch's commits (Prepare's read)
+// whether it moves to the pushed one; a branch with no worktree (reused
+// false) moves now, before the worktree is made from it.
+func (c *cloneGit) planCatchUp(ctx context.Context, branch string, tips branchTips, reused bool) (*catchUp, error) {
 	cu := &catchUp{tips: tips, moved: c.catchUpPlan(ctx, branch, tips)}
 	if cu.moved != nil && !reused {
 		if err := c.moveBranch(ctx, branch, cu.moved); err != nil {

@@ -107,6 +107,8 @@ type reviewRepo struct {
 	// (openClone) right before reading from it, so fromClone does not
 	// list it a second time; the layout is checked again anyway.
 	checked bool
+	// made says openReview made the repository: it has no refs yet.
+	made bool
 }
 
 // openReview makes the project's review repository when it is not there
@@ -129,6 +131,7 @@ func (p *Provider) openReview(ctx context.Context, g *gitRunner, proj board.Proj
 	if _, err := r.git(ctx, "init", "--quiet", "--bare", "--shared=0600", "--template=", "."); err != nil {
 		return nil, fmt.Errorf("review repository: %w", err)
 	}
+	r.made = true
 	return r, nil
 }
 
@@ -427,6 +430,9 @@ func (p *Provider) ForgetReview(ctx context.Context, slug string, n int, branch 
 // must still be remote: the agent's run has not started.
 func (r *reviewRepo) see(ctx context.Context, branch, remote string) error {
 	if remote == "" {
+		if r.made {
+			return nil // a new repository has no lease to forget
+		}
 		_, err := r.git(ctx, "update-ref", "-d", reviewSeen+branch)
 		return err
 	}

@@ -41,6 +41,9 @@ type Workspace struct {
 	// Moved, on a shared board, says how the worktree was moved to the
 	// branch another machine pushed (Prepare); nil when it was not.
 	Moved *Moved
+	// Head is the commit Branch pointed at when Prepare returned, as it
+	// read or made it; "" when it cannot tell (Checkout's workspace).
+	Head string
 	// remove is a directory Close deletes (Checkout's).
 	remove string
 }

@@ -52,7 +52,11 @@ const (
 
 // minConns is the fewest connections the pool may open unless the URL
 // says otherwise (pool_max_conns): pgx's default, the number of CPUs but at
-// least 4, is few for a beat whose agents each poll their run's control.
+// least 4, is few for a beat whose many runs record their work at once
+// (their control is read by one query a tick, and its LISTEN holds one
+// connection of its own while runs work). pgxpool keeps its connections
+// between queries; database/sql over it (stdlib.OpenDBFromPool) keeps
+// none of its own, so no connection is opened per query.
 const minConns = 10
 
 // IsURL reports whether s names a Postgres database (postgres:// or

@@ -17,6 +17,7 @@ var runCases = []testCase{
 	{"Spend", testRunSpend},
 	{"Stop", testRunStop},
 	{"Control", testRunControl},
+	{"Controls", testRunControls},
 }
 
 func mustStart(t *testing.T, s store.Store, tk board.Ticket, task board.TaskKind) board.Run {

@@ -1,0 +1,101 @@
+package workspace_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/gittest"
+)
+
+// hostGit counts the git commands the host ran, by subcommand.
+func hostGit(calls []call) map[string]int {
+	n := map[string]int{}
+	for _, c := range calls {
+		if sub, _ := gitSubcommand(c.argv); sub != "" {
+			n[sub]++
+		}
+	}
+	return n
+}
+
+// Prepare reads every ref it needs in one for-each-ref and prunes no
+// worktree while none is stale: on a new clone and on one already there,
+// no rev-parse and no worktree prune run on the host, and the workspace
+// says where it left the branch.
+func TestProvider_PrepareReadsTheRefsOnce(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	p, rec, _ := newProvider(t)
+	proj := project(repo)
+	main := gittest.Run(t, repo, "rev-parse", "main")
+	for n := 1; n <= 2; n++ {
+		rec.mu.Lock()
+		rec.calls = nil
+		rec.mu.Unlock()
+		ws := prepare(t, p, proj, ticket(n, "x"))
+		rec.mu.Lock()
+		got := hostGit(rec.calls)
+		rec.mu.Unlock()
+		if got["for-each-ref"] != 1 || got["rev-parse"] != 0 || got["worktree"] != 1 {
+			t.Errorf("Prepare %d ran %v on the host, want one for-each-ref, no rev-parse, one worktree add", n, got)
+		}
+		// The review repository is made by the first: it has no lease
+		// of the branch to forget.
+		if want := n - 1; got["update-ref"] != want {
+			t.Errorf("Prepare %d ran %d update-ref, want %d", n, got["update-ref"], want)
+		}
+		if ws.Head != main {
+			t.Errorf("Prepare %d: Head = %q, want main's %s", n, ws.Head, main)
+		}
+		if head := gittest.Run(t, ws.Root, "rev-parse", "HEAD"); head != main {
+			t.Errorf("Prepare %d: the worktree is at %s, want main's %s", n, head, main)
+		}
+	}
+}
+
+// A new ticket branch starts from the remote's default branch itself: a
+// branch the agent made in the clone named like it ("origin/main", which
+// rev-parse would take first) changes nothing.
+func TestProvider_NewBranchIgnoresALookalikeRef(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	p, _, _ := newProvider(t)
+	proj := project(repo)
+	prepare(t, p, proj, ticket(1, "x"))
+	clone := p.ClonePath("demo")
+	main := gittest.Run(t, clone, "rev-parse", "refs/remotes/origin/main")
+	tree := gittest.Run(t, clone, "rev-parse", "refs/remotes/origin/main^{tree}")
+	planted := gittest.Run(t, clone, "-c", "user.name=agent", "-c", "user.email=agent@example.invalid",
+		"commit-tree", "-p", main, "-m", "planted", tree)
+	gittest.Run(t, clone, "update-ref", "refs/heads/origin/main", planted)
+	gittest.Run(t, clone, "update-ref", "refs/tags/origin/main", planted)
+	ws := prepare(t, p, proj, ticket(2, "y"))
+	if head := gittest.Run(t, clone, "rev-parse", "refs/heads/"+ws.Branch); head != main {
+		t.Errorf("the new branch starts at %s, want the remote's main %s (not the planted %s)", head, main, planted)
+	}
+}
+
+// A worktree removed by hand while git still lists it is made again: the
+// add that git refuses is retried after a prune.
+func TestProvider_PrepareAfterTheWorktreeWasRemovedByHand(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	p, rec, _ := newProvider(t)
+	proj := project(repo)
+	ws := prepare(t, p, proj, ticket(1, "x"))
+	ws.Close()
+	if err := os.RemoveAll(ws.Root); err != nil {
+		t.Fatal(err)
+	}
+	ws = prepare(t, p, proj, ticket(1, "x"))
+	if _, err := os.Stat(ws.Root + "/README.md"); err != nil {
+		t.Fatalf("the worktree made again has no files: %v", err)
+	}
+	if len(rec.find("prune")) != 1 {
+		t.Errorf("pruned %d times, want once (after git refused the add)", len(rec.find("prune")))
+	}
+	if list := gittest.Run(t, p.ClonePath("demo"), "worktree", "list"); strings.Count(list, "\n") != 1 {
+		t.Errorf("git lists the worktrees:\n%s\nwant the clone and the ticket's", list)
+	}
+}
