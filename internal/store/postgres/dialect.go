@@ -16,18 +16,13 @@ import (
 // SQLite's rowid, the write order and the lease order as transaction
 // advisory locks, row locks, and a notification to EventsChanged's
 // listeners when events were appended. The notification outbox is kept
-// by a trigger on events.
+// by a trigger on events. pgx prepares and caches each connection's
+// statements itself.
 func (db *DB) dialect() sqlstore.Dialect {
 	return sqlstore.Dialect{
-		Rebind: rebind,
-		LockWrites: func(ctx context.Context, tx *sql.Tx) error {
-			_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, lockWrite, db.lockKey)
-			return err
-		},
-		LockLeases: func(ctx context.Context, tx *sql.Tx) error {
-			_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, lockLease, db.lockKey)
-			return err
-		},
+		Rebind:     rebind,
+		LockWrites: db.advisoryLock(lockWrite),
+		LockLeases: db.advisoryLock(lockLease),
 		Committing: func(ctx context.Context, tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, `SELECT pg_notify($1, '')`, db.eventsChannel())
 			return err
@@ -43,6 +38,17 @@ func (db *DB) dialect() sqlstore.Dialect {
 		CountsQuery: countsQuery,
 		SchemaQuery: `SELECT table_name, column_name FROM information_schema.columns
 			WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
+		PickQuery:     pickQuery,
+		OverviewQuery: overviewQuery,
+	}
+}
+
+// advisoryLock returns what takes the store's transaction advisory lock
+// whose first key is key.
+func (db *DB) advisoryLock(key int32) func(ctx context.Context, tx *sql.Tx) error {
+	return func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, key, db.lockKey)
+		return err
 	}
 }
 
@@ -52,6 +58,36 @@ const countsQuery = `SELECT p.slug, string_agg(c.state || ' ' || c.n, ',')
 	FROM projects p JOIN ticket_counts c ON c.project_id = p.id
 	WHERE c.n > 0
 	GROUP BY p.id`
+
+// pickQuery reads, for each project, its row of ticket_queue: the ticket
+// the pick policy chooses there, kept whole by the trigger of migrations
+// 0003 and queue_tickets, so the pick reads no ticket. See
+// docs/postgres.md.
+const pickQuery = `SELECT q.ticket_id, q.project_id, p.slug, q.number, q.title, q.description, q.criteria, q.plan,
+	q.state, q.sub_state, q.priority, q.branch, q.created_at, q.updated_at, q.queue_class
+	FROM projects p
+	JOIN ticket_queue q ON q.project_id = p.id AND ` + queueAllowed
+
+// queueAllowed keeps a ticket_queue row q of project p unless it is a
+// BACKLOG ticket (class 5, board.ClassBacklog) and p's agents do not take
+// BACKLOG tickets: ticket_queue holds them for every project.
+const queueAllowed = `(q.queue_class < 5 OR p.take_backlog)`
+
+// overviewQuery reads each project with its ticket counts, ticket_counts
+// grouped once by project into "STATE n" pairs (a subquery per project
+// cost 1.6 ms on 100 projects, the grouping 0.25), and its ticket_queue
+// row: a row per project, whatever the number of tickets, reading no
+// ticket. The three settings shown are read from the settings JSON
+// without decoding it all.
+const overviewQuery = `SELECT p.slug, p.name, p.active, COALESCE(p.settings::json ->> 'model', ''),
+	COALESCE(p.settings::json ->> 'permissionMode', ''), COALESCE(p.settings::json ->> 'sandbox', ''),
+	c.pairs, q.number, q.title, q.state, q.sub_state, q.priority, q.queue_class
+	FROM projects p
+	LEFT JOIN (SELECT project_id, string_agg(state || ' ' || n, ',') AS pairs
+		FROM ticket_counts WHERE n > 0 GROUP BY project_id) c ON c.project_id = p.id
+	LEFT JOIN ticket_queue q ON q.project_id = p.id AND p.active AND ` + queueAllowed + `
+	WHERE p.active OR ?
+	ORDER BY p.slug`
 
 // rebind turns a query in SQLite's form into Postgres's: each ? outside a
 // quoted string becomes $1, $2, …, and the word rowid becomes seq, the

@@ -29,12 +29,9 @@ func scanApproval(s scanner) (board.Approval, error) {
 // getApproval reads one approval of a ticket; another ticket's is
 // ENOTFOUND.
 func getApproval(ctx context.Context, q queryer, t board.Ticket, id string) (board.Approval, error) {
-	a, err := scanApproval(q.queryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals
-		WHERE id = ? AND ticket_id = ?`, id, t.ID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return a, board.Errorf(board.ENOTFOUND, "no approval %q on %s; `bonsai ticket show %s` lists its approvals", id, t.Ref(), t.Ref())
-	}
-	return a, err
+	return one(ctx, q, scanApproval, func() error {
+		return board.Errorf(board.ENOTFOUND, "no approval %q on %s; `bonsai ticket show %s` lists its approvals", id, t.Ref(), t.Ref())
+	}, `SELECT `+approvalColumns+` FROM approvals WHERE id = ? AND ticket_id = ?`, id, t.ID)
 }
 
 // RequestApproval records the pending approval, the agent's request
@@ -165,13 +162,11 @@ func (db *DB) GrantedApproval(ctx context.Context, ref board.Ref, command string
 	if err != nil {
 		return board.Approval{}, err
 	}
-	a, err := scanApproval(db.queryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals
-		WHERE command = ? AND status = 'allowed' AND (
+	a, err := one(ctx, db, scanApproval, func() error {
+		return board.Errorf(board.ENOTFOUND, "no approval lets this command run on %s", ref)
+	}, `SELECT `+approvalColumns+` FROM approvals WHERE command = ? AND status = 'allowed' AND (
 			(ticket_id = ? AND NOT always AND NOT used) OR (project_id = ? AND always))
-		ORDER BY always, created_at, rowid LIMIT 1`, command, t.ID, t.ProjectID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return board.Approval{}, board.Errorf(board.ENOTFOUND, "no approval lets this command run on %s", ref)
-	}
+		ORDER BY always, created_at, rowid LIMIT 1`, command, t.ID, t.ProjectID)
 	return result(a, wrap(err, "find approval on %s", ref))
 }
 
@@ -179,11 +174,8 @@ func (db *DB) GrantedApproval(ctx context.Context, ref board.Ref, command string
 func (db *DB) UseApproval(ctx context.Context, ref board.Ref, id string) error {
 	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		// An always-grant is the project's: any of its tickets uses it.
-		a, err := scanApproval(tx.queryRow(`SELECT `+approvalColumns+` FROM approvals
-			WHERE id = ? AND (ticket_id = ? OR (project_id = ? AND always))`, id, t.ID, t.ProjectID))
-		if errors.Is(err, sql.ErrNoRows) {
-			return board.Errorf(board.ENOTFOUND, "no approval %q on %s", id, ref)
-		}
+		a, err := one(ctx, tx, scanApproval, func() error { return board.Errorf(board.ENOTFOUND, "no approval %q on %s", id, ref) },
+			`SELECT `+approvalColumns+` FROM approvals WHERE id = ? AND (ticket_id = ? OR (project_id = ? AND always))`, id, t.ID, t.ProjectID)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -61,10 +60,7 @@ func (db *DB) AddAttachmentTo(ctx context.Context, files BlobFiles, ref board.Re
 		inDB = n.Data
 	}
 	err = db.write(ctx, func(tx *tx) error { return tx.addAttachment(ref, &a, inDB, l) })
-	if err != nil {
-		return board.Attachment{}, wrap(err, "attach %s to %s", a.Name, ref)
-	}
-	return a, nil
+	return result(a, wrap(err, "attach %s to %s", a.Name, ref))
 }
 
 // addAttachment checks the ticket, comment and limit and inserts a.
@@ -74,12 +70,10 @@ func (tx *tx) addAttachment(ref board.Ref, a *board.Attachment, data []byte, l b
 		return err
 	}
 	if a.CommentID != "" {
-		var n int
-		if err := tx.queryRow(`SELECT count(*) FROM comments WHERE id = ? AND ticket_id = ?`, a.CommentID, t.ID).Scan(&n); err != nil {
+		err := tx.expect(true, board.Errorf(board.ENOTFOUND, "comment %s is not a comment of %s", a.CommentID, ref),
+			`SELECT 1 FROM comments WHERE id = ? AND ticket_id = ?`, a.CommentID, t.ID)
+		if err != nil {
 			return err
-		}
-		if n == 0 {
-			return board.Errorf(board.ENOTFOUND, "comment %s is not a comment of %s", a.CommentID, ref)
 		}
 	}
 	var held int64
@@ -112,20 +106,8 @@ func (db *DB) Attachments(ctx context.Context, ref board.Ref) ([]board.Attachmen
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.queryContext(ctx, `SELECT `+attachmentColumns+` FROM attachments WHERE ticket_id = ? ORDER BY created_at, id`, t.ID)
-	if err != nil {
-		return nil, fmt.Errorf("list attachments of %s: %w", ref, err)
-	}
-	defer rows.Close()
-	out := []board.Attachment{}
-	for rows.Next() {
-		a, err := scanAttachment(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list attachments of %s: %w", ref, err)
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	as, err := list(ctx, db, scanAttachment, `SELECT `+attachmentColumns+` FROM attachments WHERE ticket_id = ? ORDER BY created_at, id`, t.ID)
+	return result(as, wrap(err, "list attachments of %s", ref))
 }
 
 // AttachmentContent returns an attachment with its bytes from the
@@ -141,12 +123,11 @@ func (db *DB) AttachmentContentFrom(ctx context.Context, files BlobFiles, ref bo
 	if err != nil {
 		return board.Attachment{}, nil, err
 	}
-	a, err := scanAttachment(db.queryRowContext(ctx, `SELECT `+attachmentColumns+` FROM attachments WHERE id = ? AND ticket_id = ?`, id, t.ID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return a, nil, board.Errorf(board.ENOTFOUND, "attachment %s is not an attachment of %s", id, ref)
-	}
+	a, err := one(ctx, db, scanAttachment, func() error {
+		return board.Errorf(board.ENOTFOUND, "attachment %s is not an attachment of %s", id, ref)
+	}, `SELECT `+attachmentColumns+` FROM attachments WHERE id = ? AND ticket_id = ?`, id, t.ID)
 	if err != nil {
-		return a, nil, fmt.Errorf("read attachment %s of %s: %w", id, ref, err)
+		return a, nil, wrap(err, "read attachment %s of %s", id, ref)
 	}
 	data, err := db.blob(ctx, files, a.SHA256)
 	if err != nil {
@@ -168,17 +149,14 @@ func (db *DB) blob(ctx context.Context, files BlobFiles, sum string) ([]byte, er
 		if qerr := db.queryRowContext(ctx, `SELECT data FROM attachment_blobs WHERE sha256 = ?`, sum).Scan(&v); qerr != nil {
 			return nil, qerr
 		}
-		switch b := v.(type) {
-		case []byte:
-			data, err = b, nil
-		case string:
-			data, err = []byte(b), nil
-		default:
+		b, berr := textBytes(v, "data")
+		if berr != nil {
 			if err == nil {
 				err = errors.New("its bytes are missing")
 			}
 			return nil, err
 		}
+		data, err = b, nil
 	}
 	if store.ContentSHA256(data) != sum {
 		return nil, fmt.Errorf("its bytes do not match their SHA-256 %.12s: the stored file was changed", sum)
@@ -189,23 +167,16 @@ func (db *DB) blob(ctx context.Context, files BlobFiles, sum string) ([]byte, er
 // FirstImages returns each ticket's oldest picture attachment, for the
 // project's cards.
 func (db *DB) FirstImages(ctx context.Context, projectSlug string) (map[string]board.Attachment, error) {
-	rows, err := db.queryContext(ctx, `SELECT `+prefixed("a.", attachmentColumns)+` FROM attachments a
+	out := map[string]board.Attachment{}
+	err := each(ctx, db, func(s scanner) error {
+		a, err := scanAttachment(s)
+		out[a.TicketID] = a // the oldest comes last and stays
+		return err
+	}, `SELECT `+prefixed("a.", attachmentColumns)+` FROM attachments a
 		JOIN tickets t ON t.id = a.ticket_id JOIN projects p ON p.id = t.project_id
 		WHERE p.slug = ? AND a.media_type IN (?, ?, ?, ?) ORDER BY a.created_at DESC, a.id DESC`,
 		projectSlug, board.MediaPNG, board.MediaJPEG, board.MediaGIF, board.MediaWebP)
-	if err != nil {
-		return nil, fmt.Errorf("list pictures of %s: %w", projectSlug, err)
-	}
-	defer rows.Close()
-	out := map[string]board.Attachment{}
-	for rows.Next() {
-		a, err := scanAttachment(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list pictures of %s: %w", projectSlug, err)
-		}
-		out[a.TicketID] = a // the oldest comes last and stays
-	}
-	return out, rows.Err()
+	return result(out, wrap(err, "list pictures of %s", projectSlug))
 }
 
 // prefixed qualifies each of a comma-separated column list with p.

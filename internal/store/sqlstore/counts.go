@@ -14,33 +14,25 @@ import (
 // tickets. It reads Dialect.CountsQuery: ticket_counts, which triggers on
 // tickets keep exact, as a row per project rather than a row per ticket.
 func (db *DB) TicketCounts(ctx context.Context) (map[string]map[board.State]int, error) {
-	rows, err := db.queryContext(ctx, db.d.CountsQuery)
-	if err != nil {
-		return nil, fmt.Errorf("count tickets: %w", err)
-	}
-	defer rows.Close()
 	out := map[string]map[board.State]int{}
 	var slug, pairs string
-	for rows.Next() {
-		if err := rows.Scan(&slug, &pairs); err != nil {
-			return nil, fmt.Errorf("count tickets: %w", err)
+	err := each(ctx, db, func(s scanner) error {
+		if err := s.Scan(&slug, &pairs); err != nil {
+			return err
 		}
-		counts, err := ParseCounts(pairs)
+		counts, err := parseCounts(pairs)
 		if err != nil {
-			return nil, fmt.Errorf("count tickets: project %s: %w", slug, err)
+			return fmt.Errorf("project %s: %w", slug, err)
 		}
 		out[slug] = counts
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("count tickets: %w", err)
-	}
-	return out, nil
+		return nil
+	}, db.d.CountsQuery)
+	return result(out, wrap(err, "count tickets"))
 }
 
-// ParseCounts reads a project's ticket counts written as "STATE n" pairs
-// joined by commas, as Dialect.CountsQuery and SQLite's overview give
-// them.
-func ParseCounts(pairs string) (map[board.State]int, error) {
+// parseCounts reads a project's ticket counts written as "STATE n" pairs
+// joined by commas, as Dialect.CountsQuery and OverviewQuery give them.
+func parseCounts(pairs string) (map[board.State]int, error) {
 	counts := make(map[board.State]int, len(board.States))
 	if pairs == "" {
 		return counts, nil

@@ -19,8 +19,8 @@ type DB struct {
 	d     Dialect
 	now   func() time.Time
 	newID func() string
-	// dueQuery and sizeQuery are the queries the dialect completes.
-	dueQuery, sizeQuery string
+	// The queries the dialect completes.
+	dueQuery, sizeQuery, pickAll, pickOne string
 	// rebound caches Dialect.Rebind's answer per query text.
 	rebound sync.Map
 }
@@ -36,7 +36,8 @@ type Config struct {
 // New returns the store over pool, speaking d.
 func New(pool *sql.DB, d Dialect, c Config) *DB {
 	db := &DB{pool: pool, d: d, now: c.Now, newID: c.NewID, dueQuery: dueQuery(d),
-		sizeQuery: `SELECT count(*), coalesce(sum(` + d.TextBytes + ` + 1), 0) FROM transcript_lines WHERE ticket_id = ?`}
+		sizeQuery: `SELECT count(*), coalesce(sum(` + d.TextBytes + ` + 1), 0) FROM transcript_lines WHERE ticket_id = ?`,
+		pickAll:   d.PickQuery + ` WHERE p.active ORDER BY p.slug`, pickOne: d.PickQuery + ` WHERE p.active AND p.slug = ?`}
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -83,10 +84,7 @@ func (db *DB) queryRowContext(ctx context.Context, query string, args ...any) *s
 // Timestamp returns the current time of the store's clock truncated to
 // milliseconds, the resolution the store keeps, so what a method returns
 // equals what a later read returns.
-func (db *DB) Timestamp() time.Time { return FromMillis(db.now().UnixMilli()) }
+func (db *DB) Timestamp() time.Time { return fromMillis(db.now().UnixMilli()) }
 
-// FromMillis converts a stored unix-millisecond time.
-func FromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
-
-// fromMillis is FromMillis, for this package's many scans.
-func fromMillis(ms int64) time.Time { return FromMillis(ms) }
+// fromMillis converts a stored unix-millisecond time.
+func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }

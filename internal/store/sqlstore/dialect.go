@@ -52,6 +52,21 @@ type Dialect struct {
 	// SchemaQuery lists the tables of the board and their columns, a row
 	// per column, for store.Copier's Schema.
 	SchemaQuery string
+	// PickQuery reads, for each project p, the ticket the pick policy
+	// chooses there, kept by the engine's triggers, as TicketColumns then
+	// its pick class: the query of Pick without its WHERE clause, which
+	// keeps active projects (all, or the one of a ? placeholder).
+	PickQuery string
+	// OverviewQuery reads, for each project (the archived ones when its ?
+	// is true), its slug, name, active flag, model, permission mode and
+	// sandbox, its ticket counts as "STATE n" pairs joined by commas (NULL
+	// for none), and the number, title, state, sub-state, priority and
+	// class of its pick (NULLs for none; none for an archived project).
+	OverviewQuery string
+	// Prepare returns query as a statement prepared once for the life of
+	// the store, for the hot path of Pick; nil where the driver prepares
+	// and caches statements itself (pgx).
+	Prepare func(ctx context.Context, query string) (*sql.Stmt, error)
 }
 
 // forUpdate returns the clause that locks the rows of table alias of (all

@@ -3,8 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -32,15 +30,9 @@ func scanLanding(s scanner) (board.Landing, error) {
 
 // getLanding reads the landing of a ticket.
 func getLanding(ctx context.Context, q queryer, ref board.Ref) (board.Landing, error) {
-	l, err := scanLanding(q.queryRowContext(ctx, `SELECT `+landingColumns+landingFrom+`
-		WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number))
-	if errors.Is(err, sql.ErrNoRows) {
-		return l, board.Errorf(board.ENOTFOUND, "%s has no landing yet", ref)
-	}
-	if err != nil {
-		return l, fmt.Errorf("read landing of %s: %w", ref, err)
-	}
-	return l, nil
+	l, err := one(ctx, q, scanLanding, func() error { return board.Errorf(board.ENOTFOUND, "%s has no landing yet", ref) },
+		`SELECT `+landingColumns+landingFrom+` WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number)
+	return result(l, wrap(err, "read landing of %s", ref))
 }
 
 // Landing returns the landing of a ticket; none is ENOTFOUND, and so is

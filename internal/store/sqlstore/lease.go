@@ -57,13 +57,10 @@ func (db *DB) RenewLease(ctx context.Context, ref board.Ref, worker string, ttl 
 		if err != nil {
 			return err
 		}
-		res, err := tx.exec(`UPDATE leases SET expires_at = ? WHERE ticket_id = ? AND worker = ?`,
-			tx.now.Add(ttl).UnixMilli(), t.ID, worker)
+		err = tx.execOne(board.Errorf(board.ECONFLICT, "%s holds no lease on %s; its agent must stop", worker, ref),
+			`UPDATE leases SET expires_at = ? WHERE ticket_id = ? AND worker = ?`, tx.now.Add(ttl).UnixMilli(), t.ID, worker)
 		if err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return board.Errorf(board.ECONFLICT, "%s holds no lease on %s; its agent must stop", worker, ref)
 		}
 		l, err = store.ScanLease(tx.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.ticket_id = ?`, t.ID))
 		return err
@@ -78,14 +75,8 @@ func (db *DB) ReleaseLease(ctx context.Context, ref board.Ref, worker string) er
 		if err != nil {
 			return err
 		}
-		res, err := tx.exec(`DELETE FROM leases WHERE ticket_id = ? AND worker = ?`, t.ID, worker)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return board.Errorf(board.ECONFLICT, "%s holds no lease on %s", worker, ref)
-		}
-		return nil
+		return tx.execOne(board.Errorf(board.ECONFLICT, "%s holds no lease on %s", worker, ref),
+			`DELETE FROM leases WHERE ticket_id = ? AND worker = ?`, t.ID, worker)
 	})
 	return wrap(err, "release the lease on %s", ref)
 }

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -14,7 +13,7 @@ import (
 // for a project whose agents work several at once (board.AgentSettings.
 // MaxAgents). Its filter is nextPickable; the BACKLOG class counts only
 // where the project takes its backlog, as in Pick.
-var nextPicksQuery = `SELECT ` + ticketColumns + `, t.queue_class` + ticketFrom + `
+var nextPicksQuery = `SELECT ` + TicketColumns + `, t.queue_class` + ticketFrom + `
 	WHERE p.slug = ? AND p.active = ? AND ` + nextPickable + `
 	ORDER BY t.queue_class, t.priority, t.queue_key, t.number
 	LIMIT ?`
@@ -41,19 +40,6 @@ func (db *DB) NextPicks(ctx context.Context, projectSlug string, n int) ([]board
 	if n < 1 {
 		return []board.Pick{}, nil
 	}
-	rows, err := db.queryContext(ctx, nextPicksQuery, projectSlug, true, true, n)
-	if err != nil {
-		return nil, fmt.Errorf("next picks of %s: %w", projectSlug, err)
-	}
-	picks, err := collect(rows, func(s scanner) (board.Pick, error) {
-		var p board.Pick
-		var class int
-		t, err := scanTicket(s, &class)
-		p.Ticket, p.Class = t, board.PickClass(class)
-		return p, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("next picks of %s: %w", projectSlug, err)
-	}
-	return picks, nil
+	picks, err := list(ctx, db, scanPick, nextPicksQuery, projectSlug, true, true, n)
+	return result(picks, wrap(err, "next picks of %s", projectSlug))
 }

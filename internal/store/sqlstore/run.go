@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -83,10 +82,8 @@ func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
 
 // getRun reads one run by ID.
 func getRun(ctx context.Context, q queryer, id string) (board.Run, error) {
-	r, err := scanRun(q.queryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return board.Run{}, board.Errorf(board.ENOTFOUND, "run %q not found", id)
-	}
+	r, err := one(ctx, q, scanRun, func() error { return board.Errorf(board.ENOTFOUND, "run %q not found", id) },
+		`SELECT `+runColumns+` FROM runs WHERE id = ?`, id)
 	return result(r, wrap(err, "read run %s", id))
 }
 
@@ -135,18 +132,16 @@ func (db *DB) Runs(ctx context.Context, ref board.Ref) ([]board.Run, error) {
 }
 
 // RunningRunsQuery is the query of RunningRuns, exported for the engines'
-// query-plan tests.
-const RunningRunsQuery = runningRunsQuery
-
-// runningRunsQuery says status = 'running' literally, to match runs_running.
-const runningRunsQuery = `SELECT ` + runColumns + ` FROM runs WHERE status = 'running'
+// query-plan tests. It says status = 'running' literally, to match
+// runs_running.
+const RunningRunsQuery = `SELECT ` + runColumns + ` FROM runs WHERE status = 'running'
 	ORDER BY started_at DESC, rowid DESC`
 
 // RunningRuns lists the runs still running, newest first, from the partial
 // index runs_running: however many finished runs there are, it reads only
 // the running ones.
 func (db *DB) RunningRuns(ctx context.Context) ([]board.Run, error) {
-	rs, err := list(ctx, db, scanRun, runningRunsQuery)
+	rs, err := list(ctx, db, scanRun, RunningRunsQuery)
 	return result(rs, wrap(err, "list running runs"))
 }
 

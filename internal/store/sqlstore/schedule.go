@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -61,13 +60,12 @@ func anchorMs(t time.Time) int64 {
 
 // getSchedule reads one schedule by project slug and name.
 func getSchedule(ctx context.Context, q queryer, slug, name string) (board.Schedule, error) {
-	s, err := scanSchedule(q.queryRowContext(ctx, `SELECT `+scheduleColumns+scheduleFrom+` WHERE p.slug = ? AND s.name = ?`, slug, name))
-	if errors.Is(err, sql.ErrNoRows) {
+	s, err := one(ctx, q, scanSchedule, func() error {
 		if _, err := getProject(ctx, q, slug); err != nil {
-			return board.Schedule{}, err
+			return err
 		}
-		return board.Schedule{}, board.Errorf(board.ENOTFOUND, "no schedule %q in project %s; 'bonsai schedule list %s' shows them", name, slug, slug)
-	}
+		return board.Errorf(board.ENOTFOUND, "no schedule %q in project %s; 'bonsai schedule list %s' shows them", name, slug, slug)
+	}, `SELECT `+scheduleColumns+scheduleFrom+` WHERE p.slug = ? AND s.name = ?`, slug, name)
 	return result(s, wrap(err, "read schedule %s/%s", slug, name))
 }
 
@@ -93,8 +91,8 @@ func normalSchedule(s board.Schedule) board.Schedule {
 
 // CreateSchedule validates s and stores it with an ID.
 func (db *DB) CreateSchedule(ctx context.Context, s board.Schedule, actor board.Actor) (board.Schedule, error) {
-	if !actor.Valid() {
-		return board.Schedule{}, board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	if err := checkActor(actor); err != nil {
+		return board.Schedule{}, err
 	}
 	s = normalSchedule(s)
 	if err := s.Validate(); err != nil {
@@ -105,12 +103,10 @@ func (db *DB) CreateSchedule(ctx context.Context, s board.Schedule, actor board.
 		if err != nil {
 			return err
 		}
-		var exists bool
-		if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM schedules WHERE project_id = ? AND name = ?)`, p.ID, s.Name).Scan(&exists); err != nil {
+		err = tx.expect(false, board.Errorf(board.ECONFLICT, "project %s already has a schedule %q; pick another name or edit it with 'bonsai schedule edit %s %s'", p.Slug, s.Name, p.Slug, s.Name),
+			`SELECT 1 FROM schedules WHERE project_id = ? AND name = ?`, p.ID, s.Name)
+		if err != nil {
 			return err
-		}
-		if exists {
-			return board.Errorf(board.ECONFLICT, "project %s already has a schedule %q; pick another name or edit it with 'bonsai schedule edit %s %s'", p.Slug, s.Name, p.Slug, s.Name)
 		}
 		s.ID, s.CreatedBy, s.CreatedAt, s.UpdatedAt = db.newID(), actor, tx.now, tx.now
 		_, err = tx.exec(`INSERT INTO schedules (id, project_id, name, kind, expr, timezone, anchor, title, description,
@@ -284,10 +280,8 @@ func (db *DB) FailSchedule(ctx context.Context, f board.Fire) (board.Firing, err
 func (db *DB) fire(ctx context.Context, f board.Fire, write func(tx *tx, s board.Schedule, fr *board.Firing) error) (board.Firing, error) {
 	fr := board.Firing{ScheduleID: f.ScheduleID, DueAt: fromMillis(f.DueAt.UnixMilli()), Outcome: f.Outcome, Detail: f.Detail}
 	err := db.write(ctx, func(tx *tx) error {
-		s, err := scanSchedule(tx.queryRow(`SELECT `+scheduleColumns+scheduleFrom+` WHERE s.id = ?`, f.ScheduleID))
-		if errors.Is(err, sql.ErrNoRows) {
-			return board.Errorf(board.ENOTFOUND, "schedule with id %q not found", f.ScheduleID)
-		}
+		s, err := one(ctx, tx, scanSchedule, func() error { return board.Errorf(board.ENOTFOUND, "schedule with id %q not found", f.ScheduleID) },
+			`SELECT `+scheduleColumns+scheduleFrom+` WHERE s.id = ?`, f.ScheduleID)
 		if err != nil {
 			return err
 		}

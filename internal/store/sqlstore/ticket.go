@@ -10,20 +10,15 @@ import (
 	"github.com/bonsai-run/bonsai/internal/store"
 )
 
-// TicketColumns are the columns ScanTicket reads, of tickets t joined to
+// TicketColumns are the columns scanTicket reads, of tickets t joined to
 // their projects p.
 const TicketColumns = `t.id, t.project_id, p.slug, t.number, t.title, t.description, t.criteria, t.plan,
 	t.state, t.sub_state, t.priority, t.branch, t.created_at, t.updated_at`
 
 const ticketFrom = ` FROM tickets t JOIN projects p ON p.id = t.project_id`
 
-// ticketColumns is TicketColumns.
-const ticketColumns = TicketColumns
-
-// ScanTicket reads a row of TicketColumns, then the extra columns into
+// scanTicket reads a row of TicketColumns, then the extra columns into
 // extra.
-func ScanTicket(s scanner, extra ...any) (board.Ticket, error) { return scanTicket(s, extra...) }
-
 func scanTicket(s scanner, extra ...any) (board.Ticket, error) {
 	var t board.Ticket
 	var criteria string
@@ -52,49 +47,42 @@ func ticketNotFound(ctx context.Context, q queryer, ref board.Ref) error {
 
 // getTicket reads one ticket by reference.
 func getTicket(ctx context.Context, q queryer, ref board.Ref) (board.Ticket, error) {
-	t, err := scanTicket(q.queryRowContext(ctx,
-		`SELECT `+ticketColumns+ticketFrom+` WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number))
-	if errors.Is(err, sql.ErrNoRows) {
-		return board.Ticket{}, ticketNotFound(ctx, q, ref)
-	}
-	if err != nil {
-		return board.Ticket{}, fmt.Errorf("read ticket %s: %w", ref, err)
-	}
-	return t, nil
+	t, err := one(ctx, q, scanTicketRow, func() error { return ticketNotFound(ctx, q, ref) },
+		`SELECT `+TicketColumns+ticketFrom+` WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number)
+	return result(t, wrap(err, "read ticket %s", ref))
 }
 
 // getTicketByID reads one ticket by ID.
 func getTicketByID(ctx context.Context, q queryer, id string) (board.Ticket, error) {
-	t, err := scanTicket(q.queryRowContext(ctx, `SELECT `+ticketColumns+ticketFrom+` WHERE t.id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return board.Ticket{}, board.Errorf(board.ENOTFOUND, "ticket with id %q not found", id)
-	}
-	if err != nil {
-		return board.Ticket{}, fmt.Errorf("read ticket %s: %w", id, err)
-	}
-	return t, nil
+	t, err := one(ctx, q, scanTicketRow, func() error { return board.Errorf(board.ENOTFOUND, "ticket with id %q not found", id) },
+		`SELECT `+TicketColumns+ticketFrom+` WHERE t.id = ?`, id)
+	return result(t, wrap(err, "read ticket %s", id))
 }
 
 // CreateTicket validates t and stores it in t.ProjectSlug's project with the
 // next ticket number of that project. An empty state means BACKLOG; a new
 // ticket may also start in RESEARCH or IN_PROGRESS, and has no sub-state.
 func (db *DB) CreateTicket(ctx context.Context, t board.Ticket, actor board.Actor) (board.Ticket, error) {
-	if !actor.Valid() {
-		return board.Ticket{}, board.Errorf(board.EINVALID, "unknown actor %q", actor)
-	}
-	t, err := board.NewTicket(t)
-	if err != nil {
+	if err := checkActor(actor); err != nil {
 		return board.Ticket{}, err
 	}
-	criteria, err := encodeCriteria(t.Criteria)
+	t, criteria, err := newTicket(t)
 	if err != nil {
 		return board.Ticket{}, err
 	}
 	err = db.write(ctx, func(tx *tx) error { return db.insertTicket(tx, &t, criteria, actor) })
+	return result(t, wrap(err, "create ticket in %s", t.ProjectSlug))
+}
+
+// newTicket checks t with board.NewTicket and encodes its criteria, for
+// insertTicket.
+func newTicket(t board.Ticket) (board.Ticket, string, error) {
+	t, err := board.NewTicket(t)
 	if err != nil {
-		return board.Ticket{}, wrap(err, "create ticket in %s", t.ProjectSlug)
+		return t, "", err
 	}
-	return t, nil
+	criteria, err := encodeCriteria(t.Criteria)
+	return t, criteria, err
 }
 
 // insertTicket stores a new ticket t (already checked by board.NewTicket,
@@ -135,17 +123,13 @@ func (db *DB) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket
 	if err := db.checkFilter(ctx, f); err != nil {
 		return nil, err
 	}
-	q, args := db.ticketsQuery(f)
-	rows, err := db.queryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list tickets: %w", err)
-	}
-	ts, err := collect(rows, func(s scanner) (board.Ticket, error) { return scanTicket(s) })
-	if err != nil {
-		return nil, fmt.Errorf("list tickets: %w", err)
-	}
-	return ts, nil
+	q, args := db.TicketsQuery(f)
+	ts, err := list(ctx, db, scanTicketRow, q, args...)
+	return result(ts, wrap(err, "list tickets"))
 }
+
+// scanTicketRow reads a row of TicketColumns alone.
+func scanTicketRow(s scanner) (board.Ticket, error) { return scanTicket(s) }
 
 // saveTicket writes t's mutable fields, stamped with the transaction's time.
 func (tx *tx) saveTicket(t *board.Ticket) error {
@@ -164,15 +148,12 @@ func (tx *tx) saveTicket(t *board.Ticket) error {
 // UpdateTicket changes the fields set in u. A change that changes nothing
 // writes nothing and records no event.
 func (db *DB) UpdateTicket(ctx context.Context, ref board.Ref, u board.TicketPatch, actor board.Actor) (board.Ticket, error) {
-	if !actor.Valid() {
-		return board.Ticket{}, board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	if err := checkActor(actor); err != nil {
+		return board.Ticket{}, err
 	}
 	var t board.Ticket
-	err := db.write(ctx, func(tx *tx) error {
-		var err error
-		if t, err = getTicket(ctx, tx, ref); err != nil {
-			return err
-		}
+	err := db.writeTicket(ctx, ref, func(tx *tx, got board.Ticket) error {
+		t = got
 		changed, err := u.Apply(&t)
 		if err != nil || len(changed) == 0 {
 			return err
@@ -183,10 +164,7 @@ func (db *DB) UpdateTicket(ctx context.Context, ref board.Ref, u board.TicketPat
 		return tx.event(board.EventTicketUpdated, t.ProjectID, t.ID, actor,
 			map[string]any{"ref": ref.String(), "fields": changed})
 	})
-	if err != nil {
-		return board.Ticket{}, wrap(err, "update ticket %s", ref)
-	}
-	return t, nil
+	return result(t, wrap(err, "update ticket %s", ref))
 }
 
 // checkFilter reports what is wrong with f: an unknown state or project.
@@ -205,16 +183,9 @@ func (db *DB) checkFilter(ctx context.Context, f store.TicketFilter) error {
 	return nil
 }
 
-// ticketsQuery returns the query listing the tickets f selects.
-// TicketsQuery returns the query of Tickets and its arguments, exported
-// for the engines' query-plan tests.
-func (db *DB) TicketsQuery(f store.TicketFilter) (string, []any) { return db.ticketsQuery(f) }
-
-// CountQuery returns the query of CountTickets and its arguments, exported
-// for the engines' query-plan tests.
-func CountQuery(f store.TicketFilter) (string, []any) { return countQuery(f) }
-
-func (db *DB) ticketsQuery(f store.TicketFilter) (string, []any) {
+// TicketsQuery returns the query listing the tickets f selects and its
+// arguments, exported for the engines' query-plan tests.
+func (db *DB) TicketsQuery(f store.TicketFilter) (string, []any) {
 	where, args := ticketsWhere(f)
 	from := ticketFrom
 	if f.Blocked {
@@ -224,15 +195,16 @@ func (db *DB) ticketsQuery(f store.TicketFilter) (string, []any) {
 		// ticket's row to sort them (0.7 ms for 1,200 of them).
 		from = ` FROM projects p ` + db.d.JoinInOrder + ` tickets t ON t.project_id = p.id`
 	}
-	q := `SELECT ` + ticketColumns + from + where + ` ORDER BY p.slug, t.number`
+	q := `SELECT ` + TicketColumns + from + where + ` ORDER BY p.slug, t.number`
 	if f.Limit > 0 {
 		q, args = q+` LIMIT ?`, append(args, f.Limit)
 	}
 	return q, args
 }
 
-// countQuery returns the query of CountTickets and its arguments.
-func countQuery(f store.TicketFilter) (string, []any) {
+// CountQuery returns the query of CountTickets and its arguments,
+// exported for the engines' query-plan tests.
+func CountQuery(f store.TicketFilter) (string, []any) {
 	where, args := ticketsWhere(f)
 	from := ticketFrom
 	if f.ProjectSlug == "" {
@@ -263,11 +235,8 @@ func (db *DB) CountTickets(ctx context.Context, f store.TicketFilter) (int, erro
 	if err := db.checkFilter(ctx, f); err != nil {
 		return 0, err
 	}
-	q, args := countQuery(f)
+	q, args := CountQuery(f)
 	var n int
 	err := db.queryRowContext(ctx, q, args...).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("count tickets: %w", err)
-	}
-	return n, nil
+	return result(n, wrap(err, "count tickets"))
 }
