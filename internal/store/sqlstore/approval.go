@@ -14,15 +14,8 @@ const approvalColumns = `id, project_id, ticket_id, run_id, command, rule, reaso
 
 func scanApproval(s scanner) (board.Approval, error) {
 	var a board.Approval
-	var created int64
-	var decided sql.NullInt64
 	err := s.Scan(&a.ID, &a.ProjectID, &a.TicketID, &a.RunID, &a.Command, &a.Rule, &a.Reason, &a.Pattern,
-		&a.Status, &a.Always, &a.Used, &a.Note, &a.DecidedBy, &a.Told, &a.CommentID, &created, &decided)
-	a.CreatedAt = fromMillis(created)
-	if decided.Valid {
-		t := fromMillis(decided.Int64)
-		a.DecidedAt = &t
-	}
+		&a.Status, &a.Always, &a.Used, &a.Note, &a.DecidedBy, &a.Told, &a.CommentID, ms{&a.CreatedAt}, msPtr{&a.DecidedAt})
 	return a, err
 }
 

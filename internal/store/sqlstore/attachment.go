@@ -11,8 +11,8 @@ import (
 )
 
 // BlobFiles keeps attachments' bytes outside the database, one file per
-// content (SQLite's data directory). A store without it keeps them in
-// attachment_blobs.data.
+// content (SQLite's data directory, Dialect.Blobs). A store without it
+// keeps them in attachment_blobs.data.
 type BlobFiles interface {
 	// Write stores data as the file of its SHA-256 sum, atomically;
 	// writing a sum already there changes nothing.
@@ -26,22 +26,16 @@ const attachmentColumns = `id, ticket_id, comment_id, name, media_type, size, sh
 
 func scanAttachment(s scanner) (board.Attachment, error) {
 	var a board.Attachment
-	var created int64
 	err := s.Scan(&a.ID, &a.TicketID, &a.CommentID, &a.Name, &a.MediaType, &a.Size, &a.SHA256,
-		&a.AuthorType, &a.AuthorName, &created)
-	a.CreatedAt = fromMillis(created)
+		&a.AuthorType, &a.AuthorName, ms{&a.CreatedAt})
 	return a, err
 }
 
-// AddAttachment stores a file with its bytes in the database.
+// AddAttachment stores a file on the ticket, its bytes in Dialect.Blobs
+// when the engine has them (written before the transaction: a file no row
+// names is harmless, a row without its file is not), else in the
+// database.
 func (db *DB) AddAttachment(ctx context.Context, ref board.Ref, n board.NewAttachment, l board.AttachmentLimits) (board.Attachment, error) {
-	return db.AddAttachmentTo(ctx, nil, ref, n, l)
-}
-
-// AddAttachmentTo stores a file on the ticket, its bytes in files when
-// files is not nil (written before the transaction: a file no row names
-// is harmless, a row without its file is not), else in the database.
-func (db *DB) AddAttachmentTo(ctx context.Context, files BlobFiles, ref board.Ref, n board.NewAttachment, l board.AttachmentLimits) (board.Attachment, error) {
 	n, err := n.Validate()
 	if err != nil {
 		return board.Attachment{}, err
@@ -52,8 +46,8 @@ func (db *DB) AddAttachmentTo(ctx context.Context, files BlobFiles, ref board.Re
 	a := board.Attachment{CommentID: n.CommentID, Name: n.Name, MediaType: store.SniffMedia(n.Data),
 		Size: int64(len(n.Data)), SHA256: store.ContentSHA256(n.Data), AuthorType: n.AuthorType, AuthorName: n.AuthorName}
 	var inDB []byte
-	if files != nil {
-		if err := files.Write(a.SHA256, n.Data); err != nil {
+	if db.d.Blobs != nil {
+		if err := db.d.Blobs.Write(a.SHA256, n.Data); err != nil {
 			return board.Attachment{}, fmt.Errorf("store %s: %w", a.Name, err)
 		}
 	} else {
@@ -110,15 +104,10 @@ func (db *DB) Attachments(ctx context.Context, ref board.Ref) ([]board.Attachmen
 	return result(as, wrap(err, "list attachments of %s", ref))
 }
 
-// AttachmentContent returns an attachment with its bytes from the
-// database.
+// AttachmentContent returns an attachment with its bytes: from its file
+// in Dialect.Blobs when there is one, else (a board copied from a shared
+// store) from the database.
 func (db *DB) AttachmentContent(ctx context.Context, ref board.Ref, id string) (board.Attachment, []byte, error) {
-	return db.AttachmentContentFrom(ctx, nil, ref, id)
-}
-
-// AttachmentContentFrom returns an attachment with its bytes: from files
-// when it has the file, else from the database.
-func (db *DB) AttachmentContentFrom(ctx context.Context, files BlobFiles, ref board.Ref, id string) (board.Attachment, []byte, error) {
 	t, err := getTicket(ctx, db, ref)
 	if err != nil {
 		return board.Attachment{}, nil, err
@@ -129,22 +118,22 @@ func (db *DB) AttachmentContentFrom(ctx context.Context, files BlobFiles, ref bo
 	if err != nil {
 		return a, nil, wrap(err, "read attachment %s of %s", id, ref)
 	}
-	data, err := db.blob(ctx, files, a.SHA256)
+	data, err := db.blob(ctx, a.SHA256)
 	if err != nil {
 		return a, nil, fmt.Errorf("read %s of %s: %w", a.Name, ref, err)
 	}
 	return a, data, nil
 }
 
-// blob reads the bytes of sum from files, else from the database, and
-// checks them against their address.
-func (db *DB) blob(ctx context.Context, files BlobFiles, sum string) ([]byte, error) {
+// blob reads the bytes of sum from Dialect.Blobs, else from the
+// database, and checks them against their address.
+func (db *DB) blob(ctx context.Context, sum string) ([]byte, error) {
 	var data []byte
 	var err error
-	if files != nil {
-		data, err = files.Read(sum)
+	if db.d.Blobs != nil {
+		data, err = db.d.Blobs.Read(sum)
 	}
-	if files == nil || err != nil {
+	if db.d.Blobs == nil || err != nil {
 		var v any
 		if qerr := db.queryRowContext(ctx, `SELECT data FROM attachment_blobs WHERE sha256 = ?`, sum).Scan(&v); qerr != nil {
 			return nil, qerr

@@ -14,9 +14,7 @@ const commentColumns = `id, ticket_id, author_type, author_name, kind, content, 
 
 func scanComment(s scanner) (board.Comment, error) {
 	var c board.Comment
-	var created int64
-	err := s.Scan(&c.ID, &c.TicketID, &c.AuthorType, &c.AuthorName, &c.Kind, &c.Content, &c.Resolved, &created)
-	c.CreatedAt = fromMillis(created)
+	err := s.Scan(&c.ID, &c.TicketID, &c.AuthorType, &c.AuthorName, &c.Kind, &c.Content, &c.Resolved, ms{&c.CreatedAt})
 	return c, err
 }
 

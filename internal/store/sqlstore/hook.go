@@ -18,11 +18,9 @@ const hookFrom = ` FROM hooks h JOIN projects p ON p.id = h.project_id`
 
 func scanHook(r scanner) (board.Hook, error) {
 	var h board.Hook
-	var created, updated int64
 	err := r.Scan(&h.ID, &h.Name, &h.ProjectSlug, &h.Scheme, &h.Header, &h.Secret, &h.Action, &h.Target,
 		jsonList{&h.Events}, jsonMap{&h.When}, &h.Title, &h.Description, jsonList{&h.Criteria}, &h.Priority, &h.State,
-		&created, &updated)
-	h.CreatedAt, h.UpdatedAt = fromMillis(created), fromMillis(updated)
+		ms{&h.CreatedAt}, ms{&h.UpdatedAt})
 	return h, err
 }
 
@@ -102,13 +100,8 @@ const deliveryFrom = ` FROM hook_deliveries d JOIN hooks h ON h.id = d.hook_id`
 
 func scanHookDelivery(r scanner) (board.HookDelivery, error) {
 	var d board.HookDelivery
-	var received, finished int64
 	err := r.Scan(&d.ID, &d.HookName, &d.DeliveryID, &d.Event, &d.Status, &d.Outcome, &d.Detail, &d.Ticket, &d.Size,
-		&received, &finished)
-	d.ReceivedAt = fromMillis(received)
-	if finished != 0 {
-		d.FinishedAt = fromMillis(finished)
-	}
+		ms{&d.ReceivedAt}, msOrZero{&d.FinishedAt})
 	return d, err
 }
 
@@ -131,7 +124,7 @@ func (db *DB) StartDelivery(ctx context.Context, d board.HookDelivery) (board.Ho
 		}
 		err = tx.queryRow(`INSERT INTO hook_deliveries (hook_id, delivery_id, event, status, outcome, detail, ticket, size,
 			received_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			h.ID, d.DeliveryID, d.Event, d.Status, string(d.Outcome), d.Detail, d.Ticket, d.Size, tx.nowMs(), finishedMs(d)).Scan(&d.ID)
+			h.ID, d.DeliveryID, d.Event, d.Status, string(d.Outcome), d.Detail, d.Ticket, d.Size, tx.nowMs(), zeroOr0(d.FinishedAt)).Scan(&d.ID)
 		if err != nil && db.conflict(err) {
 			return board.Errorf(board.ECONFLICT, "delivery %s of hook %s was received before", d.DeliveryID, d.HookName)
 		}
@@ -165,15 +158,8 @@ func (tx *tx) retryDelivery(hookID string, d *board.HookDelivery) (bool, error) 
 	d.ID = id
 	_, err = tx.exec(`UPDATE hook_deliveries SET event = ?, status = ?, outcome = ?, detail = ?, ticket = ?, size = ?,
 		received_at = ?, finished_at = ? WHERE id = ?`,
-		d.Event, d.Status, string(d.Outcome), d.Detail, d.Ticket, d.Size, tx.nowMs(), finishedMs(*d), id)
+		d.Event, d.Status, string(d.Outcome), d.Detail, d.Ticket, d.Size, tx.nowMs(), zeroOr0(d.FinishedAt), id)
 	return true, err
-}
-
-func finishedMs(d board.HookDelivery) int64 {
-	if d.FinishedAt.IsZero() {
-		return 0
-	}
-	return d.FinishedAt.UnixMilli()
 }
 
 // FinishDelivery records what became of a delivery.

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 	"strings"
 	"time"
@@ -77,19 +76,10 @@ const notificationColumns = `o.id, o.channel_id, c.name, o.event_id, o.kind, o.s
 
 func scanNotification(s scanner, extra ...any) (board.Notification, error) {
 	var n board.Notification
-	var created, next int64
-	var settled sql.NullInt64
 	dest := []any{&n.ID, &n.ChannelID, &n.ChannelName, &n.EventID, &n.Kind, &n.Status, &n.Attempts, &n.LastError,
-		&n.Project, &n.Ticket, &n.Title, &n.Text, &n.Actor, &n.RunStat, &n.CostUSD, &created, &next, &settled}
-	if err := s.Scan(append(dest, extra...)...); err != nil {
-		return n, err
-	}
-	n.CreatedAt, n.NextAt = fromMillis(created), fromMillis(next)
-	if settled.Valid {
-		t := fromMillis(settled.Int64)
-		n.SettledAt = &t
-	}
-	return n, nil
+		&n.Project, &n.Ticket, &n.Title, &n.Text, &n.Actor, &n.RunStat, &n.CostUSD, ms{&n.CreatedAt}, ms{&n.NextAt}, msPtr{&n.SettledAt}}
+	err := s.Scan(append(dest, extra...)...)
+	return n, err
 }
 
 // NotificationsPending reports whether a notification waits to be sent.

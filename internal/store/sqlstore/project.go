@@ -14,9 +14,7 @@ const projectColumns = `id, slug, name, repo, default_branch, active, settings, 
 
 func scanProject(s scanner) (board.Project, error) {
 	var p board.Project
-	var created, updated int64
-	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active, settingsJSON{&p.Agent}, &created, &updated)
-	p.CreatedAt, p.UpdatedAt = fromMillis(created), fromMillis(updated)
+	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active, settingsJSON{&p.Agent}, ms{&p.CreatedAt}, ms{&p.UpdatedAt})
 	return p, err
 }
 

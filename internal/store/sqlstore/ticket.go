@@ -22,13 +22,11 @@ const ticketFrom = ` FROM tickets t JOIN projects p ON p.id = t.project_id`
 func scanTicket(s scanner, extra ...any) (board.Ticket, error) {
 	var t board.Ticket
 	var criteria string
-	var created, updated int64
 	dest := append([]any{&t.ID, &t.ProjectID, &t.ProjectSlug, &t.Number, &t.Title, &t.Description, &criteria,
-		&t.Plan, &t.State, &t.SubState, &t.Priority, &t.Branch, &created, &updated}, extra...)
+		&t.Plan, &t.State, &t.SubState, &t.Priority, &t.Branch, ms{&t.CreatedAt}, ms{&t.UpdatedAt}}, extra...)
 	if err := s.Scan(dest...); err != nil {
 		return t, err
 	}
-	t.CreatedAt, t.UpdatedAt = fromMillis(created), fromMillis(updated)
 	var err error
 	if t.Criteria, err = decodeCriteria(criteria); err != nil {
 		return t, fmt.Errorf("ticket %s: criteria: %w", t.Ref(), err)
@@ -239,4 +237,44 @@ func (db *DB) CountTickets(ctx context.Context, f store.TicketFilter) (int, erro
 	var n int
 	err := db.queryRowContext(ctx, q, args...).Scan(&n)
 	return result(n, wrap(err, "count tickets"))
+}
+
+// MoveTicket applies board.CheckMove and board.ApplyMove, and adds the
+// comment board.MoveComment asks for (a person's feedback when work goes
+// back from VERIFICATION) in the same transaction. The rules that follow the project's
+// agent settings (taking BACKLOG tickets, a person approving plans) read
+// them from the project here: the caller's req.Project is ignored.
+func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error) {
+	var t board.Ticket
+	err := db.write(ctx, func(tx *tx) error {
+		var err error
+		if t, err = getTicket(ctx, tx, ref); err != nil {
+			return err
+		}
+		req.Project = board.AgentSettings{}
+		err = tx.queryRow(`SELECT settings FROM projects WHERE id = ?`, t.ProjectID).Scan(settingsJSON{&req.Project})
+		if err != nil {
+			return err
+		}
+		if err := board.CheckMove(t, req); err != nil {
+			return err
+		}
+		from := t.State
+		t = board.ApplyMove(t, req)
+		feedback, err := board.MoveComment(from, req, authorName)
+		if err != nil {
+			return err
+		}
+		if err := tx.saveTicket(&t); err != nil {
+			return err
+		}
+		err = tx.event(board.EventTicketMoved, t.ProjectID, t.ID, req.Actor,
+			map[string]any{"ref": ref.String(), "from": from, "to": t.State, "subState": t.SubState})
+		if err != nil || feedback == nil {
+			return err
+		}
+		_, err = tx.addComment(&t, *feedback)
+		return err
+	})
+	return result(t, wrap(err, "move ticket %s", ref))
 }

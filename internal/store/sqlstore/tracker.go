@@ -2,9 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -17,18 +14,9 @@ func (db *DB) TrackerSync(ctx context.Context, projectSlug string) (board.Tracke
 		return board.TrackerSync{}, err
 	}
 	s := board.TrackerSync{ProjectSlug: p.Slug}
-	var at int64
-	var kind string
 	err = db.queryRowContext(ctx, `SELECT tracker, query, validator, error, failures, updated_at FROM tracker_syncs WHERE project_id = ?`, p.ID).
-		Scan(&kind, &s.Query, &s.Validator, &s.Error, &s.Failures, &at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return s, nil
-	}
-	if err != nil {
-		return board.TrackerSync{}, fmt.Errorf("read the tracker sync of %s: %w", projectSlug, err)
-	}
-	s.Tracker, s.UpdatedAt = board.TrackerKind(kind), fromMillis(at)
-	return s, nil
+		Scan(&s.Tracker, &s.Query, &s.Validator, &s.Error, &s.Failures, ms{&s.UpdatedAt})
+	return result(s, wrap(absent(err), "read the tracker sync of %s", projectSlug))
 }
 
 // SaveTrackerSync stores a project's tracker sync state.
@@ -95,11 +83,8 @@ const linkFrom = ` FROM issue_links l JOIN tickets t ON t.id = l.ticket_id JOIN 
 
 func scanLink(s scanner) (board.IssueLink, error) {
 	var l board.IssueLink
-	var kind, mirrored, status string
-	var since, at int64
-	err := s.Scan(&l.Ref.Project, &l.Ref.Number, &kind, &l.IssueID, &l.IssueRef, &l.URL, &l.Cursor, &l.Seen, &mirrored, &status, &since, &at)
-	l.Tracker, l.Mirrored, l.Status = board.TrackerKind(kind), board.State(mirrored), board.IssueStatus(status)
-	l.Since, l.UpdatedAt = fromMillis(since), fromMillis(at)
+	err := s.Scan(&l.Ref.Project, &l.Ref.Number, &l.Tracker, &l.IssueID, &l.IssueRef, &l.URL, &l.Cursor, &l.Seen, &l.Mirrored,
+		&l.Status, ms{&l.Since}, ms{&l.UpdatedAt})
 	return l, err
 }
 
@@ -215,4 +200,45 @@ func (db *DB) PostedComments(ctx context.Context, ref board.Ref) (map[string]str
 		return err
 	}, `SELECT comment_id, external_id FROM issue_comments WHERE ticket_id = ? AND direction = 'out'`, t.ID)
 	return result(out, wrap(err, "list the posted comments of %s", ref))
+}
+
+// TrackerLimit returns a project's tracker rate limit.
+func (db *DB) TrackerLimit(ctx context.Context, projectSlug string) (board.TrackerLimit, error) {
+	p, err := getProject(ctx, db, projectSlug)
+	if err != nil {
+		return board.TrackerLimit{}, err
+	}
+	l := board.TrackerLimit{ProjectSlug: p.Slug}
+	err = db.queryRowContext(ctx, `SELECT tracker, limited_until, detail, login, token_sum, updated_at FROM tracker_limits
+		WHERE project_id = ?`, p.ID).Scan(&l.Tracker, msOrZero{&l.Until}, &l.Detail, &l.Login, &l.TokenSum, ms{&l.UpdatedAt})
+	return result(l, wrap(absent(err), "read the tracker limit of %s", projectSlug))
+}
+
+// SaveTrackerLimit stores or removes a project's tracker rate limit.
+func (db *DB) SaveTrackerLimit(ctx context.Context, l board.TrackerLimit) (board.TrackerLimit, error) {
+	err := db.inTx(ctx, false, func(tx *tx) error {
+		p, err := getProject(ctx, tx, l.ProjectSlug)
+		if err != nil {
+			return err
+		}
+		if l.Until.IsZero() && l.Login == "" && l.TokenSum == "" {
+			l = board.TrackerLimit{ProjectSlug: p.Slug}
+			_, err = tx.exec(`DELETE FROM tracker_limits WHERE project_id = ?`, p.ID)
+			return err
+		}
+		if !l.Until.IsZero() {
+			l.Until = fromMillis(l.Until.UnixMilli())
+		}
+		l.ProjectSlug, l.Detail, l.UpdatedAt = p.Slug, clip(l.Detail, board.MaxDeliveryDetail), tx.now
+		_, err = tx.exec(`INSERT INTO tracker_limits (project_id, tracker, limited_until, detail, login, token_sum, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id) DO UPDATE SET tracker = excluded.tracker,
+			limited_until = excluded.limited_until, detail = excluded.detail, login = excluded.login, token_sum = excluded.token_sum,
+			updated_at = excluded.updated_at`,
+			p.ID, string(l.Tracker), zeroOr0(l.Until), l.Detail, l.Login, l.TokenSum, tx.nowMs())
+		return err
+	})
+	if err != nil {
+		return board.TrackerLimit{}, wrap(err, "save the tracker limit of %s", l.ProjectSlug)
+	}
+	return l, nil
 }
