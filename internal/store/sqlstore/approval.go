@@ -139,13 +139,8 @@ func (tx *tx) allowPattern(ctx context.Context, slug, pattern string) (bool, err
 
 // Approvals lists a ticket's approvals, oldest first.
 func (db *DB) Approvals(ctx context.Context, ref board.Ref) ([]board.Approval, error) {
-	t, err := getTicket(ctx, db, ref)
-	if err != nil {
-		return nil, err
-	}
-	as, err := list(ctx, db, scanApproval, `SELECT `+approvalColumns+` FROM approvals
-		WHERE ticket_id = ? ORDER BY created_at, rowid`, t.ID)
-	return result(as, wrap(err, "list approvals of %s", ref))
+	return ofTicket(ctx, db, ref, scanApproval, "approvals", `SELECT `+approvalColumns+` FROM approvals
+		WHERE ticket_id = ? ORDER BY created_at, rowid`)
 }
 
 // GrantedApproval returns the ticket's unused once-only grant of command,

@@ -96,12 +96,8 @@ func (tx *tx) addAttachment(ref board.Ref, a *board.Attachment, data []byte, l b
 
 // Attachments lists the ticket's attachments, oldest first.
 func (db *DB) Attachments(ctx context.Context, ref board.Ref) ([]board.Attachment, error) {
-	t, err := getTicket(ctx, db, ref)
-	if err != nil {
-		return nil, err
-	}
-	as, err := list(ctx, db, scanAttachment, `SELECT `+attachmentColumns+` FROM attachments WHERE ticket_id = ? ORDER BY created_at, id`, t.ID)
-	return result(as, wrap(err, "list attachments of %s", ref))
+	return ofTicket(ctx, db, ref, scanAttachment, "attachments",
+		`SELECT `+attachmentColumns+` FROM attachments WHERE ticket_id = ? ORDER BY created_at, id`)
 }
 
 // AttachmentContent returns an attachment with its bytes: from its file

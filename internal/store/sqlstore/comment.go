@@ -56,13 +56,8 @@ func (tx *tx) addComment(t *board.Ticket, c board.Comment) (board.Comment, error
 
 // Comments returns a ticket's thread, oldest first.
 func (db *DB) Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error) {
-	t, err := getTicket(ctx, db, ref)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := list(ctx, db, scanComment, `SELECT `+commentColumns+` FROM comments
-		WHERE ticket_id = ? ORDER BY created_at, rowid`, t.ID)
-	return result(cs, wrap(err, "list comments of %s", ref))
+	return ofTicket(ctx, db, ref, scanComment, "comments", `SELECT `+commentColumns+` FROM comments
+		WHERE ticket_id = ? ORDER BY created_at, rowid`)
 }
 
 // ResolveComments marks the given human comments of the ticket resolved,

@@ -210,7 +210,7 @@ func (db *DB) WaitingQuery() string {
 // WaitingTickets lists the first limit tickets agents would work on but
 // that wait for a blocker or a sub-ticket.
 func (db *DB) WaitingTickets(ctx context.Context, limit int) ([]board.Ticket, error) {
-	ts, err := list(ctx, db, scanTicketRow, db.WaitingQuery(), limit)
+	ts, err := list(ctx, db, newTicketRow(false).ticket, db.WaitingQuery(), limit)
 	return result(ts, wrap(err, "list waiting tickets"))
 }
 

@@ -30,7 +30,7 @@ func (db *DB) PickQuery(projectSlug string) (string, []any) {
 // has nothing to pick, to tell it from an unknown one.
 func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error) {
 	q, args := db.PickQuery(projectSlug)
-	picks, err := hotList(ctx, db, newPickRow().scan, q, args...)
+	picks, err := hotList(ctx, db, newTicketRow(true).pick, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("pick: %w", err)
 	}
@@ -55,51 +55,6 @@ func hotList[T any](ctx context.Context, db *DB, scan func(scanner) (T, error), 
 	return collect(rows, scan)
 }
 
-// pickRow scans the rows of Pick one after the other into the same
-// destinations of plain types: fresh ones escape to the heap for each
-// row, and pgx scans named types and sql.Scanners slower (together twice
-// the client's time of a pick on 100 projects).
-type pickRow struct {
-	p                board.Pick
-	criteria         string
-	state, subState  string
-	class            int
-	created, updated int64
-	dest             []any
-}
-
-func newPickRow() *pickRow {
-	r := &pickRow{}
-	t := &r.p.Ticket
-	r.dest = []any{&t.ID, &t.ProjectID, &t.ProjectSlug, &t.Number, &t.Title, &t.Description, &r.criteria, &t.Plan,
-		&r.state, &r.subState, &t.Priority, &t.Branch, &r.created, &r.updated, &r.class}
-	return r
-}
-
-// scan reads the next pick.
-func (r *pickRow) scan(s scanner) (board.Pick, error) {
-	r.p = board.Pick{}
-	if err := s.Scan(r.dest...); err != nil {
-		return board.Pick{}, err
-	}
-	p := r.p
-	p.Class, p.Ticket.State, p.Ticket.SubState = board.PickClass(r.class), board.State(r.state), board.SubState(r.subState)
-	p.Ticket.CreatedAt, p.Ticket.UpdatedAt = fromMillis(r.created), fromMillis(r.updated)
-	var err error
-	if p.Ticket.Criteria, err = decodeCriteria(r.criteria); err != nil {
-		return p, fmt.Errorf("ticket %s: criteria: %w", p.Ticket.Ref(), err)
-	}
-	return p, nil
-}
-
-// scanPick reads a row of TicketColumns and the pick class.
-func scanPick(s scanner) (board.Pick, error) {
-	var p board.Pick
-	var err error
-	p.Ticket, err = scanTicket(s, &p.Class)
-	return p, err
-}
-
 // Overview lists projects with their ticket counts and picks in one query,
 // Dialect.OverviewQuery: a row per project, whatever the number of
 // tickets, from the tables the engine's triggers keep. It is what
@@ -112,7 +67,7 @@ func (db *DB) Overview(ctx context.Context, f store.ProjectFilter) ([]store.Proj
 }
 
 // overviewRow scans the rows of Overview one after the other into the
-// same destinations of plain types, as pickRow does.
+// same destinations of plain types, as ticketRow does.
 type overviewRow struct {
 	slug, name, model, perm, sandbox, pairs, title, state, subState string
 	active, picked                                                  bool
@@ -180,7 +135,7 @@ func (db *DB) NextPicks(ctx context.Context, projectSlug string, n int) ([]board
 	if n < 1 {
 		return []board.Pick{}, nil
 	}
-	picks, err := list(ctx, db, scanPick, nextPicksQuery, projectSlug, true, true, n)
+	picks, err := list(ctx, db, newTicketRow(true).pick, nextPicksQuery, projectSlug, true, true, n)
 	return result(picks, wrap(err, "next picks of %s", projectSlug))
 }
 

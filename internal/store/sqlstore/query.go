@@ -37,6 +37,17 @@ func list[T any](ctx context.Context, q queryer, scan func(scanner) (T, error), 
 	return collect(rows, scan)
 }
 
+// ofTicket lists what of the ticket ref query selects, its one ? the
+// ticket's ID: an unknown ticket is ENOTFOUND, not an empty list.
+func ofTicket[T any](ctx context.Context, db *DB, ref board.Ref, scan func(scanner) (T, error), what, query string) ([]T, error) {
+	t, err := getTicket(ctx, db, ref)
+	if err != nil {
+		return nil, err
+	}
+	out, err := list(ctx, db, scan, query, t.ID)
+	return result(out, wrap(err, "list %s of %s", what, ref))
+}
+
 // each runs query on q and fn on every row it returns, for reads that
 // fill in something other than a list; it stops at fn's first error.
 func each(ctx context.Context, q queryer, fn func(scanner) error, query string, args ...any) error {

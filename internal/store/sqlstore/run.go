@@ -116,13 +116,8 @@ func (tx *tx) runFinished(r board.Run) error {
 
 // Runs lists a ticket's runs, newest first.
 func (db *DB) Runs(ctx context.Context, ref board.Ref) ([]board.Run, error) {
-	t, err := getTicket(ctx, db, ref)
-	if err != nil {
-		return nil, err
-	}
-	rs, err := list(ctx, db, scanRun, `SELECT `+runColumns+` FROM runs WHERE ticket_id = ?
-		ORDER BY started_at DESC, rowid DESC`, t.ID)
-	return result(rs, wrap(err, "list runs of %s", ref))
+	return ofTicket(ctx, db, ref, scanRun, "runs", `SELECT `+runColumns+` FROM runs WHERE ticket_id = ?
+		ORDER BY started_at DESC, rowid DESC`)
 }
 
 // RunningRunsQuery is the query of RunningRuns, exported for the engines'
