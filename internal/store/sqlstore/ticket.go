@@ -156,7 +156,6 @@ func (db *DB) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket
 	return result(ts, wrap(err, "list tickets"))
 }
 
-
 // saveTicket writes t's mutable fields, stamped with the transaction's time.
 func (tx *tx) saveTicket(t *board.Ticket) error {
 	criteria, err := encodeCriteria(t.Criteria)
