@@ -180,11 +180,7 @@ func (db *DB) leaseRoom(t *tx, ref board.Ref, projectID string, limit int) error
 	if err != nil {
 		return err
 	}
-	rows, err := t.queryContext(t.ctx, `SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.project_id = ? ORDER BY t.number`, projectID)
-	if err != nil {
-		return err
-	}
-	held, err := collect(rows, store.ScanLease)
+	held, err := list(t.ctx, t, store.ScanLease, `SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.project_id = ? ORDER BY t.number`, projectID)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,13 @@ func (db *DB) PickQuery(projectSlug string) (string, []any) {
 // has nothing to pick, to tell it from an unknown one.
 func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error) {
 	q, args := db.PickQuery(projectSlug)
-	picks, err := hotList(ctx, db, newTicketRow(true).pick, q, args...)
+	// Room for every pick: growing the slice copies the picks again, a
+	// tenth of the client's time on 100 projects.
+	size := 1
+	if projectSlug == "" {
+		size = 128
+	}
+	picks, err := hotList(ctx, db, newTicketRow(true).pick, size, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("pick: %w", err)
 	}
@@ -42,17 +48,20 @@ func (db *DB) Pick(ctx context.Context, projectSlug string) ([]board.Pick, error
 	return picks, nil
 }
 
-// hotList is list for the hot reads: through Dialect.HotQuery where the
-// engine has one.
-func hotList[T any](ctx context.Context, db *DB, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+// hotList is list for the hot reads, with room for size rows: through
+// Dialect.HotQuery where the engine has one.
+func hotList[T any](ctx context.Context, db *DB, scan func(scanner) (T, error), size int, query string, args ...any) ([]T, error) {
+	var rows Rows
+	var err error
 	if db.d.HotQuery == nil {
-		return list(ctx, db, scan, query, args...)
+		rows, err = db.queryContext(ctx, query, args...)
+	} else {
+		rows, err = db.d.HotQuery(ctx, db.rebind(query), args...)
 	}
-	rows, err := db.d.HotQuery(ctx, db.rebind(query), args...)
 	if err != nil {
 		return nil, err
 	}
-	return collect(rows, scan)
+	return collect(rows, scan, make([]T, 0, size))
 }
 
 // Overview lists projects with their ticket counts and picks in one query,
@@ -62,7 +71,7 @@ func hotList[T any](ctx context.Context, db *DB, scan func(scanner) (T, error), 
 // statement and a row per project, where the three took 0.2 ms more in a
 // fresh SQLite process on 100 projects.
 func (db *DB) Overview(ctx context.Context, f store.ProjectFilter) ([]store.ProjectOverview, error) {
-	out, err := hotList(ctx, db, newOverviewRow().scan, db.d.OverviewQuery, f.IncludeArchived)
+	out, err := hotList(ctx, db, newOverviewRow().scan, 0, db.d.OverviewQuery, f.IncludeArchived)
 	return result(out, wrap(err, "overview"))
 }
 

@@ -12,11 +12,10 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 )
 
-// collect reads every row of rows with scan, and closes rows. No rows is
-// an empty slice, never nil, so lists print as [] in JSON.
-func collect[T any](rows Rows, scan func(scanner) (T, error)) ([]T, error) {
+// collect appends every row of rows, read with scan, to out (an empty
+// slice, never nil, so lists print as [] in JSON), and closes rows.
+func collect[T any](rows Rows, scan func(scanner) (T, error), out []T) ([]T, error) {
 	defer rows.Close()
-	out := []T{}
 	for rows.Next() {
 		v, err := scan(rows)
 		if err != nil {
@@ -34,7 +33,7 @@ func list[T any](ctx context.Context, q queryer, scan func(scanner) (T, error), 
 	if err != nil {
 		return nil, err
 	}
-	return collect(rows, scan)
+	return collect(rows, scan, []T{})
 }
 
 // ofTicket lists what of the ticket ref query selects, its one ? the
