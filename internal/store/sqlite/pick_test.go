@@ -374,19 +374,26 @@ func queryPlan(t *testing.T, db *DB, q string, args ...any) string {
 func TestPick_UsesIndex(t *testing.T) {
 	t.Parallel()
 	db := openTest(t)
+	pickAll, _ := db.PickQuery("")
+	pickOne, _ := db.PickQuery("demo")
 	for name, tc := range map[string]struct {
 		q    string
 		want []string
 	}{
-		"Pick":     {pickQuery, []string{"SEARCH q USING PRIMARY KEY (project_id=?)", "SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"}},
-		"Overview": {overviewQuery, []string{"SEARCH q USING PRIMARY KEY (project_id=?)", "SEARCH c USING PRIMARY KEY (project_id=?)"}},
+		"Pick":         {pickAll, []string{"SEARCH q USING PRIMARY KEY (project_id=?)", "SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"}},
+		"Pick project": {pickOne, []string{"SEARCH p USING INDEX", "SEARCH q USING PRIMARY KEY (project_id=?)", "SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"}},
+		"Overview":     {overviewQuery, []string{"SEARCH q USING PRIMARY KEY (project_id=?)", "SEARCH c USING PRIMARY KEY (project_id=?)"}},
 		// The statement the ticket_queue triggers run (migration 0007).
 		"trigger": {`SELECT project_id, rowid, number, title, state, sub_state, priority, queue_class FROM tickets
 			WHERE project_id = ? AND queue_class > 0
 			ORDER BY queue_class, priority, queue_key, number
 			LIMIT 1`, []string{"USING INDEX tickets_pick (project_id=? AND queue_class>?)"}},
 	} {
-		plan := queryPlan(t, db, tc.q, "")
+		args := []any{""}
+		if tc.q == pickAll {
+			args = nil
+		}
+		plan := queryPlan(t, db, tc.q, args...)
 		for _, w := range tc.want {
 			if !strings.Contains(plan, w) {
 				t.Errorf("%s query plan:\n%s\nwant %q", name, plan, w)

@@ -14,27 +14,17 @@ const approvalColumns = `id, project_id, ticket_id, run_id, command, rule, reaso
 
 func scanApproval(s scanner) (board.Approval, error) {
 	var a board.Approval
-	var created int64
-	var decided sql.NullInt64
 	err := s.Scan(&a.ID, &a.ProjectID, &a.TicketID, &a.RunID, &a.Command, &a.Rule, &a.Reason, &a.Pattern,
-		&a.Status, &a.Always, &a.Used, &a.Note, &a.DecidedBy, &a.Told, &a.CommentID, &created, &decided)
-	a.CreatedAt = fromMillis(created)
-	if decided.Valid {
-		t := fromMillis(decided.Int64)
-		a.DecidedAt = &t
-	}
+		&a.Status, &a.Always, &a.Used, &a.Note, &a.DecidedBy, &a.Told, &a.CommentID, ms{&a.CreatedAt}, msPtr{&a.DecidedAt})
 	return a, err
 }
 
 // getApproval reads one approval of a ticket; another ticket's is
 // ENOTFOUND.
 func getApproval(ctx context.Context, q queryer, t board.Ticket, id string) (board.Approval, error) {
-	a, err := scanApproval(q.queryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals
-		WHERE id = ? AND ticket_id = ?`, id, t.ID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return a, board.Errorf(board.ENOTFOUND, "no approval %q on %s; `bonsai ticket show %s` lists its approvals", id, t.Ref(), t.Ref())
-	}
-	return a, err
+	return one(ctx, q, scanApproval, func() error {
+		return board.Errorf(board.ENOTFOUND, "no approval %q on %s; `bonsai ticket show %s` lists its approvals", id, t.Ref(), t.Ref())
+	}, `SELECT `+approvalColumns+` FROM approvals WHERE id = ? AND ticket_id = ?`, id, t.ID)
 }
 
 // RequestApproval records the pending approval, the agent's request
@@ -149,13 +139,8 @@ func (tx *tx) allowPattern(ctx context.Context, slug, pattern string) (bool, err
 
 // Approvals lists a ticket's approvals, oldest first.
 func (db *DB) Approvals(ctx context.Context, ref board.Ref) ([]board.Approval, error) {
-	t, err := getTicket(ctx, db, ref)
-	if err != nil {
-		return nil, err
-	}
-	as, err := list(ctx, db, scanApproval, `SELECT `+approvalColumns+` FROM approvals
-		WHERE ticket_id = ? ORDER BY created_at, rowid`, t.ID)
-	return result(as, wrap(err, "list approvals of %s", ref))
+	return ofTicket(ctx, db, ref, scanApproval, "approvals", `SELECT `+approvalColumns+` FROM approvals
+		WHERE ticket_id = ? ORDER BY created_at, rowid`)
 }
 
 // GrantedApproval returns the ticket's unused once-only grant of command,
@@ -165,13 +150,11 @@ func (db *DB) GrantedApproval(ctx context.Context, ref board.Ref, command string
 	if err != nil {
 		return board.Approval{}, err
 	}
-	a, err := scanApproval(db.queryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals
-		WHERE command = ? AND status = 'allowed' AND (
+	a, err := one(ctx, db, scanApproval, func() error {
+		return board.Errorf(board.ENOTFOUND, "no approval lets this command run on %s", ref)
+	}, `SELECT `+approvalColumns+` FROM approvals WHERE command = ? AND status = 'allowed' AND (
 			(ticket_id = ? AND NOT always AND NOT used) OR (project_id = ? AND always))
-		ORDER BY always, created_at, rowid LIMIT 1`, command, t.ID, t.ProjectID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return board.Approval{}, board.Errorf(board.ENOTFOUND, "no approval lets this command run on %s", ref)
-	}
+		ORDER BY always, created_at, rowid LIMIT 1`, command, t.ID, t.ProjectID)
 	return result(a, wrap(err, "find approval on %s", ref))
 }
 
@@ -179,11 +162,8 @@ func (db *DB) GrantedApproval(ctx context.Context, ref board.Ref, command string
 func (db *DB) UseApproval(ctx context.Context, ref board.Ref, id string) error {
 	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
 		// An always-grant is the project's: any of its tickets uses it.
-		a, err := scanApproval(tx.queryRow(`SELECT `+approvalColumns+` FROM approvals
-			WHERE id = ? AND (ticket_id = ? OR (project_id = ? AND always))`, id, t.ID, t.ProjectID))
-		if errors.Is(err, sql.ErrNoRows) {
-			return board.Errorf(board.ENOTFOUND, "no approval %q on %s", id, ref)
-		}
+		a, err := one(ctx, tx, scanApproval, func() error { return board.Errorf(board.ENOTFOUND, "no approval %q on %s", id, ref) },
+			`SELECT `+approvalColumns+` FROM approvals WHERE id = ? AND (ticket_id = ? OR (project_id = ? AND always))`, id, t.ID, t.ProjectID)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,8 +11,8 @@ import (
 )
 
 // BlobFiles keeps attachments' bytes outside the database, one file per
-// content (SQLite's data directory). A store without it keeps them in
-// attachment_blobs.data.
+// content (SQLite's data directory, Dialect.Blobs). A store without it
+// keeps them in attachment_blobs.data.
 type BlobFiles interface {
 	// Write stores data as the file of its SHA-256 sum, atomically;
 	// writing a sum already there changes nothing.
@@ -27,22 +26,16 @@ const attachmentColumns = `id, ticket_id, comment_id, name, media_type, size, sh
 
 func scanAttachment(s scanner) (board.Attachment, error) {
 	var a board.Attachment
-	var created int64
 	err := s.Scan(&a.ID, &a.TicketID, &a.CommentID, &a.Name, &a.MediaType, &a.Size, &a.SHA256,
-		&a.AuthorType, &a.AuthorName, &created)
-	a.CreatedAt = fromMillis(created)
+		&a.AuthorType, &a.AuthorName, ms{&a.CreatedAt})
 	return a, err
 }
 
-// AddAttachment stores a file with its bytes in the database.
+// AddAttachment stores a file on the ticket, its bytes in Dialect.Blobs
+// when the engine has them (written before the transaction: a file no row
+// names is harmless, a row without its file is not), else in the
+// database.
 func (db *DB) AddAttachment(ctx context.Context, ref board.Ref, n board.NewAttachment, l board.AttachmentLimits) (board.Attachment, error) {
-	return db.AddAttachmentTo(ctx, nil, ref, n, l)
-}
-
-// AddAttachmentTo stores a file on the ticket, its bytes in files when
-// files is not nil (written before the transaction: a file no row names
-// is harmless, a row without its file is not), else in the database.
-func (db *DB) AddAttachmentTo(ctx context.Context, files BlobFiles, ref board.Ref, n board.NewAttachment, l board.AttachmentLimits) (board.Attachment, error) {
 	n, err := n.Validate()
 	if err != nil {
 		return board.Attachment{}, err
@@ -53,18 +46,15 @@ func (db *DB) AddAttachmentTo(ctx context.Context, files BlobFiles, ref board.Re
 	a := board.Attachment{CommentID: n.CommentID, Name: n.Name, MediaType: store.SniffMedia(n.Data),
 		Size: int64(len(n.Data)), SHA256: store.ContentSHA256(n.Data), AuthorType: n.AuthorType, AuthorName: n.AuthorName}
 	var inDB []byte
-	if files != nil {
-		if err := files.Write(a.SHA256, n.Data); err != nil {
+	if db.d.Blobs != nil {
+		if err := db.d.Blobs.Write(a.SHA256, n.Data); err != nil {
 			return board.Attachment{}, fmt.Errorf("store %s: %w", a.Name, err)
 		}
 	} else {
 		inDB = n.Data
 	}
 	err = db.write(ctx, func(tx *tx) error { return tx.addAttachment(ref, &a, inDB, l) })
-	if err != nil {
-		return board.Attachment{}, wrap(err, "attach %s to %s", a.Name, ref)
-	}
-	return a, nil
+	return result(a, wrap(err, "attach %s to %s", a.Name, ref))
 }
 
 // addAttachment checks the ticket, comment and limit and inserts a.
@@ -74,12 +64,10 @@ func (tx *tx) addAttachment(ref board.Ref, a *board.Attachment, data []byte, l b
 		return err
 	}
 	if a.CommentID != "" {
-		var n int
-		if err := tx.queryRow(`SELECT count(*) FROM comments WHERE id = ? AND ticket_id = ?`, a.CommentID, t.ID).Scan(&n); err != nil {
+		err := tx.expect(true, board.Errorf(board.ENOTFOUND, "comment %s is not a comment of %s", a.CommentID, ref),
+			`SELECT 1 FROM comments WHERE id = ? AND ticket_id = ?`, a.CommentID, t.ID)
+		if err != nil {
 			return err
-		}
-		if n == 0 {
-			return board.Errorf(board.ENOTFOUND, "comment %s is not a comment of %s", a.CommentID, ref)
 		}
 	}
 	var held int64
@@ -108,77 +96,52 @@ func (tx *tx) addAttachment(ref board.Ref, a *board.Attachment, data []byte, l b
 
 // Attachments lists the ticket's attachments, oldest first.
 func (db *DB) Attachments(ctx context.Context, ref board.Ref) ([]board.Attachment, error) {
-	t, err := getTicket(ctx, db, ref)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := db.queryContext(ctx, `SELECT `+attachmentColumns+` FROM attachments WHERE ticket_id = ? ORDER BY created_at, id`, t.ID)
-	if err != nil {
-		return nil, fmt.Errorf("list attachments of %s: %w", ref, err)
-	}
-	defer rows.Close()
-	out := []board.Attachment{}
-	for rows.Next() {
-		a, err := scanAttachment(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list attachments of %s: %w", ref, err)
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return ofTicket(ctx, db, ref, scanAttachment, "attachments",
+		`SELECT `+attachmentColumns+` FROM attachments WHERE ticket_id = ? ORDER BY created_at, id`)
 }
 
-// AttachmentContent returns an attachment with its bytes from the
-// database.
+// AttachmentContent returns an attachment with its bytes: from its file
+// in Dialect.Blobs when there is one, else (a board copied from a shared
+// store) from the database.
 func (db *DB) AttachmentContent(ctx context.Context, ref board.Ref, id string) (board.Attachment, []byte, error) {
-	return db.AttachmentContentFrom(ctx, nil, ref, id)
-}
-
-// AttachmentContentFrom returns an attachment with its bytes: from files
-// when it has the file, else from the database.
-func (db *DB) AttachmentContentFrom(ctx context.Context, files BlobFiles, ref board.Ref, id string) (board.Attachment, []byte, error) {
 	t, err := getTicket(ctx, db, ref)
 	if err != nil {
 		return board.Attachment{}, nil, err
 	}
-	a, err := scanAttachment(db.queryRowContext(ctx, `SELECT `+attachmentColumns+` FROM attachments WHERE id = ? AND ticket_id = ?`, id, t.ID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return a, nil, board.Errorf(board.ENOTFOUND, "attachment %s is not an attachment of %s", id, ref)
-	}
+	a, err := one(ctx, db, scanAttachment, func() error {
+		return board.Errorf(board.ENOTFOUND, "attachment %s is not an attachment of %s", id, ref)
+	}, `SELECT `+attachmentColumns+` FROM attachments WHERE id = ? AND ticket_id = ?`, id, t.ID)
 	if err != nil {
-		return a, nil, fmt.Errorf("read attachment %s of %s: %w", id, ref, err)
+		return a, nil, wrap(err, "read attachment %s of %s", id, ref)
 	}
-	data, err := db.blob(ctx, files, a.SHA256)
+	data, err := db.blob(ctx, a.SHA256)
 	if err != nil {
 		return a, nil, fmt.Errorf("read %s of %s: %w", a.Name, ref, err)
 	}
 	return a, data, nil
 }
 
-// blob reads the bytes of sum from files, else from the database, and
-// checks them against their address.
-func (db *DB) blob(ctx context.Context, files BlobFiles, sum string) ([]byte, error) {
+// blob reads the bytes of sum from Dialect.Blobs, else from the
+// database, and checks them against their address.
+func (db *DB) blob(ctx context.Context, sum string) ([]byte, error) {
 	var data []byte
 	var err error
-	if files != nil {
-		data, err = files.Read(sum)
+	if db.d.Blobs != nil {
+		data, err = db.d.Blobs.Read(sum)
 	}
-	if files == nil || err != nil {
+	if db.d.Blobs == nil || err != nil {
 		var v any
 		if qerr := db.queryRowContext(ctx, `SELECT data FROM attachment_blobs WHERE sha256 = ?`, sum).Scan(&v); qerr != nil {
 			return nil, qerr
 		}
-		switch b := v.(type) {
-		case []byte:
-			data, err = b, nil
-		case string:
-			data, err = []byte(b), nil
-		default:
+		b, berr := textBytes(v, "data")
+		if berr != nil {
 			if err == nil {
 				err = errors.New("its bytes are missing")
 			}
 			return nil, err
 		}
+		data, err = b, nil
 	}
 	if store.ContentSHA256(data) != sum {
 		return nil, fmt.Errorf("its bytes do not match their SHA-256 %.12s: the stored file was changed", sum)
@@ -189,23 +152,16 @@ func (db *DB) blob(ctx context.Context, files BlobFiles, sum string) ([]byte, er
 // FirstImages returns each ticket's oldest picture attachment, for the
 // project's cards.
 func (db *DB) FirstImages(ctx context.Context, projectSlug string) (map[string]board.Attachment, error) {
-	rows, err := db.queryContext(ctx, `SELECT `+prefixed("a.", attachmentColumns)+` FROM attachments a
+	out := map[string]board.Attachment{}
+	err := each(ctx, db, func(s scanner) error {
+		a, err := scanAttachment(s)
+		out[a.TicketID] = a // the oldest comes last and stays
+		return err
+	}, `SELECT `+prefixed("a.", attachmentColumns)+` FROM attachments a
 		JOIN tickets t ON t.id = a.ticket_id JOIN projects p ON p.id = t.project_id
 		WHERE p.slug = ? AND a.media_type IN (?, ?, ?, ?) ORDER BY a.created_at DESC, a.id DESC`,
 		projectSlug, board.MediaPNG, board.MediaJPEG, board.MediaGIF, board.MediaWebP)
-	if err != nil {
-		return nil, fmt.Errorf("list pictures of %s: %w", projectSlug, err)
-	}
-	defer rows.Close()
-	out := map[string]board.Attachment{}
-	for rows.Next() {
-		a, err := scanAttachment(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list pictures of %s: %w", projectSlug, err)
-		}
-		out[a.TicketID] = a // the oldest comes last and stays
-	}
-	return out, rows.Err()
+	return result(out, wrap(err, "list pictures of %s", projectSlug))
 }
 
 // prefixed qualifies each of a comma-separated column list with p.

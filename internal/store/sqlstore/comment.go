@@ -14,9 +14,7 @@ const commentColumns = `id, ticket_id, author_type, author_name, kind, content, 
 
 func scanComment(s scanner) (board.Comment, error) {
 	var c board.Comment
-	var created int64
-	err := s.Scan(&c.ID, &c.TicketID, &c.AuthorType, &c.AuthorName, &c.Kind, &c.Content, &c.Resolved, &created)
-	c.CreatedAt = fromMillis(created)
+	err := s.Scan(&c.ID, &c.TicketID, &c.AuthorType, &c.AuthorName, &c.Kind, &c.Content, &c.Resolved, ms{&c.CreatedAt})
 	return c, err
 }
 
@@ -58,13 +56,8 @@ func (tx *tx) addComment(t *board.Ticket, c board.Comment) (board.Comment, error
 
 // Comments returns a ticket's thread, oldest first.
 func (db *DB) Comments(ctx context.Context, ref board.Ref) ([]board.Comment, error) {
-	t, err := getTicket(ctx, db, ref)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := list(ctx, db, scanComment, `SELECT `+commentColumns+` FROM comments
-		WHERE ticket_id = ? ORDER BY created_at, rowid`, t.ID)
-	return result(cs, wrap(err, "list comments of %s", ref))
+	return ofTicket(ctx, db, ref, scanComment, "comments", `SELECT `+commentColumns+` FROM comments
+		WHERE ticket_id = ? ORDER BY created_at, rowid`)
 }
 
 // ResolveComments marks the given human comments of the ticket resolved,

@@ -11,20 +11,14 @@ import (
 // Schema lists the database's tables and their columns, generated ones
 // included (Dialect.SchemaQuery), for store.Copier.
 func (db *DB) Schema(ctx context.Context) (map[string][]string, error) {
-	rows, err := db.queryContext(ctx, db.d.SchemaQuery)
-	if err != nil {
-		return nil, fmt.Errorf("read the schema: %w", err)
-	}
-	defer rows.Close()
 	out := map[string][]string{}
-	for rows.Next() {
+	err := each(ctx, db, func(s scanner) error {
 		var t, c string
-		if err := rows.Scan(&t, &c); err != nil {
-			return nil, fmt.Errorf("read the schema: %w", err)
-		}
+		err := s.Scan(&t, &c)
 		out[t] = append(out[t], c)
-	}
-	return out, rows.Err()
+		return err
+	}, db.d.SchemaQuery)
+	return result(out, wrap(err, "read the schema"))
 }
 
 // ReadTable reads every row of t, for store.Copier: an Ordered table in

@@ -6,16 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-// decodeCriteria is DecodeCriteria.
-func decodeCriteria(s string) ([]string, error) { return DecodeCriteria(s) }
-
-// DecodeCriteria decodes a ticket's acceptance criteria, a JSON array of
+// decodeCriteria decodes a ticket's acceptance criteria, a JSON array of
 // strings, never returning nil. What encodeCriteria writes — no whitespace,
 // and for ordinary text no escapes — is split directly, which makes reading
 // a hundred tickets for Pick about 15% cheaper than json.Unmarshal; anything
 // else (an escape, whitespace, invalid UTF-8) goes through json.Unmarshal.
 // FuzzDecodeCriteria checks the two agree.
-func DecodeCriteria(s string) ([]string, error) {
+func decodeCriteria(s string) ([]string, error) {
 	if out, ok := splitCriteria(s); ok {
 		return out, nil
 	}

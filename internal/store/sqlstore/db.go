@@ -19,8 +19,8 @@ type DB struct {
 	d     Dialect
 	now   func() time.Time
 	newID func() string
-	// dueQuery and sizeQuery are the queries the dialect completes.
-	dueQuery, sizeQuery string
+	// The queries the dialect completes.
+	dueQuery, sizeQuery, pickAll, pickOne string
 	// rebound caches Dialect.Rebind's answer per query text.
 	rebound sync.Map
 }
@@ -36,7 +36,8 @@ type Config struct {
 // New returns the store over pool, speaking d.
 func New(pool *sql.DB, d Dialect, c Config) *DB {
 	db := &DB{pool: pool, d: d, now: c.Now, newID: c.NewID, dueQuery: dueQuery(d),
-		sizeQuery: `SELECT count(*), coalesce(sum(` + d.TextBytes + ` + 1), 0) FROM transcript_lines WHERE ticket_id = ?`}
+		sizeQuery: `SELECT count(*), coalesce(sum(` + d.TextBytes + ` + 1), 0) FROM transcript_lines WHERE ticket_id = ?`,
+		pickAll:   d.PickQuery + ` WHERE p.active ORDER BY p.slug`, pickOne: d.PickQuery + ` WHERE p.active AND p.slug = ?`}
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -83,10 +84,106 @@ func (db *DB) queryRowContext(ctx context.Context, query string, args ...any) *s
 // Timestamp returns the current time of the store's clock truncated to
 // milliseconds, the resolution the store keeps, so what a method returns
 // equals what a later read returns.
-func (db *DB) Timestamp() time.Time { return FromMillis(db.now().UnixMilli()) }
+func (db *DB) Timestamp() time.Time { return fromMillis(db.now().UnixMilli()) }
 
-// FromMillis converts a stored unix-millisecond time.
-func FromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+// fromMillis converts a stored unix-millisecond time.
+func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
 
-// fromMillis is FromMillis, for this package's many scans.
-func fromMillis(ms int64) time.Time { return FromMillis(ms) }
+// Dialect is what differs between the engines: the placeholder form, how
+// a write transaction is ordered and announced, and the few queries whose
+// text cannot be shared. Queries in this package are written in SQLite's
+// form (? placeholders, rowid), which Rebind turns into the engine's.
+type Dialect struct {
+	// Rebind rewrites a query from SQLite's form; nil keeps it as it is.
+	// It runs once per query text: the answer is cached.
+	Rebind func(query string) string
+	// WriteLock, when not nil, is a one-slot semaphore every transaction
+	// of this process holds: SQLite's writers queue on it instead of
+	// polling the file lock.
+	WriteLock chan struct{}
+	// LockWrites runs first in each transaction that appends events, so
+	// event ids commit in order on every machine; nil when beginning the
+	// transaction already orders writers (SQLite's BEGIN IMMEDIATE).
+	LockWrites func(ctx context.Context, tx *sql.Tx) error
+	// LockLeases runs first in each AcquireLease, so the count of leases
+	// under the global limit is exact; nil when writers are serial.
+	LockLeases func(ctx context.Context, tx *sql.Tx) error
+	// EventAppended runs after each event is inserted, with its insert's
+	// result: SQLite fans it out to the notification outbox here.
+	EventAppended func(ctx context.Context, tx *sql.Tx, res sql.Result) error
+	// Committing runs before a transaction that appended events commits:
+	// Postgres notifies its listeners here.
+	Committing func(ctx context.Context, tx *sql.Tx) error
+	// Conflict reports an error of a unique key another writer took
+	// first; nil when writers are serial and never meet there.
+	Conflict func(err error) bool
+	// RowLocks says the engine locks rows a transaction reads to change
+	// (FOR UPDATE): where writers are serial there is nothing to lock.
+	RowLocks bool
+	// JoinInOrder is the join that makes the planner read its left table
+	// first (SQLite's CROSS JOIN), or a plain JOIN.
+	JoinInOrder string
+	// DueWhere selects the due schedules (one ? for the time) so that
+	// the engine reads them through its partial index.
+	DueWhere string
+	// TextBytes is the engine's expression for the size in bytes of the
+	// text column line.
+	TextBytes string
+	// CountsQuery is the query of TicketCounts: for each project with
+	// tickets, its slug and its counts from ticket_counts as "STATE n"
+	// pairs joined by commas (ParseCounts).
+	CountsQuery string
+	// SchemaQuery lists the tables of the board and their columns, a row
+	// per column, for store.Copier's Schema.
+	SchemaQuery string
+	// PickQuery reads, for each project p, the ticket the pick policy
+	// chooses there, kept by the engine's triggers, as TicketColumns then
+	// its pick class: the query of Pick without its WHERE clause, which
+	// keeps active projects (all, or the one of a ? placeholder).
+	PickQuery string
+	// OverviewQuery reads, for each project (the archived ones when its ?
+	// is true), its slug, name, active flag, model, permission mode and
+	// sandbox, its ticket counts as "STATE n" pairs joined by commas (''
+	// for none), whether it has a pick (never for an archived project),
+	// and the number, title, state, sub-state, priority and class of the
+	// pick (zero values for none): no NULLs.
+	OverviewQuery string
+	// Blobs keeps attachments' bytes in files (SQLite's data directory);
+	// nil keeps them in the database.
+	Blobs BlobFiles
+	// HotQuery runs the queries of the hot reads, Pick and Overview, the
+	// engine's fastest way (query is already in the engine's form): SQLite
+	// through a statement prepared once, Postgres through pgx natively,
+	// which scans a third of the CPU time database/sql does. nil runs them
+	// as any other query.
+	HotQuery func(ctx context.Context, query string, args ...any) (Rows, error)
+}
+
+// Rows is what sqlstore's scans read: *sql.Rows, or an engine's own rows
+// from Dialect.HotQuery.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close() error
+}
+
+// forUpdate returns the clause that locks the rows of table alias of (all
+// tables when empty) a query reads to change, passing over rows another
+// transaction holds when skip; "" where the engine has no row locks.
+func (db *DB) forUpdate(of string, skip bool) string {
+	if !db.d.RowLocks {
+		return ""
+	}
+	s := " FOR UPDATE"
+	if of != "" {
+		s += " OF " + of
+	}
+	if skip {
+		s += " SKIP LOCKED"
+	}
+	return s
+}
+
+// conflict reports whether err is a unique key another writer took first.
+func (db *DB) conflict(err error) bool { return db.d.Conflict != nil && db.d.Conflict(err) }

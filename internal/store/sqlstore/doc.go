@@ -7,7 +7,7 @@
 // written in SQLite's, ? and rowid, and rebound once per query text), how
 // writers are ordered (SQLite's process write lock and BEGIN IMMEDIATE,
 // Postgres's transaction advisory locks), row locks, the outbox fan-out
-// and the few queries and conditions whose text differs. Migrate runs an
-// engine's migrations. The engine adds the methods that truly differ:
-// Pick and Overview, Close, and WriteTables (store.Copier).
+// and the few queries and conditions whose text differs (the pick and
+// overview among them). Migrate runs an engine's migrations. The engine
+// adds Close and WriteTables (store.Copier).
 package sqlstore

@@ -3,10 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"time"
 
@@ -19,57 +16,19 @@ const hookColumns = `h.id, h.name, p.slug, h.scheme, h.header, h.secret, h.actio
 
 const hookFrom = ` FROM hooks h JOIN projects p ON p.id = h.project_id`
 
-// jsonMap stores a map of strings in a TEXT column as a JSON object; nil
-// is stored as {} and read back as an empty map.
-type jsonMap struct{ p *map[string]string }
-
-// Value implements driver.Valuer.
-func (m jsonMap) Value() (driver.Value, error) {
-	if len(*m.p) == 0 {
-		return "{}", nil
-	}
-	b, err := json.Marshal(*m.p)
-	return string(b), err
-}
-
-// Scan implements sql.Scanner.
-func (m jsonMap) Scan(src any) error {
-	var b []byte
-	switch v := src.(type) {
-	case string:
-		b = []byte(v)
-	case []byte:
-		b = v
-	default:
-		return fmt.Errorf("map column: unexpected %T", src)
-	}
-	out := map[string]string{}
-	if err := json.Unmarshal(b, &out); err != nil {
-		return fmt.Errorf("map column: %w", err)
-	}
-	*m.p = out
-	return nil
-}
-
 func scanHook(r scanner) (board.Hook, error) {
 	var h board.Hook
-	var created, updated int64
 	err := r.Scan(&h.ID, &h.Name, &h.ProjectSlug, &h.Scheme, &h.Header, &h.Secret, &h.Action, &h.Target,
 		jsonList{&h.Events}, jsonMap{&h.When}, &h.Title, &h.Description, jsonList{&h.Criteria}, &h.Priority, &h.State,
-		&created, &updated)
-	h.CreatedAt, h.UpdatedAt = fromMillis(created), fromMillis(updated)
+		ms{&h.CreatedAt}, ms{&h.UpdatedAt})
 	return h, err
 }
 
 func getHook(ctx context.Context, q queryer, name string) (board.Hook, error) {
-	h, err := scanHook(q.queryRowContext(ctx, `SELECT `+hookColumns+hookFrom+` WHERE h.name = ?`, name))
-	if errors.Is(err, sql.ErrNoRows) {
-		return board.Hook{}, board.Errorf(board.ENOTFOUND, "no hook %q; 'bonsai hook list' shows them", name)
-	}
-	if err != nil {
-		return board.Hook{}, fmt.Errorf("read hook %s: %w", name, err)
-	}
-	return h, nil
+	h, err := one(ctx, q, scanHook, func() error {
+		return board.Errorf(board.ENOTFOUND, "no hook %q; 'bonsai hook list' shows them", name)
+	}, `SELECT `+hookColumns+hookFrom+` WHERE h.name = ?`, name)
+	return result(h, wrap(err, "read hook %s", name))
 }
 
 // CreateHook validates h and stores it with an ID.
@@ -86,12 +45,8 @@ func (db *DB) CreateHook(ctx context.Context, h board.Hook) (board.Hook, error) 
 		if err != nil {
 			return err
 		}
-		var taken bool
-		if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM hooks WHERE name = ?)`, h.Name).Scan(&taken); err != nil {
+		if err := tx.expect(false, hookTaken(h.Name), `SELECT 1 FROM hooks WHERE name = ?`, h.Name); err != nil {
 			return err
-		}
-		if taken {
-			return hookTaken(h.Name)
 		}
 		h.ID, h.CreatedAt, h.UpdatedAt = db.newID(), tx.now, tx.now
 		_, err = tx.exec(`INSERT INTO hooks (id, name, project_id, scheme, header, secret, action, target, events, conditions,
@@ -104,10 +59,7 @@ func (db *DB) CreateHook(ctx context.Context, h board.Hook) (board.Hook, error) 
 		}
 		return err
 	})
-	if err != nil {
-		return board.Hook{}, wrap(err, "create hook %s", h.Name)
-	}
-	return h, nil
+	return result(h, wrap(err, "create hook %s", h.Name))
 }
 
 func hookTaken(name string) error {
@@ -121,20 +73,8 @@ func (db *DB) Hook(ctx context.Context, name string) (board.Hook, error) {
 
 // HookList lists the hooks by name.
 func (db *DB) HookList(ctx context.Context) ([]board.Hook, error) {
-	rows, err := db.queryContext(ctx, `SELECT `+hookColumns+hookFrom+` ORDER BY h.name`)
-	if err != nil {
-		return nil, fmt.Errorf("list hooks: %w", err)
-	}
-	defer rows.Close()
-	out := []board.Hook{}
-	for rows.Next() {
-		h, err := scanHook(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list hooks: %w", err)
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+	hs, err := list(ctx, db, scanHook, `SELECT `+hookColumns+hookFrom+` ORDER BY h.name`)
+	return result(hs, wrap(err, "list hooks"))
 }
 
 // DeleteHook removes a hook and its delivery log.
@@ -160,13 +100,8 @@ const deliveryFrom = ` FROM hook_deliveries d JOIN hooks h ON h.id = d.hook_id`
 
 func scanHookDelivery(r scanner) (board.HookDelivery, error) {
 	var d board.HookDelivery
-	var received, finished int64
 	err := r.Scan(&d.ID, &d.HookName, &d.DeliveryID, &d.Event, &d.Status, &d.Outcome, &d.Detail, &d.Ticket, &d.Size,
-		&received, &finished)
-	d.ReceivedAt = fromMillis(received)
-	if finished != 0 {
-		d.FinishedAt = fromMillis(finished)
-	}
+		ms{&d.ReceivedAt}, msOrZero{&d.FinishedAt})
 	return d, err
 }
 
@@ -189,7 +124,7 @@ func (db *DB) StartDelivery(ctx context.Context, d board.HookDelivery) (board.Ho
 		}
 		err = tx.queryRow(`INSERT INTO hook_deliveries (hook_id, delivery_id, event, status, outcome, detail, ticket, size,
 			received_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			h.ID, d.DeliveryID, d.Event, d.Status, string(d.Outcome), d.Detail, d.Ticket, d.Size, tx.nowMs(), finishedMs(d)).Scan(&d.ID)
+			h.ID, d.DeliveryID, d.Event, d.Status, string(d.Outcome), d.Detail, d.Ticket, d.Size, tx.nowMs(), zeroOr0(d.FinishedAt)).Scan(&d.ID)
 		if err != nil && db.conflict(err) {
 			return board.Errorf(board.ECONFLICT, "delivery %s of hook %s was received before", d.DeliveryID, d.HookName)
 		}
@@ -199,10 +134,7 @@ func (db *DB) StartDelivery(ctx context.Context, d board.HookDelivery) (board.Ho
 		_, err = tx.exec(`DELETE FROM hook_deliveries WHERE hook_id = ? AND id <= ?`, h.ID, d.ID-store.MaxDeliveries)
 		return err
 	})
-	if err != nil {
-		return board.HookDelivery{}, wrap(err, "record a delivery of hook %s", d.HookName)
-	}
-	return d, nil
+	return result(d, wrap(err, "record a delivery of hook %s", d.HookName))
 }
 
 // retryDelivery receives again a delivery id that failed before (done
@@ -226,15 +158,8 @@ func (tx *tx) retryDelivery(hookID string, d *board.HookDelivery) (bool, error) 
 	d.ID = id
 	_, err = tx.exec(`UPDATE hook_deliveries SET event = ?, status = ?, outcome = ?, detail = ?, ticket = ?, size = ?,
 		received_at = ?, finished_at = ? WHERE id = ?`,
-		d.Event, d.Status, string(d.Outcome), d.Detail, d.Ticket, d.Size, tx.nowMs(), finishedMs(*d), id)
+		d.Event, d.Status, string(d.Outcome), d.Detail, d.Ticket, d.Size, tx.nowMs(), zeroOr0(d.FinishedAt), id)
 	return true, err
-}
-
-func finishedMs(d board.HookDelivery) int64 {
-	if d.FinishedAt.IsZero() {
-		return 0
-	}
-	return d.FinishedAt.UnixMilli()
 }
 
 // FinishDelivery records what became of a delivery.
@@ -242,21 +167,16 @@ func (db *DB) FinishDelivery(ctx context.Context, d board.HookDelivery) (board.H
 	d.Detail = clip(d.Detail, board.MaxDeliveryDetail)
 	var out board.HookDelivery
 	err := db.inTx(ctx, false, func(tx *tx) error {
-		res, err := tx.exec(`UPDATE hook_deliveries SET status = ?, outcome = ?, detail = ?, ticket = ?, finished_at = ? WHERE id = ?`,
+		err := tx.execOne(board.Errorf(board.ENOTFOUND, "no delivery %d in the log", d.ID),
+			`UPDATE hook_deliveries SET status = ?, outcome = ?, detail = ?, ticket = ?, finished_at = ? WHERE id = ?`,
 			d.Status, string(d.Outcome), d.Detail, d.Ticket, tx.nowMs(), d.ID)
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return board.Errorf(board.ENOTFOUND, "no delivery %d in the log", d.ID)
-		}
 		out, err = scanHookDelivery(tx.queryRow(`SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = ?`, d.ID))
 		return err
 	})
-	if err != nil {
-		return board.HookDelivery{}, wrap(err, "record the outcome of delivery %d", d.ID)
-	}
-	return out, nil
+	return result(out, wrap(err, "record the outcome of delivery %d", d.ID))
 }
 
 // HookDeliveries lists the newest deliveries of a hook, or of all.
@@ -272,20 +192,8 @@ func (db *DB) HookDeliveries(ctx context.Context, name string, limit int) ([]boa
 		q += ` WHERE h.name = ?`
 		args = append(args, name)
 	}
-	rows, err := db.queryContext(ctx, q+` ORDER BY d.id DESC LIMIT ?`, append(args, limit)...)
-	if err != nil {
-		return nil, fmt.Errorf("list deliveries: %w", err)
-	}
-	defer rows.Close()
-	out := []board.HookDelivery{}
-	for rows.Next() {
-		d, err := scanHookDelivery(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list deliveries: %w", err)
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	ds, err := list(ctx, db, scanHookDelivery, q+` ORDER BY d.id DESC LIMIT ?`, append(args, limit)...)
+	return result(ds, wrap(err, "list deliveries"))
 }
 
 // clip cuts s to at most n bytes on a rune boundary.

@@ -2,9 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -19,28 +16,16 @@ const landingFrom = ` FROM landings l JOIN tickets t ON t.id = l.ticket_id JOIN 
 
 func scanLanding(s scanner) (board.Landing, error) {
 	var l board.Landing
-	var landed sql.NullInt64
-	var updated int64
 	err := s.Scan(&l.Ref.Project, &l.Ref.Number, &l.Mode, &l.Branch, &l.Forge, &l.PRNumber, &l.PRURL, &l.PRState,
-		&l.Checks, &l.HeadSHA, &l.ETag, &l.ReviewCursor, &l.Commit, &landed, &l.Error, &updated)
-	if landed.Valid {
-		l.LandedAt = fromMillis(landed.Int64)
-	}
-	l.UpdatedAt = fromMillis(updated)
+		&l.Checks, &l.HeadSHA, &l.ETag, &l.ReviewCursor, &l.Commit, ms{&l.LandedAt}, &l.Error, ms{&l.UpdatedAt})
 	return l, err
 }
 
 // getLanding reads the landing of a ticket.
 func getLanding(ctx context.Context, q queryer, ref board.Ref) (board.Landing, error) {
-	l, err := scanLanding(q.queryRowContext(ctx, `SELECT `+landingColumns+landingFrom+`
-		WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number))
-	if errors.Is(err, sql.ErrNoRows) {
-		return l, board.Errorf(board.ENOTFOUND, "%s has no landing yet", ref)
-	}
-	if err != nil {
-		return l, fmt.Errorf("read landing of %s: %w", ref, err)
-	}
-	return l, nil
+	l, err := one(ctx, q, scanLanding, func() error { return board.Errorf(board.ENOTFOUND, "%s has no landing yet", ref) },
+		`SELECT `+landingColumns+landingFrom+` WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number)
+	return result(l, wrap(err, "read landing of %s", ref))
 }
 
 // Landing returns the landing of a ticket; none is ENOTFOUND, and so is
@@ -76,10 +61,6 @@ func (db *DB) SaveLanding(ctx context.Context, l board.Landing) (board.Landing, 
 			return err
 		}
 		l.UpdatedAt = tx.now
-		var landed any
-		if !l.LandedAt.IsZero() {
-			landed = l.LandedAt.UnixMilli()
-		}
 		_, err = tx.exec(`INSERT INTO landings (ticket_id, project_id, mode, branch, forge, pr_number, pr_url, pr_state,
 			checks, head_sha, etag, review_cursor, landed_commit, landed_at, error, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -89,7 +70,7 @@ func (db *DB) SaveLanding(ctx context.Context, l board.Landing) (board.Landing, 
 			landed_commit = excluded.landed_commit, landed_at = excluded.landed_at, error = excluded.error,
 			updated_at = excluded.updated_at`,
 			t.ID, t.ProjectID, string(l.Mode), l.Branch, l.Forge, l.PRNumber, l.PRURL, string(l.PRState),
-			string(l.Checks), l.HeadSHA, l.ETag, l.ReviewCursor, l.Commit, landed, l.Error, tx.nowMs())
+			string(l.Checks), l.HeadSHA, l.ETag, l.ReviewCursor, l.Commit, zeroOrNull(l.LandedAt), l.Error, tx.nowMs())
 		if err != nil {
 			return err
 		}
@@ -117,4 +98,31 @@ func (db *DB) Landings(ctx context.Context, f store.LandingFilter) ([]board.Land
 	}
 	ls, err := list(ctx, db, scanLanding, q+` ORDER BY p.slug, t.number`, args...)
 	return result(ls, wrap(err, "list landings"))
+}
+
+// Review returns the commits recorded for review of a ticket's work; a
+// zero Review when none were.
+func (db *DB) Review(ctx context.Context, ref board.Ref) (board.Review, error) {
+	t, err := getTicket(ctx, db, ref)
+	if err != nil {
+		return board.Review{}, err
+	}
+	r := board.Review{Ref: ref}
+	err = db.queryRowContext(ctx, `SELECT base, tip, recorded_at FROM reviews WHERE ticket_id = ?`, t.ID).Scan(&r.Base, &r.Tip, ms{&r.RecordedAt})
+	return result(r, wrap(absent(err), "read the review of %s", ref))
+}
+
+// SetReview records r as its ticket's review, replacing the one before.
+func (db *DB) SetReview(ctx context.Context, r board.Review) (board.Review, error) {
+	if err := r.Validate(); err != nil {
+		return board.Review{}, err
+	}
+	err := db.writeTicket(ctx, r.Ref, func(tx *tx, t board.Ticket) error {
+		r.RecordedAt = tx.now
+		_, err := tx.exec(`INSERT INTO reviews (ticket_id, project_id, base, tip, recorded_at) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (ticket_id) DO UPDATE SET base = excluded.base, tip = excluded.tip, recorded_at = excluded.recorded_at`,
+			t.ID, t.ProjectID, r.Base, r.Tip, tx.nowMs())
+		return err
+	})
+	return result(r, wrap(err, "record the review of %s", r.Ref))
 }

@@ -2,6 +2,10 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -10,7 +14,7 @@ import (
 
 // AcquireLease leases the ticket to worker; see store.Leases. It writes
 // no event, so it takes Dialect.LockLeases instead of the write order:
-// the counts of leasesRoom are exact. Its rules are in lease_room.go.
+// the counts of leaseRoom are exact. Its rules follow.
 func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, ttl time.Duration, limit int) (board.Lease, error) {
 	if err := store.CheckLease(worker, ttl); err != nil {
 		return board.Lease{}, err
@@ -57,13 +61,10 @@ func (db *DB) RenewLease(ctx context.Context, ref board.Ref, worker string, ttl 
 		if err != nil {
 			return err
 		}
-		res, err := tx.exec(`UPDATE leases SET expires_at = ? WHERE ticket_id = ? AND worker = ?`,
-			tx.now.Add(ttl).UnixMilli(), t.ID, worker)
+		err = tx.execOne(board.Errorf(board.ECONFLICT, "%s holds no lease on %s; its agent must stop", worker, ref),
+			`UPDATE leases SET expires_at = ? WHERE ticket_id = ? AND worker = ?`, tx.now.Add(ttl).UnixMilli(), t.ID, worker)
 		if err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return board.Errorf(board.ECONFLICT, "%s holds no lease on %s; its agent must stop", worker, ref)
 		}
 		l, err = store.ScanLease(tx.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.ticket_id = ?`, t.ID))
 		return err
@@ -78,14 +79,8 @@ func (db *DB) ReleaseLease(ctx context.Context, ref board.Ref, worker string) er
 		if err != nil {
 			return err
 		}
-		res, err := tx.exec(`DELETE FROM leases WHERE ticket_id = ? AND worker = ?`, t.ID, worker)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return board.Errorf(board.ECONFLICT, "%s holds no lease on %s", worker, ref)
-		}
-		return nil
+		return tx.execOne(board.Errorf(board.ECONFLICT, "%s holds no lease on %s", worker, ref),
+			`DELETE FROM leases WHERE ticket_id = ? AND worker = ?`, t.ID, worker)
 	})
 	return wrap(err, "release the lease on %s", ref)
 }
@@ -127,4 +122,110 @@ func (db *DB) ExpireLeases(ctx context.Context) ([]board.Lease, error) {
 func (db *DB) Leases(ctx context.Context) ([]board.Lease, error) {
 	ls, err := list(ctx, db, store.ScanLease, `SELECT `+store.LeaseColumns+store.LeaseFrom+` ORDER BY p.slug, t.number`)
 	return result(ls, wrap(err, "list leases"))
+}
+
+// RecordBeat stores a worker's beat; see store.Workers.
+func (db *DB) RecordBeat(ctx context.Context, b board.WorkerBeat) (board.WorkerBeat, error) {
+	if err := board.CheckWorkerBeat(b); err != nil {
+		return board.WorkerBeat{}, err
+	}
+	err := db.inTx(ctx, false, func(tx *tx) error { // no event: no write order
+		var row []any
+		b, row = store.WorkerRow(b, tx.now)
+		if _, err := tx.exec(`DELETE FROM workers WHERE seen_at < ?`, tx.now.Add(-board.WorkerForgotten).UnixMilli()); err != nil {
+			return err
+		}
+		_, err := tx.exec(`INSERT INTO workers (`+store.WorkerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (host, dir) DO UPDATE SET id = excluded.id, pid = excluded.pid, version = excluded.version,
+			kind = excluded.kind, started_at = excluded.started_at, seen_at = excluded.seen_at, stopped_at = excluded.stopped_at`,
+			row...)
+		return err
+	})
+	return result(b, wrap(err, "record worker %s's beat", b.ID))
+}
+
+// Workers lists the workers seen lately; see store.Workers.
+func (db *DB) Workers(ctx context.Context) ([]board.WorkerBeat, error) {
+	since := db.Timestamp().Add(-board.WorkerForgotten).UnixMilli()
+	ws, err := list(ctx, db, store.ScanWorker, `SELECT `+store.WorkerColumns+` FROM workers WHERE seen_at >= ? ORDER BY seen_at DESC, id`, since)
+	return result(ws, wrap(err, "list workers"))
+}
+
+// renewOwnLease moves worker's lease on the ticket to expires and returns
+// it; a lease of another worker on it, live or expired, is ECONFLICT
+// (never two runs of one ticket), and no lease returns a zero Lease.
+func (t *tx) renewOwnLease(ticketID, worker string, expires time.Time) (board.Lease, error) {
+	old, err := store.ScanLease(t.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.ticket_id = ?`, ticketID))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return board.Lease{}, nil
+	case err != nil:
+		return board.Lease{}, err
+	case old.Worker != worker:
+		return board.Lease{}, leaseHeld(old, t.now)
+	}
+	if _, err := t.exec(`UPDATE leases SET expires_at = ? WHERE ticket_id = ?`, expires.UnixMilli(), ticketID); err != nil {
+		return board.Lease{}, err
+	}
+	old.ExpiresAt = expires
+	return old, nil
+}
+
+// leaseRoom says whether one more lease fits in the ticket's project, at
+// most its max-agents setting (board.AgentSettings.Agents; an expired
+// lease counts until ExpireLeases ends it), and across the board, at
+// most limit when above 0. A full one is ECONFLICT naming the holders.
+func (db *DB) leaseRoom(t *tx, ref board.Ref, projectID string, limit int) error {
+	p, err := getProject(t.ctx, t, ref.Project)
+	if err != nil {
+		return err
+	}
+	held, err := list(t.ctx, t, store.ScanLease, `SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.project_id = ? ORDER BY t.number`, projectID)
+	if err != nil {
+		return err
+	}
+	if max := p.Agent.Agents(); len(held) >= max {
+		return projectFull(ref.Project, max, held, t.now)
+	}
+	if limit > 0 {
+		var n int
+		if err := t.queryRow(`SELECT count(*) FROM leases`).Scan(&n); err != nil {
+			return err
+		}
+		if n >= limit {
+			return board.Errorf(board.ECONFLICT, "%d agents already run, the limit", n)
+		}
+	}
+	return nil
+}
+
+// projectFull says that a project's max leases are held: by whom, and
+// when one of them expired, that the next beat ends it.
+func projectFull(slug string, max int, held []board.Lease, now time.Time) error {
+	for _, l := range held {
+		if !l.ExpiresAt.After(now) {
+			return leaseHeld(l, now)
+		}
+	}
+	if max == 1 {
+		l := held[0]
+		return board.Errorf(board.ECONFLICT, "project %s already has an agent: %s holds %s until %s",
+			slug, l.Worker, l.Ref, l.ExpiresAt.Format(time.RFC3339))
+	}
+	who := make([]string, len(held))
+	for i, l := range held {
+		who[i] = fmt.Sprintf("%s holds %s", l.Worker, l.Ref)
+	}
+	return board.Errorf(board.ECONFLICT, "project %s already has its %d agents (max-agents %d): %s",
+		slug, len(held), max, strings.Join(who, ", "))
+}
+
+// leaseHeld is ECONFLICT for a lease another worker holds, or held: an
+// expired one waits for the next beat's ExpireLeases.
+func leaseHeld(l board.Lease, now time.Time) error {
+	if !l.ExpiresAt.After(now) {
+		return board.Errorf(board.ECONFLICT, "%s's lease on %s expired at %s; the next beat ends it and its run",
+			l.Worker, l.Ref, l.ExpiresAt.Format(time.RFC3339))
+	}
+	return board.Errorf(board.ECONFLICT, "%s holds %s until %s", l.Worker, l.Ref, l.ExpiresAt.Format(time.RFC3339))
 }

@@ -23,31 +23,33 @@ func NotWaiting(alias string) string {
 
 // projectLinks reads every link of a project, for board.CheckLink.
 func projectLinks(ctx context.Context, q queryer, projectID, slug string) ([]board.Link, error) {
-	rows, err := q.queryContext(ctx, `SELECT a.number, b.number, l.kind FROM ticket_links l
-		JOIN tickets a ON a.id = l.ticket_id JOIN tickets b ON b.id = l.other_id
-		WHERE a.project_id = ?`, projectID)
-	if err != nil {
-		return nil, fmt.Errorf("read links: %w", err)
-	}
-	return collect(rows, func(s scanner) (board.Link, error) {
+	ls, err := list(ctx, q, func(s scanner) (board.Link, error) {
 		l := board.Link{Ticket: board.Ref{Project: slug}, Other: board.Ref{Project: slug}}
 		err := s.Scan(&l.Ticket.Number, &l.Other.Number, &l.Kind)
 		return l, err
-	})
+	}, `SELECT a.number, b.number, l.kind FROM ticket_links l
+		JOIN tickets a ON a.id = l.ticket_id JOIN tickets b ON b.id = l.other_id
+		WHERE a.project_id = ?`, projectID)
+	return result(ls, wrap(err, "read links"))
+}
+
+// linkEnds reads the two tickets of l.
+func linkEnds(ctx context.Context, q queryer, l board.Link) (t, o board.Ticket, err error) {
+	if t, err = getTicket(ctx, q, l.Ticket); err != nil {
+		return t, o, err
+	}
+	o, err = getTicket(ctx, q, l.Other)
+	return t, o, err
 }
 
 // LinkTickets adds l after board.CheckLink; an existing link changes
 // nothing.
 func (db *DB) LinkTickets(ctx context.Context, l board.Link, actor board.Actor) error {
-	if !actor.Valid() {
-		return board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	if err := checkActor(actor); err != nil {
+		return err
 	}
 	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, l.Ticket)
-		if err != nil {
-			return err
-		}
-		o, err := getTicket(ctx, tx, l.Other)
+		t, o, err := linkEnds(ctx, tx, l)
 		if err != nil {
 			return err
 		}
@@ -80,30 +82,21 @@ func (tx *tx) insertLink(t, o board.Ticket, kind board.LinkKind, actor board.Act
 
 // UnlinkTickets removes l; ENOTFOUND when there is no such link.
 func (db *DB) UnlinkTickets(ctx context.Context, l board.Link, actor board.Actor) error {
-	if !actor.Valid() {
-		return board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	if err := checkActor(actor); err != nil {
+		return err
 	}
 	if !l.Kind.Valid() {
 		return board.Errorf(board.EINVALID, "unknown link kind %q; use blocked_by or parent", l.Kind)
 	}
 	err := db.write(ctx, func(tx *tx) error {
-		t, err := getTicket(ctx, tx, l.Ticket)
+		t, o, err := linkEnds(ctx, tx, l)
 		if err != nil {
 			return err
 		}
-		o, err := getTicket(ctx, tx, l.Other)
+		err = tx.execOne(board.Errorf(board.ENOTFOUND, "%s has no %s link to %s", l.Ticket, l.Kind, l.Other),
+			`DELETE FROM ticket_links WHERE ticket_id = ? AND other_id = ? AND kind = ?`, t.ID, o.ID, string(l.Kind))
 		if err != nil {
 			return err
-		}
-		res, err := tx.exec(`DELETE FROM ticket_links WHERE ticket_id = ? AND other_id = ? AND kind = ?`, t.ID, o.ID, string(l.Kind))
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			if err != nil {
-				return err
-			}
-			return board.Errorf(board.ENOTFOUND, "%s has no %s link to %s", l.Ticket, l.Kind, l.Other)
 		}
 		return tx.event(board.EventTicketUnlinked, t.ProjectID, t.ID, actor,
 			map[string]any{"ref": t.Ref().String(), "other": o.Ref().String(), "kind": l.Kind})
@@ -128,18 +121,13 @@ func (db *DB) TicketLinks(ctx context.Context, ref board.Ref) (board.Links, erro
 	if err != nil {
 		return board.Links{}, err
 	}
-	rows, err := db.queryContext(ctx, linkedQuery, t.ID, t.ID)
-	if err != nil {
-		return board.Links{}, fmt.Errorf("read links of %s: %w", ref, err)
-	}
-	defer rows.Close()
 	ls := board.Links{Children: []board.LinkedTicket{}, BlockedBy: []board.LinkedTicket{}, Blocks: []board.LinkedTicket{}}
-	for rows.Next() {
+	err = each(ctx, db, func(s scanner) error {
 		var dir int
 		var kind board.LinkKind
 		o := board.LinkedTicket{Ref: board.Ref{Project: ref.Project}}
-		if err := rows.Scan(&dir, &kind, &o.Ref.Number, &o.Title, &o.State); err != nil {
-			return board.Links{}, fmt.Errorf("read links of %s: %w", ref, err)
+		if err := s.Scan(&dir, &kind, &o.Ref.Number, &o.Title, &o.State); err != nil {
+			return err
 		}
 		switch {
 		case dir == 0 && kind == board.LinkParent:
@@ -151,18 +139,16 @@ func (db *DB) TicketLinks(ctx context.Context, ref board.Ref) (board.Links, erro
 		default:
 			ls.Blocks = append(ls.Blocks, o)
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return board.Links{}, fmt.Errorf("read links of %s: %w", ref, err)
-	}
-	return ls, nil
+		return nil
+	}, linkedQuery, t.ID, t.ID)
+	return result(ls, wrap(err, "read links of %s", ref))
 }
 
 // CreateSubTickets creates s.Tickets as sub-tickets of s.Parent in one
 // transaction, with s.Comment on the parent when it has content.
 func (db *DB) CreateSubTickets(ctx context.Context, s store.SubTickets) ([]board.Ticket, error) {
-	if !s.Actor.Valid() {
-		return nil, board.Errorf(board.EINVALID, "unknown actor %q", s.Actor)
+	if err := checkActor(s.Actor); err != nil {
+		return nil, err
 	}
 	if len(s.Tickets) == 0 || len(s.Tickets) > board.MaxSplit {
 		return nil, board.Errorf(board.EINVALID, "give 1 to %d sub-tickets at once, not %d", board.MaxSplit, len(s.Tickets))
@@ -177,11 +163,8 @@ func (db *DB) CreateSubTickets(ctx context.Context, s store.SubTickets) ([]board
 	for i, t := range s.Tickets {
 		t.ProjectSlug = s.Parent.Project
 		var err error
-		if ts[i], err = board.NewTicket(t); err != nil {
+		if ts[i], crits[i], err = newTicket(t); err != nil {
 			return nil, fmt.Errorf("sub-ticket %d: %w", i+1, err)
-		}
-		if crits[i], err = encodeCriteria(ts[i].Criteria); err != nil {
-			return nil, err
 		}
 	}
 	err := db.write(ctx, func(tx *tx) error {
@@ -205,18 +188,15 @@ func (db *DB) CreateSubTickets(ctx context.Context, s store.SubTickets) ([]board
 		}
 		return err
 	})
-	if err != nil {
-		return nil, wrap(err, "create sub-tickets of %s", s.Parent)
-	}
-	return ts, nil
+	return result(ts, wrap(err, "create sub-tickets of %s", s.Parent))
 }
 
-// waitingQuery lists the tickets agents would work on that wait, driven
+// WaitingQuery lists the tickets agents would work on that wait, driven
 // by the links (joined in that order: reading tickets by state first
 // would read every ticket in flight), so that a board without links reads
-// nothing.
-func (db *DB) waitingQuery() string {
-	return `SELECT ` + ticketColumns + ` FROM (
+// nothing. It is exported for the engines' query-plan tests.
+func (db *DB) WaitingQuery() string {
+	return `SELECT ` + TicketColumns + ` FROM (
 		SELECT l.ticket_id AS id FROM ticket_links l JOIN tickets o ON o.id = l.other_id
 			WHERE l.kind = 'blocked_by' AND o.state <> 'DONE'
 		UNION SELECT l.other_id FROM ticket_links l JOIN tickets o ON o.id = l.ticket_id
@@ -227,18 +207,11 @@ func (db *DB) waitingQuery() string {
 	ORDER BY p.slug, t.number LIMIT ?`
 }
 
-// WaitingQuery returns the query of WaitingTickets, for the engines'
-// query-plan tests.
-func (db *DB) WaitingQuery() string { return db.waitingQuery() }
-
 // WaitingTickets lists the first limit tickets agents would work on but
 // that wait for a blocker or a sub-ticket.
 func (db *DB) WaitingTickets(ctx context.Context, limit int) ([]board.Ticket, error) {
-	rows, err := db.queryContext(ctx, db.waitingQuery(), limit)
-	if err != nil {
-		return nil, fmt.Errorf("list waiting tickets: %w", err)
-	}
-	return collect(rows, func(s scanner) (board.Ticket, error) { return scanTicket(s) })
+	ts, err := list(ctx, db, newTicketRow(false).ticket, db.WaitingQuery(), limit)
+	return result(ts, wrap(err, "list waiting tickets"))
 }
 
 // SubTicketProgress counts, per ticket of a project with sub-tickets,
@@ -248,21 +221,15 @@ func (db *DB) SubTicketProgress(ctx context.Context, projectSlug string) (map[in
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.queryContext(ctx, `SELECT pt.number, count(*), sum(CASE WHEN c.state = 'DONE' THEN 1 ELSE 0 END)
-		FROM ticket_links l JOIN tickets pt ON pt.id = l.other_id JOIN tickets c ON c.id = l.ticket_id
-		WHERE l.kind = 'parent' AND pt.project_id = ? GROUP BY pt.number`, p.ID)
-	if err != nil {
-		return nil, fmt.Errorf("count sub-tickets of %s: %w", projectSlug, err)
-	}
-	defer rows.Close()
 	out := map[int]board.Progress{}
-	for rows.Next() {
+	err = each(ctx, db, func(s scanner) error {
 		var n int
 		var pr board.Progress
-		if err := rows.Scan(&n, &pr.Total, &pr.Done); err != nil {
-			return nil, fmt.Errorf("count sub-tickets of %s: %w", projectSlug, err)
-		}
+		err := s.Scan(&n, &pr.Total, &pr.Done)
 		out[n] = pr
-	}
-	return out, rows.Err()
+		return err
+	}, `SELECT pt.number, count(*), sum(CASE WHEN c.state = 'DONE' THEN 1 ELSE 0 END)
+		FROM ticket_links l JOIN tickets pt ON pt.id = l.other_id JOIN tickets c ON c.id = l.ticket_id
+		WHERE l.kind = 'parent' AND pt.project_id = ? GROUP BY pt.number`, p.ID)
+	return result(out, wrap(err, "count sub-tickets of %s", projectSlug))
 }

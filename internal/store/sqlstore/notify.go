@@ -2,8 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -35,15 +33,13 @@ func (db *DB) AddChannel(ctx context.Context, c board.Channel) (board.Channel, e
 			}
 			projectID = p.ID
 		}
-		var exists bool
-		if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM notify_channels WHERE name = ?)`, c.Name).Scan(&exists); err != nil {
+		err := tx.expect(false, board.Errorf(board.ECONFLICT, "channel %q already exists; remove it first with 'bonsai notify rm %s'", c.Name, c.Name),
+			`SELECT 1 FROM notify_channels WHERE name = ?`, c.Name)
+		if err != nil {
 			return err
 		}
-		if exists {
-			return board.Errorf(board.ECONFLICT, "channel %q already exists; remove it first with 'bonsai notify rm %s'", c.Name, c.Name)
-		}
 		c.ID, c.CreatedAt = db.newID(), tx.now
-		_, err := tx.exec(`INSERT INTO notify_channels (id, name, kind, project_id, kinds, settings, created_at)
+		_, err = tx.exec(`INSERT INTO notify_channels (id, name, kind, project_id, kinds, settings, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, c.ID, c.Name, string(c.Kind), projectID, kinds, settings, tx.nowMs())
 		return err
 	})
@@ -66,16 +62,10 @@ func scanChannel(s scanner) (board.Channel, error) {
 
 // RemoveChannel removes a channel; its notifications go with it.
 func (db *DB) RemoveChannel(ctx context.Context, name string) error {
-	return db.inTx(ctx, false, func(tx *tx) error {
-		res, err := tx.exec(`DELETE FROM notify_channels WHERE name = ?`, name)
-		if err != nil {
-			return fmt.Errorf("remove channel %s: %w", name, err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return board.Errorf(board.ENOTFOUND, "no channel %q; 'bonsai notify list' shows the channels", name)
-		}
-		return nil
-	})
+	return wrap(db.inTx(ctx, false, func(tx *tx) error {
+		return tx.execOne(board.Errorf(board.ENOTFOUND, "no channel %q; 'bonsai notify list' shows the channels", name),
+			`DELETE FROM notify_channels WHERE name = ?`, name)
+	}), "remove channel %s", name)
 }
 
 const notificationColumns = `o.id, o.channel_id, c.name, o.event_id, o.kind, o.status, o.attempts, o.last_error,
@@ -86,19 +76,10 @@ const notificationColumns = `o.id, o.channel_id, c.name, o.event_id, o.kind, o.s
 
 func scanNotification(s scanner, extra ...any) (board.Notification, error) {
 	var n board.Notification
-	var created, next int64
-	var settled sql.NullInt64
 	dest := []any{&n.ID, &n.ChannelID, &n.ChannelName, &n.EventID, &n.Kind, &n.Status, &n.Attempts, &n.LastError,
-		&n.Project, &n.Ticket, &n.Title, &n.Text, &n.Actor, &n.RunStat, &n.CostUSD, &created, &next, &settled}
-	if err := s.Scan(append(dest, extra...)...); err != nil {
-		return n, err
-	}
-	n.CreatedAt, n.NextAt = fromMillis(created), fromMillis(next)
-	if settled.Valid {
-		t := fromMillis(settled.Int64)
-		n.SettledAt = &t
-	}
-	return n, nil
+		&n.Project, &n.Ticket, &n.Title, &n.Text, &n.Actor, &n.RunStat, &n.CostUSD, ms{&n.CreatedAt}, ms{&n.NextAt}, msPtr{&n.SettledAt}}
+	err := s.Scan(append(dest, extra...)...)
+	return n, err
 }
 
 // NotificationsPending reports whether a notification waits to be sent.
@@ -198,16 +179,10 @@ func (db *DB) SettleNotification(ctx context.Context, id int64, owner string, o 
 		if len(errText) > 1000 {
 			errText = errText[:1000] + "…"
 		}
-		res, err := tx.exec(`UPDATE notify_outbox SET status = ?, last_error = ?, next_at = COALESCE(?, next_at),
+		return tx.execOne(board.Errorf(board.ECONFLICT, "notification %d is not leased to %s", id, owner),
+			`UPDATE notify_outbox SET status = ?, last_error = ?, next_at = COALESCE(?, next_at),
 			settled_at = ?, lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner = ? AND status = 'pending'`,
 			status, errText, next, settled, id, owner)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return board.Errorf(board.ECONFLICT, "notification %d is not leased to %s", id, owner)
-		}
-		return nil
 	})
 	return wrap(err, "settle notification %d", id)
 }

@@ -2,10 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"database/sql/driver"
-	"errors"
-	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/store"
@@ -18,37 +14,8 @@ const projectColumns = `id, slug, name, repo, default_branch, active, settings, 
 
 func scanProject(s scanner) (board.Project, error) {
 	var p board.Project
-	var created, updated int64
-	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active, settingsJSON{&p.Agent}, &created, &updated)
-	p.CreatedAt, p.UpdatedAt = fromMillis(created), fromMillis(updated)
+	err := s.Scan(&p.ID, &p.Slug, &p.Name, &p.Repo, &p.DefaultBranch, &p.Active, settingsJSON{&p.Agent}, ms{&p.CreatedAt}, ms{&p.UpdatedAt})
 	return p, err
-}
-
-// settingsJSON stores a project's agent settings in a TEXT column as the
-// JSON object of board.EncodeSettings, and reads them back checked by
-// the settings table, keeping unknown keys.
-type settingsJSON struct{ a *board.AgentSettings }
-
-// Value implements driver.Valuer.
-func (j settingsJSON) Value() (driver.Value, error) {
-	b, err := board.EncodeSettings(*j.a)
-	return string(b), err
-}
-
-// Scan implements sql.Scanner.
-func (j settingsJSON) Scan(src any) error {
-	var b []byte
-	switch v := src.(type) {
-	case string:
-		b = []byte(v)
-	case []byte:
-		b = v
-	default:
-		return fmt.Errorf("settings column: unexpected %T", src)
-	}
-	a, err := board.DecodeSettings(b)
-	*j.a = a
-	return err
 }
 
 // projectNotFound is the error for an unknown slug.
@@ -58,14 +25,9 @@ func projectNotFound(slug string) error {
 
 // getProject reads one project by slug.
 func getProject(ctx context.Context, q queryer, slug string) (board.Project, error) {
-	p, err := scanProject(q.queryRowContext(ctx, `SELECT `+projectColumns+` FROM projects WHERE slug = ?`, slug))
-	if errors.Is(err, sql.ErrNoRows) {
-		return board.Project{}, projectNotFound(slug)
-	}
-	if err != nil {
-		return board.Project{}, fmt.Errorf("read project %s: %w", slug, err)
-	}
-	return p, nil
+	p, err := one(ctx, q, scanProject, func() error { return projectNotFound(slug) },
+		`SELECT `+projectColumns+` FROM projects WHERE slug = ?`, slug)
+	return result(p, wrap(err, "read project %s", slug))
 }
 
 // CreateProject validates p, assigns its ID and timestamps and stores it as
@@ -75,13 +37,10 @@ func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project
 		return board.Project{}, err
 	}
 	err := db.write(ctx, func(tx *tx) error {
-		var exists bool
-		err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM projects WHERE slug = ?)`, p.Slug).Scan(&exists)
+		err := tx.expect(false, board.Errorf(board.ECONFLICT, "project %q already exists", p.Slug),
+			`SELECT 1 FROM projects WHERE slug = ?`, p.Slug)
 		if err != nil {
 			return err
-		}
-		if exists {
-			return board.Errorf(board.ECONFLICT, "project %q already exists", p.Slug)
 		}
 		p.ID, p.Active = db.newID(), true
 		p.CreatedAt, p.UpdatedAt = tx.now, tx.now
@@ -104,10 +63,7 @@ func (db *DB) Project(ctx context.Context, slug string) (board.Project, error) {
 func (db *DB) Projects(ctx context.Context, f store.ProjectFilter) ([]board.Project, error) {
 	q := `SELECT ` + projectColumns + ` FROM projects WHERE active OR ? ORDER BY slug`
 	ps, err := list(ctx, db, scanProject, q, f.IncludeArchived)
-	if err != nil {
-		return nil, fmt.Errorf("list projects: %w", err)
-	}
-	return ps, nil
+	return result(ps, wrap(err, "list projects"))
 }
 
 // UpdateProject changes the fields set in u. A change that changes nothing

@@ -20,16 +20,9 @@ const runColumns = `id, ticket_id, project_id, task, status, session_key, starte
 
 func scanRun(s scanner) (board.Run, error) {
 	var r board.Run
-	var started int64
-	var finished sql.NullInt64
-	err := s.Scan(&r.ID, &r.TicketID, &r.ProjectID, &r.Task, &r.Status, &r.SessionKey, &started, &finished,
+	err := s.Scan(&r.ID, &r.TicketID, &r.ProjectID, &r.Task, &r.Status, &r.SessionKey, ms{&r.StartedAt}, msPtr{&r.FinishedAt},
 		&r.InputTokens, &r.OutputTokens, &r.CacheReadTokens, &r.CacheWriteTokens, &r.CostUSD, &r.Error, &r.WorkerID,
 		&r.ProjectSlug, &r.TicketNumber, &r.Progress, &r.ReasoningTokens, &r.Model, &r.Engine, &r.Turns)
-	r.StartedAt = fromMillis(started)
-	if finished.Valid {
-		f := fromMillis(finished.Int64)
-		r.FinishedAt = &f
-	}
 	return r, err
 }
 
@@ -83,10 +76,8 @@ func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
 
 // getRun reads one run by ID.
 func getRun(ctx context.Context, q queryer, id string) (board.Run, error) {
-	r, err := scanRun(q.queryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return board.Run{}, board.Errorf(board.ENOTFOUND, "run %q not found", id)
-	}
+	r, err := one(ctx, q, scanRun, func() error { return board.Errorf(board.ENOTFOUND, "run %q not found", id) },
+		`SELECT `+runColumns+` FROM runs WHERE id = ?`, id)
 	return result(r, wrap(err, "read run %s", id))
 }
 
@@ -125,28 +116,21 @@ func (tx *tx) runFinished(r board.Run) error {
 
 // Runs lists a ticket's runs, newest first.
 func (db *DB) Runs(ctx context.Context, ref board.Ref) ([]board.Run, error) {
-	t, err := getTicket(ctx, db, ref)
-	if err != nil {
-		return nil, err
-	}
-	rs, err := list(ctx, db, scanRun, `SELECT `+runColumns+` FROM runs WHERE ticket_id = ?
-		ORDER BY started_at DESC, rowid DESC`, t.ID)
-	return result(rs, wrap(err, "list runs of %s", ref))
+	return ofTicket(ctx, db, ref, scanRun, "runs", `SELECT `+runColumns+` FROM runs WHERE ticket_id = ?
+		ORDER BY started_at DESC, rowid DESC`)
 }
 
 // RunningRunsQuery is the query of RunningRuns, exported for the engines'
-// query-plan tests.
-const RunningRunsQuery = runningRunsQuery
-
-// runningRunsQuery says status = 'running' literally, to match runs_running.
-const runningRunsQuery = `SELECT ` + runColumns + ` FROM runs WHERE status = 'running'
+// query-plan tests. It says status = 'running' literally, to match
+// runs_running.
+const RunningRunsQuery = `SELECT ` + runColumns + ` FROM runs WHERE status = 'running'
 	ORDER BY started_at DESC, rowid DESC`
 
 // RunningRuns lists the runs still running, newest first, from the partial
 // index runs_running: however many finished runs there are, it reads only
 // the running ones.
 func (db *DB) RunningRuns(ctx context.Context) ([]board.Run, error) {
-	rs, err := list(ctx, db, scanRun, runningRunsQuery)
+	rs, err := list(ctx, db, scanRun, RunningRunsQuery)
 	return result(rs, wrap(err, "list running runs"))
 }
 
@@ -199,4 +183,53 @@ func (tx *tx) interruptRuns(errText, query string, args ...any) ([]board.Run, er
 		}
 	}
 	return runs, nil
+}
+
+// RequestStop asks the running run of the ticket ref to stop: it sets the
+// run's stop_requested_at (migration 0013) and records a
+// run.stop_requested event, in one transaction. The process running the
+// run polls RunControl and stops it. A ticket with no running run is an
+// ECONFLICT error naming how its last run ended; asking twice is not an
+// error and keeps the first request.
+func (db *DB) RequestStop(ctx context.Context, ref board.Ref, by string) (board.Run, error) {
+	var out board.Run
+	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
+		r, err := scanRun(tx.queryRowContext(ctx, `SELECT `+runColumns+` FROM runs
+			WHERE ticket_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1`, t.ID))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return board.Errorf(board.ECONFLICT, "ticket %s has never run; there is nothing to stop", ref)
+		case err != nil:
+			return err
+		case r.Status != board.RunRunning:
+			return board.Errorf(board.ECONFLICT, "ticket %s has no running run to stop: its last run finished as %s", ref, r.Status)
+		}
+		out = r
+		res, err := tx.exec(`UPDATE runs SET stop_requested_at = ?, stop_requested_by = ?
+			WHERE id = ? AND stop_requested_at IS NULL`, tx.nowMs(), by, r.ID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil // already asked
+		}
+		return tx.event(board.EventRunStopRequested, r.ProjectID, r.TicketID, board.Human,
+			map[string]any{"ref": ref.String(), "runId": r.ID, "by": by})
+	})
+	return result(out, wrap(err, "stop the run of %s", ref))
+}
+
+// RunControl returns what the process running run id polls: its status,
+// whether a stop was asked for, and when the newest unresolved human
+// comment on its ticket was posted. It reads one run by its primary key
+// and one ticket by its: cheap enough to poll twice a second per run.
+func (db *DB) RunControl(ctx context.Context, id string) (board.RunControl, error) {
+	c, err := one(ctx, db, func(s scanner) (board.RunControl, error) {
+		var c board.RunControl
+		err := s.Scan(&c.Status, msPtr{&c.StopRequestedAt}, &c.StopRequestedBy, ms{&c.LastHumanComment})
+		return c, err
+	}, func() error { return board.Errorf(board.ENOTFOUND, "run %q not found", id) },
+		`SELECT runs.status, runs.stop_requested_at, runs.stop_requested_by, tickets.last_human_comment_at
+		FROM runs JOIN tickets ON tickets.id = runs.ticket_id WHERE runs.id = ?`, id)
+	return result(c, wrap(err, "read the control of run %s", id))
 }

@@ -2,8 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -23,51 +21,23 @@ const scheduleFrom = ` FROM schedules s JOIN projects p ON p.id = s.project_id
 
 func scanSchedule(r scanner) (board.Schedule, error) {
 	var s board.Schedule
-	var anchor, created, updated int64
-	var next sql.NullInt64
-	err := r.Scan(&s.ID, &s.ProjectSlug, &s.Name, &s.Kind, &s.Expr, &s.TimeZone, &anchor, &s.Title, &s.Description,
-		jsonList{&s.Criteria}, &s.Priority, &s.StartState, &s.PreCheck, &s.Overlap, &s.Paused, &next, &s.Failures,
-		&s.LastError, &s.LastTicket, &s.LastTicketState, &s.CreatedBy, &created, &updated)
-	if err != nil {
-		return s, err
-	}
-	if anchor != 0 {
-		s.Anchor = fromMillis(anchor)
-	}
-	if next.Valid {
-		s.NextFire = fromMillis(next.Int64)
-	}
+	err := r.Scan(&s.ID, &s.ProjectSlug, &s.Name, &s.Kind, &s.Expr, &s.TimeZone, msOrZero{&s.Anchor}, &s.Title, &s.Description,
+		jsonList{&s.Criteria}, &s.Priority, &s.StartState, &s.PreCheck, &s.Overlap, &s.Paused, ms{&s.NextFire}, &s.Failures,
+		&s.LastError, &s.LastTicket, &s.LastTicketState, &s.CreatedBy, ms{&s.CreatedAt}, ms{&s.UpdatedAt})
 	if s.Criteria == nil {
 		s.Criteria = []string{}
 	}
-	s.CreatedAt, s.UpdatedAt = fromMillis(created), fromMillis(updated)
-	return s, nil
-}
-
-// nextFire stores a zero time as NULL: never again.
-func nextFire(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t.UnixMilli()
-}
-
-func anchorMs(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
+	return s, err
 }
 
 // getSchedule reads one schedule by project slug and name.
 func getSchedule(ctx context.Context, q queryer, slug, name string) (board.Schedule, error) {
-	s, err := scanSchedule(q.queryRowContext(ctx, `SELECT `+scheduleColumns+scheduleFrom+` WHERE p.slug = ? AND s.name = ?`, slug, name))
-	if errors.Is(err, sql.ErrNoRows) {
+	s, err := one(ctx, q, scanSchedule, func() error {
 		if _, err := getProject(ctx, q, slug); err != nil {
-			return board.Schedule{}, err
+			return err
 		}
-		return board.Schedule{}, board.Errorf(board.ENOTFOUND, "no schedule %q in project %s; 'bonsai schedule list %s' shows them", name, slug, slug)
-	}
+		return board.Errorf(board.ENOTFOUND, "no schedule %q in project %s; 'bonsai schedule list %s' shows them", name, slug, slug)
+	}, `SELECT `+scheduleColumns+scheduleFrom+` WHERE p.slug = ? AND s.name = ?`, slug, name)
 	return result(s, wrap(err, "read schedule %s/%s", slug, name))
 }
 
@@ -93,8 +63,8 @@ func normalSchedule(s board.Schedule) board.Schedule {
 
 // CreateSchedule validates s and stores it with an ID.
 func (db *DB) CreateSchedule(ctx context.Context, s board.Schedule, actor board.Actor) (board.Schedule, error) {
-	if !actor.Valid() {
-		return board.Schedule{}, board.Errorf(board.EINVALID, "unknown actor %q", actor)
+	if err := checkActor(actor); err != nil {
+		return board.Schedule{}, err
 	}
 	s = normalSchedule(s)
 	if err := s.Validate(); err != nil {
@@ -105,20 +75,18 @@ func (db *DB) CreateSchedule(ctx context.Context, s board.Schedule, actor board.
 		if err != nil {
 			return err
 		}
-		var exists bool
-		if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM schedules WHERE project_id = ? AND name = ?)`, p.ID, s.Name).Scan(&exists); err != nil {
+		err = tx.expect(false, board.Errorf(board.ECONFLICT, "project %s already has a schedule %q; pick another name or edit it with 'bonsai schedule edit %s %s'", p.Slug, s.Name, p.Slug, s.Name),
+			`SELECT 1 FROM schedules WHERE project_id = ? AND name = ?`, p.ID, s.Name)
+		if err != nil {
 			return err
-		}
-		if exists {
-			return board.Errorf(board.ECONFLICT, "project %s already has a schedule %q; pick another name or edit it with 'bonsai schedule edit %s %s'", p.Slug, s.Name, p.Slug, s.Name)
 		}
 		s.ID, s.CreatedBy, s.CreatedAt, s.UpdatedAt = db.newID(), actor, tx.now, tx.now
 		_, err = tx.exec(`INSERT INTO schedules (id, project_id, name, kind, expr, timezone, anchor, title, description,
 			criteria, priority, start_state, pre_check, overlap, paused, next_fire, created_by, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			s.ID, p.ID, s.Name, s.Kind, s.Expr, s.TimeZone, anchorMs(s.Anchor), s.Title, s.Description,
+			s.ID, p.ID, s.Name, s.Kind, s.Expr, s.TimeZone, zeroOr0(s.Anchor), s.Title, s.Description,
 			jsonList{&s.Criteria}, s.Priority, string(s.StartState), s.PreCheck, string(s.Overlap), s.Paused,
-			nextFire(s.NextFire), string(actor), tx.nowMs(), tx.nowMs())
+			zeroOrNull(s.NextFire), string(actor), tx.nowMs(), tx.nowMs())
 		if err != nil {
 			return err
 		}
@@ -172,8 +140,8 @@ func (db *DB) UpdateSchedule(ctx context.Context, projectSlug, name string, u bo
 		_, err = tx.exec(`UPDATE schedules SET kind = ?, expr = ?, timezone = ?, anchor = ?, title = ?, description = ?,
 			criteria = ?, priority = ?, start_state = ?, pre_check = ?, overlap = ?, paused = ?, next_fire = ?,
 			failures = 0, last_error = '', updated_at = ? WHERE id = ?`,
-			s.Kind, s.Expr, s.TimeZone, anchorMs(s.Anchor), s.Title, s.Description, jsonList{&s.Criteria}, s.Priority,
-			string(s.StartState), s.PreCheck, string(s.Overlap), s.Paused, nextFire(s.NextFire), tx.nowMs(), s.ID)
+			s.Kind, s.Expr, s.TimeZone, zeroOr0(s.Anchor), s.Title, s.Description, jsonList{&s.Criteria}, s.Priority,
+			string(s.StartState), s.PreCheck, string(s.Overlap), s.Paused, zeroOrNull(s.NextFire), tx.nowMs(), s.ID)
 		if err != nil {
 			return err
 		}
@@ -246,7 +214,7 @@ func (db *DB) FireSchedule(ctx context.Context, f board.Fire) (board.Firing, err
 		}
 		_, err := tx.exec(`UPDATE schedules SET next_fire = ?, failures = 0, last_error = '',
 			last_ticket_id = CASE WHEN ? = '' THEN last_ticket_id ELSE ? END WHERE id = ?`,
-			nextFire(f.Next), ticketID, ticketID, s.ID)
+			zeroOrNull(f.Next), ticketID, ticketID, s.ID)
 		if err != nil {
 			return err
 		}
@@ -266,7 +234,7 @@ func (db *DB) FailSchedule(ctx context.Context, f board.Fire) (board.Firing, err
 	f.Outcome = board.FiringFailed
 	return db.fire(ctx, f, func(tx *tx, s board.Schedule, fr *board.Firing) error {
 		_, err := tx.exec(`UPDATE schedules SET next_fire = ?, failures = failures + 1, last_error = ? WHERE id = ?`,
-			nextFire(f.Next), f.Detail, s.ID)
+			zeroOrNull(f.Next), f.Detail, s.ID)
 		if err != nil {
 			return err
 		}
@@ -284,10 +252,8 @@ func (db *DB) FailSchedule(ctx context.Context, f board.Fire) (board.Firing, err
 func (db *DB) fire(ctx context.Context, f board.Fire, write func(tx *tx, s board.Schedule, fr *board.Firing) error) (board.Firing, error) {
 	fr := board.Firing{ScheduleID: f.ScheduleID, DueAt: fromMillis(f.DueAt.UnixMilli()), Outcome: f.Outcome, Detail: f.Detail}
 	err := db.write(ctx, func(tx *tx) error {
-		s, err := scanSchedule(tx.queryRow(`SELECT `+scheduleColumns+scheduleFrom+` WHERE s.id = ?`, f.ScheduleID))
-		if errors.Is(err, sql.ErrNoRows) {
-			return board.Errorf(board.ENOTFOUND, "schedule with id %q not found", f.ScheduleID)
-		}
+		s, err := one(ctx, tx, scanSchedule, func() error { return board.Errorf(board.ENOTFOUND, "schedule with id %q not found", f.ScheduleID) },
+			`SELECT `+scheduleColumns+scheduleFrom+` WHERE s.id = ?`, f.ScheduleID)
 		if err != nil {
 			return err
 		}
@@ -325,8 +291,6 @@ func (db *DB) Firings(ctx context.Context, projectSlug, name string, limit int) 
 
 func scanFiring(s scanner) (board.Firing, error) {
 	var fr board.Firing
-	var due, fired int64
-	err := s.Scan(&fr.ID, &fr.ScheduleID, &due, &fired, &fr.Outcome, &fr.Ticket, &fr.Detail)
-	fr.DueAt, fr.FiredAt = fromMillis(due), fromMillis(fired)
+	err := s.Scan(&fr.ID, &fr.ScheduleID, ms{&fr.DueAt}, ms{&fr.FiredAt}, &fr.Outcome, &fr.Ticket, &fr.Detail)
 	return fr, err
 }

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -83,19 +82,13 @@ func (db *DB) landedTickets(ctx context.Context, projectID string, since int64) 
 
 func scanLanded(s scanner) (store.LandedTicket, error) {
 	var lt store.LandedTicket
-	var landed int64
-	var first sql.NullInt64
 	var ran string
-	err := s.Scan(&lt.ProjectSlug, &lt.Number, &lt.Title, &landed, &first, &lt.Runs,
+	err := s.Scan(&lt.ProjectSlug, &lt.Number, &lt.Title, ms{&lt.LandedAt}, ms{&lt.FirstRunAt}, &lt.Runs,
 		&lt.InputTokens, &lt.OutputTokens, &lt.CacheReadTokens, &lt.CacheWriteTokens, &lt.ReasoningTokens, &lt.CostUSD,
 		&lt.Turns, &ran, &lt.Returns, &lt.Questions)
 	// A model id has no spaces; the engine's name follows the last one.
 	if i := strings.LastIndexByte(ran, ' '); i >= 0 {
 		lt.Model, lt.Engine = ran[:i], ran[i+1:]
-	}
-	lt.LandedAt = fromMillis(landed)
-	if first.Valid {
-		lt.FirstRunAt = fromMillis(first.Int64)
 	}
 	return lt, err
 }
@@ -138,9 +131,7 @@ func (db *DB) runEndings(ctx context.Context, projectID string, since int64) ([]
 
 func scanEnding(s scanner) (store.RunEnding, error) {
 	var e store.RunEnding
-	var last int64
-	err := s.Scan(&e.ProjectSlug, &e.Status, &e.Error, &e.Runs, &last)
-	e.Last = fromMillis(last)
+	err := s.Scan(&e.ProjectSlug, &e.Status, &e.Error, &e.Runs, ms{&e.Last})
 	return e, err
 }
 
@@ -160,4 +151,25 @@ func runsWhere(since int64, projectID string, more ...string) (string, []any) {
 		return "", args
 	}
 	return "WHERE " + strings.Join(conds, " AND "), args
+}
+
+// Spend sums the tokens and cost of the project's runs (or, for an empty
+// slug, every run) started at or after since. It reads one range of the
+// runs_project (or runs_started) index.
+func (db *DB) Spend(ctx context.Context, projectSlug string, since time.Time) (store.Spend, error) {
+	q := `SELECT count(*), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0),
+		coalesce(sum(cache_read_tokens), 0), coalesce(sum(cache_write_tokens), 0), coalesce(sum(cost_usd), 0)
+		FROM runs WHERE started_at >= ?`
+	args := []any{since.UnixMilli()}
+	if projectSlug != "" {
+		p, err := getProject(ctx, db, projectSlug)
+		if err != nil {
+			return store.Spend{}, err
+		}
+		q, args = q+` AND project_id = ?`, append(args, p.ID)
+	}
+	var s store.Spend
+	err := db.queryRowContext(ctx, q, args...).
+		Scan(&s.Runs, &s.InputTokens, &s.OutputTokens, &s.CacheReadTokens, &s.CacheWriteTokens, &s.CostUSD)
+	return result(s, wrap(err, "sum the spend since %s", since.Format(time.RFC3339)))
 }

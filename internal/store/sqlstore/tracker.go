@@ -2,9 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -17,18 +14,9 @@ func (db *DB) TrackerSync(ctx context.Context, projectSlug string) (board.Tracke
 		return board.TrackerSync{}, err
 	}
 	s := board.TrackerSync{ProjectSlug: p.Slug}
-	var at int64
-	var kind string
 	err = db.queryRowContext(ctx, `SELECT tracker, query, validator, error, failures, updated_at FROM tracker_syncs WHERE project_id = ?`, p.ID).
-		Scan(&kind, &s.Query, &s.Validator, &s.Error, &s.Failures, &at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return s, nil
-	}
-	if err != nil {
-		return board.TrackerSync{}, fmt.Errorf("read the tracker sync of %s: %w", projectSlug, err)
-	}
-	s.Tracker, s.UpdatedAt = board.TrackerKind(kind), fromMillis(at)
-	return s, nil
+		Scan(&s.Tracker, &s.Query, &s.Validator, &s.Error, &s.Failures, ms{&s.UpdatedAt})
+	return result(s, wrap(absent(err), "read the tracker sync of %s", projectSlug))
 }
 
 // SaveTrackerSync stores a project's tracker sync state.
@@ -54,7 +42,7 @@ func (db *DB) SaveTrackerSync(ctx context.Context, s board.TrackerSync) (board.T
 // CreateLinkedTicket creates a ticket for a tracker issue and links them,
 // in one transaction.
 func (db *DB) CreateLinkedTicket(ctx context.Context, t board.Ticket, l board.IssueLink) (board.Ticket, board.IssueLink, error) {
-	t, err := board.NewTicket(t)
+	t, criteria, err := newTicket(t)
 	if err != nil {
 		return board.Ticket{}, board.IssueLink{}, err
 	}
@@ -62,19 +50,12 @@ func (db *DB) CreateLinkedTicket(ctx context.Context, t board.Ticket, l board.Is
 	if err := l.Validate(); err != nil {
 		return board.Ticket{}, board.IssueLink{}, err
 	}
-	criteria, err := encodeCriteria(t.Criteria)
-	if err != nil {
-		return board.Ticket{}, board.IssueLink{}, err
-	}
 	err = db.write(ctx, func(tx *tx) error {
-		var linked bool
-		err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM issue_links l JOIN projects p ON p.id = l.project_id
-			WHERE p.slug = ? AND l.tracker = ? AND l.issue_id = ?)`, t.ProjectSlug, string(l.Tracker), l.IssueID).Scan(&linked)
+		linked := board.Errorf(board.ECONFLICT, "%s issue %s is already linked to a ticket of %s", l.Tracker, l.IssueRef, t.ProjectSlug)
+		err := tx.expect(false, linked, `SELECT 1 FROM issue_links l JOIN projects p ON p.id = l.project_id
+			WHERE p.slug = ? AND l.tracker = ? AND l.issue_id = ?`, t.ProjectSlug, string(l.Tracker), l.IssueID)
 		if err != nil {
 			return err
-		}
-		if linked {
-			return board.Errorf(board.ECONFLICT, "%s issue %s is already linked to a ticket of %s", l.Tracker, l.IssueRef, t.ProjectSlug)
 		}
 		if err := db.insertTicket(tx, &t, criteria, board.System); err != nil {
 			return err
@@ -85,7 +66,7 @@ func (db *DB) CreateLinkedTicket(ctx context.Context, t board.Ticket, l board.Is
 			t.ID, t.ProjectID, string(l.Tracker), l.IssueID, l.IssueRef, l.URL, l.Cursor, l.Seen, string(l.Mirrored), string(l.Status),
 			tx.nowMs(), tx.nowMs())
 		if err != nil && db.conflict(err) {
-			return board.Errorf(board.ECONFLICT, "%s issue %s is already linked to a ticket of %s", l.Tracker, l.IssueRef, t.ProjectSlug)
+			return linked
 		}
 		return err
 	})
@@ -102,11 +83,8 @@ const linkFrom = ` FROM issue_links l JOIN tickets t ON t.id = l.ticket_id JOIN 
 
 func scanLink(s scanner) (board.IssueLink, error) {
 	var l board.IssueLink
-	var kind, mirrored, status string
-	var since, at int64
-	err := s.Scan(&l.Ref.Project, &l.Ref.Number, &kind, &l.IssueID, &l.IssueRef, &l.URL, &l.Cursor, &l.Seen, &mirrored, &status, &since, &at)
-	l.Tracker, l.Mirrored, l.Status = board.TrackerKind(kind), board.State(mirrored), board.IssueStatus(status)
-	l.Since, l.UpdatedAt = fromMillis(since), fromMillis(at)
+	err := s.Scan(&l.Ref.Project, &l.Ref.Number, &l.Tracker, &l.IssueID, &l.IssueRef, &l.URL, &l.Cursor, &l.Seen, &l.Mirrored,
+		&l.Status, ms{&l.Since}, ms{&l.UpdatedAt})
 	return l, err
 }
 
@@ -128,10 +106,8 @@ func getLink(ctx context.Context, q queryer, ref board.Ref) (board.IssueLink, er
 	if _, err := getTicket(ctx, q, ref); err != nil {
 		return board.IssueLink{}, err
 	}
-	l, err := scanLink(q.queryRowContext(ctx, `SELECT `+linkColumns+linkFrom+` WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number))
-	if errors.Is(err, sql.ErrNoRows) {
-		return board.IssueLink{}, board.Errorf(board.ENOTFOUND, "%s has no tracker issue", ref)
-	}
+	l, err := one(ctx, q, scanLink, func() error { return board.Errorf(board.ENOTFOUND, "%s has no tracker issue", ref) },
+		`SELECT `+linkColumns+linkFrom+` WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number)
 	return result(l, wrap(err, "read the issue link of %s", ref))
 }
 
@@ -179,14 +155,11 @@ func (db *DB) DeliverIssueComment(ctx context.Context, ref board.Ref, c board.Co
 // claimIssueComment records a comment crossing between a ticket and its
 // issue; one recorded before (either id, for a posted one) is ECONFLICT.
 func (tx *tx) claimIssueComment(ticketID, direction, externalID, commentID string) error {
-	var n int
-	err := tx.queryRow(`SELECT count(*) FROM issue_comments WHERE ticket_id = ? AND direction = ? AND
-		(external_id = ? OR (comment_id = ? AND comment_id <> ''))`, ticketID, direction, externalID, commentID).Scan(&n)
+	err := tx.expect(false, board.Errorf(board.ECONFLICT, "comment %s already crossed (%s)", externalID+commentID, direction),
+		`SELECT 1 FROM issue_comments WHERE ticket_id = ? AND direction = ? AND
+		(external_id = ? OR (comment_id = ? AND comment_id <> ''))`, ticketID, direction, externalID, commentID)
 	if err != nil {
 		return err
-	}
-	if n > 0 {
-		return board.Errorf(board.ECONFLICT, "comment %s already crossed (%s)", externalID+commentID, direction)
 	}
 	_, err = tx.exec(`INSERT INTO issue_comments (ticket_id, direction, external_id, comment_id, created_at) VALUES (?, ?, ?, ?, ?)`,
 		ticketID, direction, externalID, commentID, tx.nowMs())
@@ -202,14 +175,12 @@ func (db *DB) RecordPostedComment(ctx context.Context, ref board.Ref, commentID,
 		return board.Errorf(board.EINVALID, "a posted comment needs the ticket's comment id and the tracker's")
 	}
 	return wrap(db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
-		mine := strings.HasPrefix(commentID, board.PostedPlanPrefix) // a plan is not a comment
-		if !mine {
-			if err := tx.queryRow(`SELECT EXISTS (SELECT 1 FROM comments WHERE id = ? AND ticket_id = ?)`, commentID, t.ID).Scan(&mine); err != nil {
+		if !strings.HasPrefix(commentID, board.PostedPlanPrefix) { // a plan is not a comment
+			err := tx.expect(true, board.Errorf(board.ENOTFOUND, "comment %s of %s not found", commentID, ref),
+				`SELECT 1 FROM comments WHERE id = ? AND ticket_id = ?`, commentID, t.ID)
+			if err != nil {
 				return err
 			}
-		}
-		if !mine {
-			return board.Errorf(board.ENOTFOUND, "comment %s of %s not found", commentID, ref)
 		}
 		return tx.claimIssueComment(t.ID, "out", externalID, commentID)
 	}), "record comment %s of %s as posted", commentID, ref)
@@ -221,18 +192,53 @@ func (db *DB) PostedComments(ctx context.Context, ref board.Ref) (map[string]str
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.queryContext(ctx, `SELECT comment_id, external_id FROM issue_comments WHERE ticket_id = ? AND direction = 'out'`, t.ID)
-	if err != nil {
-		return nil, fmt.Errorf("list the posted comments of %s: %w", ref, err)
-	}
-	defer rows.Close()
 	out := map[string]string{}
-	for rows.Next() {
+	err = each(ctx, db, func(s scanner) error {
 		var c, e string
-		if err := rows.Scan(&c, &e); err != nil {
-			return nil, fmt.Errorf("list the posted comments of %s: %w", ref, err)
-		}
+		err := s.Scan(&c, &e)
 		out[c] = e
+		return err
+	}, `SELECT comment_id, external_id FROM issue_comments WHERE ticket_id = ? AND direction = 'out'`, t.ID)
+	return result(out, wrap(err, "list the posted comments of %s", ref))
+}
+
+// TrackerLimit returns a project's tracker rate limit.
+func (db *DB) TrackerLimit(ctx context.Context, projectSlug string) (board.TrackerLimit, error) {
+	p, err := getProject(ctx, db, projectSlug)
+	if err != nil {
+		return board.TrackerLimit{}, err
 	}
-	return out, rows.Err()
+	l := board.TrackerLimit{ProjectSlug: p.Slug}
+	err = db.queryRowContext(ctx, `SELECT tracker, limited_until, detail, login, token_sum, updated_at FROM tracker_limits
+		WHERE project_id = ?`, p.ID).Scan(&l.Tracker, msOrZero{&l.Until}, &l.Detail, &l.Login, &l.TokenSum, ms{&l.UpdatedAt})
+	return result(l, wrap(absent(err), "read the tracker limit of %s", projectSlug))
+}
+
+// SaveTrackerLimit stores or removes a project's tracker rate limit.
+func (db *DB) SaveTrackerLimit(ctx context.Context, l board.TrackerLimit) (board.TrackerLimit, error) {
+	err := db.inTx(ctx, false, func(tx *tx) error {
+		p, err := getProject(ctx, tx, l.ProjectSlug)
+		if err != nil {
+			return err
+		}
+		if l.Until.IsZero() && l.Login == "" && l.TokenSum == "" {
+			l = board.TrackerLimit{ProjectSlug: p.Slug}
+			_, err = tx.exec(`DELETE FROM tracker_limits WHERE project_id = ?`, p.ID)
+			return err
+		}
+		if !l.Until.IsZero() {
+			l.Until = fromMillis(l.Until.UnixMilli())
+		}
+		l.ProjectSlug, l.Detail, l.UpdatedAt = p.Slug, clip(l.Detail, board.MaxDeliveryDetail), tx.now
+		_, err = tx.exec(`INSERT INTO tracker_limits (project_id, tracker, limited_until, detail, login, token_sum, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id) DO UPDATE SET tracker = excluded.tracker,
+			limited_until = excluded.limited_until, detail = excluded.detail, login = excluded.login, token_sum = excluded.token_sum,
+			updated_at = excluded.updated_at`,
+			p.ID, string(l.Tracker), zeroOr0(l.Until), l.Detail, l.Login, l.TokenSum, tx.nowMs())
+		return err
+	})
+	if err != nil {
+		return board.TrackerLimit{}, wrap(err, "save the tracker limit of %s", l.ProjectSlug)
+	}
+	return l, nil
 }

@@ -12,12 +12,7 @@ import (
 
 // ticketExists reports an unknown ticket ID as ENOTFOUND.
 func ticketExists(tx *tx, ticketID string) error {
-	var one int
-	err := tx.queryRow(`SELECT 1 FROM tickets WHERE id = ?`, ticketID).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return board.Errorf(board.ENOTFOUND, "no ticket with id %q", ticketID)
-	}
-	return err
+	return tx.expect(true, board.Errorf(board.ENOTFOUND, "no ticket with id %q", ticketID), `SELECT 1 FROM tickets WHERE id = ?`, ticketID)
 }
 
 // AppendTranscript appends lines to a ticket's transcript; see

@@ -142,3 +142,27 @@ func nullString(b []byte) any {
 func (db *DB) WriteSQL(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return db.write(ctx, func(t *tx) error { return fn(t.sqlTx) })
 }
+
+// DefaultEvents is how many events Events returns for a limit of 0.
+const DefaultEvents = 100
+
+// Events returns up to limit events with an ID greater than afterID, oldest
+// first; a limit of 0 or less means DefaultEvents.
+func (db *DB) Events(ctx context.Context, afterID int64, limit int) ([]board.Event, error) {
+	if limit <= 0 {
+		limit = DefaultEvents
+	}
+	es, err := list(ctx, db, scanEvent, `SELECT id, type, project_id, ticket_id, actor, data, created_at
+		FROM events WHERE id > ? ORDER BY id LIMIT ?`, afterID, limit)
+	return result(es, wrap(err, "list events"))
+}
+
+func scanEvent(s scanner) (board.Event, error) {
+	var e board.Event
+	var data sql.NullString
+	err := s.Scan(&e.ID, &e.Type, &e.ProjectID, &e.TicketID, &e.Actor, &data, ms{&e.CreatedAt})
+	if data.Valid {
+		e.Data = json.RawMessage(data.String)
+	}
+	return e, err
+}
