@@ -15,8 +15,11 @@ const hookMark = "# Installed by Bonsai: names the model on the agent's commits.
 // adds a "Co-authored-by: <model> <agent email>" trailer to every commit
 // made in its worktrees, so that history shows which model wrote a commit
 // (docs/landing.md, "Commit identity"). The heartbeat calls it before each
-// run with the run's model; one agent works a project at a time. The
-// clone's hooks are read-only in the sandbox. A commit-msg hook that is
+// run with the run's model; the hook is one per clone, so while several
+// agents of a project run at once with different models (--max-agents,
+// best of N) it names the model of the run started last (a known gap in
+// docs/security.md; the run records name the right one). The clone's
+// hooks are read-only in the sandbox. A commit-msg hook that is
 // not Bonsai's is left alone (and no trailer is added); an empty model
 // removes Bonsai's hook.
 func (p *Provider) NameModel(slug, model string) error {
