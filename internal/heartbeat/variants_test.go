@@ -131,6 +131,12 @@ func TestBeat_VariantsBestOfThree(t *testing.T) {
 	if l, err := e.db.Landing(ctx, tk.Ref()); err != nil || l.Commit != r.Landing.Commit {
 		t.Errorf("landing of %s = %+v, %v; want variant 2's %s", tk.Ref(), l, err, r.Landing.Commit)
 	}
+	// The work lands as the ticket compared, not as the variant's own
+	// ticket: history names demo#1 and says which variant it was.
+	msg := gittest.Run(t, p.Repo, "log", "-1", "--format=%B", r.Landing.Commit)
+	if !strings.HasPrefix(msg, fmt.Sprintf("Greet (%s)", tk.Ref())) || !strings.Contains(msg, "Variant: "+vs[1].Ref.String()) {
+		t.Errorf("the landed commit's message is %q: want the ticket's title and reference, and the variant named", msg)
+	}
 	after, _ := e.db.Variants(ctx, tk.Ref())
 	left := strings.Fields(gittest.Run(t, clone, "for-each-ref", "--format=%(refname:short)", "refs/heads/bonsai/"))
 	if len(left) != 1 || left[0] != e.get(vs[1].Ref).Branch {

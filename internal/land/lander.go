@@ -70,6 +70,9 @@ type Approval struct {
 	Person Person
 	// Note is what they said with it; empty for nothing.
 	Note string
+	// compared, when set, is the ticket a variant was run for: the
+	// variant's work lands under its title and reference.
+	compared *board.Ticket
 }
 
 func (a Approval) by() string {
@@ -188,11 +191,11 @@ func (l *Lander) landTicket(ctx context.Context, a Approval, again bool) (Result
 	case rec.Mode == board.LandNone:
 		how = noneText(p, t)
 	case rec.Mode == board.LandPR:
-		commit, err = l.mergePR(ctx, p, t, rec, rv, a.Person)
+		commit, err = l.mergePR(ctx, p, t, rec, rv, a)
 		how = "its pull request was merged"
 	default:
 		var ld workspace.Landed
-		ld, err = l.merge(ctx, p, t, rv, a.Person)
+		ld, err = l.merge(ctx, p, t, rv, a)
 		commit = ld.Commit
 		how = mergeText(p, ld)
 	}
@@ -240,22 +243,33 @@ func (l *Lander) landTicket(ctx context.Context, a Approval, again bool) (Result
 }
 
 // merge lands the merge mode through Git: exactly the reviewed commit.
-func (l *Lander) merge(ctx context.Context, p board.Project, t board.Ticket, rv board.Review, person Person) (workspace.Landed, error) {
+func (l *Lander) merge(ctx context.Context, p board.Project, t board.Ticket, rv board.Review, a Approval) (workspace.Landed, error) {
 	if l.opts.Git == nil {
 		return workspace.Landed{}, noGit(t)
 	}
 	return l.opts.Git.Land(ctx, p, workspace.LandRequest{Number: t.Number, Branch: t.Branch, Tip: rv.Tip, Style: p.Agent.LandStyle,
-		Message: CommitMessage(t, person, l.coAuthors(ctx, p, rv)...).String(), Person: workspace.Identity(person)})
+		Message: l.message(ctx, a, p, t, rv).String(), Person: workspace.Identity(a.Person)})
+}
+
+// message is the commit message ticket t lands with; a variant lands as
+// the ticket it was run for, naming itself in a "Variant:" trailer.
+func (l *Lander) message(ctx context.Context, a Approval, p board.Project, t board.Ticket, rv board.Review) Message {
+	if a.compared == nil {
+		return CommitMessage(t, a.Person, l.coAuthors(ctx, p, rv)...)
+	}
+	m := CommitMessage(*a.compared, a.Person, l.coAuthors(ctx, p, rv)...)
+	m.Body += "\nVariant: " + t.Ref().String()
+	return m
 }
 
 // mergePR lands the pr mode through PullRequests.
-func (l *Lander) mergePR(ctx context.Context, p board.Project, t board.Ticket, rec board.Landing, rv board.Review, person Person) (string, error) {
+func (l *Lander) mergePR(ctx context.Context, p board.Project, t board.Ticket, rec board.Landing, rv board.Review, a Approval) (string, error) {
 	if l.opts.PullRequests == nil {
 		return "", &Failure{Cause: "the project lands through pull requests, which this build of Bonsai cannot merge",
 			Fix: fmt.Sprintf("merge the pull request on the forge, or land by merging: `bonsai project edit %s --land merge`, then `bonsai ticket land %s`", p.Slug, t.Ref())}
 	}
 	m, err := l.opts.PullRequests.Merge(ctx, MergeRequest{Project: p, Ticket: t, Landing: rec, Reviewed: rv.Tip,
-		Message: CommitMessage(t, person, l.coAuthors(ctx, p, rv)...), Approver: person})
+		Message: l.message(ctx, a, p, t, rv), Approver: a.Person})
 	return m.Commit, err
 }
 

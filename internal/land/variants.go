@@ -69,6 +69,11 @@ func (l *Lander) landVariant(ctx context.Context, a Approval, again bool, vs []b
 	if v.State != board.VariantRunning {
 		return Result{}, board.Errorf(board.EREFUSED, "variant %d of %s is %s: %s", v.Number, v.Ticket, v.State, v.Reason)
 	}
+	compared, err := l.opts.Store.Ticket(ctx, v.Ticket)
+	if err != nil {
+		return Result{}, err
+	}
+	a.compared = &compared
 	res, err := l.landTicket(ctx, a, again)
 	if err != nil || res.Outcome != Landed {
 		return res, err
