@@ -35,26 +35,7 @@ func (g policyBoard) wantLinked(links map[policyLink]bool) map[string]board.Pick
 			waiting[l.other] = true
 		}
 	}
-	out := map[string]board.Pick{}
-	for _, p := range g.projects {
-		if !p.Active {
-			continue
-		}
-		var cands []board.Candidate
-		for _, t := range g.tickets[p.ID] {
-			c := board.Candidate{Ticket: t, Waiting: waiting[t.ID]}
-			for _, cm := range g.comments[t.ID] {
-				if cm.AuthorType == board.Human && !cm.Resolved && cm.CreatedAt.After(c.LastHumanComment) {
-					c.LastHumanComment = cm.CreatedAt
-				}
-			}
-			cands = append(cands, c)
-		}
-		if pk, ok := board.PickTicket(cands, p.Agent.TakeBacklog); ok {
-			out[p.Slug] = pk
-		}
-	}
-	return out
+	return g.wantWaiting(waiting)
 }
 
 // TestPick_AgreesWithPolicyOverLinks compares Pick with board.PickTicket

@@ -55,7 +55,11 @@ func genPolicyBoard(r *rand.Rand, n int) policyBoard {
 }
 
 // want is board.PickTicket's answer for each active project, by slug.
-func (g policyBoard) want() map[string]board.Pick {
+func (g policyBoard) want() map[string]board.Pick { return g.wantWaiting(nil) }
+
+// wantWaiting is want with the tickets in waiting waiting (a blocker or
+// a sub-ticket not DONE).
+func (g policyBoard) wantWaiting(waiting map[string]bool) map[string]board.Pick {
 	out := map[string]board.Pick{}
 	for _, p := range g.projects {
 		if !p.Active {
@@ -63,7 +67,7 @@ func (g policyBoard) want() map[string]board.Pick {
 		}
 		var cands []board.Candidate
 		for _, t := range g.tickets[p.ID] {
-			c := board.Candidate{Ticket: t}
+			c := board.Candidate{Ticket: t, Waiting: waiting[t.ID]}
 			for _, cm := range g.comments[t.ID] {
 				if cm.AuthorType == board.Human && !cm.Resolved && cm.CreatedAt.After(c.LastHumanComment) {
 					c.LastHumanComment = cm.CreatedAt

@@ -76,27 +76,7 @@ func linkBoards(ctx context.Context, t *testing.T, db *DB, r *rand.Rand, gs []ge
 // wantWithLinks is genBoard.want with the links: a ticket whose blocker or
 // sub-ticket is not DONE waits.
 func (g genBoard) wantWithLinks(links map[genLink]bool) []board.Pick {
-	waiting := waitingOf([]genBoard{g}, links)
-	picks := []board.Pick{}
-	for _, p := range g.projects {
-		if !p.Active {
-			continue
-		}
-		var cands []board.Candidate
-		for _, tk := range g.tickets[p.ID] {
-			c := board.Candidate{Ticket: tk, Waiting: waiting[tk.ID]}
-			for _, cm := range g.comments[tk.ID] {
-				if cm.AuthorType == board.Human && !cm.Resolved && cm.CreatedAt.After(c.LastHumanComment) {
-					c.LastHumanComment = cm.CreatedAt
-				}
-			}
-			cands = append(cands, c)
-		}
-		if pick, ok := board.PickTicket(cands, p.Agent.TakeBacklog); ok {
-			picks = append(picks, pick)
-		}
-	}
-	return picks
+	return g.wantWaiting(waitingOf([]genBoard{g}, links))
 }
 
 // waitingOf returns the tickets of gs that wait: a blocker or a

@@ -216,7 +216,11 @@ func changeTickets(ctx context.Context, t *testing.T, db *DB, r *rand.Rand, gs [
 
 // want applies board.PickTicket to each active project of the board, as
 // generated, and returns the picks by project slug.
-func (g genBoard) want() []board.Pick {
+func (g genBoard) want() []board.Pick { return g.wantWaiting(nil) }
+
+// wantWaiting is want with the tickets in waiting waiting (a blocker or a
+// sub-ticket not DONE).
+func (g genBoard) wantWaiting(waiting map[string]bool) []board.Pick {
 	picks := []board.Pick{}
 	for _, p := range g.projects { // generated in slug order
 		if !p.Active {
@@ -224,7 +228,7 @@ func (g genBoard) want() []board.Pick {
 		}
 		var cands []board.Candidate
 		for _, tk := range g.tickets[p.ID] {
-			c := board.Candidate{Ticket: tk}
+			c := board.Candidate{Ticket: tk, Waiting: waiting[tk.ID]}
 			for _, cm := range g.comments[tk.ID] {
 				if cm.AuthorType == board.Human && !cm.Resolved && cm.CreatedAt.After(c.LastHumanComment) {
 					c.LastHumanComment = cm.CreatedAt
