@@ -70,15 +70,19 @@ func TestServe_BrowserStopAndRunNow(t *testing.T) {
 	// Run now: the beat starts at once and the page shows the agent running.
 	clickByID(t, browser, "run-now", 10*time.Second)
 	pollJS(t, browser, "the page shows the agent running with a Stop button",
-		`!!document.querySelector(".badge.running") && !!document.getElementById("stop-run")`, 15*time.Second)
+		`!!document.querySelector(".badge.running") && !!document.getElementById("stop-run")`, time.Minute)
 	started := filepath.Join(ta.env["BONSAI_DATA_DIR"], "worktrees", "demo", "1", "started")
-	waitFile(t, started)
+	if !fileAppears(started, time.Minute) {
+		beatOut, _ := os.ReadFile(filepath.Join(ta.env["BONSAI_DATA_DIR"], "logs", "run-now-demo-1.out"))
+		t.Fatalf("the agent's command never ran (%s never appeared)\nthe beat printed:\n%s\nserve printed:\n%s\nthe ticket:\n%s",
+			started, beatOut, out.String(), ta.run("ticket", "show", "demo#1"))
+	}
 
 	// Stop: the run ends as stopped and the command is killed.
 	clicked := time.Now()
 	clickByID(t, browser, "stop-run", 10*time.Second)
 	pollJS(t, browser, "the run shows as stopped",
-		`!document.getElementById("activity") && document.querySelector(".runs .run-status").textContent === "stopped"`, 10*time.Second)
+		`!document.getElementById("activity") && document.querySelector(".runs .run-status").textContent === "stopped"`, time.Minute)
 	t.Logf("Stop: %s from the click to the page showing the run stopped", time.Since(clicked).Round(time.Millisecond))
 	waitUnlocked(t, filepath.Join(ta.env["BONSAI_DATA_DIR"], "heartbeat.lock"))
 	var ee *exec.ExitError
@@ -87,25 +91,25 @@ func TestServe_BrowserStopAndRunNow(t *testing.T) {
 	}
 
 	// Run now again: the next run resumes the transcript and completes.
-	pollJS(t, browser, "Run now is offered again", `!!document.getElementById("run-now")`, 10*time.Second)
+	pollJS(t, browser, "Run now is offered again", `!!document.getElementById("run-now")`, 30*time.Second)
 	clickByID(t, browser, "run-now", 10*time.Second)
 	pollJS(t, browser, "the second run completes",
-		`document.querySelector(".runs .run-status").textContent === "completed"`, 20*time.Second)
+		`document.querySelector(".runs .run-status").textContent === "completed"`, time.Minute)
 	waitUnlocked(t, filepath.Join(ta.env["BONSAI_DATA_DIR"], "heartbeat.lock"))
 	cancel()
 	<-done
 }
 
-// waitFile waits until path exists.
-func waitFile(t *testing.T, path string) {
-	t.Helper()
-	for i := 0; i < 300; i++ {
+// fileAppears reports whether path exists within the given time.
+func fileAppears(path string, within time.Duration) bool {
+	for deadline := time.Now().Add(within); ; time.Sleep(50 * time.Millisecond) {
 		if _, err := os.Stat(path); err == nil {
-			return
+			return true
 		}
-		time.Sleep(50 * time.Millisecond)
+		if time.Now().After(deadline) {
+			return false
+		}
 	}
-	t.Fatalf("%s never appeared", path)
 }
 
 // waitUnlocked waits until no beat holds the heartbeat lock, so that the
