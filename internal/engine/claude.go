@@ -114,6 +114,13 @@ func (Claude) Command(in Invocation) (Command, error) {
 		// prompt), scheduled prompts or surveys: the ticket is the memory.
 		"CLAUDE_CODE_DISABLE_AUTO_MEMORY=1", "CLAUDE_CODE_DISABLE_CRON=1", "CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY=1",
 		"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1",
+		// Claude Code in print mode connects its MCP servers in the
+		// background (and, told to wait, waits 5 s), so on a busy machine
+		// its first request went out before the board's tools were there
+		// and the agent worked without its board. It waits for them now:
+		// the board server is on loopback, so the wait costs nothing
+		// unless the machine is that busy.
+		"MCP_CONNECTION_NONBLOCKING=0", "MCP_CONNECT_TIMEOUT_MS=120000", "MCP_TIMEOUT=120000",
 		// Claude Code thinks by default on the models that can; the
 		// ticket's level decides, with Bonsai's own budgets (0: none).
 		"MAX_THINKING_TOKENS="+strconv.Itoa(in.Thinking.ThinkingBudget()))

@@ -76,8 +76,16 @@ func (Codex) Command(in Invocation) (Command, error) {
 		env = append(env, codexKeyEnv+"="+in.Endpoint.Key)
 	}
 	if in.MCP.URL != "" {
+		// Codex starts its first turn without waiting for an MCP server
+		// unless it is required (and gives one 10 s): on a busy machine
+		// the agent would work without its board. Required, the run
+		// waits for it, up to two minutes, and ends with Codex's error if
+		// it never answers; it is on loopback, so the wait costs nothing
+		// unless the machine is that busy.
 		argv = append(argv, "-c", "mcp_servers."+in.MCP.Name+".url="+q(in.MCP.URL),
-			"-c", "mcp_servers."+in.MCP.Name+".bearer_token_env_var="+q(codexMCPTokenEnv))
+			"-c", "mcp_servers."+in.MCP.Name+".bearer_token_env_var="+q(codexMCPTokenEnv),
+			"-c", "mcp_servers."+in.MCP.Name+".required=true",
+			"-c", "mcp_servers."+in.MCP.Name+".startup_timeout_sec=120")
 		env = append(env, codexMCPTokenEnv+"="+in.MCP.Token)
 	}
 	if in.Thinking.Enabled() {

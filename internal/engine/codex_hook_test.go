@@ -53,7 +53,9 @@ func runCodexHooked(t *testing.T, hook string, profiles bool) (ran bool, told st
 	}
 	cmd, err := engine.Codex{}.Command(engine.Invocation{Bin: bin, ConfigDir: cfg, HomeDir: home, Prompt: "Touch the marker.",
 		Endpoint: engine.Endpoint{Wire: "openai-responses", Responses: true, Provider: "openai", BaseURL: srv.URL + "/v1", Key: "k", Model: "gpt-5-codex"},
-		MCP:      engine.MCPEndpoint{Name: "bonsai", URL: hook + "/mcp", Hook: hook + "/hook/pretooluse", Token: "run-token"}})
+		// The hook alone: Codex ends before its first turn when its
+		// (required) board MCP server cannot be reached.
+		MCP: engine.MCPEndpoint{Name: "bonsai", Hook: hook + "/hook/pretooluse", Token: "run-token"}})
 	if err != nil {
 		t.Fatal(err)
 	}
