@@ -73,6 +73,9 @@ func (b *boardServer) preToolUse(judge judges) http.HandlerFunc {
 			return
 		}
 		answer := b.decide(r.Context(), judge, in.Tool, in.Input)
+		if c := commandOf(in.Input); c != "" && string(answer) == "{}" && judge[in.Tool] != nil {
+			b.ran.Store(&c)
+		}
 		if f := b.started.Load(); f != nil && in.Call != "" && string(answer) == "{}" {
 			// The command runs now: shown until its result comes.
 			(*f)(llm.ToolCall(in.Call, "bash", in.Input))

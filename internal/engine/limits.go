@@ -26,24 +26,8 @@ func (res *result) watchLimits(job agentjob.Job, m llm.Message, cancel context.C
 		if p.Type != llm.PartToolCall {
 			continue
 		}
-		var a struct {
-			Command string `json:"command"`
-			Cmd     any    `json:"cmd"`
-		}
-		if json.Unmarshal(p.Arguments, &a) != nil {
-			continue
-		}
-		switch c := a.Cmd.(type) {
-		case string:
-			a.Command = c
-		case []any:
-			if len(c) > 0 {
-				b, _ := json.Marshal(c)
-				a.Command = string(b)
-			}
-		}
-		if a.Command != "" {
-			res.command = a.Command
+		if c := commandOf(p.Arguments); c != "" {
+			res.command = c
 		}
 	}
 	if res.limit != "" || job.Workspace == nil {
@@ -85,4 +69,26 @@ func (g limitGuard) Run(ctx context.Context, args json.RawMessage, update func(t
 		return tool.Error("bonsai: " + note + "\nThis run ends here because a command met a sandbox limit; the command did not run."), nil
 	}
 	return g.Tool.Run(ctx, args, update)
+}
+
+// commandOf returns the command of a shell tool call's arguments: the
+// engines' "command" (a string) or Codex's "cmd" (a string or an argv).
+func commandOf(args json.RawMessage) string {
+	var a struct {
+		Command string `json:"command"`
+		Cmd     any    `json:"cmd"`
+	}
+	if json.Unmarshal(args, &a) != nil {
+		return ""
+	}
+	switch c := a.Cmd.(type) {
+	case string:
+		return c
+	case []any:
+		if len(c) > 0 {
+			b, _ := json.Marshal(c)
+			return string(b)
+		}
+	}
+	return a.Command
 }

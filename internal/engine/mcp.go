@@ -33,6 +33,11 @@ type boardServer struct {
 	// started, when set, shows a command the hook allowed as running
 	// (an engine whose output names a call only once it finished).
 	started atomic.Pointer[func(llm.Part)]
+	// ran is the command of the last call the command hook let run:
+	// once a sandbox limit is met the hook refuses every call, so it is
+	// the command that met it, whenever the CLI's stream shows the
+	// next call.
+	ran atomic.Pointer[string]
 }
 
 // serveBoard starts the board server of a run's tools; judge, when not
@@ -81,6 +86,18 @@ func serveBoard(tools []tool.Tool, judge judges) (*boardServer, error) {
 		b.endpoint.Hook = "http://" + ln.Addr().String() + hookPath
 	}
 	return b, nil
+}
+
+// lastRan returns the command of the last call the command hook let run,
+// or "" (no calls judged, or no server).
+func (b *boardServer) lastRan() string {
+	if b == nil {
+		return ""
+	}
+	if c := b.ran.Load(); c != nil {
+		return *c
+	}
+	return ""
 }
 
 // Close stops the server.

@@ -116,6 +116,11 @@ func (r *Runner) run(parent context.Context, job agentjob.Job, in Invocation, se
 		// filled, a file too large, the worktree's growth).
 		res.limit = res.exit.Limit
 	}
+	if c := bs.lastRan(); res.limit != "" && c != "" {
+		// The stream may show the CLI's next call before the result of
+		// the command that met the limit: name the one that ran.
+		res.command = c
+	}
 	res.stderr = strings.TrimSpace(errw.String())
 	if bs != nil && bs.terminate.Load() {
 		// A board tool ended the run, whatever the CLI did after it (its
