@@ -97,14 +97,23 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 			ws.Head = ws.Moved.To
 		}
 	}
+	if ws.Head != "" && (ws.Head == base || ws.Head == tips.remote) {
+		ws.settled = ws.Head
+	}
 	return ws, nil
 }
 
 // see records in the project's review repository the commit of branch on
 // the remote as Prepare's fetch saw it (see reviewRepo.see). The clone's
 // config was just checked (ensureClone's openClone), so reading from the
-// clone does not list it again.
+// clone does not list it again. A branch the remote does not have, in a
+// project with no review repository yet (its first run), has no lease to
+// record or forget: the repository is made when a push or a review first
+// needs it, not here.
 func (p *Provider) see(ctx context.Context, g *gitRunner, proj board.Project, branch, remote string) error {
+	if remote == "" && !p.hasReview(proj.Slug) {
+		return nil
+	}
 	r, err := p.openReview(ctx, g, proj)
 	if err != nil {
 		return err
