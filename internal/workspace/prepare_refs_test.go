@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/gittest"
+	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
 // hostGit counts the git commands the host ran, by subcommand.
@@ -141,4 +143,49 @@ func TestProvider_PrepareForgetsTheLeaseOfADeletedBranch(t *testing.T) {
 	if got, want := gittest.Run(t, bare, "rev-parse", ws.Branch), gittest.Run(t, ws.Root, "rev-parse", "HEAD"); got != want {
 		t.Errorf("remote %s at %s, want %s", ws.Branch, got, want)
 	}
+}
+
+// A new ticket's worktree is added detached at the default branch's
+// commit, and the checkout in the worktree's own executor makes the
+// branch there: on the branch, with its files, no upstream. A worktree
+// a crash left between the two (detached, no files, no branch) gets both
+// at the next Prepare.
+func TestProvider_NewBranchIsMadeByTheCheckout(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	p, rec, _ := newProvider(t)
+	proj := project(repo)
+	main := gittest.Run(t, repo, "rev-parse", "main")
+	onBranch := func(ws *workspace.Workspace) {
+		t.Helper()
+		if got := gittest.Run(t, ws.Root, "symbolic-ref", "HEAD"); got != "refs/heads/"+ws.Branch {
+			t.Errorf("the worktree's HEAD is %s, want the branch %s", got, ws.Branch)
+		}
+		if got := gittest.Run(t, ws.Root, "rev-parse", "refs/heads/"+ws.Branch); got != main || ws.Head != main {
+			t.Errorf("the branch is at %s (Head %s), want main's %s", got, ws.Head, main)
+		}
+		if _, err := os.Stat(filepath.Join(ws.Root, "README.md")); err != nil {
+			t.Errorf("the worktree has no files: %v", err)
+		}
+		if st := gittest.Run(t, ws.Root, "status", "--porcelain"); st != "" {
+			t.Errorf("the new worktree is not clean:\n%s", st)
+		}
+	}
+	ws := prepare(t, p, proj, ticket(1, "x"))
+	onBranch(ws)
+	if up := gittest.Run(t, ws.Root, "for-each-ref", "--format=%(upstream)", "refs/heads/"+ws.Branch); up != "" {
+		t.Errorf("the new branch tracks %s, want nothing", up)
+	}
+	for _, c := range rec.find("worktree") {
+		if slices.Contains(c.argv, "-b") {
+			t.Errorf("the host made the branch with %q", c.argv)
+		}
+	}
+
+	// A crash between the add and the checkout.
+	clone := p.ClonePath("demo")
+	root := p.WorktreePath("demo", 2)
+	gittest.Run(t, clone, "worktree", "add", "--quiet", "--no-checkout", "--detach", root, main)
+	ws = prepare(t, p, proj, ticket(2, "y"))
+	onBranch(ws)
 }

@@ -204,7 +204,7 @@ func TestProvider_PrepareMarksBeforeTheCheckout(t *testing.T) {
 		t.Fatalf("Prepare: %v", err)
 	}
 	defer ws.Close()
-	want := []string{"mark BONSAI_RUN=r1", "exec reset"}
+	want := []string{"mark BONSAI_RUN=r1", "exec checkout"}
 	if !slices.Equal(agent.events, want) {
 		t.Errorf("agent executor saw %q, want %q", agent.events, want)
 	}

@@ -50,6 +50,10 @@ type Workspace struct {
 	// ran, or the commit Push last pushed; "" when the branch may hold
 	// commits of its own (Push then reads and counts it in full).
 	settled string
+	// start is the commit checkOut starts Branch at, in the worktree's
+	// own executor, when Prepare found no such branch ("" when it is
+	// there: checkOut resets the worktree to it).
+	start string
 	// remove is a directory Close deletes (Checkout's).
 	remove string
 }
