@@ -29,11 +29,18 @@ import (
 // alternates or links (TamperedError). A branch still at the commit
 // Prepare left it at, when that was the default branch's or the remote
 // branch's (or at the commit this Push last pushed), has nothing to push:
-// it is read by its full name from the clone and nothing is fetched,
-// counted or pushed.
+// it is read from the clone (its loose ref file, read without git and
+// without following a link, else by git by its full name) and nothing is
+// fetched, counted or pushed.
 func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) (pushed bool, err error) {
 	defer func() { err = p.hidePaths(err) }()
 	if ws.Remote == "" {
+		return false, nil
+	}
+	if ws.settled != "" && p.looseTip(proj.Slug, ws.Branch, ws.settled) {
+		// The branch's own file still names the commit it was left at:
+		// nothing to push, and no git to run (the clone's check and a
+		// for-each-ref are two processes a run that made no commit).
 		return false, nil
 	}
 	g, done, err := p.runtime(ctx)

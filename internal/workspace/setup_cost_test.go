@@ -230,9 +230,11 @@ func TestProvider_PrepareDoesNotFetchAFreshClone(t *testing.T) {
 }
 
 // A run that made no commit leaves nothing to push: Push reads the
-// branch by its full name and fetches, counts and pushes nothing, on a
-// new branch and on one already pushed; a commit made after that is
-// pushed, and so is a branch the agent moved elsewhere.
+// branch's loose ref file and runs no git, on a new branch and on one
+// already pushed; where the file cannot be read without following a link,
+// or the ref is packed, git reads it by its full name and nothing is
+// fetched, counted or pushed. A commit made after that is pushed, and so
+// is a branch the agent moved elsewhere.
 func TestProvider_PushOfAnUntouchedBranchFetchesNothing(t *testing.T) {
 	t.Parallel()
 	src := newRepo(t)
@@ -242,6 +244,7 @@ func TestProvider_PushOfAnUntouchedBranchFetchesNothing(t *testing.T) {
 	proj := project("file://" + bare)
 	ctx := context.Background()
 	ws := prepare(t, p, proj, ticket(5, "Add feature"))
+	clone := p.ClonePath("demo")
 	pushOnly := func(what string, want bool) []call {
 		t.Helper()
 		rec.mu.Lock()
@@ -256,7 +259,17 @@ func TestProvider_PushOfAnUntouchedBranchFetchesNothing(t *testing.T) {
 	}
 	untouched := func(what string) {
 		t.Helper()
-		for _, c := range pushOnly(what, false) {
+		if calls := pushOnly(what, false); len(calls) != 0 {
+			t.Errorf("Push %s ran git %q, want none", what, calls[0].argv)
+		}
+	}
+	readByGit := func(what string) {
+		t.Helper()
+		calls := pushOnly(what, false)
+		if len(calls) == 0 {
+			t.Errorf("Push %s ran no git: it trusted a ref file it should not read", what)
+		}
+		for _, c := range calls {
 			if sub, _ := gitSubcommand(c.argv); sub != "config" && sub != "for-each-ref" {
 				t.Errorf("Push %s ran git %s, want only the config's check and one read", what, sub)
 			}
@@ -278,13 +291,34 @@ func TestProvider_PushOfAnUntouchedBranchFetchesNothing(t *testing.T) {
 	}
 	untouched("of the branch it pushed")
 
+	// The branch's directory is a link to a copy elsewhere: the host
+	// does not follow it, git reads the ref.
+	heads := filepath.Join(clone, ".git", "refs", "heads")
+	moved := filepath.Join(t.TempDir(), "bonsai")
+	if err := os.Rename(filepath.Join(heads, "bonsai"), moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(moved, filepath.Join(heads, "bonsai")); err != nil {
+		t.Fatal(err)
+	}
+	readByGit("through a linked directory")
+	if err := os.Remove(filepath.Join(heads, "bonsai")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(moved, filepath.Join(heads, "bonsai")); err != nil {
+		t.Fatal(err)
+	}
+	// A packed ref has no file of its own.
+	gittest.Run(t, clone, "pack-refs", "--all")
+	readByGit("of a packed ref")
+
 	// The agent points the branch at an annotated tag of a new commit
 	// (git refuses that, so it writes the ref's file): the commit is
 	// pushed.
 	gittest.Run(t, ws.Root, "commit", "-q", "--allow-empty", "-m", "tagged")
 	gittest.Run(t, ws.Root, "tag", "-a", "-m", "a tag", "t1")
 	tag := gittest.Run(t, ws.Root, "rev-parse", "refs/tags/t1")
-	refFile := filepath.Join(p.ClonePath("demo"), ".git", "refs", "heads", filepath.FromSlash(ws.Branch))
+	refFile := filepath.Join(heads, filepath.FromSlash(ws.Branch))
 	if err := os.WriteFile(refFile, []byte(tag+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
