@@ -30,7 +30,9 @@
 // each N in -n, N projects with one ticket each, the limit at N, a model
 // answering after -latency (default 300ms with -scale) with -turns bash
 // calls then a question, and prints the beat's wall time against one
-// wave's model time, the beat's peak RSS and the process tree's:
+// wave's model time, the beat's peak RSS and the process tree's, the
+// tree's CPU time (whole and a run) and the beat's own CPU a run (its
+// threads only, without git, the sandboxes and their commands):
 //
 //	go run ./bench/heartbeat -scale [-n 1,20,60,200,500] [-sandbox on,off] [-turns 4]
 //
@@ -40,7 +42,8 @@
 //
 // -trace (with -scale) runs each beat under strace and prints its
 // timeline: every program it started and each model request and answer,
-// in seconds since the beat started (the per-run fixed cost of issue 28):
+// in seconds since the beat started (the per-run fixed cost of issue 28),
+// then how many programs started and how many of them were git's:
 //
 //	go run ./bench/heartbeat -scale -n 1 -sandbox on -trace
 //

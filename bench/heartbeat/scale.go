@@ -29,10 +29,13 @@ import (
 // RSS (the beat and every descendant, sampled every 100 ms), the CPU
 // time of that tree (whole and divided by N: on a machine of C cores, N
 // runs take at least N × the CPU a run ÷ C, whatever the model's
-// latency), and the bound of one wave: (turns+1) × latency.
+// latency), the beat's own share of it divided by N (its threads, not
+// git, the sandboxes or the commands they ran), and the bound of one
+// wave: (turns+1) × latency.
 //
 // With trace, each beat runs under strace and the bench prints its
-// timeline: every program started and every model request and answer.
+// timeline: every program started and every model request and answer,
+// then how many programs started, and how many of them were git's.
 func scaleBench(bin string, ns []int, sandboxes []string, latency time.Duration, turns int, command string, trace bool) error {
 	var tl *timeline
 	model := scriptedModel(latency, turns, command)
@@ -44,16 +47,16 @@ func scaleBench(bin string, ns []int, sandboxes []string, latency time.Duration,
 	defer srv.Close()
 	bound := time.Duration(turns+1) * latency
 	fmt.Printf("scale: model answers after %v; %d × bash %q, then a question; one wave's model time %v\n", latency, turns, command, bound)
-	fmt.Printf("| N | limit | sandbox | wall | × bound | runs asked | beat RSS | tree RSS | tree PSS | tree CPU | CPU a run | load |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| N | limit | sandbox | wall | × bound | runs asked | beat RSS | tree RSS | tree PSS | tree CPU | CPU a run | beat CPU a run | load |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, sb := range sandboxes {
 		for _, n := range ns {
 			r, err := scaleBeat(bin, srv.URL, n, sb, tl)
 			if err != nil {
 				return fmt.Errorf("N=%d sandbox %s: %w", n, sb, err)
 			}
-			fmt.Printf("| %d | %d | %s | %.2f s | %.1f× | %d/%d | %d MB | %d MB | %d MB | %.2f s | %.0f ms | %s |\n", n, n, sb, r.wall.Seconds(),
+			fmt.Printf("| %d | %d | %s | %.2f s | %.1f× | %d/%d | %d MB | %d MB | %d MB | %.2f s | %.0f ms | %s | %s |\n", n, n, sb, r.wall.Seconds(),
 				float64(r.wall)/float64(bound), r.asked, n, r.beatRSS>>20, r.treeRSS>>20, r.treePSS>>20,
-				r.cpu.Seconds(), float64(r.cpu.Milliseconds())/float64(n), r.load)
+				r.cpu.Seconds(), float64(r.cpu.Milliseconds())/float64(n), perRun(r.beatCPU, n), r.load)
 		}
 	}
 	return nil
@@ -64,7 +67,10 @@ type scaleResult struct {
 	// cpu is the user and system time of the beat and of every
 	// descendant it (or one of them) waited for: the whole tree's CPU,
 	// which a loaded machine stretches far less than the wall time.
-	cpu              time.Duration
+	cpu time.Duration
+	// beatCPU is the beat's own share of cpu, without its children's
+	// (git, the sandboxes, their commands); -1 when it could not be read.
+	beatCPU          time.Duration
 	beatRSS, treeRSS int64
 	treePSS          int64
 	asked            int
@@ -121,6 +127,7 @@ func scaleBeat(bin, modelURL string, n int, sandbox string, tl *timeline) (scale
 		rss, pss := sampleTree(cmd.Process.Pid, stop)
 		peak <- peaks{rss, pss}
 	}()
+	beatCPU, beatRead := selfCPU(cmd.Process.Pid)
 	err = cmd.Wait()
 	wall := time.Since(start)
 	close(stop)
@@ -149,7 +156,10 @@ func scaleBeat(bin, modelURL string, n int, sandbox string, tl *timeline) (scale
 		}
 	}
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	return scaleResult{wall: wall, cpu: cpu, beatRSS: peakRSS(cmd.ProcessState), treeRSS: tree.rss, treePSS: tree.pss, asked: asked, load: load}, nil
+	if !beatRead || tl != nil { // under strace, the process waited for is strace
+		beatCPU = -1
+	}
+	return scaleResult{wall: wall, cpu: cpu, beatCPU: beatCPU, beatRSS: peakRSS(cmd.ProcessState), treeRSS: tree.rss, treePSS: tree.pss, asked: asked, load: load}, nil
 }
 
 // countAsked counts the tickets the beat left waiting for an answer: the
@@ -236,4 +246,13 @@ func warnings(log string) string {
 		}
 	}
 	return b.String()
+}
+
+// perRun is a CPU time divided among n runs, in milliseconds, "?" for
+// one that could not be read.
+func perRun(d time.Duration, n int) string {
+	if d < 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.0f ms", float64(d.Milliseconds())/float64(n))
 }

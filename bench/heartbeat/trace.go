@@ -92,12 +92,23 @@ func execArgs(call string) string {
 	return call
 }
 
-// print writes the events in order, as seconds since the beat started.
+// print writes the events in order, as seconds since the beat started,
+// then how many programs started (the beat's own included) and how many
+// of them were git (git-upload-pack, and the shell that starts it, are
+// counted as git's).
 func (t *timeline) print() {
 	sort.SliceStable(t.events, func(i, j int) bool { return t.events[i].at.Before(t.events[j].at) })
+	programs, git := 0, 0
 	for _, e := range t.events {
 		fmt.Printf("%7.3f  %s\n", e.at.Sub(t.start).Seconds(), e.what)
+		if _, args, ok := strings.Cut(e.what, "] ["); ok && strings.HasPrefix(e.what, "[") {
+			programs++
+			if f := strings.SplitN(args, ", ", 3); strings.Contains(f[0], "git") || (f[0] == `"/bin/sh"` && len(f) > 1 && strings.Contains(f[1], "git")) {
+				git++
+			}
+		}
 	}
+	fmt.Printf("%d programs started, %d of them git's\n", programs, git)
 }
 
 // wrap records each request's arrival and the end of its answer.

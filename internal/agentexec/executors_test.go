@@ -81,3 +81,35 @@ func TestCheck_Unavailable(t *testing.T) {
 		t.Errorf("sandbox off: %v", err)
 	}
 }
+
+// contained is marked whose Close, like the sandbox's, ends every
+// process its commands started.
+type contained struct{ marked }
+
+func (contained) ContainsProcesses() bool { return true }
+
+// TestOpen_ContainsProcessesAsTheSandbox: the executor Open returns for a
+// sandboxed project says it contains its processes exactly when the
+// sandbox it wraps does (the heartbeat then skips the scan for what a run
+// left running).
+func TestOpen_ContainsProcessesAsTheSandbox(t *testing.T) {
+	t.Parallel()
+	for _, want := range []bool{false, true} {
+		x := &Executors{Data: config.Dir(t.TempDir()), Home: "/home/u", Available: func() error { return nil },
+			OpenSandbox: func(root string, s Spec) (Closer, error) {
+				ex, err := local.New(root, local.Options{})
+				if want {
+					return contained{marked{ex}}, err
+				}
+				return marked{ex}, err
+			},
+		}
+		ex, err := x.Open(board.Project{Slug: "demo"}, t.TempDir(), "/srv/clone")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := executor.ContainsProcesses(ex); got != want {
+			t.Errorf("ContainsProcesses = %v over a sandbox that says %v", got, want)
+		}
+	}
+}

@@ -74,6 +74,11 @@ func (e reportingExecutor) NetworkRefusals() ([]string, string) {
 	return e.refused.take(), e.refused.hint
 }
 
+// ContainsProcesses implements executor.Contained as the sandbox does.
+func (e reportingExecutor) ContainsProcesses() bool {
+	return executor.ContainsProcesses(e.sandboxed)
+}
+
 // LimitsMet implements executor.LimitReporter as the sandbox does; ""
 // for one that cannot tell.
 func (e reportingExecutor) LimitsMet() string {

@@ -34,3 +34,20 @@ func ApplyMark(ctx context.Context, ex Executor) {
 		}
 	}
 }
+
+// Contained is an executor whose Close ends every process its commands
+// started, wherever they went (setsid, double forks): a sandbox whose PID
+// namespace ends with it. After Close nothing carries its marks, so the
+// scan of the process table that finds what a run left running
+// (local.KillMarked) would find nothing and is not needed.
+type Contained interface {
+	// ContainsProcesses reports whether Close ends them all.
+	ContainsProcesses() bool
+}
+
+// ContainsProcesses reports whether ex is Contained and ends every
+// process of its commands at Close.
+func ContainsProcesses(ex Executor) bool {
+	c, ok := ex.(Contained)
+	return ok && c.ContainsProcesses()
+}

@@ -9,14 +9,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/executor/local"
+	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
@@ -134,4 +138,86 @@ func (w syncWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.Write(p)
+}
+
+// TestBeat_SandboxedRunEndsWithoutAScan: a run in the bubblewrap sandbox
+// that left a process running in a session of its own ends with nothing
+// left, and without a scan of the process table: the sandbox's PID
+// namespace ends with its executor (executor.Contained), taking the
+// process along.
+func TestBeat_SandboxedRunEndsWithoutAScan(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	t.Parallel()
+	e := newEnv(t)
+	home := filepath.Join(t.TempDir(), "home")
+	ws, err := workspace.New(workspace.Options{
+		Projects: filepath.Join(e.data, "projects"), Worktrees: filepath.Join(e.data, "worktrees"),
+		Open: func(root string) (executor.Executor, error) { return local.New(root, local.Options{}) },
+		OpenAgent: func(_ board.Project, root, clone string) (executor.Executor, error) {
+			return sandbox.New(root, sandbox.Options{Home: home, GitDir: filepath.Join(clone, ".git")})
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.opts.Workspaces = ws
+	var scans atomic.Int32
+	e.opts.Reap = func(mark string) (int, error) {
+		scans.Add(1)
+		return local.KillMarked(mark)
+	}
+	e.project("demo", nil)
+	tk := e.ticket("demo", "Work", board.InProgress)
+	tok := "bonsai-contained-" + filepath.Base(e.data)
+	e.runner.run = func(ctx context.Context, job heartbeat.Job) (heartbeat.Outcome, error) {
+		if !executor.ContainsProcesses(job.Workspace.Exec) {
+			t.Error("the sandbox's executor does not say it contains its processes")
+		}
+		shell(t, ctx, job, "setsid sh -c 'touch .up; sleep 300; : "+tok+"' </dev/null >/dev/null 2>&1 & "+
+			"while [ ! -e .up ]; do sleep 0.01; done")
+		return heartbeat.Outcome{Status: board.RunCompleted}, nil
+	}
+	e.beat()
+	if rs := e.runs(tk.Ref()); len(rs) != 1 || rs[0].Status != board.RunCompleted {
+		t.Fatalf("runs = %+v", rs)
+	}
+	if n := scans.Load(); n != 0 {
+		t.Errorf("the beat scanned the process table %d times after a sandboxed run", n)
+	}
+	// The kernel ends the namespace's processes once its PID 1 is gone:
+	// wait for it generously, a loaded machine schedules it late.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		pids := cmdlineHolds(tok)
+		if len(pids) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			for _, p := range pids {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+			t.Fatalf("processes %v the run left outlived its sandbox", pids)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// cmdlineHolds lists the processes whose command line holds tok.
+func cmdlineHolds(tok string) []int {
+	ds, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, d := range ds {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		if b, _ := os.ReadFile("/proc/" + d.Name() + "/cmdline"); bytes.Contains(b, []byte(tok)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }

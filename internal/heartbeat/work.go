@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/executor"
 	"github.com/bonsai-run/bonsai/internal/heartbeat/tickettool"
 	"github.com/bonsai-run/bonsai/internal/policy"
 	"github.com/bonsai-run/bonsai/internal/session"
@@ -78,9 +79,13 @@ func (h *Heartbeat) work(ctx context.Context, p Plan, beatDeadline time.Time, l 
 		// The executor ends what it runs itself first: a sandbox's
 		// command server lives as long as its executor and carries the
 		// run's mark. What the agent's commands left behind (setsid,
-		// double forks) then ends with the run.
+		// double forks) then ends with the run: with the sandbox's PID
+		// namespace, or found by its mark in the process table.
+		contained := executor.ContainsProcesses(r.ws.Exec)
 		r.closeWorkspace()
-		h.reaper.kill(run.ID)
+		if !contained {
+			h.reaper.kill(run.ID)
+		}
 	}
 	r.finish(ctx, out, &rep)
 	if r.releaseDay != nil {

@@ -30,9 +30,12 @@ import (
 //     update-ref, config, remote set-url, fetch, and worktree add
 //     --no-checkout, prune and remove --force. Refs are read by their
 //     full names, matched whole (tips), and a new branch starts from
-//     the commit read, not from a name git would look up again. A new worktree's files are checked out
-//     through the worktree's own executor (the sandbox), where whatever
-//     the agent configured runs as the agent; the ticket branch is
+//     the commit read, not from a name git would look up again. A new
+//     worktree's files are checked out through the worktree's own
+//     executor (the sandbox), where whatever the agent configured runs
+//     as the agent, and a new branch is made there by that checkout, at
+//     the commit the host read (the worktree is added detached at it);
+//     the ticket branch is
 //     counted and pushed from the review repository (review.go), never
 //     from the clone, with a lease recorded there.
 

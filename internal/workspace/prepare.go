@@ -97,14 +97,23 @@ func (p *Provider) prepare(ctx context.Context, proj board.Project, t board.Tick
 			ws.Head = ws.Moved.To
 		}
 	}
+	if ws.Head != "" && (ws.Head == base || ws.Head == tips.remote) {
+		ws.settled = ws.Head
+	}
 	return ws, nil
 }
 
 // see records in the project's review repository the commit of branch on
 // the remote as Prepare's fetch saw it (see reviewRepo.see). The clone's
 // config was just checked (ensureClone's openClone), so reading from the
-// clone does not list it again.
+// clone does not list it again. A branch the remote does not have, in a
+// project with no review repository yet (its first run), has no lease to
+// record or forget: the repository is made when a push or a review first
+// needs it, not here.
 func (p *Provider) see(ctx context.Context, g *gitRunner, proj board.Project, branch, remote string) error {
+	if remote == "" && !p.hasReview(proj.Slug) {
+		return nil
+	}
 	r, err := p.openReview(ctx, g, proj)
 	if err != nil {
 		return err
@@ -119,10 +128,20 @@ func (p *Provider) see(ctx context.Context, g *gitRunner, proj board.Project, br
 // default branch's commit and tips the ticket branch's, as Prepare read
 // them (which nothing since moved but a catch-up, planCatchUp). A new
 // branch starts from base itself, never from a name git would look up
-// again among refs the agent can write.
+// again among refs the agent can write: the worktree is added detached
+// at base, and checkOut makes the branch there (`worktree add -b` would
+// start two more git processes, `branch` and `symbolic-ref`, for what
+// the checkout's one command does). A worktree left without its branch
+// and its files (a crash between the two) gets both the same way.
 func (p *Provider) ensureWorktree(ctx context.Context, c *cloneGit, ws *Workspace, hadBranch bool, base string, tips branchTips) error {
 	ws.Head = tips.local
 	if isWorktree(ws.Root) {
+		if tips.local == "" {
+			ws.start = base
+			if tips.remote != "" {
+				ws.start = tips.remote
+			}
+		}
 		return nil
 	}
 	// Whatever is there is not a worktree git knows (a crash mid-add, or
@@ -142,14 +161,15 @@ func (p *Provider) ensureWorktree(ctx context.Context, c *cloneGit, ws *Workspac
 		add, ws.Head = append(add, "-b", ws.Branch, ws.Root, "refs/remotes/"+Remote+"/"+ws.Branch), tips.remote
 	default:
 		ws.Recreated = hadBranch
-		add, ws.Head = append(add, "--no-track", "-b", ws.Branch, ws.Root, base), base
+		add, ws.Head, ws.start = append(add, "--detach", ws.Root, base), base, base
 	}
 	if _, err := c.run(ctx, add...); err == nil {
 		return nil
 	}
 	// git may still know a worktree that is gone (it refuses the path,
 	// or the branch as checked out there): let it forget those and try
-	// again. A failed add -b may have made the branch: the retry takes it.
+	// again. A failed add -b may have made the branch, or the branch
+	// appeared since Prepare read it: the retry takes it.
 	if _, err := c.run(ctx, "worktree", "prune"); err != nil {
 		return err
 	}
@@ -157,7 +177,7 @@ func (p *Provider) ensureWorktree(ctx context.Context, c *cloneGit, ws *Workspac
 		if made, err := c.tip(ctx, "refs/heads/"+ws.Branch); err != nil {
 			return err
 		} else if made != "" {
-			add = append(add[:4], ws.Root, ws.Branch)
+			add, ws.Head, ws.start = append(add[:4], ws.Root, ws.Branch), made, ""
 		}
 	}
 	_, err := c.run(ctx, add...)
@@ -179,12 +199,22 @@ func (p *Provider) checkOut(ctx context.Context, c *cloneGit, ws *Workspace) err
 	if _, err := os.Lstat(filepath.Join(meta, "index")); err == nil {
 		return nil
 	}
-	if _, err := (worktreeGit{ex: ws.Exec}).run(ctx, "reset", "--hard", "--quiet"); err != nil {
+	args := []string{"reset", "--hard", "--quiet"}
+	if ws.start != "" {
+		// The branch starts at the commit the host chose, whatever the
+		// worktree's HEAD says; -b fails rather than move a branch of
+		// that name made since Prepare read the refs.
+		args = []string{"checkout", "--quiet", "--force", "-b", ws.Branch, ws.start}
+	}
+	if _, err := (worktreeGit{ex: ws.Exec}).run(ctx, args...); err != nil {
 		if _, rerr := c.run(ctx, "worktree", "remove", "--force", ws.Root); rerr != nil {
 			removeTree(ws.Root)
 			c.run(ctx, "worktree", "prune")
 		}
 		return fmt.Errorf("check out %s: %w", ws.Branch, err)
+	}
+	if ws.start != "" {
+		ws.Head, ws.start = ws.start, ""
 	}
 	return nil
 }

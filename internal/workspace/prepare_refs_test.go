@@ -1,11 +1,15 @@
 package workspace_test
 
 import (
+	"context"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/gittest"
+	"github.com/bonsai-run/bonsai/internal/workspace"
 )
 
 // hostGit counts the git commands the host ran, by subcommand.
@@ -40,10 +44,11 @@ func TestProvider_PrepareReadsTheRefsOnce(t *testing.T) {
 		if got["for-each-ref"] != 1 || got["rev-parse"] != 0 || got["worktree"] != 1 {
 			t.Errorf("Prepare %d ran %v on the host, want one for-each-ref, no rev-parse, one worktree add", n, got)
 		}
-		// The review repository is made by the first: it has no lease
-		// of the branch to forget.
-		if want := n - 1; got["update-ref"] != want {
-			t.Errorf("Prepare %d ran %d update-ref, want %d", n, got["update-ref"], want)
+		// No review repository is made while the remote has no branch
+		// of the ticket's, and no lease is forgotten that was never
+		// recorded.
+		if got["update-ref"] != 0 || got["init"] != 0 {
+			t.Errorf("Prepare %d ran %d update-ref and %d init, want none", n, got["update-ref"], got["init"])
 		}
 		if ws.Head != main {
 			t.Errorf("Prepare %d: Head = %q, want main's %s", n, ws.Head, main)
@@ -98,4 +103,89 @@ func TestProvider_PrepareAfterTheWorktreeWasRemovedByHand(t *testing.T) {
 	if list := gittest.Run(t, p.ClonePath("demo"), "worktree", "list"); strings.Count(list, "\n") != 1 {
 		t.Errorf("git lists the worktrees:\n%s\nwant the clone and the ticket's", list)
 	}
+}
+
+// A ticket branch deleted from the remote after it was pushed leaves no
+// lease behind: the next Prepare forgets the one recorded at the push,
+// and the next push makes the branch again.
+func TestProvider_PrepareForgetsTheLeaseOfADeletedBranch(t *testing.T) {
+	t.Parallel()
+	src := newRepo(t)
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	gittest.Run(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
+	p, _, data := newProvider(t)
+	proj := project("file://" + bare)
+	ctx := context.Background()
+	tk := ticket(5, "Add feature")
+	ws := prepare(t, p, proj, tk)
+	gittest.Run(t, ws.Root, "commit", "-q", "--allow-empty", "-m", "work")
+	if pushed, err := p.Push(ctx, proj, ws); err != nil || !pushed {
+		t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
+	}
+	review := filepath.Join(data, "projects", ".review", "demo.git")
+	leases := func() string {
+		return gittest.Run(t, review, "for-each-ref", "--format=%(refname)", "refs/bonsai/seen/")
+	}
+	if leases() == "" {
+		t.Fatal("the push recorded no lease")
+	}
+	gittest.Run(t, bare, "branch", "-D", ws.Branch)
+	ws.Close()
+	tk.Branch = ws.Branch
+	ws = prepare(t, p, proj, tk)
+	if got := leases(); got != "" {
+		t.Errorf("Prepare kept the lease %s of a branch the remote no longer has", got)
+	}
+	gittest.Run(t, ws.Root, "commit", "-q", "--allow-empty", "-m", "more work")
+	if pushed, err := p.Push(ctx, proj, ws); err != nil || !pushed {
+		t.Fatalf("Push after the branch was deleted = %v, %v; want true, nil", pushed, err)
+	}
+	if got, want := gittest.Run(t, bare, "rev-parse", ws.Branch), gittest.Run(t, ws.Root, "rev-parse", "HEAD"); got != want {
+		t.Errorf("remote %s at %s, want %s", ws.Branch, got, want)
+	}
+}
+
+// A new ticket's worktree is added detached at the default branch's
+// commit, and the checkout in the worktree's own executor makes the
+// branch there: on the branch, with its files, no upstream. A worktree
+// a crash left between the two (detached, no files, no branch) gets both
+// at the next Prepare.
+func TestProvider_NewBranchIsMadeByTheCheckout(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	p, rec, _ := newProvider(t)
+	proj := project(repo)
+	main := gittest.Run(t, repo, "rev-parse", "main")
+	onBranch := func(ws *workspace.Workspace) {
+		t.Helper()
+		if got := gittest.Run(t, ws.Root, "symbolic-ref", "HEAD"); got != "refs/heads/"+ws.Branch {
+			t.Errorf("the worktree's HEAD is %s, want the branch %s", got, ws.Branch)
+		}
+		if got := gittest.Run(t, ws.Root, "rev-parse", "refs/heads/"+ws.Branch); got != main || ws.Head != main {
+			t.Errorf("the branch is at %s (Head %s), want main's %s", got, ws.Head, main)
+		}
+		if _, err := os.Stat(filepath.Join(ws.Root, "README.md")); err != nil {
+			t.Errorf("the worktree has no files: %v", err)
+		}
+		if st := gittest.Run(t, ws.Root, "status", "--porcelain"); st != "" {
+			t.Errorf("the new worktree is not clean:\n%s", st)
+		}
+	}
+	ws := prepare(t, p, proj, ticket(1, "x"))
+	onBranch(ws)
+	if up := gittest.Run(t, ws.Root, "for-each-ref", "--format=%(upstream)", "refs/heads/"+ws.Branch); up != "" {
+		t.Errorf("the new branch tracks %s, want nothing", up)
+	}
+	for _, c := range rec.find("worktree") {
+		if slices.Contains(c.argv, "-b") {
+			t.Errorf("the host made the branch with %q", c.argv)
+		}
+	}
+
+	// A crash between the add and the checkout.
+	clone := p.ClonePath("demo")
+	root := p.WorktreePath("demo", 2)
+	gittest.Run(t, clone, "worktree", "add", "--quiet", "--no-checkout", "--detach", root, main)
+	ws = prepare(t, p, proj, ticket(2, "y"))
+	onBranch(ws)
 }

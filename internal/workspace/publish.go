@@ -26,10 +26,21 @@ import (
 // the review repository). It pushes to the project's URL, and refuses to
 // run when the clone's config has settings that would send git elsewhere
 // or run a program (UnsafeConfigError) or its git directory has
-// alternates or links (TamperedError).
+// alternates or links (TamperedError). A branch still at the commit
+// Prepare left it at, when that was the default branch's or the remote
+// branch's (or at the commit this Push last pushed), has nothing to push:
+// it is read from the clone (its loose ref file, read without git and
+// without following a link, else by git by its full name) and nothing is
+// fetched, counted or pushed.
 func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) (pushed bool, err error) {
 	defer func() { err = p.hidePaths(err) }()
 	if ws.Remote == "" {
+		return false, nil
+	}
+	if ws.settled != "" && p.looseTip(proj.Slug, ws.Branch, ws.settled) {
+		// The branch's own file still names the commit it was left at:
+		// nothing to push, and no git to run (the clone's check and a
+		// for-each-ref are two processes a run that made no commit).
 		return false, nil
 	}
 	g, done, err := p.runtime(ctx)
@@ -42,13 +53,27 @@ func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) 
 	if err != nil {
 		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
 	}
+	if ws.settled != "" {
+		// A branch still where Prepare (or the last push) left it, at a
+		// commit the default branch or the remote branch already had,
+		// has nothing to push: one read of it by its full name instead
+		// of two fetches and a count (a run that asked a question or
+		// made no commit, the common case).
+		read, err := c.tips(ctx, "refs/heads/"+ws.Branch)
+		if err != nil {
+			return false, fmt.Errorf("push %s: %w", ws.Branch, err)
+		}
+		if read[0] == ws.settled {
+			return false, nil
+		}
+	}
 	r, err := p.openReview(ctx, g, proj)
 	if err != nil {
 		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
 	}
 	r.checked = true // openClone just checked the config
-	head, n, err := r.ahead(ctx, ws.Branch)
-	if err != nil || n == 0 {
+	head, err := r.ahead(ctx, ws.Branch)
+	if err != nil || head == "" {
 		return false, err
 	}
 	ref := "refs/heads/" + ws.Branch
@@ -61,6 +86,7 @@ func (p *Provider) Push(ctx context.Context, proj board.Project, ws *Workspace) 
 	if err := r.push(ctx, head, ref, lease); err != nil {
 		return false, fmt.Errorf("push %s: %w", ws.Branch, err)
 	}
+	ws.settled = head
 	if _, err := r.git(ctx, "update-ref", reviewSeen+ws.Branch, head); err != nil {
 		return true, fmt.Errorf("push %s: record the pushed commit: %w", ws.Branch, err)
 	}

@@ -122,7 +122,7 @@ func (p *Provider) openReview(ctx context.Context, g *gitRunner, proj board.Proj
 	c.localEnv = append(append([]string{}, g.localEnv...), reviewEnv...)
 	c.remoteEnv = append(append([]string{}, g.remoteEnv...), reviewEnv...)
 	r.g = &c
-	if fi, err := os.Lstat(filepath.Join(abs, "HEAD")); err == nil && fi.Mode().IsRegular() {
+	if p.hasReview(proj.Slug) {
 		return r, nil
 	}
 	if err := os.MkdirAll(abs, 0o700); err != nil {
@@ -133,6 +133,25 @@ func (p *Provider) openReview(ctx context.Context, g *gitRunner, proj board.Proj
 	}
 	r.made = true
 	return r, nil
+}
+
+// hasReview reports whether project slug has its review repository.
+func (p *Provider) hasReview(slug string) bool {
+	fi, err := os.Lstat(filepath.Join(p.opts.Projects, reviewDir, slug+".git", "HEAD"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// mayHave reports whether the review repository may hold ref (a full
+// name): as a file of its own, or among packed refs (which only a
+// person's `git gc` or `pack-refs` would write there). The repository is
+// the runtime's own, outside the sandbox: its files are read as they are.
+func (r *reviewRepo) mayHave(ref string) bool {
+	for _, name := range []string{filepath.FromSlash(ref), "packed-refs"} {
+		if _, err := os.Lstat(filepath.Join(r.abs, name)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // git runs a local git command in the review repository.
@@ -153,22 +172,35 @@ func (r *reviewRepo) commit(ctx context.Context, ref string) string {
 // fetchDefault fetches the project's default branch from its repository,
 // with the runtime's credentials, and returns its commit.
 func (r *reviewRepo) fetchDefault(ctx context.Context) (string, error) {
+	if err := r.fetchDefaultRef(ctx); err != nil {
+		return "", err
+	}
+	base := r.commit(ctx, reviewDefault)
+	if base == "" {
+		return "", r.noDefault()
+	}
+	return base, nil
+}
+
+// fetchDefaultRef is fetchDefault but for reading the commit fetched.
+func (r *reviewRepo) fetchDefaultRef(ctx context.Context) error {
 	proj := r.proj
 	if err := checkRepo(proj.Repo); err != nil {
-		return "", &RepoError{Repo: proj.Repo, Err: err}
+		return &RepoError{Repo: proj.Repo, Err: err}
 	}
 	url, env := remoteURL(proj.Repo, r.g.remoteEnv)
 	_, err := r.g.withRemoteEnv(env).do(ctx, r.dir, true, append(append([]string{}, reviewSettings...),
 		"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--no-auto-maintenance",
 		"--", url, "+refs/heads/"+proj.DefaultBranch+":"+reviewDefault)...)
 	if err != nil {
-		return "", &RepoError{Repo: proj.Repo, Err: fmt.Errorf("fetch %s: %w", Redact(proj.Repo), err)}
+		return &RepoError{Repo: proj.Repo, Err: fmt.Errorf("fetch %s: %w", Redact(proj.Repo), err)}
 	}
-	base := r.commit(ctx, reviewDefault)
-	if base == "" {
-		return "", &RepoError{Repo: proj.Repo, Err: fmt.Errorf("default branch %q not found in %s", proj.DefaultBranch, Redact(proj.Repo))}
-	}
-	return base, nil
+	return nil
+}
+
+// noDefault is the error of a default branch that has no commit.
+func (r *reviewRepo) noDefault() error {
+	return &RepoError{Repo: r.proj.Repo, Err: fmt.Errorf("default branch %q not found in %s", r.proj.DefaultBranch, Redact(r.proj.Repo))}
 }
 
 // fetchClone fetches the ticket branch from the project's clone and
@@ -182,34 +214,44 @@ func (r *reviewRepo) fetchClone(ctx context.Context, branch string) (string, err
 // fromClone fetches ref src of the clone (branch names it in errors) into
 // ref dst and returns its commit, "" when the clone or src is not there.
 func (r *reviewRepo) fromClone(ctx context.Context, branch, src, dst string) (string, error) {
+	found, err := r.fetchFromClone(ctx, branch, src, dst)
+	if err != nil || !found {
+		return "", err
+	}
+	return r.commit(ctx, dst), nil
+}
+
+// fetchFromClone is fromClone but for reading the commit fetched: found
+// is false when the clone or src is not there.
+func (r *reviewRepo) fetchFromClone(ctx context.Context, branch, src, dst string) (found bool, err error) {
 	clone, err := filepath.Abs(r.p.ClonePath(r.proj.Slug))
 	if err != nil {
-		return "", err
+		return false, err
 	}
 	if fi, err := os.Lstat(filepath.Join(clone, ".git")); err != nil || !fi.IsDir() {
-		return "", nil
+		return false, nil
 	}
 	if err := checkCloneLayout(r.proj.Slug, filepath.Join(clone, ".git")); err != nil {
-		return "", err
+		return false, err
 	}
 	if err := checkGitDir(r.proj.Slug, filepath.Join(clone, ".git")); err != nil {
-		return "", err
+		return false, err
 	}
 	if !r.checked {
 		if _, err := r.host.checkConfig(ctx, r.proj.Slug, clone); err != nil {
-			return "", fmt.Errorf("read %s from the clone: %w", branch, err)
+			return false, fmt.Errorf("read %s from the clone: %w", branch, err)
 		}
 	}
 	_, err = r.git(ctx, "-c", "fetch.fsckObjects=true", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
 		"--no-recurse-submodules", "--no-auto-maintenance", "--upload-pack="+uploadPack(), "--", clone, "+"+src+":"+dst)
 	var ge *GitError
 	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
-		return "", nil
+		return false, nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("read %s from the clone: %w", branch, err)
+		return false, fmt.Errorf("read %s from the clone: %w", branch, err)
 	}
-	return r.commit(ctx, dst), nil
+	return true, nil
 }
 
 // fetchPushed fetches the ticket branch as pushed to the project's
@@ -250,36 +292,55 @@ func (r *reviewRepo) tip(ctx context.Context, branch string) (string, error) {
 }
 
 // ahead reads the ticket branch from the clone and the default branch
-// from the project's repository, and returns the branch's commit and how
-// many commits it has that the default branch lacks; a branch that is not
-// in the clone is an error.
-func (r *reviewRepo) ahead(ctx context.Context, branch string) (string, int, error) {
+// from the project's repository, and returns the branch's commit when it
+// has commits the default branch lacks ("" when it has none); a branch
+// that is not in the clone is an error. After the two fetches, one
+// for-each-ref of the fetched branch, by its full name, against the
+// default branch (--no-merged) answers both: the review repository is the
+// runtime's own, so no ref there looks like another.
+func (r *reviewRepo) ahead(ctx context.Context, branch string) (string, error) {
 	// The two fetches write different refs of the review repository and
 	// run at once: one waits on the network, the other on the clone.
-	var base string
 	var baseErr error
 	fetched := make(chan struct{})
 	go func() {
 		defer close(fetched)
-		base, baseErr = r.fetchDefault(ctx)
+		baseErr = r.fetchDefaultRef(ctx)
 	}()
-	tip, err := r.fetchClone(ctx, branch)
+	found, err := r.fetchFromClone(ctx, branch, "refs/heads/"+branch, reviewFetched+branch)
 	<-fetched
 	if baseErr != nil {
-		return "", 0, baseErr
+		return "", baseErr
 	}
 	if err != nil {
-		return "", 0, err
+		return "", err
 	}
-	if tip == "" {
-		return "", 0, fmt.Errorf("the branch %s is not in the project's clone", branch)
+	if !found {
+		return "", fmt.Errorf("the branch %s is not in the project's clone", branch)
 	}
-	n, err := r.git(ctx, "rev-list", "--count", base+".."+tip)
+	ref := reviewFetched + branch
+	out, err := r.git(ctx, "for-each-ref", "--format=%(objecttype) %(objectname) %(refname)", "--no-merged="+reviewDefault+"^{commit}", ref)
 	if err != nil {
-		return "", 0, fmt.Errorf("count the commits of %s: %w", branch, err)
+		if r.commit(ctx, reviewDefault) == "" {
+			return "", r.noDefault()
+		}
+		return "", fmt.Errorf("count the commits of %s: %w", branch, err)
 	}
-	count, err := strconv.Atoi(n)
-	return tip, count, err
+	for _, line := range strings.Split(out, "\n") {
+		kind, rest, _ := strings.Cut(line, " ")
+		name, refname, _ := strings.Cut(rest, " ")
+		switch {
+		case refname != ref:
+		case kind == "commit":
+			return name, nil
+		default: // a tag the agent pointed the branch at
+			if tip := r.commit(ctx, ref); tip != "" {
+				return tip, nil
+			}
+			return "", fmt.Errorf("the branch %s of the project's clone points at no commit", branch)
+		}
+	}
+	return "", nil
 }
 
 // push pushes commit to ref of the project's repository, with the
@@ -394,8 +455,7 @@ func checkGitDir(slug, gitDir string) error {
 // are kept, even of the same commits. A project with no review repository
 // has nothing to forget.
 func (p *Provider) ForgetReview(ctx context.Context, slug string, n int, branch string) error {
-	dir := filepath.Join(reviewDir, slug+".git")
-	if fi, err := os.Lstat(filepath.Join(p.opts.Projects, dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+	if !p.hasReview(slug) {
 		return nil
 	}
 	g, done, err := p.runtime(ctx)
@@ -430,8 +490,8 @@ func (p *Provider) ForgetReview(ctx context.Context, slug string, n int, branch 
 // must still be remote: the agent's run has not started.
 func (r *reviewRepo) see(ctx context.Context, branch, remote string) error {
 	if remote == "" {
-		if r.made {
-			return nil // a new repository has no lease to forget
+		if r.made || !r.mayHave(reviewSeen+branch) {
+			return nil // no lease to forget
 		}
 		_, err := r.git(ctx, "update-ref", "-d", reviewSeen+branch)
 		return err

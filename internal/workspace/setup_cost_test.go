@@ -204,7 +204,7 @@ func TestProvider_PrepareMarksBeforeTheCheckout(t *testing.T) {
 		t.Fatalf("Prepare: %v", err)
 	}
 	defer ws.Close()
-	want := []string{"mark BONSAI_RUN=r1", "exec reset"}
+	want := []string{"mark BONSAI_RUN=r1", "exec checkout"}
 	if !slices.Equal(agent.events, want) {
 		t.Errorf("agent executor saw %q, want %q", agent.events, want)
 	}
@@ -226,5 +226,143 @@ func TestProvider_PrepareDoesNotFetchAFreshClone(t *testing.T) {
 	prepare(t, p, proj, ticket(2, "y"))
 	if n := len(rec.find("fetch")); n != 1 {
 		t.Errorf("the second Prepare ran %d fetches, want 1", n)
+	}
+}
+
+// A run that made no commit leaves nothing to push: Push reads the
+// branch's loose ref file and runs no git, on a new branch and on one
+// already pushed; where the file cannot be read without following a link,
+// or the ref is packed, git reads it by its full name and nothing is
+// fetched, counted or pushed. A commit made after that is pushed, and so
+// is a branch the agent moved elsewhere.
+func TestProvider_PushOfAnUntouchedBranchFetchesNothing(t *testing.T) {
+	t.Parallel()
+	src := newRepo(t)
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	gittest.Run(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
+	p, rec, _ := newProvider(t)
+	proj := project("file://" + bare)
+	ctx := context.Background()
+	ws := prepare(t, p, proj, ticket(5, "Add feature"))
+	clone := p.ClonePath("demo")
+	pushOnly := func(what string, want bool) []call {
+		t.Helper()
+		rec.mu.Lock()
+		before := len(rec.calls)
+		rec.mu.Unlock()
+		if pushed, err := p.Push(ctx, proj, ws); err != nil || pushed != want {
+			t.Fatalf("Push %s = %v, %v; want %v, nil", what, pushed, err, want)
+		}
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		return slices.Clone(rec.calls[before:])
+	}
+	untouched := func(what string) {
+		t.Helper()
+		if calls := pushOnly(what, false); len(calls) != 0 {
+			t.Errorf("Push %s ran git %q, want none", what, calls[0].argv)
+		}
+	}
+	readByGit := func(what string) {
+		t.Helper()
+		calls := pushOnly(what, false)
+		if len(calls) == 0 {
+			t.Errorf("Push %s ran no git: it trusted a ref file it should not read", what)
+		}
+		for _, c := range calls {
+			if sub, _ := gitSubcommand(c.argv); sub != "config" && sub != "for-each-ref" {
+				t.Errorf("Push %s ran git %s, want only the config's check and one read", what, sub)
+			}
+		}
+	}
+	untouched("of a new branch")
+
+	// A commit is pushed: after the two fetches, one read answers
+	// whether the branch has commits the default branch lacks, and which
+	// (the lease is the one other read).
+	gittest.Run(t, ws.Root, "commit", "-q", "--allow-empty", "-m", "work")
+	reads := map[string]int{}
+	for _, c := range pushOnly("after a commit", true) {
+		sub, _ := gitSubcommand(c.argv)
+		reads[sub]++
+	}
+	if reads["rev-list"] > 0 || reads["rev-parse"]+reads["for-each-ref"] > 3 || reads["push"] != 1 {
+		t.Errorf("Push after a commit ran %v, want one push and no more than three reads", reads)
+	}
+	untouched("of the branch it pushed")
+
+	// The branch's directory is a link to a copy elsewhere: the host
+	// does not follow it, git reads the ref.
+	heads := filepath.Join(clone, ".git", "refs", "heads")
+	moved := filepath.Join(t.TempDir(), "bonsai")
+	if err := os.Rename(filepath.Join(heads, "bonsai"), moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(moved, filepath.Join(heads, "bonsai")); err != nil {
+		t.Fatal(err)
+	}
+	readByGit("through a linked directory")
+	if err := os.Remove(filepath.Join(heads, "bonsai")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(moved, filepath.Join(heads, "bonsai")); err != nil {
+		t.Fatal(err)
+	}
+	// A packed ref has no file of its own.
+	gittest.Run(t, clone, "pack-refs", "--all")
+	readByGit("of a packed ref")
+
+	// The agent points the branch at an annotated tag of a new commit
+	// (git refuses that, so it writes the ref's file): the commit is
+	// pushed.
+	gittest.Run(t, ws.Root, "commit", "-q", "--allow-empty", "-m", "tagged")
+	gittest.Run(t, ws.Root, "tag", "-a", "-m", "a tag", "t1")
+	tag := gittest.Run(t, ws.Root, "rev-parse", "refs/tags/t1")
+	refFile := filepath.Join(heads, filepath.FromSlash(ws.Branch))
+	if err := os.WriteFile(refFile, []byte(tag+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pushOnly("of a branch at a tag", true)
+	if got, want := gittest.Run(t, bare, "rev-parse", ws.Branch), gittest.Run(t, ws.Root, "rev-parse", "t1^{commit}"); got != want {
+		t.Errorf("remote %s at %s, want the tag's commit %s", ws.Branch, got, want)
+	}
+
+	// The agent points the branch at another commit, not through its
+	// worktree's HEAD: it is pushed.
+	other := gittest.Run(t, ws.Root, "commit-tree", "-p", "HEAD^{commit}", "-m", "elsewhere", "HEAD^{tree}")
+	gittest.Run(t, ws.Root, "update-ref", "refs/heads/"+ws.Branch, other)
+	pushOnly("of a moved branch", true)
+	if got := gittest.Run(t, bare, "rev-parse", ws.Branch); got != other {
+		t.Errorf("remote %s at %s, want %s", ws.Branch, got, other)
+	}
+}
+
+// A project's first run on a branch the remote does not have has no
+// lease to record: Prepare makes no review repository (no git init); the
+// first push makes it, and pushes.
+func TestProvider_PrepareOfANewBranchMakesNoReviewRepository(t *testing.T) {
+	t.Parallel()
+	src := newRepo(t)
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	gittest.Run(t, filepath.Dir(bare), "clone", "-q", "--bare", src, bare)
+	p, rec, data := newProvider(t)
+	proj := project("file://" + bare)
+	ws := prepare(t, p, proj, ticket(5, "Add feature"))
+	review := filepath.Join(data, "projects", ".review", "demo.git")
+	if n := len(rec.find("init")); n != 0 {
+		t.Errorf("Prepare ran git init %d times, want none", n)
+	}
+	if _, err := os.Lstat(review); !os.IsNotExist(err) {
+		t.Errorf("Prepare made the review repository: %v", err)
+	}
+	gittest.Run(t, ws.Root, "commit", "-q", "--allow-empty", "-m", "work")
+	if pushed, err := p.Push(context.Background(), proj, ws); err != nil || !pushed {
+		t.Fatalf("Push = %v, %v; want true, nil", pushed, err)
+	}
+	if got, want := gittest.Run(t, bare, "rev-parse", ws.Branch), gittest.Run(t, ws.Root, "rev-parse", "HEAD"); got != want {
+		t.Errorf("remote %s at %s, want %s", ws.Branch, got, want)
+	}
+	if _, err := os.Lstat(filepath.Join(review, "HEAD")); err != nil {
+		t.Errorf("the push made no review repository: %v", err)
 	}
 }

@@ -44,6 +44,16 @@ type Workspace struct {
 	// Head is the commit Branch pointed at when Prepare returned, as it
 	// read or made it; "" when it cannot tell (Checkout's workspace).
 	Head string
+	// settled is the commit at which Branch has nothing for Push to
+	// push: Head when Prepare found the branch at the default branch's
+	// commit or at the remote branch's, both as fetched before the agent
+	// ran, or the commit Push last pushed; "" when the branch may hold
+	// commits of its own (Push then reads and counts it in full).
+	settled string
+	// start is the commit checkOut starts Branch at, in the worktree's
+	// own executor, when Prepare found no such branch ("" when it is
+	// there: checkOut resets the worktree to it).
+	start string
 	// remove is a directory Close deletes (Checkout's).
 	remove string
 }

@@ -142,6 +142,14 @@ func (s *Executor) Close() error {
 	return err
 }
 
+// ContainsProcesses implements executor.Contained: every command runs in
+// a PID namespace of its own bwrap (the persistent sandbox's, or one a
+// command with PerCommand), which takes every process inside along when
+// its PID 1 ends, and Close ends the persistent one and waits for it.
+// Nothing outside a namespace carries the executor's marks: its proxy
+// runs in the caller's process.
+func (s *Executor) ContainsProcesses() bool { return true }
+
 // Mark adds the KEY=VALUE pair kv to the environment of every command,
 // inside the sandbox too, so local.KillMarked finds them (see local.Mark).
 // A persistent sandbox already running is ended, so that the next

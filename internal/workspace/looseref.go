@@ -1,0 +1,43 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxLooseRef bounds the loose ref file read: a full object name (SHA-256's
+// 64 hex digits) and its newline.
+const maxLooseRef = 65
+
+// looseTip reports whether the clone of project slug holds branch as a
+// loose ref file naming commit want, read without git (readLooseRef). It
+// answers false whenever git might read the branch elsewhere: a clone
+// whose layout the host refuses (commondir, alternates), refs kept in a
+// reftable, a file that is not exactly the object name and a newline.
+// False is "ask git", never "the branch moved".
+func (p *Provider) looseTip(slug, branch, want string) bool {
+	gitDir := filepath.Join(p.opts.Projects, slug, ".git")
+	if checkCloneLayout(slug, gitDir) != nil {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(gitDir, "reftable")); !os.IsNotExist(err) {
+		return false
+	}
+	got, ok := strings.CutSuffix(readLooseRef(p.opts.Projects, filepath.Join(slug, ".git", "refs", "heads", filepath.FromSlash(branch))), "\n")
+	return ok && got == want && isObjectName(got)
+}
+
+// isObjectName reports whether s is a full object name: 40 (SHA-1) or
+// 64 (SHA-256) lowercase hex digits.
+func isObjectName(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
