@@ -25,7 +25,8 @@ type DB struct {
 	// rebound caches Dialect.Rebind's answer per query text.
 	rebound sync.Map
 	// stmts caches the *sql.Stmt of each query text where the dialect
-	// prepares (Dialect.Prepare); nstmts counts them, up to maxStmts.
+	// prepares (Dialect.Prepare), nil for a text met once in a
+	// transaction; nstmts counts the texts, up to maxStmts.
 	stmts  sync.Map
 	nstmts atomic.Int32
 }
@@ -85,47 +86,75 @@ func (db *DB) rebind(query string) string {
 // once for the life of db (database/sql prepares it again on each pooled
 // connection that runs it), or nil where the dialect does not prepare,
 // the cache is full or preparing failed: the query then runs as it is,
-// and reports what failed.
-func (db *DB) prepared(ctx context.Context, query string) *sql.Stmt {
+// and reports what failed. A text first met in a transaction (inTx) is
+// prepared when it comes again: the transaction holds its connection, and
+// preparing for the pool would open another (a short process has one) to
+// compile what the transaction compiles anyway.
+func (db *DB) prepared(ctx context.Context, query string, inTx bool) *sql.Stmt {
 	if !db.d.Prepare {
 		return nil
 	}
-	if st, ok := db.stmts.Load(query); ok {
-		return st.(*sql.Stmt)
+	v, met := db.stmts.Load(query)
+	if st, ok := v.(*sql.Stmt); ok {
+		return st
 	}
 	if db.nstmts.Load() >= maxStmts {
+		return nil
+	}
+	if !met && inTx {
+		if _, had := db.stmts.LoadOrStore(query, nil); !had {
+			db.nstmts.Add(1)
+		}
 		return nil
 	}
 	st, err := db.pool.PrepareContext(ctx, query)
 	if err != nil {
 		return nil
 	}
-	if had, loaded := db.stmts.LoadOrStore(query, st); loaded {
-		st.Close()
-		return had.(*sql.Stmt)
+	if met && db.stmts.CompareAndSwap(query, nil, st) {
+		return st
 	}
-	db.nstmts.Add(1)
+	if !met {
+		if _, had := db.stmts.LoadOrStore(query, st); !had {
+			db.nstmts.Add(1)
+			return st
+		}
+	}
+	st.Close() // another goroutine was quicker: use its statement
+	v, _ = db.stmts.Load(query)
+	st, _ = v.(*sql.Stmt)
 	return st
 }
 
 // Statements reports how many query texts db holds prepared.
-func (db *DB) Statements() int { return int(db.nstmts.Load()) }
+func (db *DB) Statements() int {
+	n := 0
+	db.stmts.Range(func(_, v any) bool {
+		if _, ok := v.(*sql.Stmt); ok {
+			n++
+		}
+		return true
+	})
+	return n
+}
 
 // CloseStatements closes the prepared statements, before the engine
 // closes the pool.
 func (db *DB) CloseStatements() {
-	db.stmts.Range(func(q, st any) bool {
-		st.(*sql.Stmt).Close()
+	db.stmts.Range(func(q, v any) bool {
+		if st, ok := v.(*sql.Stmt); ok {
+			st.Close()
+		}
 		db.stmts.Delete(q)
-		db.nstmts.Add(-1)
 		return true
 	})
+	db.nstmts.Store(0)
 }
 
 // queryContext runs a query on the pool.
 func (db *DB) queryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	q := db.rebind(query)
-	if st := db.prepared(ctx, q); st != nil {
+	if st := db.prepared(ctx, q, false); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
 	return db.pool.QueryContext(ctx, q, args...)
@@ -134,7 +163,7 @@ func (db *DB) queryContext(ctx context.Context, query string, args ...any) (*sql
 // queryRowContext runs a one-row query on the pool.
 func (db *DB) queryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	q := db.rebind(query)
-	if st := db.prepared(ctx, q); st != nil {
+	if st := db.prepared(ctx, q, false); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
 	return db.pool.QueryRowContext(ctx, q, args...)

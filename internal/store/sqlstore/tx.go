@@ -87,7 +87,7 @@ func (t *tx) nowMs() int64 { return t.now.UnixMilli() }
 // transaction, or nil, with query in the engine's form.
 func (t *tx) stmt(ctx context.Context, query string) (*sql.Stmt, string) {
 	q := t.db.rebind(query)
-	if st := t.db.prepared(ctx, q); st != nil {
+	if st := t.db.prepared(ctx, q, true); st != nil {
 		return t.sqlTx.StmtContext(ctx, st), q
 	}
 	return nil, q
