@@ -174,6 +174,3 @@ func (db *DB) Close() error {
 	db.pool.Close()
 	return nil
 }
-
-// scanner is what pgx.Row and pgx.Rows share.
-type scanner = store.Scanner

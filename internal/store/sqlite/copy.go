@@ -29,7 +29,6 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 				st.Close()
 			}
 		}()
-		args := []any{}
 		return read(func(t store.Table, row []any) error {
 			st, ok := stmts[t.Name]
 			if !ok {
@@ -40,16 +39,7 @@ func (db *DB) WriteTables(ctx context.Context, read func(put func(t store.Table,
 				}
 				stmts[t.Name] = st
 			}
-			args = append(args[:0], row...)
-			for i, v := range args {
-				if b, ok := v.(bool); ok {
-					args[i] = 0
-					if b {
-						args[i] = 1
-					}
-				}
-			}
-			if _, err := st.ExecContext(ctx, args...); err != nil {
+			if _, err := st.ExecContext(ctx, row...); err != nil {
 				return fmt.Errorf("write %s: %w", t.Name, err)
 			}
 			return nil

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	sqlite "modernc.org/sqlite"
@@ -25,16 +23,13 @@ import (
 // use by many goroutines and, through SQLite's file locks, many processes.
 type DB struct {
 	*sqlstore.DB
-	sql   *sql.DB
-	path  string
-	cfg   sqlstore.Config
-	stmts stmtCache
+	sql  *sql.DB
+	path string
+	cfg  sqlstore.Config
 	// cachePages bounds each connection's page cache; 0 keeps SQLite's.
 	cachePages int
 	// writeLock, a one-slot semaphore, orders this process's writers.
 	writeLock chan struct{}
-	// opens counts the connections the pool opened.
-	opens atomic.Int64
 }
 
 var _ store.Store = (*DB)(nil)
@@ -109,7 +104,7 @@ func open(ctx context.Context, abs string, opts []Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", abs, err)
 	}
-	db.sql = sql.OpenDB(countOpens{Connector: keepWAL{c}, n: &db.opens})
+	db.sql = sql.OpenDB(keepWAL{c})
 	db.sql.SetMaxIdleConns(maxIdleConns)
 	db.sql.SetConnMaxIdleTime(connMaxIdle)
 	db.DB = sqlstore.New(db.sql, db.dialect(), db.cfg)
@@ -233,21 +228,6 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes the database.
 func (db *DB) Close() error {
-	db.closeStmts()
+	db.CloseStatements()
 	return db.sql.Close()
-}
-
-// countOpens is a connector that counts the connections it opens.
-type countOpens struct {
-	driver.Connector
-	n *atomic.Int64
-}
-
-// Connect opens a connection and counts it.
-func (c countOpens) Connect(ctx context.Context) (driver.Conn, error) {
-	conn, err := c.Connector.Connect(ctx)
-	if err == nil {
-		c.n.Add(1)
-	}
-	return conn, err
 }

@@ -1,32 +1,28 @@
 package sqlite
 
 import (
-	"context"
-	"database/sql"
-	"sync"
-
 	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/store/sqlstore"
 )
 
 // dialect is SQLite's sqlstore.Dialect: queries run as written, the
 // process's writers queue on db.writeLock before BEGIN IMMEDIATE, each
-// event is fanned out to the notification outbox by notifyOutbox, the
-// pick runs a statement prepared once, and attachments' bytes are files
+// event is fanned out to the notification outbox by notifyOutbox, every
+// query runs a statement prepared once, and attachments' bytes are files
 // of the data directory.
 func (db *DB) dialect() sqlstore.Dialect {
 	return sqlstore.Dialect{
-		WriteLock:     db.writeLock,
-		EventAppended: appendOutbox,
-		JoinInOrder:   "CROSS JOIN",
-		DueWhere:      `s.paused = 0 AND s.next_fire IS NOT NULL AND s.next_fire <= ? AND p.active = 1`,
-		TextBytes:     `length(CAST(line AS BLOB))`,
-		CountsQuery:   countsQuery,
+		Prepare:     true,
+		WriteLock:   db.writeLock,
+		EventOutbox: notifyOutbox,
+		JoinInOrder: "CROSS JOIN",
+		DueWhere:    `s.paused = 0 AND s.next_fire IS NOT NULL AND s.next_fire <= ? AND p.active = 1`,
+		TextBytes:   `length(CAST(line AS BLOB))`,
+		CountsQuery: countsQuery,
 		SchemaQuery: `SELECT m.name, c.name FROM sqlite_schema m, pragma_table_xinfo(m.name) c
 			WHERE m.type = 'table' ORDER BY m.name, c.cid`,
 		PickQuery:     pickQuery,
 		OverviewQuery: overviewQuery,
-		HotQuery:      db.hotQuery,
 		Blobs:         store.BlobDir{Dir: store.AttachmentsDir(db.path)},
 	}
 }
@@ -68,61 +64,6 @@ const overviewQuery = `SELECT p.slug, p.name, p.active, COALESCE(p.settings ->> 
 	LEFT JOIN ticket_queue q ON q.project_id = p.id AND p.active = 1 AND ` + queueAllowed + `
 	WHERE p.active = 1 OR ?
 	ORDER BY p.slug`
-
-// hotQuery runs query through a statement prepared once.
-func (db *DB) hotQuery(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
-	st, err := db.prepared(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	return st.QueryContext(ctx, args...)
-}
-
-// appendOutbox adds the notifications of the event res inserted.
-func appendOutbox(ctx context.Context, tx *sql.Tx, res sql.Result) error {
-	id, err := res.LastInsertId()
-	if err != nil {
-		return err
-	}
-	_, err = tx.ExecContext(ctx, notifyOutbox, id)
-	return err
-}
-
-// stmtCache holds the prepared statements of the hot paths, prepared on
-// first use so that opening the database stays one query.
-type stmtCache struct {
-	mu    sync.Mutex
-	stmts map[string]*sql.Stmt
-}
-
-// prepared returns query as a statement prepared once for the life of db.
-// database/sql prepares it again on each pooled connection that runs it.
-func (db *DB) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
-	db.stmts.mu.Lock()
-	defer db.stmts.mu.Unlock()
-	if st, ok := db.stmts.stmts[query]; ok {
-		return st, nil
-	}
-	st, err := db.sql.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	if db.stmts.stmts == nil {
-		db.stmts.stmts = map[string]*sql.Stmt{}
-	}
-	db.stmts.stmts[query] = st
-	return st, nil
-}
-
-// closeStmts closes the prepared statements.
-func (db *DB) closeStmts() {
-	db.stmts.mu.Lock()
-	defer db.stmts.mu.Unlock()
-	for _, st := range db.stmts.stmts {
-		st.Close()
-	}
-	db.stmts.stmts = nil
-}
 
 // notifyOutbox fans the event with the given id out to the notification
 // outbox: one row per channel whose rules want it (docs/notifications.md).

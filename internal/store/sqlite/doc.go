@@ -7,8 +7,9 @@
 // package opens the file, migrates it (the embedded migrations in
 // migrations/), and gives sqlstore its dialect: every write one BEGIN
 // IMMEDIATE transaction, queued first on a process write lock, whose events
-// fan out to the notification outbox in SQL. It keeps the pick and
-// overview queries, their prepared statements, the copy's writes, the WAL
-// kept between processes and the file stamp of the idle check.
+// fan out to the notification outbox in SQL, and every query a statement
+// prepared once. It keeps the pick and overview queries, the copy's
+// writes, the WAL kept between processes and the file stamp of the idle
+// check.
 // docs/store.md explains the design.
 package sqlite

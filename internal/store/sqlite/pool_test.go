@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"path/filepath"
 	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/board"
+	"github.com/bonsai-run/bonsai/internal/store"
 )
 
 // TestPool_KeepsItsConnections takes 8 connections at once, five times
@@ -18,7 +21,12 @@ func TestPool_KeepsItsConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	base := db.opens.Load()
+	// What the pool opened: those open now and those it closed.
+	opened := func() int64 {
+		s := db.sql.Stats()
+		return int64(s.OpenConnections) + s.MaxIdleClosed + s.MaxIdleTimeClosed + s.MaxLifetimeClosed
+	}
+	base := opened()
 	const held = 8
 	for range 5 {
 		conns := make([]*sql.Conn, held)
@@ -37,7 +45,45 @@ func TestPool_KeepsItsConnections(t *testing.T) {
 			c.Close()
 		}
 	}
-	if opened := db.opens.Load() - base; opened > held {
-		t.Errorf("five rounds of %d connections at once opened %d connections, want at most %d", held, opened, held)
+	if n := opened() - base; n > held {
+		t.Errorf("five rounds of %d connections at once opened %d connections, want at most %d", held, n, held)
+	}
+}
+
+// TestStatements_PreparedOnce runs the same reads and writes three times:
+// the first round prepares the reads, the second the writes' statements
+// too (a text first met in a transaction is prepared when it comes
+// again), and the third prepares none.
+func TestStatements_PreparedOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo", Repo: "/src/demo", DefaultBranch: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	round := func() int {
+		tk, err := db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "Greet"}, board.Human)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.AddComment(ctx, tk.Ref(), board.Comment{AuthorType: board.Human, AuthorName: "ana",
+			Kind: board.KindNote, Content: "hello"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Tickets(ctx, store.TicketFilter{ProjectSlug: "demo"}); err != nil {
+			t.Fatal(err)
+		}
+		return db.Statements()
+	}
+	first, second, third := round(), round(), round()
+	if first == 0 || second <= first {
+		t.Fatalf("prepared %d statements after one round, %d after two; want some, then the writes' too", first, second)
+	}
+	if third != second {
+		t.Errorf("the third round prepared %d statements more, want none", third-second)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -72,26 +71,21 @@ func (db *DB) ResolveComments(ctx context.Context, ref board.Ref, commentIDs []s
 			var done bool
 			err := tx.queryRow(`SELECT author_type, resolved FROM comments WHERE id = ? AND ticket_id = ?`,
 				id, t.ID).Scan(&author, &done)
-			if errors.Is(err, sql.ErrNoRows) {
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
 				return board.Errorf(board.ENOTFOUND, "comment %q not found on ticket %s", id, ref)
+			case err != nil:
+				return err
+			case author != board.Human || done || slices.Contains(resolved, id):
+				continue
 			}
-			if err != nil {
+			if _, err := tx.exec(`UPDATE comments SET resolved = true WHERE id = ?`, id); err != nil {
 				return err
 			}
-			if author == board.Human && !done && !slices.Contains(resolved, id) {
-				resolved = append(resolved, id)
-			}
+			resolved = append(resolved, id)
 		}
 		if len(resolved) == 0 {
 			return nil
-		}
-		args := make([]any, len(resolved))
-		for i, id := range resolved {
-			args[i] = id
-		}
-		q := `UPDATE comments SET resolved = true WHERE id IN (?` + strings.Repeat(", ?", len(resolved)-1) + `)`
-		if _, err := tx.exec(q, args...); err != nil {
-			return err
 		}
 		return tx.event(board.EventCommentResolved, t.ProjectID, t.ID, board.System,
 			map[string]any{"ref": ref.String(), "commentIds": resolved})

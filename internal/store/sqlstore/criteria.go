@@ -61,11 +61,12 @@ func splitCriteria(s string) ([]string, bool) {
 	return out, true
 }
 
-// encodeCriteria encodes criteria for storage; nil is stored as [].
-func encodeCriteria(cs []string) (string, error) {
+// encodeCriteria encodes criteria for storage; nil is stored as []. A
+// list of strings always encodes: json.Marshal fails only on types.
+func encodeCriteria(cs []string) string {
 	if cs == nil {
 		cs = []string{}
 	}
-	b, err := json.Marshal(cs)
-	return string(b), err
+	b, _ := json.Marshal(cs)
+	return string(b)
 }

@@ -2,9 +2,7 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 
 	"github.com/bonsai-run/bonsai/internal/board"
 )
@@ -16,11 +14,8 @@ const movedLookBack = 200
 
 // EventAttachments implements store.NotifyAttachments.
 func (db *DB) EventAttachments(ctx context.Context, id int64) ([]board.Attachment, error) {
-	e, err := scanEvent(db.queryRowContext(ctx, `SELECT id, type, project_id, ticket_id, actor, data, created_at
-		FROM events WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, board.Errorf(board.ENOTFOUND, "event %d not found", id)
-	}
+	e, err := one(ctx, db, scanEvent, func() error { return board.Errorf(board.ENOTFOUND, "event %d not found", id) },
+		`SELECT `+eventColumns+` FROM events WHERE id = ?`, id)
 	if err != nil {
 		return nil, wrap(err, "read event %d", id)
 	}
@@ -42,8 +37,8 @@ func (db *DB) EventAttachments(ctx context.Context, id int64) ([]board.Attachmen
 // before it, when only the comment's files came between them: the ID of
 // the comment, or "" when there is none.
 func movedComment(ctx context.Context, db *DB, move board.Event) (string, error) {
-	es, err := list(ctx, db, scanEvent, `SELECT id, type, project_id, ticket_id, actor, data, created_at
-		FROM events WHERE ticket_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, move.TicketID, move.ID, movedLookBack)
+	es, err := list(ctx, db, scanEvent, `SELECT `+eventColumns+` FROM events
+		WHERE ticket_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, move.TicketID, move.ID, movedLookBack)
 	if err != nil {
 		return "", wrap(err, "read the events before event %d", move.ID)
 	}

@@ -159,11 +159,10 @@ func (db *DB) CreateSubTickets(ctx context.Context, s store.SubTickets) ([]board
 		}
 	}
 	ts := make([]board.Ticket, len(s.Tickets))
-	crits := make([]string, len(s.Tickets))
 	for i, t := range s.Tickets {
 		t.ProjectSlug = s.Parent.Project
 		var err error
-		if ts[i], crits[i], err = newTicket(t); err != nil {
+		if ts[i], err = board.NewTicket(t); err != nil {
 			return nil, fmt.Errorf("sub-ticket %d: %w", i+1, err)
 		}
 	}
@@ -176,7 +175,7 @@ func (db *DB) CreateSubTickets(ctx context.Context, s store.SubTickets) ([]board
 			return board.Errorf(board.EREFUSED, "%s is DONE; move it back before giving it sub-tickets", s.Parent)
 		}
 		for i := range ts {
-			if err := db.insertTicket(tx, &ts[i], crits[i], s.Actor); err != nil {
+			if err := db.insertTicket(tx, &ts[i], s.Actor); err != nil {
 				return err
 			}
 			if err := tx.insertLink(ts[i], parent, board.LinkParent, s.Actor); err != nil {

@@ -218,18 +218,3 @@ func (db *DB) RequestStop(ctx context.Context, ref board.Ref, by string) (board.
 	})
 	return result(out, wrap(err, "stop the run of %s", ref))
 }
-
-// RunControl returns what the process running run id polls: its status,
-// whether a stop was asked for, and when the newest unresolved human
-// comment on its ticket was posted. It reads one run by its primary key
-// and one ticket by its: cheap enough to poll twice a second per run.
-func (db *DB) RunControl(ctx context.Context, id string) (board.RunControl, error) {
-	c, err := one(ctx, db, func(s scanner) (board.RunControl, error) {
-		var c board.RunControl
-		err := s.Scan(&c.Status, msPtr{&c.StopRequestedAt}, &c.StopRequestedBy, ms{&c.LastHumanComment})
-		return c, err
-	}, func() error { return board.Errorf(board.ENOTFOUND, "run %q not found", id) },
-		`SELECT runs.status, runs.stop_requested_at, runs.stop_requested_by, tickets.last_human_comment_at
-		FROM runs JOIN tickets ON tickets.id = runs.ticket_id WHERE runs.id = ?`, id)
-	return result(c, wrap(err, "read the control of run %s", id))
-}

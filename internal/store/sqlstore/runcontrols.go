@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
@@ -12,6 +11,20 @@ import (
 // runControlsBatch is the most run IDs one RunControls query names; a
 // longer list takes one query per batch.
 const runControlsBatch = 512
+
+// RunControl returns what the process running run id polls: its status,
+// whether a stop was asked for, and when the newest unresolved human
+// comment on its ticket was posted. It reads one run by its primary key
+// and one ticket by its: cheap enough to poll twice a second per run.
+func (db *DB) RunControl(ctx context.Context, id string) (board.RunControl, error) {
+	out := map[string]board.RunControl{}
+	err := db.runControls(ctx, []string{id}, out)
+	c, ok := out[id]
+	if err == nil && !ok {
+		err = board.Errorf(board.ENOTFOUND, "run %q not found", id)
+	}
+	return result(c, wrap(err, "read the control of run %s", id))
+}
 
 // RunControls returns what RunControl returns for each run of ids that
 // exists, keyed by run ID, in one query for up to 512 runs: a heartbeat
@@ -41,33 +54,15 @@ func (db *DB) runControls(ctx context.Context, ids []string, out map[string]boar
 		args = append(args, ids[len(ids)-1])
 	}
 	marks := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
-	rows, err := db.queryContext(ctx, `SELECT runs.id, runs.status, runs.stop_requested_at, runs.stop_requested_by,
+	return each(ctx, db, func(s scanner) error {
+		var id string
+		var c board.RunControl
+		err := s.Scan(&id, &c.Status, msPtr{&c.StopRequestedAt}, &c.StopRequestedBy, ms{&c.LastHumanComment})
+		out[id] = c
+		return err
+	}, `SELECT runs.id, runs.status, runs.stop_requested_at, runs.stop_requested_by,
 		tickets.last_human_comment_at FROM runs JOIN tickets ON tickets.id = runs.ticket_id
 		WHERE runs.id IN (`+marks+`)`, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			id      string
-			c       board.RunControl
-			stopAt  sql.NullInt64
-			comment sql.NullInt64
-		)
-		if err := rows.Scan(&id, &c.Status, &stopAt, &c.StopRequestedBy, &comment); err != nil {
-			return err
-		}
-		if stopAt.Valid {
-			t := fromMillis(stopAt.Int64)
-			c.StopRequestedAt = &t
-		}
-		if comment.Valid {
-			c.LastHumanComment = fromMillis(comment.Int64)
-		}
-		out[id] = c
-	}
-	return rows.Err()
 }
 
 // padded is the least power of two at or above n.

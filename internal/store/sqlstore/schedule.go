@@ -189,7 +189,6 @@ func (db *DB) DueSchedules(ctx context.Context, now time.Time) ([]board.Schedule
 
 // FireSchedule records one firing.
 func (db *DB) FireSchedule(ctx context.Context, f board.Fire) (board.Firing, error) {
-	var criteria string
 	if f.Outcome == board.FiringCreated {
 		if f.Ticket == nil {
 			return board.Firing{}, board.Errorf(board.EINVALID, "a firing that creates a ticket needs the ticket")
@@ -199,15 +198,12 @@ func (db *DB) FireSchedule(ctx context.Context, f board.Fire) (board.Firing, err
 			return board.Firing{}, err
 		}
 		f.Ticket = &t
-		if criteria, err = encodeCriteria(t.Criteria); err != nil {
-			return board.Firing{}, err
-		}
 	}
 	return db.fire(ctx, f, func(tx *tx, s board.Schedule, fr *board.Firing) error {
 		ticketID := ""
 		if f.Outcome == board.FiringCreated {
 			f.Ticket.ProjectSlug = s.ProjectSlug
-			if err := db.insertTicket(tx, f.Ticket, criteria, board.System); err != nil {
+			if err := db.insertTicket(tx, f.Ticket, board.System); err != nil {
 				return err
 			}
 			ticketID, fr.Ticket = f.Ticket.ID, f.Ticket.Number

@@ -94,29 +94,17 @@ func (db *DB) CreateTicket(ctx context.Context, t board.Ticket, actor board.Acto
 	if err := checkActor(actor); err != nil {
 		return board.Ticket{}, err
 	}
-	t, criteria, err := newTicket(t)
+	t, err := board.NewTicket(t)
 	if err != nil {
 		return board.Ticket{}, err
 	}
-	err = db.write(ctx, func(tx *tx) error { return db.insertTicket(tx, &t, criteria, actor) })
+	err = db.write(ctx, func(tx *tx) error { return db.insertTicket(tx, &t, actor) })
 	return result(t, wrap(err, "create ticket in %s", t.ProjectSlug))
 }
 
-// newTicket checks t with board.NewTicket and encodes its criteria, for
-// insertTicket.
-func newTicket(t board.Ticket) (board.Ticket, string, error) {
-	t, err := board.NewTicket(t)
-	if err != nil {
-		return t, "", err
-	}
-	criteria, err := encodeCriteria(t.Criteria)
-	return t, criteria, err
-}
-
-// insertTicket stores a new ticket t (already checked by board.NewTicket,
-// its criteria encoded) with its ticket.created event, filling in its ID,
-// number and times.
-func (db *DB) insertTicket(tx *tx, t *board.Ticket, criteria string, actor board.Actor) error {
+// insertTicket stores a new ticket t (already checked by board.NewTicket)
+// with its ticket.created event, filling in its ID, number and times.
+func (db *DB) insertTicket(tx *tx, t *board.Ticket, actor board.Actor) error {
 	// Allocating the number and inserting the ticket in one IMMEDIATE
 	// transaction is what keeps numbers gap-free under concurrent writers.
 	err := tx.queryRow(`UPDATE projects SET last_ticket_number = last_ticket_number + 1
@@ -131,7 +119,7 @@ func (db *DB) insertTicket(tx *tx, t *board.Ticket, criteria string, actor board
 	t.CreatedAt, t.UpdatedAt = tx.now, tx.now
 	_, err = tx.exec(`INSERT INTO tickets (id, project_id, number, title, description, criteria, plan, state,
 		sub_state, priority, branch, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`,
-		t.ID, t.ProjectID, t.Number, t.Title, t.Description, criteria, t.Plan, string(t.State),
+		t.ID, t.ProjectID, t.Number, t.Title, t.Description, encodeCriteria(t.Criteria), t.Plan, string(t.State),
 		t.Priority, t.Branch, tx.nowMs(), tx.nowMs())
 	if err != nil {
 		return err
@@ -158,14 +146,10 @@ func (db *DB) Tickets(ctx context.Context, f store.TicketFilter) ([]board.Ticket
 
 // saveTicket writes t's mutable fields, stamped with the transaction's time.
 func (tx *tx) saveTicket(t *board.Ticket) error {
-	criteria, err := encodeCriteria(t.Criteria)
-	if err != nil {
-		return err
-	}
 	t.UpdatedAt = tx.now
-	_, err = tx.exec(`UPDATE tickets SET title = ?, description = ?, criteria = ?, plan = ?, state = ?,
+	_, err := tx.exec(`UPDATE tickets SET title = ?, description = ?, criteria = ?, plan = ?, state = ?,
 		sub_state = ?, priority = ?, branch = ?, updated_at = ? WHERE id = ?`,
-		t.Title, t.Description, criteria, t.Plan, string(t.State), string(t.SubState), t.Priority,
+		t.Title, t.Description, encodeCriteria(t.Criteria), t.Plan, string(t.State), string(t.SubState), t.Priority,
 		t.Branch, tx.nowMs(), t.ID)
 	return err
 }

@@ -42,7 +42,7 @@ func (db *DB) SaveTrackerSync(ctx context.Context, s board.TrackerSync) (board.T
 // CreateLinkedTicket creates a ticket for a tracker issue and links them,
 // in one transaction.
 func (db *DB) CreateLinkedTicket(ctx context.Context, t board.Ticket, l board.IssueLink) (board.Ticket, board.IssueLink, error) {
-	t, criteria, err := newTicket(t)
+	t, err := board.NewTicket(t)
 	if err != nil {
 		return board.Ticket{}, board.IssueLink{}, err
 	}
@@ -57,7 +57,7 @@ func (db *DB) CreateLinkedTicket(ctx context.Context, t board.Ticket, l board.Is
 		if err != nil {
 			return err
 		}
-		if err := db.insertTicket(tx, &t, criteria, board.System); err != nil {
+		if err := db.insertTicket(tx, &t, board.System); err != nil {
 			return err
 		}
 		l.Ref, l.Since, l.UpdatedAt = t.Ref(), tx.now, tx.now

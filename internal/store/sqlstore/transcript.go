@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -56,27 +55,22 @@ func transcriptConflict(have, first int64) error {
 }
 
 // TranscriptLines walks a ticket's stored transcript; see
-// store.Transcripts.
+// store.Transcripts. An error of fn is returned as it is.
 func (db *DB) TranscriptLines(ctx context.Context, ticketID string, from int64, fn func(n int64, line []byte) error) error {
-	rows, err := db.queryContext(ctx, `SELECT n, line FROM transcript_lines WHERE ticket_id = ? AND n >= ? ORDER BY n`, ticketID, from)
-	if err != nil {
-		return fmt.Errorf("read the transcript of ticket %s: %w", ticketID, err)
-	}
-	defer rows.Close()
 	var line sql.RawBytes
-	for rows.Next() {
+	var stopped error
+	err := each(ctx, db, func(s scanner) error {
 		var n int64
-		if err := rows.Scan(&n, &line); err != nil {
-			return fmt.Errorf("read the transcript of ticket %s: %w", ticketID, err)
-		}
-		if err := fn(n, line); err != nil {
+		if err := s.Scan(&n, &line); err != nil {
 			return err
 		}
-	}
-	if err := rows.Err(); err != nil {
+		stopped = fn(n, line)
+		return stopped
+	}, `SELECT n, line FROM transcript_lines WHERE ticket_id = ? AND n >= ? ORDER BY n`, ticketID, from)
+	if err != nil && err != stopped {
 		return fmt.Errorf("read the transcript of ticket %s: %w", ticketID, err)
 	}
-	return nil
+	return err
 }
 
 // TranscriptSize counts a ticket's stored transcript lines and the bytes
@@ -110,14 +104,11 @@ func (db *DB) WriteLive(ctx context.Context, ticketID string, data []byte, fresh
 
 // Live returns a ticket's live file; see store.Transcripts.
 func (db *DB) Live(ctx context.Context, ticketID string) ([]byte, int64, error) {
-	var data string
+	var data []byte
 	var version int64
 	err := db.queryRowContext(ctx, `SELECT data, version FROM transcript_live WHERE ticket_id = ?`, ticketID).Scan(&data, &version)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil, 0, nil
-	case err != nil:
+	if err = absent(err); err != nil {
 		return nil, 0, fmt.Errorf("read the live file of ticket %s: %w", ticketID, err)
 	}
-	return []byte(data), version, nil
+	return data, version, nil
 }

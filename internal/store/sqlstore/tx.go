@@ -83,27 +83,49 @@ func (db *DB) inTx(ctx context.Context, locked bool, fn func(tx *tx) error) erro
 // nowMs returns the transaction's time in unix milliseconds.
 func (t *tx) nowMs() int64 { return t.now.UnixMilli() }
 
+// stmt returns query's prepared statement (DB.prepared) bound to the
+// transaction, or nil, with query in the engine's form.
+func (t *tx) stmt(ctx context.Context, query string) (*sql.Stmt, string) {
+	q := t.db.rebind(query)
+	if st := t.db.prepared(ctx, q, true); st != nil {
+		return t.sqlTx.StmtContext(ctx, st), q
+	}
+	return nil, q
+}
+
 // exec runs a statement in the transaction.
 func (t *tx) exec(query string, args ...any) (sql.Result, error) {
-	return t.sqlTx.ExecContext(t.ctx, t.db.rebind(query), args...)
+	st, q := t.stmt(t.ctx, query)
+	if st == nil {
+		return t.sqlTx.ExecContext(t.ctx, q, args...)
+	}
+	return st.ExecContext(t.ctx, args...)
 }
 
 // queryRow runs a one-row query in the transaction.
 func (t *tx) queryRow(query string, args ...any) *sql.Row {
-	return t.sqlTx.QueryRowContext(t.ctx, t.db.rebind(query), args...)
+	return t.queryRowContext(t.ctx, query, args...)
 }
 
 // queryContext runs a query in the transaction.
 func (t *tx) queryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return t.sqlTx.QueryContext(ctx, t.db.rebind(query), args...)
+	st, q := t.stmt(ctx, query)
+	if st == nil {
+		return t.sqlTx.QueryContext(ctx, q, args...)
+	}
+	return st.QueryContext(ctx, args...)
 }
 
 // queryRowContext runs a one-row query in the transaction.
 func (t *tx) queryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return t.sqlTx.QueryRowContext(ctx, t.db.rebind(query), args...)
+	st, q := t.stmt(ctx, query)
+	if st == nil {
+		return t.sqlTx.QueryRowContext(ctx, q, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
 }
 
-// event appends one event in the transaction; Dialect.EventAppended adds
+// event appends one event in the transaction; Dialect.EventOutbox adds
 // its notifications to the outbox where a trigger does not. data is
 // marshalled to JSON; nil means no data.
 func (t *tx) event(typ board.EventType, projectID, ticketID string, actor board.Actor, data any) error {
@@ -121,8 +143,12 @@ func (t *tx) event(typ board.EventType, projectID, ticketID string, actor board.
 		return fmt.Errorf("event %s: %w", typ, err)
 	}
 	t.appended = true
-	if t.db.d.EventAppended != nil {
-		if err := t.db.d.EventAppended(t.ctx, t.sqlTx, res); err != nil {
+	if q := t.db.d.EventOutbox; q != "" {
+		id, err := res.LastInsertId()
+		if err == nil {
+			_, err = t.exec(q, id)
+		}
+		if err != nil {
 			return fmt.Errorf("event %s: notify: %w", typ, err)
 		}
 	}
@@ -152,10 +178,12 @@ func (db *DB) Events(ctx context.Context, afterID int64, limit int) ([]board.Eve
 	if limit <= 0 {
 		limit = DefaultEvents
 	}
-	es, err := list(ctx, db, scanEvent, `SELECT id, type, project_id, ticket_id, actor, data, created_at
-		FROM events WHERE id > ? ORDER BY id LIMIT ?`, afterID, limit)
+	es, err := list(ctx, db, scanEvent, `SELECT `+eventColumns+` FROM events WHERE id > ? ORDER BY id LIMIT ?`, afterID, limit)
 	return result(es, wrap(err, "list events"))
 }
+
+// eventColumns are the columns of events scanEvent reads.
+const eventColumns = `id, type, project_id, ticket_id, actor, data, created_at`
 
 func scanEvent(s scanner) (board.Event, error) {
 	var e board.Event

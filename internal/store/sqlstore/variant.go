@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 
@@ -56,11 +55,7 @@ func (db *DB) CreateVariants(ctx context.Context, nv store.NewVariants) ([]board
 			if err != nil {
 				return fmt.Errorf("variant %d: %w", i+1, err)
 			}
-			crit, err := encodeCriteria(w.Criteria)
-			if err != nil {
-				return err
-			}
-			if err := db.insertTicket(tx, &w, crit, nv.Actor); err != nil {
+			if err := db.insertTicket(tx, &w, nv.Actor); err != nil {
 				return err
 			}
 			if err := tx.insertLink(t, w, board.LinkBlockedBy, nv.Actor); err != nil {
@@ -89,18 +84,13 @@ func variantsAllowed(ctx context.Context, tx *tx, t board.Ticket) error {
 	refuse := func(format string, args ...any) error {
 		return board.Errorf(board.EREFUSED, "%s: "+format, append([]any{t.Ref()}, args...)...)
 	}
-	var n int
-	if err := tx.queryRow(`SELECT COUNT(*) FROM variants WHERE variant_id = ?`, t.ID).Scan(&n); err != nil {
+	if err := tx.expect(false, refuse("it is itself a variant; run its ticket as variants instead"),
+		`SELECT 1 FROM variants WHERE variant_id = ?`, t.ID); err != nil {
 		return err
 	}
-	if n > 0 {
-		return refuse("it is itself a variant; run its ticket as variants instead")
-	}
-	if err := tx.queryRow(`SELECT COUNT(*) FROM variants WHERE ticket_id = ? AND state = 'running'`, t.ID).Scan(&n); err != nil {
+	if err := tx.expect(false, refuse("its variants are still in flight; approve or return one first (bonsai ticket variants %s)", t.Ref()),
+		`SELECT 1 FROM variants WHERE ticket_id = ? AND state = 'running'`, t.ID); err != nil {
 		return err
-	}
-	if n > 0 {
-		return refuse("its variants are still in flight; approve or return one first (bonsai ticket variants %s)", t.Ref())
 	}
 	switch {
 	case t.State != board.InProgress:
@@ -108,13 +98,8 @@ func variantsAllowed(ctx context.Context, tx *tx, t board.Ticket) error {
 	case t.SubState == board.SubBlocked:
 		return refuse("it is blocked waiting for a person; answer it first")
 	}
-	if err := tx.queryRow(`SELECT COUNT(*) FROM runs WHERE ticket_id = ? AND status = ?`, t.ID, string(board.RunRunning)).Scan(&n); err != nil {
-		return err
-	}
-	if n > 0 {
-		return refuse("an agent is running on it; wait for its run to end, or stop it (bonsai ticket stop %s)", t.Ref())
-	}
-	return nil
+	return tx.expect(false, refuse("an agent is running on it; wait for its run to end, or stop it (bonsai ticket stop %s)", t.Ref()),
+		`SELECT 1 FROM runs WHERE ticket_id = ? AND status = ?`, t.ID, string(board.RunRunning))
 }
 
 // Variants implements store.Variants.
@@ -135,28 +120,20 @@ func (db *DB) Variants(ctx context.Context, ref board.Ref) ([]board.Variant, err
 // comparedTicket returns the ID of the ticket whose variant ticket id
 // is, or id itself.
 func comparedTicket(ctx context.Context, q queryer, id string) (string, error) {
-	var parent string
+	parent := id
 	err := q.queryRowContext(ctx, `SELECT ticket_id FROM variants WHERE variant_id = ?`, id).Scan(&parent)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return id, nil
-	case err != nil:
-		return "", err
-	}
-	return parent, nil
+	return parent, absent(err)
 }
 
 // FailVariant implements store.Variants.
 func (db *DB) FailVariant(ctx context.Context, ref board.Ref, reason string) (board.Variant, error) {
 	var v board.Variant
 	err := db.writeTicket(ctx, ref, func(tx *tx, w board.Ticket) error {
-		res, err := tx.exec(`UPDATE variants SET state = 'failed', reason = ?, updated_at = ? WHERE variant_id = ? AND state = 'running'`,
+		err := tx.execOne(board.Errorf(board.ENOTFOUND, "%s is no running variant", ref),
+			`UPDATE variants SET state = 'failed', reason = ?, updated_at = ? WHERE variant_id = ? AND state = 'running'`,
 			reason, tx.nowMs(), w.ID)
 		if err != nil {
 			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return errors.Join(err, board.Errorf(board.ENOTFOUND, "%s is no running variant", ref))
 		}
 		if err := tx.closeVariantTicket(w); err != nil {
 			return err
@@ -177,13 +154,11 @@ func (db *DB) CloseVariants(ctx context.Context, ref board.Ref, chosen int, reas
 			return errors.Join(err, board.Errorf(board.EREFUSED, "%s has no variants in flight", ref))
 		}
 		if chosen > 0 {
-			res, err := tx.exec(`UPDATE variants SET state = 'chosen', updated_at = ? WHERE ticket_id = ? AND round = ? AND number = ? AND state = 'running'`,
+			err := tx.execOne(board.Errorf(board.ENOTFOUND, "%s has no running variant %d", ref, chosen),
+				`UPDATE variants SET state = 'chosen', updated_at = ? WHERE ticket_id = ? AND round = ? AND number = ? AND state = 'running'`,
 				tx.nowMs(), t.ID, round, chosen)
 			if err != nil {
 				return err
-			}
-			if n, err := res.RowsAffected(); err != nil || n == 0 {
-				return errors.Join(err, board.Errorf(board.ENOTFOUND, "%s has no running variant %d", ref, chosen))
 			}
 		}
 		if _, err := tx.exec(`UPDATE variants SET state = 'closed', reason = ?, updated_at = ? WHERE ticket_id = ? AND round = ? AND state = 'running'`,
