@@ -153,5 +153,5 @@ func QuickCheck(ctx context.Context, path string) (Health, error) {
 
 // readOnlyDSN is the data source name opening the file at abs read-only.
 func readOnlyDSN(abs string) string {
-	return fileDSN(abs, url.Values{"_pragma": {"busy_timeout(5000)"}, "mode": {"ro"}})
+	return fileDSN(abs, url.Values{"_pragma": {busyTimeout}, "mode": {"ro"}})
 }

@@ -162,6 +162,12 @@ func isBusy(err error) bool {
 	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
+// busyTimeout is how long a writer waits for another process's write
+// transaction before failing with SQLITE_BUSY. Each lasts milliseconds,
+// but on a machine busy with many agents (or a test suite) a writer can
+// queue behind dozens of them, each slowed by the load: 5 s ran out there.
+const busyTimeout = "busy_timeout(30000)"
+
 // dsn returns the driver's data source name for the file at abs. The pragmas
 // are DSN parameters so that every connection of the pool gets them, and
 // _txlock=immediate makes every transaction BEGIN IMMEDIATE: a writer takes
@@ -169,7 +175,7 @@ func isBusy(err error) bool {
 // to upgrade a read lock another writer also holds.
 func dsn(abs string, cachePages int) string {
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", busyTimeout)
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")

@@ -35,7 +35,7 @@ func TestOpen_PragmasOnEveryConnection(t *testing.T) {
 	}
 	for i, c := range conns {
 		for pragma, want := range map[string]string{
-			"journal_mode": "wal", "foreign_keys": "1", "busy_timeout": "5000", "synchronous": "1",
+			"journal_mode": "wal", "foreign_keys": "1", "busy_timeout": "30000", "synchronous": "1",
 			"journal_size_limit": strconv.Itoa(walSizeLimit),
 		} {
 			var got string
