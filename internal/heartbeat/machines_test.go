@@ -163,7 +163,8 @@ func checkSpans(t testing.TB, spans []span, tickets int) {
 // TestMachines_OneAgentPerProject: three machines on one Postgres board
 // work every ticket exactly once, never two agents in a project at once.
 func TestMachines_OneAgentPerProject(t *testing.T) {
-	u := pgtest.OwnURL(t)
+	t.Parallel()
+	u := pgtest.URL(t)
 	const projects, tickets = 6, 3
 	machinesBoard(t, u, projects, tickets)
 	spans, _ := runMachines(t, u, 3, 2, 0, 20*time.Millisecond)
@@ -181,7 +182,8 @@ func TestMachines_OneAgentPerProject(t *testing.T) {
 // with a global limit of two, never have more than two agents running at
 // once between them, and still work every ticket once.
 func TestMachines_GlobalLimit(t *testing.T) {
-	u := pgtest.OwnURL(t)
+	t.Parallel()
+	u := pgtest.URL(t)
 	const projects, tickets = 6, 2
 	machinesBoard(t, u, projects, tickets)
 	spans, _ := runMachines(t, u, 2, 3, 2, 30*time.Millisecond)
