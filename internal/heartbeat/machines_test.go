@@ -69,6 +69,10 @@ func runMachines(t testing.TB, u string, machines, concurrent, global int, think
 	var mu sync.Mutex
 	var spans []span
 	var wg sync.WaitGroup
+	// Every machine is opened (its store, which waits for the schema's
+	// lock while other tests migrate theirs on the shared cluster) before
+	// any beats: one opened early would work the board alone.
+	var beats []func()
 	start := time.Now()
 	for m := range machines {
 		db, err := postgres.Open(ctx, u)
@@ -111,7 +115,7 @@ func runMachines(t testing.TB, u string, machines, concurrent, global int, think
 		if err != nil {
 			t.Fatal(err)
 		}
-		wg.Go(func() {
+		beats = append(beats, func() {
 			for {
 				if _, err := hb.Beat(ctx); err != nil {
 					t.Error(err)
@@ -127,6 +131,9 @@ func runMachines(t testing.TB, u string, machines, concurrent, global int, think
 				}
 			}
 		})
+	}
+	for _, beat := range beats {
+		wg.Go(beat)
 	}
 	wg.Wait()
 	return spans, time.Since(start)
