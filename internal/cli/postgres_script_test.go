@@ -24,25 +24,17 @@ func condPostgres() (bool, error) {
 	return err == nil, nil
 }
 
-// cmdPostgres puts the script's board on Postgres (issue 18): it starts a
-// cluster for the script (or takes a schema on BONSAI_TEST_DATABASE_URL's
-// server), sets BONSAI_DATABASE_URL, and stops it when the script ends:
-// postgres.
+// cmdPostgres puts the script's board on Postgres (issue 18): it creates
+// a schema of the script's own on the server the package's tests share
+// (pgtest.Shared: a cluster started on first use and stopped after the
+// tests, or BONSAI_TEST_DATABASE_URL's server), sets BONSAI_DATABASE_URL
+// to it, and drops it when the script ends: postgres.
 func cmdPostgres(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: postgres")
 	}
-	server := os.Getenv(pgtest.EnvURL)
-	if server == "" {
-		c, err := pgtest.Start(context.Background())
-		ts.Check(err)
-		ts.Defer(func() {
-			if err := c.Stop(); err != nil {
-				ts.Logf("stop the cluster: %v", err)
-			}
-		})
-		server = c.URL
-	}
+	server, err := pgtest.Shared()
+	ts.Check(err)
 	u, drop, err := pgtest.NewSchema(server)
 	ts.Check(err)
 	ts.Defer(func() { drop() })

@@ -118,6 +118,8 @@ type raceResult struct {
 // does not stop cleanly; the board is closed when t ends.
 func runWorkerRace(t *testing.T, w workerRace) raceResult {
 	t.Helper()
+	// A cluster of its own: three workers of up to eight agents each
+	// load it, beside the scripts on the package's shared one.
 	u := pgtest.OwnURL(t)
 	ctx := context.Background()
 	r := raceResult{srv: forgetest.New(t, forge.GitHub)}

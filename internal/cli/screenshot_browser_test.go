@@ -43,7 +43,7 @@ func TestScreenshot_AgentShowsItsPageOnTheTicket(t *testing.T) {
 func TestScreenshot_AgentShowsItsPageOnTheTicket_Postgres(t *testing.T) {
 	t.Parallel()
 	browser := screenshotPrereqs(t)
-	u := pgtest.OwnURL(t)
+	u := pgtest.URL(t)
 	ta := newTestApp(t)
 	ta.env["BONSAI_DATABASE_URL"] = u
 	// A board several machines share takes a repository every machine

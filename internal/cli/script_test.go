@@ -19,6 +19,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/cli"
 	"github.com/bonsai-run/bonsai/internal/executor/sandbox"
 	"github.com/bonsai-run/bonsai/internal/gittest"
+	"github.com/bonsai-run/bonsai/internal/store/postgres/pgtest"
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 )
 
@@ -27,7 +28,8 @@ var update = flag.Bool("update", false, "rewrite the testscript files' expected 
 // TestMain lets testscript run `bonsai` as a real process: the test binary
 // re-executes itself as the bonsai command. This is the only TestMain of the
 // package; register further commands here. After the tests it stops the
-// Chromium the browser tests shared (browsertest). Unless -parallel is
+// Chromium the browser tests shared (browsertest) and the Postgres cluster
+// the scripts and tests on a Postgres board shared (pgtest). Unless -parallel is
 // given, twice as many tests as CPUs run at once (parallel_test.go).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.BridgeArg {
@@ -39,7 +41,7 @@ func TestMain(m *testing.M) {
 	// Every bonsai this process starts (workers, beats, `bonsai up`'s
 	// children) inherits it; scripts set it in their own environment.
 	os.Setenv("GORACE", raceOptions())
-	testscript.Main(moreParallel(browsertest.Closing(m)), map[string]func(){
+	testscript.Main(moreParallel(browsertest.Closing(pgtest.Closing(m))), map[string]func(){
 		// Interrupts cancel the context as in the real binary, so scripts can
 		// show what Ctrl-C does.
 		"bonsai": cli.MainForTest, // cli.Main, with $BONSAI_TEST_NOW as its clock when set

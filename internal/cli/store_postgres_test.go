@@ -17,7 +17,7 @@ import (
 // config.json, every command works on the Postgres board and bonsai.db is
 // never made; a server that is not there is a clear error.
 func TestStore_Postgres(t *testing.T) {
-	u := pgtest.OwnURL(t)
+	u := pgtest.URL(t)
 	data := t.TempDir()
 	t.Setenv("BONSAI_DATA_DIR", data)
 	t.Setenv("HOME", t.TempDir())
@@ -80,7 +80,7 @@ func TestStore_Postgres(t *testing.T) {
 // TestStoreMigrate moves a board from bonsai.db to Postgres and back with
 // `bonsai store migrate`, and refuses to overwrite a board.
 func TestStoreMigrate(t *testing.T) {
-	u := pgtest.OwnURL(t)
+	u := pgtest.URL(t)
 	data := t.TempDir()
 	t.Setenv("BONSAI_DATA_DIR", data)
 	t.Setenv("HOME", t.TempDir())

@@ -13,6 +13,7 @@ import (
 // leases, and after the interval otherwise, never later than the
 // interval.
 func TestNextBeat(t *testing.T) {
+	t.Parallel()
 	const interval = time.Minute
 	run := func(rs ...heartbeat.RunReport) *heartbeat.Report { return &heartbeat.Report{Runs: rs} }
 	completed := heartbeat.RunReport{Status: board.RunCompleted}

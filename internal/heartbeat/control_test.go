@@ -15,6 +15,7 @@ import (
 // the agent works: the runner receives it through the job's Steering,
 // and it counts as seen (resolved) when the run ends.
 func TestBeat_CommentSteersTheRunningAgent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.opts.ControlPoll = 50 * time.Millisecond
 	e.project("demo", nil)
@@ -45,6 +46,7 @@ func TestBeat_CommentSteersTheRunningAgent(t *testing.T) {
 // TestBeat_OneTicket runs exactly the ticket asked for, not the project's
 // pick, and refuses one the board's rules keep agents away from.
 func TestBeat_OneTicket(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	e.ticket("demo", "The pick", board.InProgress)

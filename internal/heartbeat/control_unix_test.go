@@ -23,6 +23,7 @@ import (
 // agent runs a long command: the command's process is killed, the run
 // finishes as stopped with who asked, and the guard does not judge it.
 func TestBeat_StopKillsTheRunningTool(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.opts.ControlPoll = 50 * time.Millisecond
 	e.project("demo", nil)

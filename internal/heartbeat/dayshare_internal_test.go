@@ -12,6 +12,7 @@ import (
 // day has left, whatever order they start and end in; a day held whole
 // lets no run start; a project without a daily cap is not cut.
 func TestDayShares(t *testing.T) {
+	t.Parallel()
 	var d dayShares
 	l := Limits{DailyUSD: 0.09, DailyTokens: 900}
 	day := store.Spend{}

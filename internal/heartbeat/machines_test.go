@@ -69,6 +69,10 @@ func runMachines(t testing.TB, u string, machines, concurrent, global int, think
 	var mu sync.Mutex
 	var spans []span
 	var wg sync.WaitGroup
+	// Every machine is opened (its store, which waits for the schema's
+	// lock while other tests migrate theirs on the shared cluster) before
+	// any beats: one opened early would work the board alone.
+	var beats []func()
 	start := time.Now()
 	for m := range machines {
 		db, err := postgres.Open(ctx, u)
@@ -111,7 +115,7 @@ func runMachines(t testing.TB, u string, machines, concurrent, global int, think
 		if err != nil {
 			t.Fatal(err)
 		}
-		wg.Go(func() {
+		beats = append(beats, func() {
 			for {
 				if _, err := hb.Beat(ctx); err != nil {
 					t.Error(err)
@@ -127,6 +131,9 @@ func runMachines(t testing.TB, u string, machines, concurrent, global int, think
 				}
 			}
 		})
+	}
+	for _, beat := range beats {
+		wg.Go(beat)
 	}
 	wg.Wait()
 	return spans, time.Since(start)
@@ -163,7 +170,8 @@ func checkSpans(t testing.TB, spans []span, tickets int) {
 // TestMachines_OneAgentPerProject: three machines on one Postgres board
 // work every ticket exactly once, never two agents in a project at once.
 func TestMachines_OneAgentPerProject(t *testing.T) {
-	u := pgtest.OwnURL(t)
+	t.Parallel()
+	u := pgtest.URL(t)
 	const projects, tickets = 6, 3
 	machinesBoard(t, u, projects, tickets)
 	spans, _ := runMachines(t, u, 3, 2, 0, 20*time.Millisecond)
@@ -181,7 +189,8 @@ func TestMachines_OneAgentPerProject(t *testing.T) {
 // with a global limit of two, never have more than two agents running at
 // once between them, and still work every ticket once.
 func TestMachines_GlobalLimit(t *testing.T) {
-	u := pgtest.OwnURL(t)
+	t.Parallel()
+	u := pgtest.URL(t)
 	const projects, tickets = 6, 2
 	machinesBoard(t, u, projects, tickets)
 	spans, _ := runMachines(t, u, 2, 3, 2, 30*time.Millisecond)

@@ -17,7 +17,8 @@ import (
 // max-agents is 2: every ticket runs exactly once, and no project ever
 // has more than two runs at once across the machines.
 func TestMachines_MaxAgentsPerProject(t *testing.T) {
-	u := pgtest.OwnURL(t)
+	t.Parallel()
+	u := pgtest.URL(t)
 	const projects, tickets, maxAgents = 2, 6, 2
 	machinesBoard(t, u, projects, tickets)
 	setMaxAgents(t, u, maxAgents)

@@ -17,6 +17,7 @@ import (
 // may read. The next firing's checkout must run none of it, follow no
 // link and leave nothing behind.
 func TestSchedule_PreCheckPlantsNothingTheHostRuns(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.clock(monday9)
 	e.project("demo", nil)

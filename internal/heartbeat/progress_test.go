@@ -13,6 +13,7 @@ import (
 // response once (the runner reports each twice) and the end with the
 // report.
 func TestBeat_Progress(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("demo", nil)
 	tk := e.ticket("demo", "Add a feature", board.Research)

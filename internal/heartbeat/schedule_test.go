@@ -84,6 +84,7 @@ func (e *env) tickets(slug string) []board.Ticket {
 // A due schedule fires before the pick: its ticket is worked in the same
 // beat, and the schedule moves to its next window.
 func TestSchedule_FiresAndIsWorked(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.clock(monday9.Add(time.Minute))
 	e.project("demo", nil)
@@ -106,6 +107,7 @@ func TestSchedule_FiresAndIsWorked(t *testing.T) {
 
 // Windows missed while the machine was off fire once, not in a burst.
 func TestSchedule_MissedWindowsFireOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	now := monday9.Add(72*time.Hour + 30*time.Minute)
 	e.clock(now)
@@ -131,6 +133,7 @@ func TestSchedule_MissedWindowsFireOnce(t *testing.T) {
 
 // skip makes no new ticket while the previous one is not DONE; always does.
 func TestSchedule_Overlap(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.clock(monday9)
 	e.project("demo", nil)
@@ -179,6 +182,7 @@ func TestSchedule_Overlap(t *testing.T) {
 // A pre-check runs in a checkout of the default branch: wake:false records the firing
 // and creates nothing, wake:true appends its data, a failure backs off.
 func TestSchedule_PreCheck(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.clock(monday9)
 	e.project("demo", nil)
@@ -227,6 +231,7 @@ func TestSchedule_PreCheck(t *testing.T) {
 }
 
 func TestParsePreCheck(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		out  string
 		wake bool
@@ -250,6 +255,7 @@ func TestParsePreCheck(t *testing.T) {
 // Two beats firing at once, each through its own database connection,
 // fire each due schedule exactly once: 1,000 races.
 func TestSchedule_ConcurrentBeatsFireOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.clock(monday9)
 	e.project("demo", nil)
@@ -298,6 +304,7 @@ func TestSchedule_ConcurrentBeatsFireOnce(t *testing.T) {
 
 // Only agents of projects with ScheduleTools on get the schedule tools.
 func TestSchedule_ToolsOnlyWhereAllowed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.project("on", func(p *board.Project) { p.Agent.ScheduleTools = true })
 	e.project("off", nil)

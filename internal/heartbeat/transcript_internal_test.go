@@ -16,6 +16,7 @@ import (
 // that was a prefix of them (behind, or torn mid-line) is replaced
 // quietly, any other is kept aside under a name rebuild returns.
 func TestRebuild(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := sqlitetest.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
 	if err != nil {
@@ -92,6 +93,7 @@ func TestRebuild(t *testing.T) {
 // local file the store lacks is kept aside, and every line the run
 // writes goes through the mirror.
 func TestTranscriptCopy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := sqlitetest.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
 	if err != nil {

@@ -22,7 +22,7 @@ import (
 func TestBeat_StopWakesTheWatcherOnPostgres(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := postgres.Open(ctx, pgtest.OwnURL(t))
+	db, err := postgres.Open(ctx, pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}

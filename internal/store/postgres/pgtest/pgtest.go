@@ -61,6 +61,17 @@ func Main(m interface{ Run() int }) int {
 	return code
 }
 
+// Closing wraps m, a *testing.M, so that running it stops the cluster
+// the tests started, as Main does: for a TestMain that hands m on, as
+// testscript.Main takes it.
+func Closing(m interface{ Run() int }) interface{ Run() int } {
+	return closing{m}
+}
+
+type closing struct{ m interface{ Run() int } }
+
+func (c closing) Run() int { return Main(c.m) }
+
 // URL returns the URL of a new, empty schema for t alone: its search_path
 // is that schema, so what a store creates there is t's. The schema is
 // dropped when t ends. The cluster it is in is stopped by Main.
@@ -69,7 +80,8 @@ func URL(t testing.TB) string {
 	return schemaIn(t, Server(t))
 }
 
-// OwnURL is URL for a package whose TestMain cannot call Main: unless
+// OwnURL is URL for a test that needs a server to itself (or a package
+// whose TestMain neither calls Main nor wraps m in Closing): unless
 // BONSAI_TEST_DATABASE_URL names a server, it starts a cluster for t
 // alone and stops it when t ends.
 func OwnURL(t testing.TB) string {
@@ -148,6 +160,18 @@ func Available() error {
 // first use. Without Postgres it skips t, or fails it when CI=true.
 func Server(t testing.TB) string {
 	t.Helper()
+	u, err := Shared()
+	if err != nil {
+		missing(t, err)
+	}
+	return u
+}
+
+// Shared is Server for code without a test at hand (a testscript
+// command): the URL of the shared server, started on first use and
+// stopped by Main, or why there is none. The caller decides whether that
+// skips or fails.
+func Shared() (string, error) {
 	once.Do(func() {
 		if u := os.Getenv(EnvURL); u != "" {
 			server = u
@@ -159,9 +183,9 @@ func Server(t testing.TB) string {
 		}
 	})
 	if server == "" {
-		missing(t, errNone)
+		return "", errNone
 	}
-	return server
+	return server, nil
 }
 
 // WithSearchPath returns u with its search_path set to schema.
