@@ -75,7 +75,7 @@ func TestRun_Interactive(t *testing.T) {
 	pos = out.waitFor(t, pos, "● bash sleep 300")
 	// The abort ends the command: "(aborted)" comes within waitFor's
 	// deadline, long before the five minutes of the sleep.
-	tty.Write([]byte{3}) // Ctrl-C
+	pressed := pressCtrlC(tty, time.Time{})
 	pos = out.waitFor(t, pos, "(aborted)")
 	pos = out.waitFor(t, pos, "> ")
 
@@ -84,9 +84,9 @@ func TestRun_Interactive(t *testing.T) {
 	pos = out.waitFor(t, pos, "Still here.")
 	pos = out.waitFor(t, pos, "> ")
 
-	tty.Write([]byte{3})
+	pressed = pressCtrlC(tty, pressed)
 	pos = out.waitFor(t, pos, "press Ctrl-C again to exit")
-	tty.Write([]byte{3})
+	pressCtrlC(tty, pressed)
 	select {
 	case err := <-exited:
 		if err != nil {

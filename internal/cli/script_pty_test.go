@@ -70,6 +70,7 @@ func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
 	}()
 
 	pos := 0
+	var lastCtrlC time.Time
 	sc := bufio.NewScanner(strings.NewReader(string(steps)))
 	for sc.Scan() {
 		step, arg, _ := strings.Cut(strings.TrimSpace(sc.Text()), " ")
@@ -96,8 +97,7 @@ func cmdPty(ts *testscript.TestScript, neg bool, args []string) {
 			_, err := tty.WriteString(arg + "\r")
 			ts.Check(err)
 		case "ctrl-c":
-			_, err := tty.Write([]byte{3})
-			ts.Check(err)
+			lastCtrlC = pressCtrlC(tty, lastCtrlC)
 		case "exit":
 			select {
 			case err := <-exited:
@@ -138,4 +138,14 @@ func lookPath(name, path string) (string, error) {
 		}
 	}
 	return exec.LookPath(name)
+}
+
+// pressCtrlC sends Ctrl-C to tty at least 300 ms after the last one (at
+// last), as a person's second press comes: `bonsai run` counts an
+// interrupt sooner than runui's samePress as the same press. It returns
+// when it was sent.
+func pressCtrlC(tty *os.File, last time.Time) time.Time {
+	time.Sleep(time.Until(last.Add(300 * time.Millisecond)))
+	tty.Write([]byte{3})
+	return time.Now()
 }

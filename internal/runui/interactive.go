@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/llm"
 )
@@ -19,9 +20,17 @@ type interactive struct {
 	cancel  context.CancelFunc // of the current run
 	done    chan struct{}      // closed when the current run ends; nil when idle
 	armed   bool               // a Ctrl-C was pressed: the next one exits
+	armedAt time.Time          // when
 	asks    chan *question     // held commands, from the agent's goroutine
 	pending *question          // the question the next line answers
 }
+
+// samePress is how soon after a Ctrl-C another interrupt counts as the
+// same key press rather than the second one that exits: under load one
+// press was seen to reach `bonsai run` as two interrupts when a command
+// was starting at that instant (TestRun_Interactive exited instead of
+// aborting), and no person presses Ctrl-C twice within it.
+const samePress = 250 * time.Millisecond
 
 // Interactive reads prompts line by line. Ctrl-C aborts the running
 // turn; a second Ctrl-C (or Ctrl-D, /exit) exits. A line typed while the
@@ -68,12 +77,15 @@ func (rt *Run) Interactive(ctx context.Context, prompt string) error {
 				return nil
 			}
 		case s := <-sigs:
+			if s == os.Interrupt && in.armed && time.Since(in.armedAt) < samePress {
+				continue
+			}
 			if s == syscall.SIGTERM || in.armed {
 				in.stop()
 				in.view.summary(rt.Agent.Usage())
 				return nil
 			}
-			in.armed = true
+			in.armed, in.armedAt = true, time.Now()
 			if in.pending != nil {
 				in.pending.reply <- refused(in.pending)
 				in.pending = nil
