@@ -71,6 +71,24 @@ func (s *tuiScreen) waitFor(want string) string {
 	return ""
 }
 
+// waitForAfter waits until the screen shows want after the last place
+// it shows anchor: a notice that an earlier line may already have put
+// on the screen counts only once it follows the line it is about.
+func (s *tuiScreen) waitForAfter(anchor, want string) string {
+	s.t.Helper()
+	// A deadline for a failure, not a timing check.
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		scr := s.text()
+		if i := strings.LastIndex(scr, anchor); i >= 0 && strings.Contains(scr[i:], want) {
+			return scr
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.t.Fatalf("the screen never showed %q after %q:\n%s", want, anchor, s.text())
+	return ""
+}
+
 // golden waits until the screen shows want, then until it matches
 // testdata/tui/name.golden (with -update: writes the screen there).
 func (s *tuiScreen) golden(name, want string) {

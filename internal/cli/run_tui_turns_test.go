@@ -3,6 +3,7 @@
 package cli_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,14 +64,21 @@ func TestRunTUI_EscAbortsAndSteering(t *testing.T) {
 	s.key("wait for go\r")
 	s.waitFor("○ bash while")
 	s.key("also say steered\r")
-	s.waitFor("steering: delivered before the next model call")
+	// "wait for go" may itself have been steered into the turn that
+	// answered "Stopped." (still ending when it was typed), which put the
+	// same notice on the screen.
+	s.waitForAfter("also say steered", "steering: delivered before the next model call")
 	if err := os.WriteFile(filepath.Join(work, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s.waitFor("Steered.")
 	reqs := srv.Requests()
 	if len(reqs) != 4 {
-		t.Fatalf("%d requests, want 4", len(reqs))
+		var b strings.Builder
+		for i, r := range reqs {
+			fmt.Fprintf(&b, "request %d: …%s\n", i+1, tail(string(r.Raw), 600))
+		}
+		t.Fatalf("%d requests, want 4:\n%s", len(reqs), b.String())
 	}
 	if raw := string(reqs[3].Raw); !strings.Contains(raw, "also say steered") || !strings.Contains(raw, "went") {
 		t.Errorf("the request after the command lacks the steering message or the result: %s", raw)
@@ -160,4 +168,12 @@ func TestRunTUI_DegradesToTheLinePrompt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tail is the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
 }
