@@ -53,14 +53,26 @@ func TestClaudeKilledMidRunResumes(t *testing.T) {
 		t.Errorf("transcript assistant messages %q", texts)
 	}
 
+	st, err := engine.LoadState(f.job.SessionFile, "claude-code")
+	if err != nil || st.Session == "" {
+		t.Fatalf("state after the kill %+v, %v: the session to resume was not kept", st, err)
+	}
+
 	srv.Push(text("Resumed after the crash."))
 	out, err = f.runner.RunAgent(context.Background(), f.job)
 	if err != nil || out.Status != board.RunCompleted || out.Summary != "Resumed after the crash." {
 		t.Fatalf("second run: %+v, %v", out, err)
 	}
+	if st2, _ := engine.LoadState(f.job.SessionFile, "claude-code"); st2.Session != st.Session {
+		t.Errorf("session %q after the second run, want %q resumed", st2.Session, st.Session)
+	}
 	reqs := srv.Requests()
 	if last := string(reqs[len(reqs)-1].Raw); !strings.Contains(last, "Working on it.") {
-		t.Errorf("the second run did not resume the first one's session")
+		// Claude Code writes its session file behind its stream: a
+		// kill -9 on a busy machine can come before the killed turn's
+		// message is written (CI saw it once). The session resumed; what
+		// the model streamed is in Bonsai's transcript (above).
+		t.Logf("Claude Code's session did not keep the killed turn's message; the resumed request's messages:\n%s", last[max(0, strings.Index(last, `"messages"`)):])
 	}
 }
 
