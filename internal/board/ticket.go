@@ -157,15 +157,16 @@ type Review struct {
 // full hexadecimal object names.
 func (r Review) Validate() error {
 	for _, c := range []struct{ name, v string }{{"base", r.Base}, {"tip", r.Tip}} {
-		if !isObjectName(c.v) {
+		if !IsObjectName(c.v) {
 			return Errorf(EINVALID, "review %s %q is not a full commit id", c.name, c.v)
 		}
 	}
 	return nil
 }
 
-// isObjectName reports whether s is a full SHA-1 or SHA-256 object name.
-func isObjectName(s string) bool {
+// IsObjectName reports whether s is a full SHA-1 or SHA-256 object name:
+// 40 or 64 lowercase hex digits.
+func IsObjectName(s string) bool {
 	if len(s) != 40 && len(s) != 64 {
 		return false
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/bonsai-run/bonsai/internal/board"
 )
 
 // maxLooseRef bounds the loose ref file read: a full object name (SHA-256's
@@ -25,19 +27,5 @@ func (p *Provider) looseTip(slug, branch, want string) bool {
 		return false
 	}
 	got, ok := strings.CutSuffix(readLooseRef(p.opts.Projects, filepath.Join(slug, ".git", "refs", "heads", filepath.FromSlash(branch))), "\n")
-	return ok && got == want && isObjectName(got)
-}
-
-// isObjectName reports whether s is a full object name: 40 (SHA-1) or
-// 64 (SHA-256) lowercase hex digits.
-func isObjectName(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
+	return ok && got == want && board.IsObjectName(got)
 }
