@@ -64,10 +64,12 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 }
 
 // waitFor polls a JavaScript condition until it is true. A navigation
-// while it polls (a form post, a redirect) is retried.
+// while it polls (a form post, a redirect) is retried. The deadline is
+// for a failure, not a timing check: a fresh-clone CI run once took past
+// 10 s for one live update while the whole suite loaded the machine.
 func waitFor(t *testing.T, ctx context.Context, what, cond string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		c, cancel := context.WithTimeout(ctx, time.Until(deadline))
 		_, err := chromedp.Run(c, chromedp.Poll[bool](cond))
