@@ -187,7 +187,11 @@ func TestProxy_ExitAndSignal(t *testing.T) {
 // the command.
 func TestProxy_SignalForwarded(t *testing.T) {
 	bothPaths(t, func(t *testing.T, p *proxied) {
-		script := `trap 'echo got-term; exit 3' TERM; kill -TERM $PPID; for i in $(seq 500); do sleep 0.01; done; echo no-signal`
+		// The wait is one builtin on one background sleep: a loop over
+		// $(seq …) forks a subshell that, hit by the forwarded TERM while
+		// it parses, ran the inherited trap half-parsed (bash's own
+		// race; CI saw "unexpected EOF while looking for matching )").
+		script := `trap 'echo got-term; exit 3' TERM; sleep 5 & kill -TERM $PPID; wait $!; echo no-signal`
 		code, out := shell(t, p.ex, "bash -c "+shellQuote(script))
 		if code != 3 || !strings.Contains(out, "got-term") {
 			t.Fatalf("exit %d: %s", code, out)
