@@ -18,7 +18,6 @@ import (
 	"github.com/bonsai-run/bonsai/internal/llm"
 	llmprovider "github.com/bonsai-run/bonsai/internal/llm/provider"
 	"github.com/bonsai-run/bonsai/internal/policy"
-	"github.com/bonsai-run/bonsai/internal/store"
 	"github.com/bonsai-run/bonsai/internal/tool"
 	"github.com/bonsai-run/bonsai/internal/workspace"
 )
@@ -56,14 +55,14 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 	if err != nil {
 		return nil, err
 	}
-	if err := checkActive(ctx, st, project); err != nil {
+	listed := heartbeat.ListProjects(ctx, st)
+	if err := listed.CheckActive(ctx, project); err != nil {
 		return nil, err
 	}
 	lf, err := heartbeat.OpenLog(d.Logs(), "heartbeat.log")
 	if err != nil {
 		return nil, err
 	}
-	listed := heartbeat.ListProjects(ctx, st)
 	redact := secretsOf(ctx, a, st, listed.All())
 	log := slog.New(slog.NewTextHandler(&redactWriter{w: lf, r: redact}, nil)).With("pid", os.Getpid())
 	o, err := a.beatOptions(ctx, d, cfg, listed, redact, log)
@@ -76,22 +75,6 @@ func wireHeartbeat(ctx context.Context, a *app, project string, ticket board.Ref
 	}
 	lf.Close()
 	return nil, err
-}
-
-// checkActive refuses a beat limited to an archived project: a beat never
-// picks its tickets, and saying "Nothing to do" would hide why.
-func checkActive(ctx context.Context, st store.Store, project string) error {
-	if project == "" {
-		return nil
-	}
-	p, err := st.Project(ctx, project)
-	if err != nil {
-		return err
-	}
-	if !p.Active {
-		return board.Errorf(board.EREFUSED, "project %s is archived; its tickets are not worked", project)
-	}
-	return nil
 }
 
 // beatOptions wires the heartbeat's parts on the store listed: the
@@ -117,10 +100,7 @@ func (a *app) beatOptions(ctx context.Context, d config.Dir, cfg config.Config, 
 	if err != nil {
 		return heartbeat.Options{}, err
 	}
-	limit := int(cfg.Heartbeat.MaxConcurrentAgents)
-	if limit == 0 {
-		limit = heartbeat.MachineConcurrency()
-	}
+	limit := heartbeat.ConcurrencyLimit(int(cfg.Heartbeat.MaxConcurrentAgents))
 	host, _ := os.Hostname()
 	// On a shared board, a limit set by hand holds across the machines
 	// (their leases are counted); "auto" sizes each machine alone. Each

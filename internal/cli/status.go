@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -88,17 +86,7 @@ func sandboxKnown(st *heartbeat.State) error {
 	if err := sandboxInstalled(); err != nil {
 		return err
 	}
-	slugs := make([]string, 0, len(st.Sandbox))
-	for slug := range st.Sandbox {
-		slugs = append(slugs, slug)
-	}
-	slices.Sort(slugs)
-	for _, slug := range slugs {
-		if f := st.Sandbox[slug]; f.Error != "" {
-			return errors.New(f.Error)
-		}
-	}
-	return nil
+	return st.SandboxError()
 }
 
 // agentBlockers is why the agents of projects ps cannot run, as every

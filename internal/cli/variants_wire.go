@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -21,12 +20,9 @@ func runVariants(ctx context.Context, a *app, d config.Dir, s store.Store, ref b
 	if err != nil {
 		return "", err
 	}
-	limit := int(cfg.Heartbeat.MaxConcurrentAgents)
-	if limit == 0 {
-		limit = heartbeat.MachineConcurrency()
-	}
-	vs, err := heartbeat.CreateVariants(ctx, s, heartbeat.VariantRequest{Ref: ref, Specs: specs, MaxConcurrent: limit,
-		Limits: limitsOf(cfg.Budget), Now: a.now(), Actor: board.Human, Author: a.author()})
+	vs, err := heartbeat.CreateVariants(ctx, s, heartbeat.VariantRequest{Ref: ref, Specs: specs,
+		MaxConcurrent: heartbeat.ConcurrencyLimit(int(cfg.Heartbeat.MaxConcurrentAgents)),
+		Limits:        limitsOf(cfg.Budget), Now: a.now(), Actor: board.Human, Author: a.author()})
 	if err != nil {
 		return "", err
 	}
@@ -36,33 +32,12 @@ func runVariants(ctx context.Context, a *app, d config.Dir, s store.Store, ref b
 		lines[i] = fmt.Sprintf("  %d. %s: %s", v.Number, v.Ref, v.Spec())
 		refs[i] = v.Ref
 	}
-	msg, err := startRunNow(ctx, a, d, variantRuns{s: s, refs: refs}, ref)
+	msg, err := startRunNow(ctx, a, d, heartbeat.VariantRuns(s, refs), ref)
 	head := fmt.Sprintf("%s runs %d ways, each a ticket of its own:\n%s\n", ref, len(vs), strings.Join(lines, "\n"))
 	if err != nil {
 		return "", fmt.Errorf("%s%w (the variants wait for the next beat)", head, err)
 	}
 	return head + msg, nil
-}
-
-// variantRuns lists the runs of a round's variants as one ticket's, newest
-// first, for StartRunNow's wait.
-type variantRuns struct {
-	s    heartbeat.RunLister
-	refs []board.Ref
-}
-
-// Runs implements heartbeat.RunLister.
-func (v variantRuns) Runs(ctx context.Context, _ board.Ref) ([]board.Run, error) {
-	var all []board.Run
-	for _, ref := range v.refs {
-		rs, err := v.s.Runs(ctx, ref)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, rs...)
-	}
-	slices.SortStableFunc(all, func(x, y board.Run) int { return y.StartedAt.Compare(x.StartedAt) })
-	return all, nil
 }
 
 // returnVariant returns variant n of ticket ref with feedback, as the
@@ -72,11 +47,7 @@ func (a *app) returnVariant(ctx context.Context, ref board.Ref, n int, feedback 
 	if err != nil {
 		return board.Ticket{}, err
 	}
-	l, err := newLander(a, st)
-	if err != nil {
-		return board.Ticket{}, err
-	}
-	return l.Return(ctx, ref, n, a.author(), feedback)
+	return webVariants{a: a, s: st}.Return(ctx, ref, n, a.author(), feedback)
 }
 
 // webVariants is the web UI's best of N (web.VariantActions): variants

@@ -35,6 +35,16 @@ func AutoConcurrency(cores int, availMem uint64) int {
 	return max(1, n)
 }
 
+// ConcurrencyLimit is heartbeat.maxConcurrentAgents as config.json sets
+// it: the number set, or this machine's MachineConcurrency for "auto"
+// (0).
+func ConcurrencyLimit(set int) int {
+	if set > 0 {
+		return set
+	}
+	return MachineConcurrency()
+}
+
 // MachineConcurrency is AutoConcurrency for this machine.
 func MachineConcurrency() int {
 	return AutoConcurrency(runtime.NumCPU(), availableMemory())

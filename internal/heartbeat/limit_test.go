@@ -32,6 +32,32 @@ func TestAutoConcurrency(t *testing.T) {
 	if n := heartbeat.MachineConcurrency(); n < 1 || n > 64 {
 		t.Errorf("MachineConcurrency() = %d", n)
 	}
+	// config.json's number wins; 0 ("auto") is the machine's.
+	if got := heartbeat.ConcurrencyLimit(3); got != 3 {
+		t.Errorf("ConcurrencyLimit(3) = %d", got)
+	}
+	if got, want := heartbeat.ConcurrencyLimit(0), heartbeat.MachineConcurrency(); got != want {
+		t.Errorf("ConcurrencyLimit(0) = %d, want the machine's %d", got, want)
+	}
+}
+
+// TestState_SandboxError checks that status reads the sandbox failure of
+// heartbeat.json the same way whatever the map's order: the first project
+// in slug order that failed, or none.
+func TestState_SandboxError(t *testing.T) {
+	t.Parallel()
+	st := heartbeat.ReadState("")
+	if err := st.SandboxError(); err != nil {
+		t.Fatalf("no failures: %v", err)
+	}
+	st.Sandbox["zeta"] = heartbeat.SandboxFailure{Error: "bwrap: zeta"}
+	st.Sandbox["beta"] = heartbeat.SandboxFailure{}
+	st.Sandbox["alpha"] = heartbeat.SandboxFailure{Error: "bwrap: alpha"}
+	for range 20 {
+		if err := st.SandboxError(); err == nil || err.Error() != "bwrap: alpha" {
+			t.Fatalf("SandboxError() = %v, want alpha's", err)
+		}
+	}
 }
 
 func TestTryLock_WritesPIDAndReportsHolder(t *testing.T) {

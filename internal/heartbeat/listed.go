@@ -51,3 +51,20 @@ func (s *ListedProjects) Projects(ctx context.Context, f store.ProjectFilter) ([
 	}
 	return s.Store.Projects(ctx, f)
 }
+
+// CheckActive refuses a beat limited to project slug when the project is
+// archived: a beat never picks its tickets, and saying "Nothing to do"
+// would hide why. "" (every project) passes.
+func (s *ListedProjects) CheckActive(ctx context.Context, slug string) error {
+	if slug == "" {
+		return nil
+	}
+	p, err := s.Store.Project(ctx, slug)
+	if err != nil {
+		return err
+	}
+	if !p.Active {
+		return board.Errorf(board.EREFUSED, "project %s is archived; its tickets are not worked", slug)
+	}
+	return nil
+}

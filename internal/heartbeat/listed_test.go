@@ -3,6 +3,7 @@ package heartbeat_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -45,5 +46,38 @@ func TestListedProjects_ServesTheUpFrontListingOnce(t *testing.T) {
 		if err != nil || len(ps) != want {
 			t.Errorf("listing %d of all projects: %d projects, %v; want %d", i+1, len(ps), err, want)
 		}
+	}
+}
+
+// TestListedProjects_CheckActive checks that a beat limited to an
+// archived project is refused with the reason, and that a beat of every
+// project, or of an active one, is not.
+func TestListedProjects_CheckActive(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, slug := range []string{"live", "old"} {
+		if _, err := db.CreateProject(ctx, board.Project{Slug: slug, Name: slug, Repo: "https://example.com/" + slug, DefaultBranch: "main", Active: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.ArchiveProject(ctx, "old"); err != nil {
+		t.Fatal(err)
+	}
+	listed := heartbeat.ListProjects(ctx, db)
+	for _, slug := range []string{"", "live"} {
+		if err := listed.CheckActive(ctx, slug); err != nil {
+			t.Errorf("CheckActive(%q) = %v", slug, err)
+		}
+	}
+	if err := listed.CheckActive(ctx, "old"); board.ErrorCode(err) != board.EREFUSED || !strings.Contains(err.Error(), "archived") {
+		t.Errorf("archived project: %v, want it refused as archived", err)
+	}
+	if err := listed.CheckActive(ctx, "none"); board.ErrorCode(err) != board.ENOTFOUND {
+		t.Errorf("unknown project: %v, want not found", err)
 	}
 }

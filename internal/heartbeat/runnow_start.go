@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -98,4 +99,30 @@ func whyNotRun(outPath string, err error) string {
 		}
 	}
 	return why
+}
+
+// VariantRuns lists the runs of a round's variants (refs) as one
+// ticket's, newest first, for StartRunNow's wait on the beat that runs
+// them.
+func VariantRuns(s RunLister, refs []board.Ref) RunLister {
+	return variantRuns{s: s, refs: refs}
+}
+
+type variantRuns struct {
+	s    RunLister
+	refs []board.Ref
+}
+
+// Runs implements RunLister; the ref asked for is one of refs' round.
+func (v variantRuns) Runs(ctx context.Context, _ board.Ref) ([]board.Run, error) {
+	var all []board.Run
+	for _, ref := range v.refs {
+		rs, err := v.s.Runs(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, rs...)
+	}
+	slices.SortStableFunc(all, func(x, y board.Run) int { return y.StartedAt.Compare(x.StartedAt) })
+	return all, nil
 }

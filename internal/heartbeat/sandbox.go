@@ -2,9 +2,12 @@ package heartbeat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -20,6 +23,17 @@ type SandboxFailure struct {
 	Since  time.Time `json:"since"`
 	Ticket string    `json:"ticket"`
 	Error  string    `json:"error"`
+}
+
+// SandboxError is the failure the last beat that tried a sandbox found,
+// of the first project in slug order that has one, or nil.
+func (st *State) SandboxError() error {
+	for _, slug := range slices.Sorted(maps.Keys(st.Sandbox)) {
+		if f := st.Sandbox[slug]; f.Error != "" {
+			return errors.New(f.Error)
+		}
+	}
+	return nil
 }
 
 // checkSandbox asks check (Options.Sandbox; nil checks nothing) whether
