@@ -341,3 +341,31 @@ func TestClient_OldSideComments(t *testing.T) {
 		}
 	})
 }
+
+// TestClient_ClosePR: a pull request closed through the API is closed on
+// the forge, unmerged, and reads so; closing it again changes nothing;
+// one that does not exist is an error.
+func TestClient_ClosePR(t *testing.T) {
+	each(t, func(t *testing.T, s *forgetest.Server, c forge.Client) {
+		ctx := context.Background()
+		if _, err := c.OpenPR(ctx, forge.NewPR{Title: "demo#2 Variant", Body: "One way.", Head: "bonsai/demo/2", Base: "main"}); err != nil {
+			t.Fatal(err)
+		}
+		pr, err := c.ClosePR(ctx, 1)
+		if err != nil || pr.Number != 1 || pr.State != forge.Closed {
+			t.Fatalf("ClosePR = %+v, %v; want #1 closed", pr, err)
+		}
+		if got := s.PR("acme", "widget", 1); got.State != forge.Closed {
+			t.Fatalf("on the forge the pull request is %s, want closed", got.State)
+		}
+		if p, err := c.Poll(ctx, 1, ""); err != nil || p.PR.State != forge.Closed {
+			t.Fatalf("poll after closing = %+v, %v", p.PR, err)
+		}
+		if pr, err := c.ClosePR(ctx, 1); err != nil || pr.State != forge.Closed {
+			t.Fatalf("closing again = %+v, %v", pr, err)
+		}
+		if _, err := c.ClosePR(ctx, 7); err == nil {
+			t.Fatal("closing a pull request that does not exist worked")
+		}
+	})
+}

@@ -181,6 +181,9 @@ type Client interface {
 	OpenPR(ctx context.Context, p NewPR) (PR, error)
 	// UpdatePR changes a pull request's title and body.
 	UpdatePR(ctx context.Context, number int, title, body string) (PR, error)
+	// ClosePR closes a pull request without merging it; closing one that
+	// is closed already changes nothing.
+	ClosePR(ctx context.Context, number int) (PR, error)
 	// Poll reads a pull request, conditionally when etag is not "".
 	Poll(ctx context.Context, number int, etag string) (Poll, error)
 	// Reviews returns the reviews and review comments after cursor

@@ -87,6 +87,13 @@ func (g *gitea) UpdatePR(ctx context.Context, number int, title, body string) (P
 	return p.pr(), err
 }
 
+func (g *gitea) ClosePR(ctx context.Context, number int) (PR, error) {
+	var p gtPull
+	_, err := g.do(ctx, call{op: fmt.Sprintf("close pull request #%d", number), method: http.MethodPatch,
+		path: g.path("/pulls/%d", number), body: map[string]any{"state": "closed"}, out: &p})
+	return p.pr(), err
+}
+
 func (g *gitea) Poll(ctx context.Context, number int, etag string) (Poll, error) {
 	var p gtPull
 	poll, changed, err := g.poll(ctx, fmt.Sprintf("read pull request #%d", number), g.path("/pulls/%d", number), etag, &p)

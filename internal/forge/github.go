@@ -85,6 +85,13 @@ func (g *github) UpdatePR(ctx context.Context, number int, title, body string) (
 	return p.pr(), err
 }
 
+func (g *github) ClosePR(ctx context.Context, number int) (PR, error) {
+	var p ghPull
+	_, err := g.do(ctx, call{op: fmt.Sprintf("close pull request #%d", number), method: http.MethodPatch,
+		path: g.path("/pulls/%d", number), body: map[string]any{"state": "closed"}, out: &p})
+	return p.pr(), err
+}
+
 func (g *github) Poll(ctx context.Context, number int, etag string) (Poll, error) {
 	var p ghPull
 	poll, changed, err := g.poll(ctx, fmt.Sprintf("read pull request #%d", number), g.path("/pulls/%d", number), etag, &p)

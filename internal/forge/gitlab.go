@@ -132,6 +132,13 @@ func (g *gitlab) UpdatePR(ctx context.Context, number int, title, body string) (
 	return m.pr(false), err
 }
 
+func (g *gitlab) ClosePR(ctx context.Context, number int) (PR, error) {
+	var m glMR
+	_, err := g.do(ctx, call{op: fmt.Sprintf("close merge request !%d", number), method: http.MethodPut,
+		path: g.path("/merge_requests/%d", number), body: map[string]any{"state_event": "close"}, out: &m})
+	return m.pr(false), err
+}
+
 func (g *gitlab) Poll(ctx context.Context, number int, etag string) (Poll, error) {
 	var m glMR
 	poll, changed, err := g.poll(ctx, fmt.Sprintf("read merge request !%d", number), g.path("/merge_requests/%d", number), etag, &m)

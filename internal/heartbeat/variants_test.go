@@ -109,6 +109,15 @@ func TestBeat_VariantsBestOfThree(t *testing.T) {
 	if len(branches) != 3 {
 		t.Fatalf("clone branches = %q, want the 3 variants'", branches)
 	}
+	p, _ := e.db.Project(ctx, "demo")
+	if pushed := strings.Fields(gittest.Run(t, p.Repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/bonsai/")); len(pushed) != 3 {
+		t.Fatalf("the repository's branches = %q, want the 3 variants' pushed", pushed)
+	}
+	// Someone pushes to variant 3's branch on the repository: closing it
+	// keeps their commit there and says so.
+	v3 := e.get(vs[2].Ref).Branch
+	other := gittest.Run(t, p.Repo, "commit-tree", "-m", "someone else's", "-p", "refs/heads/"+v3, "refs/heads/"+v3+"^{tree}")
+	gittest.Run(t, p.Repo, "update-ref", "refs/heads/"+v3, other)
 
 	lander := land.New(land.Options{Store: e.db, Git: e.ws})
 	person := land.Person{Name: "Pat", Email: "pat@example.com"}
@@ -124,7 +133,15 @@ func TestBeat_VariantsBestOfThree(t *testing.T) {
 	if repo.State != board.Done {
 		t.Errorf("%s is %s after approving variant 2, want DONE", tk.Ref(), repo.State)
 	}
-	p, _ := e.db.Project(ctx, "demo")
+	// Variant 1's branch is deleted from the repository too; variant 3's,
+	// which moved since, is kept, and the result says so.
+	pushed := gittest.Run(t, p.Repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/bonsai/")
+	if strings.Contains(pushed, e.get(vs[0].Ref).Branch) || !strings.Contains(pushed, v3) {
+		t.Errorf("the repository's branches after approving = %q, want variant 1's deleted and variant 3's (moved since) kept", pushed)
+	}
+	if !strings.Contains(r.Message, "closing failed for "+vs[2].Ref.String()) || !strings.Contains(r.Message, "it moved since Bonsai pushed it") {
+		t.Errorf("approval says %q, want it to say variant 3's branch was kept because it moved", r.Message)
+	}
 	if got := gittest.Run(t, p.Repo, "show", "main:README.md"); got != fmt.Sprintf("hello from bonsai fake/two (%s)", vs[1].Ref) {
 		t.Errorf("main's README = %q, want variant 2's", got)
 	}

@@ -23,10 +23,18 @@ type VariantStore interface {
 	UpdateTicket(ctx context.Context, ref board.Ref, u board.TicketPatch, actor board.Actor) (board.Ticket, error)
 }
 
-// BranchCloser deletes a closed variant's branch from the clone and
-// removes its worktree (workspace.Provider's CloseBranch).
+// BranchCloser deletes a closed variant's branch from the clone and the
+// project's repository and removes its worktree (workspace.Provider's
+// CloseBranch).
 type BranchCloser interface {
-	CloseBranch(ctx context.Context, slug string, n int, branch string) error
+	CloseBranch(ctx context.Context, p board.Project, n int, branch string) error
+}
+
+// PRCloser closes the pull request of a ticket that will not land: the
+// pr mode's pull request of a variant not chosen (forgesync.Forges). It
+// says what it closed ("" for nothing).
+type PRCloser interface {
+	ClosePR(ctx context.Context, p board.Project, ref board.Ref) (string, error)
 }
 
 // variantsOf returns the round of ref when ref is a ticket with variants
@@ -149,8 +157,11 @@ func (l *Lander) closeRound(ctx context.Context, v board.Variant, reason string,
 	if err != nil {
 		return "", err
 	}
-	var names []string
-	var failed []string
+	p, err := l.opts.Store.Project(ctx, v.Ticket.Project)
+	if err != nil {
+		return "", err
+	}
+	var names, prs, failed []string
 	for _, o := range after {
 		if o.Number == v.Number && landed {
 			continue
@@ -163,29 +174,46 @@ func (l *Lander) closeRound(ctx context.Context, v board.Variant, reason string,
 				return "", err
 			}
 			branch = t.Branch
+			if pr, err := l.closePR(ctx, p, o.Ref); err != nil {
+				failed = append(failed, fmt.Sprintf("%s's pull request: %v", o.Ref, err))
+			} else if pr != "" {
+				prs = append(prs, pr)
+			}
 		}
-		if err := l.closeBranch(ctx, o.Ref, branch); err != nil {
+		if err := l.closeBranch(ctx, p, o.Ref, branch); err != nil {
 			failed = append(failed, fmt.Sprintf("%s: %v", o.Ref, err))
 		}
 	}
 	text := "no other variant to close"
 	if len(names) > 0 {
-		text = fmt.Sprintf("variant %s closed (their branches deleted from the clone, their worktrees removed)", strings.Join(names, ", "))
+		text = fmt.Sprintf("variant %s closed (their branches deleted, their worktrees removed)", strings.Join(names, ", "))
+	}
+	if len(prs) > 0 {
+		text += "; " + strings.Join(prs, ", ")
 	}
 	if len(failed) > 0 {
-		text += "; closing failed for " + strings.Join(failed, "; ") + " (the next beat removes their worktrees; delete the branches with git branch -D)"
+		text += "; closing failed for " + strings.Join(failed, "; ") + " (the next beat removes their worktrees; delete the branches with git branch -D and git push --delete, close the pull requests on the forge)"
 	}
 	return text, nil
 }
 
 // closeBranch removes ticket ref's worktree and deletes branch (when not
-// empty) from the clone.
-func (l *Lander) closeBranch(ctx context.Context, ref board.Ref, branch string) error {
+// empty) from the clone and the project's repository.
+func (l *Lander) closeBranch(ctx context.Context, p board.Project, ref board.Ref, branch string) error {
 	c, ok := l.opts.Git.(BranchCloser)
 	if !ok {
 		return nil
 	}
-	return c.CloseBranch(ctx, ref.Project, ref.Number, branch)
+	return c.CloseBranch(ctx, p, ref.Number, branch)
+}
+
+// closePR closes ticket ref's pull request, when the forge side can.
+func (l *Lander) closePR(ctx context.Context, p board.Project, ref board.Ref) (string, error) {
+	c, ok := l.opts.PullRequests.(PRCloser)
+	if !ok {
+		return "", nil
+	}
+	return c.ClosePR(ctx, p, ref)
 }
 
 // finishTicket makes the ticket of landed variant v DONE with v's branch

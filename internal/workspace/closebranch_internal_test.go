@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/bonsai-run/bonsai/internal/board"
 )
 
 // TestCloseBranch_OnlyTheTicketsOwnBranch: closing a variant deletes only
@@ -30,7 +32,7 @@ func TestCloseBranch_OnlyTheTicketsOwnBranch(t *testing.T) {
 		}
 	}
 	p := &Provider{}
-	err := p.CloseBranch(context.Background(), "demo", 3, "main")
+	err := p.CloseBranch(context.Background(), board.Project{Slug: "demo"}, 3, "main")
 	if err == nil || !strings.Contains(err.Error(), `"main" is not a branch Bonsai named for the ticket`) {
 		t.Errorf("CloseBranch(main) = %v, want refused before anything runs", err)
 	}
