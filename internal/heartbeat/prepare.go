@@ -19,7 +19,7 @@ import (
 // modelNamer is implemented by workspaces that name the run's model on
 // the agent's commits (workspace.Provider's commit-msg hook).
 type modelNamer interface {
-	NameModel(slug, model string) error
+	NameModel(slug string, n int, model string) error
 }
 
 // failed is the outcome of a run that could not start.
@@ -99,7 +99,7 @@ func (r *runState) openWorkspace(ctx context.Context) *Outcome {
 	r.ledger.repoWorked(r.plan.Project)
 	r.ws = ws
 	if n, ok := h.opts.Workspaces.(modelNamer); ok {
-		if err := n.NameModel(r.plan.Project.Slug, r.plan.Model); err != nil {
+		if err := n.NameModel(r.plan.Project.Slug, r.plan.Ticket.Number, r.plan.Model); err != nil {
 			r.log.Warn("name the model on the agent's commits", "err", err)
 		}
 	}

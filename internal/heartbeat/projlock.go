@@ -81,11 +81,11 @@ func (s *serialWorkspaces) Checkout(ctx context.Context, p board.Project) (*work
 }
 
 // NameModel is the wrapped workspaces' modelNamer, when they have one.
-func (s *serialWorkspaces) NameModel(slug, model string) error {
-	n, ok := s.Workspaces.(modelNamer)
+func (s *serialWorkspaces) NameModel(slug string, n int, model string) error {
+	nm, ok := s.Workspaces.(modelNamer)
 	if !ok {
 		return nil
 	}
 	defer s.lock(slug)()
-	return n.NameModel(slug, model)
+	return nm.NameModel(slug, n, model)
 }

@@ -2,27 +2,35 @@ package workspace
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
 // hookMark is the line that says a commit-msg hook is Bonsai's.
 const hookMark = "# Installed by Bonsai: names the model on the agent's commits."
 
-// NameModel installs, in project slug's clone, the commit-msg hook that
-// adds a "Co-authored-by: <model> <agent email>" trailer to every commit
-// made in its worktrees, so that history shows which model wrote a commit
-// (docs/landing.md, "Commit identity"). The heartbeat calls it before each
-// run with the run's model; the hook is one per clone, so while several
-// agents of a project run at once with different models (--max-agents,
-// best of N) it names the model of the run started last (a known gap in
-// docs/security.md; the run records name the right one). The clone's
-// hooks are read-only in the sandbox. A commit-msg hook that is
-// not Bonsai's is left alone (and no trailer is added); an empty model
-// removes Bonsai's hook.
-func (p *Provider) NameModel(slug, model string) error {
+// modelsDir is the directory beside the clone's hooks that holds, for
+// each ticket, the trailer its worktree's commits get: a file named after
+// the ticket number, which is also the worktree directory's name.
+const modelsDir = "bonsai-models"
+
+// NameModel makes the commits in ticket n's worktree of project slug
+// carry a "Co-authored-by: <model> <agent email>" trailer, so that
+// history shows which model wrote a commit (docs/landing.md, "Commit
+// identity"). The heartbeat calls it before each run with the run's
+// model. The clone has one commit-msg hook, which finds the trailer of
+// the worktree it runs in (by the worktree's directory name, the ticket
+// number) in the hooks directory's bonsai-models/<n>: agents of one
+// project running at once with different models (--max-agents, best of
+// N) each get their own. The clone's hooks are read-only in the sandbox.
+// A commit-msg hook that is not Bonsai's is left alone (and no trailer is
+// added); an empty model removes the ticket's trailer.
+func (p *Provider) NameModel(slug string, n int, model string) error {
 	hooks := filepath.Join(p.ClonePath(slug), ".git", "hooks")
 	path := filepath.Join(hooks, "commit-msg")
 	old, err := os.ReadFile(path)
@@ -32,27 +40,27 @@ func (p *Provider) NameModel(slug, model string) error {
 	case err != nil && !os.IsNotExist(err):
 		return fmt.Errorf("commit-msg hook: %w", err)
 	}
-	if model == "" {
-		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
-			return fmt.Errorf("commit-msg hook: %w", err)
-		}
-		return nil
-	}
 	email := p.opts.AgentIdentity.Email
 	if email == "" {
 		email = botEmail
 	}
 	trailer := fmt.Sprintf("Co-authored-by: %s <%s>", model, email)
-	if strings.ContainsAny(trailer, "\n\r\x00") {
+	if model != "" && strings.ContainsAny(trailer, "\n\r\x00") {
 		return fmt.Errorf("commit-msg hook: model %q cannot be named in a trailer", model)
 	}
+	if err := os.MkdirAll(filepath.Join(hooks, modelsDir), 0o755); err != nil {
+		return fmt.Errorf("commit-msg hook: %w", err)
+	}
+	if err := writeTrailer(hooks, n, model, trailer); err != nil {
+		return fmt.Errorf("commit-msg hook: %w", err)
+	}
 	script := "#!/bin/sh\n" + hookMark + "\n# Rewritten before each run; docs/landing.md, \"Commit identity\".\n" +
-		"exec git interpret-trailers --in-place --if-exists addIfDifferent --trailer " + shellQuote(trailer) + " \"$1\"\n"
+		"# The trailer of ticket N's worktree is in " + modelsDir + "/N, beside this hook.\n" +
+		"t=" + shellQuote(filepath.Join(hooks, modelsDir)) + "/\"$(basename \"$(git rev-parse --show-toplevel)\")\"\n" +
+		"[ -f \"$t\" ] || exit 0\n" +
+		"exec git interpret-trailers --in-place --if-exists addIfDifferent --trailer \"$(cat \"$t\")\" \"$1\"\n"
 	if string(old) == script {
 		return nil
-	}
-	if err := os.MkdirAll(hooks, 0o755); err != nil {
-		return fmt.Errorf("commit-msg hook: %w", err)
 	}
 	tmp := path + ".bonsai-tmp"
 	if err := os.WriteFile(tmp, []byte(script), 0o755); err != nil {
@@ -63,4 +71,29 @@ func (p *Provider) NameModel(slug, model string) error {
 		return fmt.Errorf("commit-msg hook: %w", err)
 	}
 	return nil
+}
+
+// writeTrailer writes ticket n's trailer in the hooks directory's
+// bonsai-models (removes it for no model), through an os.Root, so that
+// no link there leads the write elsewhere.
+func writeTrailer(hooks string, n int, model, trailer string) error {
+	root, err := os.OpenRoot(filepath.Join(hooks, modelsDir))
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	name := strconv.Itoa(n)
+	if model == "" {
+		if err := root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	if b, err := root.ReadFile(name); err == nil && string(b) == trailer {
+		return nil
+	}
+	if err := root.WriteFile(name+".tmp", []byte(trailer), 0o644); err != nil {
+		return err
+	}
+	return root.Rename(name+".tmp", name)
 }

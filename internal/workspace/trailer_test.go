@@ -43,7 +43,7 @@ func TestAgentCommits_IdentityAndModelTrailer(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws := prepare(t, p, project(repo), ticket(1, "Greet"))
-	if err := p.NameModel("demo", "anthropic/claude-sonnet-4-5"); err != nil {
+	if err := p.NameModel("demo", 1, "anthropic/claude-sonnet-4-5"); err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(ws.Root, "a.txt"), "a\n")
@@ -55,7 +55,7 @@ func TestAgentCommits_IdentityAndModelTrailer(t *testing.T) {
 		t.Errorf("commit =\n%s\nwant\n%s", got, want)
 	}
 	// Another model on the next run; no model removes the hook.
-	if err := p.NameModel("demo", "openai/gpt-5"); err != nil {
+	if err := p.NameModel("demo", 1, "openai/gpt-5"); err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(ws.Root, "b.txt"), "b\n")
@@ -64,7 +64,25 @@ func TestAgentCommits_IdentityAndModelTrailer(t *testing.T) {
 	if b := gittest.Run(t, ws.Root, "log", "-1", "--format=%B"); !strings.HasSuffix(b, "Co-authored-by: openai/gpt-5 <agent@bonsai.invalid>") {
 		t.Errorf("second commit = %q", b)
 	}
-	if err := p.NameModel("demo", ""); err != nil {
+	// Another ticket's worktree of the same clone runs with its own model
+	// at the same time (best of N): each commit names its own.
+	ws2 := prepare(t, p, project(repo), ticket(2, "Greet again"))
+	if err := p.NameModel("demo", 2, "anthropic/claude-opus-4"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(ws2.Root, "d.txt"), "d\n")
+	gittest.Run(t, ws2.Root, "add", ".")
+	commitAsIs(t, ws2.Root, "other ticket")
+	if b := gittest.Run(t, ws2.Root, "log", "-1", "--format=%B"); !strings.HasSuffix(b, "Co-authored-by: anthropic/claude-opus-4 <agent@bonsai.invalid>") {
+		t.Errorf("ticket 2's commit = %q, want its own model", b)
+	}
+	write(t, filepath.Join(ws.Root, "e.txt"), "e\n")
+	gittest.Run(t, ws.Root, "add", ".")
+	commitAsIs(t, ws.Root, "fourth")
+	if b := gittest.Run(t, ws.Root, "log", "-1", "--format=%B"); !strings.HasSuffix(b, "Co-authored-by: openai/gpt-5 <agent@bonsai.invalid>") {
+		t.Errorf("ticket 1's commit after ticket 2's run started = %q, want ticket 1's model", b)
+	}
+	if err := p.NameModel("demo", 1, ""); err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(ws.Root, "c.txt"), "c\n")
@@ -77,7 +95,7 @@ func TestAgentCommits_IdentityAndModelTrailer(t *testing.T) {
 	// A person's own commit-msg hook is kept.
 	hook := filepath.Join(ws.Clone, ".git", "hooks", "commit-msg")
 	write(t, hook, "#!/bin/sh\nexit 0\n")
-	if err := p.NameModel("demo", "openai/gpt-5"); err != nil {
+	if err := p.NameModel("demo", 1, "openai/gpt-5"); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(hook); string(b) != "#!/bin/sh\nexit 0\n" {
