@@ -12,17 +12,24 @@ import (
 	"github.com/bonsai-run/bonsai/internal/store/sqlite"
 )
 
+// openBoard opens a new SQLite board, closed when the test ends.
+func openBoard(t *testing.T) *sqlite.DB {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "bonsai.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 // TestListedProjects_ServesTheUpFrontListingOnce checks that the beat's
 // store answers the first listing of every project with the one made up
 // front, and every later or other listing from the store.
 func TestListedProjects_ServesTheUpFrontListingOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openBoard(t)
 	add := func(slug string) {
 		t.Helper()
 		if _, err := db.CreateProject(ctx, board.Project{Slug: slug, Name: slug, Repo: "https://u:pw@example.com/" + slug, DefaultBranch: "main", Active: true}); err != nil {
@@ -55,11 +62,7 @@ func TestListedProjects_ServesTheUpFrontListingOnce(t *testing.T) {
 func TestListedProjects_CheckActive(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openBoard(t)
 	for _, slug := range []string{"live", "old"} {
 		if _, err := db.CreateProject(ctx, board.Project{Slug: slug, Name: slug, Repo: "https://example.com/" + slug, DefaultBranch: "main", Active: true}); err != nil {
 			t.Fatal(err)

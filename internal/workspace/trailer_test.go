@@ -30,6 +30,16 @@ func commitAsIs(t *testing.T, dir, msg string) {
 	}
 }
 
+// commitFile writes file in the worktree at root, commits it as the
+// agent's commands do and returns the commit's message.
+func commitFile(t *testing.T, root, file, msg string) string {
+	t.Helper()
+	write(t, filepath.Join(root, file), file+"\n")
+	gittest.Run(t, root, "add", ".")
+	commitAsIs(t, root, msg)
+	return gittest.Run(t, root, "log", "-1", "--format=%B")
+}
+
 func TestAgentCommits_IdentityAndModelTrailer(t *testing.T) {
 	t.Parallel()
 	repo := newRepo(t)
@@ -58,10 +68,7 @@ func TestAgentCommits_IdentityAndModelTrailer(t *testing.T) {
 	if err := p.NameModel("demo", 1, "openai/gpt-5"); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(ws.Root, "b.txt"), "b\n")
-	gittest.Run(t, ws.Root, "add", ".")
-	commitAsIs(t, ws.Root, "second")
-	if b := gittest.Run(t, ws.Root, "log", "-1", "--format=%B"); !strings.HasSuffix(b, "Co-authored-by: openai/gpt-5 <agent@bonsai.invalid>") {
+	if b := commitFile(t, ws.Root, "b.txt", "second"); !strings.HasSuffix(b, "Co-authored-by: openai/gpt-5 <agent@bonsai.invalid>") {
 		t.Errorf("second commit = %q", b)
 	}
 	// Another ticket's worktree of the same clone runs with its own model
@@ -70,25 +77,16 @@ func TestAgentCommits_IdentityAndModelTrailer(t *testing.T) {
 	if err := p.NameModel("demo", 2, "anthropic/claude-opus-4"); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(ws2.Root, "d.txt"), "d\n")
-	gittest.Run(t, ws2.Root, "add", ".")
-	commitAsIs(t, ws2.Root, "other ticket")
-	if b := gittest.Run(t, ws2.Root, "log", "-1", "--format=%B"); !strings.HasSuffix(b, "Co-authored-by: anthropic/claude-opus-4 <agent@bonsai.invalid>") {
+	if b := commitFile(t, ws2.Root, "d.txt", "other ticket"); !strings.HasSuffix(b, "Co-authored-by: anthropic/claude-opus-4 <agent@bonsai.invalid>") {
 		t.Errorf("ticket 2's commit = %q, want its own model", b)
 	}
-	write(t, filepath.Join(ws.Root, "e.txt"), "e\n")
-	gittest.Run(t, ws.Root, "add", ".")
-	commitAsIs(t, ws.Root, "fourth")
-	if b := gittest.Run(t, ws.Root, "log", "-1", "--format=%B"); !strings.HasSuffix(b, "Co-authored-by: openai/gpt-5 <agent@bonsai.invalid>") {
+	if b := commitFile(t, ws.Root, "e.txt", "fourth"); !strings.HasSuffix(b, "Co-authored-by: openai/gpt-5 <agent@bonsai.invalid>") {
 		t.Errorf("ticket 1's commit after ticket 2's run started = %q, want ticket 1's model", b)
 	}
 	if err := p.NameModel("demo", 1, ""); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(ws.Root, "c.txt"), "c\n")
-	gittest.Run(t, ws.Root, "add", ".")
-	commitAsIs(t, ws.Root, "third")
-	if b := gittest.Run(t, ws.Root, "log", "-1", "--format=%B"); b != "third" {
+	if b := commitFile(t, ws.Root, "c.txt", "third"); b != "third" {
 		t.Errorf("commit without a model = %q", b)
 	}
 
