@@ -8,7 +8,7 @@ import (
 	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/heartbeat"
 	"github.com/bonsai-run/bonsai/internal/store"
-	"github.com/bonsai-run/bonsai/internal/store/sqlite"
+	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 )
 
 // TestListedProjects_ServesTheUpFrontListingOnce checks that the beat's
@@ -17,7 +17,7 @@ import (
 func TestListedProjects_ServesTheUpFrontListingOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
+	db, err := sqlitetest.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
