@@ -18,6 +18,9 @@ import (
 // log it, and exit 0 without touching the board.
 func TestHeartbeat_SecondBeatWhileLocked(t *testing.T) {
 	data := t.TempDir()
+	if err := cli.SeedData(data); err != nil { // a copy of the migrated board
+		t.Fatal(err)
+	}
 	t.Setenv("BONSAI_DATA_DIR", data)
 	t.Setenv("HOME", t.TempDir())
 	run := func(args ...string) (int, string, string) {

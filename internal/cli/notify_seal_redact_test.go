@@ -20,6 +20,9 @@ func TestSealedChannels_KeyGone(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	env := map[string]string{"BONSAI_DATA_DIR": filepath.Join(t.TempDir(), "data"), "BONSAI_KEYRING": "file"}
+	if err := seedData(env["BONSAI_DATA_DIR"]); err != nil { // a copy of the migrated board
+		t.Fatal(err)
+	}
 	open := func() (*app, outbox.Sealed) {
 		a := newApp(strings.NewReader(""), io.Discard, io.Discard, func(k string) string { return env[k] })
 		t.Cleanup(func() { a.close() })

@@ -42,12 +42,13 @@ const (
 // the machines always compete for projects, and enough tickets a project
 // that each is worked over many beats, each by whichever machine leases
 // it. A run costs about 0.4 s of CPU (some 70 git processes), so the
-// default 240 runs keep the test to 1–1.5 minutes of CPU; the race of the
+// default 120 runs keep the test to about 50 s of CPU (240, ten tickets
+// a project, took 100 s: a tenth of the suite's CPU); the race of the
 // issue, 50 × 20 (1,000 runs, 4–6 minutes of CPU), is
 // go test … -args -workers.projects 50 -workers.tickets 20.
 var (
 	raceProjectsFlag = flag.Int("workers.projects", 3*raceLimit, "TestRace_WorkerProcesses: projects on the board")
-	raceTicketsFlag  = flag.Int("workers.tickets", 10, "TestRace_WorkerProcesses: IN_PROGRESS tickets per project")
+	raceTicketsFlag  = flag.Int("workers.tickets", 5, "TestRace_WorkerProcesses: IN_PROGRESS tickets per project")
 )
 
 // raceTurn is the scripted model's answer to every request: commit a
@@ -60,7 +61,7 @@ var raceTurn = llmtest.ServerTurn{Message: llm.Message{Role: llm.RoleAssistant, 
 }, Usage: &llm.Usage{Input: 1000, Output: 40}}}
 
 // TestRace_WorkerProcesses: three machines, as separate processes with
-// separate data directories, work 240 tickets of 24 projects (by default;
+// separate data directories, work 120 tickets of 24 projects (by default;
 // see the flags above) on one Postgres board. Every ticket is worked once, no ticket has two runs at
 // once, no project has two agents at once, and the agents of all the
 // machines together never exceed heartbeat.maxConcurrentAgents, as the

@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,8 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/bonsai-run/bonsai/internal/config"
-	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
+	"github.com/bonsai-run/bonsai/internal/cli"
 )
 
 // freshBoardScripts are the testscripts that start without a board, as
@@ -38,15 +36,7 @@ func seedBoard(env *testscript.Env) error {
 	if _, fresh := freshBoardScripts[scriptName(env)]; fresh {
 		return nil
 	}
-	data := filepath.Join(env.WorkDir, "data")
-	if err := os.MkdirAll(data, config.DirMode); err != nil {
-		return err
-	}
-	db, err := sqlitetest.Open(context.Background(), filepath.Join(data, "bonsai.db"))
-	if err != nil {
-		return err
-	}
-	return db.Close()
+	return cli.SeedData(filepath.Join(env.WorkDir, "data")) // seed_export_test.go
 }
 
 // scriptName is the name of env's script: testscript runs each in a work

@@ -19,6 +19,9 @@ import (
 func TestSecrets_HeldByTheProcess(t *testing.T) {
 	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
+	if err := seedData(data); err != nil { // a copy of the migrated board
+		t.Fatal(err)
+	}
 	env := map[string]string{
 		"BONSAI_DATA_DIR":   data,
 		"ANTHROPIC_API_KEY": "sk-ant-secret-0001",

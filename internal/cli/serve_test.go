@@ -46,9 +46,17 @@ type testApp struct {
 	env map[string]string
 }
 
+// newTestApp is a testApp whose data directory holds a new board, a
+// copy of one the test binary migrated once (seedData), as the scripts'
+// do: migrating it at the first command was most of a short test's CPU.
 func newTestApp(t *testing.T) *testApp {
+	t.Helper()
+	data := filepath.Join(t.TempDir(), "data")
+	if err := seedData(data); err != nil {
+		t.Fatal(err)
+	}
 	return &testApp{t: t, env: map[string]string{
-		"BONSAI_DATA_DIR": filepath.Join(t.TempDir(), "data"), "HOME": t.TempDir(), "BONSAI_USER": "tester",
+		"BONSAI_DATA_DIR": data, "HOME": t.TempDir(), "BONSAI_USER": "tester",
 	}}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bonsai-run/bonsai/internal/board"
 	"github.com/bonsai-run/bonsai/internal/engine"
 	"github.com/bonsai-run/bonsai/internal/llm/llmtest"
 )
@@ -47,6 +48,8 @@ type settingsCase struct {
 	env            func(srv *llmtest.Server) map[string]string
 	call           llmtest.ServerTurn
 	plant          map[string]string
+	// path, when set, is the one path every model request must take.
+	path string
 }
 
 func settingsCases() []settingsCase {
@@ -66,7 +69,15 @@ func settingsCases() []settingsCase {
 			call: call("call_1", "exec_command", `{"cmd":"`+cmd+`"}`),
 			plant: map[string]string{"home/config.toml": codexNoHooks, "home/hooks.json": `{"hooks":{}}`,
 				"work/.codex/config.toml": codexNoHooks}},
-		{e: engine.OpenCode{}, program: "opencode", model: "anthropic/claude-sonnet-4-5", env: anthropic,
+		// OpenCode over Chat Completions, through the provider SDK it
+		// bundles (no download); its runs over Anthropic's API are in the
+		// other tests. One OpenCode run costs about 6 s of CPU, so these
+		// runs check that wire too (they were a test of their own).
+		{e: engine.OpenCode{}, program: "opencode", model: "openai/gpt-4o",
+			env: func(srv *llmtest.Server) map[string]string {
+				return map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": "sk-test"}
+			},
+			path: "/v1/chat/completions",
 			call: call("toolu_1", "bash", `{"command":"`+cmd+`","description":"run"}`),
 			plant: map[string]string{
 				"home/config/opencode/opencode.json":    `{"plugin": []}`,
@@ -117,6 +128,14 @@ func TestPlantedSettingsKeepThePolicyHook(t *testing.T) {
 				}
 				if !ran(srv, "privilege-escalation") {
 					t.Fatalf("run %d: the model was not told the policy's refusal: %+v", run, out)
+				}
+				if c.path != "" && (out.Status != board.RunCompleted || out.Summary != "Done.") {
+					t.Errorf("run %d over %s: outcome %+v", run, c.path, out)
+				}
+			}
+			for _, r := range srv.Requests() {
+				if c.path != "" && r.Path != c.path {
+					t.Errorf("a model request to %s, want every one to %s", r.Path, c.path)
 				}
 			}
 		})
