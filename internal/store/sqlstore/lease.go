@@ -95,10 +95,15 @@ func (db *DB) ExpireLeases(ctx context.Context) ([]board.Lease, error) {
 	ended, err := writing(ctx, db, true, func(tx *tx) ([]board.Lease, error) {
 		ended, err := list(ctx, tx, store.ScanLease, `SELECT `+store.LeaseColumns+store.LeaseFrom+
 			` WHERE l.expires_at <= ? ORDER BY p.slug`+db.forUpdate("l", true), tx.nowMs())
-		for i := 0; err == nil && i < len(ended); i++ {
-			err = tx.expireLease(ended[i])
+		if err != nil {
+			return nil, err
 		}
-		return ended, err
+		for _, l := range ended {
+			if err := tx.expireLease(l); err != nil {
+				return nil, err
+			}
+		}
+		return ended, nil
 	})
 	return ended, wrap(err, "expire leases")
 }

@@ -87,25 +87,24 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 	if err := store.CheckFinish(r); err != nil {
 		return board.Run{}, err
 	}
-	var out board.Run
-	err := db.write(ctx, func(tx *tx) error {
-		var err error
-		if out, err = getRun(ctx, tx, r.ID); err != nil {
-			return err
+	out, err := writing(ctx, db, true, func(tx *tx) (board.Run, error) {
+		out, err := getRun(ctx, tx, r.ID)
+		if err == nil {
+			out, err = store.Finished(out, r, tx.now)
 		}
-		if out, err = store.Finished(out, r, tx.now); err != nil {
-			return err
+		if err != nil {
+			return out, err
 		}
 		_, err = tx.exec(`UPDATE runs SET status = ?, finished_at = ?, input_tokens = ?, output_tokens = ?,
 			cache_read_tokens = ?, cache_write_tokens = ?, cost_usd = ?, error = ?, progress = ?, reasoning_tokens = ?, turns = ? WHERE id = ?`,
 			string(out.Status), tx.nowMs(), out.InputTokens, out.OutputTokens, out.CacheReadTokens,
 			out.CacheWriteTokens, out.CostUSD, out.Error, string(out.Progress), out.ReasoningTokens, out.Turns, out.ID)
 		if err != nil {
-			return err
+			return out, err
 		}
-		return tx.runFinished(out)
+		return out, tx.runFinished(out)
 	})
-	return result(out, wrap(err, "finish run %s", r.ID))
+	return out, wrap(err, "finish run %s", r.ID)
 }
 
 // runFinished records the run.finished event of r.
@@ -152,14 +151,10 @@ const interruptedError = "the heartbeat running it stopped before the run finish
 // InterruptRuns marks every run still "running" as "interrupted", with a
 // run.finished event each, and returns how many it marked.
 func (db *DB) InterruptRuns(ctx context.Context) (int, error) {
-	var n int
-	err := db.write(ctx, func(tx *tx) error {
-		running, err := tx.interruptRuns(interruptedError, `SELECT `+runColumns+` FROM runs
-			WHERE status = 'running' ORDER BY started_at, rowid`)
-		n = len(running)
-		return err
+	running, err := writing(ctx, db, true, func(tx *tx) ([]board.Run, error) {
+		return tx.interruptRuns(interruptedError, `SELECT `+runColumns+` FROM runs WHERE status = 'running' ORDER BY started_at, rowid`)
 	})
-	return result(n, wrap(err, "interrupt runs"))
+	return len(running), wrap(err, "interrupt runs")
 }
 
 // interruptRuns marks the running runs query selects "interrupted" with
