@@ -25,9 +25,18 @@ var migrationFiles embed.FS
 var ErrNotBonsai = errors.New("it has tables but no bonsai_schema table, so it is not a bonsai database; give Bonsai an empty database or schema of its own")
 
 // SchemaError reports a database whose schema is newer than this binary
-// knows: a newer Bonsai wrote it, and this one must not touch it. Where
-// is the database's URL without its password.
-type SchemaError = sqlstore.SchemaError
+// knows: a newer Bonsai wrote it, and this one must not touch it.
+type SchemaError struct {
+	Where     string // the database, without its password
+	Version   int    // the database's schema version
+	Supported int    // the newest version this binary knows
+}
+
+// Error implements the error interface.
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("database %s: schema version %d is newer than this bonsai supports (%d); upgrade bonsai",
+		e.Where, e.Version, e.Supported)
+}
 
 // SchemaVersion returns the newest schema version this binary knows.
 func SchemaVersion() int { return sqlstore.SchemaVersion(migrationFiles) }
@@ -58,7 +67,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			_, err := tx.ExecContext(ctx, `UPDATE `+db.versionTable()+` SET version = $1`, v)
 			return err
 		},
-		Where: db.where,
+		Newer: func(v, supported int) error { return &SchemaError{Where: db.where, Version: v, Supported: supported} },
 	})
 }
 

@@ -153,17 +153,20 @@ func (db *DB) CloseVariants(ctx context.Context, ref board.Ref, chosen int, reas
 			return nil, errors.Join(err, board.Errorf(board.EREFUSED, "%s has no variants in flight", ref))
 		}
 		if chosen > 0 {
-			err = tx.execOne(board.Errorf(board.ENOTFOUND, "%s has no running variant %d", ref, chosen),
+			err := tx.execOne(board.Errorf(board.ENOTFOUND, "%s has no running variant %d", ref, chosen),
 				`UPDATE variants SET state = 'chosen', updated_at = ? WHERE ticket_id = ? AND round = ? AND number = ? AND state = 'running'`,
 				tx.nowMs(), t.ID, round, chosen)
+			if err != nil {
+				return nil, err
+			}
 		}
-		if err == nil {
-			_, err = tx.exec(`UPDATE variants SET state = 'closed', reason = ?, updated_at = ? WHERE ticket_id = ? AND round = ? AND state = 'running'`,
-				reason, tx.nowMs(), t.ID, round)
+		if _, err := tx.exec(`UPDATE variants SET state = 'closed', reason = ?, updated_at = ? WHERE ticket_id = ? AND round = ? AND state = 'running'`,
+			reason, tx.nowMs(), t.ID, round); err != nil {
+			return nil, err
 		}
-		var ids []string
-		if err == nil {
-			ids, err = list(ctx, tx, scanString, `SELECT variant_id FROM variants WHERE ticket_id = ? AND round = ?`, t.ID, round)
+		ids, err := list(ctx, tx, scanString, `SELECT variant_id FROM variants WHERE ticket_id = ? AND round = ?`, t.ID, round)
+		if err != nil {
+			return nil, err
 		}
 		for _, id := range ids {
 			w, err := getTicketByID(ctx, tx, id)
@@ -173,9 +176,6 @@ func (db *DB) CloseVariants(ctx context.Context, ref board.Ref, chosen int, reas
 			if err != nil {
 				return nil, err
 			}
-		}
-		if err != nil {
-			return nil, err
 		}
 		return roundVariants(tx, t.ID, round)
 	})
