@@ -34,43 +34,40 @@ func (db *DB) RequestApproval(ctx context.Context, ref board.Ref, a board.Approv
 	if err := a.ValidateRequest(); err != nil {
 		return board.Approval{}, err
 	}
-	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
+	return onTicket(ctx, db, ref, "request approval on", func(tx *tx, t board.Ticket) (board.Approval, error) {
 		old, err := scanApproval(tx.queryRow(`SELECT `+approvalColumns+` FROM approvals
 			WHERE ticket_id = ? AND status = 'pending' AND command = ? ORDER BY created_at, rowid LIMIT 1`, t.ID, a.Command))
 		switch {
+		case err == nil && t.SubState == board.SubBlocked:
+			return old, nil
 		case err == nil:
-			a = old
-			if t.SubState == board.SubBlocked {
-				return nil
-			}
 			before := t.SubState
 			t.SubState = board.SubBlocked
 			if err := tx.saveTicket(&t); err != nil {
-				return err
+				return old, err
 			}
-			return tx.event(board.EventApprovalAsked, t.ProjectID, t.ID, board.Agent, map[string]any{
-				"ref": ref.String(), "approvalId": a.ID, "again": true, "subStateFrom": before, "subState": t.SubState})
+			return old, tx.ticketEvent(board.EventApprovalAsked, t, board.Agent, map[string]any{
+				"approvalId": old.ID, "again": true, "subStateFrom": before, "subState": t.SubState})
 		case !errors.Is(err, sql.ErrNoRows):
-			return err
+			return a, err
 		}
 		a.ID, a.ProjectID, a.TicketID, a.CreatedAt = db.newID(), t.ProjectID, t.ID, tx.now
 		a.Status, a.Always, a.Used, a.Note, a.DecidedBy, a.Told, a.DecidedAt = board.ApprovalPending, false, false, "", "", false, nil
 		c, err := tx.addComment(&t, board.Comment{AuthorType: board.Agent, AuthorName: authorName,
 			Kind: board.KindPermission, Content: board.RequestText(a, ref)})
 		if err != nil {
-			return err
+			return a, err
 		}
 		a.CommentID = c.ID
 		_, err = tx.exec(`INSERT INTO approvals (id, project_id, ticket_id, run_id, command, rule, reason, pattern,
 			comment_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			a.ID, a.ProjectID, a.TicketID, a.RunID, a.Command, a.Rule, a.Reason, a.Pattern, a.CommentID, tx.nowMs())
 		if err != nil {
-			return err
+			return a, err
 		}
-		return tx.event(board.EventApprovalAsked, t.ProjectID, t.ID, board.Agent, map[string]any{
-			"ref": ref.String(), "approvalId": a.ID, "commentId": c.ID, "rule": a.Rule, "runId": a.RunID})
+		return a, tx.ticketEvent(board.EventApprovalAsked, t, board.Agent, map[string]any{
+			"approvalId": a.ID, "commentId": c.ID, "rule": a.Rule, "runId": a.RunID})
 	})
-	return result(a, wrap(err, "request approval on %s", ref))
 }
 
 // DecideApproval records a person's decision: the approval, their comment
@@ -80,20 +77,19 @@ func (db *DB) DecideApproval(ctx context.Context, ref board.Ref, id string, d bo
 	if err := d.Validate(); err != nil {
 		return board.Approval{}, err
 	}
-	var a board.Approval
-	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
-		old, err := getApproval(ctx, tx, t, id)
+	return onTicket(ctx, db, ref, "decide approval on", func(tx *tx, t board.Ticket) (board.Approval, error) {
+		a, err := getApproval(ctx, tx, t, id)
+		if err == nil {
+			a, err = a.Decide(d, tx.now)
+		}
 		if err != nil {
-			return err
+			return a, err
 		}
-		if a, err = old.Decide(d, tx.now); err != nil {
-			return err
-		}
-		data := map[string]any{"ref": ref.String(), "approvalId": a.ID, "status": a.Status, "always": a.Always}
+		data := map[string]any{"approvalId": a.ID, "status": a.Status, "always": a.Always}
 		if a.Always && a.Pattern != "" {
 			added, err := tx.allowPattern(ctx, t.ProjectSlug, a.Pattern)
 			if err != nil {
-				return err
+				return a, err
 			}
 			if !added {
 				// Already listed, or the list is full: the approval
@@ -105,17 +101,16 @@ func (db *DB) DecideApproval(ctx context.Context, ref board.Ref, id string, d bo
 		_, err = tx.exec(`UPDATE approvals SET status = ?, always = ?, note = ?, decided_by = ?, decided_at = ?,
 			pattern = ? WHERE id = ?`, string(a.Status), a.Always, a.Note, a.DecidedBy, tx.nowMs(), a.Pattern, a.ID)
 		if err != nil {
-			return err
+			return a, err
 		}
 		c, err := tx.addComment(&t, board.Comment{AuthorType: board.Human, AuthorName: d.By,
 			Kind: board.KindPermission, Content: board.DecisionText(a)})
 		if err != nil {
-			return err
+			return a, err
 		}
 		data["commentId"] = c.ID
-		return tx.event(board.EventApprovalDecided, t.ProjectID, t.ID, board.Human, data)
+		return a, tx.ticketEvent(board.EventApprovalDecided, t, board.Human, data)
 	})
-	return result(a, wrap(err, "decide approval on %s", ref))
 }
 
 // allowPattern appends pattern to the project's Allow list, reporting
@@ -160,51 +155,36 @@ func (db *DB) GrantedApproval(ctx context.Context, ref board.Ref, command string
 
 // UseApproval uses up a once-only grant; an always-grant stays.
 func (db *DB) UseApproval(ctx context.Context, ref board.Ref, id string) error {
-	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
+	_, err := onTicket(ctx, db, ref, "use approval on", func(tx *tx, t board.Ticket) (any, error) {
 		// An always-grant is the project's: any of its tickets uses it.
 		a, err := one(ctx, tx, scanApproval, func() error { return board.Errorf(board.ENOTFOUND, "no approval %q on %s", id, ref) },
 			`SELECT `+approvalColumns+` FROM approvals WHERE id = ? AND (ticket_id = ? OR (project_id = ? AND always))`, id, t.ID, t.ProjectID)
-		if err != nil {
-			return err
-		}
-		if !a.Grants() {
-			return board.Errorf(board.ECONFLICT, "approval %s does not let its command run (%s, used %v)", id, a.Status, a.Used)
-		}
-		if a.Always {
-			return nil
+		switch {
+		case err != nil:
+			return nil, err
+		case !a.Grants():
+			return nil, board.Errorf(board.ECONFLICT, "approval %s does not let its command run (%s, used %v)", id, a.Status, a.Used)
+		case a.Always:
+			return nil, nil
 		}
 		if _, err = tx.exec(`UPDATE approvals SET used = true WHERE id = ?`, id); err != nil {
-			return err
+			return nil, err
 		}
-		return tx.event(board.EventApprovalUsed, t.ProjectID, t.ID, board.System, map[string]any{"ref": ref.String(), "approvalId": id})
+		return nil, tx.ticketEvent(board.EventApprovalUsed, t, board.System, map[string]any{"approvalId": id})
 	})
-	return wrap(err, "use approval on %s", ref)
+	return err
 }
 
 // MarkApprovalsTold records that the agent was told the given decisions.
 func (db *DB) MarkApprovalsTold(ctx context.Context, ref board.Ref, ids []string) error {
-	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
-		var told []string
-		for _, id := range ids {
+	_, err := onTicket(ctx, db, ref, "mark approvals told on", func(tx *tx, t board.Ticket) (any, error) {
+		return nil, tx.markEach(t, ids, `UPDATE approvals SET told = true WHERE id = ?`, func(id string) (bool, error) {
 			a, err := getApproval(ctx, tx, t, id)
-			if err != nil {
-				return err
+			if err == nil && a.Status == board.ApprovalPending {
+				err = board.Errorf(board.ECONFLICT, "approval %s is still pending; there is no decision to tell", id)
 			}
-			if a.Status == board.ApprovalPending {
-				return board.Errorf(board.ECONFLICT, "approval %s is still pending; there is no decision to tell", id)
-			}
-			if a.Told || slices.Contains(told, id) {
-				continue
-			}
-			if _, err := tx.exec(`UPDATE approvals SET told = true WHERE id = ?`, id); err != nil {
-				return err
-			}
-			told = append(told, id)
-		}
-		if len(told) == 0 {
-			return nil
-		}
-		return tx.event(board.EventApprovalTold, t.ProjectID, t.ID, board.System, map[string]any{"ref": ref.String(), "approvalIds": told})
+			return !a.Told, err
+		}, board.EventApprovalTold, "approvalIds")
 	})
-	return wrap(err, "mark approvals told on %s", ref)
+	return err
 }

@@ -86,12 +86,11 @@ func (tx *tx) addAttachment(ref board.Ref, a *board.Attachment, data []byte, l b
 		a.ID, a.TicketID, a.CommentID, a.Name, a.MediaType, a.Size, a.SHA256, string(a.AuthorType), a.AuthorName, tx.nowMs()); err != nil {
 		return err
 	}
-	data2 := map[string]any{"ref": ref.String(), "attachmentId": a.ID, "name": a.Name, "mediaType": a.MediaType,
-		"size": a.Size, "sha256": a.SHA256}
+	added := map[string]any{"attachmentId": a.ID, "name": a.Name, "mediaType": a.MediaType, "size": a.Size, "sha256": a.SHA256}
 	if a.CommentID != "" {
-		data2["commentId"] = a.CommentID
+		added["commentId"] = a.CommentID
 	}
-	return tx.event(board.EventAttachmentAdded, t.ProjectID, t.ID, a.AuthorType, data2)
+	return tx.ticketEvent(board.EventAttachmentAdded, t, a.AuthorType, added)
 }
 
 // Attachments lists the ticket's attachments, oldest first.

@@ -24,12 +24,9 @@ func (db *DB) AddComment(ctx context.Context, ref board.Ref, c board.Comment) (b
 	if err := c.Validate(); err != nil {
 		return board.Comment{}, err
 	}
-	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
-		var err error
-		c, err = tx.addComment(&t, c)
-		return err
+	return onTicket(ctx, db, ref, "comment on", func(tx *tx, t board.Ticket) (board.Comment, error) {
+		return tx.addComment(&t, c)
 	})
-	return result(c, wrap(err, "comment on %s", ref))
 }
 
 // addComment inserts c on t, applies it to t and records the event. A new
@@ -46,11 +43,11 @@ func (tx *tx) addComment(t *board.Ticket, c board.Comment) (board.Comment, error
 	if err := tx.saveTicket(t); err != nil {
 		return c, err
 	}
-	data := map[string]any{"ref": t.Ref().String(), "commentId": c.ID, "kind": c.Kind, "authorType": c.AuthorType}
+	data := map[string]any{"commentId": c.ID, "kind": c.Kind, "authorType": c.AuthorType}
 	if t.SubState != before {
 		data["subStateFrom"], data["subState"] = before, t.SubState
 	}
-	return c, tx.event(board.EventCommentAdded, t.ProjectID, t.ID, c.AuthorType, data)
+	return c, tx.ticketEvent(board.EventCommentAdded, *t, c.AuthorType, data)
 }
 
 // Comments returns a ticket's thread, oldest first.
@@ -64,31 +61,42 @@ func (db *DB) Comments(ctx context.Context, ref board.Ref) ([]board.Comment, err
 // comments already resolved, are left as they are; an ID that is not a
 // comment of the ticket is an ENOTFOUND error and changes nothing.
 func (db *DB) ResolveComments(ctx context.Context, ref board.Ref, commentIDs []string) error {
-	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
-		var resolved []string
-		for _, id := range commentIDs {
+	_, err := onTicket(ctx, db, ref, "resolve comments on", func(tx *tx, t board.Ticket) (any, error) {
+		return nil, tx.markEach(t, commentIDs, `UPDATE comments SET resolved = true WHERE id = ?`, func(id string) (bool, error) {
 			var author board.Actor
 			var done bool
 			err := tx.queryRow(`SELECT author_type, resolved FROM comments WHERE id = ? AND ticket_id = ?`,
 				id, t.ID).Scan(&author, &done)
-			switch {
-			case errors.Is(err, sql.ErrNoRows):
-				return board.Errorf(board.ENOTFOUND, "comment %q not found on ticket %s", id, ref)
-			case err != nil:
-				return err
-			case author != board.Human || done || slices.Contains(resolved, id):
-				continue
+			if errors.Is(err, sql.ErrNoRows) {
+				return false, board.Errorf(board.ENOTFOUND, "comment %q not found on ticket %s", id, ref)
 			}
-			if _, err := tx.exec(`UPDATE comments SET resolved = true WHERE id = ?`, id); err != nil {
-				return err
-			}
-			resolved = append(resolved, id)
-		}
-		if len(resolved) == 0 {
-			return nil
-		}
-		return tx.event(board.EventCommentResolved, t.ProjectID, t.ID, board.System,
-			map[string]any{"ref": ref.String(), "commentIds": resolved})
+			return author == board.Human && !done, err
+		}, board.EventCommentResolved, "commentIds")
 	})
-	return wrap(err, "resolve comments on %s", ref)
+	return err
+}
+
+// markEach runs update (one ? for the ID) on each of ids, once, that
+// check says is to change, then appends one event of typ on ticket t
+// listing them under key; none changed, no event. An error of check
+// changes nothing.
+func (tx *tx) markEach(t board.Ticket, ids []string, update string, check func(id string) (bool, error), typ board.EventType, key string) error {
+	var marked []string
+	for _, id := range ids {
+		change, err := check(id)
+		if err != nil {
+			return err
+		}
+		if !change || slices.Contains(marked, id) {
+			continue
+		}
+		if _, err := tx.exec(update, id); err != nil {
+			return err
+		}
+		marked = append(marked, id)
+	}
+	if len(marked) == 0 {
+		return nil
+	}
+	return tx.ticketEvent(typ, t, board.System, map[string]any{key: marked})
 }

@@ -165,18 +165,16 @@ func (tx *tx) retryDelivery(hookID string, d *board.HookDelivery) (bool, error) 
 // FinishDelivery records what became of a delivery.
 func (db *DB) FinishDelivery(ctx context.Context, d board.HookDelivery) (board.HookDelivery, error) {
 	d.Detail = clip(d.Detail, board.MaxDeliveryDetail)
-	var out board.HookDelivery
-	err := db.inTx(ctx, false, func(tx *tx) error {
+	out, err := writing(ctx, db, false, func(tx *tx) (board.HookDelivery, error) {
 		err := tx.execOne(board.Errorf(board.ENOTFOUND, "no delivery %d in the log", d.ID),
 			`UPDATE hook_deliveries SET status = ?, outcome = ?, detail = ?, ticket = ?, finished_at = ? WHERE id = ?`,
 			d.Status, string(d.Outcome), d.Detail, d.Ticket, tx.nowMs(), d.ID)
 		if err != nil {
-			return err
+			return board.HookDelivery{}, err
 		}
-		out, err = scanHookDelivery(tx.queryRow(`SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = ?`, d.ID))
-		return err
+		return scanHookDelivery(tx.queryRow(`SELECT `+deliveryColumns+deliveryFrom+` WHERE d.id = ?`, d.ID))
 	})
-	return result(out, wrap(err, "record the outcome of delivery %d", d.ID))
+	return out, wrap(err, "record the outcome of delivery %d", d.ID)
 }
 
 // HookDeliveries lists the newest deliveries of a hook, or of all.

@@ -49,16 +49,13 @@ func (db *DB) SaveLanding(ctx context.Context, l board.Landing) (board.Landing, 
 	if !l.LandedAt.IsZero() {
 		l.LandedAt = l.LandedAt.UTC().Truncate(time.Millisecond)
 	}
-	err := db.writeTicket(ctx, l.Ref, func(tx *tx, t board.Ticket) error {
+	return onTicket(ctx, db, l.Ref, "save landing of", func(tx *tx, t board.Ticket) (board.Landing, error) {
 		old, err := getLanding(ctx, tx, l.Ref)
 		switch {
-		case err == nil:
-			if l.Unchanged(old) {
-				l = old
-				return nil
-			}
-		case board.ErrorCode(err) != board.ENOTFOUND:
-			return err
+		case err == nil && l.Unchanged(old):
+			return old, nil
+		case err != nil && board.ErrorCode(err) != board.ENOTFOUND:
+			return l, err
 		}
 		l.UpdatedAt = tx.now
 		_, err = tx.exec(`INSERT INTO landings (ticket_id, project_id, mode, branch, forge, pr_number, pr_url, pr_state,
@@ -72,11 +69,10 @@ func (db *DB) SaveLanding(ctx context.Context, l board.Landing) (board.Landing, 
 			t.ID, t.ProjectID, string(l.Mode), l.Branch, l.Forge, l.PRNumber, l.PRURL, string(l.PRState),
 			string(l.Checks), l.HeadSHA, l.ETag, l.ReviewCursor, l.Commit, zeroOrNull(l.LandedAt), l.Error, tx.nowMs())
 		if err != nil {
-			return err
+			return l, err
 		}
-		return tx.event(board.EventLandingUpdated, t.ProjectID, t.ID, board.System, l.EventData())
+		return l, tx.event(board.EventLandingUpdated, t.ProjectID, t.ID, board.System, l.EventData())
 	})
-	return result(l, wrap(err, "save landing of %s", l.Ref))
 }
 
 // Landings lists landings by project slug and ticket number.
@@ -117,12 +113,11 @@ func (db *DB) SetReview(ctx context.Context, r board.Review) (board.Review, erro
 	if err := r.Validate(); err != nil {
 		return board.Review{}, err
 	}
-	err := db.writeTicket(ctx, r.Ref, func(tx *tx, t board.Ticket) error {
+	return onTicket(ctx, db, r.Ref, "record the review of", func(tx *tx, t board.Ticket) (board.Review, error) {
 		r.RecordedAt = tx.now
 		_, err := tx.exec(`INSERT INTO reviews (ticket_id, project_id, base, tip, recorded_at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (ticket_id) DO UPDATE SET base = excluded.base, tip = excluded.tip, recorded_at = excluded.recorded_at`,
 			t.ID, t.ProjectID, r.Base, r.Tip, tx.nowMs())
-		return err
+		return r, err
 	})
-	return result(r, wrap(err, "record the review of %s", r.Ref))
 }

@@ -55,21 +55,23 @@ func (db *DB) RenewLease(ctx context.Context, ref board.Ref, worker string, ttl 
 	if err := store.CheckLease(worker, ttl); err != nil {
 		return board.Lease{}, err
 	}
-	var l board.Lease
-	err := db.inTx(ctx, false, func(tx *tx) error {
+	l, err := writing(ctx, db, false, func(tx *tx) (board.Lease, error) {
 		t, err := getTicket(ctx, tx, ref)
-		if err != nil {
-			return err
+		if err == nil {
+			err = tx.execOne(board.Errorf(board.ECONFLICT, "%s holds no lease on %s; its agent must stop", worker, ref),
+				`UPDATE leases SET expires_at = ? WHERE ticket_id = ? AND worker = ?`, tx.now.Add(ttl).UnixMilli(), t.ID, worker)
 		}
-		err = tx.execOne(board.Errorf(board.ECONFLICT, "%s holds no lease on %s; its agent must stop", worker, ref),
-			`UPDATE leases SET expires_at = ? WHERE ticket_id = ? AND worker = ?`, tx.now.Add(ttl).UnixMilli(), t.ID, worker)
 		if err != nil {
-			return err
+			return board.Lease{}, err
 		}
-		l, err = store.ScanLease(tx.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.ticket_id = ?`, t.ID))
-		return err
+		return tx.lease(t.ID)
 	})
-	return result(l, wrap(err, "renew the lease on %s", ref))
+	return l, wrap(err, "renew the lease on %s", ref)
+}
+
+// lease reads the lease on a ticket.
+func (t *tx) lease(ticketID string) (board.Lease, error) {
+	return store.ScanLease(t.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.ticket_id = ?`, ticketID))
 }
 
 // ReleaseLease ends the worker's lease on the ticket; see store.Leases.
@@ -90,32 +92,35 @@ func (db *DB) ReleaseLease(ctx context.Context, ref board.Ref, worker string) er
 // committing now) is passed over: if that renewal commits, the lease is
 // live, and the next beat looks again otherwise.
 func (db *DB) ExpireLeases(ctx context.Context) ([]board.Lease, error) {
-	var ended []board.Lease
-	err := db.write(ctx, func(tx *tx) error {
-		var err error
-		ended, err = list(ctx, tx, store.ScanLease, `SELECT `+store.LeaseColumns+store.LeaseFrom+
+	ended, err := writing(ctx, db, true, func(tx *tx) ([]board.Lease, error) {
+		ended, err := list(ctx, tx, store.ScanLease, `SELECT `+store.LeaseColumns+store.LeaseFrom+
 			` WHERE l.expires_at <= ? ORDER BY p.slug`+db.forUpdate("l", true), tx.nowMs())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, l := range ended {
-			runs, err := tx.interruptRuns(board.LeaseInterruptedError, `SELECT `+runColumns+` FROM runs
-				WHERE status = 'running' AND ticket_id = ? AND worker_id = ? ORDER BY started_at, rowid`, l.TicketID, l.Worker)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.exec(`DELETE FROM leases WHERE ticket_id = ?`, l.TicketID); err != nil {
-				return err
-			}
-			err = tx.event(board.EventLeaseExpired, l.ProjectID, l.TicketID, board.System, map[string]any{
-				"ref": l.Ref.String(), "worker": l.Worker, "expiredAt": l.ExpiresAt, "interrupted": len(runs)})
-			if err != nil {
-				return err
+			if err := tx.expireLease(l); err != nil {
+				return nil, err
 			}
 		}
-		return nil
+		return ended, nil
 	})
-	return result(ended, wrap(err, "expire leases"))
+	return ended, wrap(err, "expire leases")
+}
+
+// expireLease ends lease l and interrupts its worker's runs of the
+// ticket, with its lease.expired event.
+func (tx *tx) expireLease(l board.Lease) error {
+	runs, err := tx.interruptRuns(board.LeaseInterruptedError, `SELECT `+runColumns+` FROM runs
+		WHERE status = 'running' AND ticket_id = ? AND worker_id = ? ORDER BY started_at, rowid`, l.TicketID, l.Worker)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.exec(`DELETE FROM leases WHERE ticket_id = ?`, l.TicketID); err != nil {
+		return err
+	}
+	return tx.event(board.EventLeaseExpired, l.ProjectID, l.TicketID, board.System, map[string]any{
+		"ref": l.Ref.String(), "worker": l.Worker, "expiredAt": l.ExpiresAt, "interrupted": len(runs)})
 }
 
 // Leases lists the leases by project slug.
@@ -155,7 +160,7 @@ func (db *DB) Workers(ctx context.Context) ([]board.WorkerBeat, error) {
 // it; a lease of another worker on it, live or expired, is ECONFLICT
 // (never two runs of one ticket), and no lease returns a zero Lease.
 func (t *tx) renewOwnLease(ticketID, worker string, expires time.Time) (board.Lease, error) {
-	old, err := store.ScanLease(t.queryRow(`SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.ticket_id = ?`, ticketID))
+	old, err := t.lease(ticketID)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return board.Lease{}, nil

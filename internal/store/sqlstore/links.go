@@ -76,8 +76,7 @@ func (tx *tx) insertLink(t, o board.Ticket, kind board.LinkKind, actor board.Act
 		t.ID, o.ID, string(kind), tx.nowMs()); err != nil {
 		return err
 	}
-	return tx.event(board.EventTicketLinked, t.ProjectID, t.ID, actor,
-		map[string]any{"ref": t.Ref().String(), "other": o.Ref().String(), "kind": kind})
+	return tx.ticketEvent(board.EventTicketLinked, t, actor, map[string]any{"other": o.Ref().String(), "kind": kind})
 }
 
 // UnlinkTickets removes l; ENOTFOUND when there is no such link.
@@ -98,8 +97,7 @@ func (db *DB) UnlinkTickets(ctx context.Context, l board.Link, actor board.Actor
 		if err != nil {
 			return err
 		}
-		return tx.event(board.EventTicketUnlinked, t.ProjectID, t.ID, actor,
-			map[string]any{"ref": t.Ref().String(), "other": o.Ref().String(), "kind": l.Kind})
+		return tx.ticketEvent(board.EventTicketUnlinked, t, actor, map[string]any{"other": o.Ref().String(), "kind": l.Kind})
 	})
 	return wrap(err, "unlink %s from %s", l.Ticket, l.Other)
 }

@@ -121,19 +121,17 @@ func (db *DB) ClaimNotifications(ctx context.Context, owner string, lease time.D
 	if owner == "" || lease <= 0 || limit <= 0 {
 		return nil, board.Errorf(board.EINVALID, "a claim needs an owner, a lease and a limit")
 	}
-	var ds []board.Delivery
-	err := db.inTx(ctx, false, func(tx *tx) error {
+	ds, err := writing(ctx, db, false, func(tx *tx) ([]board.Delivery, error) {
 		now := tx.nowMs()
 		ids, err := claimIDs(tx, owner, now, now+lease.Milliseconds(), limit)
 		if err != nil || len(ids) == 0 {
-			return err
+			return nil, err
 		}
-		ds, err = list(ctx, tx, scanDelivery, `SELECT `+notificationColumns+`, `+channelColumns+`
+		return list(ctx, tx, scanDelivery, `SELECT `+notificationColumns+`, `+channelColumns+`
 			FROM notify_outbox o JOIN notify_channels c ON c.id = o.channel_id LEFT JOIN projects p ON p.id = c.project_id
 			WHERE o.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) ORDER BY o.id`, ids...)
-		return err
 	})
-	return result(ds, wrap(err, "claim notifications"))
+	return ds, wrap(err, "claim notifications")
 }
 
 // scanDelivery reads a row of notificationColumns and channelColumns.
@@ -189,37 +187,37 @@ func (db *DB) SettleNotification(ctx context.Context, id int64, owner string, o 
 
 // NoteBlockers records the causes that keep a project's agents from running.
 func (db *DB) NoteBlockers(ctx context.Context, projectSlug string, causes []string) (int, error) {
-	var added int
-	err := db.write(ctx, func(tx *tx) error {
+	added, err := writing(ctx, db, true, func(tx *tx) (int, error) {
 		p, err := getProject(ctx, tx, projectSlug)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		known, err := list(ctx, tx, scanString, `SELECT cause FROM notify_blockers WHERE project_id = ?`, p.ID)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		for _, c := range known {
 			if !slices.Contains(causes, c) {
 				if _, err := tx.exec(`DELETE FROM notify_blockers WHERE project_id = ? AND cause = ?`, p.ID, c); err != nil {
-					return err
+					return 0, err
 				}
 			}
 		}
+		added := 0
 		for _, c := range causes {
 			if c == "" || slices.Contains(known, c) {
 				continue
 			}
 			known = append(known, c)
 			if _, err := tx.exec(`INSERT INTO notify_blockers (project_id, cause, since) VALUES (?, ?, ?)`, p.ID, c, tx.nowMs()); err != nil {
-				return err
+				return 0, err
 			}
 			if err := tx.event(board.EventAgentsBlocked, p.ID, "", board.System, map[string]any{"project": p.Slug, "cause": c}); err != nil {
-				return err
+				return 0, err
 			}
 			added++
 		}
-		return nil
+		return added, nil
 	})
-	return result(added, wrap(err, "note blockers of %s", projectSlug))
+	return added, wrap(err, "note blockers of %s", projectSlug)
 }

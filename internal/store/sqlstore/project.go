@@ -36,22 +36,22 @@ func (db *DB) CreateProject(ctx context.Context, p board.Project) (board.Project
 	if err := p.ValidateNew(); err != nil {
 		return board.Project{}, err
 	}
-	err := db.write(ctx, func(tx *tx) error {
+	out, err := writing(ctx, db, true, func(tx *tx) (board.Project, error) {
 		err := tx.expect(false, board.Errorf(board.ECONFLICT, "project %q already exists", p.Slug),
 			`SELECT 1 FROM projects WHERE slug = ?`, p.Slug)
 		if err != nil {
-			return err
+			return p, err
 		}
 		p.ID, p.Active = db.newID(), true
 		p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 		_, err = tx.exec(`INSERT INTO projects (`+projectColumns+`, take_backlog) VALUES (?, ?, ?, ?, ?, true, ?, ?, ?, ?)`,
 			p.ID, p.Slug, p.Name, p.Repo, p.DefaultBranch, settingsJSON{&p.Agent}, tx.nowMs(), tx.nowMs(), p.Agent.TakeBacklog)
 		if err != nil {
-			return err
+			return p, err
 		}
-		return tx.event(board.EventProjectCreated, p.ID, "", board.Human, map[string]string{"slug": p.Slug, "name": p.Name})
+		return p, tx.event(board.EventProjectCreated, p.ID, "", board.Human, map[string]string{"slug": p.Slug, "name": p.Name})
 	})
-	return result(p, wrap(err, "create project %s", p.Slug))
+	return out, wrap(err, "create project %s", p.Slug)
 }
 
 // Project returns the project with the given slug, archived or not.
@@ -69,16 +69,14 @@ func (db *DB) Projects(ctx context.Context, f store.ProjectFilter) ([]board.Proj
 // UpdateProject changes the fields set in u. A change that changes nothing
 // writes nothing and records no event.
 func (db *DB) UpdateProject(ctx context.Context, slug string, u board.ProjectPatch) (board.Project, error) {
-	var p board.Project
-	err := db.write(ctx, func(tx *tx) error {
-		old, err := getProject(ctx, tx, slug)
-		if err != nil {
-			return err
+	p, err := writing(ctx, db, true, func(tx *tx) (board.Project, error) {
+		p, err := getProject(ctx, tx, slug)
+		if err == nil {
+			p, _, err = tx.updateProject(p, u, board.Human)
 		}
-		p, _, err = tx.updateProject(old, u, board.Human)
-		return err
+		return p, err
 	})
-	return result(p, wrap(err, "update project %s", slug))
+	return p, wrap(err, "update project %s", slug)
 }
 
 // updateProject applies u to p, saves it and records the event by actor,
@@ -116,17 +114,15 @@ func (db *DB) RestoreProject(ctx context.Context, slug string) (board.Project, e
 // setActive sets the project's active flag, recording event when it
 // changes.
 func (db *DB) setActive(ctx context.Context, slug string, active bool, event board.EventType) (board.Project, error) {
-	var p board.Project
-	err := db.write(ctx, func(tx *tx) error {
-		var err error
-		if p, err = getProject(ctx, tx, slug); err != nil || p.Active == active {
-			return err
+	return writing(ctx, db, true, func(tx *tx) (board.Project, error) {
+		p, err := getProject(ctx, tx, slug)
+		if err != nil || p.Active == active {
+			return p, err
 		}
 		p.Active, p.UpdatedAt = active, tx.now
 		if _, err := tx.exec(`UPDATE projects SET active = ?, updated_at = ? WHERE id = ?`, active, tx.nowMs(), p.ID); err != nil {
-			return err
+			return p, err
 		}
-		return tx.event(event, p.ID, "", board.Human, map[string]string{"slug": p.Slug})
+		return p, tx.event(event, p.ID, "", board.Human, map[string]string{"slug": p.Slug})
 	})
-	return p, err
 }

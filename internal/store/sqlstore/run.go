@@ -68,8 +68,7 @@ func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
 		if _, err := tx.exec(`UPDATE tickets SET updated_at = ? WHERE id = ?`, tx.nowMs(), t.ID); err != nil {
 			return err
 		}
-		return tx.event(board.EventRunStarted, t.ProjectID, t.ID, board.System,
-			map[string]any{"ref": t.Ref().String(), "runId": r.ID, "task": r.Task, "workerId": r.WorkerID})
+		return tx.ticketEvent(board.EventRunStarted, t, board.System, map[string]any{"runId": r.ID, "task": r.Task, "workerId": r.WorkerID})
 	})
 	return result(r, wrap(err, "start run"))
 }
@@ -88,25 +87,24 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 	if err := store.CheckFinish(r); err != nil {
 		return board.Run{}, err
 	}
-	var out board.Run
-	err := db.write(ctx, func(tx *tx) error {
-		var err error
-		if out, err = getRun(ctx, tx, r.ID); err != nil {
-			return err
+	out, err := writing(ctx, db, true, func(tx *tx) (board.Run, error) {
+		out, err := getRun(ctx, tx, r.ID)
+		if err == nil {
+			out, err = store.Finished(out, r, tx.now)
 		}
-		if out, err = store.Finished(out, r, tx.now); err != nil {
-			return err
+		if err != nil {
+			return out, err
 		}
 		_, err = tx.exec(`UPDATE runs SET status = ?, finished_at = ?, input_tokens = ?, output_tokens = ?,
 			cache_read_tokens = ?, cache_write_tokens = ?, cost_usd = ?, error = ?, progress = ?, reasoning_tokens = ?, turns = ? WHERE id = ?`,
 			string(out.Status), tx.nowMs(), out.InputTokens, out.OutputTokens, out.CacheReadTokens,
 			out.CacheWriteTokens, out.CostUSD, out.Error, string(out.Progress), out.ReasoningTokens, out.Turns, out.ID)
 		if err != nil {
-			return err
+			return out, err
 		}
-		return tx.runFinished(out)
+		return out, tx.runFinished(out)
 	})
-	return result(out, wrap(err, "finish run %s", r.ID))
+	return out, wrap(err, "finish run %s", r.ID)
 }
 
 // runFinished records the run.finished event of r.
@@ -153,14 +151,10 @@ const interruptedError = "the heartbeat running it stopped before the run finish
 // InterruptRuns marks every run still "running" as "interrupted", with a
 // run.finished event each, and returns how many it marked.
 func (db *DB) InterruptRuns(ctx context.Context) (int, error) {
-	var n int
-	err := db.write(ctx, func(tx *tx) error {
-		running, err := tx.interruptRuns(interruptedError, `SELECT `+runColumns+` FROM runs
-			WHERE status = 'running' ORDER BY started_at, rowid`)
-		n = len(running)
-		return err
+	running, err := writing(ctx, db, true, func(tx *tx) ([]board.Run, error) {
+		return tx.interruptRuns(interruptedError, `SELECT `+runColumns+` FROM runs WHERE status = 'running' ORDER BY started_at, rowid`)
 	})
-	return result(n, wrap(err, "interrupt runs"))
+	return len(running), wrap(err, "interrupt runs")
 }
 
 // interruptRuns marks the running runs query selects "interrupted" with
@@ -192,29 +186,25 @@ func (tx *tx) interruptRuns(errText, query string, args ...any) ([]board.Run, er
 // ECONFLICT error naming how its last run ended; asking twice is not an
 // error and keeps the first request.
 func (db *DB) RequestStop(ctx context.Context, ref board.Ref, by string) (board.Run, error) {
-	var out board.Run
-	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
+	return onTicket(ctx, db, ref, "stop the run of", func(tx *tx, t board.Ticket) (board.Run, error) {
 		r, err := scanRun(tx.queryRowContext(ctx, `SELECT `+runColumns+` FROM runs
 			WHERE ticket_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1`, t.ID))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return board.Errorf(board.ECONFLICT, "ticket %s has never run; there is nothing to stop", ref)
+			return r, board.Errorf(board.ECONFLICT, "ticket %s has never run; there is nothing to stop", ref)
 		case err != nil:
-			return err
+			return r, err
 		case r.Status != board.RunRunning:
-			return board.Errorf(board.ECONFLICT, "ticket %s has no running run to stop: its last run finished as %s", ref, r.Status)
+			return r, board.Errorf(board.ECONFLICT, "ticket %s has no running run to stop: its last run finished as %s", ref, r.Status)
 		}
-		out = r
 		res, err := tx.exec(`UPDATE runs SET stop_requested_at = ?, stop_requested_by = ?
 			WHERE id = ? AND stop_requested_at IS NULL`, tx.nowMs(), by, r.ID)
 		if err != nil {
-			return err
+			return r, err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return nil // already asked
+			return r, nil // already asked
 		}
-		return tx.event(board.EventRunStopRequested, r.ProjectID, r.TicketID, board.Human,
-			map[string]any{"ref": ref.String(), "runId": r.ID, "by": by})
+		return r, tx.ticketEvent(board.EventRunStopRequested, t, board.Human, map[string]any{"runId": r.ID, "by": by})
 	})
-	return result(out, wrap(err, "stop the run of %s", ref))
 }

@@ -70,15 +70,14 @@ func (db *DB) CreateSchedule(ctx context.Context, s board.Schedule, actor board.
 	if err := s.Validate(); err != nil {
 		return board.Schedule{}, err
 	}
-	err := db.write(ctx, func(tx *tx) error {
+	out, err := writing(ctx, db, true, func(tx *tx) (board.Schedule, error) {
 		p, err := getProject(ctx, tx, s.ProjectSlug)
-		if err != nil {
-			return err
+		if err == nil {
+			err = tx.expect(false, board.Errorf(board.ECONFLICT, "project %s already has a schedule %q; pick another name or edit it with 'bonsai schedule edit %s %s'", p.Slug, s.Name, p.Slug, s.Name),
+				`SELECT 1 FROM schedules WHERE project_id = ? AND name = ?`, p.ID, s.Name)
 		}
-		err = tx.expect(false, board.Errorf(board.ECONFLICT, "project %s already has a schedule %q; pick another name or edit it with 'bonsai schedule edit %s %s'", p.Slug, s.Name, p.Slug, s.Name),
-			`SELECT 1 FROM schedules WHERE project_id = ? AND name = ?`, p.ID, s.Name)
 		if err != nil {
-			return err
+			return s, err
 		}
 		s.ID, s.CreatedBy, s.CreatedAt, s.UpdatedAt = db.newID(), actor, tx.now, tx.now
 		_, err = tx.exec(`INSERT INTO schedules (id, project_id, name, kind, expr, timezone, anchor, title, description,
@@ -88,11 +87,11 @@ func (db *DB) CreateSchedule(ctx context.Context, s board.Schedule, actor board.
 			jsonList{&s.Criteria}, s.Priority, string(s.StartState), s.PreCheck, string(s.Overlap), s.Paused,
 			zeroOrNull(s.NextFire), string(actor), tx.nowMs(), tx.nowMs())
 		if err != nil {
-			return err
+			return s, err
 		}
-		return tx.event(board.EventScheduleCreated, p.ID, "", actor, map[string]any{"schedule": s.Name, "kind": s.Kind, "expr": s.Expr})
+		return s, tx.event(board.EventScheduleCreated, p.ID, "", actor, map[string]any{"schedule": s.Name, "kind": s.Kind, "expr": s.Expr})
 	})
-	return result(s, wrap(err, "create schedule %s in %s", s.Name, s.ProjectSlug))
+	return out, wrap(err, "create schedule %s in %s", s.Name, s.ProjectSlug)
 }
 
 // Schedule returns one schedule.
@@ -121,20 +120,15 @@ func (db *DB) schedules(ctx context.Context, q string, args ...any) ([]board.Sch
 
 // UpdateSchedule changes the fields set in u.
 func (db *DB) UpdateSchedule(ctx context.Context, projectSlug, name string, u board.SchedulePatch, actor board.Actor) (board.Schedule, error) {
-	var s board.Schedule
-	err := db.write(ctx, func(tx *tx) error {
-		old, err := getSchedule(ctx, tx, projectSlug, name)
+	s, err := writing(ctx, db, true, func(tx *tx) (board.Schedule, error) {
+		s, err := getSchedule(ctx, tx, projectSlug, name)
 		if err != nil {
-			return err
+			return s, err
 		}
-		var changed []string
-		s, changed = u.Apply(old)
+		s, changed := u.Apply(s)
 		s = normalSchedule(s)
-		if err := s.Validate(); err != nil {
-			return err
-		}
-		if len(changed) == 0 {
-			return nil
+		if err := s.Validate(); err != nil || len(changed) == 0 {
+			return s, err
 		}
 		s.Failures, s.LastError, s.UpdatedAt = 0, "", tx.now
 		_, err = tx.exec(`UPDATE schedules SET kind = ?, expr = ?, timezone = ?, anchor = ?, title = ?, description = ?,
@@ -143,12 +137,12 @@ func (db *DB) UpdateSchedule(ctx context.Context, projectSlug, name string, u bo
 			s.Kind, s.Expr, s.TimeZone, zeroOr0(s.Anchor), s.Title, s.Description, jsonList{&s.Criteria}, s.Priority,
 			string(s.StartState), s.PreCheck, string(s.Overlap), s.Paused, zeroOrNull(s.NextFire), tx.nowMs(), s.ID)
 		if err != nil {
-			return err
+			return s, err
 		}
-		return tx.event(board.EventScheduleUpdated, projectIDOf(ctx, tx, projectSlug), "", actor,
+		return s, tx.event(board.EventScheduleUpdated, projectIDOf(ctx, tx, projectSlug), "", actor,
 			map[string]any{"schedule": s.Name, "changed": changed})
 	})
-	return result(s, wrap(err, "update schedule %s/%s", projectSlug, name))
+	return s, wrap(err, "update schedule %s/%s", projectSlug, name)
 }
 
 // projectIDOf returns the ID of a project known to exist.
@@ -247,20 +241,21 @@ func (db *DB) FailSchedule(ctx context.Context, f board.Fire) (board.Firing, err
 // first, then write.
 func (db *DB) fire(ctx context.Context, f board.Fire, write func(tx *tx, s board.Schedule, fr *board.Firing) error) (board.Firing, error) {
 	fr := board.Firing{ScheduleID: f.ScheduleID, DueAt: fromMillis(f.DueAt.UnixMilli()), Outcome: f.Outcome, Detail: f.Detail}
-	err := db.write(ctx, func(tx *tx) error {
+	fr, err := writing(ctx, db, true, func(tx *tx) (board.Firing, error) {
 		s, err := one(ctx, tx, scanSchedule, func() error { return board.Errorf(board.ENOTFOUND, "schedule with id %q not found", f.ScheduleID) },
 			`SELECT `+scheduleColumns+scheduleFrom+` WHERE s.id = ?`, f.ScheduleID)
 		if err != nil {
-			return err
+			return fr, err
 		}
 		if s.Paused || s.NextFire.IsZero() || s.NextFire.UnixMilli() != f.DueAt.UnixMilli() {
-			return board.Errorf(board.ECONFLICT, "schedule %s/%s is no longer due at %s: another beat fired it, or it was paused or changed",
+			return fr, board.Errorf(board.ECONFLICT, "schedule %s/%s is no longer due at %s: another beat fired it, or it was paused or changed",
 				s.ProjectSlug, s.Name, f.DueAt.UTC().Format(time.RFC3339))
 		}
 		fr.FiredAt = tx.now
-		return write(tx, s, &fr)
+		err = write(tx, s, &fr)
+		return fr, err
 	})
-	return result(fr, wrap(err, "fire schedule %s", f.ScheduleID))
+	return fr, wrap(err, "fire schedule %s", f.ScheduleID)
 }
 
 // insertFiring stores fr, filling in its ID.

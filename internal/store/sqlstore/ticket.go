@@ -124,8 +124,7 @@ func (db *DB) insertTicket(tx *tx, t *board.Ticket, actor board.Actor) error {
 	if err != nil {
 		return err
 	}
-	return tx.event(board.EventTicketCreated, t.ProjectID, t.ID, actor,
-		map[string]any{"ref": t.Ref().String(), "title": t.Title, "state": t.State})
+	return tx.ticketEvent(board.EventTicketCreated, *t, actor, map[string]any{"title": t.Title, "state": t.State})
 }
 
 // Ticket returns one ticket.
@@ -160,20 +159,16 @@ func (db *DB) UpdateTicket(ctx context.Context, ref board.Ref, u board.TicketPat
 	if err := checkActor(actor); err != nil {
 		return board.Ticket{}, err
 	}
-	var t board.Ticket
-	err := db.writeTicket(ctx, ref, func(tx *tx, got board.Ticket) error {
-		t = got
+	return onTicket(ctx, db, ref, "update ticket", func(tx *tx, t board.Ticket) (board.Ticket, error) {
 		changed, err := u.Apply(&t)
 		if err != nil || len(changed) == 0 {
-			return err
+			return t, err
 		}
 		if err := tx.saveTicket(&t); err != nil {
-			return err
+			return t, err
 		}
-		return tx.event(board.EventTicketUpdated, t.ProjectID, t.ID, actor,
-			map[string]any{"ref": ref.String(), "fields": changed})
+		return t, tx.ticketEvent(board.EventTicketUpdated, t, actor, map[string]any{"fields": changed})
 	})
-	return result(t, wrap(err, "update ticket %s", ref))
 }
 
 // checkFilter reports what is wrong with f: an unknown state or project.
@@ -239,6 +234,11 @@ func ticketsWhere(f store.TicketFilter) (string, []any) {
 	return q, args
 }
 
+// movedEvent appends the ticket.moved event of t, moved from from.
+func (tx *tx) movedEvent(t board.Ticket, from board.State, actor board.Actor) error {
+	return tx.ticketEvent(board.EventTicketMoved, t, actor, map[string]any{"from": from, "to": t.State, "subState": t.SubState})
+}
+
 // CountTickets counts the tickets matching f, ignoring f.Limit.
 func (db *DB) CountTickets(ctx context.Context, f store.TicketFilter) (int, error) {
 	if err := db.checkFilter(ctx, f); err != nil {
@@ -256,36 +256,27 @@ func (db *DB) CountTickets(ctx context.Context, f store.TicketFilter) (int, erro
 // agent settings (taking BACKLOG tickets, a person approving plans) read
 // them from the project here: the caller's req.Project is ignored.
 func (db *DB) MoveTicket(ctx context.Context, ref board.Ref, req board.MoveRequest, authorName string) (board.Ticket, error) {
-	var t board.Ticket
-	err := db.write(ctx, func(tx *tx) error {
-		var err error
-		if t, err = getTicket(ctx, tx, ref); err != nil {
-			return err
-		}
+	return onTicket(ctx, db, ref, "move ticket", func(tx *tx, t board.Ticket) (board.Ticket, error) {
 		req.Project = board.AgentSettings{}
-		err = tx.queryRow(`SELECT settings FROM projects WHERE id = ?`, t.ProjectID).Scan(settingsJSON{&req.Project})
-		if err != nil {
-			return err
+		err := tx.queryRow(`SELECT settings FROM projects WHERE id = ?`, t.ProjectID).Scan(settingsJSON{&req.Project})
+		if err == nil {
+			err = board.CheckMove(t, req)
 		}
-		if err := board.CheckMove(t, req); err != nil {
-			return err
+		if err != nil {
+			return t, err
 		}
 		from := t.State
 		t = board.ApplyMove(t, req)
 		feedback, err := board.MoveComment(from, req, authorName)
-		if err != nil {
-			return err
+		if err == nil {
+			err = tx.saveTicket(&t)
 		}
-		if err := tx.saveTicket(&t); err != nil {
-			return err
+		if err == nil {
+			err = tx.movedEvent(t, from, req.Actor)
 		}
-		err = tx.event(board.EventTicketMoved, t.ProjectID, t.ID, req.Actor,
-			map[string]any{"ref": ref.String(), "from": from, "to": t.State, "subState": t.SubState})
-		if err != nil || feedback == nil {
-			return err
+		if err == nil && feedback != nil {
+			_, err = tx.addComment(&t, *feedback)
 		}
-		_, err = tx.addComment(&t, *feedback)
-		return err
+		return t, err
 	})
-	return result(t, wrap(err, "move ticket %s", ref))
 }

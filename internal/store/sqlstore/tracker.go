@@ -116,17 +116,16 @@ func (db *DB) SaveIssueLink(ctx context.Context, l board.IssueLink) (board.Issue
 	if err := l.Validate(); err != nil {
 		return board.IssueLink{}, err
 	}
-	err := db.writeTicket(ctx, l.Ref, func(tx *tx, t board.Ticket) error {
+	return onTicket(ctx, db, l.Ref, "save the issue link of", func(tx *tx, t board.Ticket) (board.IssueLink, error) {
 		old, err := getLink(ctx, tx, l.Ref)
 		if err != nil {
-			return err
+			return l, err
 		}
 		l.Tracker, l.IssueID, l.Since, l.UpdatedAt = old.Tracker, old.IssueID, old.Since, tx.now
 		_, err = tx.exec(`UPDATE issue_links SET issue_ref = ?, url = ?, comment_cursor = ?, seen = ?, mirrored = ?, status = ?,
 			updated_at = ? WHERE ticket_id = ?`, l.IssueRef, l.URL, l.Cursor, l.Seen, string(l.Mirrored), string(l.Status), tx.nowMs(), t.ID)
-		return err
+		return l, err
 	})
-	return result(l, wrap(err, "save the issue link of %s", l.Ref))
 }
 
 // DeliverIssueComment adds a tracker comment to its ticket once.
@@ -137,19 +136,18 @@ func (db *DB) DeliverIssueComment(ctx context.Context, ref board.Ref, c board.Co
 	if externalID == "" {
 		return board.Comment{}, board.Errorf(board.EINVALID, "a delivered comment needs the tracker's id")
 	}
-	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
-		if err := tx.claimIssueComment(t.ID, "in", externalID, ""); err != nil {
-			return err
+	return onTicket(ctx, db, ref, "deliver comment "+externalID+" to", func(tx *tx, t board.Ticket) (board.Comment, error) {
+		err := tx.claimIssueComment(t.ID, "in", externalID, "")
+		if err == nil {
+			c, err = tx.addComment(&t, c)
 		}
-		var err error
-		if c, err = tx.addComment(&t, c); err != nil {
-			return err
+		if err != nil {
+			return c, err
 		}
 		_, err = tx.exec(`UPDATE issue_comments SET comment_id = ? WHERE ticket_id = ? AND direction = 'in' AND external_id = ?`,
 			c.ID, t.ID, externalID)
-		return err
+		return c, err
 	})
-	return result(c, wrap(err, "deliver comment %s to %s", externalID, ref))
 }
 
 // claimIssueComment records a comment crossing between a ticket and its
@@ -174,16 +172,17 @@ func (db *DB) RecordPostedComment(ctx context.Context, ref board.Ref, commentID,
 	if commentID == "" || externalID == "" {
 		return board.Errorf(board.EINVALID, "a posted comment needs the ticket's comment id and the tracker's")
 	}
-	return wrap(db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
+	_, err := onTicket(ctx, db, ref, "record as posted comment "+commentID+" of", func(tx *tx, t board.Ticket) (any, error) {
 		if !strings.HasPrefix(commentID, board.PostedPlanPrefix) { // a plan is not a comment
 			err := tx.expect(true, board.Errorf(board.ENOTFOUND, "comment %s of %s not found", commentID, ref),
 				`SELECT 1 FROM comments WHERE id = ? AND ticket_id = ?`, commentID, t.ID)
 			if err != nil {
-				return err
+				return nil, err
 			}
 		}
-		return tx.claimIssueComment(t.ID, "out", externalID, commentID)
-	}), "record comment %s of %s as posted", commentID, ref)
+		return nil, tx.claimIssueComment(t.ID, "out", externalID, commentID)
+	})
+	return err
 }
 
 // PostedComments returns a ticket's comments posted to its issue.

@@ -31,16 +31,39 @@ func (db *DB) write(ctx context.Context, fn func(tx *tx) error) error {
 	return db.inTx(ctx, true, fn)
 }
 
-// writeTicket runs fn on the ticket ref, read in one write transaction
-// (write).
-func (db *DB) writeTicket(ctx context.Context, ref board.Ref, fn func(tx *tx, t board.Ticket) error) error {
-	return db.write(ctx, func(tx *tx) error {
+// writing runs fn in one transaction, in the store's write order when
+// locked (DB.inTx), and returns what fn returns: T's zero value with an
+// error.
+func writing[T any](ctx context.Context, db *DB, locked bool, fn func(tx *tx) (T, error)) (T, error) {
+	var out T
+	err := db.inTx(ctx, locked, func(tx *tx) error {
+		var err error
+		out, err = fn(tx)
+		return err
+	})
+	return result(out, err)
+}
+
+// onTicket runs fn on the ticket ref, read in one write transaction
+// (write), and returns what fn returns; a runtime failure is wrapped as
+// "doing ref" (wrap).
+func onTicket[T any](ctx context.Context, db *DB, ref board.Ref, doing string, fn func(tx *tx, t board.Ticket) (T, error)) (T, error) {
+	out, err := writing(ctx, db, true, func(tx *tx) (T, error) {
 		t, err := getTicket(ctx, tx, ref)
 		if err != nil {
-			return err
+			var zero T
+			return zero, err
 		}
 		return fn(tx, t)
 	})
+	return out, wrap(err, "%s %s", doing, ref)
+}
+
+// ticketEvent appends an event of ticket t (tx.event) whose data names
+// it as "ref", beside data's own fields.
+func (t *tx) ticketEvent(typ board.EventType, tk board.Ticket, actor board.Actor, data map[string]any) error {
+	data["ref"] = tk.Ref().String()
+	return t.event(typ, tk.ProjectID, tk.ID, actor, data)
 }
 
 // inTx runs fn in one transaction, in the store's write order when

@@ -40,43 +40,46 @@ func (db *DB) CreateVariants(ctx context.Context, nv store.NewVariants) ([]board
 			return nil, err
 		}
 	}
-	var out []board.Variant
-	err := db.writeTicket(ctx, nv.Ticket, func(tx *tx, t board.Ticket) error {
-		if err := variantsAllowed(ctx, tx, t); err != nil {
-			return err
-		}
+	return onTicket(ctx, db, nv.Ticket, "run as variants", func(tx *tx, t board.Ticket) ([]board.Variant, error) {
 		var round int
-		if err := tx.queryRow(`SELECT COALESCE(MAX(round), 0) + 1 FROM variants WHERE ticket_id = ?`, t.ID).Scan(&round); err != nil {
-			return err
+		err := variantsAllowed(ctx, tx, t)
+		if err == nil {
+			err = tx.queryRow(`SELECT COALESCE(MAX(round), 0) + 1 FROM variants WHERE ticket_id = ?`, t.ID).Scan(&round)
+		}
+		if err != nil {
+			return nil, err
 		}
 		for i, spec := range nv.Specs {
 			w, err := board.NewTicket(board.Ticket{ProjectSlug: t.ProjectSlug, Title: board.VariantTitle(t, i+1, spec),
 				Description: t.Description, Criteria: t.Criteria, Plan: t.Plan, State: board.InProgress, Priority: t.Priority})
 			if err != nil {
-				return fmt.Errorf("variant %d: %w", i+1, err)
+				return nil, fmt.Errorf("variant %d: %w", i+1, err)
 			}
 			if err := db.insertTicket(tx, &w, nv.Actor); err != nil {
-				return err
+				return nil, err
 			}
 			if err := tx.insertLink(t, w, board.LinkBlockedBy, nv.Actor); err != nil {
-				return err
+				return nil, err
 			}
 			if _, err := tx.exec(`INSERT INTO variants (ticket_id, round, number, variant_id, engine, model, budget_usd,
 				budget_tokens, state, reason, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', '', ?, ?)`,
 				t.ID, round, i+1, w.ID, string(spec.Engine), spec.Model, nv.BudgetUSD, nv.BudgetTokens, tx.nowMs(), tx.nowMs()); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if nv.Comment.Content != "" {
-			if _, err := tx.addComment(&t, nv.Comment); err != nil {
-				return err
-			}
+			_, err = tx.addComment(&t, nv.Comment)
 		}
-		var err error
-		out, err = list(ctx, tx, scanVariant, `SELECT `+variantColumns+` WHERE v.ticket_id = ? AND v.round = ? ORDER BY v.number`, t.ID, round)
-		return err
+		if err != nil {
+			return nil, err
+		}
+		return roundVariants(tx, t.ID, round)
 	})
-	return out, wrap(err, "run %s as variants", nv.Ticket)
+}
+
+// roundVariants lists the variants of one round of a ticket.
+func roundVariants(tx *tx, ticketID string, round int) ([]board.Variant, error) {
+	return list(tx.ctx, tx, scanVariant, `SELECT `+variantColumns+` WHERE v.ticket_id = ? AND v.round = ? ORDER BY v.number`, ticketID, round)
 }
 
 // variantsAllowed says why ticket t may not be run N ways now, or nil.
@@ -127,61 +130,55 @@ func comparedTicket(ctx context.Context, q queryer, id string) (string, error) {
 
 // FailVariant implements store.Variants.
 func (db *DB) FailVariant(ctx context.Context, ref board.Ref, reason string) (board.Variant, error) {
-	var v board.Variant
-	err := db.writeTicket(ctx, ref, func(tx *tx, w board.Ticket) error {
+	return onTicket(ctx, db, ref, "fail variant", func(tx *tx, w board.Ticket) (board.Variant, error) {
 		err := tx.execOne(board.Errorf(board.ENOTFOUND, "%s is no running variant", ref),
 			`UPDATE variants SET state = 'failed', reason = ?, updated_at = ? WHERE variant_id = ? AND state = 'running'`,
 			reason, tx.nowMs(), w.ID)
+		if err == nil {
+			err = tx.closeVariantTicket(w)
+		}
 		if err != nil {
-			return err
+			return board.Variant{}, err
 		}
-		if err := tx.closeVariantTicket(w); err != nil {
-			return err
-		}
-		v, err = scanVariant(tx.queryRow(`SELECT `+variantColumns+` WHERE v.variant_id = ?`, w.ID))
-		return err
+		return scanVariant(tx.queryRow(`SELECT `+variantColumns+` WHERE v.variant_id = ?`, w.ID))
 	})
-	return v, wrap(err, "fail variant %s", ref)
 }
 
 // CloseVariants implements store.Variants.
 func (db *DB) CloseVariants(ctx context.Context, ref board.Ref, chosen int, reason string) ([]board.Variant, error) {
-	var out []board.Variant
-	err := db.writeTicket(ctx, ref, func(tx *tx, t board.Ticket) error {
+	return onTicket(ctx, db, ref, "close the variants of", func(tx *tx, t board.Ticket) ([]board.Variant, error) {
 		var round int
 		err := tx.queryRow(`SELECT MAX(round) FROM variants WHERE ticket_id = ? AND state = 'running'`, t.ID).Scan(&round)
 		if err != nil || round == 0 {
-			return errors.Join(err, board.Errorf(board.EREFUSED, "%s has no variants in flight", ref))
+			return nil, errors.Join(err, board.Errorf(board.EREFUSED, "%s has no variants in flight", ref))
 		}
 		if chosen > 0 {
 			err := tx.execOne(board.Errorf(board.ENOTFOUND, "%s has no running variant %d", ref, chosen),
 				`UPDATE variants SET state = 'chosen', updated_at = ? WHERE ticket_id = ? AND round = ? AND number = ? AND state = 'running'`,
 				tx.nowMs(), t.ID, round, chosen)
 			if err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if _, err := tx.exec(`UPDATE variants SET state = 'closed', reason = ?, updated_at = ? WHERE ticket_id = ? AND round = ? AND state = 'running'`,
 			reason, tx.nowMs(), t.ID, round); err != nil {
-			return err
+			return nil, err
 		}
 		ids, err := list(ctx, tx, scanString, `SELECT variant_id FROM variants WHERE ticket_id = ? AND round = ?`, t.ID, round)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, id := range ids {
 			w, err := getTicketByID(ctx, tx, id)
-			if err != nil {
-				return err
+			if err == nil {
+				err = tx.closeVariantTicket(w)
 			}
-			if err := tx.closeVariantTicket(w); err != nil {
-				return err
+			if err != nil {
+				return nil, err
 			}
 		}
-		out, err = list(ctx, tx, scanVariant, `SELECT `+variantColumns+` WHERE v.ticket_id = ? AND v.round = ? ORDER BY v.number`, t.ID, round)
-		return err
+		return roundVariants(tx, t.ID, round)
 	})
-	return out, wrap(err, "close the variants of %s", ref)
 }
 
 // closeVariantTicket moves variant ticket w to DONE as the runtime, out
@@ -195,8 +192,7 @@ func (tx *tx) closeVariantTicket(w board.Ticket) error {
 	if err := tx.saveTicket(&w); err != nil {
 		return err
 	}
-	return tx.event(board.EventTicketMoved, w.ProjectID, w.ID, board.System,
-		map[string]any{"ref": w.Ref().String(), "from": from, "to": w.State, "subState": w.SubState})
+	return tx.movedEvent(w, from, board.System)
 }
 
 // ProjectVariants implements store.Variants.
