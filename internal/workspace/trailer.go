@@ -48,7 +48,7 @@ func (p *Provider) NameModel(slug string, n int, model string) error {
 	if model != "" && strings.ContainsAny(trailer, "\n\r\x00") {
 		return fmt.Errorf("commit-msg hook: model %q cannot be named in a trailer", model)
 	}
-	if err := os.MkdirAll(filepath.Join(hooks, modelsDir), 0o755); err != nil {
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
 		return fmt.Errorf("commit-msg hook: %w", err)
 	}
 	if err := writeTrailer(hooks, n, model, trailer); err != nil {
@@ -74,10 +74,19 @@ func (p *Provider) NameModel(slug string, n int, model string) error {
 }
 
 // writeTrailer writes ticket n's trailer in the hooks directory's
-// bonsai-models (removes it for no model), through an os.Root, so that
-// no link there leads the write elsewhere.
+// bonsai-models (removes it for no model), through an os.Root of the
+// hooks directory, so that no link there (bonsai-models itself
+// included) leads the write out of it.
 func writeTrailer(hooks string, n int, model, trailer string) error {
-	root, err := os.OpenRoot(filepath.Join(hooks, modelsDir))
+	h, err := os.OpenRoot(hooks)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	if err := h.Mkdir(modelsDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	root, err := h.OpenRoot(modelsDir)
 	if err != nil {
 		return err
 	}

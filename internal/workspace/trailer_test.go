@@ -100,3 +100,30 @@ func TestAgentCommits_IdentityAndModelTrailer(t *testing.T) {
 		t.Errorf("the person's hook was replaced:\n%s", b)
 	}
 }
+
+// TestNameModel_NoLinkOut: a bonsai-models directory that is a link out
+// of the clone's hooks (an agent running without the sandbox could make
+// one) is refused, and nothing is written where it points.
+func TestNameModel_NoLinkOut(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	data := t.TempDir()
+	p, err := workspace.New(workspace.Options{
+		Projects: filepath.Join(data, "projects"), Worktrees: filepath.Join(data, "worktrees"),
+		Open: func(root string) (executor.Executor, error) { return local.New(root, local.Options{}) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := prepare(t, p, project(repo), ticket(1, "Greet"))
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(ws.Clone, ".git", "hooks", "bonsai-models")); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.NameModel("demo", 1, "openai/gpt-5"); err == nil {
+		t.Error("NameModel through a linked bonsai-models worked, want it refused")
+	}
+	if des, _ := os.ReadDir(outside); len(des) != 0 {
+		t.Errorf("NameModel wrote %d files where the link points", len(des))
+	}
+}
