@@ -26,8 +26,8 @@ type pendingLine struct {
 // beside a transcript. Each message gets a new file (written under a
 // temporary name and renamed into place), which is then only appended to,
 // in whole lines, so a reader never sees a file rewritten under it. A
-// message's file is first written with its first content, and a message
-// that came whole within one write gets none: either would show nothing
+// message's file is first written LiveInterval after its first content,
+// and a message that came whole by then gets none: it would show nothing
 // (on a busy beat those files were a tenth of its own CPU). Writes
 // happen on a timer goroutine, at most every LiveInterval and once at the
 // message's end; Start, Delta and End never wait for the disk. A failed
@@ -65,8 +65,8 @@ func NewLiveWriter(transcript string, logger *slog.Logger) *LiveWriter {
 // Path returns the live file's path.
 func (l *LiveWriter) Path() string { return l.path }
 
-// Start starts a new message, in a new file, written once the message
-// has content. Every earlier entry must be in the transcript: its size is
+// Start starts a new message, in a new file, written LiveInterval after
+// the message's first content. Every earlier entry must be in the transcript: its size is
 // where this message will be appended.
 func (l *LiveWriter) Start() {
 	fi, err := os.Stat(l.transcript)
@@ -186,13 +186,18 @@ func (l *LiveWriter) End() {
 	l.scheduleLocked(true)
 }
 
-// scheduleLocked arranges a write LiveInterval after the last one, or at
-// once when now is set.
+// scheduleLocked arranges a write LiveInterval after the last one (after
+// now for a new message's first), or at once when now is set.
 func (l *LiveWriter) scheduleLocked(now bool) {
 	if l.closed {
 		return
 	}
 	d := LiveInterval - time.Since(l.last)
+	if l.fresh {
+		// A new message's first write waits a whole interval, so that
+		// one that streams whole within it gets no file (flush).
+		d = LiveInterval
+	}
 	if now || d < 0 {
 		d = 0
 	}
