@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bonsai-run/bonsai/internal/gittest"
 	"github.com/bonsai-run/bonsai/internal/workspace"
@@ -45,8 +46,10 @@ func TestProvider_CloneTemplates(t *testing.T) {
 		p, rec, data := templateProvider(t, global)
 		first, second := project(newRepo(t)), project(newRepo(t))
 		second.Slug = "other"
+		start := time.Now()
 		ws := prepare(t, p, first, ticket(1, "One"))
 		prepare(t, p, second, ticket(1, "Two"))
+		took := time.Since(start)
 		gitDir := filepath.Join(data, "projects", "demo", ".git")
 		for _, name := range []string{"description", "hooks", "info", "branches"} {
 			if _, err := os.Lstat(filepath.Join(gitDir, name)); !os.IsNotExist(err) {
@@ -54,8 +57,10 @@ func TestProvider_CloneTemplates(t *testing.T) {
 			}
 		}
 		asked := rec.find("init.templateDir")
-		if len(asked) != 1 {
-			t.Fatalf("git was asked for init.templateDir %d times for two clones, want once", len(asked))
+		// The answer is kept a minute: a machine so slow that the two
+		// clones took longer may ask twice.
+		if len(asked) == 0 || len(asked) > 1 && took < 50*time.Second {
+			t.Fatalf("git was asked for init.templateDir %d times for two clones in %v, want once", len(asked), took)
 		}
 		for _, kv := range asked[0].env {
 			if kv == "BONSAI_TEST_CREDENTIAL=secret" {
