@@ -81,14 +81,13 @@ func keptText(worker, kept string) string {
 // rebuild writes the ticket's stored lines into the file at path (nothing
 // when there are none, and no file stands there). When a file stood
 // there that is not a prefix of the stored lines, it is renamed aside
-// and its new name returned.
+// and its new name returned. The lines go to a temporary file renamed
+// into place, made with the first line: a ticket whose transcript the
+// store does not hold (the usual one on one machine, at its first run)
+// makes no file and no fsync.
 func rebuild(ctx context.Context, ts Transcripts, ticketID, path string) (kept string, err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".transcript-*.tmp")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name()) // after a rename, removes nothing
-	defer tmp.Close()
+	out := &tempTranscript{dir: filepath.Dir(path)}
+	defer out.discard()
 	var local *prefixCheck
 	f, err := os.Open(path)
 	switch {
@@ -98,25 +97,22 @@ func rebuild(ctx context.Context, ts Transcripts, ticketID, path string) (kept s
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", err
 	}
-	w := bufio.NewWriterSize(tmp, 64<<10)
 	lines := int64(0)
 	err = ts.TranscriptLines(ctx, ticketID, 0, func(n int64, line []byte) error {
 		if n != lines {
 			return fmt.Errorf("the store returned line %d after %d lines", n, lines)
 		}
+		if err := out.write(line); err != nil {
+			return err
+		}
 		lines++
-		w.Write(line)
-		w.WriteByte('\n')
 		if local != nil {
 			return local.next(line)
 		}
 		return nil
 	})
 	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = tmp.Sync()
+		err = out.sync()
 	}
 	if err != nil {
 		return "", err
@@ -138,10 +134,55 @@ func rebuild(ctx context.Context, ts Transcripts, ticketID, path string) (kept s
 		}
 		return kept, nil
 	}
-	if err := tmp.Close(); err != nil {
-		return kept, err
+	return kept, out.rename(path)
+}
+
+// tempTranscript is rebuild's temporary file, made on its first write.
+type tempTranscript struct {
+	dir string
+	f   *os.File
+	w   *bufio.Writer
+}
+
+// write appends line and a newline, making the file first if needed.
+func (t *tempTranscript) write(line []byte) error {
+	if t.f == nil {
+		f, err := os.CreateTemp(t.dir, ".transcript-*.tmp")
+		if err != nil {
+			return err
+		}
+		t.f, t.w = f, bufio.NewWriterSize(f, 64<<10)
 	}
-	return kept, os.Rename(tmp.Name(), path)
+	t.w.Write(line)
+	return t.w.WriteByte('\n')
+}
+
+// sync flushes what was written to disk; nothing when nothing was.
+func (t *tempTranscript) sync() error {
+	if t.f == nil {
+		return nil
+	}
+	if err := t.w.Flush(); err != nil {
+		return err
+	}
+	return t.f.Sync()
+}
+
+// rename closes the file and renames it to path.
+func (t *tempTranscript) rename(path string) error {
+	if err := t.f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(t.f.Name(), path)
+}
+
+// discard closes and removes the file, if one was made and not renamed
+// (after a rename it removes nothing).
+func (t *tempTranscript) discard() {
+	if t.f != nil {
+		t.f.Close()
+		os.Remove(t.f.Name())
+	}
 }
 
 // prefixCheck compares a file with the stored lines, line by line, to

@@ -126,13 +126,14 @@ func TestLiveWriter_UnwritableDirectoryNeverFailsTheRun(t *testing.T) {
 	}
 	var logged strings.Builder
 	lw := session.NewLiveWriter(transcript, slog.New(slog.NewTextHandler(&syncWriter{w: &logged}, nil)))
-	for i := range 3 {
+	for range 3 {
+		n := lw.Writes()
 		lw.Start()
 		lw.Delta(llm.Event{Type: llm.EventTextDelta, Delta: "hi"})
-		lw.End()
-		for lw.Writes() <= i { // the attempt has been made
+		for lw.Writes() == n { // the attempt has been made (a message ended before its first write gets none)
 			time.Sleep(time.Millisecond)
 		}
+		lw.End()
 	}
 	lw.Close()
 	out := logged.String()

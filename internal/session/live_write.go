@@ -25,7 +25,10 @@ type pendingLine struct {
 // LiveWriter writes the assistant message being streamed to the live file
 // beside a transcript. Each message gets a new file (written under a
 // temporary name and renamed into place), which is then only appended to,
-// in whole lines, so a reader never sees a file rewritten under it. Writes
+// in whole lines, so a reader never sees a file rewritten under it. A
+// message's file is first written LiveInterval after its first content,
+// and a message that came whole by then gets none: it would show nothing
+// (on a busy beat those files were a tenth of its own CPU). Writes
 // happen on a timer goroutine, at most every LiveInterval and once at the
 // message's end; Start, Delta and End never wait for the disk. A failed
 // write is logged once and never fails the run. A LiveWriter is safe for
@@ -62,8 +65,9 @@ func NewLiveWriter(transcript string, logger *slog.Logger) *LiveWriter {
 // Path returns the live file's path.
 func (l *LiveWriter) Path() string { return l.path }
 
-// Start starts a new message, in a new file. Every earlier entry must be
-// in the transcript: its size is where this message will be appended.
+// Start starts a new message, in a new file, written LiveInterval after
+// the message's first content. Every earlier entry must be in the transcript: its size is
+// where this message will be appended.
 func (l *LiveWriter) Start() {
 	fi, err := os.Stat(l.transcript)
 	l.mu.Lock()
@@ -76,8 +80,9 @@ func (l *LiveWriter) Start() {
 		l.failLocked("stat the transcript", err)
 		return
 	}
+	// Its message line alone shows nothing: it is written with the
+	// message's first content (flush).
 	l.pending, l.fresh, l.on = []pendingLine{{LiveLine: LiveLine{Type: LiveMessage, At: fi.Size()}}}, true, true
-	l.scheduleLocked(false)
 }
 
 // Delta batches one stream event of the message: consecutive deltas of a
@@ -181,13 +186,18 @@ func (l *LiveWriter) End() {
 	l.scheduleLocked(true)
 }
 
-// scheduleLocked arranges a write LiveInterval after the last one, or at
-// once when now is set.
+// scheduleLocked arranges a write LiveInterval after the last one (after
+// now for a new message's first), or at once when now is set.
 func (l *LiveWriter) scheduleLocked(now bool) {
 	if l.closed {
 		return
 	}
 	d := LiveInterval - time.Since(l.last)
+	if l.fresh {
+		// A new message's first write waits a whole interval, so that
+		// one that streams whole within it gets no file (flush).
+		d = LiveInterval
+	}
 	if now || d < 0 {
 		d = 0
 	}
@@ -199,7 +209,8 @@ func (l *LiveWriter) scheduleLocked(now bool) {
 }
 
 // flush writes the pending lines: a new message's into a new file renamed
-// into place, a streaming message's appended in one write.
+// into place, a streaming message's appended in one write. A new message
+// that is complete already is not written (see the comment inside).
 func (l *LiveWriter) flush() {
 	l.wmu.Lock()
 	defer l.wmu.Unlock()
@@ -209,6 +220,17 @@ func (l *LiveWriter) flush() {
 	closed, store := l.closed, l.store
 	l.mu.Unlock()
 	if closed || len(lines) == 0 {
+		return
+	}
+	if fresh && lines[len(lines)-1].Type == LiveDone {
+		// The whole message came within one write: a file that starts
+		// done shows nothing (the transcript has the message), so none
+		// is made. The last message's file, done too, stays until the
+		// next one replaces it.
+		if l.f != nil {
+			l.f.Close()
+			l.f = nil
+		}
 		return
 	}
 	var buf bytes.Buffer

@@ -32,7 +32,8 @@ func (p *Provider) ensureClone(ctx context.Context, g *gitRunner, proj board.Pro
 		if err := os.RemoveAll(clone); err != nil {
 			return nil, fmt.Errorf("clone %s: %w", repo, err)
 		}
-		if _, err := g.clone(ctx, append(p.cloneIdentity(), "--origin", Remote, "--", repo, slug)...); err != nil {
+		args := append(p.cloneTemplate(ctx, g), p.cloneIdentity()...)
+		if _, err := g.clone(ctx, append(args, "--origin", Remote, "--", repo, slug)...); err != nil {
 			os.RemoveAll(clone)
 			return nil, fmt.Errorf("clone %s: %w", repo, err)
 		}

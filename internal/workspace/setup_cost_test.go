@@ -33,11 +33,15 @@ func gitSubcommand(argv []string) (string, string) {
 }
 
 // configReads are the `git config` commands of calls that read one
-// setting (everything but the one --list of the clone's check and the
-// writes of two arguments).
+// setting of a clone (everything but the one --list of the clone's
+// check, the writes of two arguments, and the question whether a new
+// clone skips git's templates, asked of the user's config).
 func configReads(calls []call) []string {
 	var out []string
 	for _, c := range calls {
+		if slices.Contains(c.argv, "init.templateDir") {
+			continue
+		}
 		if sub, first := gitSubcommand(c.argv); sub == "config" && first != "--list" {
 			rest := c.argv[slices.Index(c.argv, "config")+1:]
 			if len(rest) == 1 || (len(rest) == 2 && strings.HasPrefix(rest[0], "--")) {

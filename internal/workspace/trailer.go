@@ -31,13 +31,16 @@ const modelsDir = "bonsai-models"
 // A commit-msg hook that is not Bonsai's is left alone (and no trailer is
 // added); an empty model removes the ticket's trailer.
 func (p *Provider) NameModel(slug string, n int, model string) error {
-	hooks := filepath.Join(p.ClonePath(slug), ".git", "hooks")
-	path := filepath.Join(hooks, "commit-msg")
-	old, err := os.ReadFile(path)
+	h, err := openHooks(p.ClonePath(slug))
+	if err != nil {
+		return fmt.Errorf("commit-msg hook: %w", err)
+	}
+	defer h.Close()
+	old, err := h.ReadFile("commit-msg")
 	switch {
 	case err == nil && !bytes.Contains(old, []byte(hookMark)):
 		return nil
-	case err != nil && !os.IsNotExist(err):
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("commit-msg hook: %w", err)
 	}
 	email := p.opts.AgentIdentity.Email
@@ -48,12 +51,10 @@ func (p *Provider) NameModel(slug string, n int, model string) error {
 	if model != "" && strings.ContainsAny(trailer, "\n\r\x00") {
 		return fmt.Errorf("commit-msg hook: model %q cannot be named in a trailer", model)
 	}
-	if err := os.MkdirAll(hooks, 0o755); err != nil {
+	if err := writeTrailer(h, n, model, trailer); err != nil {
 		return fmt.Errorf("commit-msg hook: %w", err)
 	}
-	if err := writeTrailer(hooks, n, model, trailer); err != nil {
-		return fmt.Errorf("commit-msg hook: %w", err)
-	}
+	hooks := filepath.Join(p.ClonePath(slug), ".git", "hooks") // in the script's text only
 	script := "#!/bin/sh\n" + hookMark + "\n# Rewritten before each run; docs/landing.md, \"Commit identity\".\n" +
 		"# The trailer of ticket N's worktree is in " + modelsDir + "/N, beside this hook.\n" +
 		"t=" + shellQuote(filepath.Join(hooks, modelsDir)) + "/\"$(basename \"$(git rev-parse --show-toplevel)\")\"\n" +
@@ -62,27 +63,51 @@ func (p *Provider) NameModel(slug string, n int, model string) error {
 	if string(old) == script {
 		return nil
 	}
-	tmp := path + ".bonsai-tmp"
-	if err := os.WriteFile(tmp, []byte(script), 0o755); err != nil {
+	if err := h.WriteFile("commit-msg.bonsai-tmp", []byte(script), 0o755); err != nil {
 		return fmt.Errorf("commit-msg hook: %w", err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := h.Rename("commit-msg.bonsai-tmp", "commit-msg"); err != nil {
+		h.Remove("commit-msg.bonsai-tmp")
 		return fmt.Errorf("commit-msg hook: %w", err)
 	}
 	return nil
 }
 
+// openHooks opens the clone's .git/hooks as an os.Root, making it when
+// it is missing (a clone made without git's templates has none until
+// the first run): a .git or a hooks that is a link (an agent without
+// the sandbox can make one) is refused rather than followed, so the
+// hook and the trailers are written in the clone or nowhere.
+func openHooks(clone string) (*os.Root, error) {
+	gitDir := filepath.Join(clone, ".git")
+	fi, err := os.Lstat(gitDir)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory (%s), which Bonsai never makes", gitDir, fi.Mode().Type())
+	}
+	g, err := os.OpenRoot(gitDir)
+	if err != nil {
+		return nil, err
+	}
+	defer g.Close()
+	if err := g.Mkdir("hooks", 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, err
+	}
+	if fi, err := g.Lstat("hooks"); err != nil {
+		return nil, err
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("the clone's .git/hooks is not a directory (%s), which Bonsai never makes; delete it and the next run makes it again", fi.Mode().Type())
+	}
+	return g.OpenRoot("hooks")
+}
+
 // writeTrailer writes ticket n's trailer in the hooks directory's
-// bonsai-models (removes it for no model), through an os.Root of the
+// bonsai-models (removes it for no model), through h, an os.Root of the
 // hooks directory, so that no link there (bonsai-models itself
 // included) leads the write out of it.
-func writeTrailer(hooks string, n int, model, trailer string) error {
-	h, err := os.OpenRoot(hooks)
-	if err != nil {
-		return err
-	}
-	defer h.Close()
+func writeTrailer(h *os.Root, n int, model, trailer string) error {
 	if err := h.Mkdir(modelsDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}

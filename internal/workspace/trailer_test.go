@@ -117,6 +117,7 @@ func TestNameModel_NoLinkOut(t *testing.T) {
 	}
 	ws := prepare(t, p, project(repo), ticket(1, "Greet"))
 	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(ws.Clone, ".git", "hooks"), 0o755) // a new clone has none (no templates)
 	if err := os.Symlink(outside, filepath.Join(ws.Clone, ".git", "hooks", "bonsai-models")); err != nil {
 		t.Fatal(err)
 	}

@@ -120,6 +120,7 @@ type Options struct {
 // Provider resolves projects and tickets to workspaces.
 type Provider struct {
 	opts Options
+	tmpl templateCheck // whether clones may skip git's templates (template.go)
 }
 
 // New returns a Provider.

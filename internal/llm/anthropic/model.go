@@ -55,6 +55,7 @@ type Model struct {
 	url    string
 	redact *llm.Redactor
 	cache  llm.EncodeCache[[]byte] // each message's encoded blocks
+	tools  llm.ToolsCache          // the tools array, encoded once a run
 }
 
 var _ llm.Model = (*Model)(nil)

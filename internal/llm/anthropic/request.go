@@ -54,7 +54,7 @@ func (m *Model) body(req llm.Request) (*llm.Body, string, error) {
 		extra.WriteString(strconv.FormatFloat(*req.Temperature, 'g', -1, 64))
 	}
 
-	tools, err := encodeTools(req.Tools)
+	tools, err := m.tools.Encode(req.Tools, encodeTools)
 	if err != nil {
 		return nil, "", err
 	}

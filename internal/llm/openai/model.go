@@ -69,6 +69,7 @@ type Model struct {
 	url    string
 	redact *llm.Redactor
 	cache  llm.EncodeCache[encodedMessage]
+	tools  llm.ToolsCache // the tools array, encoded once a run
 }
 
 var _ llm.Model = (*Model)(nil)

@@ -126,8 +126,23 @@ var (
 	closeAll = []byte(`]}`)
 )
 
-// writeTools writes the tools array, if any.
+// writeTools writes the tools array, if any, encoded once for the list
+// the run sends with every request (m.tools).
 func (m *Model) writeTools(b *bytes.Buffer, specs []llm.ToolSpec) error {
+	if len(specs) == 0 {
+		return nil
+	}
+	enc, err := m.tools.Encode(specs, m.chatTools)
+	if err != nil {
+		return err
+	}
+	b.WriteString(`,"tools":`)
+	b.Write(enc)
+	return nil
+}
+
+// chatTools encodes the tools array of a Chat Completions request.
+func (m *Model) chatTools(specs []llm.ToolSpec) ([]byte, error) {
 	type function struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description,omitempty"`
@@ -137,16 +152,14 @@ func (m *Model) writeTools(b *bytes.Buffer, specs []llm.ToolSpec) error {
 		Type     string   `json:"type"` // "function"
 		Function function `json:"function"`
 	}
-	if len(specs) == 0 {
-		return nil
-	}
-	b.WriteString(`,"tools":[`)
+	var b bytes.Buffer
+	b.WriteByte('[')
 	for i, t := range specs {
 		fn := function{Name: t.Name, Description: t.Description}
 		if len(t.Parameters) > 0 {
 			var obj map[string]json.RawMessage
 			if err := json.Unmarshal(t.Parameters, &obj); err != nil {
-				return &llm.Error{Kind: llm.KindInvalidRequest, Provider: m.cfg.Provider,
+				return nil, &llm.Error{Kind: llm.KindInvalidRequest, Provider: m.cfg.Provider,
 					Message: fmt.Sprintf("tool %s: parameters are not a JSON object: %v", t.Name, err)}
 			}
 			if obj != nil {
@@ -155,7 +168,7 @@ func (m *Model) writeTools(b *bytes.Buffer, specs []llm.ToolSpec) error {
 		}
 		enc, err := json.Marshal(tool{Type: "function", Function: fn})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if i > 0 {
 			b.WriteByte(',')
@@ -163,7 +176,7 @@ func (m *Model) writeTools(b *bytes.Buffer, specs []llm.ToolSpec) error {
 		b.Write(enc)
 	}
 	b.WriteByte(']')
-	return nil
+	return b.Bytes(), nil
 }
 
 // encoded returns msg on the wire, from the cache when msg was encoded

@@ -26,6 +26,7 @@ type ResponsesModel struct {
 	account string // see accountOf
 	redact  *llm.Redactor
 	cache   llm.EncodeCache[[]byte]
+	tools   llm.ToolsCache // the tools array, encoded once a run
 }
 
 var _ llm.Model = (*ResponsesModel)(nil)

@@ -92,7 +92,7 @@ func (m *ResponsesModel) body(req llm.Request, summary bool) (*llm.Body, error) 
 		head.WriteString(`,"instructions":`)
 		head.Write(system)
 	}
-	if err := writeResponsesTools(&head, req.Tools, m.cfg.Provider); err != nil {
+	if err := m.writeResponsesTools(&head, req.Tools); err != nil {
 		return nil, err
 	}
 
@@ -151,8 +151,25 @@ func effort(level llm.ThinkingLevel, info llm.Info) string {
 }
 
 // writeResponsesTools writes the tools array, if any: function tools
-// with their name at the top level.
-func writeResponsesTools(b *bytes.Buffer, specs []llm.ToolSpec, provider string) error {
+// with their name at the top level, encoded once for the list the run
+// sends with every request (m.tools).
+func (m *ResponsesModel) writeResponsesTools(b *bytes.Buffer, specs []llm.ToolSpec) error {
+	if len(specs) == 0 {
+		return nil
+	}
+	enc, err := m.tools.Encode(specs, func(specs []llm.ToolSpec) ([]byte, error) {
+		return responsesTools(specs, m.cfg.Provider)
+	})
+	if err != nil {
+		return err
+	}
+	b.WriteString(`,"tools":`)
+	b.Write(enc)
+	return nil
+}
+
+// responsesTools encodes the tools array of a Responses API request.
+func responsesTools(specs []llm.ToolSpec, provider string) ([]byte, error) {
 	type tool struct {
 		Type        string          `json:"type"` // "function"
 		Name        string          `json:"name"`
@@ -160,18 +177,16 @@ func writeResponsesTools(b *bytes.Buffer, specs []llm.ToolSpec, provider string)
 		Parameters  json.RawMessage `json:"parameters,omitempty"`
 		Strict      bool            `json:"strict"`
 	}
-	if len(specs) == 0 {
-		return nil
-	}
-	b.WriteString(`,"tools":[`)
+	var b bytes.Buffer
+	b.WriteByte('[')
 	for i, t := range specs {
 		params, err := parameters(t, provider)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		enc, err := json.Marshal(tool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if i > 0 {
 			b.WriteByte(',')
@@ -179,7 +194,7 @@ func writeResponsesTools(b *bytes.Buffer, specs []llm.ToolSpec, provider string)
 		b.Write(enc)
 	}
 	b.WriteByte(']')
-	return nil
+	return b.Bytes(), nil
 }
 
 // parameters returns a tool's parameters schema, nil when it has none, or
