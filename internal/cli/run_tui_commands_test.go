@@ -22,6 +22,7 @@ func TestRunTUI_CommandScreens(t *testing.T) {
 	s.waitFor("Ask anything")
 	s.key("hello\r")
 	s.waitFor("Hi.")
+	s.waitIdle()
 	for _, c := range []struct{ line, golden, want string }{
 		{"/thinking high", "cmd-thinking", "thinking high"},
 		{"/model", "cmd-model", "(/model provider/model switches)"},
@@ -38,6 +39,7 @@ func TestRunTUI_CommandScreens(t *testing.T) {
 	}
 	s.key("again\r")
 	s.waitFor("Again.")
+	s.waitIdle()
 	s.key("/export\r")
 	s.waitFor("exported to")
 	matches, _ := filepath.Glob(filepath.Join(work, "bonsai-*.md"))

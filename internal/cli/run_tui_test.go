@@ -71,6 +71,22 @@ func (s *tuiScreen) waitFor(want string) string {
 	return ""
 }
 
+// waitIdle waits until the status line shows no turn working: the reply
+// can be on the screen before its turn has ended, and a command that
+// waits for the turn typed then is refused ("waits for the turn to end").
+func (s *tuiScreen) waitIdle() {
+	s.t.Helper()
+	// A deadline for a failure, not a timing check.
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if !strings.Contains(s.text(), " working · ") {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.t.Fatalf("the turn never ended:\n%s", s.text())
+}
+
 // waitForAfter waits until the screen shows want after the last place
 // it shows anchor: a notice that an earlier line may already have put
 // on the screen counts only once it follows the line it is about.

@@ -253,7 +253,10 @@ func TestParsePreCheck(t *testing.T) {
 }
 
 // Two beats firing at once, each through its own database connection,
-// fire each due schedule exactly once: 1,000 races.
+// fire each due schedule exactly once: 200 races. In 60–80% of them (as
+// measured, on a loaded machine too) the beats really overlap and one
+// reports the firing lost; the test checks that some did and that each
+// beat won some (1,000 races were 7 s of CPU under -race).
 func TestSchedule_ConcurrentBeatsFireOnce(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -274,10 +277,11 @@ func TestSchedule_ConcurrentBeatsFireOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := 1000
+	runs := 200
 	if testing.Short() {
 		runs = 50
 	}
+	lost, won := 0, map[string]int{}
 	for i := range runs {
 		e.schedule(board.Schedule{ProjectSlug: "demo", Name: "race-" + strconv.Itoa(i), NextFire: monday9, Overlap: board.OverlapAlways})
 		var wg sync.WaitGroup
@@ -286,11 +290,16 @@ func TestSchedule_ConcurrentBeatsFireOnce(t *testing.T) {
 		wg.Go(func() { rb = b.FireDue(context.Background()) })
 		wg.Wait()
 		created := 0
-		for _, r := range append(ra, rb...) {
-			if r.Outcome == board.FiringCreated {
-				created++
-			} else if !r.Lost {
-				t.Fatalf("run %d: %+v", i, r)
+		for beat, rs := range map[string][]heartbeat.FireReport{"a": ra, "b": rb} {
+			for _, r := range rs {
+				if r.Outcome == board.FiringCreated {
+					created++
+					won[beat]++
+				} else if !r.Lost {
+					t.Fatalf("run %d: %+v", i, r)
+				} else {
+					lost++
+				}
 			}
 		}
 		if created != 1 {
@@ -299,6 +308,9 @@ func TestSchedule_ConcurrentBeatsFireOnce(t *testing.T) {
 	}
 	if n := len(e.tickets("demo")); n != runs {
 		t.Errorf("%d tickets after %d races, want %d", n, runs, runs)
+	}
+	if lost == 0 || won["a"] == 0 || won["b"] == 0 {
+		t.Errorf("in %d races the beats never overlapped both ways (%d lost, won %v): the test proves little", runs, lost, won)
 	}
 }
 

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"database/sql"
-	"path/filepath"
 	"testing"
 )
 
@@ -19,10 +18,7 @@ func TestWithCachePages(t *testing.T) {
 		{"one-shot", []Option{WithCachePages(OneShotCachePages)}, OneShotCachePages},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			db, err := Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"), tc.opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			db := OpenCopyForTest(t, tc.opts...)
 			defer db.Close()
 			// Hold one connection so that the second query needs another.
 			first, err := db.sql.Conn(t.Context())

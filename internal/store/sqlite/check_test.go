@@ -19,6 +19,7 @@ func newDBFile(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "bonsai.db")
+	sqlite.CopyTemplateForTest(t, path)
 	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package sqlite_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -18,12 +17,9 @@ func TestOptions_ClockAndIDs(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 5, 4, 3, 2, 1, 123_456_789, time.FixedZone("X", 3600))
 	n := 0
-	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "bonsai.db"),
+	db := sqlite.OpenCopyForTest(t,
 		sqlite.WithClock(func() time.Time { return now }),
 		sqlite.WithIDs(func() string { n++; return fmt.Sprintf("id-%d", n) }))
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer db.Close()
 
 	p, err := db.CreateProject(t.Context(), board.Project{Slug: "demo", Name: "Demo", Repo: "/r", DefaultBranch: "main"})

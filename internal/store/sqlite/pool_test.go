@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"path/filepath"
 	"testing"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -16,10 +15,7 @@ import (
 func TestPool_KeepsItsConnections(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := OpenCopyForTest(t)
 	defer db.Close()
 	// What the pool opened: those open now and those it closed.
 	opened := func() int64 {
@@ -57,10 +53,7 @@ func TestPool_KeepsItsConnections(t *testing.T) {
 func TestStatements_PreparedOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := OpenCopyForTest(t)
 	defer db.Close()
 	if _, err := db.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo", Repo: "/src/demo", DefaultBranch: "main"}); err != nil {
 		t.Fatal(err)

@@ -40,6 +40,7 @@ func TestStamp_EveryCommitChangesIt(t *testing.T) {
 		return s
 	}
 
+	CopyTemplateForTest(t, path)
 	db, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -128,6 +129,7 @@ func TestStamp_Settle(t *testing.T) {
 	if _, ok := Stamp(path, time.Now()); ok {
 		t.Error("a stamp of a missing database")
 	}
+	CopyTemplateForTest(t, path)
 	db, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

@@ -35,17 +35,25 @@ var template = sync.OnceValues(func() ([]byte, error) {
 // temporary directory, with opts: a new, migrated board.
 func OpenCopyForTest(t *testing.T, opts ...Option) *DB {
 	t.Helper()
-	b, err := template()
-	if err != nil {
-		t.Fatalf("the template database: %v", err)
-	}
 	path := filepath.Join(t.TempDir(), "bonsai.db")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	CopyTemplateForTest(t, path)
 	db, err := Open(t.Context(), path, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return db
+}
+
+// CopyTemplateForTest writes the template database at path, readable by
+// its user alone, for the tests that need the file's path before they
+// open it (or open it more than once).
+func CopyTemplateForTest(t *testing.T, path string) {
+	t.Helper()
+	b, err := template()
+	if err != nil {
+		t.Fatalf("the template database: %v", err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }

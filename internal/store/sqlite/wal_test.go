@@ -19,6 +19,7 @@ func TestClose_KeepsAnEmptyWAL(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bonsai.db")
+	CopyTemplateForTest(t, path)
 	db, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func TestSettled(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "bonsai.db")
+	CopyTemplateForTest(t, path)
 	db, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

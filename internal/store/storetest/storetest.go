@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -10,12 +11,14 @@ import (
 // Run runs the contract suite. open must return a new, empty store for each
 // subtest, one that reads the time from now and from nothing else; Run
 // closes it when the subtest ends. The subtests run in parallel, so open is
-// called from several goroutines at once.
-func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store) {
-	groups := []struct {
+// called from several goroutines at once. Given group names (such as
+// "Move"), Run runs those groups of the suite alone.
+func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store, only ...string) {
+	type group struct {
 		name  string
 		cases []testCase
-	}{
+	}
+	groups := []group{
 		{"Project", projectCases},
 		{"Ticket", ticketCases},
 		{"Move", moveCases},
@@ -39,7 +42,15 @@ func Run(t *testing.T, open func(t *testing.T, now func() time.Time) store.Store
 		{"NotifyAttachments", notifyAttachmentCases},
 		{"Variants", variantCases},
 	}
+	for _, name := range only {
+		if !slices.ContainsFunc(groups, func(g group) bool { return g.name == name }) {
+			t.Fatalf("storetest: no group %q in the suite", name)
+		}
+	}
 	for _, g := range groups {
+		if len(only) > 0 && !slices.Contains(only, g.name) {
+			continue
+		}
 		t.Run(g.name, func(t *testing.T) {
 			for _, tc := range g.cases {
 				t.Run(tc.name, func(t *testing.T) {
