@@ -67,17 +67,7 @@ var ErrNotDatabase = errors.New("not a SQLite database (or it is corrupt)")
 
 // SchemaError reports a database whose schema is newer than this binary
 // knows: a newer Bonsai wrote it, and this one must not touch it.
-type SchemaError struct {
-	Path      string
-	Version   int // the database's schema version
-	Supported int // the newest version this binary knows
-}
-
-// Error implements the error interface.
-func (e *SchemaError) Error() string {
-	return fmt.Sprintf("%s: database schema version %d is newer than this bonsai supports (%d); upgrade bonsai",
-		e.Path, e.Version, e.Supported)
-}
+type SchemaError = sqlstore.SchemaError
 
 // Open opens the database at path, creating it if it does not exist (mode
 // 0600), and migrates its schema to the newest version. When the schema is

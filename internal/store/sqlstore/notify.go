@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -167,15 +166,10 @@ func (db *DB) SettleNotification(ctx context.Context, id int64, owner string, o 
 	err := db.inTx(ctx, false, func(tx *tx) error {
 		// A failure is settled now; a retry stays pending until its time
 		// (a NULL next time keeps the row's).
-		status, errText, next, settled := "failed", o.Err, any(nil), any(tx.nowMs())
-		switch {
-		case o.Sent:
-			status, errText = "sent", ""
-		case !o.RetryAt.IsZero():
-			status, next, settled = "pending", o.RetryAt.UnixMilli(), nil
-		}
-		if len(errText) > 1000 {
-			errText = errText[:1000] + "…"
+		status, errText, retry := o.Settle()
+		next, settled := any(nil), any(tx.nowMs())
+		if retry {
+			next, settled = o.RetryAt.UnixMilli(), nil
 		}
 		return tx.execOne(board.Errorf(board.ECONFLICT, "notification %d is not leased to %s", id, owner),
 			`UPDATE notify_outbox SET status = ?, last_error = ?, next_at = COALESCE(?, next_at),
@@ -196,28 +190,21 @@ func (db *DB) NoteBlockers(ctx context.Context, projectSlug string, causes []str
 		if err != nil {
 			return 0, err
 		}
-		for _, c := range known {
-			if !slices.Contains(causes, c) {
-				if _, err := tx.exec(`DELETE FROM notify_blockers WHERE project_id = ? AND cause = ?`, p.ID, c); err != nil {
-					return 0, err
-				}
+		gone, added := board.BlockerChanges(known, causes)
+		for _, c := range gone {
+			if _, err := tx.exec(`DELETE FROM notify_blockers WHERE project_id = ? AND cause = ?`, p.ID, c); err != nil {
+				return 0, err
 			}
 		}
-		added := 0
-		for _, c := range causes {
-			if c == "" || slices.Contains(known, c) {
-				continue
-			}
-			known = append(known, c)
+		for _, c := range added {
 			if _, err := tx.exec(`INSERT INTO notify_blockers (project_id, cause, since) VALUES (?, ?, ?)`, p.ID, c, tx.nowMs()); err != nil {
 				return 0, err
 			}
 			if err := tx.event(board.EventAgentsBlocked, p.ID, "", board.System, map[string]any{"project": p.Slug, "cause": c}); err != nil {
 				return 0, err
 			}
-			added++
 		}
-		return added, nil
+		return len(added), nil
 	})
 	return added, wrap(err, "note blockers of %s", projectSlug)
 }

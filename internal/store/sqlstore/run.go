@@ -26,39 +26,23 @@ func scanRun(s scanner) (board.Run, error) {
 	return r, err
 }
 
-// validTask reports whether k is a known task kind.
-func validTask(k board.TaskKind) bool {
-	switch k {
-	case board.TaskResearch, board.TaskImplement, board.TaskFeedback, board.TaskReply, board.TaskConflict, board.TaskVerify:
-		return true
-	}
-	return false
-}
-
 // StartRun records a run of r.Task on ticket r.TicketID in status "running"
 // and returns it with its ID, project, start time and, unless given, the
 // ticket's session key. Starting a run counts as an update of the ticket, so
 // the pick policy's "least recently updated first" rotates through
 // in-progress tickets.
 func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
-	if !validTask(r.Task) {
-		return board.Run{}, board.Errorf(board.EINVALID, "unknown task %q; use research, implement, feedback or reply", r.Task)
+	if err := r.Task.Check(); err != nil {
+		return board.Run{}, err
 	}
 	err := db.write(ctx, func(tx *tx) error {
 		t, err := getTicketByID(ctx, tx, r.TicketID)
+		if err == nil {
+			r, err = r.Start(t, db.newID(), tx.now)
+		}
 		if err != nil {
 			return err
 		}
-		if r.ProjectID != "" && r.ProjectID != t.ProjectID {
-			return board.Errorf(board.EINVALID, "run names project %q but ticket %s belongs to %q", r.ProjectID, t.Ref(), t.ProjectID)
-		}
-		if r.SessionKey == "" {
-			r.SessionKey = board.SessionKey(t.ProjectID, t.ID)
-		}
-		r.ID, r.ProjectID, r.Status, r.StartedAt, r.FinishedAt = db.newID(), t.ProjectID, board.RunRunning, tx.now, nil
-		r.ProjectSlug, r.TicketNumber = t.ProjectSlug, t.Number
-		r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD, r.Error = 0, 0, 0, 0, 0, ""
-		r.ReasoningTokens, r.Turns = 0, 0
 		_, err = tx.exec(`INSERT INTO runs (id, ticket_id, ticket_number, project_id, task, status, session_key, started_at, worker_id, model, engine)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.TicketID, t.Number, r.ProjectID, string(r.Task), string(r.Status), r.SessionKey, tx.nowMs(), r.WorkerID, r.Model, r.Engine)
