@@ -122,7 +122,15 @@ func (db *DB) ClaimNotifications(ctx context.Context, owner string, lease time.D
 	}
 	ds, err := writing(ctx, db, false, func(tx *tx) ([]board.Delivery, error) {
 		now := tx.nowMs()
-		ids, err := claimIDs(tx, owner, now, now+lease.Milliseconds(), limit)
+		// Lease due pending rows to owner, and read them.
+		ids, err := list(ctx, tx, func(s scanner) (any, error) {
+			var id int64
+			err := s.Scan(&id)
+			return id, err
+		}, `UPDATE notify_outbox SET lease_owner = ?, lease_until = ?, attempts = attempts + 1
+			WHERE id IN (SELECT id FROM notify_outbox WHERE status = 'pending' AND next_at <= ? AND lease_until <= ?
+				ORDER BY id LIMIT ?`+db.forUpdate("", true)+`)
+			RETURNING id`, owner, now+lease.Milliseconds(), now, now, limit)
 		if err != nil || len(ids) == 0 {
 			return nil, err
 		}
@@ -143,22 +151,6 @@ func scanDelivery(s scanner) (board.Delivery, error) {
 	}
 	d.Channel, err = c.Channel()
 	return d, err
-}
-
-// claimIDs leases due pending rows to owner until leaseUntil and returns
-// their IDs.
-func claimIDs(tx *tx, owner string, now, leaseUntil int64, limit int) ([]any, error) {
-	return list(tx.ctx, tx, scanAnyID, `UPDATE notify_outbox SET lease_owner = ?, lease_until = ?, attempts = attempts + 1
-		WHERE id IN (SELECT id FROM notify_outbox WHERE status = 'pending' AND next_at <= ? AND lease_until <= ?
-			ORDER BY id LIMIT ?`+tx.db.forUpdate("", true)+`)
-		RETURNING id`, owner, leaseUntil, now, now, limit)
-}
-
-// scanAnyID reads an integer ID, as a query argument.
-func scanAnyID(s scanner) (any, error) {
-	var id int64
-	err := s.Scan(&id)
-	return id, err
 }
 
 // SettleNotification records the outcome of owner's attempt.

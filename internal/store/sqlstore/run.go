@@ -57,13 +57,6 @@ func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
 	return result(r, wrap(err, "start run"))
 }
 
-// getRun reads one run by ID.
-func getRun(ctx context.Context, q queryer, id string) (board.Run, error) {
-	r, err := one(ctx, q, scanRun, func() error { return board.Errorf(board.ENOTFOUND, "run %q not found", id) },
-		`SELECT `+runColumns+` FROM runs WHERE id = ?`, id)
-	return result(r, wrap(err, "read run %s", id))
-}
-
 // FinishRun records the outcome of the running run r.ID: its final status,
 // tokens, cost, turns, error text and progress verdict. The other fields are kept as stored. A run
 // that already finished (or was interrupted) is an ECONFLICT error.
@@ -72,7 +65,8 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 		return board.Run{}, err
 	}
 	out, err := writing(ctx, db, true, func(tx *tx) (board.Run, error) {
-		out, err := getRun(ctx, tx, r.ID)
+		out, err := one(ctx, tx, scanRun, func() error { return board.Errorf(board.ENOTFOUND, "run %q not found", r.ID) },
+			`SELECT `+runColumns+` FROM runs WHERE id = ?`, r.ID)
 		if err == nil {
 			out, err = store.Finished(out, r, tx.now)
 		}

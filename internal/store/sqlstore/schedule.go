@@ -151,11 +151,6 @@ func (db *DB) DeleteSchedule(ctx context.Context, projectSlug, name string, acto
 // empty range of it. It is exported for the engines' query-plan tests.
 func (db *DB) DueQuery() string { return db.dueQuery }
 
-// dueQuery returns the query of DueSchedules in d.
-func dueQuery(d Dialect) string {
-	return `SELECT ` + scheduleColumns + scheduleFrom + ` WHERE ` + d.DueWhere + ` ORDER BY s.next_fire, s.id`
-}
-
 // DueSchedules lists the due schedules of active projects.
 func (db *DB) DueSchedules(ctx context.Context, now time.Time) ([]board.Schedule, error) {
 	return db.schedules(ctx, db.dueQuery, now.UnixMilli())

@@ -92,21 +92,14 @@ func (db *DB) Variants(ctx context.Context, ref board.Ref) ([]board.Variant, err
 	if err != nil {
 		return nil, err
 	}
-	id, err := comparedTicket(ctx, db, t.ID)
-	if err != nil {
+	id := t.ID // or the ticket compared, when t is one of its variants
+	err = db.queryRowContext(ctx, `SELECT ticket_id FROM variants WHERE variant_id = ?`, t.ID).Scan(&id)
+	if err = absent(err); err != nil {
 		return nil, err
 	}
 	vs, err := list(ctx, db, scanVariant, `SELECT `+variantColumns+` WHERE v.ticket_id = ?
 		AND v.round = (SELECT MAX(round) FROM variants WHERE ticket_id = ?) ORDER BY v.number`, id, id)
 	return vs, wrap(err, "read the variants of %s", ref)
-}
-
-// comparedTicket returns the ID of the ticket whose variant ticket id
-// is, or id itself.
-func comparedTicket(ctx context.Context, q queryer, id string) (string, error) {
-	parent := id
-	err := q.queryRowContext(ctx, `SELECT ticket_id FROM variants WHERE variant_id = ?`, id).Scan(&parent)
-	return parent, absent(err)
 }
 
 // FailVariant implements store.Variants.
