@@ -221,9 +221,3 @@ func (db *DB) openError(err error) error {
 
 // Path returns the absolute path of the database file.
 func (db *DB) Path() string { return db.path }
-
-// Close closes the database.
-func (db *DB) Close() error {
-	db.CloseStatements()
-	return db.sql.Close()
-}

@@ -137,9 +137,8 @@ func (db *DB) Statements() int {
 	return n
 }
 
-// CloseStatements closes the prepared statements, before the engine
-// closes the pool.
-func (db *DB) CloseStatements() {
+// Close closes the prepared statements and the pool.
+func (db *DB) Close() error {
 	db.stmts.Range(func(q, v any) bool {
 		if st, ok := v.(*sql.Stmt); ok {
 			st.Close()
@@ -148,6 +147,7 @@ func (db *DB) CloseStatements() {
 		return true
 	})
 	db.nstmts.Store(0)
+	return db.pool.Close()
 }
 
 // queryContext runs a query on the pool.
