@@ -21,18 +21,6 @@ func NotWaiting(alias string) string {
 		WHERE wl.other_id = T.id AND wl.kind = 'parent' AND wo.state <> 'DONE')`)
 }
 
-// projectLinks reads every link of a project, for board.CheckLink.
-func projectLinks(ctx context.Context, q queryer, projectID, slug string) ([]board.Link, error) {
-	ls, err := list(ctx, q, func(s scanner) (board.Link, error) {
-		l := board.Link{Ticket: board.Ref{Project: slug}, Other: board.Ref{Project: slug}}
-		err := s.Scan(&l.Ticket.Number, &l.Other.Number, &l.Kind)
-		return l, err
-	}, `SELECT a.number, b.number, l.kind FROM ticket_links l
-		JOIN tickets a ON a.id = l.ticket_id JOIN tickets b ON b.id = l.other_id
-		WHERE a.project_id = ?`, projectID)
-	return result(ls, wrap(err, "read links"))
-}
-
 // linkEnds reads the two tickets of l.
 func linkEnds(ctx context.Context, q queryer, l board.Link) (t, o board.Ticket, err error) {
 	if t, err = getTicket(ctx, q, l.Ticket); err != nil {
@@ -53,7 +41,14 @@ func (db *DB) LinkTickets(ctx context.Context, l board.Link, actor board.Actor) 
 		if err != nil {
 			return err
 		}
-		existing, err := projectLinks(ctx, tx, t.ProjectID, t.ProjectSlug)
+		// Every link of the project, for board.CheckLink.
+		existing, err := list(ctx, tx, func(s scanner) (board.Link, error) {
+			e := board.Link{Ticket: board.Ref{Project: t.ProjectSlug}, Other: board.Ref{Project: t.ProjectSlug}}
+			err := s.Scan(&e.Ticket.Number, &e.Other.Number, &e.Kind)
+			return e, err
+		}, `SELECT a.number, b.number, l.kind FROM ticket_links l
+			JOIN tickets a ON a.id = l.ticket_id JOIN tickets b ON b.id = l.other_id
+			WHERE a.project_id = ?`, t.ProjectID)
 		if err != nil {
 			return err
 		}

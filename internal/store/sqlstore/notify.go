@@ -47,16 +47,14 @@ func (db *DB) AddChannel(ctx context.Context, c board.Channel) (board.Channel, e
 
 // Channels lists the channels by name.
 func (db *DB) Channels(ctx context.Context) ([]board.Channel, error) {
-	cs, err := list(ctx, db, scanChannel, `SELECT `+channelColumns+` FROM `+channelFrom+` ORDER BY c.name`)
+	cs, err := list(ctx, db, func(s scanner) (board.Channel, error) {
+		var r store.ChannelRow
+		if err := s.Scan(r.Dest()...); err != nil {
+			return board.Channel{}, err
+		}
+		return r.Channel()
+	}, `SELECT `+channelColumns+` FROM `+channelFrom+` ORDER BY c.name`)
 	return result(cs, wrap(err, "list channels"))
-}
-
-func scanChannel(s scanner) (board.Channel, error) {
-	var r store.ChannelRow
-	if err := s.Scan(r.Dest()...); err != nil {
-		return board.Channel{}, err
-	}
-	return r.Channel()
 }
 
 // RemoveChannel removes a channel; its notifications go with it.
