@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -195,7 +194,9 @@ func fileDSN(abs string, q url.Values) string {
 const walSizeLimit = 64 << 20
 
 // openError turns the driver's error for an unreadable file into one that
-// names the file and says what is wrong with it.
+// names the file and says what is wrong with it. A directory or a missing
+// parent directory, which SQLite reports only as "unable to open", never
+// gets here: ensureFile and usableFile refuse them first.
 func (db *DB) openError(err error) error {
 	var se *SchemaError
 	if errors.As(err, &se) {
@@ -206,14 +207,6 @@ func (db *DB) openError(err error) error {
 		switch e.Code() & 0xff {
 		case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
 			return fmt.Errorf("database %s: %w; move it aside or restore a backup", db.path, ErrNotDatabase)
-		case sqlite3.SQLITE_CANTOPEN:
-			// SQLite's "unable to open database file" does not say why.
-			if fi, statErr := os.Stat(db.path); statErr == nil && fi.IsDir() {
-				return fmt.Errorf("database %s: is a directory", db.path)
-			}
-			if _, statErr := os.Stat(filepath.Dir(db.path)); statErr != nil {
-				return fmt.Errorf("database %s: cannot open it: %w", db.path, statErr)
-			}
 		}
 	}
 	return fmt.Errorf("database %s: %w", db.path, err)
