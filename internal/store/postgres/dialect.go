@@ -24,7 +24,7 @@ func (db *DB) dialect() sqlstore.Dialect {
 		Rebind:     rebind,
 		LockWrites: db.advisoryLock(lockWrite),
 		LockLeases: db.advisoryLock(lockLease),
-		Committing: `NOTIFY ` + db.eventsChannel(),
+		Committing: sqlstore.Statement{Query: `SELECT pg_notify($1, '')`, Args: []any{db.eventsChannel()}},
 		Conflict: func(err error) bool {
 			var pe *pgconn.PgError
 			return errors.As(err, &pe) && pe.Code == "23505" // unique_violation
@@ -55,8 +55,8 @@ func (r pgxRows) Close() error {
 
 // advisoryLock is the statement that takes the store's transaction
 // advisory lock whose first key is key.
-func (db *DB) advisoryLock(key int32) string {
-	return fmt.Sprintf(`SELECT pg_advisory_xact_lock(%d, %d)`, key, db.lockKey)
+func (db *DB) advisoryLock(key int32) sqlstore.Statement {
+	return sqlstore.Statement{Query: `SELECT pg_advisory_xact_lock($1, $2)`, Args: []any{key, db.lockKey}}
 }
 
 // countsQuery reads ticket_counts, kept by a trigger, as a row per

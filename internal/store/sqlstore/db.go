@@ -195,19 +195,19 @@ type Dialect struct {
 	// polling the file lock.
 	WriteLock chan struct{}
 	// LockWrites runs first in each transaction that appends events, so
-	// event ids commit in order on every machine; "" when beginning the
+	// event ids commit in order on every machine; none when beginning the
 	// transaction already orders writers (SQLite's BEGIN IMMEDIATE).
-	LockWrites string
+	LockWrites Statement
 	// LockLeases runs first in each AcquireLease, so the count of leases
-	// under the global limit is exact; "" when writers are serial.
-	LockLeases string
+	// under the global limit is exact; none when writers are serial.
+	LockLeases Statement
 	// EventOutbox, when not empty, runs after each event is inserted,
 	// with the event's ID (its insert's LastInsertId): SQLite fans it out
 	// to the notification outbox here, where Postgres has a trigger.
 	EventOutbox string
 	// Committing runs before a transaction that appended events commits:
 	// Postgres notifies its listeners here.
-	Committing string
+	Committing Statement
 	// Conflict reports an error of a unique key another writer took
 	// first; nil when writers are serial and never meet there.
 	Conflict func(err error) bool
@@ -247,6 +247,23 @@ type Dialect struct {
 	// Postgres through pgx natively, which scans a third of the CPU time
 	// database/sql does. nil runs them as any other query.
 	HotQuery func(ctx context.Context, query string, args ...any) (Rows, error)
+}
+
+// Statement is a statement a dialect runs at a point of a transaction,
+// with its arguments (bound, so the driver keeps its prepared form); the
+// zero Statement runs nothing.
+type Statement struct {
+	Query string
+	Args  []any
+}
+
+// run runs s in tx.
+func (s Statement) run(ctx context.Context, tx *sql.Tx) error {
+	if s.Query == "" {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, s.Query, s.Args...)
+	return err
 }
 
 // Rows is what sqlstore's scans read: *sql.Rows, or an engine's own rows

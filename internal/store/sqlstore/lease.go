@@ -19,10 +19,8 @@ func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, tt
 	}
 	var l board.Lease
 	err := db.inTx(ctx, false, func(tx *tx) error {
-		if db.d.LockLeases != "" {
-			if _, err := tx.sqlTx.ExecContext(ctx, db.d.LockLeases); err != nil {
-				return err
-			}
+		if err := db.d.LockLeases.run(ctx, tx.sqlTx); err != nil {
+			return err
 		}
 		t, err := getTicket(ctx, tx, ref)
 		if err != nil {

@@ -83,8 +83,8 @@ func (db *DB) inTx(ctx context.Context, locked bool, fn func(tx *tx) error) erro
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer sqlTx.Rollback()
-	if locked && db.d.LockWrites != "" {
-		if _, err := sqlTx.ExecContext(ctx, db.d.LockWrites); err != nil {
+	if locked {
+		if err := db.d.LockWrites.run(ctx, sqlTx); err != nil {
 			return fmt.Errorf("take the write lock: %w", err)
 		}
 	}
@@ -92,8 +92,8 @@ func (db *DB) inTx(ctx context.Context, locked bool, fn func(tx *tx) error) erro
 	if err := fn(t); err != nil {
 		return err
 	}
-	if t.appended && db.d.Committing != "" {
-		if _, err := sqlTx.ExecContext(ctx, db.d.Committing); err != nil {
+	if t.appended {
+		if err := db.d.Committing.run(ctx, sqlTx); err != nil {
 			return fmt.Errorf("notify: %w", err)
 		}
 	}
