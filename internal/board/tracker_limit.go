@@ -22,3 +22,14 @@ type TrackerLimit struct {
 
 // Waiting reports whether the limit still holds at now.
 func (l TrackerLimit) Waiting(now time.Time) bool { return now.Before(l.Until) }
+
+// Kept is l as a store keeps it, Until at the millisecond and Detail cut
+// by ClipDetail, and whether there is anything to keep: a limit without
+// a time, a login or a token sum is none.
+func (l TrackerLimit) Kept() (TrackerLimit, bool) {
+	if l.Until.IsZero() && l.Login == "" && l.TokenSum == "" {
+		return TrackerLimit{ProjectSlug: l.ProjectSlug}, false
+	}
+	l.Until, l.Detail = toMillis(l.Until), ClipDetail(l.Detail)
+	return l, true
+}

@@ -166,10 +166,11 @@ func unwrapParse(err error) error {
 // Where returns the database's URL without its password.
 func (db *DB) Where() string { return db.where }
 
-// Close closes the connections.
+// Close closes the connections: database/sql's over the pool, then the
+// pool.
 func (db *DB) Close() error {
-	if db.sqlDB != nil {
-		db.sqlDB.Close()
+	if db.DB != nil {
+		db.DB.Close()
 	}
 	db.pool.Close()
 	return nil

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -25,10 +24,7 @@ func (db *DB) dialect() sqlstore.Dialect {
 		Rebind:     rebind,
 		LockWrites: db.advisoryLock(lockWrite),
 		LockLeases: db.advisoryLock(lockLease),
-		Committing: func(ctx context.Context, tx *sql.Tx) error {
-			_, err := tx.ExecContext(ctx, `SELECT pg_notify($1, '')`, db.eventsChannel())
-			return err
-		},
+		Committing: sqlstore.Statement{Query: `SELECT pg_notify($1, '')`, Args: []any{db.eventsChannel()}},
 		Conflict: func(err error) bool {
 			var pe *pgconn.PgError
 			return errors.As(err, &pe) && pe.Code == "23505" // unique_violation
@@ -36,7 +32,6 @@ func (db *DB) dialect() sqlstore.Dialect {
 		RowLocks:    true,
 		JoinInOrder: "JOIN",
 		DueWhere:    `NOT s.paused AND s.next_fire IS NOT NULL AND s.next_fire <= ? AND p.active`,
-		TextBytes:   `octet_length(line)`,
 		CountsQuery: countsQuery,
 		SchemaQuery: `SELECT table_name, column_name FROM information_schema.columns
 			WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
@@ -58,13 +53,10 @@ func (r pgxRows) Close() error {
 	return nil
 }
 
-// advisoryLock returns what takes the store's transaction advisory lock
-// whose first key is key.
-func (db *DB) advisoryLock(key int32) func(ctx context.Context, tx *sql.Tx) error {
-	return func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, key, db.lockKey)
-		return err
-	}
+// advisoryLock is the statement that takes the store's transaction
+// advisory lock whose first key is key.
+func (db *DB) advisoryLock(key int32) sqlstore.Statement {
+	return sqlstore.Statement{Query: `SELECT pg_advisory_xact_lock($1, $2)`, Args: []any{key, db.lockKey}}
 }
 
 // countsQuery reads ticket_counts, kept by a trigger, as a row per

@@ -26,17 +26,7 @@ var ErrNotBonsai = errors.New("it has tables but no bonsai_schema table, so it i
 
 // SchemaError reports a database whose schema is newer than this binary
 // knows: a newer Bonsai wrote it, and this one must not touch it.
-type SchemaError struct {
-	Where     string // the database, without its password
-	Version   int    // the database's schema version
-	Supported int    // the newest version this binary knows
-}
-
-// Error implements the error interface.
-func (e *SchemaError) Error() string {
-	return fmt.Sprintf("database %s: schema version %d is newer than this bonsai supports (%d); upgrade bonsai",
-		e.Where, e.Version, e.Supported)
-}
+type SchemaError = sqlstore.SchemaError
 
 // SchemaVersion returns the newest schema version this binary knows.
 func SchemaVersion() int { return sqlstore.SchemaVersion(migrationFiles) }
@@ -67,7 +57,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			_, err := tx.ExecContext(ctx, `UPDATE `+db.versionTable()+` SET version = $1`, v)
 			return err
 		},
-		Newer: func(v, supported int) error { return &SchemaError{Where: db.where, Version: v, Supported: supported} },
+		Where: db.where,
 	})
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -67,17 +66,7 @@ var ErrNotDatabase = errors.New("not a SQLite database (or it is corrupt)")
 
 // SchemaError reports a database whose schema is newer than this binary
 // knows: a newer Bonsai wrote it, and this one must not touch it.
-type SchemaError struct {
-	Path      string
-	Version   int // the database's schema version
-	Supported int // the newest version this binary knows
-}
-
-// Error implements the error interface.
-func (e *SchemaError) Error() string {
-	return fmt.Sprintf("%s: database schema version %d is newer than this bonsai supports (%d); upgrade bonsai",
-		e.Path, e.Version, e.Supported)
-}
+type SchemaError = sqlstore.SchemaError
 
 // Open opens the database at path, creating it if it does not exist (mode
 // 0600), and migrates its schema to the newest version. When the schema is
@@ -205,7 +194,9 @@ func fileDSN(abs string, q url.Values) string {
 const walSizeLimit = 64 << 20
 
 // openError turns the driver's error for an unreadable file into one that
-// names the file and says what is wrong with it.
+// names the file and says what is wrong with it. A directory or a missing
+// parent directory, which SQLite reports only as "unable to open", never
+// gets here: ensureFile and usableFile refuse them first.
 func (db *DB) openError(err error) error {
 	var se *SchemaError
 	if errors.As(err, &se) {
@@ -216,14 +207,6 @@ func (db *DB) openError(err error) error {
 		switch e.Code() & 0xff {
 		case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
 			return fmt.Errorf("database %s: %w; move it aside or restore a backup", db.path, ErrNotDatabase)
-		case sqlite3.SQLITE_CANTOPEN:
-			// SQLite's "unable to open database file" does not say why.
-			if fi, statErr := os.Stat(db.path); statErr == nil && fi.IsDir() {
-				return fmt.Errorf("database %s: is a directory", db.path)
-			}
-			if _, statErr := os.Stat(filepath.Dir(db.path)); statErr != nil {
-				return fmt.Errorf("database %s: cannot open it: %w", db.path, statErr)
-			}
 		}
 	}
 	return fmt.Errorf("database %s: %w", db.path, err)
@@ -231,9 +214,3 @@ func (db *DB) openError(err error) error {
 
 // Path returns the absolute path of the database file.
 func (db *DB) Path() string { return db.path }
-
-// Close closes the database.
-func (db *DB) Close() error {
-	db.CloseStatements()
-	return db.sql.Close()
-}

@@ -17,7 +17,6 @@ func (db *DB) dialect() sqlstore.Dialect {
 		EventOutbox: notifyOutbox,
 		JoinInOrder: "CROSS JOIN",
 		DueWhere:    `s.paused = 0 AND s.next_fire IS NOT NULL AND s.next_fire <= ? AND p.active = 1`,
-		TextBytes:   `length(CAST(line AS BLOB))`,
 		CountsQuery: countsQuery,
 		SchemaQuery: `SELECT m.name, c.name FROM sqlite_schema m, pragma_table_xinfo(m.name) c
 			WHERE m.type = 'table' ORDER BY m.name, c.cid`,

@@ -38,7 +38,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			_, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(v))
 			return err
 		},
-		Newer: func(v, supported int) error { return &SchemaError{Path: db.path, Version: v, Supported: supported} },
+		Where: db.path,
 	})
 }
 

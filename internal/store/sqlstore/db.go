@@ -21,7 +21,7 @@ type DB struct {
 	now   func() time.Time
 	newID func() string
 	// The queries the dialect completes.
-	dueQuery, sizeQuery, pickAll, pickOne string
+	dueQuery, pickAll, pickOne string
 	// rebound caches Dialect.Rebind's answer per query text.
 	rebound sync.Map
 	// stmts caches the *sql.Stmt of each query text where the dialect
@@ -46,9 +46,8 @@ type Config struct {
 
 // New returns the store over pool, speaking d.
 func New(pool *sql.DB, d Dialect, c Config) *DB {
-	db := &DB{pool: pool, d: d, now: c.Now, newID: c.NewID, dueQuery: dueQuery(d),
-		sizeQuery: `SELECT count(*), coalesce(sum(` + d.TextBytes + ` + 1), 0) FROM transcript_lines WHERE ticket_id = ?`,
-		pickAll:   d.PickQuery + ` WHERE p.active ORDER BY p.slug`, pickOne: d.PickQuery + ` WHERE p.active AND p.slug = ?`}
+	db := &DB{pool: pool, d: d, now: c.Now, newID: c.NewID, dueQuery: `SELECT ` + scheduleColumns + scheduleFrom + ` WHERE ` + d.DueWhere + ` ORDER BY s.next_fire, s.id`,
+		pickAll: d.PickQuery + ` WHERE p.active ORDER BY p.slug`, pickOne: d.PickQuery + ` WHERE p.active AND p.slug = ?`}
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -138,9 +137,8 @@ func (db *DB) Statements() int {
 	return n
 }
 
-// CloseStatements closes the prepared statements, before the engine
-// closes the pool.
-func (db *DB) CloseStatements() {
+// Close closes the prepared statements and the pool.
+func (db *DB) Close() error {
 	db.stmts.Range(func(q, v any) bool {
 		if st, ok := v.(*sql.Stmt); ok {
 			st.Close()
@@ -149,6 +147,7 @@ func (db *DB) CloseStatements() {
 		return true
 	})
 	db.nstmts.Store(0)
+	return db.pool.Close()
 }
 
 // queryContext runs a query on the pool.
@@ -196,19 +195,19 @@ type Dialect struct {
 	// polling the file lock.
 	WriteLock chan struct{}
 	// LockWrites runs first in each transaction that appends events, so
-	// event ids commit in order on every machine; nil when beginning the
+	// event ids commit in order on every machine; none when beginning the
 	// transaction already orders writers (SQLite's BEGIN IMMEDIATE).
-	LockWrites func(ctx context.Context, tx *sql.Tx) error
+	LockWrites Statement
 	// LockLeases runs first in each AcquireLease, so the count of leases
-	// under the global limit is exact; nil when writers are serial.
-	LockLeases func(ctx context.Context, tx *sql.Tx) error
+	// under the global limit is exact; none when writers are serial.
+	LockLeases Statement
 	// EventOutbox, when not empty, runs after each event is inserted,
 	// with the event's ID (its insert's LastInsertId): SQLite fans it out
 	// to the notification outbox here, where Postgres has a trigger.
 	EventOutbox string
 	// Committing runs before a transaction that appended events commits:
 	// Postgres notifies its listeners here.
-	Committing func(ctx context.Context, tx *sql.Tx) error
+	Committing Statement
 	// Conflict reports an error of a unique key another writer took
 	// first; nil when writers are serial and never meet there.
 	Conflict func(err error) bool
@@ -221,9 +220,6 @@ type Dialect struct {
 	// DueWhere selects the due schedules (one ? for the time) so that
 	// the engine reads them through its partial index.
 	DueWhere string
-	// TextBytes is the engine's expression for the size in bytes of the
-	// text column line.
-	TextBytes string
 	// CountsQuery is the query of TicketCounts: for each project with
 	// tickets, its slug and its counts from ticket_counts as "STATE n"
 	// pairs joined by commas (ParseCounts).
@@ -251,6 +247,23 @@ type Dialect struct {
 	// Postgres through pgx natively, which scans a third of the CPU time
 	// database/sql does. nil runs them as any other query.
 	HotQuery func(ctx context.Context, query string, args ...any) (Rows, error)
+}
+
+// Statement is a statement a dialect runs at a point of a transaction,
+// with its arguments (bound, so the driver keeps its prepared form); the
+// zero Statement runs nothing.
+type Statement struct {
+	Query string
+	Args  []any
+}
+
+// run runs s in tx.
+func (s Statement) run(ctx context.Context, tx *sql.Tx) error {
+	if s.Query == "" {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, s.Query, s.Args...)
+	return err
 }
 
 // Rows is what sqlstore's scans read: *sql.Rows, or an engine's own rows

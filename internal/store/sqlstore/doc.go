@@ -10,5 +10,5 @@
 // Postgres's transaction advisory locks), row locks, the outbox fan-out
 // and the few queries and conditions whose text differs (the pick and
 // overview among them). Migrate runs an engine's migrations. The engine
-// adds Close and WriteTables (store.Copier).
+// adds WriteTables (store.Copier).
 package sqlstore

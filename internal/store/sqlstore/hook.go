@@ -107,7 +107,7 @@ func scanHookDelivery(r scanner) (board.HookDelivery, error) {
 
 // StartDelivery records a received delivery, once per delivery id.
 func (db *DB) StartDelivery(ctx context.Context, d board.HookDelivery) (board.HookDelivery, error) {
-	d.Detail = clip(d.Detail, board.MaxDeliveryDetail)
+	d.Detail = board.ClipDetail(d.Detail)
 	err := db.inTx(ctx, false, func(tx *tx) error {
 		h, err := getHook(ctx, tx, d.HookName)
 		if err != nil {
@@ -164,7 +164,7 @@ func (tx *tx) retryDelivery(hookID string, d *board.HookDelivery) (bool, error) 
 
 // FinishDelivery records what became of a delivery.
 func (db *DB) FinishDelivery(ctx context.Context, d board.HookDelivery) (board.HookDelivery, error) {
-	d.Detail = clip(d.Detail, board.MaxDeliveryDetail)
+	d.Detail = board.ClipDetail(d.Detail)
 	out, err := writing(ctx, db, false, func(tx *tx) (board.HookDelivery, error) {
 		err := tx.execOne(board.Errorf(board.ENOTFOUND, "no delivery %d in the log", d.ID),
 			`UPDATE hook_deliveries SET status = ?, outcome = ?, detail = ?, ticket = ?, finished_at = ? WHERE id = ?`,
@@ -192,15 +192,4 @@ func (db *DB) HookDeliveries(ctx context.Context, name string, limit int) ([]boa
 	}
 	ds, err := list(ctx, db, scanHookDelivery, q+` ORDER BY d.id DESC LIMIT ?`, append(args, limit)...)
 	return result(ds, wrap(err, "list deliveries"))
-}
-
-// clip cuts s to at most n bytes on a rune boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }

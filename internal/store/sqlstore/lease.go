@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -21,10 +19,8 @@ func (db *DB) AcquireLease(ctx context.Context, ref board.Ref, worker string, tt
 	}
 	var l board.Lease
 	err := db.inTx(ctx, false, func(tx *tx) error {
-		if db.d.LockLeases != nil {
-			if err := db.d.LockLeases(ctx, tx.sqlTx); err != nil {
-				return err
-			}
+		if err := db.d.LockLeases.run(ctx, tx.sqlTx); err != nil {
+			return err
 		}
 		t, err := getTicket(ctx, tx, ref)
 		if err != nil {
@@ -167,7 +163,7 @@ func (t *tx) renewOwnLease(ticketID, worker string, expires time.Time) (board.Le
 	case err != nil:
 		return board.Lease{}, err
 	case old.Worker != worker:
-		return board.Lease{}, leaseHeld(old, t.now)
+		return board.Lease{}, old.Held(t.now)
 	}
 	if _, err := t.exec(`UPDATE leases SET expires_at = ? WHERE ticket_id = ?`, expires.UnixMilli(), ticketID); err != nil {
 		return board.Lease{}, err
@@ -176,61 +172,20 @@ func (t *tx) renewOwnLease(ticketID, worker string, expires time.Time) (board.Le
 	return old, nil
 }
 
-// leaseRoom says whether one more lease fits in the ticket's project, at
-// most its max-agents setting (board.AgentSettings.Agents; an expired
-// lease counts until ExpireLeases ends it), and across the board, at
-// most limit when above 0. A full one is ECONFLICT naming the holders.
+// leaseRoom says whether one more lease fits in the ticket's project and
+// across the board, at most limit when above 0 (board.CheckLeaseRoom).
 func (db *DB) leaseRoom(t *tx, ref board.Ref, projectID string, limit int) error {
 	p, err := getProject(t.ctx, t, ref.Project)
 	if err != nil {
 		return err
 	}
 	held, err := list(t.ctx, t, store.ScanLease, `SELECT `+store.LeaseColumns+store.LeaseFrom+` WHERE l.project_id = ? ORDER BY t.number`, projectID)
+	total := 0
+	if err == nil && limit > 0 {
+		err = t.queryRow(`SELECT count(*) FROM leases`).Scan(&total)
+	}
 	if err != nil {
 		return err
 	}
-	if max := p.Agent.Agents(); len(held) >= max {
-		return projectFull(ref.Project, max, held, t.now)
-	}
-	if limit > 0 {
-		var n int
-		if err := t.queryRow(`SELECT count(*) FROM leases`).Scan(&n); err != nil {
-			return err
-		}
-		if n >= limit {
-			return board.Errorf(board.ECONFLICT, "%d agents already run, the limit", n)
-		}
-	}
-	return nil
-}
-
-// projectFull says that a project's max leases are held: by whom, and
-// when one of them expired, that the next beat ends it.
-func projectFull(slug string, max int, held []board.Lease, now time.Time) error {
-	for _, l := range held {
-		if !l.ExpiresAt.After(now) {
-			return leaseHeld(l, now)
-		}
-	}
-	if max == 1 {
-		l := held[0]
-		return board.Errorf(board.ECONFLICT, "project %s already has an agent: %s holds %s until %s",
-			slug, l.Worker, l.Ref, l.ExpiresAt.Format(time.RFC3339))
-	}
-	who := make([]string, len(held))
-	for i, l := range held {
-		who[i] = fmt.Sprintf("%s holds %s", l.Worker, l.Ref)
-	}
-	return board.Errorf(board.ECONFLICT, "project %s already has its %d agents (max-agents %d): %s",
-		slug, len(held), max, strings.Join(who, ", "))
-}
-
-// leaseHeld is ECONFLICT for a lease another worker holds, or held: an
-// expired one waits for the next beat's ExpireLeases.
-func leaseHeld(l board.Lease, now time.Time) error {
-	if !l.ExpiresAt.After(now) {
-		return board.Errorf(board.ECONFLICT, "%s's lease on %s expired at %s; the next beat ends it and its run",
-			l.Worker, l.Ref, l.ExpiresAt.Format(time.RFC3339))
-	}
-	return board.Errorf(board.ECONFLICT, "%s holds %s until %s", l.Worker, l.Ref, l.ExpiresAt.Format(time.RFC3339))
+	return board.CheckLeaseRoom(ref.Project, p.Agent.Agents(), held, total, limit, t.now)
 }

@@ -2,7 +2,7 @@ package sqlstore
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -19,18 +19,6 @@ func NotWaiting(alias string) string {
 		WHERE wl.ticket_id = T.id AND wl.kind = 'blocked_by' AND wo.state <> 'DONE')
 	AND NOT EXISTS (SELECT 1 FROM ticket_links wl JOIN tickets wo ON wo.id = wl.ticket_id
 		WHERE wl.other_id = T.id AND wl.kind = 'parent' AND wo.state <> 'DONE')`)
-}
-
-// projectLinks reads every link of a project, for board.CheckLink.
-func projectLinks(ctx context.Context, q queryer, projectID, slug string) ([]board.Link, error) {
-	ls, err := list(ctx, q, func(s scanner) (board.Link, error) {
-		l := board.Link{Ticket: board.Ref{Project: slug}, Other: board.Ref{Project: slug}}
-		err := s.Scan(&l.Ticket.Number, &l.Other.Number, &l.Kind)
-		return l, err
-	}, `SELECT a.number, b.number, l.kind FROM ticket_links l
-		JOIN tickets a ON a.id = l.ticket_id JOIN tickets b ON b.id = l.other_id
-		WHERE a.project_id = ?`, projectID)
-	return result(ls, wrap(err, "read links"))
 }
 
 // linkEnds reads the two tickets of l.
@@ -53,14 +41,19 @@ func (db *DB) LinkTickets(ctx context.Context, l board.Link, actor board.Actor) 
 		if err != nil {
 			return err
 		}
-		existing, err := projectLinks(ctx, tx, t.ProjectID, t.ProjectSlug)
+		// Every link of the project, for board.CheckLink.
+		existing, err := list(ctx, tx, func(s scanner) (board.Link, error) {
+			e := board.Link{Ticket: board.Ref{Project: t.ProjectSlug}, Other: board.Ref{Project: t.ProjectSlug}}
+			err := s.Scan(&e.Ticket.Number, &e.Other.Number, &e.Kind)
+			return e, err
+		}, `SELECT a.number, b.number, l.kind FROM ticket_links l
+			JOIN tickets a ON a.id = l.ticket_id JOIN tickets b ON b.id = l.other_id
+			WHERE a.project_id = ?`, t.ProjectID)
 		if err != nil {
 			return err
 		}
-		for _, e := range existing {
-			if e == l {
-				return nil
-			}
+		if slices.Contains(existing, l) {
+			return nil
 		}
 		if err := board.CheckLink(l, existing); err != nil {
 			return err
@@ -119,25 +112,14 @@ func (db *DB) TicketLinks(ctx context.Context, ref board.Ref) (board.Links, erro
 	if err != nil {
 		return board.Links{}, err
 	}
-	ls := board.Links{Children: []board.LinkedTicket{}, BlockedBy: []board.LinkedTicket{}, Blocks: []board.LinkedTicket{}}
+	ls := board.NewLinks()
 	err = each(ctx, db, func(s scanner) error {
 		var dir int
 		var kind board.LinkKind
 		o := board.LinkedTicket{Ref: board.Ref{Project: ref.Project}}
-		if err := s.Scan(&dir, &kind, &o.Ref.Number, &o.Title, &o.State); err != nil {
-			return err
-		}
-		switch {
-		case dir == 0 && kind == board.LinkParent:
-			ls.Parent = &o
-		case dir == 0:
-			ls.BlockedBy = append(ls.BlockedBy, o)
-		case kind == board.LinkParent:
-			ls.Children = append(ls.Children, o)
-		default:
-			ls.Blocks = append(ls.Blocks, o)
-		}
-		return nil
+		err := s.Scan(&dir, &kind, &o.Ref.Number, &o.Title, &o.State)
+		ls.Add(dir == 0, kind, o)
+		return err
 	}, linkedQuery, t.ID, t.ID)
 	return result(ls, wrap(err, "read links of %s", ref))
 }
@@ -148,23 +130,11 @@ func (db *DB) CreateSubTickets(ctx context.Context, s store.SubTickets) ([]board
 	if err := checkActor(s.Actor); err != nil {
 		return nil, err
 	}
-	if len(s.Tickets) == 0 || len(s.Tickets) > board.MaxSplit {
-		return nil, board.Errorf(board.EINVALID, "give 1 to %d sub-tickets at once, not %d", board.MaxSplit, len(s.Tickets))
+	ts, err := board.NewSubTickets(s.Parent, s.Tickets, s.Comment)
+	if err != nil {
+		return nil, err
 	}
-	if s.Comment.Content != "" {
-		if err := s.Comment.Validate(); err != nil {
-			return nil, err
-		}
-	}
-	ts := make([]board.Ticket, len(s.Tickets))
-	for i, t := range s.Tickets {
-		t.ProjectSlug = s.Parent.Project
-		var err error
-		if ts[i], err = board.NewTicket(t); err != nil {
-			return nil, fmt.Errorf("sub-ticket %d: %w", i+1, err)
-		}
-	}
-	err := db.write(ctx, func(tx *tx) error {
+	err = db.write(ctx, func(tx *tx) error {
 		parent, err := getTicket(ctx, tx, s.Parent)
 		if err != nil {
 			return err

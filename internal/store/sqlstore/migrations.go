@@ -55,8 +55,22 @@ type Versioned struct {
 	Lock func(ctx context.Context, tx *sql.Tx) (int, error)
 	// SetVersion records that the schema is at version v.
 	SetVersion func(ctx context.Context, tx *sql.Tx, v int) error
-	// Newer is the error for a schema newer than this binary knows.
-	Newer func(version, supported int) error
+	// Where names the database in a SchemaError.
+	Where string
+}
+
+// SchemaError reports a database whose schema is newer than this binary
+// knows: a newer Bonsai wrote it, and this one must not touch it.
+type SchemaError struct {
+	Where     string // the database: its file, or its URL without the password
+	Version   int    // the database's schema version
+	Supported int    // the newest version this binary knows
+}
+
+// Error implements the error interface.
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("%s: database schema version %d is newer than this bonsai supports (%d); upgrade bonsai",
+		e.Where, e.Version, e.Supported)
 }
 
 // Migrate brings the schema of db to the newest version of s.Files. A
@@ -79,7 +93,7 @@ func Migrate(ctx context.Context, db *sql.DB, s Versioned) error {
 	case v == latest:
 		return nil
 	case v > latest:
-		return s.Newer(v, latest)
+		return &SchemaError{Where: s.Where, Version: v, Supported: latest}
 	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -90,7 +104,7 @@ func Migrate(ctx context.Context, db *sql.DB, s Versioned) error {
 		return err
 	}
 	if v > latest {
-		return s.Newer(v, latest)
+		return &SchemaError{Where: s.Where, Version: v, Supported: latest}
 	}
 	for i, name := range names[v:] {
 		b, err := fs.ReadFile(s.Files, path.Join("migrations", name))

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -48,16 +47,14 @@ func (db *DB) AddChannel(ctx context.Context, c board.Channel) (board.Channel, e
 
 // Channels lists the channels by name.
 func (db *DB) Channels(ctx context.Context) ([]board.Channel, error) {
-	cs, err := list(ctx, db, scanChannel, `SELECT `+channelColumns+` FROM `+channelFrom+` ORDER BY c.name`)
+	cs, err := list(ctx, db, func(s scanner) (board.Channel, error) {
+		var r store.ChannelRow
+		if err := s.Scan(r.Dest()...); err != nil {
+			return board.Channel{}, err
+		}
+		return r.Channel()
+	}, `SELECT `+channelColumns+` FROM `+channelFrom+` ORDER BY c.name`)
 	return result(cs, wrap(err, "list channels"))
-}
-
-func scanChannel(s scanner) (board.Channel, error) {
-	var r store.ChannelRow
-	if err := s.Scan(r.Dest()...); err != nil {
-		return board.Channel{}, err
-	}
-	return r.Channel()
 }
 
 // RemoveChannel removes a channel; its notifications go with it.
@@ -123,7 +120,15 @@ func (db *DB) ClaimNotifications(ctx context.Context, owner string, lease time.D
 	}
 	ds, err := writing(ctx, db, false, func(tx *tx) ([]board.Delivery, error) {
 		now := tx.nowMs()
-		ids, err := claimIDs(tx, owner, now, now+lease.Milliseconds(), limit)
+		// Lease due pending rows to owner, and read them.
+		ids, err := list(ctx, tx, func(s scanner) (any, error) {
+			var id int64
+			err := s.Scan(&id)
+			return id, err
+		}, `UPDATE notify_outbox SET lease_owner = ?, lease_until = ?, attempts = attempts + 1
+			WHERE id IN (SELECT id FROM notify_outbox WHERE status = 'pending' AND next_at <= ? AND lease_until <= ?
+				ORDER BY id LIMIT ?`+db.forUpdate("", true)+`)
+			RETURNING id`, owner, now+lease.Milliseconds(), now, now, limit)
 		if err != nil || len(ids) == 0 {
 			return nil, err
 		}
@@ -146,36 +151,15 @@ func scanDelivery(s scanner) (board.Delivery, error) {
 	return d, err
 }
 
-// claimIDs leases due pending rows to owner until leaseUntil and returns
-// their IDs.
-func claimIDs(tx *tx, owner string, now, leaseUntil int64, limit int) ([]any, error) {
-	return list(tx.ctx, tx, scanAnyID, `UPDATE notify_outbox SET lease_owner = ?, lease_until = ?, attempts = attempts + 1
-		WHERE id IN (SELECT id FROM notify_outbox WHERE status = 'pending' AND next_at <= ? AND lease_until <= ?
-			ORDER BY id LIMIT ?`+tx.db.forUpdate("", true)+`)
-		RETURNING id`, owner, leaseUntil, now, now, limit)
-}
-
-// scanAnyID reads an integer ID, as a query argument.
-func scanAnyID(s scanner) (any, error) {
-	var id int64
-	err := s.Scan(&id)
-	return id, err
-}
-
 // SettleNotification records the outcome of owner's attempt.
 func (db *DB) SettleNotification(ctx context.Context, id int64, owner string, o board.Outcome) error {
 	err := db.inTx(ctx, false, func(tx *tx) error {
 		// A failure is settled now; a retry stays pending until its time
 		// (a NULL next time keeps the row's).
-		status, errText, next, settled := "failed", o.Err, any(nil), any(tx.nowMs())
-		switch {
-		case o.Sent:
-			status, errText = "sent", ""
-		case !o.RetryAt.IsZero():
-			status, next, settled = "pending", o.RetryAt.UnixMilli(), nil
-		}
-		if len(errText) > 1000 {
-			errText = errText[:1000] + "…"
+		status, errText, retry := o.Settle()
+		next, settled := any(nil), any(tx.nowMs())
+		if retry {
+			next, settled = o.RetryAt.UnixMilli(), nil
 		}
 		return tx.execOne(board.Errorf(board.ECONFLICT, "notification %d is not leased to %s", id, owner),
 			`UPDATE notify_outbox SET status = ?, last_error = ?, next_at = COALESCE(?, next_at),
@@ -196,28 +180,21 @@ func (db *DB) NoteBlockers(ctx context.Context, projectSlug string, causes []str
 		if err != nil {
 			return 0, err
 		}
-		for _, c := range known {
-			if !slices.Contains(causes, c) {
-				if _, err := tx.exec(`DELETE FROM notify_blockers WHERE project_id = ? AND cause = ?`, p.ID, c); err != nil {
-					return 0, err
-				}
+		gone, added := board.BlockerChanges(known, causes)
+		for _, c := range gone {
+			if _, err := tx.exec(`DELETE FROM notify_blockers WHERE project_id = ? AND cause = ?`, p.ID, c); err != nil {
+				return 0, err
 			}
 		}
-		added := 0
-		for _, c := range causes {
-			if c == "" || slices.Contains(known, c) {
-				continue
-			}
-			known = append(known, c)
+		for _, c := range added {
 			if _, err := tx.exec(`INSERT INTO notify_blockers (project_id, cause, since) VALUES (?, ?, ?)`, p.ID, c, tx.nowMs()); err != nil {
 				return 0, err
 			}
 			if err := tx.event(board.EventAgentsBlocked, p.ID, "", board.System, map[string]any{"project": p.Slug, "cause": c}); err != nil {
 				return 0, err
 			}
-			added++
 		}
-		return added, nil
+		return len(added), nil
 	})
 	return added, wrap(err, "note blockers of %s", projectSlug)
 }

@@ -26,39 +26,23 @@ func scanRun(s scanner) (board.Run, error) {
 	return r, err
 }
 
-// validTask reports whether k is a known task kind.
-func validTask(k board.TaskKind) bool {
-	switch k {
-	case board.TaskResearch, board.TaskImplement, board.TaskFeedback, board.TaskReply, board.TaskConflict, board.TaskVerify:
-		return true
-	}
-	return false
-}
-
 // StartRun records a run of r.Task on ticket r.TicketID in status "running"
 // and returns it with its ID, project, start time and, unless given, the
 // ticket's session key. Starting a run counts as an update of the ticket, so
 // the pick policy's "least recently updated first" rotates through
 // in-progress tickets.
 func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
-	if !validTask(r.Task) {
-		return board.Run{}, board.Errorf(board.EINVALID, "unknown task %q; use research, implement, feedback or reply", r.Task)
+	if err := r.Task.Check(); err != nil {
+		return board.Run{}, err
 	}
 	err := db.write(ctx, func(tx *tx) error {
 		t, err := getTicketByID(ctx, tx, r.TicketID)
+		if err == nil {
+			r, err = r.Start(t, db.newID(), tx.now)
+		}
 		if err != nil {
 			return err
 		}
-		if r.ProjectID != "" && r.ProjectID != t.ProjectID {
-			return board.Errorf(board.EINVALID, "run names project %q but ticket %s belongs to %q", r.ProjectID, t.Ref(), t.ProjectID)
-		}
-		if r.SessionKey == "" {
-			r.SessionKey = board.SessionKey(t.ProjectID, t.ID)
-		}
-		r.ID, r.ProjectID, r.Status, r.StartedAt, r.FinishedAt = db.newID(), t.ProjectID, board.RunRunning, tx.now, nil
-		r.ProjectSlug, r.TicketNumber = t.ProjectSlug, t.Number
-		r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens, r.CostUSD, r.Error = 0, 0, 0, 0, 0, ""
-		r.ReasoningTokens, r.Turns = 0, 0
 		_, err = tx.exec(`INSERT INTO runs (id, ticket_id, ticket_number, project_id, task, status, session_key, started_at, worker_id, model, engine)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.TicketID, t.Number, r.ProjectID, string(r.Task), string(r.Status), r.SessionKey, tx.nowMs(), r.WorkerID, r.Model, r.Engine)
@@ -73,13 +57,6 @@ func (db *DB) StartRun(ctx context.Context, r board.Run) (board.Run, error) {
 	return result(r, wrap(err, "start run"))
 }
 
-// getRun reads one run by ID.
-func getRun(ctx context.Context, q queryer, id string) (board.Run, error) {
-	r, err := one(ctx, q, scanRun, func() error { return board.Errorf(board.ENOTFOUND, "run %q not found", id) },
-		`SELECT `+runColumns+` FROM runs WHERE id = ?`, id)
-	return result(r, wrap(err, "read run %s", id))
-}
-
 // FinishRun records the outcome of the running run r.ID: its final status,
 // tokens, cost, turns, error text and progress verdict. The other fields are kept as stored. A run
 // that already finished (or was interrupted) is an ECONFLICT error.
@@ -88,7 +65,8 @@ func (db *DB) FinishRun(ctx context.Context, r board.Run) (board.Run, error) {
 		return board.Run{}, err
 	}
 	out, err := writing(ctx, db, true, func(tx *tx) (board.Run, error) {
-		out, err := getRun(ctx, tx, r.ID)
+		out, err := one(ctx, tx, scanRun, func() error { return board.Errorf(board.ENOTFOUND, "run %q not found", r.ID) },
+			`SELECT `+runColumns+` FROM runs WHERE id = ?`, r.ID)
 		if err == nil {
 			out, err = store.Finished(out, r, tx.now)
 		}

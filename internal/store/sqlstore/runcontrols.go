@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/bonsai-run/bonsai/internal/board"
@@ -46,7 +47,7 @@ func (db *DB) RunControls(ctx context.Context, ids []string) (map[string]board.R
 // to a power of two by repeating its last ID, so that the statement's
 // text takes one of a few forms whatever the number of runs.
 func (db *DB) runControls(ctx context.Context, ids []string, out map[string]board.RunControl) error {
-	args := make([]any, 0, padded(len(ids)))
+	args := make([]any, 0, 1<<bits.Len(uint(len(ids)-1)))
 	for _, id := range ids {
 		args = append(args, id)
 	}
@@ -63,13 +64,4 @@ func (db *DB) runControls(ctx context.Context, ids []string, out map[string]boar
 	}, `SELECT runs.id, runs.status, runs.stop_requested_at, runs.stop_requested_by,
 		tickets.last_human_comment_at FROM runs JOIN tickets ON tickets.id = runs.ticket_id
 		WHERE runs.id IN (`+marks+`)`, args...)
-}
-
-// padded is the least power of two at or above n.
-func padded(n int) int {
-	p := 1
-	for p < n {
-		p *= 2
-	}
-	return p
 }

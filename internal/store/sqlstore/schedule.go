@@ -41,32 +41,12 @@ func getSchedule(ctx context.Context, q queryer, slug, name string) (board.Sched
 	return result(s, wrap(err, "read schedule %s/%s", slug, name))
 }
 
-// normalSchedule fills in the defaults of a new schedule.
-func normalSchedule(s board.Schedule) board.Schedule {
-	if s.StartState == "" {
-		s.StartState = board.Backlog
-	}
-	if s.Overlap == "" {
-		s.Overlap = board.OverlapSkip
-	}
-	if s.Criteria == nil {
-		s.Criteria = []string{}
-	}
-	if !s.Anchor.IsZero() {
-		s.Anchor = fromMillis(s.Anchor.UnixMilli())
-	}
-	if !s.NextFire.IsZero() {
-		s.NextFire = fromMillis(s.NextFire.UnixMilli())
-	}
-	return s
-}
-
 // CreateSchedule validates s and stores it with an ID.
 func (db *DB) CreateSchedule(ctx context.Context, s board.Schedule, actor board.Actor) (board.Schedule, error) {
 	if err := checkActor(actor); err != nil {
 		return board.Schedule{}, err
 	}
-	s = normalSchedule(s)
+	s = s.Normal()
 	if err := s.Validate(); err != nil {
 		return board.Schedule{}, err
 	}
@@ -126,7 +106,7 @@ func (db *DB) UpdateSchedule(ctx context.Context, projectSlug, name string, u bo
 			return s, err
 		}
 		s, changed := u.Apply(s)
-		s = normalSchedule(s)
+		s = s.Normal()
 		if err := s.Validate(); err != nil || len(changed) == 0 {
 			return s, err
 		}
@@ -171,11 +151,6 @@ func (db *DB) DeleteSchedule(ctx context.Context, projectSlug, name string, acto
 // empty range of it. It is exported for the engines' query-plan tests.
 func (db *DB) DueQuery() string { return db.dueQuery }
 
-// dueQuery returns the query of DueSchedules in d.
-func dueQuery(d Dialect) string {
-	return `SELECT ` + scheduleColumns + scheduleFrom + ` WHERE ` + d.DueWhere + ` ORDER BY s.next_fire, s.id`
-}
-
 // DueSchedules lists the due schedules of active projects.
 func (db *DB) DueSchedules(ctx context.Context, now time.Time) ([]board.Schedule, error) {
 	return db.schedules(ctx, db.dueQuery, now.UnixMilli())
@@ -183,15 +158,9 @@ func (db *DB) DueSchedules(ctx context.Context, now time.Time) ([]board.Schedule
 
 // FireSchedule records one firing.
 func (db *DB) FireSchedule(ctx context.Context, f board.Fire) (board.Firing, error) {
-	if f.Outcome == board.FiringCreated {
-		if f.Ticket == nil {
-			return board.Firing{}, board.Errorf(board.EINVALID, "a firing that creates a ticket needs the ticket")
-		}
-		t, err := board.NewTicket(*f.Ticket)
-		if err != nil {
-			return board.Firing{}, err
-		}
-		f.Ticket = &t
+	f, err := f.Check()
+	if err != nil {
+		return board.Firing{}, err
 	}
 	return db.fire(ctx, f, func(tx *tx, s board.Schedule, fr *board.Firing) error {
 		ticketID := ""
@@ -247,9 +216,8 @@ func (db *DB) fire(ctx context.Context, f board.Fire, write func(tx *tx, s board
 		if err != nil {
 			return fr, err
 		}
-		if s.Paused || s.NextFire.IsZero() || s.NextFire.UnixMilli() != f.DueAt.UnixMilli() {
-			return fr, board.Errorf(board.ECONFLICT, "schedule %s/%s is no longer due at %s: another beat fired it, or it was paused or changed",
-				s.ProjectSlug, s.Name, f.DueAt.UTC().Format(time.RFC3339))
+		if err := s.CheckDue(f.DueAt); err != nil {
+			return fr, err
 		}
 		fr.FiredAt = tx.now
 		err = write(tx, s, &fr)

@@ -64,18 +64,15 @@ func (r *ticketRow) pick(s scanner) (board.Pick, error) {
 	return board.Pick{Ticket: t, Class: board.PickClass(r.class)}, err
 }
 
-// ticketNotFound is the error for an unknown ticket: the project's when the
-// project does not exist either, so the message points at the real mistake.
-func ticketNotFound(ctx context.Context, q queryer, ref board.Ref) error {
-	if _, err := getProject(ctx, q, ref.Project); err != nil {
-		return err
-	}
-	return board.Errorf(board.ENOTFOUND, "ticket %s not found", ref)
-}
-
 // getTicket reads one ticket by reference.
 func getTicket(ctx context.Context, q queryer, ref board.Ref) (board.Ticket, error) {
-	t, err := one(ctx, q, newTicketRow(false).ticket, func() error { return ticketNotFound(ctx, q, ref) },
+	// An unknown project is the error rather than the ticket: the real mistake.
+	t, err := one(ctx, q, newTicketRow(false).ticket, func() error {
+		if _, err := getProject(ctx, q, ref.Project); err != nil {
+			return err
+		}
+		return board.Errorf(board.ENOTFOUND, "ticket %s not found", ref)
+	},
 		`SELECT `+TicketColumns+ticketFrom+` WHERE p.slug = ? AND t.number = ?`, ref.Project, ref.Number)
 	return result(t, wrap(err, "read ticket %s", ref))
 }

@@ -220,15 +220,13 @@ func (db *DB) SaveTrackerLimit(ctx context.Context, l board.TrackerLimit) (board
 		if err != nil {
 			return err
 		}
-		if l.Until.IsZero() && l.Login == "" && l.TokenSum == "" {
-			l = board.TrackerLimit{ProjectSlug: p.Slug}
+		var keep bool
+		l.ProjectSlug = p.Slug
+		if l, keep = l.Kept(); !keep {
 			_, err = tx.exec(`DELETE FROM tracker_limits WHERE project_id = ?`, p.ID)
 			return err
 		}
-		if !l.Until.IsZero() {
-			l.Until = fromMillis(l.Until.UnixMilli())
-		}
-		l.ProjectSlug, l.Detail, l.UpdatedAt = p.Slug, clip(l.Detail, board.MaxDeliveryDetail), tx.now
+		l.UpdatedAt = tx.now
 		_, err = tx.exec(`INSERT INTO tracker_limits (project_id, tracker, limited_until, detail, login, token_sum, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id) DO UPDATE SET tracker = excluded.tracker,
 			limited_until = excluded.limited_until, detail = excluded.detail, login = excluded.login, token_sum = excluded.token_sum,

@@ -76,7 +76,7 @@ func (db *DB) TranscriptLines(ctx context.Context, ticketID string, from int64, 
 // TranscriptSize counts a ticket's stored transcript lines and the bytes
 // of the file they make; see store.Transcripts.
 func (db *DB) TranscriptSize(ctx context.Context, ticketID string) (lines, size int64, err error) {
-	err = db.queryRowContext(ctx, db.sizeQuery, ticketID).Scan(&lines, &size)
+	err = db.queryRowContext(ctx, `SELECT count(*), coalesce(sum(octet_length(line) + 1), 0) FROM transcript_lines WHERE ticket_id = ?`, ticketID).Scan(&lines, &size)
 	if err != nil {
 		return 0, 0, fmt.Errorf("size the transcript of ticket %s: %w", ticketID, err)
 	}

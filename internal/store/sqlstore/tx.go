@@ -83,8 +83,8 @@ func (db *DB) inTx(ctx context.Context, locked bool, fn func(tx *tx) error) erro
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer sqlTx.Rollback()
-	if locked && db.d.LockWrites != nil {
-		if err := db.d.LockWrites(ctx, sqlTx); err != nil {
+	if locked {
+		if err := db.d.LockWrites.run(ctx, sqlTx); err != nil {
 			return fmt.Errorf("take the write lock: %w", err)
 		}
 	}
@@ -92,8 +92,8 @@ func (db *DB) inTx(ctx context.Context, locked bool, fn func(tx *tx) error) erro
 	if err := fn(t); err != nil {
 		return err
 	}
-	if t.appended && db.d.Committing != nil {
-		if err := db.d.Committing(ctx, sqlTx); err != nil {
+	if t.appended {
+		if err := db.d.Committing.run(ctx, sqlTx); err != nil {
 			return fmt.Errorf("notify: %w", err)
 		}
 	}
@@ -152,16 +152,17 @@ func (t *tx) queryRowContext(ctx context.Context, query string, args ...any) *sq
 // its notifications to the outbox where a trigger does not. data is
 // marshalled to JSON; nil means no data.
 func (t *tx) event(typ board.EventType, projectID, ticketID string, actor board.Actor, data any) error {
-	var raw []byte
+	var raw any // NULL
 	if data != nil {
-		var err error
-		if raw, err = json.Marshal(data); err != nil {
+		b, err := json.Marshal(data)
+		if err != nil {
 			return fmt.Errorf("event %s: %w", typ, err)
 		}
+		raw = string(b)
 	}
 	res, err := t.exec(`INSERT INTO events (type, project_id, ticket_id, actor, data, created_at)
 		VALUES (?, ?, ?, ?, ?, ?)`,
-		string(typ), projectID, ticketID, string(actor), nullString(raw), t.nowMs())
+		string(typ), projectID, ticketID, string(actor), raw, t.nowMs())
 	if err != nil {
 		return fmt.Errorf("event %s: %w", typ, err)
 	}
@@ -176,14 +177,6 @@ func (t *tx) event(typ board.EventType, projectID, ticketID string, actor board.
 		}
 	}
 	return nil
-}
-
-// nullString stores empty JSON as NULL.
-func nullString(b []byte) any {
-	if len(b) == 0 {
-		return nil
-	}
-	return string(b)
 }
 
 // WriteSQL runs fn in one transaction in the store's write order, for an

@@ -29,16 +29,8 @@ func scanVariant(s scanner) (board.Variant, error) {
 
 // CreateVariants implements store.Variants.
 func (db *DB) CreateVariants(ctx context.Context, nv store.NewVariants) ([]board.Variant, error) {
-	if !nv.Actor.Valid() {
-		return nil, board.Errorf(board.EINVALID, "unknown actor %q", nv.Actor)
-	}
-	if n := len(nv.Specs); n < board.MinVariants || n > board.MaxVariants {
-		return nil, board.Errorf(board.EINVALID, "give %d to %d variants, not %d", board.MinVariants, board.MaxVariants, n)
-	}
-	if nv.Comment.Content != "" {
-		if err := nv.Comment.Validate(); err != nil {
-			return nil, err
-		}
+	if err := board.CheckVariantRequest(nv.Actor, len(nv.Specs), nv.Comment); err != nil {
+		return nil, err
 	}
 	return onTicket(ctx, db, nv.Ticket, "run as variants", func(tx *tx, t board.Ticket) ([]board.Variant, error) {
 		var round int
@@ -50,8 +42,7 @@ func (db *DB) CreateVariants(ctx context.Context, nv store.NewVariants) ([]board
 			return nil, err
 		}
 		for i, spec := range nv.Specs {
-			w, err := board.NewTicket(board.Ticket{ProjectSlug: t.ProjectSlug, Title: board.VariantTitle(t, i+1, spec),
-				Description: t.Description, Criteria: t.Criteria, Plan: t.Plan, State: board.InProgress, Priority: t.Priority})
+			w, err := board.VariantTicket(t, i+1, spec)
 			if err != nil {
 				return nil, fmt.Errorf("variant %d: %w", i+1, err)
 			}
@@ -82,27 +73,17 @@ func roundVariants(tx *tx, ticketID string, round int) ([]board.Variant, error) 
 	return list(tx.ctx, tx, scanVariant, `SELECT `+variantColumns+` WHERE v.ticket_id = ? AND v.round = ? ORDER BY v.number`, ticketID, round)
 }
 
-// variantsAllowed says why ticket t may not be run N ways now, or nil.
+// variantsAllowed says why ticket t may not be run N ways now, or nil
+// (board.CheckVariants).
 func variantsAllowed(ctx context.Context, tx *tx, t board.Ticket) error {
-	refuse := func(format string, args ...any) error {
-		return board.Errorf(board.EREFUSED, "%s: "+format, append([]any{t.Ref()}, args...)...)
-	}
-	if err := tx.expect(false, refuse("it is itself a variant; run its ticket as variants instead"),
-		`SELECT 1 FROM variants WHERE variant_id = ?`, t.ID); err != nil {
+	var isVariant, inFlight, running bool
+	err := tx.queryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM variants WHERE variant_id = ?),
+		EXISTS (SELECT 1 FROM variants WHERE ticket_id = ? AND state = 'running'),
+		EXISTS (SELECT 1 FROM runs WHERE ticket_id = ? AND status = 'running')`, t.ID, t.ID, t.ID).Scan(&isVariant, &inFlight, &running)
+	if err != nil {
 		return err
 	}
-	if err := tx.expect(false, refuse("its variants are still in flight; approve or return one first (bonsai ticket variants %s)", t.Ref()),
-		`SELECT 1 FROM variants WHERE ticket_id = ? AND state = 'running'`, t.ID); err != nil {
-		return err
-	}
-	switch {
-	case t.State != board.InProgress:
-		return refuse("it is in %s; only a ticket in IN_PROGRESS runs as variants (move it there first)", t.State)
-	case t.SubState == board.SubBlocked:
-		return refuse("it is blocked waiting for a person; answer it first")
-	}
-	return tx.expect(false, refuse("an agent is running on it; wait for its run to end, or stop it (bonsai ticket stop %s)", t.Ref()),
-		`SELECT 1 FROM runs WHERE ticket_id = ? AND status = ?`, t.ID, string(board.RunRunning))
+	return board.CheckVariants(t, isVariant, inFlight, running)
 }
 
 // Variants implements store.Variants.
@@ -111,21 +92,14 @@ func (db *DB) Variants(ctx context.Context, ref board.Ref) ([]board.Variant, err
 	if err != nil {
 		return nil, err
 	}
-	id, err := comparedTicket(ctx, db, t.ID)
-	if err != nil {
+	id := t.ID // or the ticket compared, when t is one of its variants
+	err = db.queryRowContext(ctx, `SELECT ticket_id FROM variants WHERE variant_id = ?`, t.ID).Scan(&id)
+	if err = absent(err); err != nil {
 		return nil, err
 	}
 	vs, err := list(ctx, db, scanVariant, `SELECT `+variantColumns+` WHERE v.ticket_id = ?
 		AND v.round = (SELECT MAX(round) FROM variants WHERE ticket_id = ?) ORDER BY v.number`, id, id)
 	return vs, wrap(err, "read the variants of %s", ref)
-}
-
-// comparedTicket returns the ID of the ticket whose variant ticket id
-// is, or id itself.
-func comparedTicket(ctx context.Context, q queryer, id string) (string, error) {
-	parent := id
-	err := q.queryRowContext(ctx, `SELECT ticket_id FROM variants WHERE variant_id = ?`, id).Scan(&parent)
-	return parent, absent(err)
 }
 
 // FailVariant implements store.Variants.
