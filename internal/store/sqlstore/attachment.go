@@ -155,10 +155,9 @@ func (db *DB) FirstImages(ctx context.Context, projectSlug string) (map[string]b
 		a, err := scanAttachment(s)
 		out[a.TicketID] = a // the oldest comes last and stays
 		return err
-	}, `SELECT a.id, a.ticket_id, a.comment_id, a.name, a.media_type, a.size, a.sha256, a.author_type, a.author_name,
-		a.created_at FROM attachments a
-		JOIN tickets t ON t.id = a.ticket_id JOIN projects p ON p.id = t.project_id
-		WHERE p.slug = ? AND a.media_type IN (?, ?, ?, ?) ORDER BY a.created_at DESC, a.id DESC`,
+	}, `SELECT `+attachmentColumns+` FROM attachments WHERE ticket_id IN
+		(SELECT t.id FROM tickets t JOIN projects p ON p.id = t.project_id WHERE p.slug = ?)
+		AND media_type IN (?, ?, ?, ?) ORDER BY created_at DESC, id DESC`,
 		projectSlug, board.MediaPNG, board.MediaJPEG, board.MediaGIF, board.MediaWebP)
 	return result(out, wrap(err, "list pictures of %s", projectSlug))
 }

@@ -46,8 +46,9 @@ type Config struct {
 
 // New returns the store over pool, speaking d.
 func New(pool *sql.DB, d Dialect, c Config) *DB {
-	db := &DB{pool: pool, d: d, now: c.Now, newID: c.NewID, dueQuery: `SELECT ` + scheduleColumns + scheduleFrom + ` WHERE ` + d.DueWhere + ` ORDER BY s.next_fire, s.id`,
-		pickAll: d.PickQuery + ` WHERE p.active ORDER BY p.slug`, pickOne: d.PickQuery + ` WHERE p.active AND p.slug = ?`}
+	db := &DB{pool: pool, d: d, now: c.Now, newID: c.NewID,
+		dueQuery: `SELECT ` + scheduleColumns + scheduleFrom + ` WHERE ` + d.DueWhere + ` ORDER BY s.next_fire, s.id`,
+		pickAll:  d.PickQuery + ` WHERE p.active ORDER BY p.slug`, pickOne: d.PickQuery + ` WHERE p.active AND p.slug = ?`}
 	if db.now == nil {
 		db.now = time.Now
 	}
