@@ -6,9 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/bonsai-run/bonsai/internal/board"
-	"github.com/bonsai-run/bonsai/internal/store/sqlite/sqlitetest"
 )
 
 // TestRebuild_NothingStoredTouchesNothing: a ticket whose transcript the
@@ -19,18 +16,8 @@ import (
 func TestRebuild_NothingStoredTouchesNothing(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := sqlitetest.Open(ctx, filepath.Join(t.TempDir(), "bonsai.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.CreateProject(ctx, board.Project{Slug: "demo", Name: "Demo", Repo: "https://example.com/d.git", DefaultBranch: "main"}); err != nil {
-		t.Fatal(err)
-	}
-	tk, err := db.CreateTicket(ctx, board.Ticket{ProjectSlug: "demo", Title: "New"}, board.Human)
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := newUnit(t)
+	db, tk := u.db, u.ticket
 	dir := t.TempDir()
 	past := time.Now().Add(-time.Hour).Truncate(time.Second)
 	if err := os.Chtimes(dir, past, past); err != nil {
