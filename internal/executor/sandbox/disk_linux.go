@@ -39,15 +39,17 @@ func treeUsage(dir string) int64 {
 }
 
 // openBeneath opens the directory rel below top without following a
-// link on any component; on a kernel without openat2, with O_NOFOLLOW
-// on the last one.
+// link on any component; on a kernel without openat2 (ENOSYS), or where
+// a seccomp filter refuses it (EPERM, older container runtimes), with
+// O_NOFOLLOW on the last one: a walk that counted nothing would turn the
+// guard off.
 func openBeneath(top int, rel string) (int, error) {
 	how := unix.OpenHow{
 		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	}
 	fd, err := unix.Openat2(top, rel, &how)
-	if errors.Is(err, unix.ENOSYS) {
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
 		return unix.Openat(top, rel, int(how.Flags), 0)
 	}
 	return fd, err
