@@ -1,10 +1,9 @@
 package sandbox
 
 import (
-	"errors"
-	"io"
 	"os"
 	"sync"
+	"syscall"
 )
 
 // keptCounters holds a cgroup's counter files open, so that reading the
@@ -45,16 +44,18 @@ func (k *keptCounters) field(f **os.File, path, name string) int64 {
 }
 
 // preadAll reads the whole of a small file from offset 0 without moving
-// its offset: a cgroup file's read at 0 shows its current content.
+// its offset, in one pread(2) when it fits the buffer (a cgroup file's
+// read at 0 shows its current content; os.File.ReadAt would make a
+// second call to see the end).
 func preadAll(f *os.File) ([]byte, error) {
-	b := make([]byte, 512)
+	b := make([]byte, 1024)
 	for {
-		n, err := f.ReadAt(b, 0)
-		if n < len(b) || err != nil {
-			if errors.Is(err, io.EOF) {
-				err = nil
-			}
-			return b[:n], err
+		n, err := syscall.Pread(int(f.Fd()), b, 0)
+		if err != nil {
+			return nil, err
+		}
+		if n < len(b) {
+			return b[:n], nil
 		}
 		b = make([]byte, 2*len(b))
 	}
