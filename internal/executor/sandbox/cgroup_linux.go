@@ -26,6 +26,10 @@ type cgroup struct {
 	// v1 maps a controller to the sandbox's directory in its hierarchy,
 	// back to the tasks file of the runtime's own cgroup there.
 	v1, back map[string]string
+	// kept are the counter files read holds open for c's life (pread at
+	// offset 0 reads the kernel's current values): two opens a command
+	// fewer. remove closes them.
+	kept keptCounters
 }
 
 // newCgroup creates the cgroup of one sandbox with l's bounds, or
@@ -329,7 +333,8 @@ func (c *cgroup) boundsMemory() bool {
 type counters struct{ pids, oom int64 }
 
 // read returns c's counters: pids.events' max, and memory.events'
-// oom_kill (v2) or memory.oom_control's oom_kill (v1).
+// oom_kill (v2) or memory.oom_control's oom_kill (v1), read through the
+// files c keeps open (counters_linux.go).
 func (c *cgroup) read() counters {
 	var n counters
 	if c == nil {
@@ -340,18 +345,19 @@ func (c *cgroup) read() counters {
 	if c.v2 == "" {
 		pids, mem, memFile = c.v1["pids"], c.v1["memory"], "memory.oom_control"
 	}
+	c.kept.mu.Lock()
+	defer c.kept.mu.Unlock()
 	if pids != "" {
-		n.pids = field(filepath.Join(pids, "pids.events"), "max")
+		n.pids = c.kept.field(&c.kept.pids, filepath.Join(pids, "pids.events"), "max")
 	}
 	if mem != "" {
-		n.oom = field(filepath.Join(mem, memFile), "oom_kill")
+		n.oom = c.kept.field(&c.kept.mem, filepath.Join(mem, memFile), "oom_kill")
 	}
 	return n
 }
 
-// field reads the number after name in a flat-keyed cgroup file.
-func field(path, name string) int64 {
-	b, _ := os.ReadFile(path)
+// field returns the number after name in the flat-keyed cgroup file b.
+func field(b []byte, name string) int64 {
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, name+" "); ok {
 			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
@@ -367,6 +373,7 @@ func (c *cgroup) remove() {
 	if c == nil {
 		return
 	}
+	c.kept.close()
 	dirs := []string{c.v2}
 	if c.v2 == "" {
 		dirs = dirs[:0]

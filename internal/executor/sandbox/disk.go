@@ -3,8 +3,6 @@ package sandbox
 import (
 	"context"
 	"errors"
-	"io/fs"
-	"path/filepath"
 	"sync"
 	"time"
 )
@@ -51,15 +49,7 @@ func (g *diskGuard) usage() int64 {
 	defer func() { g.every = max(diskTick, 20*time.Since(start)) }()
 	var n int64
 	for _, d := range g.dirs {
-		_ = filepath.WalkDir(d, func(_ string, e fs.DirEntry, err error) error {
-			if err != nil || e.Type()&fs.ModeType != 0 {
-				return nil
-			}
-			if fi, err := e.Info(); err == nil {
-				n += onDisk(fi)
-			}
-			return nil
-		})
+		n += treeUsage(d)
 	}
 	return n
 }
