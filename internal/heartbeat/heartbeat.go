@@ -279,7 +279,11 @@ func (h *Heartbeat) Beat(ctx context.Context) (Report, error) {
 		return rep, err
 	}
 	defer lock.Unlock()
-	deadline := rep.StartedAt.Add(h.opts.MaxDuration)
+	// Deadlines are on the real clock: they bound real processes, and a
+	// context's deadline is read against time.Now. opts.Now is the
+	// board's clock, which tests and schedules may set elsewhere: a
+	// deadline taken from it ended a beat at once when it was behind.
+	deadline := time.Now().Add(h.opts.MaxDuration)
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 

@@ -60,7 +60,7 @@ func (r *runState) prepare(ctx context.Context, beatDeadline time.Time) (Job, *O
 	if r.plan.Project.Agent.ScheduleTools {
 		tools = append(tools, scheduletool.Tools(h.opts.Store, r.plan.Project.Slug, h.opts.Now)...)
 	}
-	deadline := h.opts.Now().Add(h.opts.MaxRun)
+	deadline := time.Now().Add(h.opts.MaxRun) // the real clock, as the beat's
 	if beatDeadline.Before(deadline) {
 		deadline = beatDeadline
 	}

@@ -174,7 +174,7 @@ func (r *runState) execute(ctx context.Context, beatDeadline time.Time) Outcome 
 // runAgent runs the job until it ends or its deadline passes, and turns a
 // runner error into the run's status.
 func (r *runState) runAgent(ctx context.Context, job Job) Outcome {
-	deadline := job.Deadline
+	deadline, begun := job.Deadline, time.Now()
 	stopCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	runCtx, cancel := context.WithDeadline(stopCtx, deadline)
@@ -189,7 +189,7 @@ func (r *runState) runAgent(ctx context.Context, job Job) Outcome {
 		out.RetryAt = time.Time{}
 		return out
 	}
-	timeout := fmt.Sprintf("the run reached its deadline (%s)", deadline.Sub(r.run.StartedAt).Round(time.Second))
+	timeout := fmt.Sprintf("the run reached its deadline (%s)", time.Since(begun).Round(time.Second))
 	switch {
 	case err != nil && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded):
 		out.Status, out.Error = board.RunInterrupted, "the heartbeat was stopped during the run"
