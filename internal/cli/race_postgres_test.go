@@ -405,10 +405,19 @@ func checkRaceBoard(t *testing.T, db store.Store, machines []*raceMachine, reque
 	if n := mostAtOnce(runs); n > raceLimit {
 		t.Errorf("%d runs at once across the machines, over heartbeat.maxConcurrentAgents %d", n, raceLimit)
 	}
+	// Two machines or more must have worked tickets for the race to show
+	// them sharing the board. Not every one: under the board-wide limit a
+	// machine whose beats keep finding the limit's slots taken by the
+	// others can finish the race with none (CI saw it once with 120
+	// tickets: runs by machine m1:26 m3:94), which breaks no invariant.
+	sharing := 0
 	for _, m := range machines {
-		if worked[m.name] == 0 {
-			t.Errorf("machine %s worked no ticket: the race does not show the machines sharing the board", m.name)
+		if worked[m.name] > 0 {
+			sharing++
 		}
+	}
+	if sharing < 2 {
+		t.Errorf("only %d machine(s) worked tickets (%v): the race does not show the machines sharing the board", sharing, worked)
 	}
 	t.Logf("runs by machine: %v; at most %d at once", worked, mostAtOnce(runs))
 }
